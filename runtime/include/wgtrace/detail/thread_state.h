@@ -1,0 +1,99 @@
+//===- wgtrace/detail/thread_state.h - The recording hot path -------------===//
+//
+// What the access macros expand to. Each thread owns its ring, so appending a
+// record is a few plain stores to thread-private memory: no lock, no
+// read-modify-write on shared state. The head is published with a relaxed
+// atomic store (a plain mov on x86) so that the exit-time writer and the
+// crash handler read a coherent value without a data race.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_DETAIL_THREAD_STATE_H
+#define WGTRACE_DETAIL_THREAD_STATE_H
+
+#include "wgtrace/format.h"
+
+#include <cstdint>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define WGTRACE_ALWAYS_INLINE inline __attribute__((always_inline))
+#define WGTRACE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define WGTRACE_TLS __thread __attribute__((tls_model("initial-exec")))
+#else
+#define WGTRACE_ALWAYS_INLINE inline
+#define WGTRACE_UNLIKELY(x) (x)
+#define WGTRACE_TLS thread_local
+#endif
+
+namespace wgtrace::detail {
+
+/// One thread's ring: Size (a power of two) bytes of records followed by the
+/// format's padding, laid out exactly as the ring chunk's content.
+struct Ring {
+  uint8_t *Data;
+  uint64_t Mask;
+  /// Bytes ever reserved; only grows.
+  uint64_t Head;
+  /// Ring offset of the current workgroup's record (the "workgroup key").
+  uint64_t WorkgroupKey;
+};
+
+/// Site id meaning "not launched through wgtrace::dispatch".
+inline constexpr uint32_t kNoSite = ~0u;
+
+/// Per-thread state. A plain struct in static TLS: reading it costs one
+/// fs-relative load and needs no initialisation guard.
+struct ThreadState {
+  /// Non-null only while an instrumented workgroup that records memory
+  /// accesses runs on this thread; the macros record nothing otherwise.
+  Ring *Recording;
+  /// Non-null while any instrumented workgroup runs (values and prints are
+  /// kept even when memory tracing is off).
+  Ring *Current;
+  /// Set by the launcher for the kernel invocation it is about to make;
+  /// kNoSite when the next kernel entry is a direct call.
+  uint32_t PendingSite;
+};
+
+extern WGTRACE_TLS ThreadState ThreadStateTLS;
+
+/// Slow path for accesses longer than a record's 16-bit length field.
+void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
+                      uint64_t Length);
+
+WGTRACE_ALWAYS_INLINE uint8_t *reserve(Ring &R, uint64_t Size) {
+  uint64_t Head = R.Head;
+  __atomic_store_n(&R.Head, Head + Size, __ATOMIC_RELAXED);
+  return R.Data + (Head & R.Mask);
+}
+
+WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
+                                        const volatile void *Address,
+                                        uint64_t Length) {
+  Ring *R = ThreadStateTLS.Recording;
+  if (!R)
+    return;
+  if (WGTRACE_UNLIKELY(Length > format::kMaxAccessLength)) {
+    recordLongAccess(*R, IsStore, Address, Length);
+    return;
+  }
+  format::encodeMemory(reserve(*R, format::kMemoryRecordSize), IsStore,
+                       Length, R->WorkgroupKey,
+                       reinterpret_cast<uintptr_t>(Address));
+}
+
+WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,
+                                           uint8_t Ordinal, uint64_t Bits) {
+  Ring *R = ThreadStateTLS.Current;
+  if (!R)
+    return;
+  format::encodeValue(reserve(*R, format::kValueRecordSize), Type, Ordinal,
+                      R->WorkgroupKey, Bits);
+}
+
+/// Appends a PRINT record of \p Length bytes (at most kMaxPrintLength).
+void recordPrint(const char *Text, uint32_t Length);
+
+} // namespace wgtrace::detail
+
+#endif // WGTRACE_DETAIL_THREAD_STATE_H

@@ -1,0 +1,122 @@
+//===- wgtrace/instrument.h - What wgtrace-rewrite inserts ----------------===//
+//
+// An instrumented translation unit includes this header first, defines one
+// Module describing its kernels and dispatch sites, opens each kernel with
+// WGTRACE_WORKGROUP and wraps each memory access in WGTRACE_LOAD,
+// WGTRACE_STORE or WGTRACE_UPDATE. Nothing here is meant to be written by
+// hand, but all of it is readable C++ so that rewritten sources can be
+// debugged.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_INSTRUMENT_H
+#define WGTRACE_INSTRUMENT_H
+
+#include "wgtrace/wgtrace.h"
+
+#include <cstddef>
+#include <cstdint>
+
+/// Marks a rewritten file; wgtrace-rewrite refuses input that defines it.
+#define WGTRACE_INSTRUMENTED 1
+
+/// The access forms. Each takes the address of the lvalue once, records it,
+/// and yields the same lvalue, so side effects in the operand happen once and
+/// the value category is kept.
+#define WGTRACE_LOAD(...)                                                      \
+  (*::wgtrace::detail::load(__builtin_addressof(__VA_ARGS__)))
+#define WGTRACE_STORE(...)                                                     \
+  (*::wgtrace::detail::store(__builtin_addressof(__VA_ARGS__)))
+/// Read-modify-write: compound assignment, ++ and --.
+#define WGTRACE_UPDATE(...)                                                    \
+  (*::wgtrace::detail::update(__builtin_addressof(__VA_ARGS__)))
+
+/// Opens a kernel body: records the workgroup and makes it current.
+#define WGTRACE_WORKGROUP(workgroup, function_index)                           \
+  ::wgtrace::detail::WorkgroupScope wgtrace_workgroup_scope_(                  \
+      wgtrace_module_, (function_index), (workgroup))
+
+/// The id of dispatch site \p index of this translation unit.
+#define WGTRACE_SITE(index)                                                    \
+  ::wgtrace::detail::SiteRef { wgtrace_module_.siteBase() + (index) }
+
+namespace wgtrace::detail {
+
+/// An instrumented kernel, as the metadata chunk describes it.
+struct FunctionInfo {
+  const char *Name;
+  const char *Target;
+  const char *Layout;
+  const char *Source;
+};
+
+/// A place that launches a kernel through wgtrace::dispatch.
+struct SiteInfo {
+  /// Name of the launched kernel; resolved to a function when the trace is
+  /// written, so that a site may launch a kernel of another module.
+  const char *Callee;
+  /// "file:line" of the call.
+  const char *Location;
+};
+
+/// The kernels and sites of one instrumented translation unit. Constructing
+/// it registers them with the runtime, which assigns process-wide ids.
+/// Sites of a module: its explicit sites, then one "direct call" site per
+/// function, which stands for calls that bypass wgtrace::dispatch.
+class Module {
+public:
+  Module(const FunctionInfo *Functions, size_t NumFunctions,
+         const SiteInfo *Sites, size_t NumSites);
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  uint32_t siteBase() const { return SiteBase; }
+  uint32_t functionBase() const { return FunctionBase; }
+  uint32_t directSite(uint32_t Function) const {
+    return SiteBase + static_cast<uint32_t>(NumSites) + Function;
+  }
+
+  const FunctionInfo *Functions;
+  size_t NumFunctions;
+  const SiteInfo *Sites;
+  size_t NumSites;
+
+private:
+  uint32_t SiteBase = 0;
+  uint32_t FunctionBase = 0;
+};
+
+/// Lives for one kernel invocation: writes the WORKGROUP record and makes
+/// it the key of every record until the invocation returns.
+class WorkgroupScope {
+public:
+  WorkgroupScope(const Module &M, uint32_t Function, const Workgroup &WG);
+  ~WorkgroupScope();
+  WorkgroupScope(const WorkgroupScope &) = delete;
+  WorkgroupScope &operator=(const WorkgroupScope &) = delete;
+
+private:
+  Ring *SavedRecording;
+  Ring *SavedCurrent;
+  uint64_t SavedKey;
+};
+
+template <class T> WGTRACE_ALWAYS_INLINE T *load(T *Address) {
+  recordAccess(false, Address, sizeof(T));
+  return Address;
+}
+
+template <class T> WGTRACE_ALWAYS_INLINE T *store(T *Address) {
+  recordAccess(true, Address, sizeof(T));
+  return Address;
+}
+
+template <class T> WGTRACE_ALWAYS_INLINE T *update(T *Address) {
+  recordAccess(false, Address, sizeof(T));
+  recordAccess(true, Address, sizeof(T));
+  return Address;
+}
+
+} // namespace wgtrace::detail
+
+#endif // WGTRACE_INSTRUMENT_H

@@ -1,0 +1,137 @@
+//===- wgtrace/wgtrace.h - Public API of the wgtrace runtime --------------===//
+//
+// Kernels include this header. It builds and runs the same with or without
+// instrumentation: WGTRACE_DISPATCH is only an annotation that
+// wgtrace-rewrite looks for, and the launcher runs kernels either way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_WGTRACE_H
+#define WGTRACE_WGTRACE_H
+
+#include "wgtrace/detail/thread_state.h"
+#include "wgtrace/detail/value_type.h"
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+/// Marks a kernel: a function whose first parameter is
+/// `const wgtrace::Workgroup&`. wgtrace-rewrite instruments marked functions.
+#if defined(__clang__)
+#define WGTRACE_DISPATCH __attribute__((annotate("wgtrace.dispatch")))
+#define WGTRACE_NO_INSTRUMENT __attribute__((annotate("wgtrace.no_instrument")))
+#else
+#define WGTRACE_DISPATCH
+#define WGTRACE_NO_INSTRUMENT
+#endif
+
+/// Records \p expr as a VALUE record with the given ordinal (0-255) and
+/// yields it unchanged.
+#define WGTRACE_VALUE(ordinal, ...)                                            \
+  ::wgtrace::detail::recordValue((ordinal), __VA_ARGS__)
+
+/// Records a PRINT record formatted with fmt syntax:
+/// WGTRACE_PRINTF("x={} y={}", x, y).
+#define WGTRACE_PRINTF(...) ::wgtrace::detail::recordFormatted(__VA_ARGS__)
+
+namespace wgtrace {
+
+/// The workgroup a kernel invocation computes. Members beyond these have
+/// defaults, so `Workgroup WG{};` and then setting the fields is valid.
+struct Workgroup {
+  uint32_t id[3] = {0, 0, 0};
+  uint32_t count[3] = {1, 1, 1};
+  uint32_t processor_id = 0;
+};
+
+/// Number of workgroups in each dimension.
+struct Grid {
+  uint32_t x = 1;
+  uint32_t y = 1;
+  uint32_t z = 1;
+};
+
+enum class Device {
+  /// Every workgroup on the calling thread, in order.
+  LocalSync,
+  /// Workgroups spread over a pool of worker threads.
+  LocalTask,
+};
+
+/// Parses "local-sync" or "local-task". Returns false on anything else.
+bool parseDevice(std::string_view Name, Device &Out);
+/// The device dispatch() uses: set by setDevice(), else WGTRACE_DEVICE,
+/// else local-sync.
+Device currentDevice();
+void setDevice(Device D);
+
+/// Where the trace goes at exit. Overrides WGTRACE_FILE.
+void setTraceFile(std::string Path);
+
+/// Handles the flags every sample program takes, --device=NAME and
+/// --instrument_file=PATH, removing them from argv. Returns false and prints
+/// a message on a bad value.
+bool parseCommonFlags(int &Argc, char **Argv);
+
+namespace detail {
+
+/// Identifies a dispatch site; filled in by wgtrace-rewrite (WGTRACE_SITE).
+struct SiteRef {
+  uint32_t Id = kNoSite;
+};
+
+using WorkgroupThunk = void (*)(void *Context, const Workgroup &WG);
+
+/// Runs \p Thunk once per workgroup of \p G on the current device.
+void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk,
+             void *Context);
+
+template <class T> T recordValue(unsigned Ordinal, T &&Value) {
+  using V = std::remove_cv_t<std::remove_reference_t<T>>;
+  recordValueBits(ValueTraits<V>::Type, static_cast<uint8_t>(Ordinal),
+                  ValueTraits<V>::bits(Value));
+  return std::forward<T>(Value);
+}
+
+template <class... Args>
+void recordFormatted(fmt::format_string<Args...> Format, Args &&...A) {
+  if (!ThreadStateTLS.Current)
+    return;
+  char Buffer[format::kMaxPrintLength];
+  auto Result =
+      fmt::format_to_n(Buffer, sizeof(Buffer), Format, std::forward<Args>(A)...);
+  recordPrint(Buffer, static_cast<uint32_t>(Result.size < sizeof(Buffer)
+                                                ? Result.size
+                                                : sizeof(Buffer)));
+}
+
+} // namespace detail
+
+/// Launches \p Kernel once per workgroup of \p G, passing a Workgroup and
+/// then \p A to each invocation.
+template <class Kernel, class... Args>
+void dispatch(detail::SiteRef Site, Kernel &&K, const Grid &G, Args &&...A) {
+  auto Body = [&](const Workgroup &WG) { K(WG, A...); };
+  detail::runGrid(
+      Site, G,
+      [](void *Context, const Workgroup &WG) {
+        (*static_cast<decltype(Body) *>(Context))(WG);
+      },
+      &Body);
+}
+
+template <class Kernel, class... Args>
+void dispatch(Kernel &&K, const Grid &G, Args &&...A) {
+  dispatch(detail::SiteRef{}, std::forward<Kernel>(K), G,
+           std::forward<Args>(A)...);
+}
+
+} // namespace wgtrace
+
+#endif // WGTRACE_WGTRACE_H

@@ -1,0 +1,120 @@
+//===- config.cc - Runtime settings from the environment ------------------===//
+
+#include "config.h"
+
+#include "wgtrace/format.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+namespace wgtrace::runtime {
+
+static std::string lower(std::string_view Text) {
+  std::string Result(Text);
+  for (char &C : Result)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  return Result;
+}
+
+std::optional<uint64_t> parseBufferSize(std::string_view Text,
+                                        std::string *Error) {
+  std::string S = lower(Text);
+  size_t Digits = 0;
+  while (Digits < S.size() && std::isdigit(static_cast<unsigned char>(S[Digits])))
+    ++Digits;
+  unsigned Shift = 0;
+  std::string_view Suffix = std::string_view(S).substr(Digits);
+  if (Suffix == "kib")
+    Shift = 10;
+  else if (Suffix == "mib")
+    Shift = 20;
+  else if (Suffix == "gib")
+    Shift = 30;
+  else if (!Suffix.empty() || Digits == 0) {
+    *Error = "is not a size";
+    return std::nullopt;
+  }
+  if (Digits == 0 || Digits > 12) {
+    *Error = "is not a size";
+    return std::nullopt;
+  }
+  uint64_t Value = std::stoull(S.substr(0, Digits)) << Shift;
+  if (!format::isPowerOfTwo(Value)) {
+    *Error = "is not a power of two";
+    return std::nullopt;
+  }
+  if (Value < 4096) {
+    *Error = "is smaller than 4kib";
+    return std::nullopt;
+  }
+  if (Value > format::kMaxWorkgroupOffset) {
+    *Error = "is larger than the format's 40-bit offsets allow";
+    return std::nullopt;
+  }
+  return Value;
+}
+
+std::optional<uint32_t> parseCount(std::string_view Text) {
+  if (Text.empty() || Text.size() > 6)
+    return std::nullopt;
+  uint32_t Value = 0;
+  for (char C : Text) {
+    if (!std::isdigit(static_cast<unsigned char>(C)))
+      return std::nullopt;
+    Value = Value * 10 + static_cast<uint32_t>(C - '0');
+  }
+  if (Value == 0)
+    return std::nullopt;
+  return Value;
+}
+
+void fatal(const std::string &Message) {
+  std::fprintf(stderr, "wgtrace: error: %s\n", Message.c_str());
+  std::fflush(stderr);
+  std::_Exit(2);
+}
+
+static Config readConfig() {
+  Config C;
+  if (const char *Size = std::getenv("WGTRACE_BUFFER_SIZE")) {
+    std::string Why;
+    std::optional<uint64_t> Parsed = parseBufferSize(Size, &Why);
+    if (!Parsed)
+      fatal(fmt::format("WGTRACE_BUFFER_SIZE='{}' {}; expected a power of two "
+                        "of at least 4kib, as bytes or with a kib, mib or "
+                        "gib suffix (e.g. 16mib, 256mib, 2gib)",
+                        Size, Why));
+    C.BufferSize = *Parsed;
+  }
+  unsigned Cores = std::thread::hardware_concurrency();
+  C.Workers = Cores ? Cores : 1;
+  if (const char *Workers = std::getenv("WGTRACE_WORKERS")) {
+    std::optional<uint32_t> Parsed = parseCount(Workers);
+    if (!Parsed)
+      fatal(fmt::format("WGTRACE_WORKERS='{}' is not a worker count; "
+                        "expected a whole number from 1 to 999999",
+                        Workers));
+    C.Workers = *Parsed;
+  }
+  if (const char *Memory = std::getenv("WGTRACE_MEMORY")) {
+    std::string_view M = Memory;
+    if (M == "0")
+      C.RecordMemory = false;
+    else if (M == "1")
+      C.RecordMemory = true;
+    else
+      fatal(fmt::format("WGTRACE_MEMORY='{}' is not 0 or 1", Memory));
+  }
+  return C;
+}
+
+const Config &config() {
+  static const Config C = readConfig();
+  return C;
+}
+
+} // namespace wgtrace::runtime

@@ -1,0 +1,41 @@
+//===- config.h - Runtime settings from the environment -------------------===//
+
+#ifndef WGTRACE_RUNTIME_CONFIG_H
+#define WGTRACE_RUNTIME_CONFIG_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace wgtrace::runtime {
+
+/// Parses a buffer size: a power of two of at least 4 KiB, written as a
+/// number of bytes or with a kib, mib or gib suffix ("16mib"). Returns an
+/// explanation of what is wrong on failure.
+std::optional<uint64_t> parseBufferSize(std::string_view Text,
+                                        std::string *Error);
+
+/// Parses a count of at least 1 (WGTRACE_WORKERS).
+std::optional<uint32_t> parseCount(std::string_view Text);
+
+struct Config {
+  /// Bytes of each thread's ring: WGTRACE_BUFFER_SIZE, default 16 MiB.
+  uint64_t BufferSize = uint64_t{16} << 20;
+  /// Worker threads of local-task: WGTRACE_WORKERS, default the core count.
+  uint32_t Workers = 1;
+  /// WGTRACE_MEMORY=0 keeps only workgroup, value and print records.
+  bool RecordMemory = true;
+};
+
+/// The settings of this process, read from the environment once. A bad
+/// value prints an error naming the variable and exits with status 2: a
+/// trace made with settings the user did not ask for is worse than none.
+const Config &config();
+
+/// Prints "wgtrace: error: ..." and exits with status 2.
+[[noreturn]] void fatal(const std::string &Message);
+
+} // namespace wgtrace::runtime
+
+#endif // WGTRACE_RUNTIME_CONFIG_H

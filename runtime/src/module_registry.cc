@@ -1,0 +1,56 @@
+//===- module_registry.cc - Instrumented translation units ----------------===//
+
+#include "module_registry.h"
+
+#include "trace_writer.h"
+
+#include <mutex>
+#include <vector>
+
+namespace wgtrace::runtime {
+namespace {
+
+struct ModuleList {
+  std::mutex Lock;
+  std::vector<const detail::Module *> Modules;
+  uint32_t NextSite = 0;
+  uint32_t NextFunction = 0;
+};
+
+// Leaked on purpose, like the ring list: read by the exit handler.
+ModuleList &moduleList() {
+  static ModuleList *List = new ModuleList;
+  return *List;
+}
+
+} // namespace
+
+void forEachModule(const std::function<void(const detail::Module &)> &Visit) {
+  ModuleList &List = moduleList();
+  std::lock_guard<std::mutex> Guard(List.Lock);
+  for (const detail::Module *M : List.Modules)
+    Visit(*M);
+}
+
+} // namespace wgtrace::runtime
+
+namespace wgtrace::detail {
+
+Module::Module(const FunctionInfo *Functions, size_t NumFunctions,
+               const SiteInfo *Sites, size_t NumSites)
+    : Functions(Functions), NumFunctions(NumFunctions), Sites(Sites),
+      NumSites(NumSites) {
+  runtime::ModuleList &List = runtime::moduleList();
+  {
+    std::lock_guard<std::mutex> Guard(List.Lock);
+    SiteBase = List.NextSite;
+    FunctionBase = List.NextFunction;
+    // Each function also gets a site standing for its direct calls.
+    List.NextSite += static_cast<uint32_t>(NumSites + NumFunctions);
+    List.NextFunction += static_cast<uint32_t>(NumFunctions);
+    List.Modules.push_back(this);
+  }
+  runtime::writeTraceAtExit();
+}
+
+} // namespace wgtrace::detail
