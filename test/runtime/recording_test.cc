@@ -1,0 +1,182 @@
+//===- recording_test.cc - The hot path writes the records it promises ----===//
+
+#include "ring_registry.h"
+
+#include "wgtrace/instrument.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace wgtrace;
+using namespace wgtrace::detail;
+
+namespace {
+
+const FunctionInfo TestFunctions[] = {{"kernel", "test", "(wg, p)", "src"}};
+const SiteInfo TestSites[] = {{"kernel", "recording_test.cc:1"}};
+Module TestModule(TestFunctions, 1, TestSites, 1);
+
+/// A ring of \p Size bytes made current for the test's duration.
+struct ScopedRing {
+  explicit ScopedRing(uint64_t Size)
+      : Storage(format::ringChunkContentLength(Size)),
+        R{Storage.data(), Size - 1, 0, 0} {
+    ThreadStateTLS.Recording = &R;
+    ThreadStateTLS.Current = &R;
+  }
+  ~ScopedRing() {
+    ThreadStateTLS.Recording = nullptr;
+    ThreadStateTLS.Current = nullptr;
+  }
+  std::vector<uint8_t> Storage;
+  Ring R;
+};
+
+} // namespace
+
+TEST(Recording, NothingOutsideAWorkgroup) {
+  ASSERT_EQ(ThreadStateTLS.Recording, nullptr);
+  float X = 1;
+  // Must not crash or record: no workgroup is running.
+  EXPECT_EQ(*load(&X), 1.0f);
+  EXPECT_EQ(WGTRACE_VALUE(3, 42), 42);
+}
+
+TEST(Recording, AccessRecordsCarryLengthAddressAndKey) {
+  ScopedRing S(4096);
+  S.R.WorkgroupKey = 0x40;
+  double D = 0;
+  *store(&D) = 2.0;
+  EXPECT_EQ(*load(&D), 2.0);
+  ASSERT_EQ(S.R.Head, 32u);
+  format::MemoryRecord First = format::decodeMemory(S.R.Data);
+  EXPECT_TRUE(First.IsStore);
+  EXPECT_EQ(First.Length, sizeof(double));
+  EXPECT_EQ(First.Address, reinterpret_cast<uintptr_t>(&D));
+  EXPECT_EQ(First.WorkgroupOffset, 0x40u);
+  EXPECT_FALSE(format::decodeMemory(S.R.Data + 16).IsStore);
+}
+
+TEST(Recording, UpdateIsALoadThenAStore) {
+  ScopedRing S(4096);
+  int V = 1;
+  *update(&V) += 2;
+  EXPECT_EQ(V, 3);
+  ASSERT_EQ(S.R.Head, 32u);
+  EXPECT_FALSE(format::decodeMemory(S.R.Data).IsStore);
+  EXPECT_TRUE(format::decodeMemory(S.R.Data + 16).IsStore);
+}
+
+TEST(Recording, LongAccessesAreSplit) {
+  ScopedRing S(4096);
+  struct Big {
+    char Bytes[70000];
+  };
+  static Big B;
+  (void)*load(&B);
+  ASSERT_EQ(S.R.Head, 32u);
+  format::MemoryRecord First = format::decodeMemory(S.R.Data);
+  format::MemoryRecord Second = format::decodeMemory(S.R.Data + 16);
+  EXPECT_EQ(First.Length, 0xFFFFu);
+  EXPECT_EQ(Second.Length, 70000u - 0xFFFF);
+  EXPECT_EQ(Second.Address, First.Address + 0xFFFF);
+}
+
+TEST(Recording, RingWrapsAtItsPowerOfTwoSize) {
+  ScopedRing S(4096);
+  int X = 0;
+  for (int I = 0; I < 300; ++I)
+    (void)*load(&X);
+  // 300 records of 16 bytes: the head keeps growing, the offset wraps.
+  EXPECT_EQ(S.R.Head, 300u * 16);
+  EXPECT_EQ(S.R.Head & S.R.Mask, (300u * 16) % 4096);
+  // Records past the wrap overwrote the start of the ring.
+  EXPECT_EQ(format::recordTag(S.R.Data), uint8_t(format::Tag::MemoryLoad));
+}
+
+TEST(Recording, PrintSpillsIntoThePaddingNotPastIt) {
+  ScopedRing S(4096);
+  S.R.Head = 4096 - 16; // the last slot of the ring
+  std::string Long(5000, 'x');
+  WGTRACE_PRINTF("{}", Long);
+  format::PrintRecord P = format::decodePrintHeader(S.R.Data + 4096 - 16);
+  EXPECT_EQ(P.Length, format::kMaxPrintLength);
+  EXPECT_EQ(S.R.Head, 4096 - 16 + format::kMaxRecordSize);
+  // The head word at the end of the padding is untouched.
+  uint64_t Tail;
+  std::memcpy(&Tail, S.Storage.data() + S.Storage.size() - 8, 8);
+  EXPECT_EQ(Tail, 0u);
+}
+
+TEST(Recording, ValuesOfEveryWidth) {
+  ScopedRing S(4096);
+  EXPECT_EQ(WGTRACE_VALUE(1, int8_t(-1)), -1);
+  EXPECT_EQ(WGTRACE_VALUE(2, uint16_t(65535)), 65535);
+  EXPECT_EQ(WGTRACE_VALUE(3, 1.5f), 1.5f);
+  EXPECT_EQ(WGTRACE_VALUE(4, 2.5), 2.5);
+  int Local = 7;
+  int *Ptr = &Local;
+  EXPECT_EQ(WGTRACE_VALUE(5, Ptr), Ptr);
+  format::ValueRecord V0 = format::decodeValue(S.R.Data);
+  EXPECT_EQ(V0.Type, format::ValueType::SInt8);
+  EXPECT_EQ(V0.Ordinal, 1);
+  EXPECT_EQ(uint8_t(V0.Bits), 0xFF);
+  EXPECT_EQ(format::decodeValue(S.R.Data + 16).Type,
+            format::ValueType::UInt16);
+  format::ValueRecord V2 = format::decodeValue(S.R.Data + 32);
+  EXPECT_EQ(V2.Type, format::ValueType::Float32);
+  EXPECT_EQ(V2.Bits, 0x3FC00000u);
+  EXPECT_EQ(format::decodeValue(S.R.Data + 48).Bits, 0x4004000000000000u);
+  format::ValueRecord V4 = format::decodeValue(S.R.Data + 64);
+  EXPECT_EQ(V4.Type, format::ValueType::Pointer);
+  EXPECT_EQ(V4.Bits, reinterpret_cast<uintptr_t>(Ptr));
+}
+
+TEST(Recording, WorkgroupScopeKeysItsRecordsAndRestores) {
+  Workgroup WG{};
+  WG.id[0] = 3;
+  WG.count[0] = 4;
+  int X = 0;
+  Ring &R = runtime::threadRing();
+  uint64_t Start = R.Head;
+  {
+    WorkgroupScope Scope(TestModule, 0, WG);
+    (void)*load(&X);
+  }
+  EXPECT_EQ(ThreadStateTLS.Recording, nullptr);
+  ASSERT_EQ(R.Head, Start + 32 + 16);
+  format::WorkgroupRecord W =
+      format::decodeWorkgroup(R.Data + (Start & R.Mask));
+  // Called directly (no dispatch): the function's direct-call site.
+  EXPECT_EQ(W.DispatchId, TestModule.directSite(0));
+  EXPECT_EQ(W.Id[0], 3u);
+  EXPECT_EQ(W.Count[0], 4u);
+  format::MemoryRecord M =
+      format::decodeMemory(R.Data + ((Start + 32) & R.Mask));
+  EXPECT_EQ(M.WorkgroupOffset, Start & R.Mask);
+}
+
+namespace {
+// The name the macros expect; the test stands in for a rewritten file.
+Module &wgtrace_module_ = TestModule;
+
+void testKernel(const Workgroup &WG, int *Data) {
+  WGTRACE_WORKGROUP(WG, 0);
+  *store(&Data[WG.id[0]]) = 1;
+}
+} // namespace
+
+TEST(Recording, DispatchPassesItsSiteToTheKernel) {
+  int Data[2] = {0, 0};
+  Ring &R = runtime::threadRing();
+  uint64_t Start = R.Head;
+  dispatch(SiteRef{TestModule.siteBase() + 0}, testKernel, Grid{2, 1, 1},
+           Data);
+  EXPECT_EQ(Data[0] + Data[1], 2);
+  format::WorkgroupRecord W =
+      format::decodeWorkgroup(R.Data + (Start & R.Mask));
+  EXPECT_EQ(W.DispatchId, TestModule.siteBase());
+  EXPECT_EQ(W.Count[0], 2u);
+  EXPECT_EQ(ThreadStateTLS.PendingSite, kNoSite);
+}
