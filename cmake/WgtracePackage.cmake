@@ -1,0 +1,32 @@
+# `cmake --install` layout: tools, the runtime library and headers, the CMake
+# package (find_package(wgtrace CONFIG) + wgtrace_instrument_target) and a
+# pkg-config file for other build systems.
+
+include(CMakePackageConfigHelpers)
+set(WGTRACE_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/wgtrace)
+
+if(TARGET wgtrace-rewrite)
+  set_target_properties(wgtrace-rewrite PROPERTIES EXPORT_NAME rewrite)
+  install(TARGETS wgtrace-rewrite EXPORT wgtraceTargets
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+install(EXPORT wgtraceTargets NAMESPACE wgtrace::
+  DESTINATION ${WGTRACE_CMAKE_INSTALL_DIR})
+configure_package_config_file(cmake/wgtraceConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/wgtraceConfig.cmake
+  INSTALL_DESTINATION ${WGTRACE_CMAKE_INSTALL_DIR})
+write_basic_package_version_file(
+  ${CMAKE_CURRENT_BINARY_DIR}/wgtraceConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${CMAKE_CURRENT_BINARY_DIR}/wgtraceConfig.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/wgtraceConfigVersion.cmake
+  cmake/WgtraceInstrument.cmake
+  cmake/WgtraceRewriteOne.cmake
+  compile_commands.json.in
+  DESTINATION ${WGTRACE_CMAKE_INSTALL_DIR})
+
+configure_file(cmake/wgtrace.pc.in ${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages wgtrace builds and tests with. Idempotent,
+# non-interactive and safe to re-run: it asks apt only for what is missing.
+set -euo pipefail
+
+packages=(
+  clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev llvm-19-tools
+  libclang-rt-19-dev
+  libfmt-dev googletest libgtest-dev libbenchmark-dev
+  libflatbuffers-dev flatbuffers-compiler
+  cmake ninja-build pkg-config python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
