@@ -1,0 +1,122 @@
+//===- TraceBuilder.cc ----------------------------------------------------===//
+
+#include "TraceBuilder.h"
+
+#include "wgtrace/dispatch_instrument_generated.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include <array>
+#include <cstring>
+#include <stdexcept>
+
+namespace wgtrace::testing {
+
+RingBuilder::RingBuilder(uint64_t Size)
+    : Size(Size), Storage(format::ringChunkContentLength(Size), 0xEE) {}
+
+uint8_t *RingBuilder::reserve(uint64_t Bytes) {
+  uint64_t Offset = Head & (Size - 1);
+  if (Offset + Bytes > Storage.size() - format::kRingHeadSize)
+    throw std::logic_error("record does not fit the ring's padding");
+  Positions.push_back(Head);
+  Head += Bytes;
+  return Storage.data() + Offset;
+}
+
+uint64_t RingBuilder::workgroup(uint32_t DispatchId,
+                                std::array<uint32_t, 3> Id,
+                                std::array<uint32_t, 3> Count,
+                                uint32_t ProcessorId) {
+  uint64_t KeyOffset = Head & (Size - 1);
+  format::WorkgroupRecord R{DispatchId,
+                            {Id[0], Id[1], Id[2]},
+                            {Count[0], Count[1], Count[2]},
+                            ProcessorId};
+  format::encodeWorkgroup(reserve(format::kWorkgroupRecordSize), R);
+  Key_ = KeyOffset;
+  return KeyOffset;
+}
+
+void RingBuilder::load(uint64_t Address, uint32_t Length) {
+  format::encodeMemory(reserve(format::kMemoryRecordSize), false, Length,
+                       Key_, Address);
+}
+
+void RingBuilder::store(uint64_t Address, uint32_t Length) {
+  format::encodeMemory(reserve(format::kMemoryRecordSize), true, Length, Key_,
+                       Address);
+}
+
+void RingBuilder::value(format::ValueType Type, uint8_t Ordinal,
+                        uint64_t Bits) {
+  format::encodeValue(reserve(format::kValueRecordSize), Type, Ordinal, Key_,
+                      Bits);
+}
+
+void RingBuilder::print(const std::string &Text) {
+  uint64_t RecordSize = format::printRecordSize(Text.size());
+  uint8_t *P = reserve(RecordSize);
+  // Zero padding, as the runtime writes it.
+  std::memset(P, 0, RecordSize);
+  format::encodePrintHeader(P, Text.size(), Key_);
+  std::memcpy(P + format::kPrintHeaderSize, Text.data(), Text.size());
+}
+
+std::vector<uint8_t> RingBuilder::content() const {
+  std::vector<uint8_t> Out = Storage;
+  std::memcpy(Out.data() + Out.size() - format::kRingHeadSize, &Head,
+              sizeof(Head));
+  return Out;
+}
+
+TraceBuilder &TraceBuilder::chunk(uint16_t Type,
+                                  const std::vector<uint8_t> &Content,
+                                  uint16_t Version) {
+  Offsets.push_back(Bytes.size());
+  format::ChunkHeader H{format::kChunkMagic, Type, Version, Content.size()};
+  const uint8_t *HP = reinterpret_cast<const uint8_t *>(&H);
+  Bytes.insert(Bytes.end(), HP, HP + sizeof(H));
+  Bytes.insert(Bytes.end(), Content.begin(), Content.end());
+  Bytes.resize(format::alignUp(Bytes.size(), format::kChunkAlignment), 0);
+  return *this;
+}
+
+TraceBuilder &
+TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,
+                       const std::vector<uint32_t> &SiteFunctions) {
+  flatbuffers::FlatBufferBuilder FBB;
+  auto Str = [&](const std::optional<std::string> &S) {
+    return S ? FBB.CreateString(*S) : flatbuffers::Offset<flatbuffers::String>();
+  };
+  std::vector<flatbuffers::Offset<fb::DispatchFunctionDef>> Fns;
+  for (const FunctionDef &F : Functions) {
+    auto Name = Str(F.Name), Target = Str(F.Target), Layout = Str(F.Layout),
+         Source = Str(F.Source);
+    Fns.push_back(
+        fb::CreateDispatchFunctionDef(FBB, Name, Target, Layout, Source));
+  }
+  std::vector<flatbuffers::Offset<fb::DispatchSiteDef>> Sites;
+  for (uint32_t F : SiteFunctions)
+    Sites.push_back(fb::CreateDispatchSiteDef(FBB, F));
+  auto Root = fb::CreateDispatchInstrumentDef(
+      FBB, 0, 0, FBB.CreateVector(Fns), FBB.CreateVector(Sites));
+  fb::FinishDispatchInstrumentDefBuffer(FBB, Root);
+  return chunk(uint16_t(format::ChunkType::DispatchMetadata),
+               std::vector<uint8_t>(FBB.GetBufferPointer(),
+                                    FBB.GetBufferPointer() + FBB.GetSize()));
+}
+
+TraceBuilder &TraceBuilder::ring(const RingBuilder &Ring) {
+  return chunk(uint16_t(format::ChunkType::DispatchRingBuffer),
+               Ring.content());
+}
+
+TraceBuilder &addSimpleMetadata(TraceBuilder &B, unsigned NumSites) {
+  return B.metadata({{"simple_mul", "x86_64-linux-gnu -O2",
+                      "(const float*, const float*, float*)",
+                      "void simple_mul() {}"}},
+                    std::vector<uint32_t>(NumSites, 0));
+}
+
+} // namespace wgtrace::testing

@@ -1,0 +1,88 @@
+//===- TraceBuilder.h - Build traces in memory for tests --------*- C++ -*-===//
+//
+// Test-only writer. Records are encoded with format.h's functions and the
+// metadata with the FlatBuffers builder, like the runtime does, so that a
+// test never restates the layout in hand-written bytes. Damage is applied
+// afterwards, on the finished bytes, by the test that wants it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_TEST_VIEWER_TRACEBUILDER_H
+#define WGTRACE_TEST_VIEWER_TRACEBUILDER_H
+
+#include "wgtrace/format.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wgtrace::testing {
+
+struct FunctionDef {
+  std::optional<std::string> Name;
+  std::optional<std::string> Target;
+  std::optional<std::string> Layout;
+  std::optional<std::string> Source;
+};
+
+/// A single-writer ring, reserving exactly like the runtime: a record goes
+/// to head & (R - 1) and may spill into the padding.
+class RingBuilder {
+public:
+  explicit RingBuilder(uint64_t Size);
+
+  /// Appends a WORKGROUP record, makes it current and returns its key.
+  uint64_t workgroup(uint32_t DispatchId, std::array<uint32_t, 3> Id,
+                     std::array<uint32_t, 3> Count, uint32_t ProcessorId = 0);
+  void load(uint64_t Address, uint32_t Length);
+  void store(uint64_t Address, uint32_t Length);
+  void value(format::ValueType Type, uint8_t Ordinal, uint64_t Bits);
+  void print(const std::string &Text);
+
+  /// Makes \p Key the key of the following records (a nested scope ending).
+  void setKey(uint64_t Key) { Key_ = Key; }
+  uint64_t key() const { return Key_; }
+  uint64_t head() const { return Head; }
+  uint64_t size() const { return Size; }
+  /// Absolute head position of every record appended, in order.
+  const std::vector<uint64_t> &positions() const { return Positions; }
+
+  /// The chunk content: ring, padding, head in the last 8 bytes.
+  std::vector<uint8_t> content() const;
+
+private:
+  uint8_t *reserve(uint64_t Bytes);
+
+  uint64_t Size;
+  uint64_t Head = 0;
+  uint64_t Key_ = 0;
+  std::vector<uint8_t> Storage;
+  std::vector<uint64_t> Positions;
+};
+
+class TraceBuilder {
+public:
+  TraceBuilder &metadata(const std::vector<FunctionDef> &Functions,
+                         const std::vector<uint32_t> &SiteFunctions);
+  TraceBuilder &ring(const RingBuilder &Ring);
+  /// A chunk with any header fields and content.
+  TraceBuilder &chunk(uint16_t Type, const std::vector<uint8_t> &Content,
+                      uint16_t Version = 0);
+
+  const std::vector<uint8_t> &bytes() const { return Bytes; }
+  /// File offset of chunk \p I's header.
+  uint64_t chunkOffset(size_t I) const { return Offsets.at(I); }
+
+private:
+  std::vector<uint8_t> Bytes;
+  std::vector<uint64_t> Offsets;
+};
+
+/// One function "simple_mul" with target, layout and source, and one site.
+TraceBuilder &addSimpleMetadata(TraceBuilder &B, unsigned NumSites = 1);
+
+} // namespace wgtrace::testing
+
+#endif // WGTRACE_TEST_VIEWER_TRACEBUILDER_H

@@ -1,0 +1,39 @@
+//===- AnalysisTool.h - What every output and analysis implements -*- C++ -*-===//
+//
+// The shape of DynamoRIO's drcachesim: one reader decodes the trace once and
+// feeds the record stream to any number of independent tools; each tool
+// keeps its own state and prints its own result. Adding an analysis is
+// adding a class, never touching the decoder.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_ANALYSISTOOL_H
+#define WGTRACE_VIEWER_ANALYSISTOOL_H
+
+#include "Metadata.h"
+#include "Record.h"
+
+namespace wgtrace::viewer {
+
+class AnalysisTool {
+public:
+  virtual ~AnalysisTool();
+
+  /// A metadata chunk was decoded; it applies to the rings that follow.
+  virtual void metadata(const Metadata &M, const ChunkLocation &Where) {
+    (void)M;
+    (void)Where;
+  }
+  /// A ring chunk begins; \p Info says how it is decoded (wrap, bytes lost).
+  virtual void beginRing(const RingInfo &Info) { (void)Info; }
+  /// One record, in ring order.
+  virtual void record(const Record &R) = 0;
+  /// The ring ended, or decoding stopped at damage inside it.
+  virtual void endRing(const RingInfo &Info) { (void)Info; }
+  /// All input has been seen (also after an error): print the result.
+  virtual void finish() {}
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_ANALYSISTOOL_H

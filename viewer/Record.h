@@ -1,0 +1,75 @@
+//===- Record.h - One decoded ring record -----------------------*- C++ -*-===//
+//
+// What analyses see: a record whose bytes and references have been checked.
+// Plain data with views into the mapped file; valid only during the
+// AnalysisTool::record() call that receives it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_RECORD_H
+#define WGTRACE_VIEWER_RECORD_H
+
+#include "ChunkError.h"
+
+#include "wgtrace/format.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace wgtrace::viewer {
+
+struct Metadata;
+
+/// A WORKGROUP record as the decoder keeps it while its ring is decoded.
+struct WorkgroupInfo {
+  /// Ring offset of the record: the key that its records refer to.
+  uint64_t Offset = 0;
+  /// 0 for the first workgroup record decoded from this ring, then 1, ...
+  uint64_t Index = 0;
+  format::WorkgroupRecord Record{};
+};
+
+struct Record {
+  format::Tag Tag = format::Tag::Workgroup;
+  /// Ring offset of the record (head & (R - 1) when it was reserved).
+  uint64_t Offset = 0;
+  /// Where the record starts in the file.
+  uint64_t FileOffset = 0;
+  /// Own offset for WORKGROUP records, the workgroup key for the others.
+  uint64_t WorkgroupOffset = 0;
+  /// The workgroup the record belongs to (itself for WORKGROUP). Null only
+  /// when --iree-compat decodes a wrapped ring, where keys may point at
+  /// overwritten bytes.
+  const WorkgroupInfo *Workgroup = nullptr;
+  /// LOAD / STORE.
+  format::MemoryRecord Memory{};
+  /// VALUE.
+  format::ValueRecord Value{};
+  /// PRINT text, up to its first NUL (IREE prints it with "%.*s").
+  llvm::StringRef Text;
+};
+
+/// How a ring chunk was decoded.
+struct RingInfo {
+  ChunkLocation Where;
+  /// File offset of the ring's first byte (ring offset 0).
+  uint64_t FileOffset = 0;
+  /// R: bytes of ring storage (a power of two).
+  uint64_t Size = 0;
+  /// The write head: bytes ever reserved.
+  uint64_t Head = 0;
+  bool Wrapped = false;
+  /// Bytes of the surviving lap that were not shown because the records in
+  /// them were cut or belong to an overwritten workgroup.
+  uint64_t LostBytes = 0;
+  /// Ring offset of the first decoded record.
+  uint64_t StartOffset = 0;
+  /// Metadata the dispatch ids index; null when no metadata chunk preceded
+  /// this ring.
+  const Metadata *Meta = nullptr;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_RECORD_H

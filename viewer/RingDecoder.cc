@@ -1,0 +1,272 @@
+//===- RingDecoder.cc -----------------------------------------------------===//
+
+#include "RingDecoder.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstring>
+#include <vector>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+namespace {
+std::string hex(uint64_t Value) { return "0x" + utohexstr(Value, true); }
+} // namespace
+
+Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
+                                          RingMode Mode) {
+  RingDecoder D(C);
+  RingInfo &Info = D.Info;
+  Info.Where = C.Where;
+  Info.FileOffset = C.contentOffset();
+  Info.Meta = Meta;
+  uint64_t Length = C.Content.size();
+  if (Length < format::kRingPadding + format::kRecordAlignment)
+    return chunkError(C.Where, C.Offset + 8,
+                      Twine("ring content of ") + Twine(Length) +
+                          " bytes has no room for a ring and its " +
+                          Twine(format::kRingPadding) + "-byte padding");
+  Info.Size = Length - format::kRingPadding;
+  if (!format::isPowerOfTwo(Info.Size))
+    return chunkError(C.Where, C.Offset + 8,
+                      Twine("ring size ") + Twine(Info.Size) +
+                          " is not a power of two");
+  D.Mask = Info.Size - 1;
+  uint64_t HeadOffset = Length - format::kRingHeadSize;
+  std::memcpy(&Info.Head, C.Content.data() + HeadOffset, sizeof(Info.Head));
+  if (Info.Head % format::kRecordAlignment != 0)
+    return chunkError(C.Where, Info.FileOffset + HeadOffset,
+                      Twine("head ") + Twine(Info.Head) +
+                          " is not a multiple of the 16-byte record "
+                          "alignment");
+  Info.Wrapped = Info.Head > Info.Size;
+
+  if (!Info.Wrapped) {
+    D.Begin = 0;
+    D.End = Info.Head;
+    return std::move(D);
+  }
+  if (Mode == RingMode::IreeCompat) {
+    // IREE's tool reads [0, R) of a wrapped ring as if it had not wrapped;
+    // records there may belong to different laps, so keys are not checked
+    // and a record may end anywhere inside the chunk.
+    D.Begin = 0;
+    D.End = Info.Size;
+    D.BoundByEnd = false;
+    D.CheckKeys = false;
+    return std::move(D);
+  }
+  if (Error E = D.locateWrappedStart())
+    return std::move(E);
+  return std::move(D);
+}
+
+uint64_t RingDecoder::syntacticSize(uint64_t Phys) const {
+  // Phys < R and R + 4096 bytes exist, so the 16-byte prefix is readable.
+  const uint8_t *P = C.Content.data() + Phys;
+  uint64_t Size = 0;
+  switch (static_cast<format::Tag>(format::recordTag(P))) {
+  case format::Tag::Workgroup:
+    Size = format::kWorkgroupRecordSize;
+    break;
+  case format::Tag::Value:
+    Size = format::kValueRecordSize;
+    break;
+  case format::Tag::MemoryLoad:
+  case format::Tag::MemoryStore:
+    Size = format::kMemoryRecordSize;
+    break;
+  case format::Tag::Print:
+    Size = format::printRecordSize(format::decodePrintHeader(P).Length);
+    break;
+  default:
+    return 0;
+  }
+  if (Phys + Size > C.Content.size() - format::kRingHeadSize)
+    return 0;
+  return Size;
+}
+
+// The surviving lap is the absolute range [H - R, H): every record that
+// starts in it is intact (see docs/VIEWER.md). Its first bytes may be the
+// tail of a record that started in the previous lap (at most one record, so
+// at most kMaxRecordSize - 16 bytes), followed by records whose workgroup
+// record was overwritten. Both are skipped and counted as lost.
+Error RingDecoder::locateWrappedStart() {
+  const uint64_t R = Info.Size, H = Info.Head, W = H - R;
+
+  // Phase 1: the first record boundary. Try each 16-byte slot of the
+  // possibly cut prefix and keep the first one from which tags and lengths
+  // chain exactly up to the head. Chains that fail mark the slots they
+  // passed: a later candidate that lands on one fails the same way, so the
+  // whole phase reads each slot at most once.
+  BitVector Failed(R / format::kRecordAlignment);
+  uint64_t Boundary = H;
+  bool Found = false;
+  uint64_t CandidateEnd = W + std::min<uint64_t>(R, format::kMaxRecordSize);
+  for (uint64_t Candidate = W; Candidate < CandidateEnd && !Found;
+       Candidate += format::kRecordAlignment) {
+    uint64_t A = Candidate;
+    while (true) {
+      if (A == H) {
+        Found = true;
+        Boundary = Candidate;
+        break;
+      }
+      uint64_t Slot = (A & Mask) / format::kRecordAlignment;
+      if (Failed[Slot])
+        break;
+      Failed.set(Slot);
+      uint64_t Size = syntacticSize(A & Mask);
+      if (Size == 0 || A + Size > H)
+        break;
+      A += Size;
+    }
+  }
+  if (!Found)
+    return chunkError(Info.Where, Info.FileOffset + (W & Mask),
+                      Twine("ring wrapped (head ") + Twine(H) +
+                          ") but no record boundary in the first " +
+                          Twine(format::kMaxRecordSize) +
+                          " bytes of the surviving lap chains up to the head");
+
+  // Phase 2: the oldest workgroup record from which every later record's
+  // key names a workgroup record at or after it. Records before it belong
+  // to workgroups whose WORKGROUP record was overwritten.
+  DenseSet<uint64_t> Since;
+  bool HaveStart = false;
+  uint64_t Start = H;
+  for (uint64_t A = Boundary; A < H;) {
+    uint64_t Phys = A & Mask;
+    const uint8_t *P = C.Content.data() + Phys;
+    uint64_t Size = syntacticSize(Phys);
+    if (format::recordTag(P) == uint8_t(format::Tag::Workgroup)) {
+      if (!HaveStart) {
+        HaveStart = true;
+        Start = A;
+        Since.clear();
+      }
+      Since.insert(Phys);
+    } else if (HaveStart) {
+      uint64_t Word;
+      std::memcpy(&Word, P, sizeof(Word));
+      if (!Since.contains(format::wordWorkgroupOffset(Word)))
+        HaveStart = false;
+    }
+    A += Size;
+  }
+  if (!HaveStart)
+    Start = H;
+  Begin = Start;
+  End = H;
+  Info.StartOffset = Start & Mask;
+  Info.LostBytes = Start - W;
+  return Error::success();
+}
+
+Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
+  const Metadata *Meta = Info.Meta;
+  const size_t NumSites = Meta ? Meta->SiteFunctions.size() : 0;
+  const uint64_t Limit = C.Content.size() - format::kRingHeadSize;
+  std::vector<WorkgroupInfo> Workgroups;
+  DenseMap<uint64_t, size_t> ByOffset;
+  // Most records belong to the workgroup decoded last: skip the hash lookup.
+  const WorkgroupInfo *Last = nullptr;
+
+  Record Rec;
+  for (uint64_t A = Begin; A < End;) {
+    const uint64_t Phys = A & Mask;
+    const uint8_t *P = C.Content.data() + Phys;
+    const uint64_t FileOffset = Info.FileOffset + Phys;
+    auto Fail = [&](const Twine &Problem) {
+      return chunkError(Info.Where, FileOffset,
+                        Twine("record at ring offset ") + hex(Phys) + ": " +
+                            Problem);
+    };
+    const uint8_t TagByte = format::recordTag(P);
+    uint64_t Size = 0;
+    switch (static_cast<format::Tag>(TagByte)) {
+    case format::Tag::Workgroup:
+      Size = format::kWorkgroupRecordSize;
+      break;
+    case format::Tag::Value:
+      Size = format::kValueRecordSize;
+      break;
+    case format::Tag::MemoryLoad:
+    case format::Tag::MemoryStore:
+      Size = format::kMemoryRecordSize;
+      break;
+    case format::Tag::Print:
+      Size = format::printRecordSize(format::decodePrintHeader(P).Length);
+      break;
+    default:
+      return Fail(Twine("unknown record tag ") + Twine(TagByte));
+    }
+    if (Phys + Size > Limit)
+      return Fail(Twine(Size) + "-byte record crosses the end of the ring "
+                                "chunk's storage");
+    if (BoundByEnd && A + Size > End)
+      return Fail(Twine(Size) + "-byte record crosses the head (" +
+                  Twine(Info.Head) + ")");
+
+    Rec.Tag = static_cast<format::Tag>(TagByte);
+    Rec.Offset = Phys;
+    Rec.FileOffset = FileOffset;
+    Rec.Text = StringRef();
+    if (Rec.Tag == format::Tag::Workgroup) {
+      WorkgroupInfo WG;
+      WG.Offset = Phys;
+      WG.Index = Workgroups.size();
+      WG.Record = format::decodeWorkgroup(P);
+      if (WG.Record.DispatchId >= NumSites)
+        return Fail(Twine("dispatch id ") + Twine(WG.Record.DispatchId) +
+                    " is beyond the " + Twine(NumSites) +
+                    " dispatch sites of the " +
+                    (Meta ? "preceding metadata chunk" : "(missing) metadata"));
+      ByOffset[Phys] = Workgroups.size();
+      Workgroups.push_back(WG);
+      Last = &Workgroups.back();
+      Rec.WorkgroupOffset = Phys;
+      Rec.Workgroup = Last;
+    } else {
+      switch (Rec.Tag) {
+      case format::Tag::Print: {
+        format::PrintRecord Print = format::decodePrintHeader(P);
+        Rec.WorkgroupOffset = Print.WorkgroupOffset;
+        StringRef Text(reinterpret_cast<const char *>(P) +
+                           format::kPrintHeaderSize,
+                       Print.Length);
+        Rec.Text = Text.substr(0, Text.find('\0'));
+        break;
+      }
+      case format::Tag::Value:
+        Rec.Value = format::decodeValue(P);
+        Rec.WorkgroupOffset = Rec.Value.WorkgroupOffset;
+        break;
+      default:
+        Rec.Memory = format::decodeMemory(P);
+        Rec.WorkgroupOffset = Rec.Memory.WorkgroupOffset;
+        break;
+      }
+      if (Last && Last->Offset == Rec.WorkgroupOffset) {
+        Rec.Workgroup = Last;
+      } else {
+        auto It = ByOffset.find(Rec.WorkgroupOffset);
+        Rec.Workgroup = It == ByOffset.end() ? nullptr : &Workgroups[It->second];
+        if (!Rec.Workgroup && CheckKeys)
+          return Fail(Twine("workgroup offset ") + hex(Rec.WorkgroupOffset) +
+                      " points at no workgroup record");
+      }
+    }
+    Sink(Rec);
+    A += Size;
+  }
+  return Error::success();
+}
+
+} // namespace wgtrace::viewer

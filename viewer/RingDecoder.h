@@ -1,0 +1,69 @@
+//===- RingDecoder.h - The record stream of one ring chunk ------*- C++ -*-===//
+//
+// Validates a ring chunk's geometry and head, chooses the range of records
+// that can be trusted, and streams them. For a ring whose head passed its
+// size (it wrapped), only the last lap survives; docs/VIEWER.md ("Wrapped
+// rings") specifies how its first trustworthy record is found and what the
+// runtime must guarantee for that to work.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_RINGDECODER_H
+#define WGTRACE_VIEWER_RINGDECODER_H
+
+#include "Metadata.h"
+#include "Record.h"
+#include "TraceFile.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
+namespace wgtrace::viewer {
+
+enum class RingMode {
+  /// Show exactly the records that survived; the default.
+  WrapAware,
+  /// Read ring offsets [0, min(head, R)) as IREE's iree-dump-instruments
+  /// does, even when the ring wrapped.
+  IreeCompat,
+};
+
+class RingDecoder {
+public:
+  /// Checks the chunk's geometry and, for a wrapped ring, locates the first
+  /// record to show. \p Meta may be null.
+  static llvm::Expected<RingDecoder> create(const Chunk &C,
+                                            const Metadata *Meta,
+                                            RingMode Mode);
+
+  const RingInfo &info() const { return Info; }
+
+  /// Calls \p Sink for every record in ring order. Stops at the first
+  /// damaged record and returns its error; the records before it have been
+  /// delivered.
+  llvm::Error decode(llvm::function_ref<void(const Record &)> Sink) const;
+
+private:
+  explicit RingDecoder(const Chunk &C) : C(C) {}
+
+  /// Size of the record at ring offset \p Phys judged by its tag and length
+  /// alone, or 0 if it has an unknown tag or overruns the chunk.
+  uint64_t syntacticSize(uint64_t Phys) const;
+  /// For a wrapped ring: sets Info.StartOffset and Info.LostBytes.
+  llvm::Error locateWrappedStart();
+
+  Chunk C;
+  RingInfo Info;
+  uint64_t Mask = 0;
+  /// Absolute head positions [Begin, End) to decode.
+  uint64_t Begin = 0;
+  uint64_t End = 0;
+  /// Records must end at or before End (false: only inside the chunk).
+  bool BoundByEnd = true;
+  /// Every key must name a workgroup record decoded before it.
+  bool CheckKeys = true;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_RINGDECODER_H

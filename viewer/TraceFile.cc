@@ -1,0 +1,76 @@
+//===- TraceFile.cc -------------------------------------------------------===//
+
+#include "TraceFile.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstring>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+Expected<TraceFile> TraceFile::open(StringRef Path) {
+  // No null terminator and no volatile-file copy: mmap whenever possible.
+  auto BufferOrErr = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!BufferOrErr)
+    return createStringError(BufferOrErr.getError(), "cannot open: %s",
+                             BufferOrErr.getError().message().c_str());
+  TraceFile File;
+  File.Buffer = std::move(*BufferOrErr);
+  File.Bytes = arrayRefFromStringRef(File.Buffer->getBuffer());
+  return std::move(File);
+}
+
+TraceFile TraceFile::fromBytes(ArrayRef<uint8_t> Bytes) {
+  TraceFile File;
+  File.Bytes = Bytes;
+  return File;
+}
+
+Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
+  if (Offset >= Bytes.size())
+    return false;
+  C = Chunk();
+  C.Where.Index = Index;
+  C.Offset = Offset;
+  uint64_t Left = Bytes.size() - Offset;
+  if (Left < format::kChunkHeaderSize)
+    return chunkError(C.Where, Offset,
+                      Twine("truncated chunk header: ") + Twine(Left) +
+                          " of " + Twine(format::kChunkHeaderSize) +
+                          " bytes before the end of the file");
+  std::memcpy(&C.Header, Bytes.data() + Offset, sizeof(C.Header));
+  if (C.Header.Magic != format::kChunkMagic)
+    return chunkError(C.Where, Offset,
+                      Twine("bad magic 0x") + Twine::utohexstr(C.Header.Magic) +
+                          ", expected 0x" +
+                          Twine::utohexstr(format::kChunkMagic) +
+                          " (\"IDB0\")");
+  C.Where.TypeName = chunkTypeName(C.Header.Type);
+  if (C.Header.Type != uint16_t(format::ChunkType::DispatchMetadata) &&
+      C.Header.Type != uint16_t(format::ChunkType::DispatchRingBuffer))
+    return chunkError(C.Where, Offset,
+                      Twine("unknown chunk type ") + Twine(C.Header.Type));
+  if (C.Header.Version != 0)
+    return chunkError(C.Where, Offset + 6,
+                      Twine("unsupported chunk version ") +
+                          Twine(C.Header.Version));
+  uint64_t Available = Left - format::kChunkHeaderSize;
+  if (C.Header.ContentLength > Available)
+    return chunkError(C.Where, Offset + 8,
+                      Twine("truncated: content_length ") +
+                          Twine(C.Header.ContentLength) + " but only " +
+                          Twine(Available) + " bytes left in the file");
+  C.Content = Bytes.slice(Offset + format::kChunkHeaderSize,
+                          C.Header.ContentLength);
+  // The last chunk's alignment padding may be missing: IREE's reader stops
+  // at the end of the file as well.
+  Offset += format::kChunkHeaderSize +
+            format::alignUp(C.Header.ContentLength, format::kChunkAlignment);
+  ++Index;
+  return true;
+}
+
+} // namespace wgtrace::viewer

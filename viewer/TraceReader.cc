@@ -1,0 +1,52 @@
+//===- TraceReader.cc -----------------------------------------------------===//
+
+#include "TraceReader.h"
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
+  Error E = runChunks(Tools);
+  for (AnalysisTool *T : Tools)
+    T->finish();
+  return E;
+}
+
+Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
+  TraceFile::ChunkIterator It = File.chunks();
+  const Metadata *Current = nullptr;
+  Chunk C;
+  while (true) {
+    Expected<bool> More = It.next(C);
+    if (!More)
+      return More.takeError();
+    if (!*More)
+      return Error::success();
+    if (C.type() == format::ChunkType::DispatchMetadata) {
+      Expected<Metadata> M = Metadata::decode(C);
+      if (!M)
+        return M.takeError();
+      AllMetadata.push_back(std::move(*M));
+      Current = &AllMetadata.back();
+      for (AnalysisTool *T : Tools)
+        T->metadata(*Current, C.Where);
+      continue;
+    }
+    Expected<RingDecoder> D = RingDecoder::create(C, Current, Mode);
+    if (!D)
+      return D.takeError();
+    for (AnalysisTool *T : Tools)
+      T->beginRing(D->info());
+    Error E = D->decode([&](const Record &R) {
+      for (AnalysisTool *T : Tools)
+        T->record(R);
+    });
+    for (AnalysisTool *T : Tools)
+      T->endRing(D->info());
+    if (E)
+      return E;
+  }
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,128 @@
+//===- wgtrace-view.cc - Decode, analyse and export wgtrace traces --------===//
+//
+// Exit status: 0 success, 1 usage error (or an analysis found a problem,
+// e.g. races), 2 the trace is damaged (after printing what was decodable).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DumpTool.h"
+#include "TraceReader.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+using namespace llvm;
+using namespace wgtrace::viewer;
+
+namespace {
+
+constexpr int kExitUsage = 1;
+constexpr int kExitDamaged = 2;
+
+cl::OptionCategory ViewCategory("wgtrace-view options");
+
+cl::SubCommand DumpCmd("dump", "Print the trace as text (IREE's format)");
+cl::opt<std::string> DumpFile(cl::Positional, cl::desc("<trace file>"),
+                              cl::Required, cl::sub(DumpCmd));
+cl::opt<bool> IreeCompat(
+    "iree-compat",
+    cl::desc("Reproduce iree-dump-instruments byte for byte (sign-extended "
+             "8/16-bit values, wrapped rings read from offset 0)"),
+    cl::sub(DumpCmd), cl::cat(ViewCategory));
+cl::opt<int64_t> DispatchFilter("dispatch",
+                                cl::desc("Show only this dispatch site"),
+                                cl::init(-1), cl::sub(DumpCmd),
+                                cl::cat(ViewCategory));
+cl::opt<std::string>
+    WorkgroupFilter("workgroup", cl::desc("Show only workgroup x,y,z"),
+                    cl::value_desc("x,y,z"), cl::sub(DumpCmd),
+                    cl::cat(ViewCategory));
+
+/// Reports how wrapped rings were decoded, on stderr so that stdout keeps
+/// IREE's exact format.
+class WrapNotes : public AnalysisTool {
+public:
+  explicit WrapNotes(StringRef File) : File(File) {}
+  void beginRing(const RingInfo &Info) override {
+    if (!Info.Wrapped || IreeCompat)
+      return;
+    WithColor::note(errs(), "wgtrace-view")
+        << File
+        << fmt::format(": offset {:#x}: chunk {} (ring): ring of {} bytes "
+                       "wrapped (head {}): {} bytes lost, showing records "
+                       "from ring offset {:#x}\n",
+                       Info.FileOffset, Info.Where.Index, Info.Size, Info.Head,
+                       Info.LostBytes, Info.StartOffset);
+  }
+  void record(const Record &) override {}
+
+private:
+  std::string File;
+};
+
+int reportError(StringRef File, Error E) {
+  int Status = kExitDamaged;
+  handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
+    WithColor::error(errs(), "wgtrace-view") << File << ": " << EI.message()
+                                             << "\n";
+  });
+  return Status;
+}
+
+bool parseWorkgroup(StringRef Text, std::array<uint32_t, 3> &Id) {
+  SmallVector<StringRef, 3> Parts;
+  Text.split(Parts, ',');
+  if (Parts.size() != 3)
+    return false;
+  for (int I = 0; I < 3; ++I)
+    if (Parts[I].trim().getAsInteger(10, Id[I]))
+      return false;
+  return true;
+}
+
+int runDump() {
+  DumpOptions Options;
+  Options.IreeCompat = IreeCompat;
+  if (DispatchFilter >= 0)
+    Options.Dispatch = static_cast<uint32_t>(DispatchFilter);
+  if (!WorkgroupFilter.empty()) {
+    std::array<uint32_t, 3> Id;
+    if (!parseWorkgroup(WorkgroupFilter, Id)) {
+      WithColor::error(errs(), "wgtrace-view")
+          << "--workgroup expects x,y,z, got '" << WorkgroupFilter << "'\n";
+      return kExitUsage;
+    }
+    Options.WorkgroupId = Id;
+  }
+  Expected<TraceFile> File = TraceFile::open(DumpFile);
+  if (!File)
+    return reportError(DumpFile, File.takeError());
+  DumpTool Dump(outs(), Options);
+  WrapNotes Notes(DumpFile);
+  TraceReader Reader(*File, IreeCompat ? RingMode::IreeCompat
+                                       : RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&Notes, &Dump};
+  if (Error E = Reader.run(Tools))
+    return reportError(DumpFile, std::move(E));
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(ViewCategory);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "wgtrace-view: decode and analyse wgtrace "
+                              "(IREE dispatch instrumentation) traces\n");
+  if (DumpCmd)
+    return runDump();
+  errs() << "wgtrace-view: error: a subcommand is required (try --help)\n";
+  return kExitUsage;
+}
