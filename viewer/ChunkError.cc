@@ -14,6 +14,8 @@ std::string chunkTypeName(uint16_t Type) {
     return "metadata";
   case format::ChunkType::DispatchRingBuffer:
     return "ring";
+  case format::ChunkType::WorkgroupTiming:
+    return "timing";
   }
   return fmt::format("type {}", Type);
 }

@@ -71,9 +71,20 @@ uint64_t RingDecoder::syntacticSize(uint64_t Phys) const {
   const uint8_t *P = C.Content.data() + Phys;
   uint64_t Size = 0;
   switch (static_cast<format::Tag>(format::recordTag(P))) {
-  case format::Tag::Workgroup:
+  case format::Tag::Workgroup: {
+    // Only a plausible workgroup record counts: this rejects most 16-byte
+    // slots that merely start with a zero byte, e.g. the second half of a
+    // workgroup record cut by the lap boundary.
+    format::WorkgroupRecord WG = format::decodeWorkgroup(P);
+    size_t NumSites = Info.Meta ? Info.Meta->SiteFunctions.size() : 0;
+    if (WG.DispatchId >= NumSites)
+      return 0;
+    for (int I = 0; I < 3; ++I)
+      if (WG.Id[I] >= WG.Count[I])
+        return 0;
     Size = format::kWorkgroupRecordSize;
     break;
+  }
   case format::Tag::Value:
     Size = format::kValueRecordSize;
     break;
@@ -205,7 +216,7 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
       Size = format::printRecordSize(format::decodePrintHeader(P).Length);
       break;
     default:
-      return Fail(Twine("unknown record tag ") + Twine(TagByte));
+      return Fail(Twine("unknown record tag ") + Twine(unsigned(TagByte)));
     }
     if (Phys + Size > Limit)
       return Fail(Twine(Size) + "-byte record crosses the end of the ring "

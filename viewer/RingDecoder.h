@@ -46,8 +46,11 @@ public:
 private:
   explicit RingDecoder(const Chunk &C) : C(C) {}
 
-  /// Size of the record at ring offset \p Phys judged by its tag and length
-  /// alone, or 0 if it has an unknown tag or overruns the chunk.
+  /// Size of the record at ring offset \p Phys judged by its tag, length
+  /// and (for WORKGROUP) plausibility: dispatch id below the site count and
+  /// id < count in every dimension. 0 if it is not a plausible record or
+  /// overruns the chunk. Used only to find where a wrapped ring's records
+  /// begin.
   uint64_t syntacticSize(uint64_t Phys) const;
   /// For a wrapped ring: sets Info.StartOffset and Info.LostBytes.
   llvm::Error locateWrappedStart();

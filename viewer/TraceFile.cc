@@ -50,7 +50,8 @@ Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
                           " (\"IDB0\")");
   C.Where.TypeName = chunkTypeName(C.Header.Type);
   if (C.Header.Type != uint16_t(format::ChunkType::DispatchMetadata) &&
-      C.Header.Type != uint16_t(format::ChunkType::DispatchRingBuffer))
+      C.Header.Type != uint16_t(format::ChunkType::DispatchRingBuffer) &&
+      C.Header.Type != uint16_t(format::ChunkType::WorkgroupTiming))
     return chunkError(C.Where, Offset,
                       Twine("unknown chunk type ") + Twine(C.Header.Type));
   if (C.Header.Version != 0)

@@ -33,6 +33,18 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
         T->metadata(*Current, C.Where);
       continue;
     }
+    if (C.type() == format::ChunkType::WorkgroupTiming) {
+      // wgtrace's extension: start/end times of the previous ring's
+      // workgroups. Only its extent is checked; no tool uses it yet.
+      if (C.Content.size() % sizeof(format::TimingRecord) != 0)
+        return chunkError(C.Where, C.Offset + 8,
+                          Twine("timing content of ") +
+                              Twine(C.Content.size()) +
+                              " bytes is not a whole number of " +
+                              Twine(sizeof(format::TimingRecord)) +
+                              "-byte entries");
+      continue;
+    }
     Expected<RingDecoder> D = RingDecoder::create(C, Current, Mode);
     if (!D)
       return D.takeError();
