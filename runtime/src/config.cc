@@ -78,6 +78,19 @@ void fatal(const std::string &Message) {
   std::_Exit(2);
 }
 
+/// A 0/1 switch; anything else is an error naming the variable.
+static bool readSwitch(const char *Name, bool Default) {
+  const char *Value = std::getenv(Name);
+  if (!Value)
+    return Default;
+  std::string_view V = Value;
+  if (V == "0")
+    return false;
+  if (V == "1")
+    return true;
+  fatal(fmt::format("{}='{}' is not a switch; expected 0 or 1", Name, Value));
+}
+
 static Config readConfig() {
   Config C;
   if (const char *Size = std::getenv("WGTRACE_BUFFER_SIZE")) {
@@ -100,14 +113,18 @@ static Config readConfig() {
                         Workers));
     C.Workers = *Parsed;
   }
-  if (const char *Memory = std::getenv("WGTRACE_MEMORY")) {
-    std::string_view M = Memory;
-    if (M == "0")
-      C.RecordMemory = false;
-    else if (M == "1")
-      C.RecordMemory = true;
+  C.RecordMemory = readSwitch("WGTRACE_MEMORY", true);
+  C.Timing = readSwitch("WGTRACE_TIMING", false);
+  if (const char *ModeName = std::getenv("WGTRACE_MODE")) {
+    std::string_view M = ModeName;
+    if (M == "ring")
+      C.TraceMode = Mode::Ring;
+    else if (M == "stream")
+      C.TraceMode = Mode::Stream;
     else
-      fatal(fmt::format("WGTRACE_MEMORY='{}' is not 0 or 1", Memory));
+      fatal(fmt::format("WGTRACE_MODE='{}' is not a mode; expected ring or "
+                        "stream",
+                        ModeName));
   }
   return C;
 }

@@ -19,6 +19,15 @@ std::optional<uint64_t> parseBufferSize(std::string_view Text,
 /// Parses a count of at least 1 (WGTRACE_WORKERS).
 std::optional<uint32_t> parseCount(std::string_view Text);
 
+enum class Mode {
+  /// IREE's semantics: a fixed ring per thread that overwrites its oldest
+  /// records when it wraps.
+  Ring,
+  /// Lossless: full buffers go to a writer thread that appends them to the
+  /// file while kernels keep running.
+  Stream,
+};
+
 struct Config {
   /// Bytes of each thread's ring: WGTRACE_BUFFER_SIZE, default 16 MiB.
   uint64_t BufferSize = uint64_t{16} << 20;
@@ -26,6 +35,10 @@ struct Config {
   uint32_t Workers = 1;
   /// WGTRACE_MEMORY=0 keeps only workgroup, value and print records.
   bool RecordMemory = true;
+  /// WGTRACE_MODE: ring (default) or stream.
+  Mode TraceMode = Mode::Ring;
+  /// WGTRACE_TIMING=1 adds each workgroup's start and end times.
+  bool Timing = false;
 };
 
 /// The settings of this process, read from the environment once. A bad

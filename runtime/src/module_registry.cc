@@ -32,6 +32,12 @@ void forEachModule(const std::function<void(const detail::Module &)> &Visit) {
     Visit(*M);
 }
 
+size_t moduleCount() {
+  ModuleList &List = moduleList();
+  std::lock_guard<std::mutex> Guard(List.Lock);
+  return List.Modules.size();
+}
+
 } // namespace wgtrace::runtime
 
 namespace wgtrace::detail {
@@ -50,6 +56,8 @@ Module::Module(const FunctionInfo *Functions, size_t NumFunctions,
     List.NextFunction += static_cast<uint32_t>(NumFunctions);
     List.Modules.push_back(this);
   }
+  // Cached now so that the crash handler never builds it.
+  runtime::refreshMetadata();
   runtime::writeTraceAtExit();
 }
 

@@ -13,6 +13,9 @@ namespace wgtrace::runtime {
 /// is the order of their function and site ids.
 void forEachModule(const std::function<void(const detail::Module &)> &Visit);
 
+/// How many modules have registered.
+size_t moduleCount();
+
 } // namespace wgtrace::runtime
 
 #endif // WGTRACE_RUNTIME_MODULE_REGISTRY_H

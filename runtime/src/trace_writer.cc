@@ -2,73 +2,159 @@
 
 #include "trace_writer.h"
 
+#include "config.h"
+#include "crash_handler.h"
 #include "module_registry.h"
-#include "ring_registry.h"
+#include "stream_writer.h"
 
 #include "wgtrace/dispatch_instrument_generated.h"
-#include "wgtrace/format.h"
 #include "wgtrace/wgtrace.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <mutex>
+#include <unistd.h>
 
 namespace wgtrace::runtime {
 namespace {
 
-// Leaked: read by the exit handler, possibly after static destructors ran.
-std::string *&traceFileOverride() {
-  static std::string *Path = nullptr;
-  return Path;
+// The trace path and metadata live in leaked or static storage: the exit
+// handler and the crash handler read them after static destructors may
+// have run, and the crash handler must not allocate.
+char TracePathBuffer[PATH_MAX];
+std::atomic<bool> TracePathOverridden{false};
+
+std::mutex &metadataLock() {
+  static std::mutex *Lock = new std::mutex;
+  return *Lock;
+}
+std::vector<uint8_t> &cachedMetadata() {
+  static std::vector<uint8_t> *Bytes = new std::vector<uint8_t>;
+  return *Bytes;
 }
 
-std::string tracePath() {
-  if (std::string *Override = traceFileOverride())
-    return *Override;
-  if (const char *Env = std::getenv("WGTRACE_FILE"))
-    return Env;
-  return {};
+void writeChunkHeader(Sink &Out, format::ChunkType Type, uint64_t Length) {
+  format::ChunkHeader Header = {format::kChunkMagic,
+                                static_cast<uint16_t>(Type), 0, Length};
+  Out.write(&Header, sizeof(Header));
 }
 
-class ChunkFile {
-public:
-  explicit ChunkFile(std::FILE *F) : F(F) {}
+void writeChunkPadding(Sink &Out, uint64_t Length) {
+  static const uint8_t Zeros[format::kChunkAlignment] = {};
+  Out.write(Zeros, format::alignUp(Length, format::kChunkAlignment) - Length);
+}
 
-  void writeChunk(format::ChunkType Type, const void *Content,
-                  uint64_t Length) {
-    beginChunk(Type, Length);
-    writeBytes(Content, Length);
-    endChunk(Length);
+void writeFiller(Sink &Out, uint64_t Length) {
+  static uint8_t Filler[4096];
+  static bool Filled = [] {
+    std::memset(Filler, 0xFF, sizeof(Filler));
+    return true;
+  }();
+  (void)Filled;
+  while (Length) {
+    uint64_t Piece = std::min<uint64_t>(Length, sizeof(Filler));
+    Out.write(Filler, Piece);
+    Length -= Piece;
   }
+}
 
-  void beginChunk(format::ChunkType Type, uint64_t Length) {
-    format::ChunkHeader Header = {format::kChunkMagic,
-                                  static_cast<uint16_t>(Type), 0, Length};
-    writeBytes(&Header, sizeof(Header));
+void writeTimingChunk(Sink &Out, const std::vector<TimingEntry> &Timing,
+                      uint64_t OldestVirtual) {
+  uint64_t Count = 0;
+  for (const TimingEntry &T : Timing)
+    Count += T.Virtual >= OldestVirtual;
+  uint64_t Length = Count * sizeof(format::TimingRecord);
+  writeChunkHeader(Out, format::ChunkType::WorkgroupTiming, Length);
+  for (const TimingEntry &T : Timing) {
+    if (T.Virtual < OldestVirtual)
+      continue;
+    format::TimingRecord R = {T.Key, T.StartNs, T.EndNs, T.Processor, 0};
+    Out.write(&R, sizeof(R));
   }
+  writeChunkPadding(Out, Length);
+}
 
-  void endChunk(uint64_t Length) {
-    static const uint8_t Zeros[format::kChunkAlignment] = {};
-    writeBytes(Zeros, format::alignUp(Length, format::kChunkAlignment) -
-                          Length);
-  }
+/// Appends the decimal digits of \p Value without allocating.
+char *appendNumber(char *At, uint64_t Value) {
+  char Digits[24];
+  int N = 0;
+  do {
+    Digits[N++] = static_cast<char>('0' + Value % 10);
+    Value /= 10;
+  } while (Value);
+  while (N)
+    *At++ = Digits[--N];
+  return At;
+}
 
-  void writeBytes(const void *Data, uint64_t Length) {
-    if (Length && std::fwrite(Data, 1, Length, F) != Length)
-      Failed = true;
-  }
+char *appendText(char *At, const char *Text) {
+  size_t Length = std::strlen(Text);
+  std::memcpy(At, Text, Length);
+  return At + Length;
+}
 
-  bool failed() const { return Failed || std::ferror(F); }
+/// "wgtrace: ring of thread N wrapped: X of Y bytes overwritten; ..."
+/// composed without allocation, for the crash path too.
+void reportWrap(uint32_t Ordinal, uint64_t Lost, uint64_t Head) {
+  char Line[256];
+  char *At = appendText(Line, "wgtrace: ring of thread ");
+  At = appendNumber(At, Ordinal);
+  At = appendText(At, " wrapped: ");
+  At = appendNumber(At, Lost);
+  At = appendText(At, " of ");
+  At = appendNumber(At, Head);
+  At = appendText(At, " bytes overwritten; raise WGTRACE_BUFFER_SIZE or set "
+                      "WGTRACE_MODE=stream to keep them\n");
+  ssize_t Ignored = ::write(2, Line, static_cast<size_t>(At - Line));
+  (void)Ignored;
+}
 
-private:
-  std::FILE *F;
-  bool Failed = false;
-};
+/// Writes the ring-mode trace. \p Locked is false in the crash handler,
+/// which must not wait for a lock the faulting thread may hold.
+void writeRingTrace(Sink &Out, bool Report, bool Locked = true) {
+  writeMetadataChunk(Out);
+  auto WriteOne = [&](ThreadRing &TR) {
+    uint64_t Head = TR.head();
+    if (Head == 0)
+      return;
+    uint64_t Lost = writeRingChunk(Out, TR);
+    if (Lost && Report)
+      reportWrap(TR.Ordinal, Lost, Head);
+  };
+  if (Locked)
+    forEachRing(WriteOne);
+  else
+    forEachRingUnlocked(WriteOne);
+}
 
 } // namespace
+
+void FdSink::write(const void *Data, uint64_t Length) {
+  const auto *Bytes = static_cast<const uint8_t *>(Data);
+  while (Length && !Failed) {
+    ssize_t Written = ::write(Fd, Bytes, Length);
+    if (Written < 0 && errno == EINTR)
+      continue;
+    if (Written <= 0) {
+      Failed = true;
+      return;
+    }
+    Bytes += Written;
+    Length -= static_cast<uint64_t>(Written);
+  }
+}
+
+void VectorSink::write(const void *Data, uint64_t Length) {
+  const auto *Bytes = static_cast<const uint8_t *>(Data);
+  Out.insert(Out.end(), Bytes, Bytes + Length);
+}
 
 std::vector<uint8_t> buildMetadata() {
   flatbuffers::FlatBufferBuilder Builder;
@@ -76,30 +162,26 @@ std::vector<uint8_t> buildMetadata() {
   std::vector<flatbuffers::Offset<fb::DispatchSiteDef>> Sites;
   std::map<std::string, uint32_t> FunctionByName;
 
+  auto OptionalString = [&](const char *Text) {
+    return Text ? Builder.CreateString(Text)
+                : flatbuffers::Offset<flatbuffers::String>();
+  };
   auto AddFunction = [&](const detail::FunctionInfo &F) {
-    auto Name = Builder.CreateString(F.Name ? F.Name : "");
-    auto Target = F.Target ? Builder.CreateString(F.Target)
-                           : flatbuffers::Offset<flatbuffers::String>();
-    auto Layout = F.Layout ? Builder.CreateString(F.Layout)
-                           : flatbuffers::Offset<flatbuffers::String>();
-    auto Source = F.Source ? Builder.CreateString(F.Source)
-                           : flatbuffers::Offset<flatbuffers::String>();
-    Functions.push_back(
-        fb::CreateDispatchFunctionDef(Builder, Name, Target, Layout, Source));
+    Functions.push_back(fb::CreateDispatchFunctionDef(
+        Builder, Builder.CreateString(F.Name ? F.Name : ""),
+        OptionalString(F.Target), OptionalString(F.Layout),
+        OptionalString(F.Source)));
     return static_cast<uint32_t>(Functions.size() - 1);
   };
 
   // Functions first, in id order, so that sites can name kernels of any
   // module.
   forEachModule([&](const detail::Module &M) {
-    for (size_t I = 0; I < M.NumFunctions; ++I) {
-      uint32_t Id = AddFunction(M.Functions[I]);
-      FunctionByName.emplace(M.Functions[I].Name, Id);
-    }
+    for (size_t I = 0; I < M.NumFunctions; ++I)
+      FunctionByName.emplace(M.Functions[I].Name, AddFunction(M.Functions[I]));
   });
   // A site may launch a kernel that no instrumented module defines; it
   // still needs a function entry to name it.
-  std::vector<detail::FunctionInfo> Uninstrumented;
   auto ResolveCallee = [&](const char *Callee) {
     auto It = FunctionByName.find(Callee);
     if (It != FunctionByName.end())
@@ -125,57 +207,151 @@ std::vector<uint8_t> buildMetadata() {
           Builder.GetBufferPointer() + Builder.GetSize()};
 }
 
-bool writeTrace(const std::string &Path, std::string *Error) {
-  std::string Temporary = Path + ".tmp";
-  std::FILE *F = std::fopen(Temporary.c_str(), "wb");
-  if (!F) {
-    *Error = "cannot open '" + Temporary + "': " + std::strerror(errno);
+void refreshMetadata() {
+  std::vector<uint8_t> Bytes = buildMetadata();
+  std::lock_guard<std::mutex> Guard(metadataLock());
+  cachedMetadata().swap(Bytes);
+}
+
+void writeMetadataChunk(Sink &Out) {
+  const std::vector<uint8_t> &Bytes = cachedMetadata();
+  writeChunkHeader(Out, format::ChunkType::DispatchMetadata, Bytes.size());
+  Out.write(Bytes.data(), Bytes.size());
+  writeChunkPadding(Out, Bytes.size());
+}
+
+uint64_t writeRingChunk(Sink &Out, const ThreadRing &TR) {
+  uint64_t Head = TR.head();
+  uint64_t Size = TR.size();
+  uint64_t Length = format::ringChunkContentLength(Size);
+  uint64_t Body = Length - format::kRingHeadSize;
+  uint64_t Oldest = TR.oldestIntactWorkgroup(Head);
+  writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer, Length);
+  if (Head <= Size) {
+    Out.write(TR.Hot.Data, Body);
+  } else {
+    // The overwritten part of the last lap, virtual [Head - Size, Oldest),
+    // starts at the head's ring offset and may wrap past the ring's end:
+    // dead bytes are [0, Wrapped) and [DeadBegin, DeadEnd).
+    uint64_t DeadBegin = Head & TR.Hot.Mask;
+    uint64_t DeadLength = Oldest - (Head - Size);
+    uint64_t DeadEnd = std::min(DeadBegin + DeadLength, Size);
+    uint64_t Wrapped = DeadBegin + DeadLength - DeadEnd;
+    writeFiller(Out, Wrapped);
+    Out.write(TR.Hot.Data + Wrapped, DeadBegin - Wrapped);
+    writeFiller(Out, DeadEnd - DeadBegin);
+    Out.write(TR.Hot.Data + DeadEnd, Body - DeadEnd);
+  }
+  Out.write(&Head, sizeof(Head));
+  writeChunkPadding(Out, Length);
+  if (config().Timing)
+    writeTimingChunk(Out, TR.Timing, Oldest);
+  return Oldest;
+}
+
+void writeBufferChunk(Sink &Out, const uint8_t *Data, uint64_t Used,
+                      uint64_t RingSize,
+                      const std::vector<TimingEntry> &Timing) {
+  uint64_t Length = format::ringChunkContentLength(RingSize);
+  writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer, Length);
+  Out.write(Data, Length - format::kRingHeadSize);
+  Out.write(&Used, sizeof(Used));
+  writeChunkPadding(Out, Length);
+  if (config().Timing)
+    writeTimingChunk(Out, Timing, 0);
+}
+
+const char *tracePath() {
+  if (!TracePathOverridden.load(std::memory_order_acquire)) {
+    const char *Env = std::getenv("WGTRACE_FILE");
+    return Env ? Env : "";
+  }
+  return TracePathBuffer;
+}
+
+/// Opens "<path>.tmp" for writing; -1 on failure.
+static int openTemporary(const char *Path, char *Temporary) {
+  size_t Length = std::strlen(Path);
+  if (Length + 5 > PATH_MAX)
+    return -1;
+  std::memcpy(Temporary, Path, Length);
+  std::memcpy(Temporary + Length, ".tmp", 5);
+  return ::open(Temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+bool writeTrace(const std::string &Path, bool Report, std::string *Error) {
+  refreshMetadata();
+  char Temporary[PATH_MAX];
+  int Fd = openTemporary(Path.c_str(), Temporary);
+  if (Fd < 0) {
+    *Error = "cannot open '" + Path + ".tmp': " + std::strerror(errno);
     return false;
   }
-  ChunkFile Out(F);
-  std::vector<uint8_t> Metadata = buildMetadata();
-  Out.writeChunk(format::ChunkType::DispatchMetadata, Metadata.data(),
-                 Metadata.size());
-  forEachRing([&](const detail::Ring &R) {
-    uint64_t Head = __atomic_load_n(&R.Head, __ATOMIC_RELAXED);
-    if (Head == 0)
-      return;
-    uint64_t Length = format::ringChunkContentLength(ringSize(R));
-    Out.beginChunk(format::ChunkType::DispatchRingBuffer, Length);
-    Out.writeBytes(R.Data, Length - format::kRingHeadSize);
-    Out.writeBytes(&Head, sizeof(Head));
-    Out.endChunk(Length);
-  });
+  FdSink Out(Fd);
+  writeRingTrace(Out, Report);
   bool Failed = Out.failed();
-  if (std::fclose(F) != 0)
+  if (::close(Fd) != 0)
     Failed = true;
   if (Failed) {
-    *Error = "cannot write '" + Temporary + "': " + std::strerror(errno);
-    std::remove(Temporary.c_str());
+    *Error = "cannot write '" + std::string(Temporary) +
+             "': " + std::strerror(errno);
+    ::unlink(Temporary);
     return false;
   }
-  if (std::rename(Temporary.c_str(), Path.c_str()) != 0) {
-    *Error = "cannot rename '" + Temporary + "' to '" + Path +
+  if (::rename(Temporary, Path.c_str()) != 0) {
+    *Error = "cannot rename '" + std::string(Temporary) + "' to '" + Path +
              "': " + std::strerror(errno);
-    std::remove(Temporary.c_str());
+    ::unlink(Temporary);
     return false;
   }
   return true;
 }
 
-static void writeTraceNow() {
-  std::string Path = tracePath();
-  if (Path.empty())
+std::vector<uint8_t> snapshotTrace() {
+  refreshMetadata();
+  std::vector<uint8_t> Bytes;
+  VectorSink Out(Bytes);
+  writeRingTrace(Out, /*Report=*/false);
+  return Bytes;
+}
+
+void writeFinalTrace(bool InSignalHandler) {
+  static std::atomic<bool> Written{false};
+  if (Written.exchange(true))
     return;
-  std::string Error;
-  if (!writeTrace(Path, &Error))
-    std::fprintf(stderr, "wgtrace: error: trace not written: %s\n",
-                 Error.c_str());
+  if (config().TraceMode == Mode::Stream) {
+    streamWriter().finish(InSignalHandler);
+    return;
+  }
+  const char *Path = tracePath();
+  if (!*Path)
+    return;
+  if (!InSignalHandler) {
+    std::string Error;
+    if (!writeTrace(Path, /*Report=*/true, &Error))
+      std::fprintf(stderr, "wgtrace: error: trace not written: %s\n",
+                   Error.c_str());
+    return;
+  }
+  // The metadata was cached when the modules registered; nothing here
+  // allocates or locks.
+  char Temporary[PATH_MAX];
+  int Fd = openTemporary(Path, Temporary);
+  if (Fd < 0)
+    return;
+  FdSink Out(Fd);
+  writeRingTrace(Out, /*Report=*/true, /*Locked=*/false);
+  ::close(Fd);
+  if (!Out.failed())
+    ::rename(Temporary, Path);
 }
 
 void writeTraceAtExit() {
   static std::once_flag Once;
-  std::call_once(Once, [] { std::atexit(writeTraceNow); });
+  std::call_once(Once, [] {
+    std::atexit([] { writeFinalTrace(/*InSignalHandler=*/false); });
+    installCrashHandlers();
+  });
 }
 
 } // namespace wgtrace::runtime
@@ -183,10 +359,11 @@ void writeTraceAtExit() {
 namespace wgtrace {
 
 void setTraceFile(std::string Path) {
-  std::string *&Override = runtime::traceFileOverride();
-  if (!Override)
-    Override = new std::string;
-  *Override = std::move(Path);
+  using namespace runtime;
+  if (Path.size() >= PATH_MAX)
+    fatal("trace file path is longer than PATH_MAX: " + Path);
+  std::memcpy(TracePathBuffer, Path.c_str(), Path.size() + 1);
+  TracePathOverridden.store(true, std::memory_order_release);
 }
 
 } // namespace wgtrace

@@ -1,6 +1,6 @@
 //===- recording_test.cc - The hot path writes the records it promises ----===//
 
-#include "ring_registry.h"
+#include "thread_ring.h"
 
 #include "wgtrace/instrument.h"
 
@@ -21,7 +21,7 @@ Module TestModule(TestFunctions, 1, TestSites, 1);
 struct ScopedRing {
   explicit ScopedRing(uint64_t Size)
       : Storage(format::ringChunkContentLength(Size)),
-        R{Storage.data(), Size - 1, 0, 0} {
+        R{Storage.data(), Size - 1, 0, ~uint64_t{0}, 0} {
     ThreadStateTLS.Recording = &R;
     ThreadStateTLS.Current = &R;
   }
@@ -138,7 +138,7 @@ TEST(Recording, WorkgroupScopeKeysItsRecordsAndRestores) {
   WG.id[0] = 3;
   WG.count[0] = 4;
   int X = 0;
-  Ring &R = runtime::threadRing();
+  Ring &R = runtime::threadRing().Hot;
   uint64_t Start = R.Head;
   {
     WorkgroupScope Scope(TestModule, 0, WG);
@@ -169,7 +169,7 @@ void testKernel(const Workgroup &WG, int *Data) {
 
 TEST(Recording, DispatchPassesItsSiteToTheKernel) {
   int Data[2] = {0, 0};
-  Ring &R = runtime::threadRing();
+  Ring &R = runtime::threadRing().Hot;
   uint64_t Start = R.Head;
   dispatch(SiteRef{TestModule.siteBase() + 0}, testKernel, Grid{2, 1, 1},
            Data);

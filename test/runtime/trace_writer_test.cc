@@ -70,7 +70,7 @@ TEST(TraceWriter, FileIsMetadataThenOneRingChunkPerRecordingThread) {
   }
   std::string Path = ::testing::TempDir() + "/writer_test.bin";
   std::string Error;
-  ASSERT_TRUE(runtime::writeTrace(Path, &Error)) << Error;
+  ASSERT_TRUE(runtime::writeTrace(Path, /*Report=*/false, &Error)) << Error;
   std::vector<uint8_t> File = readFile(Path);
   std::remove(Path.c_str());
 

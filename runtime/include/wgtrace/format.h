@@ -31,6 +31,9 @@ inline constexpr size_t kChunkAlignment = 16;
 enum class ChunkType : uint16_t {
   DispatchMetadata = 0,
   DispatchRingBuffer = 1,
+  /// wgtrace extension, written only with WGTRACE_TIMING=1: start and end
+  /// times of the workgroups of the ring buffer chunk just before it.
+  WorkgroupTiming = 0x8001,
 };
 
 /// The 16-byte header in front of every chunk.
@@ -232,6 +235,23 @@ inline PrintRecord decodePrintHeader(const void *Src) {
   std::memcpy(&Word, Src, sizeof(Word));
   return {uint32_t(wordPayload(Word)), wordWorkgroupOffset(Word)};
 }
+
+//===----------------------------------------------------------------------===//
+// Workgroup timing chunk (wgtrace extension, type 0x8001)
+//===----------------------------------------------------------------------===//
+
+/// One entry of a timing chunk's content, which is an array of them.
+struct TimingRecord {
+  /// Ring offset of the WORKGROUP record, in the ring buffer chunk
+  /// immediately before this chunk, that the times belong to.
+  uint64_t WorkgroupOffset;
+  /// Steady clock, nanoseconds, same origin for every entry of a file.
+  uint64_t StartNs;
+  uint64_t EndNs;
+  uint32_t ProcessorId;
+  uint32_t Reserved;
+};
+static_assert(sizeof(TimingRecord) == 32);
 
 } // namespace wgtrace::format
 

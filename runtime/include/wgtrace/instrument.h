@@ -99,6 +99,12 @@ private:
   Ring *SavedRecording;
   Ring *SavedCurrent;
   uint64_t SavedKey;
+  uint64_t Generation;
+  uint64_t StartVirtual;
+  uint64_t StartNs;
+  uint32_t Processor;
+  /// The enclosing workgroup's record, for a kernel called from a kernel.
+  uint8_t SavedWorkgroup[format::kWorkgroupRecordSize];
 };
 
 template <class T> WGTRACE_ALWAYS_INLINE T *load(T *Address) {

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 /// Marks a kernel: a function whose first parameter is
 /// `const wgtrace::Workgroup&`. wgtrace-rewrite instruments marked functions.
@@ -73,6 +74,24 @@ void setDevice(Device D);
 
 /// Where the trace goes at exit. Overrides WGTRACE_FILE.
 void setTraceFile(std::string Path);
+
+//===----------------------------------------------------------------------===//
+// Managing the trace from the program. Call these while no dispatch runs:
+// they read (or clear) every thread's buffer.
+//===----------------------------------------------------------------------===//
+
+/// Writes what was recorded so far to \p Path now, as a complete trace
+/// file, and keeps recording. Ring mode only: in stream mode
+/// (WGTRACE_MODE=stream) the trace is already going to WGTRACE_FILE and this
+/// returns false. On failure returns false and describes it in \p Error.
+bool flushTrace(const std::string &Path, std::string *Error = nullptr);
+
+/// The bytes of a trace file holding what was recorded so far (ring mode;
+/// empty in stream mode).
+std::vector<uint8_t> snapshotTrace();
+
+/// Forgets every record so far; the functions and sites stay known.
+void resetTrace();
 
 /// Handles the flags every sample program takes, --device=NAME and
 /// --instrument_file=PATH, removing them from argv. Returns false and prints

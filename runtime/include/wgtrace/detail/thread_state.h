@@ -32,8 +32,11 @@ namespace wgtrace::detail {
 struct Ring {
   uint8_t *Data;
   uint64_t Mask;
-  /// Bytes ever reserved; only grows.
+  /// Bytes ever reserved into Data; only grows while Data is the same.
   uint64_t Head;
+  /// A reservation that would pass this takes the slow path: never in ring
+  /// mode (it wraps instead), at the buffer's end in stream mode.
+  uint64_t Limit;
   /// Ring offset of the current workgroup's record (the "workgroup key").
   uint64_t WorkgroupKey;
 };
@@ -61,8 +64,14 @@ extern WGTRACE_TLS ThreadState ThreadStateTLS;
 void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
                       uint64_t Length);
 
+/// Stream mode's buffer change: hands the full buffer to the writer thread
+/// and continues in an empty one. Returns where the record goes.
+uint8_t *reserveSlow(Ring &R, uint64_t Size);
+
 WGTRACE_ALWAYS_INLINE uint8_t *reserve(Ring &R, uint64_t Size) {
   uint64_t Head = R.Head;
+  if (WGTRACE_UNLIKELY(Head + Size > R.Limit))
+    return reserveSlow(R, Size);
   __atomic_store_n(&R.Head, Head + Size, __ATOMIC_RELAXED);
   return R.Data + (Head & R.Mask);
 }
@@ -77,8 +86,9 @@ WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
     recordLongAccess(*R, IsStore, Address, Length);
     return;
   }
-  format::encodeMemory(reserve(*R, format::kMemoryRecordSize), IsStore,
-                       Length, R->WorkgroupKey,
+  // Reserve first: in stream mode it may move to a new buffer and key.
+  uint8_t *Record = reserve(*R, format::kMemoryRecordSize);
+  format::encodeMemory(Record, IsStore, Length, R->WorkgroupKey,
                        reinterpret_cast<uintptr_t>(Address));
 }
 
@@ -87,8 +97,8 @@ WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,
   Ring *R = ThreadStateTLS.Current;
   if (!R)
     return;
-  format::encodeValue(reserve(*R, format::kValueRecordSize), Type, Ordinal,
-                      R->WorkgroupKey, Bits);
+  uint8_t *Record = reserve(*R, format::kValueRecordSize);
+  format::encodeValue(Record, Type, Ordinal, R->WorkgroupKey, Bits);
 }
 
 /// Appends a PRINT record of \p Length bytes (at most kMaxPrintLength).

@@ -1,0 +1,15 @@
+//===- crash_handler.h - A trace even when the kernel faults --------------===//
+
+#ifndef WGTRACE_RUNTIME_CRASH_HANDLER_H
+#define WGTRACE_RUNTIME_CRASH_HANDLER_H
+
+namespace wgtrace::runtime {
+
+/// Installs handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT and a
+/// std::terminate handler that write the trace, then let the process die
+/// as it would have (same signal, or the previous terminate handler).
+void installCrashHandlers();
+
+} // namespace wgtrace::runtime
+
+#endif // WGTRACE_RUNTIME_CRASH_HANDLER_H

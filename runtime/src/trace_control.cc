@@ -1,0 +1,44 @@
+//===- trace_control.cc - Programs that manage their trace themselves -----===//
+
+#include "config.h"
+#include "thread_ring.h"
+#include "trace_writer.h"
+
+#include "wgtrace/wgtrace.h"
+
+#include <cstring>
+
+namespace wgtrace {
+
+static bool refuseInStreamMode(std::string *Error) {
+  if (runtime::config().TraceMode != runtime::Mode::Stream)
+    return false;
+  if (Error)
+    *Error = "WGTRACE_MODE=stream writes its trace to WGTRACE_FILE as it "
+             "goes; flushTrace and snapshotTrace need ring mode";
+  return true;
+}
+
+bool flushTrace(const std::string &Path, std::string *Error) {
+  std::string Ignored;
+  if (refuseInStreamMode(Error ? Error : &Ignored))
+    return false;
+  return runtime::writeTrace(Path, /*Report=*/false, Error ? Error : &Ignored);
+}
+
+std::vector<uint8_t> snapshotTrace() {
+  if (refuseInStreamMode(nullptr))
+    return {};
+  return runtime::snapshotTrace();
+}
+
+void resetTrace() {
+  runtime::forEachRing([](runtime::ThreadRing &TR) {
+    __atomic_store_n(&TR.Hot.Head, 0, __ATOMIC_RELAXED);
+    TR.Hot.WorkgroupKey = 0;
+    std::memset(TR.SegmentFirst, 0, sizeof(TR.SegmentFirst));
+    TR.Timing.clear();
+  });
+}
+
+} // namespace wgtrace
