@@ -11,20 +11,16 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
-#include <cstring>
-#include <memory>
+#include <vector>
 
 using namespace wgtrace::viewer;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  // A real file is mmapped page-aligned; copy into an aligned block so the
-  // FlatBuffer verifier sees the same alignment, and exactly Size bytes so
-  // that ASan catches a read one past the end.
-  std::unique_ptr<uint8_t[]> Copy(new (std::align_val_t(16)) uint8_t[Size]);
-  if (Size)
-    std::memcpy(Copy.get(), Data, Size);
-  TraceFile File = TraceFile::fromBytes(llvm::ArrayRef(Copy.get(), Size));
+  // A real file is mmapped page-aligned; a heap copy is 16-byte aligned
+  // like every chunk, so the FlatBuffer verifier sees the same alignment,
+  // and is exactly Size bytes so that ASan catches a read past the end.
+  std::vector<uint8_t> Copy(Data, Data + Size);
+  TraceFile File = TraceFile::fromBytes(Copy);
   for (RingMode Mode : {RingMode::WrapAware, RingMode::IreeCompat}) {
     llvm::raw_null_ostream Null;
     DumpOptions Options;

@@ -1,0 +1,103 @@
+//===- CliTest.cc - wgtrace-view's exit status and error line -------------===//
+
+#include "TraceBuilder.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+
+namespace {
+
+struct ViewRun {
+  int Status = -1;
+  std::string Out, Err;
+};
+
+std::string slurp(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+std::string tempPath(const std::string &Name) {
+  return ::testing::TempDir() + "wgtrace-cli-" + Name;
+}
+
+ViewRun view(const std::string &Args) {
+  std::string Out = tempPath("out.txt"), Err = tempPath("err.txt");
+  std::string Cmd = std::string(WGTRACE_VIEW_PATH) + " " + Args + " >" + Out +
+                    " 2>" + Err;
+  int Raw = std::system(Cmd.c_str());
+  ViewRun R;
+  R.Status = WIFEXITED(Raw) ? WEXITSTATUS(Raw) : -1;
+  R.Out = slurp(Out);
+  R.Err = slurp(Err);
+  return R;
+}
+
+std::string writeTrace(const std::string &Name,
+                       const std::vector<uint8_t> &Bytes) {
+  std::string Path = tempPath(Name);
+  std::ofstream(Path, std::ios::binary)
+      .write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+  return Path;
+}
+
+TEST(Cli, DumpSucceeds) {
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+  Ring.value(format::ValueType::UInt8, 0, 0xFF);
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(Ring);
+  std::string Path = writeTrace("good.bin", B.bytes());
+  ViewRun R = view("dump " + Path);
+  EXPECT_EQ(R.Status, 0);
+  EXPECT_EQ(R.Err, "");
+  EXPECT_NE(R.Out.find("| VALUE 0000 = 255\n"), std::string::npos) << R.Out;
+  R = view("dump --iree-compat " + Path);
+  EXPECT_NE(R.Out.find("| VALUE 0000 = 4294967295\n"), std::string::npos);
+}
+
+TEST(Cli, DamageExitsTwoWithOneErrorLineAfterTheGoodPart) {
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+  Ring.load(0x40, 4);
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(Ring);
+  std::vector<uint8_t> Bytes = B.bytes();
+  Bytes.resize(Bytes.size() - 100);
+  std::string Path = writeTrace("truncated.bin", Bytes);
+  ViewRun R = view("dump " + Path);
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_EQ(R.Err, "wgtrace-view: error: " + Path +
+                       ": offset 0xe8: chunk 1 (ring): truncated: "
+                       "content_length 8192 but only 8092 bytes left in the "
+                       "file\n");
+  EXPECT_NE(R.Out.find("// dispatch site 0: simple_mul"), std::string::npos);
+}
+
+TEST(Cli, MissingFileExitsTwo) {
+  ViewRun R = view("dump " + tempPath("does-not-exist.bin"));
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Err.find("wgtrace-view: error: "), std::string::npos);
+}
+
+TEST(Cli, BadWorkgroupFilterIsUsageError) {
+  TraceBuilder B;
+  addSimpleMetadata(B);
+  std::string Path = writeTrace("meta.bin", B.bytes());
+  ViewRun R = view("dump " + Path + " --workgroup 1,2");
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_NE(R.Err.find("--workgroup expects x,y,z"), std::string::npos);
+}
+
+} // namespace
