@@ -103,6 +103,14 @@ uint64_t RingDecoder::syntacticSize(uint64_t Phys) const {
   return Size;
 }
 
+bool RingDecoder::isFiller(uint64_t Phys) const {
+  const uint8_t *P = C.Content.data() + Phys;
+  for (unsigned I = 0; I < format::kRecordAlignment; ++I)
+    if (P[I] != 0xFF)
+      return false;
+  return true;
+}
+
 // The surviving lap is the absolute range [H - R, H): every record that
 // starts in it is intact (see docs/VIEWER.md). Its first bytes may be the
 // tail of a record that started in the previous lap (at most one record, so
@@ -116,11 +124,25 @@ Error RingDecoder::locateWrappedStart() {
   // chain exactly up to the head. Chains that fail mark the slots they
   // passed: a later candidate that lands on one fails the same way, so the
   // whole phase reads each slot at most once.
+  //
+  // wgtrace's runtime overwrites what it knows to be lost (records before
+  // the oldest intact workgroup record) with 0xFF bytes, which no record
+  // starts with: the search starts after that filler.
+  uint64_t First = W;
+  while (First < H && isFiller(First & Mask))
+    First += format::kRecordAlignment;
+  if (First == H) {
+    Begin = End = H;
+    Info.StartOffset = H & Mask;
+    Info.LostBytes = R;
+    return Error::success();
+  }
   BitVector Failed(R / format::kRecordAlignment);
   uint64_t Boundary = H;
   bool Found = false;
-  uint64_t CandidateEnd = W + std::min<uint64_t>(R, format::kMaxRecordSize);
-  for (uint64_t Candidate = W; Candidate < CandidateEnd && !Found;
+  uint64_t CandidateEnd =
+      First + std::min<uint64_t>(H - First, format::kMaxRecordSize);
+  for (uint64_t Candidate = First; Candidate < CandidateEnd && !Found;
        Candidate += format::kRecordAlignment) {
     uint64_t A = Candidate;
     while (true) {

@@ -52,6 +52,9 @@ private:
   /// overruns the chunk. Used only to find where a wrapped ring's records
   /// begin.
   uint64_t syntacticSize(uint64_t Phys) const;
+  /// Whether the 16-byte slot at ring offset \p Phys is the runtime's 0xFF
+  /// filler over overwritten records.
+  bool isFiller(uint64_t Phys) const;
   /// For a wrapped ring: sets Info.StartOffset and Info.LostBytes.
   llvm::Error locateWrappedStart();
 

@@ -126,6 +126,14 @@ static Config readConfig() {
                         "stream",
                         ModeName));
   }
+  if (const char *Device = std::getenv("WGTRACE_DEVICE")) {
+    std::string_view D = Device;
+    if (D != "local-sync" && D != "local-task")
+      fatal(fmt::format("WGTRACE_DEVICE='{}' is not a device; expected "
+                        "local-sync or local-task",
+                        Device));
+    C.LocalTask = D == "local-task";
+  }
   return C;
 }
 

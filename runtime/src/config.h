@@ -39,6 +39,8 @@ struct Config {
   Mode TraceMode = Mode::Ring;
   /// WGTRACE_TIMING=1 adds each workgroup's start and end times.
   bool Timing = false;
+  /// WGTRACE_DEVICE=local-task (else local-sync).
+  bool LocalTask = false;
 };
 
 /// The settings of this process, read from the environment once. A bad

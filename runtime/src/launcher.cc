@@ -13,7 +13,6 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,17 +21,6 @@ namespace wgtrace {
 namespace {
 
 std::atomic<int> DeviceOverride{-1};
-
-Device deviceFromEnvironment() {
-  const char *Name = std::getenv("WGTRACE_DEVICE");
-  if (!Name)
-    return Device::LocalSync;
-  Device D;
-  if (!parseDevice(Name, D))
-    runtime::fatal(std::string("WGTRACE_DEVICE='") + Name +
-                   "' is not a device; expected local-sync or local-task");
-  return D;
-}
 
 Workgroup workgroupAt(const Grid &G, uint64_t Index, uint32_t Processor) {
   Workgroup WG;
@@ -148,8 +136,7 @@ Device currentDevice() {
   int Override = DeviceOverride.load(std::memory_order_relaxed);
   if (Override >= 0)
     return static_cast<Device>(Override);
-  static const Device FromEnvironment = deviceFromEnvironment();
-  return FromEnvironment;
+  return runtime::config().LocalTask ? Device::LocalTask : Device::LocalSync;
 }
 
 void setDevice(Device D) {

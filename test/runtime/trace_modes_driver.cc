@@ -1,0 +1,90 @@
+//===- trace_modes_driver.cc - A program whose trace the tests inspect ----===//
+//
+// Written as wgtrace-rewrite writes instrumented code (module table,
+// WGTRACE_WORKGROUP, access macros) so that the runtime is tested on its
+// own. Usage: trace_modes_driver <scenario> <workgroups> <accesses>
+//   records  every workgroup loads and stores <accesses> floats
+//   crash    like records, then workgroup <workgroups> writes through null
+//   abort    like records, then calls abort() inside a kernel
+//   exit     like records, then calls exit(3) inside a kernel
+//   terminate like records, then calls std::terminate() inside a kernel
+//   timing   like records, on the local-task device
+//
+//===----------------------------------------------------------------------===//
+
+#include <wgtrace/instrument.h>
+
+namespace {
+const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
+    {"fill", "test", "(wg, data, accesses, fault)", "void fill(...)"}};
+const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
+    {"fill", "trace_modes_driver.cc:1"}};
+::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1,
+                                          wgtrace_sites_, 1);
+} // namespace
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+enum class Fault { None, Segv, Abort, Exit, Terminate };
+
+static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
+                 Fault fault) {
+  WGTRACE_WORKGROUP(wg, 0);
+  float *row = data + size_t(wg.id[0]) * accesses;
+  for (int i = 0; i < accesses; ++i)
+    WGTRACE_STORE(row[i]) = WGTRACE_LOAD(row[i]) + 1.0f;
+  if (fault == Fault::None)
+    return;
+  switch (fault) {
+  case Fault::Segv: {
+    volatile float *null = nullptr;
+    WGTRACE_STORE(*null) = 1.0f;
+    break;
+  }
+  case Fault::Abort:
+    std::abort();
+  case Fault::Exit:
+    std::exit(3);
+  case Fault::Terminate:
+    std::terminate();
+  case Fault::None:
+    break;
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s <scenario> <workgroups> <accesses>\n",
+                 argv[0]);
+    return 2;
+  }
+  std::string scenario = argv[1];
+  int workgroups = std::atoi(argv[2]);
+  int accesses = std::atoi(argv[3]);
+  Fault fault = scenario == "crash"       ? Fault::Segv
+                : scenario == "abort"     ? Fault::Abort
+                : scenario == "exit"      ? Fault::Exit
+                : scenario == "terminate" ? Fault::Terminate
+                                          : Fault::None;
+  if (scenario == "timing")
+    wgtrace::setDevice(wgtrace::Device::LocalTask);
+  std::vector<float> data(size_t(workgroups) * accesses, 1.0f);
+  wgtrace::dispatch(WGTRACE_SITE(0), fill,
+                    wgtrace::Grid{uint32_t(workgroups), 1, 1}, data.data(),
+                    accesses, Fault::None);
+  if (fault != Fault::None) {
+    // One more workgroup, called directly, that fails.
+    wgtrace::Workgroup wg{};
+    wg.id[0] = 0;
+    fill(wg, data.data(), accesses, fault);
+  }
+  for (float v : data)
+    if (v != 2.0f)
+      return 1;
+  return 0;
+}
