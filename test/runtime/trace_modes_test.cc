@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <spawn.h>
 #include <string>
 #include <sys/wait.h>
@@ -37,10 +38,11 @@ struct ChildResult {
 };
 
 /// Runs the driver with \p Env added to the environment.
-ChildResult runDriver(const std::vector<std::string> &Args,
-              const std::vector<std::string> &Env) {
+ChildResult runProgram(const char *Program,
+                       const std::vector<std::string> &Args,
+                       const std::vector<std::string> &Env) {
   std::string ErrPath = ::testing::TempDir() + "/driver.stderr";
-  std::vector<std::string> Argv = {WGTRACE_DRIVER};
+  std::vector<std::string> Argv = {Program};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
   std::vector<char *> ArgvPtrs;
   for (std::string &A : Argv)
@@ -62,7 +64,7 @@ ChildResult runDriver(const std::vector<std::string> &Args,
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t Pid;
   ChildResult Result;
-  if (posix_spawn(&Pid, WGTRACE_DRIVER, &Actions, nullptr, ArgvPtrs.data(),
+  if (posix_spawn(&Pid, Program, &Actions, nullptr, ArgvPtrs.data(),
                   EnvPtrs.data()) != 0)
     return Result;
   posix_spawn_file_actions_destroy(&Actions);
@@ -78,6 +80,11 @@ ChildResult runDriver(const std::vector<std::string> &Args,
   return Result;
 }
 
+ChildResult runDriver(const std::vector<std::string> &Args,
+                      const std::vector<std::string> &Env) {
+  return runProgram(WGTRACE_DRIVER, Args, Env);
+}
+
 /// What a decoded trace holds, per workgroup record in order.
 struct Decoded {
   struct Workgroup {
@@ -85,6 +92,8 @@ struct Decoded {
     uint32_t Site;
     uint64_t Loads = 0, Stores = 0;
   };
+  /// Function name of each dispatch site, from the last metadata chunk.
+  std::vector<std::string> SiteNames;
   std::vector<Workgroup> Workgroups;
   std::vector<RingInfo> Rings;
   bool Ok = false;
@@ -94,6 +103,11 @@ struct Decoded {
 class Collector : public AnalysisTool {
 public:
   explicit Collector(Decoded &Out) : Out(Out) {}
+  void metadata(const Metadata &M, const ChunkLocation &) override {
+    Out.SiteNames.clear();
+    for (uint32_t Site = 0; Site < M.SiteFunctions.size(); ++Site)
+      Out.SiteNames.push_back(M.siteFunction(Site).nameOr("").str());
+  }
   void beginRing(const RingInfo &Info) override { Out.Rings.push_back(Info); }
   void endRing(const RingInfo &Info) override { Out.Rings.back() = Info; }
   void record(const Record &R) override {
@@ -363,4 +377,31 @@ TEST(TraceModes, RingWrapWithWorkgroupsLargerThanTheRing) {
   ASSERT_TRUE(D.Ok) << D.Error;
   EXPECT_TRUE(D.Workgroups.empty());
   EXPECT_EQ(D.Rings[0].LostBytes, 8192u);
+}
+
+TEST(TraceModes, SharedStaticAndExecutableModulesShareOneTrace) {
+  std::string Path = tracePath("multi_module");
+  ChildResult R = runProgram(WGTRACE_MULTI_MODULE, {}, {"WGTRACE_FILE=" + Path});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+  Decoded D = decode(Path);
+  ASSERT_TRUE(D.Ok) << D.Error;
+  // Three modules, each with one dispatch site and one direct-call site.
+  ASSERT_EQ(D.SiteNames.size(), 6u);
+  std::multiset<std::string> Names(D.SiteNames.begin(), D.SiteNames.end());
+  EXPECT_EQ(Names.count("kernel_a"), 3u); // its two sites + main's launch
+  EXPECT_EQ(Names.count("kernel_b"), 2u);
+  EXPECT_EQ(Names.count("kernel_main"), 1u);
+  // 2 + 2 dispatched workgroups, one launch of kernel_a from main, one
+  // direct call: each under a site naming its own kernel, with distinct
+  // sites for distinct launch places.
+  ASSERT_EQ(D.Workgroups.size(), 6u);
+  std::set<uint32_t> SitesOfA;
+  for (const auto &W : D.Workgroups) {
+    ASSERT_LT(W.Site, D.SiteNames.size());
+    if (D.SiteNames[W.Site] == "kernel_a")
+      SitesOfA.insert(W.Site);
+  }
+  EXPECT_EQ(SitesOfA.size(), 2u) << "module_a's site and main's site";
+  EXPECT_EQ(D.SiteNames[D.Workgroups[2].Site], "kernel_b");
+  EXPECT_EQ(D.SiteNames[D.Workgroups.back().Site], "kernel_main");
 }
