@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpTool.h"
+#include "SummaryTool.h"
 #include "TraceReader.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -43,6 +44,19 @@ cl::opt<std::string>
     WorkgroupFilter("workgroup", cl::desc("Show only workgroup x,y,z"),
                     cl::value_desc("x,y,z"), cl::sub(DumpCmd),
                     cl::cat(ViewCategory));
+
+cl::SubCommand SummaryCmd("summary",
+                          "Loads, stores, bytes, distinct cache lines, "
+                          "values and prints per site, workgroup and kernel");
+cl::opt<std::string> SummaryFile(cl::Positional, cl::desc("<trace file>"),
+                                 cl::Required, cl::sub(SummaryCmd));
+cl::opt<bool> SummaryJson("json", cl::desc("Print JSON instead of a table"),
+                          cl::sub(SummaryCmd), cl::cat(ViewCategory));
+cl::opt<unsigned> SummaryLineSize("line-size",
+                                  cl::desc("Cache line size in bytes (a "
+                                           "power of two)"),
+                                  cl::init(64), cl::sub(SummaryCmd),
+                                  cl::cat(ViewCategory));
 
 /// Reports how wrapped rings were decoded, on stderr so that stdout keeps
 /// IREE's exact format.
@@ -113,6 +127,25 @@ int runDump() {
   return 0;
 }
 
+int runSummary() {
+  if (!isPowerOf2_32(SummaryLineSize)) {
+    WithColor::error(errs(), "wgtrace-view")
+        << "--line-size must be a power of two\n";
+    return kExitUsage;
+  }
+  Expected<TraceFile> File = TraceFile::open(SummaryFile);
+  if (!File)
+    return reportError(SummaryFile, File.takeError());
+  SummaryTool Summary(outs(), SummaryJson, SummaryLineSize);
+  WrapNotes Notes(SummaryFile);
+  TraceReader Reader(*File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&Notes, &Summary};
+  // On damage the summary of what was decoded is still printed.
+  if (Error E = Reader.run(Tools))
+    return reportError(SummaryFile, std::move(E));
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -123,6 +156,8 @@ int main(int argc, char **argv) {
                               "(IREE dispatch instrumentation) traces\n");
   if (DumpCmd)
     return runDump();
+  if (SummaryCmd)
+    return runSummary();
   errs() << "wgtrace-view: error: a subcommand is required (try --help)\n";
   return kExitUsage;
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpTool.h"
+#include "SummaryTool.h"
 #include "TraceReader.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -26,8 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     DumpOptions Options;
     Options.IreeCompat = Mode == RingMode::IreeCompat;
     DumpTool Dump(Null, Options);
+    SummaryTool Summary(Null, /*Json=*/Mode == RingMode::IreeCompat);
     TraceReader Reader(File, Mode);
-    AnalysisTool *Tools[] = {&Dump};
+    AnalysisTool *Tools[] = {&Dump, &Summary};
     llvm::consumeError(Reader.run(Tools));
   }
   return 0;

@@ -1,0 +1,193 @@
+//===- SummaryTool.cc -----------------------------------------------------===//
+
+#include "SummaryTool.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <fmt/format.h>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+static void add(AccessCounts &To, const AccessCounts &From) {
+  To.Workgroups += From.Workgroups;
+  To.Loads += From.Loads;
+  To.Stores += From.Stores;
+  To.LoadBytes += From.LoadBytes;
+  To.StoreBytes += From.StoreBytes;
+  To.Values += From.Values;
+  To.Prints += From.Prints;
+  // Lines are not additive: each level counts its own distinct set.
+}
+
+void SummaryTool::beginRing(const RingInfo &Info) {
+  Meta = Info.Meta;
+  LostBytes += Info.LostBytes;
+  Current.clear();
+}
+
+size_t SummaryTool::siteIndex(const Record &R) {
+  uint32_t Site = R.Workgroup->Record.DispatchId;
+  auto [It, New] = SiteByKey.try_emplace({Meta, Site}, Sites.size());
+  if (New) {
+    SiteSummary S;
+    S.Site = Site;
+    S.Function = Meta->siteFunction(Site).nameOr("(null)").str();
+    Sites.push_back(std::move(S));
+    SiteLines.emplace_back();
+  }
+  return It->second;
+}
+
+void SummaryTool::addLines(DenseSet<uint64_t> &Set, uint64_t Address,
+                           uint32_t Length) const {
+  uint64_t First = Address >> LineShift;
+  uint64_t Last = (Address + (Length ? Length - 1 : 0)) >> LineShift;
+  for (uint64_t L = First; L <= Last; ++L)
+    Set.insert(L);
+}
+
+void SummaryTool::record(const Record &R) {
+  if (!R.Workgroup)
+    return; // --iree-compat on a wrapped ring: owner unknown
+  if (R.Tag == format::Tag::Workgroup) {
+    Open O;
+    const format::WorkgroupRecord &WG = R.Workgroup->Record;
+    O.Summary.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
+    O.Summary.Count = {WG.Count[0], WG.Count[1], WG.Count[2]};
+    O.Summary.ProcessorId = WG.ProcessorId;
+    O.Summary.Counts.Workgroups = 1;
+    O.Site = siteIndex(R);
+    Current.push_back(std::move(O));
+    return;
+  }
+  Open &O = Current[R.Workgroup->Index];
+  AccessCounts &C = O.Summary.Counts;
+  switch (R.Tag) {
+  case format::Tag::MemoryLoad:
+  case format::Tag::MemoryStore: {
+    if (R.Memory.IsStore) {
+      ++C.Stores;
+      C.StoreBytes += R.Memory.Length;
+    } else {
+      ++C.Loads;
+      C.LoadBytes += R.Memory.Length;
+    }
+    addLines(O.Lines, R.Memory.Address, R.Memory.Length);
+    break;
+  }
+  case format::Tag::Value:
+    ++C.Values;
+    break;
+  case format::Tag::Print:
+    ++C.Prints;
+    break;
+  default:
+    break;
+  }
+}
+
+void SummaryTool::endRing(const RingInfo &Info) {
+  (void)Info;
+  for (Open &O : Current) {
+    O.Summary.Counts.Lines = O.Lines.size();
+    SiteSummary &S = Sites[O.Site];
+    add(S.Totals, O.Summary.Counts);
+    add(Kernels[S.Function], O.Summary.Counts);
+    DenseSet<uint64_t> &SL = SiteLines[O.Site];
+    DenseSet<uint64_t> &KL = KernelLines[S.Function];
+    for (uint64_t L : O.Lines) {
+      SL.insert(L);
+      KL.insert(L);
+    }
+    S.Workgroups.push_back(O.Summary);
+  }
+  Current.clear();
+}
+
+void SummaryTool::finish() {
+  for (size_t I = 0; I < Sites.size(); ++I)
+    Sites[I].Totals.Lines = SiteLines[I].size();
+  for (auto &[Name, Counts] : Kernels)
+    Counts.Lines = KernelLines[Name].size();
+  if (Json)
+    printJson();
+  else
+    printText();
+  OS.flush();
+}
+
+static std::string row(StringRef Label, const AccessCounts &C,
+                       StringRef Pid) {
+  return fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>12} {:>12} {:>8} "
+                     "{:>7} {:>7}\n",
+                     Label.str(), Pid.str(), C.Loads, C.Stores, C.LoadBytes,
+                     C.StoreBytes, C.Lines, C.Values, C.Prints);
+}
+
+void SummaryTool::printText() {
+  const std::string Header =
+      fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>12} {:>12} {:>8} {:>7} "
+                  "{:>7}\n",
+                  "workgroup", "pid", "loads", "stores", "load bytes",
+                  "store bytes", "lines", "values", "prints");
+  for (const SiteSummary &S : Sites) {
+    OS << fmt::format("dispatch site {}: {} ({} workgroups)\n", S.Site,
+                      S.Function, S.Totals.Workgroups);
+    OS << Header;
+    for (const WorkgroupSummary &W : S.Workgroups)
+      OS << row(fmt::format("{},{},{}", W.Id[0], W.Id[1], W.Id[2]), W.Counts,
+                std::to_string(W.ProcessorId));
+    OS << row("total", S.Totals, "");
+    OS << "\n";
+  }
+  OS << "kernels\n";
+  OS << fmt::format("  {:<14} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} {:>7} "
+                    "{:>7}\n",
+                    "function", "workgroups", "loads", "stores", "load bytes",
+                    "store bytes", "lines", "values", "prints");
+  for (const auto &[Name, C] : Kernels)
+    OS << fmt::format("  {:<14} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} "
+                      "{:>7} {:>7}\n",
+                      Name, C.Workgroups, C.Loads, C.Stores, C.LoadBytes,
+                      C.StoreBytes, C.Lines, C.Values, C.Prints);
+  if (LostBytes)
+    OS << fmt::format("\n{} bytes of wrapped rings lost\n", LostBytes);
+}
+
+static json::Object toJson(const AccessCounts &C) {
+  return json::Object{{"workgroups", C.Workgroups}, {"loads", C.Loads},
+                      {"stores", C.Stores},         {"load_bytes", C.LoadBytes},
+                      {"store_bytes", C.StoreBytes}, {"lines", C.Lines},
+                      {"values", C.Values},         {"prints", C.Prints}};
+}
+
+void SummaryTool::printJson() {
+  json::Array SitesJ;
+  for (const SiteSummary &S : Sites) {
+    json::Array WGs;
+    for (const WorkgroupSummary &W : S.Workgroups) {
+      json::Object O = toJson(W.Counts);
+      O.erase("workgroups");
+      O["id"] = json::Array{W.Id[0], W.Id[1], W.Id[2]};
+      O["count"] = json::Array{W.Count[0], W.Count[1], W.Count[2]};
+      O["pid"] = W.ProcessorId;
+      WGs.push_back(std::move(O));
+    }
+    SitesJ.push_back(json::Object{{"site", S.Site},
+                                  {"function", S.Function},
+                                  {"workgroups", std::move(WGs)},
+                                  {"totals", toJson(S.Totals)}});
+  }
+  json::Object KernelsJ;
+  for (const auto &[Name, C] : Kernels)
+    KernelsJ[Name] = toJson(C);
+  json::Value Root = json::Object{{"line_size", uint64_t(1) << LineShift},
+                                  {"lost_bytes", LostBytes},
+                                  {"sites", std::move(SitesJ)},
+                                  {"kernels", std::move(KernelsJ)}};
+  OS << formatv("{0:2}", Root) << "\n";
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,89 @@
+//===- SummaryTool.h - Per site, workgroup and kernel counts ----*- C++ -*-===//
+
+#ifndef WGTRACE_VIEWER_SUMMARYTOOL_H
+#define WGTRACE_VIEWER_SUMMARYTOOL_H
+
+#include "AnalysisTool.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wgtrace::viewer {
+
+/// Counts of one workgroup, site or kernel.
+struct AccessCounts {
+  uint64_t Workgroups = 0;
+  uint64_t Loads = 0;
+  uint64_t Stores = 0;
+  uint64_t LoadBytes = 0;
+  uint64_t StoreBytes = 0;
+  /// Distinct cache lines touched by loads or stores.
+  uint64_t Lines = 0;
+  uint64_t Values = 0;
+  uint64_t Prints = 0;
+};
+
+class SummaryTool : public AnalysisTool {
+public:
+  SummaryTool(llvm::raw_ostream &OS, bool Json, uint64_t LineSize = 64)
+      : OS(OS), Json(Json), LineShift(llvm::Log2_64(LineSize)) {}
+
+  void beginRing(const RingInfo &Info) override;
+  void record(const Record &R) override;
+  void endRing(const RingInfo &Info) override;
+  void finish() override;
+
+  struct WorkgroupSummary {
+    std::array<uint32_t, 3> Id{};
+    std::array<uint32_t, 3> Count{};
+    uint32_t ProcessorId = 0;
+    AccessCounts Counts;
+  };
+  struct SiteSummary {
+    uint32_t Site = 0;
+    std::string Function;
+    std::vector<WorkgroupSummary> Workgroups;
+    AccessCounts Totals;
+  };
+  /// Results, available after finish(): sites in order of first appearance
+  /// and per-kernel totals by function name.
+  const std::vector<SiteSummary> &sites() const { return Sites; }
+  const std::map<std::string, AccessCounts> &kernels() const {
+    return Kernels;
+  }
+  uint64_t lostBytes() const { return LostBytes; }
+
+private:
+  struct Open {
+    WorkgroupSummary Summary;
+    size_t Site;
+    llvm::DenseSet<uint64_t> Lines;
+  };
+  void addLines(llvm::DenseSet<uint64_t> &Set, uint64_t Address,
+                uint32_t Length) const;
+  size_t siteIndex(const Record &R);
+  void printText();
+  void printJson();
+
+  llvm::raw_ostream &OS;
+  bool Json;
+  unsigned LineShift;
+  const Metadata *Meta = nullptr;
+  /// Workgroups of the current ring, by WorkgroupInfo::Index.
+  std::vector<Open> Current;
+  std::vector<SiteSummary> Sites;
+  std::vector<llvm::DenseSet<uint64_t>> SiteLines;
+  std::map<std::pair<const Metadata *, uint32_t>, size_t> SiteByKey;
+  std::map<std::string, AccessCounts> Kernels;
+  std::map<std::string, llvm::DenseSet<uint64_t>> KernelLines;
+  uint64_t LostBytes = 0;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_SUMMARYTOOL_H
