@@ -206,3 +206,33 @@ TEST(Wrap, IreeCompatReadsTheRingFromOffsetZero) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Wrap, RuntimeFillerBeforeOldestWorkgroupIsSkippedWhateverItsLength) {
+  // The runtime overwrites the lap's bytes before its oldest surviving
+  // WORKGROUP record with 0xFF (docs/FORMAT.md). Here 8 KiB of orphan loads
+  // of an overwritten workgroup precede it: more than the 4096 bytes in
+  // which a cut record's tail is searched for.
+  RingBuilder Ring(16384);
+  addWorkgroup(Ring, 0, 1500); // 32 + 24000 bytes: wraps
+  uint64_t Oldest = Ring.head();
+  addWorkgroup(Ring, 1, 500);
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(Ring);
+  std::vector<uint8_t> Bytes = B.bytes();
+  uint64_t Ring0 = B.chunkOffset(1) + 16;
+  uint64_t W = Ring.head() - 16384;
+  ASSERT_GT(Oldest - W, 4096u);
+  for (uint64_t A = W; A < Oldest; ++A)
+    Bytes[Ring0 + (A & 16383)] = 0xFF;
+  DumpResult R = dump(Bytes);
+  EXPECT_EQ(R.Error, "");
+  // No load of workgroup 0 (addresses below 0x1000) is shown.
+  EXPECT_EQ(R.Text.find("| LOAD  0000000000000"), std::string::npos);
+  EXPECT_NE(R.Text.find(wgLine(Oldest & 16383, 1)), std::string::npos);
+  EXPECT_EQ(R.Text.find("WORKGROUP dispatch(0 simple_mul 64x1x1) 0,0,0"),
+            std::string::npos);
+}
+
+} // namespace
