@@ -1,0 +1,163 @@
+//===- AccessCollector.cpp - Wraps the memory accesses of a body ----------===//
+
+#include "AccessCollector.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/Builtins.h"
+
+using namespace clang;
+
+namespace wgtrace {
+namespace rewriter {
+
+static StringRef macroFor(AccessKind Kind) {
+  switch (Kind) {
+  case AccessKind::Load:
+    return "WGTRACE_LOAD(";
+  case AccessKind::Store:
+    return "WGTRACE_STORE(";
+  case AccessKind::Update:
+    return "WGTRACE_UPDATE(";
+  }
+  llvm_unreachable("unknown access kind");
+}
+
+void AccessCollector::collect(const FunctionDecl *FD) {
+  if (Stmt *Body = FD->getBody())
+    TraverseStmt(Body);
+}
+
+bool AccessCollector::VisitImplicitCastExpr(ImplicitCastExpr *E) {
+  if (E->getCastKind() == CK_LValueToRValue)
+    use(E->getSubExpr(), AccessKind::Load);
+  return true;
+}
+
+bool AccessCollector::VisitBinaryOperator(BinaryOperator *E) {
+  if (E->getOpcode() == BO_Assign)
+    use(E->getLHS(), AccessKind::Store);
+  else if (E->isCompoundAssignmentOp())
+    use(E->getLHS(), AccessKind::Update);
+  return true;
+}
+
+bool AccessCollector::VisitUnaryOperator(UnaryOperator *E) {
+  if (E->isIncrementDecrementOp())
+    use(E->getSubExpr(), AccessKind::Update);
+  return true;
+}
+
+bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
+  // A trivial copy or move reads the whole source object, like a load of a
+  // scalar does. A non-trivial constructor reads what its own body reads.
+  const CXXConstructorDecl *Ctor = E->getConstructor();
+  if (Ctor && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial() &&
+      E->getNumArgs() >= 1)
+    use(E->getArg(0), AccessKind::Load);
+  return true;
+}
+
+bool AccessCollector::VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
+  // A trivial assignment of a class stores the whole target and loads the
+  // whole source, as memcpy would.
+  if (E->getOperator() != OO_Equal || E->getNumArgs() != 2)
+    return true;
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(E->getDirectCallee());
+  if (M && M->isTrivial() &&
+      (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator())) {
+    use(E->getArg(0), AccessKind::Store);
+    use(E->getArg(1), AccessKind::Load);
+  }
+  return true;
+}
+
+bool AccessCollector::TraverseCXXTypeidExpr(CXXTypeidExpr *E) {
+  if (E->isPotentiallyEvaluated())
+    return Base::TraverseCXXTypeidExpr(E);
+  return true;
+}
+
+bool AccessCollector::TraverseVarDecl(VarDecl *VD) {
+  if (VD->isConstexpr())
+    return true;
+  return Base::TraverseVarDecl(VD);
+}
+
+bool AccessCollector::TraverseLambdaExpr(LambdaExpr *L) {
+  Model.pushLambda(L);
+  bool Result = Base::TraverseLambdaExpr(L);
+  Model.popLambda();
+  return Result;
+}
+
+bool AccessCollector::TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
+  // The loop variable's initializer (`*__begin`) is implicit code located at
+  // the range expression: wrapping it would wrap the range's text.
+  if (S->getInit() && !TraverseStmt(S->getInit()))
+    return false;
+  if (!TraverseStmt(S->getRangeInit()))
+    return false;
+  return TraverseStmt(S->getBody());
+}
+
+void AccessCollector::use(const Expr *E, AccessKind Kind) {
+  E = E->IgnoreParens();
+  // The value of `c ? x : y` as an lvalue is one of the branches: record the
+  // branch that runs, by wrapping each.
+  if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+    if (C->isGLValue()) {
+      use(C->getTrueExpr(), Kind);
+      use(C->getFalseExpr(), Kind);
+    }
+    return;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() == BO_Comma)
+      use(B->getRHS(), Kind);
+    // The result of an assignment is its target, but the compiler does not
+    // read it back: `a = b = c` reads c once and writes b and a.
+    return;
+  }
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    if (Cast->getCastKind() == CK_NoOp)
+      use(Cast->getSubExpr(), Kind);
+    return;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // std::move(x) as the source of a copy: the read is of x.
+    unsigned ID = Call->getBuiltinCallee();
+    if ((ID == Builtin::BImove || ID == Builtin::BIforward) &&
+        Call->getNumArgs() == 1) {
+      use(Call->getArg(0), Kind);
+      return;
+    }
+  }
+  // The macros take the address of their operand: it must be an lvalue.
+  if (!E->isLValue() || E->refersToBitField())
+    return;
+  if (!isa<ArraySubscriptExpr>(E) && !isa<MemberExpr>(E) &&
+      !isa<DeclRefExpr>(E) && !isa<CallExpr>(E) &&
+      !(isa<UnaryOperator>(E) &&
+        cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+    return;
+  if (!Model.isMemory(E))
+    return;
+  wrap(E, Kind);
+}
+
+void AccessCollector::wrap(const Expr *E, AccessKind Kind) {
+  bool InMacro = false;
+  auto Range = RC.editRange(E->getSourceRange(), InMacro);
+  if (!Range) {
+    if (InMacro && RC.isInMainFile(E->getBeginLoc()))
+      RC.remark(E->getBeginLoc(), "access in macro expansion not instrumented");
+    return;
+  }
+  if (!RC.Edits.wrap(Range->first, Range->second, macroFor(Kind), ")"))
+    RC.remark(E->getBeginLoc(),
+              "access in a macro argument that is used in different ways "
+              "not fully instrumented");
+}
+
+} // namespace rewriter
+} // namespace wgtrace

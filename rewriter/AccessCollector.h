@@ -1,0 +1,71 @@
+//===- AccessCollector.h - Wraps the memory accesses of a body --*- C++ -*-===//
+//
+// Walks one function body and wraps each access to recorded memory in the
+// macro that records it: WGTRACE_LOAD for a read (an lvalue-to-rvalue
+// conversion, or the source of a trivial copy), WGTRACE_STORE for the target
+// of a plain assignment, WGTRACE_UPDATE for compound assignment and ++/--.
+// Only the outermost lvalue of an access is wrapped (`a[i][j]` is one
+// access); loads that compute its address (`p->q->x` reads `p->q`) are
+// accesses of their own and get their own wrap.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_REWRITER_ACCESSCOLLECTOR_H
+#define WGTRACE_REWRITER_ACCESSCOLLECTOR_H
+
+#include "MemoryModel.h"
+#include "RewriteContext.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace wgtrace {
+namespace rewriter {
+
+enum class AccessKind { Load, Store, Update };
+
+class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
+  using Base = clang::RecursiveASTVisitor<AccessCollector>;
+
+public:
+  explicit AccessCollector(RewriteContext &RC) : RC(RC), Model(RC.Ctx) {}
+
+  /// Wraps the accesses of FD's body. For a template, FD is one
+  /// instantiation: its expressions carry the pattern's source locations,
+  /// so the edits of all instantiations land on the same text.
+  void collect(const clang::FunctionDecl *FD);
+
+  bool VisitImplicitCastExpr(clang::ImplicitCastExpr *E);
+  bool VisitBinaryOperator(clang::BinaryOperator *E);
+  bool VisitUnaryOperator(clang::UnaryOperator *E);
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr *E);
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *E);
+
+  // Unevaluated operands and constant expressions perform no access, and a
+  // wrap would make a constant expression non-constant.
+  bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr *) {
+    return true;
+  }
+  bool TraverseCXXNoexceptExpr(clang::CXXNoexceptExpr *) { return true; }
+  bool TraverseDecltypeTypeLoc(clang::DecltypeTypeLoc) { return true; }
+  bool TraverseTypeOfExprTypeLoc(clang::TypeOfExprTypeLoc) { return true; }
+  bool TraverseConstantExpr(clang::ConstantExpr *) { return true; }
+  bool TraverseStaticAssertDecl(clang::StaticAssertDecl *) { return true; }
+  bool TraverseRequiresExpr(clang::RequiresExpr *) { return true; }
+  bool TraverseCXXTypeidExpr(clang::CXXTypeidExpr *E);
+  bool TraverseVarDecl(clang::VarDecl *VD);
+  bool TraverseLambdaExpr(clang::LambdaExpr *L);
+  bool TraverseCXXForRangeStmt(clang::CXXForRangeStmt *S);
+
+private:
+  /// E is used as an lvalue in the given way: wrap the memory it designates.
+  void use(const clang::Expr *E, AccessKind Kind);
+  void wrap(const clang::Expr *E, AccessKind Kind);
+
+  RewriteContext &RC;
+  MemoryModel Model;
+};
+
+} // namespace rewriter
+} // namespace wgtrace
+
+#endif // WGTRACE_REWRITER_ACCESSCOLLECTOR_H

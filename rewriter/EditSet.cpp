@@ -1,0 +1,108 @@
+//===- EditSet.cpp - Nested source edits of one file ----------------------===//
+
+#include "EditSet.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+using namespace llvm;
+using clang::tooling::Replacement;
+using clang::tooling::Replacements;
+
+namespace wgtrace {
+namespace rewriter {
+
+bool EditSet::wrap(unsigned Begin, unsigned End, StringRef Open,
+                   StringRef Close) {
+  auto [It, Inserted] = WrapIndex.try_emplace({Begin, End}, Wraps.size());
+  if (!Inserted) {
+    const Wrap &W = Wraps[It->second];
+    return W.Open == Open && W.Close == Close;
+  }
+  Wraps.push_back({Begin, End, Open.str(), Close.str()});
+  return true;
+}
+
+void EditSet::insert(unsigned Offset, StringRef Text) {
+  for (const Insert &I : Inserts)
+    if (I.Offset == Offset && I.Text == Text)
+      return;
+  Inserts.push_back(
+      {Offset, Text.str(), static_cast<unsigned>(Inserts.size())});
+}
+
+namespace {
+/// One piece of text to insert, with the key that orders it among the
+/// pieces at the same offset: closings of inner wraps, then plain
+/// insertions, then openings of outer wraps before inner ones.
+struct Piece {
+  unsigned Offset;
+  std::tuple<int, long long, unsigned> Rank;
+  const std::string *Text;
+};
+} // namespace
+
+Expected<Replacements> EditSet::toReplacements() const {
+  // Wraps must nest: sort outer-first and check with a stack of open ends.
+  std::vector<const Wrap *> Sorted;
+  for (const Wrap &W : Wraps)
+    Sorted.push_back(&W);
+  llvm::sort(Sorted, [](const Wrap *A, const Wrap *B) {
+    if (A->Begin != B->Begin)
+      return A->Begin < B->Begin;
+    return A->End > B->End;
+  });
+  std::vector<const Wrap *> Open;
+  for (const Wrap *W : Sorted) {
+    while (!Open.empty() && Open.back()->End <= W->Begin)
+      Open.pop_back();
+    if (!Open.empty()) {
+      const Wrap *Outer = Open.back();
+      if (Outer->Begin == W->Begin && Outer->End == W->End)
+        return createStringError(
+            inconvertibleErrorCode(),
+            "conflicting edits at offset %u: '%s' and '%s'", W->Begin,
+            Outer->Open.c_str(), W->Open.c_str());
+      if (W->End > Outer->End)
+        return createStringError(inconvertibleErrorCode(),
+                                 "crossing edits at offsets %u and %u",
+                                 Outer->Begin, W->Begin);
+    }
+    Open.push_back(W);
+  }
+
+  std::vector<Piece> Pieces;
+  for (const Wrap *W : Sorted) {
+    // Inner wraps close first: they begin later.
+    Pieces.push_back(
+        {W->End, {0, -static_cast<long long>(W->Begin), 0}, &W->Close});
+    // Outer wraps open first: they end later.
+    Pieces.push_back(
+        {W->Begin, {2, -static_cast<long long>(W->End), 0}, &W->Open});
+  }
+  for (const Insert &I : Inserts)
+    Pieces.push_back({I.Offset, {1, 0, I.Sequence}, &I.Text});
+  // Ranks are unique per offset, so the order is total.
+  llvm::sort(Pieces, [](const Piece &A, const Piece &B) {
+    return std::tie(A.Offset, A.Rank) < std::tie(B.Offset, B.Rank);
+  });
+
+  Replacements Result;
+  for (size_t I = 0; I < Pieces.size();) {
+    std::string Text;
+    unsigned Offset = Pieces[I].Offset;
+    for (; I < Pieces.size() && Pieces[I].Offset == Offset; ++I)
+      Text += *Pieces[I].Text;
+    if (Text.empty())
+      continue;
+    if (Error E = Result.add(Replacement(FilePath, Offset, 0, Text)))
+      return std::move(E);
+  }
+  return Result;
+}
+
+} // namespace rewriter
+} // namespace wgtrace

@@ -1,0 +1,71 @@
+//===- EditSet.h - Nested source edits of one file --------------*- C++ -*-===//
+//
+// The rewriter wraps expressions inside expressions (`a[b[i]]` becomes
+// `WGTRACE_LOAD(a[WGTRACE_LOAD(b[i])])`), so several insertions often fall
+// on the same offset and their order matters: the outer wrap must open first
+// and close last. tooling::Replacements refuses two different insertions at
+// one offset, rightly, because it cannot know their order. EditSet knows the
+// nesting, orders the pieces, checks that no two wraps cross, and hands the
+// result to tooling::Replacements, which still checks everything else.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_REWRITER_EDITSET_H
+#define WGTRACE_REWRITER_EDITSET_H
+
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace wgtrace {
+namespace rewriter {
+
+class EditSet {
+public:
+  explicit EditSet(llvm::StringRef FilePath) : FilePath(FilePath) {}
+
+  /// Surrounds the text [Begin, End) with Open and Close. Wrapping the same
+  /// range twice with the same text is a no-op (template instantiations
+  /// report the same access again). Returns false, and changes nothing, if
+  /// the range already has a different wrap (a macro argument expanded into
+  /// a load in one place and a store in another).
+  bool wrap(unsigned Begin, unsigned End, llvm::StringRef Open,
+            llvm::StringRef Close);
+
+  /// Inserts Text at Offset, before any wrap that opens there.
+  void insert(unsigned Offset, llvm::StringRef Text);
+
+  bool empty() const { return Wraps.empty() && Inserts.empty(); }
+
+  /// Orders the pieces and builds the replacements. Fails if two wraps
+  /// cross or the same range got two different wraps.
+  llvm::Expected<clang::tooling::Replacements> toReplacements() const;
+
+private:
+  struct Wrap {
+    unsigned Begin;
+    unsigned End;
+    std::string Open;
+    std::string Close;
+  };
+  struct Insert {
+    unsigned Offset;
+    std::string Text;
+    unsigned Sequence;
+  };
+
+  std::string FilePath;
+  std::vector<Wrap> Wraps;
+  std::map<std::pair<unsigned, unsigned>, size_t> WrapIndex;
+  std::vector<Insert> Inserts;
+};
+
+} // namespace rewriter
+} // namespace wgtrace
+
+#endif // WGTRACE_REWRITER_EDITSET_H

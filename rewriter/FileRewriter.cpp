@@ -1,0 +1,256 @@
+//===- FileRewriter.cpp - Rewrites one translation unit -------------------===//
+
+#include "FileRewriter.h"
+
+#include "AccessCollector.h"
+#include "EditSet.h"
+#include "KernelFinder.h"
+#include "MemoryModel.h"
+#include "MetadataEmitter.h"
+#include "RewriteContext.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/Regex.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace wgtrace {
+namespace rewriter {
+namespace {
+
+bool isWorkgroupReference(QualType T) {
+  const auto *Ref = T->getAs<LValueReferenceType>();
+  return Ref && Ref->getPointeeType().isConstQualified() &&
+         MemoryModel::isWorkgroupType(Ref->getPointeeType());
+}
+
+/// Instrumenting twice would record every access twice and define the
+/// module twice: refuse input that already went through the rewriter.
+bool isAlreadyInstrumented(StringRef Code, Preprocessor &PP) {
+  static const Regex Include(
+      "#[[:space:]]*include[[:space:]]*[<\"]wgtrace/instrument\\.h[>\"]");
+  return Code.contains("WGTRACE_INSTRUMENTED") || Include.match(Code) ||
+         PP.isMacroDefined("WGTRACE_INSTRUMENTED");
+}
+
+class RewriteConsumer : public ASTConsumer {
+public:
+  RewriteConsumer(const CompilerInstance &CI, std::string GivenPath,
+                  RewriteResult &Result)
+      : PP(CI.getPreprocessor()), Target(describeTarget(CI)),
+        GivenPath(std::move(GivenPath)), Result(Result) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override;
+
+private:
+  /// Adds the prologue of kernel number Index; false if the kernel cannot
+  /// be instrumented (an error was reported).
+  bool addPrologue(RewriteContext &RC, const FunctionDecl *FD, unsigned Index);
+  /// Adds the site id to a dispatch call; false if it cannot be edited.
+  bool addSite(RewriteContext &RC, StringRef Code, const CallExpr *Call,
+               unsigned Index);
+  std::string calleeName(const ASTContext &Ctx, const Expr *Kernel) const;
+
+  Preprocessor &PP;
+  std::string Target;
+  std::string GivenPath;
+  RewriteResult &Result;
+};
+
+bool RewriteConsumer::addPrologue(RewriteContext &RC, const FunctionDecl *FD,
+                                  unsigned Index) {
+  std::string Name = kernelName(FD);
+  if (FD->getNumParams() == 0 ||
+      !isWorkgroupReference(FD->getParamDecl(0)->getType())) {
+    RC.error(FD->getLocation(),
+             "kernel '" + Name +
+                 "' is marked WGTRACE_DISPATCH but its first parameter is "
+                 "not 'const wgtrace::Workgroup &'");
+    return false;
+  }
+  const ParmVarDecl *WG = FD->getParamDecl(0);
+  if (WG->getName().empty()) {
+    RC.error(WG->getLocation(),
+             "the 'const wgtrace::Workgroup &' parameter of kernel '" + Name +
+                 "' has no name; name it so that wgtrace-rewrite can record "
+                 "the workgroup");
+    return false;
+  }
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  std::optional<unsigned> Offset;
+  if (Body)
+    Offset = RC.offsetAfterToken(Body->getLBracLoc());
+  if (!Offset) {
+    RC.error(FD->getLocation(),
+             "the body of kernel '" + Name +
+                 "' must be a plain '{ ... }' written outside any macro");
+    return false;
+  }
+  RC.Edits.insert(*Offset, (" WGTRACE_WORKGROUP(" + WG->getName() + ", " +
+                            Twine(Index) + ");")
+                               .str());
+  return true;
+}
+
+std::string RewriteConsumer::calleeName(const ASTContext &Ctx,
+                                        const Expr *Kernel) const {
+  const Expr *E = Kernel->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+      return kernelName(FD);
+  // Not a plain function (a lambda, a functor): the text names it best.
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Kernel->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+}
+
+bool RewriteConsumer::addSite(RewriteContext &RC, StringRef Code,
+                              const CallExpr *Call, unsigned Index) {
+  bool InMacro = false;
+  auto Callee = RC.editRange(Call->getCallee()->getSourceRange(), InMacro);
+  if (!Callee)
+    return false;
+  size_t Paren = Code.find_first_not_of(" \t\r\n", Callee->second);
+  if (Paren == StringRef::npos || Code[Paren] != '(')
+    return false;
+  RC.Edits.insert(Paren + 1, ("WGTRACE_SITE(" + Twine(Index) + "), ").str());
+  return true;
+}
+
+void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
+  DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  if (Diags.hasErrorOccurred())
+    return;
+  SourceManager &SM = Ctx.getSourceManager();
+  FileID Main = SM.getMainFileID();
+  StringRef Code = SM.getBufferData(Main);
+  if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(Main))
+    Result.OpenedPath = FE->getName().str();
+  else
+    Result.OpenedPath = GivenPath;
+  Result.Original = Code.str();
+
+  if (isAlreadyInstrumented(Code, PP)) {
+    Diags.Report(SM.getLocForStartOfFile(Main),
+                 Diags.getCustomDiagID(
+                     DiagnosticsEngine::Error,
+                     "input is already instrumented (it includes "
+                     "<wgtrace/instrument.h> or mentions "
+                     "WGTRACE_INSTRUMENTED); refusing to instrument it "
+                     "twice"));
+    return;
+  }
+
+  FoundEntities Found = findKernelsAndCalls(Ctx);
+  if (Found.Kernels.empty() && Found.Calls.empty()) {
+    Result.Rewritten = Result.Original;
+    Result.Ok = true;
+    return;
+  }
+
+  EditSet Edits(Result.OpenedPath);
+  RewriteContext RC(Ctx, Edits);
+  std::vector<FunctionMeta> Functions;
+  for (const KernelDef &K : Found.Kernels) {
+    if (!addPrologue(RC, K.Written, Functions.size()))
+      continue;
+    Functions.push_back({kernelName(K.Written), Target,
+                         describeLayout(K.Written), definitionText(K.Written)});
+    if (K.Bodies.empty())
+      Diags.Report(K.Written->getLocation(),
+                   Diags.getCustomDiagID(
+                       DiagnosticsEngine::Warning,
+                       "template kernel '%0' is not instantiated in this "
+                       "file; its memory accesses are not instrumented"))
+          << kernelName(K.Written);
+    AccessCollector Accesses(RC);
+    for (const FunctionDecl *Body : K.Bodies)
+      Accesses.collect(Body);
+  }
+
+  std::vector<SiteMeta> Sites;
+  for (const DispatchCall &C : Found.Calls) {
+    if (!addSite(RC, Code, C.Call, Sites.size())) {
+      RC.remark(C.Loc, "dispatch call in macro expansion not instrumented; "
+                       "its workgroups are recorded without a dispatch site");
+      continue;
+    }
+    unsigned Line = SM.getExpansionLineNumber(C.Loc);
+    Sites.push_back({calleeName(Ctx, C.Call->getArg(0)),
+                     (GivenPath + ":" + Twine(Line)).str()});
+  }
+
+  if (Diags.hasErrorOccurred())
+    return;
+
+  // The block goes first, after a byte-order mark if the file has one.
+  unsigned Top = Code.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  Edits.insert(Top, emitModuleBlock(Functions, Sites, GivenPath));
+
+  Expected<tooling::Replacements> Replacements = Edits.toReplacements();
+  if (!Replacements) {
+    RC.error(SM.getLocForStartOfFile(Main),
+             "internal error: " + toString(Replacements.takeError()));
+    return;
+  }
+  Expected<std::string> Rewritten =
+      tooling::applyAllReplacements(Code, *Replacements);
+  if (!Rewritten) {
+    RC.error(SM.getLocForStartOfFile(Main),
+             "internal error: " + toString(Rewritten.takeError()));
+    return;
+  }
+  Result.Replacements = std::move(*Replacements);
+  Result.Rewritten = std::move(*Rewritten);
+  Result.Changed = true;
+  Result.Ok = true;
+}
+
+class RewriteAction : public ASTFrontendAction {
+public:
+  RewriteAction(std::string GivenPath, RewriteResult &Result)
+      : GivenPath(std::move(GivenPath)), Result(Result) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    return std::make_unique<RewriteConsumer>(CI, GivenPath, Result);
+  }
+
+private:
+  std::string GivenPath;
+  RewriteResult &Result;
+};
+
+class RewriteActionFactory : public tooling::FrontendActionFactory {
+public:
+  RewriteActionFactory(std::string GivenPath, RewriteResult &Result)
+      : GivenPath(std::move(GivenPath)), Result(Result) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<RewriteAction>(GivenPath, Result);
+  }
+
+private:
+  std::string GivenPath;
+  RewriteResult &Result;
+};
+
+} // namespace
+
+std::unique_ptr<tooling::FrontendActionFactory>
+newRewriteActionFactory(std::string GivenPath, RewriteResult &Result) {
+  return std::make_unique<RewriteActionFactory>(std::move(GivenPath), Result);
+}
+
+} // namespace rewriter
+} // namespace wgtrace

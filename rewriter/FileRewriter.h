@@ -1,0 +1,42 @@
+//===- FileRewriter.h - Rewrites one translation unit -----------*- C++ -*-===//
+//
+// The frontend action that parses one source file and, if it parses without
+// errors, computes its instrumented text: module block at the top, workgroup
+// prologue in each kernel, site ids in dispatch calls, access macros around
+// memory accesses. Nothing is written here; the caller decides where the
+// result goes once every file has succeeded.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_REWRITER_FILEREWRITER_H
+#define WGTRACE_REWRITER_FILEREWRITER_H
+
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <memory>
+#include <string>
+
+namespace wgtrace {
+namespace rewriter {
+
+struct RewriteResult {
+  /// Parsed without errors and rewritten (possibly to the same text).
+  bool Ok = false;
+  bool Changed = false;
+  /// The main file's name as the compiler opened it (absolute).
+  std::string OpenedPath;
+  std::string Original;
+  std::string Rewritten;
+  clang::tooling::Replacements Replacements;
+};
+
+/// Creates actions that rewrite the file given on the command line as
+/// GivenPath (the name that #line and the site locations show) into Result.
+std::unique_ptr<clang::tooling::FrontendActionFactory>
+newRewriteActionFactory(std::string GivenPath, RewriteResult &Result);
+
+} // namespace rewriter
+} // namespace wgtrace
+
+#endif // WGTRACE_REWRITER_FILEREWRITER_H

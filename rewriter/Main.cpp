@@ -1,0 +1,251 @@
+//===- Main.cpp - wgtrace-rewrite command line ----------------------------===//
+//
+// wgtrace-rewrite [options] <sources...> [-- <compiler args>]
+//
+// Rewrites each source so that its kernels record their workgroups and
+// memory accesses. Every input is parsed and rewritten first; output is
+// written only if all of them succeeded, so a failed run leaves nothing
+// behind (not even partial text on stdout).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FileRewriter.h"
+#include "OutputWriter.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/ReplacementsYaml.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#ifndef WGTRACE_CLANG_RESOURCE_DIR
+#error "WGTRACE_CLANG_RESOURCE_DIR must name clang's resource directory"
+#endif
+
+using namespace clang;
+using namespace clang::tooling;
+using namespace llvm;
+using namespace wgtrace::rewriter;
+
+static cl::OptionCategory Category("wgtrace-rewrite options");
+
+static cl::opt<std::string>
+    OutputDir("o",
+              cl::desc("Write each rewritten file below <dir>, mirroring its "
+                       "path relative to --root"),
+              cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool> InPlace("i", cl::desc("Rewrite the files in place"),
+                             cl::cat(Category));
+static cl::opt<std::string>
+    Root("root",
+         cl::desc("With -o: the directory whose tree is mirrored (default: "
+                  "the deepest directory that holds every input)"),
+         cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool>
+    Diff("diff",
+         cl::desc("Print a unified diff of each change and write nothing"),
+         cl::cat(Category));
+static cl::opt<std::string> ExportFixes(
+    "export-fixes",
+    cl::desc("Write the edits as YAML for clang-apply-replacements"),
+    cl::value_desc("file"), cl::cat(Category));
+static cl::opt<unsigned>
+    Jobs("jobs",
+         cl::desc("Rewrite this many files in parallel (default: 1; 0: one "
+                  "per hardware thread)"),
+         cl::init(1), cl::cat(Category));
+static cl::alias JobsShort("j", cl::desc("Alias for --jobs"),
+                           cl::aliasopt(Jobs), cl::cat(Category));
+
+static cl::extrahelp CommonHelp(CommonOptionsParser::HelpMessage);
+static cl::extrahelp MoreHelp(R"(
+With one input and no -o, -i, --diff or --export-fixes, the rewritten source
+goes to stdout. A file without WGTRACE_DISPATCH kernels and wgtrace::dispatch
+calls is output unchanged. A file that does not compile produces clang's
+diagnostics, exit status 1 and no output.
+)");
+
+/// The tool is not installed inside the LLVM tree, so clang cannot find its
+/// builtin headers from the executable's path: point it at the directory of
+/// the clang it was built against, unless the command line already does.
+static CommandLineArguments addResourceDir(const CommandLineArguments &Args,
+                                           StringRef) {
+  for (const std::string &A : Args)
+    if (StringRef(A).starts_with("-resource-dir"))
+      return Args;
+  CommandLineArguments Out(Args);
+  Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
+             "-resource-dir=" WGTRACE_CLANG_RESOURCE_DIR);
+  return Out;
+}
+
+namespace {
+/// Rewrites the inputs, serially or on a thread pool. Diagnostics of one
+/// file are printed together, never interleaved with another file's.
+class Runner {
+public:
+  Runner(const CompilationDatabase &DB, ArrayRef<std::string> Sources)
+      : DB(DB), Sources(Sources), Results(Sources.size()) {}
+
+  bool run(unsigned Threads) {
+    if (Threads == 1 || Sources.size() == 1) {
+      for (size_t I = 0; I < Sources.size(); ++I)
+        rewriteOne(I);
+    } else {
+      DefaultThreadPool Pool(hardware_concurrency(Threads));
+      for (size_t I = 0; I < Sources.size(); ++I)
+        Pool.async([this, I] { rewriteOne(I); });
+      Pool.wait();
+    }
+    return Failures == 0;
+  }
+
+  std::vector<RewriteResult> &results() { return Results; }
+
+private:
+  void rewriteOne(size_t I) {
+    std::string Diagnostics;
+    raw_string_ostream DiagStream(Diagnostics);
+    auto DiagOpts = makeIntrusiveRefCnt<DiagnosticOptions>();
+    DiagOpts->ShowColors = errs().has_colors();
+    TextDiagnosticPrinter Printer(DiagStream, DiagOpts.get());
+
+    ClangTool Tool(DB, {Sources[I]});
+    Tool.setPrintErrorMessage(false);
+    Tool.setDiagnosticConsumer(&Printer);
+    Tool.appendArgumentsAdjuster(addResourceDir);
+    // The rewriter is not the compiler: the compiler will warn about this
+    // file when it builds the rewritten text. Warnings here would repeat
+    // them (or, under -Werror, stop the rewrite).
+    Tool.appendArgumentsAdjuster(
+        getInsertArgumentAdjuster("-w", ArgumentInsertPosition::END));
+    std::unique_ptr<FrontendActionFactory> Factory =
+        newRewriteActionFactory(Sources[I], Results[I]);
+    int Status = Tool.run(Factory.get());
+    if (Status != 0 || !Results[I].Ok) {
+      Results[I].Ok = false;
+      ++Failures;
+    }
+
+    std::lock_guard<std::mutex> Lock(OutputMutex);
+    if (Sources.size() > 1)
+      errs() << "[" << ++Done << "/" << Sources.size() << "] "
+             << (Results[I].Ok ? "rewrote " : "failed ") << Sources[I] << "\n";
+    errs() << Diagnostics;
+  }
+
+  const CompilationDatabase &DB;
+  ArrayRef<std::string> Sources;
+  std::vector<RewriteResult> Results;
+  std::atomic<unsigned> Failures{0};
+  std::mutex OutputMutex;
+  unsigned Done = 0;
+};
+} // namespace
+
+static int fail(const Twine &Message) {
+  WithColor::error(errs(), "wgtrace-rewrite") << Message << "\n";
+  return 1;
+}
+
+static bool writeExportedFixes(StringRef Path,
+                               ArrayRef<RewriteResult> Results) {
+  TranslationUnitReplacements TU;
+  TU.MainSourceFile = Results.empty() ? "" : Results.front().OpenedPath;
+  for (const RewriteResult &R : Results)
+    for (const Replacement &Rep : R.Replacements)
+      TU.Replacements.push_back(Rep);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  yaml::Output YAML(OS);
+  YAML << TU;
+  OS.flush();
+  if (Error E = writeFileAtomically(Path, Text)) {
+    fail(toString(std::move(E)));
+    return false;
+  }
+  return true;
+}
+
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  auto Parser = CommonOptionsParser::create(
+      argc, argv, Category, cl::OneOrMore,
+      "wgtrace-rewrite: instruments WGTRACE_DISPATCH kernels so that they "
+      "record their workgroups and memory accesses\n");
+  if (!Parser)
+    return fail(toString(Parser.takeError()));
+
+  std::vector<std::string> Sources = Parser->getSourcePathList();
+  unsigned Modes = !OutputDir.empty() + InPlace + Diff;
+  if (Modes > 1)
+    return fail("-o, -i and --diff exclude each other");
+  bool ToStdout = Modes == 0 && ExportFixes.empty();
+  if (ToStdout && Sources.size() > 1)
+    return fail("several inputs need -o <dir>, -i, --diff or --export-fixes");
+
+  Runner R(Parser->getCompilations(), Sources);
+  if (!R.run(Jobs))
+    return 1;
+  std::vector<RewriteResult> &Results = R.results();
+
+  if (!ExportFixes.empty() && !writeExportedFixes(ExportFixes, Results))
+    return 1;
+
+  if (ToStdout) {
+    outs() << Results.front().Rewritten;
+    outs().flush();
+    return 0;
+  }
+  if (Diff) {
+    for (size_t I = 0; I < Sources.size(); ++I)
+      outs() << unifiedDiff(Sources[I], Results[I].Original,
+                            Results[I].Rewritten);
+    return 0;
+  }
+  if (InPlace) {
+    for (const RewriteResult &Result : Results)
+      if (Result.Changed)
+        if (Error E = writeFileAtomically(Result.OpenedPath, Result.Rewritten))
+          return fail(toString(std::move(E)));
+    return 0;
+  }
+  if (!OutputDir.empty()) {
+    std::vector<std::string> Opened;
+    for (const RewriteResult &Result : Results)
+      Opened.push_back(Result.OpenedPath);
+    SmallString<256> RootDir(Root);
+    if (RootDir.empty())
+      RootDir = commonDirectory(Opened);
+    else if (std::error_code EC = sys::fs::make_absolute(RootDir))
+      return fail("--root: " + EC.message());
+    sys::path::remove_dots(RootDir, /*remove_dot_dot=*/true);
+    // Check every destination before writing any.
+    std::vector<std::string> Destinations;
+    for (const std::string &P : Opened) {
+      Expected<std::string> Dest = mirroredPath(OutputDir, RootDir, P);
+      if (!Dest)
+        return fail(toString(Dest.takeError()));
+      Destinations.push_back(*Dest);
+    }
+    for (size_t I = 0; I < Results.size(); ++I)
+      if (Error E = writeFileAtomically(Destinations[I], Results[I].Rewritten))
+        return fail(toString(std::move(E)));
+  }
+  return 0;
+}

@@ -1,0 +1,237 @@
+//===- MemoryModel.cpp - Which lvalues are memory the trace records -------===//
+
+#include "MemoryModel.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/Builtins.h"
+
+using namespace clang;
+
+namespace wgtrace {
+namespace rewriter {
+
+bool MemoryModel::isWorkgroupType(QualType T) {
+  T = T.getNonReferenceType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && RD->getQualifiedNameAsString() == "wgtrace::Workgroup";
+}
+
+bool MemoryModel::holdsPointers(QualType T) const {
+  T = T.getCanonicalType();
+  if (T->isPointerType() || T->isReferenceType() || T->isMemberPointerType())
+    return true;
+  if (const auto *AT = Ctx.getAsArrayType(T))
+    return holdsPointers(AT->getElementType());
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  RD = RD->getDefinition();
+  if (!RD)
+    return true; // Unknown layout: assume it refers elsewhere.
+  auto It = PointerCache.find(T.getTypePtr());
+  if (It != PointerCache.end())
+    return It->second;
+  // Break cycles through self-referential types before recursing.
+  PointerCache[T.getTypePtr()] = true;
+  bool Holds = false;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    Holds = Holds || holdsPointers(B.getType());
+  for (const FieldDecl *F : RD->fields())
+    Holds = Holds || holdsPointers(F->getType());
+  PointerCache[T.getTypePtr()] = Holds;
+  return Holds;
+}
+
+bool MemoryModel::pointerTargetIsMemory(const Expr *P) const {
+  P = P->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(P)) {
+    switch (Cast->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return isMemory(Cast->getSubExpr());
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_BaseToDerived:
+      return pointerTargetIsMemory(Cast->getSubExpr());
+    default:
+      // A pointer loaded from anywhere may point anywhere.
+      return true;
+    }
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(P))
+    if (U->getOpcode() == UO_AddrOf)
+      return isMemory(U->getSubExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+    if (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) {
+      if (B->getLHS()->getType()->isPointerType())
+        return pointerTargetIsMemory(B->getLHS());
+      if (B->getRHS()->getType()->isPointerType())
+        return pointerTargetIsMemory(B->getRHS());
+    }
+    if (B->getOpcode() == BO_Comma)
+      return pointerTargetIsMemory(B->getRHS());
+  }
+  return true;
+}
+
+bool MemoryModel::isCapturedByCopy(const VarDecl *VD) const {
+  for (auto It = Lambdas.rbegin(), E = Lambdas.rend(); It != E; ++It)
+    for (const LambdaCapture &C : (*It)->captures())
+      if (C.capturesVariable() && C.getCapturedVar() == VD)
+        return C.getCaptureKind() == LCK_ByCopy;
+  return false;
+}
+
+bool MemoryModel::declRefIsMemory(const ValueDecl *D, const Expr *Ref) const {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Ref))
+    if (DRE->isNonOdrUse() != NOUR_None)
+      return false; // A constant the compiler folds: nothing is loaded.
+  if (isWorkgroupType(D->getType()))
+    return false;
+  if (const auto *BD = dyn_cast<BindingDecl>(D)) {
+    // A structured binding names a part of its hidden holding variable.
+    if (const Expr *Binding = BD->getBinding())
+      return isMemory(Binding);
+    return true;
+  }
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (!VD)
+    return false;
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Ref))
+    if (DRE->refersToEnclosingVariableOrCapture() && isCapturedByCopy(VD))
+      return false;
+  if (VD->getType()->isReferenceType()) {
+    if (isa<ParmVarDecl>(VD) || !VD->hasLocalStorage())
+      return true;
+    // A local reference is memory when what it was bound to is.
+    const Expr *Init = VD->getInit();
+    if (!Init)
+      return true;
+    Init = Init->IgnoreParens();
+    if (isa<MaterializeTemporaryExpr>(Init) || Init->isPRValue())
+      return false; // Bound to a temporary that lives on the stack.
+    return isMemory(Init);
+  }
+  return !VD->hasLocalStorage();
+}
+
+bool MemoryModel::sourceIsMemory(const Expr *Arg) const {
+  Arg = Arg->IgnoreParens();
+  if (isa<MaterializeTemporaryExpr>(Arg) || isa<CXXDefaultArgExpr>(Arg))
+    return false;
+  if (Arg->isGLValue())
+    return isMemory(Arg) || holdsPointers(Arg->getType());
+  if (Arg->getType()->isPointerType())
+    return pointerTargetIsMemory(Arg);
+  return holdsPointers(Arg->getType());
+}
+
+bool MemoryModel::callResultIsMemory(const CallExpr *Call) const {
+  // std::move and std::forward only change the value category.
+  if (unsigned ID = Call->getBuiltinCallee())
+    if ((ID == Builtin::BImove || ID == Builtin::BIforward ||
+         ID == Builtin::BIforward_like || ID == Builtin::BIas_const) &&
+        Call->getNumArgs() == 1)
+      return isMemory(Call->getArg(0));
+
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  // Assignment operators return their left operand.
+  if (Callee && Callee->getOverloadedOperator() == OO_Equal &&
+      Call->getNumArgs() >= 1 && isa<CXXOperatorCallExpr>(Call))
+    return isMemory(Call->getArg(0));
+
+  // A reference returned by a call refers into one of its sources (the
+  // object, a reference argument, or what a pointer argument points to) or
+  // to something non-local. It is a local only if every source is a local
+  // that holds its data inline (std::array, a scalar).
+  bool HasSource = false;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    if (const Expr *Object = Member->getImplicitObjectArgument()) {
+      HasSource = true;
+      if (Object->getType()->isPointerType() ? pointerTargetIsMemory(Object)
+                                             : sourceIsMemory(Object))
+        return true;
+    }
+  }
+  for (const Expr *Arg : Call->arguments()) {
+    HasSource = true;
+    if (sourceIsMemory(Arg))
+      return true;
+  }
+  return !HasSource;
+}
+
+bool MemoryModel::isMemory(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (!E->isGLValue())
+    return false;
+  if (E->getType()->isFunctionType())
+    return false;
+
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = Sub->getBase();
+    if (Base->getType()->isVectorType())
+      return false; // Vector elements have no address.
+    return pointerTargetIsMemory(Base);
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    switch (U->getOpcode()) {
+    case UO_Deref:
+      return pointerTargetIsMemory(U->getSubExpr());
+    case UO_PreInc:
+    case UO_PreDec:
+      return isMemory(U->getSubExpr());
+    case UO_Real:
+    case UO_Imag:
+    case UO_Extension:
+      return isMemory(U->getSubExpr());
+    default:
+      return false;
+    }
+  }
+  if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    const ValueDecl *Member = M->getMemberDecl();
+    if (isa<VarDecl>(Member))
+      return declRefIsMemory(Member, nullptr); // A static data member.
+    if (!isa<FieldDecl>(Member))
+      return false;
+    if (M->isArrow())
+      return pointerTargetIsMemory(M->getBase());
+    return isMemory(M->getBase());
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return declRefIsMemory(DRE->getDecl(), DRE);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return callResultIsMemory(Call);
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_NoOp:
+    case CK_LValueBitCast:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_BaseToDerived:
+      return isMemory(Cast->getSubExpr());
+    default:
+      return false;
+    }
+  }
+  if (const auto *C = dyn_cast<AbstractConditionalOperator>(E))
+    return isMemory(C->getTrueExpr()) || isMemory(C->getFalseExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() == BO_Comma)
+      return isMemory(B->getRHS());
+    if (B->isAssignmentOp())
+      return isMemory(B->getLHS());
+    return false;
+  }
+  if (isa<StringLiteral>(E) || isa<PredefinedExpr>(E))
+    return true;
+  if (const auto *CL = dyn_cast<CompoundLiteralExpr>(E))
+    return CL->isFileScope();
+  return false;
+}
+
+} // namespace rewriter
+} // namespace wgtrace

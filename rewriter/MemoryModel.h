@@ -1,0 +1,65 @@
+//===- MemoryModel.h - Which lvalues are memory the trace records -*- C++ -*-//
+//
+// A kernel's locals and by-value parameters live in registers once the
+// compiler optimizes; recording them would drown the accesses that matter
+// (buffers, globals, objects reached through pointers and references). This
+// class decides, for an lvalue expression, whether it designates such
+// memory. It errs towards "memory" whenever the storage is not provably a
+// local of the function being instrumented.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_REWRITER_MEMORYMODEL_H
+#define WGTRACE_REWRITER_MEMORYMODEL_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <vector>
+
+namespace wgtrace {
+namespace rewriter {
+
+class MemoryModel {
+public:
+  explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// Whether the glvalue E designates recorded memory.
+  bool isMemory(const clang::Expr *E) const;
+
+  /// Whether the object a pointer-valued expression points to is recorded
+  /// memory: true unless it is provably the address of a local.
+  bool pointerTargetIsMemory(const clang::Expr *P) const;
+
+  /// Whether an object of type T can refer to storage outside itself (it
+  /// holds a pointer or reference somewhere inside). A local std::array
+  /// holds its elements; a local std::vector or std::span does not.
+  bool holdsPointers(clang::QualType T) const;
+
+  /// Lambdas being traversed, innermost last: a variable captured by copy is
+  /// a member of the closure, a local, even when the captured variable was
+  /// a reference.
+  void pushLambda(const clang::LambdaExpr *L) { Lambdas.push_back(L); }
+  void popLambda() { Lambdas.pop_back(); }
+
+  /// Whether T is wgtrace::Workgroup (possibly cv-qualified or a reference
+  /// to it): the workgroup argument is never recorded.
+  static bool isWorkgroupType(clang::QualType T);
+
+private:
+  bool declRefIsMemory(const clang::ValueDecl *D, const clang::Expr *Ref) const;
+  bool callResultIsMemory(const clang::CallExpr *Call) const;
+  bool sourceIsMemory(const clang::Expr *Arg) const;
+  bool isCapturedByCopy(const clang::VarDecl *VD) const;
+
+  clang::ASTContext &Ctx;
+  std::vector<const clang::LambdaExpr *> Lambdas;
+  mutable llvm::DenseMap<const clang::Type *, bool> PointerCache;
+};
+
+} // namespace rewriter
+} // namespace wgtrace
+
+#endif // WGTRACE_REWRITER_MEMORYMODEL_H

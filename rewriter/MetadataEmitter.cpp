@@ -1,0 +1,179 @@
+//===- MetadataEmitter.cpp - The module block of a rewritten file ---------===//
+
+#include "MetadataEmitter.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/TargetInfo.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace clang;
+using namespace llvm;
+
+namespace wgtrace {
+namespace rewriter {
+
+std::string escapeCString(StringRef Text) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  char Previous = 0;
+  for (char C : Text) {
+    switch (C) {
+    case '\\':
+      OS << "\\\\";
+      break;
+    case '"':
+      OS << "\\\"";
+      break;
+    case '\n':
+      OS << "\\n";
+      break;
+    case '\t':
+      OS << "\\t";
+      break;
+    case '\r':
+      OS << "\\r";
+      break;
+    case '?':
+      // "??" could start a trigraph in older language modes.
+      OS << (Previous == '?' ? "\\?" : "?");
+      break;
+    default:
+      if (static_cast<unsigned char>(C) < 0x20 || C == 0x7f)
+        // Three octal digits always end the escape, whatever follows.
+        OS << '\\' << format("%03o", static_cast<unsigned char>(C));
+      else
+        OS << C;
+    }
+    Previous = C;
+  }
+  return Out;
+}
+
+std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
+                            ArrayRef<SiteMeta> Sites, StringRef FilePath) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << "#include <wgtrace/instrument.h>\n"
+     << "namespace {\n";
+  // A zero-length array is not C++: an empty list becomes a null pointer.
+  if (!Functions.empty()) {
+    OS << "const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {\n";
+    for (const FunctionMeta &F : Functions)
+      OS << "    {\"" << escapeCString(F.Name) << "\", \""
+         << escapeCString(F.Target) << "\", \"" << escapeCString(F.Layout)
+         << "\", \"" << escapeCString(F.Source) << "\"},\n";
+    OS << "};\n";
+  }
+  if (!Sites.empty()) {
+    OS << "const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {\n";
+    for (const SiteMeta &S : Sites)
+      OS << "    {\"" << escapeCString(S.Callee) << "\", \""
+         << escapeCString(S.Location) << "\"},\n";
+    OS << "};\n";
+  }
+  OS << "::wgtrace::detail::Module wgtrace_module_(";
+  if (Functions.empty())
+    OS << "nullptr, 0, ";
+  else
+    OS << "wgtrace_functions_, " << Functions.size() << ", ";
+  if (Sites.empty())
+    OS << "nullptr, 0";
+  else
+    OS << "wgtrace_sites_, " << Sites.size();
+  OS << ");\n"
+     << "} // namespace\n"
+     << "#line 1 \"" << escapeCString(FilePath) << "\"\n";
+  return Out;
+}
+
+std::string describeTarget(const CompilerInstance &CI) {
+  std::string Out = CI.getTarget().getTriple().str();
+  const CodeGenOptions &CG = CI.getCodeGenOpts();
+  const clang::TargetOptions &TO = CI.getTargetOpts();
+  const LangOptions &LO = CI.getLangOpts();
+  if (CG.OptimizeSize == 1)
+    Out += " -Os";
+  else if (CG.OptimizeSize == 2)
+    Out += " -Oz";
+  else
+    Out += " -O" + std::to_string(CG.OptimizationLevel);
+  // The driver always names a CPU; only a choice the user made is worth
+  // showing, and the generic ones are the driver's defaults.
+  StringRef CPU = TO.CPU;
+  if (!CPU.empty() && CPU != "x86-64" && CPU != "generic")
+    Out += (" -march=" + CPU).str();
+  for (const std::string &F : TO.FeaturesAsWritten) {
+    StringRef Name(F);
+    if (Name.consume_front("+"))
+      Out += (" -m" + Name).str();
+    else if (Name.consume_front("-"))
+      Out += (" -mno-" + Name).str();
+  }
+  if (LO.FastMath)
+    Out += " -ffast-math";
+  return Out;
+}
+
+std::string describeLayout(const FunctionDecl *FD) {
+  PrintingPolicy Policy = FD->getASTContext().getPrintingPolicy();
+  std::string Out = "(";
+  raw_string_ostream OS(Out);
+  for (unsigned I = 0, N = FD->getNumParams(); I < N; ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    if (I)
+      OS << ", ";
+    P->getOriginalType().print(OS, Policy, P->getName());
+  }
+  if (FD->isVariadic())
+    OS << (FD->getNumParams() ? ", ..." : "...");
+  OS << ")";
+  return Out;
+}
+
+/// When the attribute is spelled out, its location is its name: step back
+/// over `__attribute__((` so that the text starts with the whole attribute.
+static SourceLocation includeAttributeKeyword(SourceLocation L,
+                                              const SourceManager &SM) {
+  auto [File, Offset] = SM.getDecomposedLoc(L);
+  StringRef Buffer = SM.getBufferData(File);
+  StringRef Before = Buffer.take_front(Offset).rtrim();
+  if (!Before.consume_back("("))
+    return L;
+  Before = Before.rtrim();
+  if (!Before.consume_back("("))
+    return L;
+  Before = Before.rtrim();
+  if (!Before.consume_back("__attribute__"))
+    return L;
+  return L.getLocWithOffset(static_cast<int>(Before.size()) -
+                            static_cast<int>(Offset));
+}
+
+std::string definitionText(const FunctionDecl *FD) {
+  const ASTContext &Ctx = FD->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Begin = FD->getBeginLoc();
+  if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
+    Begin = T->getBeginLoc();
+  Begin = SM.getExpansionLoc(Begin);
+  // Attributes written before the declaration (WGTRACE_DISPATCH) are not
+  // part of the declaration's range.
+  for (const Attr *A : FD->attrs()) {
+    SourceLocation L = SM.getExpansionLoc(A->getLocation());
+    if (L.isValid() && SM.isWrittenInSameFile(L, Begin) &&
+        SM.isBeforeInTranslationUnit(L, Begin))
+      Begin = includeAttributeKeyword(L, SM);
+  }
+  SourceLocation End = SM.getExpansionLoc(FD->getEndLoc());
+  CharSourceRange Range = CharSourceRange::getTokenRange(Begin, End);
+  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+}
+
+} // namespace rewriter
+} // namespace wgtrace

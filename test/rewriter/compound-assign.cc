@@ -1,0 +1,19 @@
+// Compound assignment reads and writes its target: WGTRACE_UPDATE.
+// RUN: %strip-checks %s > %t.cc
+// RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags | FileCheck --match-full-lines %s
+#include <wgtrace/wgtrace.h>
+
+WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *acc,
+                        const float *x, unsigned *bits, int i) {
+  acc[i] += x[i];
+  // CHECK: WGTRACE_UPDATE(acc[i]) += WGTRACE_LOAD(x[i]);
+  acc[i] *= 2.0f;
+  // CHECK: WGTRACE_UPDATE(acc[i]) *= 2.0f;
+  *bits |= 1u << i;
+  // CHECK: WGTRACE_UPDATE(*bits) |= 1u << i;
+  float sum = 0;
+  sum += x[0];
+  // CHECK: sum += WGTRACE_LOAD(x[0]);
+  acc[0] = sum;
+  (void)wg;
+}

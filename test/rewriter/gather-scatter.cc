@@ -1,0 +1,15 @@
+// Gathers and scatters: the index loads inside a subscript are accesses of
+// their own, wrapped inside the outer access.
+// RUN: %strip-checks %s > %t.cc
+// RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags | FileCheck --match-full-lines %s
+#include <wgtrace/wgtrace.h>
+
+WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *out,
+                        const float *a, const int *idx, int n) {
+  for (int i = 0; i < n; ++i)
+    out[idx[i]] = a[idx[i]];
+  // CHECK: WGTRACE_STORE(out[WGTRACE_LOAD(idx[i])]) = WGTRACE_LOAD(a[WGTRACE_LOAD(idx[i])]);
+  out[idx[idx[0]]] += 1;
+  // CHECK: WGTRACE_UPDATE(out[WGTRACE_LOAD(idx[WGTRACE_LOAD(idx[0])])]) += 1;
+  (void)wg;
+}

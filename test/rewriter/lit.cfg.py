@@ -1,0 +1,31 @@
+# lit suite of wgtrace-rewrite. Run through ctest (rewriter-lit), or directly:
+#   python3 lit.py -sv <build>/test/rewriter
+import os
+
+import lit.formats
+
+config.name = "wgtrace-rewrite"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cc", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py.in"]
+
+# Tests run with a clean, predictable environment: no colors, C locale.
+config.environment["LC_ALL"] = "C"
+config.environment["TERM"] = "dumb"
+
+tools = config.llvm_tools_dir
+config.substitutions.append(("%wgtrace-rewrite", config.wgtrace_rewrite))
+# The flags every test compiles its input with.
+config.substitutions.append(
+    ("%wgtrace-flags", "-I" + config.wgtrace_include_dir + " -std=c++17"))
+config.substitutions.append(("%wgtrace-include", config.wgtrace_include_dir))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+# The CHECK lines are comments of the input: blank them before rewriting so
+# that the output does not contain the patterns it is checked against, while
+# every other line keeps its number.
+config.substitutions.append(
+    ("%strip-checks",
+     "sed -e 's#//[[:space:]]*[A-Z-]*CHECK[A-Z-]*:.*##'"))
+config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("%count", os.path.join(tools, "count")))

@@ -1,0 +1,31 @@
+// A reference parameter refers to memory: accesses through it are recorded.
+// Binding a reference or taking an address records nothing.
+// RUN: %strip-checks %s > %t.cc
+// RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags | FileCheck --match-full-lines %s
+#include <wgtrace/wgtrace.h>
+
+struct Stats {
+  float sum;
+  int count;
+};
+
+static void use(const float &) {}
+
+WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float &total,
+                        Stats &s, const float *x) {
+  total = x[0];
+  // CHECK: WGTRACE_STORE(total) = WGTRACE_LOAD(x[0]);
+  s.sum += total;
+  // CHECK: WGTRACE_UPDATE(s.sum) += WGTRACE_LOAD(total);
+  s.count++;
+  // CHECK: WGTRACE_UPDATE(s.count)++;
+  const float &r = x[1];
+  // CHECK: const float &r = x[1];
+  const float *addr = &x[2];
+  // CHECK: const float *addr = &x[2];
+  use(x[3]);
+  // CHECK: use(x[3]);
+  total = r + *addr;
+  // CHECK: WGTRACE_STORE(total) = WGTRACE_LOAD(r) + WGTRACE_LOAD(*addr);
+  (void)wg;
+}
