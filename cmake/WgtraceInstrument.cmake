@@ -24,6 +24,32 @@ function(_wgtrace_needs_rewrite file out)
   endif()
 endfunction()
 
+# JSON array items ("a", "b", ) for the flags in the string \p flags.
+function(_wgtrace_json_items flags out)
+  separate_arguments(list UNIX_COMMAND "${flags}")
+  set(items "")
+  foreach(flag IN LISTS list)
+    string(REPLACE "\\" "\\\\" flag "${flag}")
+    string(REPLACE "\"" "\\\"" flag "${flag}")
+    string(APPEND items "\"${flag}\", ")
+  endforeach()
+  set(${out} "${items}" PARENT_SCOPE)
+endfunction()
+
+# The flags every C++ compile of the build gets: CMAKE_CXX_FLAGS and those
+# of the configuration being built.
+function(_wgtrace_global_flag_items out)
+  _wgtrace_json_items("${CMAKE_CXX_FLAGS}" items)
+  foreach(config Debug Release RelWithDebInfo MinSizeRel)
+    string(TOUPPER "${config}" upper)
+    _wgtrace_json_items("${CMAKE_CXX_FLAGS_${upper}}" config_items)
+    if(config_items)
+      string(APPEND items "$<$<CONFIG:${config}>:${config_items}>")
+    endif()
+  endforeach()
+  set(${out} "${items}" PARENT_SCOPE)
+endfunction()
+
 function(wgtrace_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES")
   if(NOT TARGET ${target})
@@ -52,10 +78,20 @@ function(wgtrace_instrument_target target)
   # The target's own compile flags, resolved at generate time; the TARGET_
   # PROPERTY expressions include what linked targets pass on.
   set(tp "$<TARGET_PROPERTY:${target},")
-  set(include_args "$<$<BOOL:${tp}INCLUDE_DIRECTORIES>>:\"-I$<JOIN:${tp}INCLUDE_DIRECTORIES>,\"$<COMMA> \"-I>\"$<COMMA> >")
+  # The compiler's own search directories stay out, as CMake keeps them out
+  # of compile lines: -I/usr/include would reorder the C++ library's
+  # #include_next chains.
+  set(implicit_regex "^$")
+  foreach(dir IN LISTS CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+    string(REGEX REPLACE "([][+.*()^$])" "\\\\\\1" dir "${dir}")
+    string(APPEND implicit_regex "|^${dir}$")
+  endforeach()
+  set(includes "$<FILTER:${tp}INCLUDE_DIRECTORIES>,EXCLUDE,${implicit_regex}>")
+  set(include_args "$<$<BOOL:${includes}>:\"-I$<JOIN:${includes},\"$<COMMA> \"-I>\"$<COMMA> >")
   set(define_args "$<$<BOOL:${tp}COMPILE_DEFINITIONS>>:\"-D$<JOIN:${tp}COMPILE_DEFINITIONS>,\"$<COMMA> \"-D>\"$<COMMA> >")
   set(option_args "$<$<BOOL:${tp}COMPILE_OPTIONS>>:\"$<JOIN:${tp}COMPILE_OPTIONS>,\"$<COMMA> \">\"$<COMMA> >")
   set(std_arg "$<$<BOOL:${tp}CXX_STANDARD>>:\"-std=c++${tp}CXX_STANDARD>\"$<COMMA> >")
+  _wgtrace_global_flag_items(global_args)
 
   set(entries "")
   set(rewritten "")
@@ -77,7 +113,7 @@ function(wgtrace_instrument_target target)
     if(entries)
       string(APPEND entries ",\n")
     endif()
-    string(APPEND entries "  {\"directory\": \"${CMAKE_CURRENT_BINARY_DIR}\", \"file\": \"${absolute}\", \"arguments\": [\"${CMAKE_CXX_COMPILER}\", ${std_arg}${include_args}${define_args}${option_args}\"-c\", \"${absolute}\"]}")
+    string(APPEND entries "  {\"directory\": \"${CMAKE_CURRENT_BINARY_DIR}\", \"file\": \"${absolute}\", \"arguments\": [\"${CMAKE_CXX_COMPILER}\", ${global_args}${std_arg}${include_args}${define_args}${option_args}\"-c\", \"${absolute}\"]}")
 
     add_custom_command(
       OUTPUT "${output}"
