@@ -4,6 +4,7 @@
 
 #include "AccessCollector.h"
 #include "EditSet.h"
+#include "HelperFinder.h"
 #include "KernelFinder.h"
 #include "MemoryModel.h"
 #include "MetadataEmitter.h"
@@ -167,14 +168,22 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     Functions.push_back({kernelName(K.Written), Target,
                          describeLayout(K.Written), definitionText(K.Written)});
     if (K.Bodies.empty())
-      Diags.Report(K.Written->getLocation(),
-                   Diags.getCustomDiagID(
-                       DiagnosticsEngine::Warning,
-                       "template kernel '%0' is not instantiated in this "
-                       "file; its memory accesses are not instrumented"))
-          << kernelName(K.Written);
+      RC.remark(K.Written->getLocation(),
+                "template kernel '" + kernelName(K.Written) +
+                    "' is not instantiated in this file; its memory "
+                    "accesses are not instrumented");
+    // An opted-out kernel still records its workgroups, not its accesses.
+    if (isOptedOut(K.Written))
+      continue;
     AccessCollector Accesses(RC);
     for (const FunctionDecl *Body : K.Bodies)
+      Accesses.collect(Body);
+  }
+
+  // Helpers called from kernels: their accesses, no prologue.
+  for (const KernelDef &H : findHelpers(Ctx, Found.Kernels)) {
+    AccessCollector Accesses(RC);
+    for (const FunctionDecl *Body : H.Bodies)
       Accesses.collect(Body);
   }
 
