@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpTool.h"
+#include "RacesTool.h"
 #include "SummaryTool.h"
 #include "TraceReader.h"
 
@@ -24,6 +25,8 @@ using namespace wgtrace::viewer;
 namespace {
 
 constexpr int kExitUsage = 1;
+/// An analysis found what it looks for (races).
+constexpr int kExitFound = 1;
 constexpr int kExitDamaged = 2;
 
 cl::OptionCategory ViewCategory("wgtrace-view options");
@@ -57,6 +60,20 @@ cl::opt<unsigned> SummaryLineSize("line-size",
                                            "power of two)"),
                                   cl::init(64), cl::sub(SummaryCmd),
                                   cl::cat(ViewCategory));
+
+cl::SubCommand RacesCmd("races",
+                        "Pairs of workgroups of one launch that touch the "
+                        "same bytes, at least one writing (exit status 1 "
+                        "when any)");
+cl::opt<std::string> RacesFile(cl::Positional, cl::desc("<trace file>"),
+                               cl::Required, cl::sub(RacesCmd));
+cl::opt<bool> RacesJson("json", cl::desc("Print JSON instead of a table"),
+                        cl::sub(RacesCmd), cl::cat(ViewCategory));
+cl::opt<uint64_t> RacesLimit("limit",
+                             cl::desc("List at most this many racing pairs "
+                                      "(all are counted)"),
+                             cl::init(100), cl::sub(RacesCmd),
+                             cl::cat(ViewCategory));
 
 /// Reports how wrapped rings were decoded, on stderr so that stdout keeps
 /// IREE's exact format.
@@ -146,6 +163,19 @@ int runSummary() {
   return 0;
 }
 
+int runRaces() {
+  Expected<TraceFile> File = TraceFile::open(RacesFile);
+  if (!File)
+    return reportError(RacesFile, File.takeError());
+  RacesTool Races(outs(), RacesJson, RacesLimit);
+  WrapNotes Notes(RacesFile);
+  TraceReader Reader(*File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&Notes, &Races};
+  if (Error E = Reader.run(Tools))
+    return reportError(RacesFile, std::move(E));
+  return Races.raceCount() ? kExitFound : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -158,6 +188,8 @@ int main(int argc, char **argv) {
     return runDump();
   if (SummaryCmd)
     return runSummary();
+  if (RacesCmd)
+    return runRaces();
   errs() << "wgtrace-view: error: a subcommand is required (try --help)\n";
   return kExitUsage;
 }

@@ -100,4 +100,35 @@ TEST(Cli, BadWorkgroupFilterIsUsageError) {
   EXPECT_NE(R.Err.find("--workgroup expects x,y,z"), std::string::npos);
 }
 
+TEST(Cli, RacesExitOneWhenFoundZeroWhenNot) {
+  for (bool Racy : {true, false}) {
+    RingBuilder Ring(4096);
+    for (uint32_t X = 0; X < 2; ++X) {
+      Ring.workgroup(0, {X, 0, 0}, {2, 1, 1});
+      Ring.store(Racy ? 0x1000 : 0x1000 + 4 * X, 4);
+    }
+    TraceBuilder B;
+    addSimpleMetadata(B).ring(Ring);
+    std::string Path = writeTrace("races.bin", B.bytes());
+    ViewRun R = view("races " + Path);
+    EXPECT_EQ(R.Status, Racy ? 1 : 0) << R.Out << R.Err;
+    EXPECT_EQ(R.Err, "");
+    if (Racy)
+      EXPECT_NE(R.Out.find("write-write"), std::string::npos) << R.Out;
+  }
+}
+
+TEST(Cli, RacesOnDamageExitsTwo) {
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+  Ring.store(0x1000, 4);
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(Ring);
+  std::vector<uint8_t> Bytes = B.bytes();
+  Bytes.resize(Bytes.size() - 100);
+  ViewRun R = view("races " + writeTrace("races-bad.bin", Bytes));
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Err.find("truncated"), std::string::npos);
+}
+
 } // namespace

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpTool.h"
+#include "RacesTool.h"
 #include "SummaryTool.h"
 #include "TraceReader.h"
 
@@ -29,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     DumpTool Dump(Null, Options);
     SummaryTool Summary(Null, /*Json=*/Mode == RingMode::IreeCompat);
     TraceReader Reader(File, Mode);
-    AnalysisTool *Tools[] = {&Dump, &Summary};
+    RacesTool Races(Null, /*Json=*/Mode == RingMode::WrapAware);
+    AnalysisTool *Tools[] = {&Dump, &Summary, &Races};
     llvm::consumeError(Reader.run(Tools));
   }
   return 0;

@@ -1,0 +1,285 @@
+//===- RacesTest.cc - `races` on traces with known answers ----------------===//
+
+#include "RacesTool.h"
+#include "TraceBuilder.h"
+#include "TraceReader.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <gtest/gtest.h>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+using namespace wgtrace::viewer;
+
+namespace {
+
+struct RaceResult {
+  std::string Text;
+  std::vector<RacesTool::Race> Races;
+  uint64_t Count = 0;
+  size_t Launches = 0;
+  std::vector<LaunchTracker::Workgroup> Workgroups;
+};
+
+RaceResult races(const std::vector<uint8_t> &Bytes, bool Json = false,
+                 uint64_t Limit = 100) {
+  RaceResult Out;
+  llvm::raw_string_ostream OS(Out.Text);
+  TraceFile File = TraceFile::fromBytes(Bytes);
+  RacesTool Tool(OS, Json, Limit);
+  TraceReader Reader(File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&Tool};
+  EXPECT_FALSE(llvm::errorToBool(Reader.run(Tools)));
+  Out.Races = Tool.races();
+  Out.Count = Tool.raceCount();
+  Out.Launches = Tool.launches().launches().size();
+  Out.Workgroups = Tool.launches().workgroups();
+  return Out;
+}
+
+std::vector<uint8_t> oneRing(const RingBuilder &Ring, unsigned Sites = 1) {
+  TraceBuilder B;
+  addSimpleMetadata(B, Sites).ring(Ring);
+  return B.bytes();
+}
+
+/// A reduction gone wrong: 4 workgroups each sum 16 floats of their own
+/// slice of `in` (0x1000 + 64 * x) and then store their partial sum to
+/// `out[x / 2]` (0x2000 + 4 * (x / 2)) instead of `out[x]`: workgroups 0
+/// and 1 write 0x2000, 2 and 3 write 0x2004. The fixed kernel stores to
+/// out[x].
+std::vector<uint8_t> reduction(bool Fixed) {
+  RingBuilder Ring(1 << 14);
+  for (uint32_t X = 0; X < 4; ++X) {
+    Ring.workgroup(0, {X, 0, 0}, {4, 1, 1}, 0);
+    for (int I = 0; I < 16; ++I)
+      Ring.load(0x1000 + 64 * X + 4 * I, 4);
+    Ring.store(0x2000 + 4 * (Fixed ? X : X / 2), 4);
+  }
+  return oneRing(Ring);
+}
+
+TEST(Races, DeliberateRaceIsFoundWithAddressesAndWorkgroups) {
+  RaceResult R = races(reduction(/*Fixed=*/false));
+  ASSERT_EQ(R.Count, 2u) << R.Text;
+  ASSERT_EQ(R.Races.size(), 2u);
+  EXPECT_EQ(R.Launches, 1u);
+  const RacesTool::Race &First = R.Races[0];
+  EXPECT_EQ(First.K, RacesTool::Kind::WriteWrite);
+  EXPECT_EQ(First.Overlap.Lo, 0x2000u);
+  EXPECT_EQ(First.Overlap.Hi, 0x2004u);
+  EXPECT_EQ(First.Bytes, 4u);
+  EXPECT_EQ(R.Workgroups[First.A].Id[0], 0u);
+  EXPECT_EQ(R.Workgroups[First.B].Id[0], 1u);
+  const RacesTool::Race &Second = R.Races[1];
+  EXPECT_EQ(Second.Overlap.Lo, 0x2004u);
+  EXPECT_EQ(R.Workgroups[Second.A].Id[0], 2u);
+  EXPECT_EQ(R.Workgroups[Second.B].Id[0], 3u);
+}
+
+TEST(Races, FixedVersionHasNone) {
+  RaceResult R = races(reduction(/*Fixed=*/true));
+  EXPECT_EQ(R.Count, 0u) << R.Text;
+  EXPECT_NE(R.Text.find("0 racing workgroup pairs in 1 launch of 1 dispatch "
+                        "site\n"),
+            std::string::npos)
+      << R.Text;
+}
+
+TEST(Races, ReadReadIsNotARace) {
+  // Every workgroup reads the same 256-byte table and writes its own byte.
+  RingBuilder Ring(1 << 14);
+  for (uint32_t X = 0; X < 3; ++X) {
+    Ring.workgroup(0, {X, 0, 0}, {3, 1, 1}, 0);
+    Ring.load(0x1000, 256);
+    Ring.store(0x3000 + X, 1);
+  }
+  EXPECT_EQ(races(oneRing(Ring)).Count, 0u);
+}
+
+TEST(Races, SameWorkgroupIsNotARace) {
+  // In-place update: each workgroup reads and writes its own 16 bytes, and
+  // writes them twice.
+  RingBuilder Ring(1 << 14);
+  for (uint32_t X = 0; X < 2; ++X) {
+    Ring.workgroup(0, {X, 0, 0}, {2, 1, 1}, 0);
+    Ring.load(0x1000 + 16 * X, 16);
+    Ring.store(0x1000 + 16 * X, 16);
+    Ring.store(0x1000 + 16 * X + 4, 4);
+  }
+  EXPECT_EQ(races(oneRing(Ring)).Count, 0u);
+}
+
+TEST(Races, ReadWriteAcrossWorkgroupsPartialOverlap) {
+  // Workgroup 0 stores 8 bytes at 0x1004; workgroup 1 loads 16 bytes at
+  // 0x1000: they share bytes [0x1004, 0x100C). A stencil reading its
+  // neighbour's output.
+  RingBuilder Ring(1 << 14);
+  Ring.workgroup(0, {0, 0, 0}, {2, 1, 1}, 0);
+  Ring.store(0x1004, 8);
+  Ring.workgroup(0, {1, 0, 0}, {2, 1, 1}, 0);
+  Ring.load(0x1000, 16);
+  RaceResult R = races(oneRing(Ring));
+  ASSERT_EQ(R.Count, 1u);
+  const RacesTool::Race &Rc = R.Races[0];
+  EXPECT_EQ(Rc.K, RacesTool::Kind::ReadWrite);
+  EXPECT_EQ(Rc.Overlap.Lo, 0x1004u);
+  EXPECT_EQ(Rc.Overlap.Hi, 0x100Cu);
+  // A is the writer.
+  EXPECT_EQ(R.Workgroups[Rc.A].Id[0], 0u);
+  EXPECT_EQ(Rc.AccessA.Lo, 0x1004u);
+  EXPECT_EQ(Rc.AccessB.Lo, 0x1000u);
+  EXPECT_EQ(Rc.AccessB.Hi, 0x1010u);
+}
+
+TEST(Races, TwoLaunchesOfTheSameSiteDoNotRace) {
+  // The same 2-workgroup launch twice (e.g. two iterations of a solver):
+  // workgroup 1 of the second launch writes what workgroup 0 of the first
+  // wrote, but the launches are ordered.
+  RingBuilder Ring(1 << 14);
+  for (int Launch = 0; Launch < 2; ++Launch)
+    for (uint32_t X = 0; X < 2; ++X) {
+      Ring.workgroup(0, {X, 0, 0}, {2, 1, 1}, 0);
+      Ring.store(0x1000 + 4 * ((X + Launch) % 2), 4);
+    }
+  RaceResult R = races(oneRing(Ring));
+  EXPECT_EQ(R.Launches, 2u);
+  EXPECT_EQ(R.Count, 0u) << R.Text;
+}
+
+TEST(Races, DifferentSitesAreDifferentLaunches) {
+  // Site 0 and site 1 both write 0x1000 with workgroup 0,0,0: one after
+  // the other, not concurrent.
+  RingBuilder Ring(1 << 14);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1}, 0);
+  Ring.store(0x1000, 4);
+  Ring.workgroup(1, {0, 0, 0}, {1, 1, 1}, 0);
+  Ring.store(0x1000, 4);
+  RaceResult R = races(oneRing(Ring, 2));
+  EXPECT_EQ(R.Launches, 2u);
+  EXPECT_EQ(R.Count, 0u);
+}
+
+/// local-task: two workers, each with its own ring, split the workgroups of
+/// two launches of one site. Launch 0: worker 0 runs 0 and 2, worker 1 runs
+/// 1 and 3; launch 1: worker 0 runs 1, worker 1 runs 0, 2, 3. In launch 0,
+/// workgroups 0 and 1 (different rings) write 0x2000. In launch 1 every
+/// workgroup writes its own word; workgroup 1 of launch 1 writes the word
+/// that workgroup 2 of launch 0 wrote (ordered, no race).
+TEST(Races, LaunchesAreMatchedAcrossRings) {
+  RingBuilder W0(1 << 14), W1(1 << 14);
+  auto Run = [](RingBuilder &R, uint32_t X, uint32_t Pid, uint64_t Address) {
+    R.workgroup(0, {X, 0, 0}, {4, 1, 1}, Pid);
+    R.store(Address, 4);
+  };
+  Run(W0, 0, 0, 0x2000);
+  Run(W0, 2, 0, 0x2008);
+  Run(W1, 1, 1, 0x2000);
+  Run(W1, 3, 1, 0x200C);
+  Run(W0, 1, 0, 0x2008);
+  Run(W1, 0, 1, 0x2000);
+  Run(W1, 2, 1, 0x2010);
+  Run(W1, 3, 1, 0x2014);
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(W0).ring(W1);
+  RaceResult R = races(B.bytes());
+  EXPECT_EQ(R.Launches, 2u);
+  ASSERT_EQ(R.Count, 1u) << R.Text;
+  EXPECT_EQ(R.Workgroups[R.Races[0].A].Id[0], 0u);
+  EXPECT_EQ(R.Workgroups[R.Races[0].B].Id[0], 1u);
+  EXPECT_EQ(R.Workgroups[R.Races[0].B].ProcessorId, 1u);
+}
+
+/// A worker that ran no workgroup of launch 0: its first launch is launch
+/// 1. Launch 0 (grid 1) ran on worker 0, launch 1 on worker 1; both write
+/// 0x1000 with workgroup 0. Matching "the k-th launch of each ring" alone
+/// would put both in launch 0 with the same id twice; the collision moves
+/// worker 1's launch to launch 1.
+TEST(Races, AWorkerThatSkippedALaunchIsMatchedToTheNextOne) {
+  RingBuilder W0(1 << 14), W1(1 << 14);
+  W0.workgroup(0, {0, 0, 0}, {1, 1, 1}, 0);
+  W0.store(0x1000, 4);
+  W1.workgroup(0, {0, 0, 0}, {1, 1, 1}, 1);
+  W1.store(0x1000, 4);
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(W0).ring(W1);
+  RaceResult R = races(B.bytes());
+  EXPECT_EQ(R.Launches, 2u);
+  EXPECT_EQ(R.Count, 0u);
+}
+
+TEST(Races, LowerLinearIdStartsANewLaunch) {
+  // One worker ran workgroup 3 of launch 0 and workgroup 1 of launch 1 (id
+  // 1 not seen before in the ring, but lower: the launcher's order
+  // restarted). Both store 0x1000: no race.
+  RingBuilder Ring(1 << 14);
+  Ring.workgroup(0, {3, 0, 0}, {4, 1, 1}, 0);
+  Ring.store(0x1000, 4);
+  Ring.workgroup(0, {1, 0, 0}, {4, 1, 1}, 0);
+  Ring.store(0x1000, 4);
+  RaceResult R = races(oneRing(Ring));
+  EXPECT_EQ(R.Launches, 2u);
+  EXPECT_EQ(R.Count, 0u);
+}
+
+TEST(Races, StreamModeCopyOfTheRunningWorkgroupIsTheSameWorkgroup) {
+  // Workgroup 0 fills buffer 1 and goes on in buffer 2 (its record copied
+  // at offset 0), then workgroup 1 writes what workgroup 0 wrote in
+  // buffer 1: a race inside one launch spanning two chunks.
+  RingBuilder First(4096), Second(4096);
+  First.workgroup(0, {0, 0, 0}, {2, 1, 1}, 0);
+  First.store(0x1000, 4);
+  Second.workgroup(0, {0, 0, 0}, {2, 1, 1}, 0);
+  Second.store(0x1004, 4);
+  Second.workgroup(0, {1, 0, 0}, {2, 1, 1}, 0);
+  Second.store(0x1000, 8);
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(First).ring(Second);
+  RaceResult R = races(B.bytes());
+  EXPECT_EQ(R.Launches, 1u);
+  ASSERT_EQ(R.Count, 1u) << R.Text;
+  // Workgroup 0's two stores coalesce to 0x1000+8.
+  EXPECT_EQ(R.Races[0].Bytes, 8u);
+  EXPECT_EQ(R.Races[0].AccessA.Hi, 0x1008u);
+}
+
+TEST(Races, ManyWriters) {
+  // 50 workgroups all increment one counter: 50 * 49 / 2 write-write pairs
+  // (and 50 * 49 read-write ones); --limit lists 10 of them.
+  RingBuilder Ring(1 << 16);
+  for (uint32_t X = 0; X < 50; ++X) {
+    Ring.workgroup(0, {X, 0, 0}, {50, 1, 1}, 0);
+    Ring.load(0x1000, 4);
+    Ring.store(0x1000, 4);
+  }
+  RaceResult R = races(oneRing(Ring), false, 10);
+  EXPECT_EQ(R.Count, 50u * 49 / 2 + 50u * 49);
+  EXPECT_EQ(R.Races.size(), 10u);
+  EXPECT_NE(R.Text.find("more pairs not shown"), std::string::npos);
+}
+
+TEST(Races, TextAndJson) {
+  RaceResult T = races(reduction(false));
+  EXPECT_NE(T.Text.find("dispatch site 0: simple_mul, launch 0 (grid 4x1x1)"),
+            std::string::npos)
+      << T.Text;
+  EXPECT_NE(T.Text.find("write-write             0x2000        4  0,0,0"),
+            std::string::npos)
+      << T.Text;
+  RaceResult J = races(reduction(false), /*Json=*/true);
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(J.Text);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *Root = V->getAsObject();
+  EXPECT_EQ(Root->getInteger("races"), 2);
+  const llvm::json::Object *First =
+      (*Root->getArray("listed"))[0].getAsObject();
+  EXPECT_EQ(First->getString("kind"), "write-write");
+  EXPECT_EQ(First->getInteger("address"), 0x2000);
+  EXPECT_EQ(First->getInteger("size"), 4);
+  EXPECT_EQ(First->getString("function"), "simple_mul");
+  EXPECT_EQ(First->getObject("b")->getObject("access")->getString("kind"),
+            "store");
+}
+
+} // namespace

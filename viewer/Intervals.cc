@@ -1,0 +1,47 @@
+//===- Intervals.cc -------------------------------------------------------===//
+
+#include "Intervals.h"
+
+#include <algorithm>
+
+namespace wgtrace::viewer {
+
+void coalesce(std::vector<Interval> &Ranges) {
+  if (Ranges.size() < 2)
+    return;
+  std::sort(Ranges.begin(), Ranges.end(),
+            [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
+  size_t Out = 0;
+  for (size_t I = 1; I < Ranges.size(); ++I) {
+    if (Ranges[I].Lo <= Ranges[Out].Hi)
+      Ranges[Out].Hi = std::max(Ranges[Out].Hi, Ranges[I].Hi);
+    else
+      Ranges[++Out] = Ranges[I];
+  }
+  Ranges.resize(Out + 1);
+}
+
+void IntervalAccumulator::add(uint64_t Lo, uint64_t Hi) {
+  if (!Ranges.empty()) {
+    Interval &Last = Ranges.back();
+    if (Lo >= Last.Lo && Lo <= Last.Hi) {
+      Last.Hi = std::max(Last.Hi, Hi);
+      return;
+    }
+  }
+  Ranges.push_back({Lo, Hi});
+  if (Ranges.size() >= 2 * Compacted + 1024) {
+    coalesce(Ranges);
+    Compacted = Ranges.size();
+  }
+}
+
+const std::vector<Interval> &IntervalAccumulator::ranges() {
+  if (Compacted != Ranges.size()) {
+    coalesce(Ranges);
+    Compacted = Ranges.size();
+  }
+  return Ranges;
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,119 @@
+//===- LaunchTracker.cc ---------------------------------------------------===//
+
+#include "LaunchTracker.h"
+
+#include "Metadata.h"
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+uint64_t linearId(const std::array<uint32_t, 3> &Id,
+                  const std::array<uint32_t, 3> &Count) {
+  return Id[0] + uint64_t(Count[0]) * (Id[1] + uint64_t(Count[1]) * Id[2]);
+}
+
+uint32_t LaunchTracker::siteKey(uint32_t Site, StringRef Function) {
+  auto [It, New] =
+      SiteKeys.try_emplace({Site, Function.str()}, uint32_t(Sites.size()));
+  if (New)
+    Sites.push_back({Site, Function.str()});
+  return It->second;
+}
+
+uint32_t LaunchTracker::workgroup(const Record &R, const Metadata &Meta) {
+  const format::WorkgroupRecord &WG = R.Workgroup->Record;
+  Workgroup W;
+  W.Site = WG.DispatchId;
+  W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
+  W.Count = {WG.Count[0], WG.Count[1], WG.Count[2]};
+  W.ProcessorId = WG.ProcessorId;
+  const bool First = FirstInRing;
+  FirstInRing = false;
+
+  // Stream mode repeats the running workgroup's record at offset 0 of the
+  // processor's next buffer: the same workgroup, not a new launch.
+  auto Last = LastOfStream.find(W.ProcessorId);
+  if (First && R.Offset == 0 && Last != LastOfStream.end()) {
+    const Workgroup &P = Workgroups[Last->second];
+    if (P.Site == W.Site && P.Id == W.Id && P.Count == W.Count)
+      return Last->second;
+  }
+
+  uint32_t Key = siteKey(W.Site, Meta.siteFunction(W.Site).nameOr("(null)"));
+  StreamSite &S = Current[{W.ProcessorId, Key}];
+  uint64_t Linear = linearId(W.Id, W.Count);
+  bool NewLaunch = S.Local == UINT32_MAX || Locals[S.Local].Grid != W.Count ||
+                   Linear < S.LastLinear || S.Seen.contains(Linear);
+  if (NewLaunch) {
+    S.Local = Locals.size();
+    S.Seen.clear();
+    LocalLaunch L;
+    L.SiteKey = Key;
+    L.Stream = W.ProcessorId;
+    L.Grid = W.Count;
+    Locals.push_back(std::move(L));
+  }
+  S.Seen.insert(Linear);
+  S.LastLinear = Linear;
+  W.Local = S.Local;
+  uint32_t Index = Workgroups.size();
+  Locals[S.Local].Workgroups.push_back(Index);
+  Workgroups.push_back(W);
+  LastOfStream[W.ProcessorId] = Index;
+  return Index;
+}
+
+void LaunchTracker::assemble() {
+  Current.clear();
+  // Per site: its streams in order of first appearance, each with its
+  // launches in order.
+  std::vector<std::vector<std::vector<uint32_t>>> Queues(Sites.size());
+  std::vector<std::map<uint32_t, size_t>> StreamIndex(Sites.size());
+  for (uint32_t I = 0; I < Locals.size(); ++I) {
+    const LocalLaunch &L = Locals[I];
+    auto [It, New] =
+        StreamIndex[L.SiteKey].try_emplace(L.Stream, Queues[L.SiteKey].size());
+    if (New)
+      Queues[L.SiteKey].emplace_back();
+    Queues[L.SiteKey][It->second].push_back(I);
+  }
+  for (uint32_t Key = 0; Key < Sites.size(); ++Key) {
+    auto &Streams = Queues[Key];
+    std::vector<size_t> Next(Streams.size(), 0);
+    uint32_t Ordinal = 0;
+    while (true) {
+      Launch G;
+      G.SiteKey = Key;
+      G.Ordinal = Ordinal;
+      DenseSet<uint64_t> Ids;
+      bool HaveGrid = false;
+      for (size_t S = 0; S < Streams.size(); ++S) {
+        if (Next[S] == Streams[S].size())
+          continue;
+        LocalLaunch &L = Locals[Streams[S][Next[S]]];
+        if (HaveGrid && L.Grid != G.Grid)
+          continue;
+        bool Collides = false;
+        for (uint32_t W : L.Workgroups)
+          if (Ids.contains(linearId(Workgroups[W].Id, Workgroups[W].Count)))
+            Collides = true;
+        if (Collides)
+          continue;
+        HaveGrid = true;
+        G.Grid = L.Grid;
+        for (uint32_t W : L.Workgroups)
+          Ids.insert(linearId(Workgroups[W].Id, Workgroups[W].Count));
+        L.Global = Launches.size();
+        G.Locals.push_back(Streams[S][Next[S]]);
+        ++Next[S];
+      }
+      if (!HaveGrid)
+        break; // every stream's launches are assigned
+      Launches.push_back(std::move(G));
+      ++Ordinal;
+    }
+  }
+}
+
+} // namespace wgtrace::viewer
