@@ -86,15 +86,36 @@ bool AccessCollector::TraverseVarDecl(VarDecl *VD) {
 bool AccessCollector::TraverseLambdaExpr(LambdaExpr *L) {
   Model.pushLambda(L);
   bool Result = Base::TraverseLambdaExpr(L);
+  // A generic lambda's body is a template: its instantiations say which
+  // expressions load (they carry the body's source locations).
+  if (Result && L->isGenericLambda())
+    if (FunctionTemplateDecl *Call = L->getDependentCallOperator())
+      for (FunctionDecl *Spec : Call->specializations())
+        if (Spec->getBody() && !TraverseStmt(Spec->getBody()))
+          Result = false;
   Model.popLambda();
   return Result;
 }
 
 bool AccessCollector::TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
   // The loop variable's initializer (`*__begin`) is implicit code located at
-  // the range expression: wrapping it would wrap the range's text.
+  // the range expression: wrapping it would wrap the range's text. A loop
+  // variable held by value copies each element out of the range: that load
+  // is recorded by iterating over a view that records it.
   if (S->getInit() && !TraverseStmt(S->getInit()))
     return false;
+  VarDecl *LoopVar = S->getLoopVariable();
+  const Expr *Range = S->getRangeInit();
+  Model.noteRangeFor(LoopVar, Range);
+  if (!LoopVar->getType()->isReferenceType() && !isa<InitListExpr>(Range) &&
+      Model.rangeElementsAreMemory(Range)) {
+    bool InMacro = false;
+    if (auto R = RC.editRange(Range->getSourceRange(), InMacro))
+      RC.Edits.wrap(R->first, R->second, "::wgtrace::detail::loads(", ")");
+    else if (InMacro && RC.isInMainFile(Range->getBeginLoc()))
+      RC.remark(Range->getBeginLoc(),
+                "access in macro expansion not instrumented");
+  }
   if (!TraverseStmt(S->getRangeInit()))
     return false;
   return TraverseStmt(S->getBody());

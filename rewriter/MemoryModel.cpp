@@ -103,6 +103,11 @@ bool MemoryModel::declRefIsMemory(const ValueDecl *D, const Expr *Ref) const {
     if (DRE->refersToEnclosingVariableOrCapture() && isCapturedByCopy(VD))
       return false;
   if (VD->getType()->isReferenceType()) {
+    // `for (float &x : range)`: x is an element of the range. Its implicit
+    // initializer (`*__begin`) says nothing about where the range lives.
+    auto Range = RangeLoopVars.find(VD);
+    if (Range != RangeLoopVars.end())
+      return rangeElementsAreMemory(Range->second);
     if (isa<ParmVarDecl>(VD) || !VD->hasLocalStorage())
       return true;
     // A local reference is memory when what it was bound to is.
@@ -197,6 +202,9 @@ bool MemoryModel::isMemory(const Expr *E) const {
       return declRefIsMemory(Member, nullptr); // A static data member.
     if (!isa<FieldDecl>(Member))
       return false;
+    // A reference member refers to memory wherever the object is.
+    if (Member->getType()->isReferenceType())
+      return true;
     if (M->isArrow())
       return pointerTargetIsMemory(M->getBase());
     return isMemory(M->getBase());

@@ -38,6 +38,18 @@ public:
   /// holds its elements; a local std::vector or std::span does not.
   bool holdsPointers(clang::QualType T) const;
 
+  /// Whether the elements a range-for iterates over are recorded memory:
+  /// the range is memory (a global array, a reference parameter, `*p`) or
+  /// refers to storage outside itself (a std::vector, a std::span).
+  bool rangeElementsAreMemory(const clang::Expr *Range) const {
+    return sourceIsMemory(Range);
+  }
+
+  /// The loop variable of a range-for refers to an element of Range.
+  void noteRangeFor(const clang::VarDecl *LoopVar, const clang::Expr *Range) {
+    RangeLoopVars[LoopVar] = Range;
+  }
+
   /// Lambdas being traversed, innermost last: a variable captured by copy is
   /// a member of the closure, a local, even when the captured variable was
   /// a reference.
@@ -57,6 +69,7 @@ private:
   clang::ASTContext &Ctx;
   std::vector<const clang::LambdaExpr *> Lambdas;
   mutable llvm::DenseMap<const clang::Type *, bool> PointerCache;
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeLoopVars;
 };
 
 } // namespace rewriter

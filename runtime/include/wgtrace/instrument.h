@@ -13,6 +13,7 @@
 #define WGTRACE_INSTRUMENT_H
 
 #include "wgtrace/wgtrace.h"
+#include "wgtrace/detail/intrinsics.h"
 
 #include <cstddef>
 #include <cstdint>

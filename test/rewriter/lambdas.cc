@@ -1,0 +1,30 @@
+// Lambdas defined in a kernel are instrumented with it, generic ones through
+// their instantiations. Captures are not memory: a by-copy capture is a
+// member of the closure, a by-reference capture of a local is the local.
+// RUN: %strip-checks %s > %t.cc
+// RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -std=c++20 > %t.out.cc
+// RUN: FileCheck --match-full-lines %s < %t.out.cc
+// RUN: %cxx -fsyntax-only -Wall -Wextra -Werror -std=c++20 -I %wgtrace-include %t.out.cc
+#include <wgtrace/wgtrace.h>
+
+WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
+                        float &r) {
+  float sum = 0;
+  auto l1 = [&](int j) {
+    a[j] += sum;
+    return b[j];
+  };
+  // CHECK: WGTRACE_UPDATE(a[j]) += sum;
+  // CHECK: return WGTRACE_LOAD(b[j]);
+  auto l2 = [=](int j) { return r + a[j]; };
+  // CHECK: auto l2 = [=](int j) { return r + WGTRACE_LOAD(a[j]); };
+  auto l3 = [&](auto j) { return a[j] * 2; };
+  // CHECK: auto l3 = [&](auto j) { return WGTRACE_LOAD(a[j]) * 2; };
+  auto l4 = [x = a[0]]() { return x; };
+  // CHECK: auto l4 = [x = WGTRACE_LOAD(a[0])]() { return x; };
+  auto l5 = [&r] { r = 1; };
+  // CHECK: auto l5 = [&r] { WGTRACE_STORE(r) = 1; };
+  l5();
+  sum += l1(1) + l2(2) + l3(3) + l3(3L) + l4();
+  a[wg.id[0]] = sum;
+}
