@@ -60,6 +60,13 @@ struct ThreadState {
 
 extern WGTRACE_TLS ThreadState ThreadStateTLS;
 
+/// The two little-endian words of a 16-byte record, as the hot path
+/// stores them (records are 16-byte aligned in the ring).
+struct RecordWords {
+  uint64_t First;
+  uint64_t Second;
+};
+
 /// Slow path for accesses longer than a record's 16-bit length field.
 void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
                       uint64_t Length);
@@ -88,8 +95,15 @@ WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
   }
   // Reserve first: in stream mode it may move to a new buffer and key.
   uint8_t *Record = reserve(*R, format::kMemoryRecordSize);
-  format::encodeMemory(Record, IsStore, Length, R->WorkgroupKey,
-                       reinterpret_cast<uintptr_t>(Address));
+  // Stored as a struct of two words rather than through memcpy into bytes:
+  // a char-typed store may alias anything, which would make the compiler
+  // reload the ring's fields (and the kernel's own data) after every
+  // record. The layout is format::encodeMemory's; a test checks they agree.
+  auto *Words = reinterpret_cast<RecordWords *>(Record);
+  Words->First = format::packWord(IsStore ? format::Tag::MemoryStore
+                                          : format::Tag::MemoryLoad,
+                                  Length, R->WorkgroupKey);
+  Words->Second = reinterpret_cast<uintptr_t>(Address);
 }
 
 WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,

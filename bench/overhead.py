@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Tracing overhead: instrumented against plain, in one invocation.
+
+For each kernel, builds (already built by CMake) of the same source with the
+same compiler and flags are run in rotation, --pairs times:
+
+  plain      the source as written
+  wgtrace    rewritten by wgtrace-rewrite, memory accesses traced (ring mode)
+  wg-only    the same binary with WGTRACE_MEMORY=0 (workgroup records only)
+  tsan       -fsanitize=thread
+  sancov     -fsanitize-coverage=func,trace-loads,trace-stores feeding
+             thread-local rings of the same size (bench/sancov_ring.cc)
+
+Each run prints its best kernel time; a pair's ratio is variant / plain of
+the same round. Prints the median and min-max ratio per kernel and variant,
+the budgets, 2-worker scaling and resident memory. Ratios, not times: the
+machine is shared and noisy.
+
+Usage: bench/overhead.py [--build build] [--pairs 5] [--quick]
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
+    "simple_mul": (4 << 20, 6.0),
+    "matmul": (256, 2.0),
+    "stencil": (2048, 7.0),
+    "transpose": (2048, 1.1),
+}
+VARIANTS = ["wgtrace", "wg-only", "tsan", "sancov"]
+
+
+def run(binary, size, env_extra=None, reps=3):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WGTRACE_")}
+    env.update(env_extra or {})
+    env["TSAN_OPTIONS"] = "report_signal_unsafe=0"
+    pid = subprocess.Popen([binary, "--size=%d" % size, "--reps=%d" % reps], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out, _ = pid.communicate()
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    fields = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
+    if pid.returncode != 0 or "kernel_seconds" not in fields:
+        sys.exit("%s failed (%d)" % (binary, pid.returncode))
+    return float(fields["kernel_seconds"]), fields["checksum"]
+
+
+def peak_rss_kib(binary, size, env_extra):
+    """Peak resident set of one run, from wait4's rusage."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WGTRACE_")}
+    env.update(env_extra)
+    proc = subprocess.Popen([binary, "--size=%d" % size, "--reps=1"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        sys.exit("%s failed" % binary)
+    return usage.ru_maxrss
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="small sizes, one pair: a smoke test")
+    args = parser.parse_args()
+    bench_dir = os.path.join(args.build, "bench")
+    pairs = 1 if args.quick else args.pairs
+    trace_dir = tempfile.mkdtemp(prefix="wgtrace-bench-")
+    trace = os.path.join(trace_dir, "trace.bin")
+
+    rows, failures, wrong = [], [], []
+    for kernel, (size, budget) in KERNELS.items():
+        if args.quick:
+            size = max(size // 64, 256) if kernel == "simple_mul" else 128
+        exe = lambda v: os.path.join(bench_dir, "bench_%s%s" % (kernel, v))
+        ratios = {v: [] for v in VARIANTS}
+        for _ in range(pairs):
+            plain, expected = run(exe("_plain"), size)
+            commands = {
+                "wgtrace": (exe(""), {"WGTRACE_FILE": trace}),
+                "wg-only": (exe(""), {"WGTRACE_FILE": trace, "WGTRACE_MEMORY": "0"}),
+                "tsan": (exe("_tsan"), {}),
+                "sancov": (exe("_sancov"), {}),
+            }
+            for variant, (binary, env) in commands.items():
+                seconds, checksum = run(binary, size, env)
+                if checksum != expected:
+                    wrong.append("%s %s computes %s, plain %s" % (kernel, variant, checksum, expected))
+                ratios[variant].append(seconds / plain)
+        rows.append((kernel, budget, ratios))
+
+    print("kernel       variant   ratio median  [min - max]   budget")
+    for kernel, budget, ratios in rows:
+        for variant in VARIANTS:
+            r = ratios[variant]
+            limit = {"wgtrace": budget, "wg-only": 1.03 if kernel == "matmul" else None}.get(variant)
+            verdict = ""
+            if limit is not None:
+                ok = statistics.median(r) <= limit
+                verdict = "%5.2fx %s" % (limit, "ok" if ok else "OVER")
+                if not ok:
+                    failures.append("%s %s median %.2fx > %.2fx" % (kernel, variant, statistics.median(r), limit))
+            print("%-12s %-9s %8.2fx     [%.2f - %.2f]   %s" % (kernel, variant, statistics.median(r), min(r), max(r), verdict))
+        wg = statistics.median(ratios["wgtrace"])
+        for other in ("tsan", "sancov"):
+            if wg >= statistics.median(ratios[other]):
+                failures.append("%s: wgtrace %.2fx is not below %s %.2fx" % (kernel, wg, other, statistics.median(ratios[other])))
+
+    # Two workers against one: records per second of the whole process.
+    size = KERNELS["simple_mul"][0] // (64 if args.quick else 1)
+    exe = os.path.join(bench_dir, "bench_simple_mul")
+    scale = []
+    for _ in range(pairs):
+        one, _ = run(exe, size, {"WGTRACE_FILE": trace, "WGTRACE_DEVICE": "local-task", "WGTRACE_WORKERS": "1"})
+        two, _ = run(exe, size, {"WGTRACE_FILE": trace, "WGTRACE_DEVICE": "local-task", "WGTRACE_WORKERS": "2"})
+        scale.append(one / two)
+    print("2 workers record %.2fx the records/s of 1 [%.2f - %.2f] (budget >= 1.7x)" % (
+        statistics.median(scale), min(scale), max(scale)))
+    if statistics.median(scale) < 1.7:
+        failures.append("2-worker scaling %.2fx < 1.7x" % statistics.median(scale))
+
+    # Resident memory: the traced run's extra peak RSS against its buffers.
+    buffer_mib = 64
+    plain_rss = peak_rss_kib(os.path.join(bench_dir, "bench_simple_mul_plain"), size, {})
+    traced_rss = peak_rss_kib(exe, size, {"WGTRACE_FILE": trace, "WGTRACE_BUFFER_SIZE": "%dmib" % buffer_mib})
+    extra_mib = (traced_rss - plain_rss) / 1024.0
+    allowed = (buffer_mib + 4 / 1024.0) * 1.10
+    print("resident memory: traced run +%.1f MiB over plain with one %d MiB ring (budget %.1f MiB)" % (
+        extra_mib, buffer_mib, allowed))
+    if extra_mib > allowed:
+        failures.append("resident memory +%.1f MiB > %.1f MiB" % (extra_mib, allowed))
+
+    os.remove(trace) if os.path.exists(trace) else None
+    os.rmdir(trace_dir)
+    for f in failures:
+        print("over budget: " + f)
+    for w in wrong:
+        print("WRONG RESULT: " + w)
+    if wrong:
+        return 2
+    return 1 if failures and not args.quick else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
