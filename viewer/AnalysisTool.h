@@ -30,6 +30,11 @@ public:
   virtual void record(const Record &R) = 0;
   /// The ring ended, or decoding stopped at damage inside it.
   virtual void endRing(const RingInfo &Info) { (void)Info; }
+  /// The end of a pass over the file (also after an error). A tool that
+  /// needs what it learnt from the whole file before it can look at records
+  /// again (footprint: buffers) returns true and is fed every chunk once
+  /// more; the file is mapped, so a pass costs only decoding.
+  virtual bool anotherPass() { return false; }
   /// All input has been seen (also after an error): print the result.
   virtual void finish() {}
 };

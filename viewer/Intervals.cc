@@ -6,14 +6,15 @@
 
 namespace wgtrace::viewer {
 
-void coalesce(std::vector<Interval> &Ranges) {
+void coalesce(std::vector<Interval> &Ranges, uint64_t Gap) {
   if (Ranges.size() < 2)
     return;
   std::sort(Ranges.begin(), Ranges.end(),
             [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
   size_t Out = 0;
   for (size_t I = 1; I < Ranges.size(); ++I) {
-    if (Ranges[I].Lo <= Ranges[Out].Hi)
+    if (Ranges[I].Lo <= Ranges[Out].Hi ||
+        Ranges[I].Lo - Ranges[Out].Hi <= Gap)
       Ranges[Out].Hi = std::max(Ranges[Out].Hi, Ranges[I].Hi);
     else
       Ranges[++Out] = Ranges[I];
@@ -24,21 +25,21 @@ void coalesce(std::vector<Interval> &Ranges) {
 void IntervalAccumulator::add(uint64_t Lo, uint64_t Hi) {
   if (!Ranges.empty()) {
     Interval &Last = Ranges.back();
-    if (Lo >= Last.Lo && Lo <= Last.Hi) {
+    if (Lo >= Last.Lo && (Lo <= Last.Hi || Lo - Last.Hi <= Gap)) {
       Last.Hi = std::max(Last.Hi, Hi);
       return;
     }
   }
   Ranges.push_back({Lo, Hi});
   if (Ranges.size() >= 2 * Compacted + 1024) {
-    coalesce(Ranges);
+    coalesce(Ranges, Gap);
     Compacted = Ranges.size();
   }
 }
 
 const std::vector<Interval> &IntervalAccumulator::ranges() {
   if (Compacted != Ranges.size()) {
-    coalesce(Ranges);
+    coalesce(Ranges, Gap);
     Compacted = Ranges.size();
   }
   return Ranges;

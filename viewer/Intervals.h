@@ -22,8 +22,9 @@ struct Interval {
   uint64_t Hi = 0;
 };
 
-/// Sorts \p Ranges and merges ranges that overlap or touch.
-void coalesce(std::vector<Interval> &Ranges);
+/// Sorts \p Ranges and merges ranges that overlap, touch, or are at most
+/// \p Gap bytes apart.
+void coalesce(std::vector<Interval> &Ranges, uint64_t Gap = 0);
 
 /// Ranges appended in any order, merged with the previous range when they
 /// extend it (the common, contiguous case costs nothing) and compacted
@@ -31,6 +32,8 @@ void coalesce(std::vector<Interval> &Ranges);
 /// the number of distinct runs, not the number of accesses.
 class IntervalAccumulator {
 public:
+  /// Ranges at most \p Gap bytes apart are merged too.
+  explicit IntervalAccumulator(uint64_t Gap = 0) : Gap(Gap) {}
   void add(uint64_t Lo, uint64_t Hi);
   /// The merged, sorted ranges.
   const std::vector<Interval> &ranges();
@@ -39,6 +42,7 @@ public:
 private:
   std::vector<Interval> Ranges;
   size_t Compacted = 0;
+  uint64_t Gap;
 };
 
 /// The byte range of an access of \p Length bytes at \p Address, clamped at

@@ -2,12 +2,28 @@
 
 #include "TraceReader.h"
 
+#include <vector>
+
 using namespace llvm;
 
 namespace wgtrace::viewer {
 
 Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
   Error E = runChunks(Tools);
+  // Later passes feed only the tools that asked for them, so that the
+  // others do not see records twice. A damaged file is passed again too:
+  // the pass stops at the same damage, with the same records before it.
+  std::vector<AnalysisTool *> Again;
+  while (true) {
+    Again.clear();
+    for (AnalysisTool *T : Tools)
+      if (T->anotherPass())
+        Again.push_back(T);
+    if (Again.empty())
+      break;
+    AllMetadata.clear();
+    consumeError(runChunks(Again));
+  }
   for (AnalysisTool *T : Tools)
     T->finish();
   return E;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpTool.h"
+#include "FootprintTool.h"
 #include "RacesTool.h"
 #include "SummaryTool.h"
 #include "TraceReader.h"
@@ -74,6 +75,14 @@ cl::opt<uint64_t> RacesLimit("limit",
                                       "(all are counted)"),
                              cl::init(100), cl::sub(RacesCmd),
                              cl::cat(ViewCategory));
+
+cl::SubCommand FootprintCmd("footprint",
+                            "Per workgroup: byte ranges touched per buffer "
+                            "and the stride pattern of each access stream");
+cl::opt<std::string> FootprintFile(cl::Positional, cl::desc("<trace file>"),
+                                   cl::Required, cl::sub(FootprintCmd));
+cl::opt<bool> FootprintJson("json", cl::desc("Print JSON instead of text"),
+                            cl::sub(FootprintCmd), cl::cat(ViewCategory));
 
 /// Reports how wrapped rings were decoded, on stderr so that stdout keeps
 /// IREE's exact format.
@@ -176,6 +185,19 @@ int runRaces() {
   return Races.raceCount() ? kExitFound : 0;
 }
 
+int runFootprint() {
+  Expected<TraceFile> File = TraceFile::open(FootprintFile);
+  if (!File)
+    return reportError(FootprintFile, File.takeError());
+  FootprintTool Footprint(outs(), FootprintJson);
+  WrapNotes Notes(FootprintFile);
+  TraceReader Reader(*File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&Notes, &Footprint};
+  if (Error E = Reader.run(Tools))
+    return reportError(FootprintFile, std::move(E));
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -190,6 +212,8 @@ int main(int argc, char **argv) {
     return runSummary();
   if (RacesCmd)
     return runRaces();
+  if (FootprintCmd)
+    return runFootprint();
   errs() << "wgtrace-view: error: a subcommand is required (try --help)\n";
   return kExitUsage;
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpTool.h"
+#include "FootprintTool.h"
 #include "RacesTool.h"
 #include "SummaryTool.h"
 #include "TraceReader.h"
@@ -31,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     SummaryTool Summary(Null, /*Json=*/Mode == RingMode::IreeCompat);
     TraceReader Reader(File, Mode);
     RacesTool Races(Null, /*Json=*/Mode == RingMode::WrapAware);
-    AnalysisTool *Tools[] = {&Dump, &Summary, &Races};
+    FootprintTool Footprint(Null, /*Json=*/Mode == RingMode::IreeCompat);
+    AnalysisTool *Tools[] = {&Dump, &Summary, &Races, &Footprint};
     llvm::consumeError(Reader.run(Tools));
   }
   return 0;

@@ -1,0 +1,224 @@
+//===- FootprintTool.cc ---------------------------------------------------===//
+
+#include "FootprintTool.h"
+
+#include "Metadata.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+void FootprintTool::beginRing(const RingInfo &Info) {
+  Meta = Info.Meta;
+  Opens.clear();
+}
+
+uint32_t FootprintTool::bufferOf(uint64_t Address) const {
+  // The last buffer starting at or below the address; every accessed
+  // address lies in one, since the buffers cover all accesses of pass 1.
+  auto It = std::upper_bound(
+      Buffers.begin(), Buffers.end(), Address,
+      [](uint64_t A, const Interval &B) { return A < B.Lo; });
+  return It == Buffers.begin() ? 0 : uint32_t(It - Buffers.begin() - 1);
+}
+
+void FootprintTool::record(const Record &R) {
+  if (!R.Workgroup)
+    return; // --iree-compat on a wrapped ring: owner unknown
+  const bool IsAccess =
+      R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
+  if (Pass == 0) {
+    if (IsAccess && R.Memory.Length) {
+      Interval I = accessRange(R.Memory.Address, R.Memory.Length);
+      Touched.add(I.Lo, I.Hi);
+    }
+    return;
+  }
+  if (R.Tag == format::Tag::Workgroup) {
+    const format::WorkgroupRecord &WG = R.Workgroup->Record;
+    Workgroup W;
+    W.Site = WG.DispatchId;
+    W.Function = Meta->siteFunction(WG.DispatchId).nameOr("(null)").str();
+    W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
+    W.ProcessorId = WG.ProcessorId;
+    Open O;
+    O.Workgroup = Workgroups.size();
+    Workgroups.push_back(std::move(W));
+    Opens.push_back(std::move(O));
+    return;
+  }
+  if (!IsAccess || R.Memory.Length == 0)
+    return;
+  Open &O = Opens[R.Workgroup->Index];
+  Workgroup &W = Workgroups[O.Workgroup];
+  const uint64_t Address = R.Memory.Address;
+  const bool Store = R.Memory.IsStore;
+  const uint32_t Buffer = bufferOf(Address);
+
+  if (O.LastBuffer >= O.Buffers.size() ||
+      O.Buffers[O.LastBuffer].Buffer != Buffer) {
+    auto It = std::find_if(O.Buffers.begin(), O.Buffers.end(),
+                           [&](const OpenBuffer &B) { return B.Buffer == Buffer; });
+    if (It == O.Buffers.end()) {
+      O.Buffers.push_back(
+          OpenBuffer{Buffer, IntervalAccumulator(), IntervalAccumulator()});
+      It = O.Buffers.end() - 1;
+    }
+    O.LastBuffer = It - O.Buffers.begin();
+  }
+  Interval I = accessRange(Address, R.Memory.Length);
+  OpenBuffer &B = O.Buffers[O.LastBuffer];
+  (Store ? B.Stores : B.Loads).add(I.Lo, I.Hi);
+
+  auto Matches = [&](const Stream &S) {
+    return S.Store == Store && S.Buffer == Buffer &&
+           S.Pattern.length() == R.Memory.Length;
+  };
+  if (O.LastStream < W.Streams.size() && Matches(W.Streams[O.LastStream])) {
+    W.Streams[O.LastStream].Pattern.add(Address);
+    return;
+  }
+  auto It = std::find_if(W.Streams.begin(), W.Streams.end(), Matches);
+  if (It == W.Streams.end()) {
+    W.Streams.push_back(Stream{Store, Buffer,
+                               StridePattern(Address, R.Memory.Length)});
+    O.LastStream = W.Streams.size() - 1;
+    return;
+  }
+  O.LastStream = It - W.Streams.begin();
+  It->Pattern.add(Address);
+}
+
+void FootprintTool::endRing(const RingInfo &Info) {
+  (void)Info;
+  if (Pass == 0)
+    return;
+  for (Open &O : Opens) {
+    Workgroup &W = Workgroups[O.Workgroup];
+    for (OpenBuffer &B : O.Buffers)
+      W.Buffers.push_back({B.Buffer, B.Loads.ranges(), B.Stores.ranges()});
+    std::sort(W.Buffers.begin(), W.Buffers.end(),
+              [](const BufferUse &X, const BufferUse &Y) {
+                return X.Buffer < Y.Buffer;
+              });
+  }
+  Opens.clear();
+}
+
+bool FootprintTool::anotherPass() {
+  if (Pass > 0)
+    return false;
+  Buffers = Touched.ranges();
+  Touched = IntervalAccumulator(kBufferGap);
+  Pass = 1;
+  return true;
+}
+
+void FootprintTool::finish() {
+  if (Json)
+    printJson();
+  else
+    printText();
+  OS.flush();
+}
+
+static std::string rangesText(const std::vector<Interval> &Ranges) {
+  constexpr size_t kShown = 6;
+  std::string Out;
+  uint64_t Bytes = 0;
+  for (const Interval &I : Ranges)
+    Bytes += I.Hi - I.Lo;
+  for (size_t I = 0; I < Ranges.size() && I < kShown; ++I)
+    Out += fmt::format("{}{:#x}+{}", I ? ", " : "", Ranges[I].Lo,
+                       Ranges[I].Hi - Ranges[I].Lo);
+  if (Ranges.size() > kShown)
+    Out += fmt::format(", ... {} more", Ranges.size() - kShown);
+  return fmt::format("{} ({} range{}, {} bytes)", Out, Ranges.size(),
+                     Ranges.size() == 1 ? "" : "s", Bytes);
+}
+
+void FootprintTool::printText() {
+  OS << fmt::format("{} buffer{} (accessed bytes; gaps over {} bytes separate "
+                    "buffers)\n",
+                    Buffers.size(), Buffers.size() == 1 ? "" : "s",
+                    kBufferGap);
+  for (size_t I = 0; I < Buffers.size(); ++I)
+    OS << fmt::format("  buffer {}: {:#x}-{:#x} ({} bytes)\n", I,
+                      Buffers[I].Lo, Buffers[I].Hi,
+                      Buffers[I].Hi - Buffers[I].Lo);
+  for (const Workgroup &W : Workgroups) {
+    OS << fmt::format("\nworkgroup {},{},{} pid {} (dispatch site {}: {})\n",
+                      W.Id[0], W.Id[1], W.Id[2], W.ProcessorId, W.Site,
+                      W.Function);
+    for (const BufferUse &B : W.Buffers) {
+      if (!B.Loads.empty())
+        OS << fmt::format("  buffer {} loads:  {}\n", B.Buffer,
+                          rangesText(B.Loads));
+      if (!B.Stores.empty())
+        OS << fmt::format("  buffer {} stores: {}\n", B.Buffer,
+                          rangesText(B.Stores));
+    }
+    for (const Stream &S : W.Streams)
+      OS << fmt::format("  stream {} {} B buffer {}: {} access{} from {:#x}, "
+                        "{}\n",
+                        S.Store ? "store" : "load ", S.Pattern.length(),
+                        S.Buffer, S.Pattern.count(),
+                        S.Pattern.count() == 1 ? "" : "es", S.Pattern.first(),
+                        S.Pattern.describe());
+  }
+}
+
+void FootprintTool::printJson() {
+  auto Ranges = [](const std::vector<Interval> &V) {
+    json::Array A;
+    for (const Interval &I : V)
+      A.push_back(json::Array{I.Lo, I.Hi - I.Lo});
+    return A;
+  };
+  json::Array BuffersJ;
+  for (const Interval &I : Buffers)
+    BuffersJ.push_back(json::Object{{"address", I.Lo}, {"size", I.Hi - I.Lo}});
+  json::Array WGs;
+  for (const Workgroup &W : Workgroups) {
+    json::Array Uses;
+    for (const BufferUse &B : W.Buffers)
+      Uses.push_back(json::Object{{"buffer", B.Buffer},
+                                  {"loads", Ranges(B.Loads)},
+                                  {"stores", Ranges(B.Stores)}});
+    json::Array Streams;
+    for (const Stream &S : W.Streams) {
+      json::Object O{{"kind", S.Store ? "store" : "load"},
+                     {"length", S.Pattern.length()},
+                     {"buffer", S.Buffer},
+                     {"count", S.Pattern.count()},
+                     {"first", S.Pattern.first()},
+                     {"pattern", StridePattern::kindName(S.Pattern.kind())}};
+      if (S.Pattern.kind() == StridePattern::Kind::Strided)
+        O["stride"] = S.Pattern.step();
+      if (S.Pattern.kind() == StridePattern::Kind::TwoD) {
+        O["stride"] = S.Pattern.step();
+        O["row_length"] = S.Pattern.rowLength();
+        O["row_pitch"] = S.Pattern.rowPitch();
+      }
+      Streams.push_back(std::move(O));
+    }
+    WGs.push_back(json::Object{{"site", W.Site},
+                               {"function", W.Function},
+                               {"id", json::Array{W.Id[0], W.Id[1], W.Id[2]}},
+                               {"pid", W.ProcessorId},
+                               {"buffers", std::move(Uses)},
+                               {"streams", std::move(Streams)}});
+  }
+  json::Value Root = json::Object{{"buffer_gap", kBufferGap},
+                                  {"buffers", std::move(BuffersJ)},
+                                  {"workgroups", std::move(WGs)}};
+  OS << formatv("{0:2}", Root) << "\n";
+}
+
+} // namespace wgtrace::viewer

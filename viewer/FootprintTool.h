@@ -1,0 +1,103 @@
+//===- FootprintTool.h - What each workgroup touched, and how ----*- C++ -*-===//
+//
+// Per workgroup: the byte ranges it loaded and stored, coalesced, grouped
+// by buffer; and per access stream the stride pattern (StridePattern.h).
+//
+// A buffer is a maximal cluster of accessed bytes (over all workgroups)
+// whose gaps are at most kBufferGap bytes: the trace knows addresses, not
+// allocations. A stream is the accesses of one workgroup with the same kind
+// (load/store), the same length and the same buffer, in record order: the
+// format has no source-site ids, and this key separates the usual streams
+// of a kernel (one per array it walks).
+//
+// Two passes: the first finds the buffers (its memory is one range per run
+// of touched bytes, merged across gaps up to kBufferGap), the second keeps,
+// per workgroup, its coalesced ranges and one small state per stream until
+// the end of the file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_FOOTPRINTTOOL_H
+#define WGTRACE_VIEWER_FOOTPRINTTOOL_H
+
+#include "AnalysisTool.h"
+#include "Intervals.h"
+#include "StridePattern.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace wgtrace::viewer {
+
+class FootprintTool : public AnalysisTool {
+public:
+  /// Accessed bytes further apart than this belong to different buffers.
+  static constexpr uint64_t kBufferGap = 4096;
+
+  FootprintTool(llvm::raw_ostream &OS, bool Json)
+      : OS(OS), Json(Json), Touched(kBufferGap) {}
+
+  void beginRing(const RingInfo &Info) override;
+  void record(const Record &R) override;
+  void endRing(const RingInfo &Info) override;
+  bool anotherPass() override;
+  void finish() override;
+
+  struct Stream {
+    bool Store = false;
+    uint32_t Buffer = 0;
+    StridePattern Pattern;
+  };
+  struct BufferUse {
+    uint32_t Buffer = 0;
+    std::vector<Interval> Loads, Stores;
+  };
+  struct Workgroup {
+    uint32_t Site = 0;
+    std::string Function;
+    std::array<uint32_t, 3> Id{};
+    uint32_t ProcessorId = 0;
+    /// By buffer, in address order (after finish()).
+    std::vector<BufferUse> Buffers;
+    std::vector<Stream> Streams;
+  };
+
+  /// After finish().
+  const std::vector<Interval> &buffers() const { return Buffers; }
+  const std::vector<Workgroup> &workgroups() const { return Workgroups; }
+
+private:
+  struct OpenBuffer {
+    uint32_t Buffer;
+    IntervalAccumulator Loads, Stores;
+  };
+  /// A workgroup of the current ring; its records never leave the ring.
+  struct Open {
+    uint32_t Workgroup = 0;
+    /// Few per workgroup: searched linearly, the last one used first.
+    std::vector<OpenBuffer> Buffers;
+    size_t LastBuffer = 0;
+    size_t LastStream = 0;
+  };
+  uint32_t bufferOf(uint64_t Address) const;
+  void printText();
+  void printJson();
+
+  llvm::raw_ostream &OS;
+  bool Json;
+  unsigned Pass = 0;
+  const Metadata *Meta = nullptr;
+  /// Pass 1: every accessed byte, merged across gaps up to kBufferGap.
+  IntervalAccumulator Touched;
+  std::vector<Interval> Buffers;
+  /// Pass 2: the workgroups of the current ring, by WorkgroupInfo::Index.
+  std::vector<Open> Opens;
+  std::vector<Workgroup> Workgroups;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_FOOTPRINTTOOL_H
