@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CacheTool.h"
 #include "DumpTool.h"
 #include "FootprintTool.h"
 #include "RacesTool.h"
@@ -83,6 +84,31 @@ cl::opt<std::string> FootprintFile(cl::Positional, cl::desc("<trace file>"),
                                    cl::Required, cl::sub(FootprintCmd));
 cl::opt<bool> FootprintJson("json", cl::desc("Print JSON instead of text"),
                             cl::sub(FootprintCmd), cl::cat(ViewCategory));
+
+cl::SubCommand CacheCmd("cache",
+                        "Hits and misses per workgroup in a set-associative "
+                        "LRU cache, and a reuse-distance histogram");
+cl::opt<std::string> CacheFile(cl::Positional, cl::desc("<trace file>"),
+                               cl::Required, cl::sub(CacheCmd));
+cl::opt<bool> CacheJson("json", cl::desc("Print JSON instead of a table"),
+                        cl::sub(CacheCmd), cl::cat(ViewCategory));
+cl::opt<std::string> CacheLevel("level",
+                                cl::desc("Preset: l1 (32 KiB, 8 ways) or l2 "
+                                         "(1 MiB, 16 ways), 64-byte lines"),
+                                cl::init("l1"), cl::sub(CacheCmd),
+                                cl::cat(ViewCategory));
+cl::opt<std::string> CacheSize("cache-size",
+                               cl::desc("Cache size in bytes (suffixes k, "
+                                        "kib, m, mib)"),
+                               cl::sub(CacheCmd), cl::cat(ViewCategory));
+cl::opt<unsigned> CacheLineSize("line-size",
+                                cl::desc("Line size in bytes (default 64)"),
+                                cl::sub(CacheCmd), cl::cat(ViewCategory));
+cl::opt<unsigned> CacheWays("ways", cl::desc("Associativity"),
+                            cl::sub(CacheCmd), cl::cat(ViewCategory));
+cl::opt<bool> CacheCold("cold",
+                        cl::desc("Empty the cache before each workgroup"),
+                        cl::sub(CacheCmd), cl::cat(ViewCategory));
 
 /// Reports how wrapped rings were decoded, on stderr so that stdout keeps
 /// IREE's exact format.
@@ -198,6 +224,62 @@ int runFootprint() {
   return 0;
 }
 
+/// "32768", "32k", "32KiB", "1m", "1MiB".
+bool parseSize(StringRef Text, uint64_t &Out) {
+  std::string Lower = Text.trim().lower();
+  StringRef T = Lower;
+  uint64_t Scale = 1;
+  for (auto [Suffix, S] : {std::pair<StringRef, uint64_t>{"kib", 1 << 10},
+                           {"mib", 1 << 20},
+                           {"k", 1 << 10},
+                           {"m", 1 << 20}})
+    if (T.consume_back(Suffix)) {
+      Scale = S;
+      break;
+    }
+  if (T.getAsInteger(10, Out))
+    return false;
+  Out *= Scale;
+  return true;
+}
+
+int runCache() {
+  CacheGeometry G;
+  if (CacheLevel == "l2") {
+    G.Size = 1 << 20;
+    G.Ways = 16;
+  } else if (CacheLevel != "l1") {
+    WithColor::error(errs(), "wgtrace-view") << "--level must be l1 or l2\n";
+    return kExitUsage;
+  }
+  if (CacheSize.getNumOccurrences() && !parseSize(CacheSize, G.Size)) {
+    WithColor::error(errs(), "wgtrace-view")
+        << "--cache-size expects bytes, e.g. 32768, 32k, 1MiB\n";
+    return kExitUsage;
+  }
+  if (CacheLineSize.getNumOccurrences())
+    G.LineSize = CacheLineSize;
+  if (CacheWays.getNumOccurrences())
+    G.Ways = CacheWays;
+  if (!isPowerOf2_64(G.LineSize) || G.Ways == 0 ||
+      G.Size % (G.LineSize * G.Ways) != 0 || !isPowerOf2_64(G.sets())) {
+    WithColor::error(errs(), "wgtrace-view")
+        << "the line size and the number of sets (cache size / (line size "
+           "* ways)) must be powers of two\n";
+    return kExitUsage;
+  }
+  Expected<TraceFile> File = TraceFile::open(CacheFile);
+  if (!File)
+    return reportError(CacheFile, File.takeError());
+  CacheTool Cache(outs(), CacheJson, G, CacheCold);
+  WrapNotes Notes(CacheFile);
+  TraceReader Reader(*File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&Notes, &Cache};
+  if (Error E = Reader.run(Tools))
+    return reportError(CacheFile, std::move(E));
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -214,6 +296,8 @@ int main(int argc, char **argv) {
     return runRaces();
   if (FootprintCmd)
     return runFootprint();
+  if (CacheCmd)
+    return runCache();
   errs() << "wgtrace-view: error: a subcommand is required (try --help)\n";
   return kExitUsage;
 }

@@ -131,4 +131,31 @@ TEST(Cli, RacesOnDamageExitsTwo) {
   EXPECT_NE(R.Err.find("truncated"), std::string::npos);
 }
 
+TEST(Cli, CacheOptions) {
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+  Ring.load(0x1000, 4);
+  Ring.load(0x1000, 4);
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(Ring);
+  std::string Path = writeTrace("cache.bin", B.bytes());
+  ViewRun R = view("cache " + Path);
+  EXPECT_EQ(R.Status, 0) << R.Err;
+  EXPECT_NE(R.Out.find("cache: 32768 bytes, 64-byte lines, 8 ways, 64 sets"),
+            std::string::npos)
+      << R.Out;
+  R = view("cache --level l2 " + Path);
+  EXPECT_NE(R.Out.find("cache: 1048576 bytes, 64-byte lines, 16 ways, 1024 "
+                       "sets"),
+            std::string::npos)
+      << R.Out;
+  R = view("cache --level l2 --ways 4 --cache-size 64KiB " + Path);
+  EXPECT_NE(R.Out.find("cache: 65536 bytes, 64-byte lines, 4 ways, 256 sets"),
+            std::string::npos)
+      << R.Out;
+  R = view("cache --cache-size 3000 " + Path);
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_NE(R.Err.find("powers of two"), std::string::npos);
+}
+
 } // namespace

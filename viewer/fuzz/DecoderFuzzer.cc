@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CacheTool.h"
 #include "DumpTool.h"
 #include "FootprintTool.h"
 #include "RacesTool.h"
@@ -33,7 +34,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     TraceReader Reader(File, Mode);
     RacesTool Races(Null, /*Json=*/Mode == RingMode::WrapAware);
     FootprintTool Footprint(Null, /*Json=*/Mode == RingMode::IreeCompat);
-    AnalysisTool *Tools[] = {&Dump, &Summary, &Races, &Footprint};
+    CacheGeometry Small{1024, 64, 2};
+    CacheTool Cache(Null, /*Json=*/Mode == RingMode::WrapAware, Small,
+                    /*Cold=*/Mode == RingMode::IreeCompat);
+    AnalysisTool *Tools[] = {&Dump, &Summary, &Races, &Footprint, &Cache};
     llvm::consumeError(Reader.run(Tools));
   }
   return 0;

@@ -1,0 +1,155 @@
+//===- CacheTool.cc -------------------------------------------------------===//
+
+#include "CacheTool.h"
+
+#include "Metadata.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <fmt/format.h>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+void CacheTool::beginRing(const RingInfo &Info) {
+  Meta = Info.Meta;
+  RingWorkgroups.clear();
+}
+
+void CacheTool::record(const Record &R) {
+  if (!R.Workgroup)
+    return; // --iree-compat on a wrapped ring: owner unknown
+  if (R.Tag == format::Tag::Workgroup) {
+    const format::WorkgroupRecord &WG = R.Workgroup->Record;
+    Workgroup W;
+    W.Site = WG.DispatchId;
+    W.Function = Meta->siteFunction(WG.DispatchId).nameOr("(null)").str();
+    W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
+    W.ProcessorId = WG.ProcessorId;
+    RingWorkgroups.push_back(Workgroups.size());
+    Workgroups.push_back(std::move(W));
+    if (Cold) {
+      Cache.clear();
+      Reuse.clear();
+    }
+    return;
+  }
+  if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
+    return;
+  Counts &C = Workgroups[RingWorkgroups[R.Workgroup->Index]].C;
+  ++C.Accesses;
+  ++Totals.Accesses;
+  uint64_t First = R.Memory.Address >> LineShift;
+  uint64_t Last = R.Memory.Length
+                      ? (R.Memory.Address + (R.Memory.Length - 1)) >> LineShift
+                      : First;
+  if (Last < First)
+    Last = First; // wraps past the top of the address space
+  for (uint64_t Line = First;; ++Line) {
+    ++C.LineAccesses;
+    ++Totals.LineAccesses;
+    bool Hit = Cache.access(Line);
+    (Hit ? C.Hits : C.Misses) += 1;
+    (Hit ? Totals.Hits : Totals.Misses) += 1;
+    uint64_t D = Reuse.access(Line);
+    if (D == ReuseDistance::kCold)
+      ++ColdAccesses;
+    else
+      ++Histogram[ReuseDistance::bucket(D)];
+    if (Line == Last)
+      break;
+  }
+}
+
+void CacheTool::finish() {
+  if (Json)
+    printJson();
+  else
+    printText();
+  OS.flush();
+}
+
+static double rate(const CacheTool::Counts &C) {
+  return C.LineAccesses ? 100.0 * double(C.Misses) / double(C.LineAccesses)
+                        : 0.0;
+}
+
+static std::string bucketLabel(unsigned B) {
+  if (B == 0)
+    return "0";
+  uint64_t Lo = uint64_t(1) << (B - 1);
+  uint64_t Hi = (B == 64 ? 0 : (uint64_t(1) << B)) - 1;
+  return Lo == Hi ? fmt::format("{}", Lo) : fmt::format("{}-{}", Lo, Hi);
+}
+
+void CacheTool::printText() {
+  OS << fmt::format("cache: {} bytes, {}-byte lines, {} ways, {} sets, LRU; "
+                    "{}\n\n",
+                    Geometry.Size, Geometry.LineSize, Geometry.Ways,
+                    Geometry.sets(),
+                    Cold ? "emptied before each workgroup"
+                         : "shared by all workgroups in record order");
+  OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8}\n",
+                    "workgroup", "pid", "accesses", "line accesses", "hits",
+                    "misses", "miss %");
+  uint32_t Site = UINT32_MAX;
+  for (const Workgroup &W : Workgroups) {
+    if (W.Site != Site) {
+      Site = W.Site;
+      OS << fmt::format("dispatch site {}: {}\n", W.Site, W.Function);
+    }
+    OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8.2f}\n",
+                      fmt::format("{},{},{}", W.Id[0], W.Id[1], W.Id[2]),
+                      W.ProcessorId, W.C.Accesses, W.C.LineAccesses, W.C.Hits,
+                      W.C.Misses, rate(W.C));
+  }
+  OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8.2f}\n",
+                    "total", "", Totals.Accesses, Totals.LineAccesses,
+                    Totals.Hits, Totals.Misses, rate(Totals));
+  OS << "\nreuse distance (distinct lines between uses of a line)\n";
+  OS << fmt::format("  {:<24} {:>12}\n", "distance", "line accesses");
+  for (unsigned B = 0; B < Histogram.size(); ++B)
+    if (Histogram[B])
+      OS << fmt::format("  {:<24} {:>12}\n", bucketLabel(B), Histogram[B]);
+  OS << fmt::format("  {:<24} {:>12}\n", "first use", ColdAccesses);
+}
+
+void CacheTool::printJson() {
+  auto CountsJ = [](const Counts &C) {
+    return json::Object{{"accesses", C.Accesses},
+                        {"line_accesses", C.LineAccesses},
+                        {"hits", C.Hits},
+                        {"misses", C.Misses}};
+  };
+  json::Array WGs;
+  for (const Workgroup &W : Workgroups) {
+    json::Object O = CountsJ(W.C);
+    O["site"] = W.Site;
+    O["function"] = W.Function;
+    O["id"] = json::Array{W.Id[0], W.Id[1], W.Id[2]};
+    O["pid"] = W.ProcessorId;
+    WGs.push_back(std::move(O));
+  }
+  json::Array Hist;
+  for (unsigned B = 0; B < Histogram.size(); ++B)
+    if (Histogram[B]) {
+      uint64_t Lo = B == 0 ? 0 : uint64_t(1) << (B - 1);
+      uint64_t Hi = B == 0 ? 0 : (B == 64 ? UINT64_MAX : (uint64_t(1) << B) - 1);
+      Hist.push_back(json::Object{
+          {"min", Lo}, {"max", Hi}, {"count", Histogram[B]}});
+    }
+  json::Value Root = json::Object{
+      {"cache", json::Object{{"size", Geometry.Size},
+                             {"line_size", Geometry.LineSize},
+                             {"ways", Geometry.Ways},
+                             {"sets", Geometry.sets()},
+                             {"cold_per_workgroup", Cold}}},
+      {"workgroups", std::move(WGs)},
+      {"totals", CountsJ(Totals)},
+      {"reuse_distance", std::move(Hist)},
+      {"first_use", ColdAccesses}};
+  OS << formatv("{0:2}", Root) << "\n";
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,84 @@
+//===- CacheTool.h - Hits, misses and reuse distances -----------*- C++ -*-===//
+//
+// Runs every load and store through one CacheModel in record order (file
+// order: ring chunk after ring chunk), or through an emptied cache per
+// workgroup (--cold), and counts hits and misses per workgroup. An access
+// that spans two lines touches both. Alongside, the reuse distance of every
+// line access (ReuseDistance.h) goes into a power-of-two histogram.
+//
+// Memory: the cache, one entry per distinct line for reuse distances, and
+// the counts of each workgroup.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_CACHETOOL_H
+#define WGTRACE_VIEWER_CACHETOOL_H
+
+#include "AnalysisTool.h"
+#include "CacheModel.h"
+#include "ReuseDistance.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace wgtrace::viewer {
+
+class CacheTool : public AnalysisTool {
+public:
+  CacheTool(llvm::raw_ostream &OS, bool Json, const CacheGeometry &G,
+            bool Cold)
+      : OS(OS), Json(Json), Geometry(G), Cold(Cold), Cache(G),
+        LineShift(__builtin_ctzll(G.LineSize)) {}
+
+  void beginRing(const RingInfo &Info) override;
+  void record(const Record &R) override;
+  void finish() override;
+
+  struct Counts {
+    uint64_t Accesses = 0;
+    /// Line accesses: an access spanning two lines counts two.
+    uint64_t LineAccesses = 0;
+    uint64_t Hits = 0;
+    uint64_t Misses = 0;
+  };
+  struct Workgroup {
+    uint32_t Site = 0;
+    std::string Function;
+    std::array<uint32_t, 3> Id{};
+    uint32_t ProcessorId = 0;
+    Counts C;
+  };
+
+  const std::vector<Workgroup> &workgroups() const { return Workgroups; }
+  const Counts &totals() const { return Totals; }
+  /// Line accesses by reuse distance bucket (ReuseDistance::bucket).
+  const std::vector<uint64_t> &histogram() const { return Histogram; }
+  /// First accesses of a line (infinite distance).
+  uint64_t coldAccesses() const { return ColdAccesses; }
+
+private:
+  void printText();
+  void printJson();
+
+  llvm::raw_ostream &OS;
+  bool Json;
+  CacheGeometry Geometry;
+  bool Cold;
+  CacheModel Cache;
+  ReuseDistance Reuse;
+  unsigned LineShift;
+  const Metadata *Meta = nullptr;
+  /// Index in Workgroups of each workgroup record of the current ring.
+  std::vector<uint32_t> RingWorkgroups;
+  std::vector<Workgroup> Workgroups;
+  Counts Totals;
+  std::vector<uint64_t> Histogram = std::vector<uint64_t>(65, 0);
+  uint64_t ColdAccesses = 0;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_CACHETOOL_H

@@ -1,0 +1,52 @@
+//===- ReuseDistance.h - Distinct lines between two uses of a line -*- C++ -*-===//
+//
+// The reuse (stack) distance of an access is the number of distinct other
+// lines accessed since the previous access to the same line; a fully
+// associative LRU cache of C lines hits exactly the accesses with distance
+// below C, which makes the histogram a cache-size-independent picture of
+// locality.
+//
+// Computed exactly, as in Bennett and Kruskal (1975): each line's last
+// access time is marked in a Fenwick tree, and the distance is the number of
+// marks after the previous access. Times are renumbered whenever they reach
+// twice the number of distinct lines, so memory is proportional to the
+// distinct lines, not to the length of the trace.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_REUSEDISTANCE_H
+#define WGTRACE_VIEWER_REUSEDISTANCE_H
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace wgtrace::viewer {
+
+class ReuseDistance {
+public:
+  static constexpr uint64_t kCold = UINT64_MAX;
+
+  /// Accesses \p Line; returns its reuse distance, or kCold for its first
+  /// access.
+  uint64_t access(uint64_t Line);
+  void clear();
+
+  /// Histogram bucket of a distance: 0 for 0, k for [2^(k-1), 2^k).
+  static unsigned bucket(uint64_t Distance);
+
+private:
+  void mark(uint64_t Time, int Delta);
+  /// Marks at times [0, Time).
+  uint64_t prefix(uint64_t Time) const;
+  void renumber();
+
+  llvm::DenseMap<uint64_t, uint64_t> LastUse;
+  std::vector<int32_t> Tree;
+  uint64_t Now = 0;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_REUSEDISTANCE_H
