@@ -2,6 +2,8 @@
 
 #include "AccessCollector.h"
 
+#include "LibraryCalls.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/Builtins.h"
 
@@ -67,6 +69,58 @@ bool AccessCollector::VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
       (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator())) {
     use(E->getArg(0), AccessKind::Store);
     use(E->getArg(1), AccessKind::Load);
+  }
+  return true;
+}
+
+bool AccessCollector::VisitCallExpr(CallExpr *E) {
+  const FunctionDecl *Callee = E->getDirectCallee();
+  if (!Callee)
+    return true;
+  if (auto Fn = classifyMemoryFunction(Callee)) {
+    if (E->getNumArgs() != 3)
+      return true;
+    // The call goes to a recording copy of the function instead; flags say
+    // which of its ranges are memory (a copy out of a local array records
+    // only the store).
+    bool StoreIsMemory = Model.pointerTargetIsMemory(E->getArg(0));
+    bool LoadIsMemory = *Fn != MemoryFunction::Memset &&
+                        Model.pointerTargetIsMemory(E->getArg(1));
+    if (!StoreIsMemory && !LoadIsMemory)
+      return true;
+    std::string Name;
+    if (*Fn == MemoryFunction::Memset)
+      Name = "::wgtrace::detail::tracedMemset";
+    else
+      Name = (*Fn == MemoryFunction::Memcpy
+                  ? "::wgtrace::detail::tracedMemcpy<"
+                  : "::wgtrace::detail::tracedMemmove<") +
+             std::string(StoreIsMemory ? "true, " : "false, ") +
+             (LoadIsMemory ? "true>" : "false>");
+    const Expr *CalleeExpr = E->getCallee()->IgnoreImpCasts();
+    bool InMacro = false;
+    auto Range = RC.editRange(CalleeExpr->getSourceRange(), InMacro);
+    if (!Range) {
+      if (InMacro && RC.isInMainFile(E->getBeginLoc()))
+        RC.remark(E->getBeginLoc(),
+                  "access in macro expansion not instrumented");
+      return true;
+    }
+    RC.Edits.replace(Range->first, Range->second, Name);
+    return true;
+  }
+  if (auto Simd = classifySimdIntrinsic(Callee)) {
+    if (Simd->PointerArg >= E->getNumArgs())
+      return true;
+    // The address argument goes through a function that records the
+    // vector-sized access and returns the address unchanged.
+    const Expr *Address = E->getArg(Simd->PointerArg);
+    if (!Model.pointerTargetIsMemory(Address))
+      return true;
+    Address = Address->IgnoreImpCasts();
+    wrapText(Address, (Simd->IsStore ? "::wgtrace::detail::stored<"
+                                     : "::wgtrace::detail::loaded<") +
+                          std::to_string(Simd->Bytes) + ">(");
   }
   return true;
 }
@@ -167,6 +221,10 @@ void AccessCollector::use(const Expr *E, AccessKind Kind) {
 }
 
 void AccessCollector::wrap(const Expr *E, AccessKind Kind) {
+  wrapText(E, macroFor(Kind));
+}
+
+void AccessCollector::wrapText(const Expr *E, StringRef Open) {
   bool InMacro = false;
   auto Range = RC.editRange(E->getSourceRange(), InMacro);
   if (!Range) {
@@ -174,7 +232,7 @@ void AccessCollector::wrap(const Expr *E, AccessKind Kind) {
       RC.remark(E->getBeginLoc(), "access in macro expansion not instrumented");
     return;
   }
-  if (!RC.Edits.wrap(Range->first, Range->second, macroFor(Kind), ")"))
+  if (!RC.Edits.wrap(Range->first, Range->second, Open, ")"))
     RC.remark(E->getBeginLoc(),
               "access in a macro argument that is used in different ways "
               "not fully instrumented");

@@ -39,6 +39,8 @@ public:
   bool VisitUnaryOperator(clang::UnaryOperator *E);
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *E);
   bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *E);
+  /// memcpy/memmove/memset and SIMD load/store intrinsics.
+  bool VisitCallExpr(clang::CallExpr *E);
 
   // Unevaluated operands and constant expressions perform no access, and a
   // wrap would make a constant expression non-constant.
@@ -60,6 +62,7 @@ private:
   /// E is used as an lvalue in the given way: wrap the memory it designates.
   void use(const clang::Expr *E, AccessKind Kind);
   void wrap(const clang::Expr *E, AccessKind Kind);
+  void wrapText(const clang::Expr *E, llvm::StringRef Open);
 
   RewriteContext &RC;
   MemoryModel Model;

@@ -34,6 +34,14 @@ void EditSet::insert(unsigned Offset, StringRef Text) {
       {Offset, Text.str(), static_cast<unsigned>(Inserts.size())});
 }
 
+bool EditSet::replace(unsigned Begin, unsigned End, StringRef Text) {
+  for (const Replace &R : Replaces)
+    if (R.Begin == Begin && R.End == End)
+      return R.Text == Text;
+  Replaces.push_back({Begin, End, Text.str()});
+  return true;
+}
+
 namespace {
 /// One piece of text to insert, with the key that orders it among the
 /// pieces at the same offset: closings of inner wraps, then plain
@@ -85,10 +93,34 @@ Expected<Replacements> EditSet::toReplacements() const {
   }
   for (const Insert &I : Inserts)
     Pieces.push_back({I.Offset, {1, 0, I.Sequence}, &I.Text});
+  // A replacement's text goes after everything that opens at its start.
+  for (const Replace &R : Replaces)
+    Pieces.push_back({R.Begin, {3, 0, 0}, &R.Text});
   // Ranks are unique per offset, so the order is total.
   llvm::sort(Pieces, [](const Piece &A, const Piece &B) {
     return std::tie(A.Offset, A.Rank) < std::tie(B.Offset, B.Rank);
   });
+
+  // What each replacement removes; nothing else may edit inside it.
+  std::map<unsigned, unsigned> Removed;
+  for (const Replace &R : Replaces) {
+    auto Next = Removed.lower_bound(R.Begin);
+    if ((Next != Removed.end() && Next->first < R.End) ||
+        (Next != Removed.begin() && std::prev(Next)->second > R.Begin))
+      return createStringError(inconvertibleErrorCode(),
+                               "overlapping replacements at offset %u",
+                               R.Begin);
+    Removed[R.Begin] = R.End;
+  }
+  for (const Piece &P : Pieces) {
+    auto After = Removed.upper_bound(P.Offset);
+    if (After != Removed.begin() && std::prev(After)->first < P.Offset &&
+        std::prev(After)->second > P.Offset)
+      return createStringError(inconvertibleErrorCode(),
+                               "an edit at offset %u falls inside a "
+                               "replaced range",
+                               P.Offset);
+  }
 
   Replacements Result;
   for (size_t I = 0; I < Pieces.size();) {
@@ -96,9 +128,11 @@ Expected<Replacements> EditSet::toReplacements() const {
     unsigned Offset = Pieces[I].Offset;
     for (; I < Pieces.size() && Pieces[I].Offset == Offset; ++I)
       Text += *Pieces[I].Text;
-    if (Text.empty())
+    auto R = Removed.find(Offset);
+    unsigned Length = R == Removed.end() ? 0 : R->second - R->first;
+    if (Text.empty() && Length == 0)
       continue;
-    if (Error E = Result.add(Replacement(FilePath, Offset, 0, Text)))
+    if (Error E = Result.add(Replacement(FilePath, Offset, Length, Text)))
       return std::move(E);
   }
   return Result;

@@ -40,7 +40,14 @@ public:
   /// Inserts Text at Offset, before any wrap that opens there.
   void insert(unsigned Offset, llvm::StringRef Text);
 
-  bool empty() const { return Wraps.empty() && Inserts.empty(); }
+  /// Replaces the text [Begin, End) (a callee's name) with Text. No other
+  /// edit may fall strictly inside the range. Returns false if another
+  /// replacement of the same range differs.
+  bool replace(unsigned Begin, unsigned End, llvm::StringRef Text);
+
+  bool empty() const {
+    return Wraps.empty() && Inserts.empty() && Replaces.empty();
+  }
 
   /// Orders the pieces and builds the replacements. Fails if two wraps
   /// cross or the same range got two different wraps.
@@ -59,7 +66,14 @@ private:
     unsigned Sequence;
   };
 
+  struct Replace {
+    unsigned Begin;
+    unsigned End;
+    std::string Text;
+  };
+
   std::string FilePath;
+  std::vector<Replace> Replaces;
   std::vector<Wrap> Wraps;
   std::map<std::pair<unsigned, unsigned>, size_t> WrapIndex;
   std::vector<Insert> Inserts;

@@ -1,6 +1,7 @@
 # lit suite of wgtrace-rewrite. Run through ctest (rewriter-lit), or directly:
 #   python3 lit.py -sv <build>/test/rewriter
 import os
+import shutil
 
 import lit.formats
 
@@ -29,3 +30,9 @@ config.substitutions.append(
      "sed -e 's#//[[:space:]]*[A-Z-]*CHECK[A-Z-]*:.*##'"))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%count", os.path.join(tools, "count")))
+
+# g++ compiles the rewritten output too, where it is installed.
+gxx = shutil.which("g++")
+if gxx:
+    config.available_features.add("gxx")
+    config.substitutions.append(("%gxx", gxx))

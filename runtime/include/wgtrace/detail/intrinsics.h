@@ -15,6 +15,7 @@
 #include "wgtrace/detail/thread_state.h"
 
 #include <cstddef>
+#include <cstring>
 #include <iterator>
 #include <type_traits>
 #include <utility>
@@ -78,6 +79,56 @@ private:
 
 template <class Range> LoadingRange<Range> loads(Range &&R) {
   return LoadingRange<Range>(std::forward<Range>(R));
+}
+
+//===-- memcpy, memmove, memset -------------------------------------------===//
+//
+// The rewriter replaces the callee's name with one of these. The flags say
+// which ranges are recorded memory (a copy out of a local array records the
+// store only). A range longer than a record's 16-bit length field becomes
+// several records (recordAccess splits it). Zero-length calls record
+// nothing.
+
+template <bool RecordStore, bool RecordLoad>
+WGTRACE_ALWAYS_INLINE void *tracedMemcpy(void *Dst, const void *Src,
+                                         size_t Size) {
+  if (Size && RecordLoad)
+    recordAccess(false, Src, Size);
+  if (Size && RecordStore)
+    recordAccess(true, Dst, Size);
+  return std::memcpy(Dst, Src, Size);
+}
+
+template <bool RecordStore, bool RecordLoad>
+WGTRACE_ALWAYS_INLINE void *tracedMemmove(void *Dst, const void *Src,
+                                          size_t Size) {
+  if (Size && RecordLoad)
+    recordAccess(false, Src, Size);
+  if (Size && RecordStore)
+    recordAccess(true, Dst, Size);
+  return std::memmove(Dst, Src, Size);
+}
+
+WGTRACE_ALWAYS_INLINE void *tracedMemset(void *Dst, int Value, size_t Size) {
+  if (Size)
+    recordAccess(true, Dst, Size);
+  return std::memset(Dst, Value, Size);
+}
+
+//===-- SIMD loads and stores ---------------------------------------------===//
+//
+// `_mm256_storeu_ps(p, v)` becomes
+// `_mm256_storeu_ps(::wgtrace::detail::stored<32>(p), v)`: the address is
+// recorded with the intrinsic's access size and passed on unchanged.
+
+template <size_t Bytes, class T> WGTRACE_ALWAYS_INLINE T *loaded(T *Address) {
+  recordAccess(false, Address, Bytes);
+  return Address;
+}
+
+template <size_t Bytes, class T> WGTRACE_ALWAYS_INLINE T *stored(T *Address) {
+  recordAccess(true, Address, Bytes);
+  return Address;
 }
 
 } // namespace wgtrace::detail
