@@ -63,6 +63,15 @@ bool MemoryModel::pointerTargetIsMemory(const Expr *P) const {
   if (const auto *U = dyn_cast<UnaryOperator>(P))
     if (U->getOpcode() == UO_AddrOf)
       return isMemory(U->getSubExpr());
+  // `acc.data()`, `acc.begin()` on a local that holds its elements inline
+  // (std::array) point into that local. Any other call may return any
+  // pointer (malloc, a member of a global).
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(P)) {
+    const Expr *Object = Member->getImplicitObjectArgument();
+    if (Object && Object->isGLValue() && !isMemory(Object) &&
+        !holdsPointers(Object->getType()))
+      return false;
+  }
   if (const auto *B = dyn_cast<BinaryOperator>(P)) {
     if (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) {
       if (B->getLHS()->getType()->isPointerType())
