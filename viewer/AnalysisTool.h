@@ -13,6 +13,8 @@
 #include "Metadata.h"
 #include "Record.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 namespace wgtrace::viewer {
 
 class AnalysisTool {
@@ -30,6 +32,15 @@ public:
   virtual void record(const Record &R) = 0;
   /// The ring ended, or decoding stopped at damage inside it.
   virtual void endRing(const RingInfo &Info) { (void)Info; }
+  /// A workgroup timing chunk (wgtrace's type 0x8001) followed the ring
+  /// \p Ring: start and end times of its workgroups, keyed by the ring
+  /// offset of their WORKGROUP records (docs/FORMAT.md). Not called for a
+  /// timing chunk that follows no ring.
+  virtual void timing(const RingInfo &Ring,
+                      llvm::ArrayRef<format::TimingRecord> Entries) {
+    (void)Ring;
+    (void)Entries;
+  }
   /// The end of a pass over the file (also after an error). A tool that
   /// needs what it learnt from the whole file before it can look at records
   /// again (footprint: buffers) returns true and is fed every chunk once

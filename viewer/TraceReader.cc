@@ -2,6 +2,8 @@
 
 #include "TraceReader.h"
 
+#include <cstring>
+#include <optional>
 #include <vector>
 
 using namespace llvm;
@@ -32,6 +34,9 @@ Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
 Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
   TraceFile::ChunkIterator It = File.chunks();
   const Metadata *Current = nullptr;
+  // The ring a timing chunk describes is the chunk right before it.
+  std::optional<RingInfo> PreviousRing;
+  std::vector<format::TimingRecord> Entries;
   Chunk C;
   while (true) {
     Expected<bool> More = It.next(C);
@@ -43,6 +48,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
       Expected<Metadata> M = Metadata::decode(C);
       if (!M)
         return M.takeError();
+      PreviousRing.reset();
       AllMetadata.push_back(std::move(*M));
       Current = &AllMetadata.back();
       for (AnalysisTool *T : Tools)
@@ -51,7 +57,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
     }
     if (C.type() == format::ChunkType::WorkgroupTiming) {
       // wgtrace's extension: start/end times of the previous ring's
-      // workgroups. Only its extent is checked; no tool uses it yet.
+      // workgroups.
       if (C.Content.size() % sizeof(format::TimingRecord) != 0)
         return chunkError(C.Where, C.Offset + 8,
                           Twine("timing content of ") +
@@ -59,6 +65,16 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
                               " bytes is not a whole number of " +
                               Twine(sizeof(format::TimingRecord)) +
                               "-byte entries");
+      if (PreviousRing) {
+        // Copied out: the content is only 16-byte aligned relative to the
+        // start of the file, which a caller's buffer need not be.
+        Entries.resize(C.Content.size() / sizeof(format::TimingRecord));
+        if (!Entries.empty())
+          std::memcpy(Entries.data(), C.Content.data(), C.Content.size());
+        for (AnalysisTool *T : Tools)
+          T->timing(*PreviousRing, Entries);
+      }
+      PreviousRing.reset();
       continue;
     }
     Expected<RingDecoder> D = RingDecoder::create(C, Current, Mode);
@@ -74,6 +90,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
       T->endRing(D->info());
     if (E)
       return E;
+    PreviousRing = D->info();
   }
 }
 

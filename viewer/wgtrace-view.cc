@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "CacheTool.h"
+#include "ChromeTraceTool.h"
 #include "DumpTool.h"
 #include "FootprintTool.h"
 #include "RacesTool.h"
+#include "RecordTableTool.h"
 #include "SummaryTool.h"
 #include "TraceReader.h"
 
@@ -20,6 +22,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
+
+#include <memory>
 
 using namespace llvm;
 using namespace wgtrace::viewer;
@@ -109,6 +113,20 @@ cl::opt<unsigned> CacheWays("ways", cl::desc("Associativity"),
 cl::opt<bool> CacheCold("cold",
                         cl::desc("Empty the cache before each workgroup"),
                         cl::sub(CacheCmd), cl::cat(ViewCategory));
+
+cl::SubCommand ExportCmd("export",
+                         "Chrome trace event JSON (Perfetto, "
+                         "chrome://tracing), or one row per record as CSV "
+                         "or JSON Lines");
+cl::opt<std::string> ExportFile(cl::Positional, cl::desc("<trace file>"),
+                                cl::Required, cl::sub(ExportCmd));
+cl::opt<std::string> ExportFormat("format",
+                                  cl::desc("chrome, csv or jsonl"),
+                                  cl::init("chrome"), cl::sub(ExportCmd),
+                                  cl::cat(ViewCategory));
+cl::opt<std::string> ExportOutput("o", cl::desc("Output file (default stdout)"),
+                                  cl::value_desc("file"), cl::init("-"),
+                                  cl::sub(ExportCmd), cl::cat(ViewCategory));
 
 /// Reports how wrapped rings were decoded, on stderr so that stdout keeps
 /// IREE's exact format.
@@ -280,6 +298,38 @@ int runCache() {
   return 0;
 }
 
+int runExport() {
+  if (ExportFormat != "chrome" && ExportFormat != "csv" &&
+      ExportFormat != "jsonl") {
+    WithColor::error(errs(), "wgtrace-view")
+        << "--format must be chrome, csv or jsonl\n";
+    return kExitUsage;
+  }
+  Expected<TraceFile> File = TraceFile::open(ExportFile);
+  if (!File)
+    return reportError(ExportFile, File.takeError());
+  std::error_code EC;
+  raw_fd_ostream Out(ExportOutput, EC);
+  if (EC) {
+    WithColor::error(errs(), "wgtrace-view")
+        << ExportOutput << ": " << EC.message() << "\n";
+    return kExitUsage;
+  }
+  std::unique_ptr<AnalysisTool> Tool;
+  if (ExportFormat == "chrome")
+    Tool = std::make_unique<ChromeTraceTool>(Out);
+  else
+    Tool = std::make_unique<RecordTableTool>(
+        Out, ExportFormat == "csv" ? RecordTableTool::Format::Csv
+                                   : RecordTableTool::Format::JsonLines);
+  WrapNotes Notes(ExportFile);
+  TraceReader Reader(*File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&Notes, Tool.get()};
+  if (Error E = Reader.run(Tools))
+    return reportError(ExportFile, std::move(E));
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -298,6 +348,8 @@ int main(int argc, char **argv) {
     return runFootprint();
   if (CacheCmd)
     return runCache();
+  if (ExportCmd)
+    return runExport();
   errs() << "wgtrace-view: error: a subcommand is required (try --help)\n";
   return kExitUsage;
 }

@@ -7,9 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "CacheTool.h"
+#include "ChromeTraceTool.h"
 #include "DumpTool.h"
 #include "FootprintTool.h"
 #include "RacesTool.h"
+#include "RecordTableTool.h"
 #include "SummaryTool.h"
 #include "TraceReader.h"
 
@@ -37,7 +39,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     CacheGeometry Small{1024, 64, 2};
     CacheTool Cache(Null, /*Json=*/Mode == RingMode::WrapAware, Small,
                     /*Cold=*/Mode == RingMode::IreeCompat);
-    AnalysisTool *Tools[] = {&Dump, &Summary, &Races, &Footprint, &Cache};
+    ChromeTraceTool Chrome(Null);
+    RecordTableTool Table(Null, Mode == RingMode::WrapAware
+                                    ? RecordTableTool::Format::Csv
+                                    : RecordTableTool::Format::JsonLines);
+    AnalysisTool *Tools[] = {&Dump,  &Summary, &Races, &Footprint,
+                             &Cache, &Chrome,  &Table};
     llvm::consumeError(Reader.run(Tools));
   }
   return 0;

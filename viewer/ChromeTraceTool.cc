@@ -1,0 +1,155 @@
+//===- ChromeTraceTool.cc -------------------------------------------------===//
+
+#include "ChromeTraceTool.h"
+
+#include "Metadata.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+void ChromeTraceTool::beginRing(const RingInfo &Info) {
+  Meta = Info.Meta;
+  Chunk = Info.Where.Index;
+  RingSlices.clear();
+  RingByOffset.clear();
+}
+
+void ChromeTraceTool::record(const Record &R) {
+  if (!R.Workgroup)
+    return; // --iree-compat on a wrapped ring: owner unknown
+  if (R.Tag == format::Tag::Workgroup) {
+    const format::WorkgroupRecord &WG = R.Workgroup->Record;
+    Slice S;
+    S.Site = WG.DispatchId;
+    S.Function = Meta->siteFunction(WG.DispatchId).nameOr("(null)");
+    S.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
+    S.ProcessorId = WG.ProcessorId;
+    S.FirstRecord = S.LastRecord = NextRecord[WG.ProcessorId]++;
+    S.Chunk = Chunk;
+    S.Offset = R.Offset;
+    RingByOffset[R.Offset] = Slices.size();
+    RingSlices.push_back(Slices.size());
+    Slices.push_back(S);
+    return;
+  }
+  Slice &S = Slices[RingSlices[R.Workgroup->Index]];
+  // Records of a workgroup all lie in its processor's ring, after its
+  // WORKGROUP record: the track's counter is the one it started on.
+  S.LastRecord = NextRecord[S.ProcessorId]++;
+  switch (R.Tag) {
+  case format::Tag::MemoryLoad:
+  case format::Tag::MemoryStore:
+    ++(R.Memory.IsStore ? S.Stores : S.Loads);
+    break;
+  case format::Tag::Value:
+    ++S.Values;
+    break;
+  case format::Tag::Print:
+    ++S.Prints;
+    break;
+  default:
+    break;
+  }
+}
+
+void ChromeTraceTool::timing(const RingInfo &Ring,
+                             ArrayRef<format::TimingRecord> Entries) {
+  (void)Ring;
+  for (const format::TimingRecord &T : Entries) {
+    auto It = RingByOffset.find(T.WorkgroupOffset);
+    if (It == RingByOffset.end())
+      continue; // its WORKGROUP record was overwritten by a wrap
+    Slice &S = Slices[It->second];
+    S.Timed = true;
+    S.StartNs = T.StartNs;
+    S.EndNs = std::max(T.EndNs, T.StartNs);
+  }
+}
+
+void ChromeTraceTool::finish() {
+  // Real times when any workgroup has them; workgroups without an entry
+  // are then left out (their time is unknown), and counted.
+  bool Timed = false;
+  uint64_t Origin = UINT64_MAX;
+  for (const Slice &S : Slices)
+    if (S.Timed) {
+      Timed = true;
+      Origin = std::min(Origin, S.StartNs);
+    }
+  uint64_t Untimed = 0;
+  std::set<uint32_t> Processors;
+  json::OStream J(OS);
+  J.object([&] {
+    J.attributeArray("traceEvents", [&] {
+      for (const Slice &S : Slices) {
+        if (Timed && !S.Timed) {
+          ++Untimed;
+          continue;
+        }
+        Processors.insert(S.ProcessorId);
+        J.object([&] {
+          J.attribute("name", fmt::format("{} ({},{},{})", S.Function.str(),
+                                          S.Id[0], S.Id[1], S.Id[2]));
+          J.attribute("cat", "workgroup");
+          J.attribute("ph", "X");
+          J.attribute("pid", 1);
+          J.attribute("tid", S.ProcessorId);
+          if (Timed) {
+            J.attribute("ts", double(S.StartNs - Origin) / 1000.0);
+            J.attribute("dur", double(S.EndNs - S.StartNs) / 1000.0);
+          } else {
+            J.attribute("ts", S.FirstRecord);
+            J.attribute("dur", S.LastRecord - S.FirstRecord + 1);
+          }
+          J.attributeObject("args", [&] {
+            J.attribute("site", S.Site);
+            J.attribute("workgroup",
+                        fmt::format("{},{},{}", S.Id[0], S.Id[1], S.Id[2]));
+            J.attribute("loads", S.Loads);
+            J.attribute("stores", S.Stores);
+            J.attribute("values", S.Values);
+            J.attribute("prints", S.Prints);
+            J.attribute("chunk", S.Chunk);
+            J.attribute("ring_offset", S.Offset);
+          });
+        });
+      }
+      // Track names.
+      J.object([&] {
+        J.attribute("name", "process_name");
+        J.attribute("ph", "M");
+        J.attribute("pid", 1);
+        J.attributeObject("args", [&] { J.attribute("name", "wgtrace"); });
+      });
+      for (uint32_t P : Processors)
+        J.object([&] {
+          J.attribute("name", "thread_name");
+          J.attribute("ph", "M");
+          J.attribute("pid", 1);
+          J.attribute("tid", P);
+          J.attributeObject("args", [&] {
+            J.attribute("name", fmt::format("processor {}", P));
+          });
+        });
+    });
+    J.attribute("displayTimeUnit", "ns");
+    J.attributeObject("otherData", [&] {
+      J.attribute("time_axis",
+                  Timed ? "steady clock (timing chunks)"
+                        : "record order: 1 us = 1 record of the processor");
+      if (Untimed)
+        J.attribute("workgroups_without_times", Untimed);
+    });
+  });
+  OS << "\n";
+  OS.flush();
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,70 @@
+//===- ChromeTraceTool.h - Workgroups as Chrome trace events ----*- C++ -*-===//
+//
+// Writes the Chrome trace event format (JSON object form) that Perfetto's
+// UI and chrome://tracing open: one complete event ("ph": "X") per
+// workgroup on the track of its processor id. With wgtrace's timing chunks
+// the events carry the measured start and duration; without them, the time
+// axis is record order (each processor's records counted from 0, one
+// microsecond per record), which still shows who ran what and how much
+// each workgroup recorded.
+//
+// Memory: one small entry per workgroup, because whether times exist is
+// known only at the end of the file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_CHROMETRACETOOL_H
+#define WGTRACE_VIEWER_CHROMETRACETOOL_H
+
+#include "AnalysisTool.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <map>
+#include <vector>
+
+namespace wgtrace::viewer {
+
+class ChromeTraceTool : public AnalysisTool {
+public:
+  explicit ChromeTraceTool(llvm::raw_ostream &OS) : OS(OS) {}
+
+  void beginRing(const RingInfo &Info) override;
+  void record(const Record &R) override;
+  void timing(const RingInfo &Ring,
+              llvm::ArrayRef<format::TimingRecord> Entries) override;
+  void finish() override;
+
+  struct Slice {
+    uint32_t Site = 0;
+    llvm::StringRef Function;
+    std::array<uint32_t, 3> Id{};
+    uint32_t ProcessorId = 0;
+    /// Record order on the processor's track: first and last record.
+    uint64_t FirstRecord = 0, LastRecord = 0;
+    uint64_t Loads = 0, Stores = 0, Values = 0, Prints = 0;
+    bool Timed = false;
+    uint64_t StartNs = 0, EndNs = 0;
+    unsigned Chunk = 0;
+    uint64_t Offset = 0;
+  };
+  const std::vector<Slice> &slices() const { return Slices; }
+
+private:
+  llvm::raw_ostream &OS;
+  const Metadata *Meta = nullptr;
+  unsigned Chunk = 0;
+  std::vector<Slice> Slices;
+  /// Slices of the current (or just finished) ring, by WorkgroupInfo::Index,
+  /// and by ring offset for its timing chunk.
+  std::vector<uint32_t> RingSlices;
+  llvm::DenseMap<uint64_t, uint32_t> RingByOffset;
+  /// Next record number of each processor's track.
+  std::map<uint32_t, uint64_t> NextRecord;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_CHROMETRACETOOL_H

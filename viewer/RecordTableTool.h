@@ -1,0 +1,55 @@
+//===- RecordTableTool.h - One row per record, CSV or JSON Lines -*- C++ -*-===//
+//
+// For pandas, DuckDB, spreadsheets: every record becomes one row with the
+// same columns, numbers as plain decimals (addresses too: a query wants to
+// subtract them), so that `read_csv` needs no type hints:
+//
+//   chunk, offset, kind, wg_x, wg_y, wg_z, pid, site, function, address,
+//   length, value_type, value
+//
+// kind is workgroup/load/store/value/print; address and length are empty
+// except for loads and stores; value holds a VALUE's number (integers
+// exact, floats shortest round-trip, 16-bit floats converted) or a PRINT's
+// text. Streams: nothing is kept after a row is written.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_RECORDTABLETOOL_H
+#define WGTRACE_VIEWER_RECORDTABLETOOL_H
+
+#include "AnalysisTool.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+namespace wgtrace::viewer {
+
+class RecordTableTool : public AnalysisTool {
+public:
+  enum class Format { Csv, JsonLines };
+  RecordTableTool(llvm::raw_ostream &OS, Format F);
+
+  void beginRing(const RingInfo &Info) override;
+  void record(const Record &R) override;
+  void finish() override;
+
+private:
+  void flushIfFull();
+
+  llvm::raw_ostream &OS;
+  Format F;
+  const Metadata *Meta = nullptr;
+  unsigned Chunk = 0;
+  fmt::memory_buffer Buffer;
+};
+
+/// A VALUE's number as text: integers in decimal, floats in the shortest
+/// form that reads back exactly ("nan", "inf" as such).
+std::string valueNumber(format::ValueType Type, uint64_t Bits);
+/// The name of a value type ("f32", "u8", ...).
+const char *valueTypeName(format::ValueType Type);
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_RECORDTABLETOOL_H
