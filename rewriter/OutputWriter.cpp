@@ -135,10 +135,11 @@ std::string unifiedDiff(StringRef Path, StringRef Before, StringRef After) {
       if (I < N && J < M && A[Prefix + I] == B[Prefix + J]) {
         Ops.push_back({' ', A[Prefix + I]});
         ++I, ++J;
-      } else if (J < M && (I == N || L[I][J + 1] >= L[I + 1][J])) {
-        Ops.push_back({'+', B[Prefix + J++]});
-      } else {
+      } else if (I < N && (J == M || L[I + 1][J] >= L[I][J + 1])) {
+        // Removed lines first, as diff(1) prints them.
         Ops.push_back({'-', A[Prefix + I++]});
+      } else {
+        Ops.push_back({'+', B[Prefix + J++]});
       }
     }
   } else {

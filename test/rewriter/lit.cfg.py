@@ -30,9 +30,16 @@ config.substitutions.append(
      "sed -e 's#//[[:space:]]*[A-Z-]*CHECK[A-Z-]*:.*##'"))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%count", os.path.join(tools, "count")))
+config.substitutions.append(
+    ("%clang-apply-replacements",
+     os.path.join(tools, "clang-apply-replacements")))
 
 # g++ compiles the rewritten output too, where it is installed.
 gxx = shutil.which("g++")
 if gxx:
     config.available_features.add("gxx")
     config.substitutions.append(("%gxx", gxx))
+
+# diff.test applies the tool's --diff output with patch(1).
+if shutil.which("patch"):
+    config.available_features.add("patch")
