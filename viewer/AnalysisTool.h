@@ -46,6 +46,9 @@ public:
   /// again (footprint: buffers) returns true and is fed every chunk once
   /// more; the file is mapped, so a pass costs only decoding.
   virtual bool anotherPass() { return false; }
+  /// A tool that watches the reading itself (progress) rather than the
+  /// data is fed every pass that any other tool asked for.
+  virtual bool observesAllPasses() const { return false; }
   /// All input has been seen (also after an error): print the result.
   virtual void finish() {}
 };

@@ -2,6 +2,7 @@
 
 #include "TraceReader.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -23,6 +24,10 @@ Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
         Again.push_back(T);
     if (Again.empty())
       break;
+    for (AnalysisTool *T : Tools)
+      if (T->observesAllPasses() &&
+          std::find(Again.begin(), Again.end(), T) == Again.end())
+        Again.push_back(T);
     AllMetadata.clear();
     consumeError(runChunks(Again));
   }

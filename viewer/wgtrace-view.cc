@@ -9,6 +9,8 @@
 #include "ChromeTraceTool.h"
 #include "DumpTool.h"
 #include "FootprintTool.h"
+#include "HtmlReportTool.h"
+#include "Progress.h"
 #include "RacesTool.h"
 #include "RecordTableTool.h"
 #include "SummaryTool.h"
@@ -18,6 +20,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -128,6 +131,20 @@ cl::opt<std::string> ExportOutput("o", cl::desc("Output file (default stdout)"),
                                   cl::value_desc("file"), cl::init("-"),
                                   cl::sub(ExportCmd), cl::cat(ViewCategory));
 
+cl::SubCommand HtmlCmd("html",
+                       "One self-contained HTML report: dispatch sites, "
+                       "workgroups and a zoomable access map");
+cl::opt<std::string> HtmlFile(cl::Positional, cl::desc("<trace file>"),
+                              cl::Required, cl::sub(HtmlCmd));
+cl::opt<std::string> HtmlOutput("o", cl::desc("Output file (default stdout)"),
+                                cl::value_desc("report.html"), cl::init("-"),
+                                cl::sub(HtmlCmd), cl::cat(ViewCategory));
+cl::opt<uint64_t> HtmlMaxPoints(
+    "max-points",
+    cl::desc("Downsample the access map above this many accesses"),
+    cl::init(HtmlReportTool::kMaxPoints), cl::sub(HtmlCmd),
+    cl::cat(ViewCategory));
+
 /// Reports how wrapped rings were decoded, on stderr so that stdout keeps
 /// IREE's exact format.
 class WrapNotes : public AnalysisTool {
@@ -170,6 +187,22 @@ bool parseWorkgroup(StringRef Text, std::array<uint32_t, 3> &Id) {
   return true;
 }
 
+/// Runs \p Tools over \p File with the wrap notes and, on a terminal, the
+/// progress line; returns the exit status for damage (or 0).
+int runTools(StringRef Path, const TraceFile &File, RingMode Mode,
+             ArrayRef<AnalysisTool *> Tools) {
+  WrapNotes Notes(Path);
+  Progress Status(errs(), File.bytes().size(), Progress::enabledForStderr());
+  SmallVector<AnalysisTool *, 4> All = {&Notes};
+  All.append(Tools.begin(), Tools.end());
+  // Last, so that its line is erased after the tools have printed theirs.
+  All.push_back(&Status);
+  TraceReader Reader(File, Mode);
+  if (Error E = Reader.run(All))
+    return reportError(Path, std::move(E));
+  return 0;
+}
+
 int runDump() {
   DumpOptions Options;
   Options.IreeCompat = IreeCompat;
@@ -188,12 +221,10 @@ int runDump() {
   if (!File)
     return reportError(DumpFile, File.takeError());
   DumpTool Dump(outs(), Options);
-  WrapNotes Notes(DumpFile);
-  TraceReader Reader(*File, IreeCompat ? RingMode::IreeCompat
-                                       : RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Notes, &Dump};
-  if (Error E = Reader.run(Tools))
-    return reportError(DumpFile, std::move(E));
+  AnalysisTool *Tools[] = {&Dump};
+  if (int Status = runTools(DumpFile, *File, IreeCompat ? RingMode::IreeCompat
+                                       : RingMode::WrapAware, Tools))
+    return Status;
   return 0;
 }
 
@@ -207,12 +238,9 @@ int runSummary() {
   if (!File)
     return reportError(SummaryFile, File.takeError());
   SummaryTool Summary(outs(), SummaryJson, SummaryLineSize);
-  WrapNotes Notes(SummaryFile);
-  TraceReader Reader(*File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Notes, &Summary};
-  // On damage the summary of what was decoded is still printed.
-  if (Error E = Reader.run(Tools))
-    return reportError(SummaryFile, std::move(E));
+  AnalysisTool *Tools[] = {&Summary};
+  if (int Status = runTools(SummaryFile, *File, RingMode::WrapAware, Tools))
+    return Status;
   return 0;
 }
 
@@ -221,11 +249,9 @@ int runRaces() {
   if (!File)
     return reportError(RacesFile, File.takeError());
   RacesTool Races(outs(), RacesJson, RacesLimit);
-  WrapNotes Notes(RacesFile);
-  TraceReader Reader(*File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Notes, &Races};
-  if (Error E = Reader.run(Tools))
-    return reportError(RacesFile, std::move(E));
+  AnalysisTool *Tools[] = {&Races};
+  if (int Status = runTools(RacesFile, *File, RingMode::WrapAware, Tools))
+    return Status;
   return Races.raceCount() ? kExitFound : 0;
 }
 
@@ -234,11 +260,9 @@ int runFootprint() {
   if (!File)
     return reportError(FootprintFile, File.takeError());
   FootprintTool Footprint(outs(), FootprintJson);
-  WrapNotes Notes(FootprintFile);
-  TraceReader Reader(*File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Notes, &Footprint};
-  if (Error E = Reader.run(Tools))
-    return reportError(FootprintFile, std::move(E));
+  AnalysisTool *Tools[] = {&Footprint};
+  if (int Status = runTools(FootprintFile, *File, RingMode::WrapAware, Tools))
+    return Status;
   return 0;
 }
 
@@ -290,11 +314,9 @@ int runCache() {
   if (!File)
     return reportError(CacheFile, File.takeError());
   CacheTool Cache(outs(), CacheJson, G, CacheCold);
-  WrapNotes Notes(CacheFile);
-  TraceReader Reader(*File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Notes, &Cache};
-  if (Error E = Reader.run(Tools))
-    return reportError(CacheFile, std::move(E));
+  AnalysisTool *Tools[] = {&Cache};
+  if (int Status = runTools(CacheFile, *File, RingMode::WrapAware, Tools))
+    return Status;
   return 0;
 }
 
@@ -322,12 +344,27 @@ int runExport() {
     Tool = std::make_unique<RecordTableTool>(
         Out, ExportFormat == "csv" ? RecordTableTool::Format::Csv
                                    : RecordTableTool::Format::JsonLines);
-  WrapNotes Notes(ExportFile);
-  TraceReader Reader(*File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Notes, Tool.get()};
-  if (Error E = Reader.run(Tools))
-    return reportError(ExportFile, std::move(E));
+  AnalysisTool *Tools[] = {Tool.get()};
+  if (int Status = runTools(ExportFile, *File, RingMode::WrapAware, Tools))
+    return Status;
   return 0;
+}
+
+int runHtml() {
+  Expected<TraceFile> File = TraceFile::open(HtmlFile);
+  if (!File)
+    return reportError(HtmlFile, File.takeError());
+  std::error_code EC;
+  raw_fd_ostream Out(HtmlOutput, EC);
+  if (EC) {
+    WithColor::error(errs(), "wgtrace-view")
+        << HtmlOutput << ": " << EC.message() << "\n";
+    return kExitUsage;
+  }
+  HtmlReportTool Html(Out, sys::path::filename(HtmlFile).str(),
+                      HtmlMaxPoints);
+  AnalysisTool *Tools[] = {&Html};
+  return runTools(HtmlFile, *File, RingMode::WrapAware, Tools);
 }
 
 } // namespace
@@ -350,6 +387,8 @@ int main(int argc, char **argv) {
     return runCache();
   if (ExportCmd)
     return runExport();
+  if (HtmlCmd)
+    return runHtml();
   errs() << "wgtrace-view: error: a subcommand is required (try --help)\n";
   return kExitUsage;
 }

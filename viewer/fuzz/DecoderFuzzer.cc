@@ -10,6 +10,7 @@
 #include "ChromeTraceTool.h"
 #include "DumpTool.h"
 #include "FootprintTool.h"
+#include "HtmlReportTool.h"
 #include "RacesTool.h"
 #include "RecordTableTool.h"
 #include "SummaryTool.h"
@@ -43,8 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     RecordTableTool Table(Null, Mode == RingMode::WrapAware
                                     ? RecordTableTool::Format::Csv
                                     : RecordTableTool::Format::JsonLines);
-    AnalysisTool *Tools[] = {&Dump,  &Summary, &Races, &Footprint,
-                             &Cache, &Chrome,  &Table};
+    HtmlReportTool Html(Null, "fuzz", /*MaxPoints=*/64);
+    AnalysisTool *Tools[] = {&Dump,   &Summary, &Races, &Footprint,
+                             &Cache,  &Chrome,  &Table, &Html};
     llvm::consumeError(Reader.run(Tools));
   }
   return 0;

@@ -1,0 +1,173 @@
+//===- HtmlTest.cc - `html`: the page's data, and the page in Chromium ----===//
+
+#include "HtmlReportTool.h"
+#include "TraceBuilder.h"
+#include "TraceReader.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+using namespace wgtrace::viewer;
+
+namespace {
+
+std::string html(const std::vector<uint8_t> &Bytes, uint64_t MaxPoints,
+                 const std::string &Title = "trace.bin") {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  TraceFile File = TraceFile::fromBytes(Bytes);
+  HtmlReportTool Tool(OS, Title, MaxPoints);
+  TraceReader Reader(File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&Tool};
+  EXPECT_FALSE(llvm::errorToBool(Reader.run(Tools)));
+  OS.flush();
+  return Out;
+}
+
+/// The JSON between <script type="application/json" id="data"> and
+/// </script>.
+llvm::json::Value embedded(const std::string &Page) {
+  const std::string Open = "<script type=\"application/json\" id=\"data\">";
+  size_t Begin = Page.find(Open);
+  EXPECT_NE(Begin, std::string::npos);
+  Begin += Open.size();
+  size_t End = Page.find("</script>", Begin);
+  llvm::Expected<llvm::json::Value> V =
+      llvm::json::parse(Page.substr(Begin, End - Begin));
+  EXPECT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  return V ? std::move(*V) : llvm::json::Value(nullptr);
+}
+
+/// C = A x B, 32 x 32 floats, 8 x 8 tiles (a 4 x 4 grid) on two
+/// processors: each workgroup reads its panels of A and B and writes its
+/// tile of C. 16 workgroups x (2 x 8 x 32 loads + 64 stores) = 9216
+/// accesses.
+std::vector<uint8_t> matmulTrace() {
+  const uint64_t A = 0x7f0000010000, B = 0x7f0000020000, C = 0x7f0000030000;
+  RingBuilder W0(1 << 20), W1(1 << 20);
+  for (uint32_t T = 0; T < 16; ++T) {
+    uint32_t Tx = T % 4, Ty = T / 4;
+    RingBuilder &R = T % 2 ? W1 : W0;
+    R.workgroup(0, {Tx, Ty, 0}, {4, 4, 1}, T % 2);
+    for (uint32_t I = 0; I < 8; ++I)
+      for (uint32_t K = 0; K < 32; ++K) {
+        R.load(A + 128 * (8 * Ty + I) + 4 * K, 4);
+        R.load(B + 128 * K + 4 * (8 * Tx + I), 4);
+      }
+    for (uint32_t I = 0; I < 8; ++I)
+      for (uint32_t J = 0; J < 8; ++J)
+        R.store(C + 128 * (8 * Ty + I) + 4 * (8 * Tx + J), 4);
+  }
+  TraceBuilder Builder;
+  addSimpleMetadata(Builder).ring(W0).ring(W1);
+  return Builder.bytes();
+}
+
+TEST(Html, EmbedsListingWorkgroupsAndPoints) {
+  std::string Page = html(matmulTrace(), HtmlReportTool::kMaxPoints);
+  EXPECT_EQ(Page.rfind("<!DOCTYPE html>", 0), 0u);
+  // Self-contained: no external resources.
+  EXPECT_EQ(Page.find("src="), std::string::npos);
+  EXPECT_EQ(Page.find("http"), std::string::npos);
+  llvm::json::Value V = embedded(Page);
+  const llvm::json::Object *D = V.getAsObject();
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->getInteger("total_accesses"), 9216);
+  EXPECT_EQ(D->getInteger("shown"), 9216);
+  EXPECT_EQ(D->getInteger("step"), 1);
+  EXPECT_EQ(D->getArray("workgroups")->size(), 16u);
+  EXPECT_EQ(D->getArray("segments")->size(), 3u);
+  const llvm::json::Array *Seg0 = (*D->getArray("segments"))[0].getAsArray();
+  EXPECT_EQ((*Seg0)[0].getAsString(), "7f0000010000");
+  EXPECT_EQ((*Seg0)[1].getAsInteger(), 4096);
+  const llvm::json::Object *Site = (*D->getArray("sites"))[0].getAsObject();
+  EXPECT_EQ(Site->getString("function"), "simple_mul");
+  EXPECT_EQ(Site->getInteger("workgroups"), 16);
+  EXPECT_EQ(Site->getInteger("stores"), 16 * 64);
+  // The first point: record 1 (after the WORKGROUP record), segment 0,
+  // offset 0, a 4-byte load (4 * 2 + 0), workgroup 0.
+  const llvm::json::Object *P = D->getObject("points");
+  EXPECT_EQ((*P->getArray("x"))[0].getAsInteger(), 1);
+  EXPECT_EQ((*P->getArray("s"))[0].getAsInteger(), 0);
+  EXPECT_EQ((*P->getArray("l"))[0].getAsInteger(), 8);
+  EXPECT_EQ((*P->getArray("l")).back().getAsInteger(), 9); // a store
+}
+
+TEST(Html, DownsamplesAndSaysSo) {
+  std::string Page = html(matmulTrace(), 1000);
+  llvm::json::Value V = embedded(Page);
+  const llvm::json::Object *D = V.getAsObject();
+  // ceil(9216 / 1000) = 10: every 10th access, 922 of them.
+  EXPECT_EQ(D->getInteger("step"), 10);
+  EXPECT_EQ(D->getInteger("shown"), 922);
+  EXPECT_NE(Page.find("Downsampled: every "), std::string::npos);
+}
+
+TEST(Html, TitleAndNamesCannotBreakThePage) {
+  TraceBuilder B;
+  B.metadata({{"k</script><script>alert(1)</script>", {}, {}, {}}}, {0});
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+  Ring.load(0x1000, 4);
+  B.ring(Ring);
+  std::string Page = html(B.bytes(), 100, "<b>x</b>");
+  EXPECT_EQ(Page.find("alert(1)</script>"), std::string::npos);
+  EXPECT_NE(Page.find("<title>&lt;b&gt;x&lt;/b&gt;</title>"),
+            std::string::npos);
+  llvm::json::Value V = embedded(Page);
+  EXPECT_EQ((*V.getAsObject()->getArray("sites"))[0]
+                .getAsObject()
+                ->getString("function"),
+            "k</script><script>alert(1)</script>");
+}
+
+std::string slurp(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+/// Opens the report in headless Chromium (Debian's `chromium` package) and
+/// checks from the DOM that the map was drawn and no script failed.
+TEST(Html, RendersInHeadlessChromium) {
+  const char *Chromium = "/usr/bin/chromium";
+  if (access(Chromium, X_OK) != 0)
+    GTEST_SKIP() << Chromium << " is not installed (apt-get install chromium)";
+  std::string Dir = ::testing::TempDir() + "wgtrace-html-test";
+  std::string Profile = Dir + "/profile";
+  ASSERT_EQ(std::system(("rm -rf " + Dir + " && mkdir -p " + Profile).c_str()),
+            0);
+  std::string Page = Dir + "/report.html", Dom = Dir + "/dom.html";
+  std::ofstream(Page) << html(matmulTrace(), HtmlReportTool::kMaxPoints);
+  // As root (CI containers) Chromium needs --no-sandbox; the other flags
+  // keep it off the network and away from the user's profile.
+  std::string Cmd = std::string(Chromium) +
+                    " --headless --no-sandbox --disable-gpu --disable-quic"
+                    " --no-first-run --disable-background-networking"
+                    " --disable-component-update --disable-sync"
+                    " --window-size=1200,1600 --user-data-dir=" +
+                    Profile + " --dump-dom file://" + Page + " >" + Dom +
+                    " 2>" + Dir + "/stderr.txt";
+  int Raw = std::system(Cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(Raw) && WEXITSTATUS(Raw) == 0)
+      << slurp(Dir + "/stderr.txt");
+  std::string Text = slurp(Dom);
+  size_t Marker = Text.find("data-rendered=\"");
+  ASSERT_NE(Marker, std::string::npos) << Text.substr(0, 2000);
+  // Every one of the 9216 points lies in the initial view.
+  EXPECT_EQ(Text.find("data-rendered=\"9216 points\""), Marker);
+  EXPECT_NE(Text.find("<pre id=\"errors\"></pre>"), std::string::npos)
+      << Text.substr(0, 2000);
+}
+
+} // namespace

@@ -1,0 +1,371 @@
+//===- HtmlReportPage.cc - The page of `wgtrace-view html` ----------------===//
+//
+// Inline CSS and JS only: the report must open from a file on a machine
+// without network access. The script draws into an ImageData buffer
+// instead of one canvas call per point, so that two million points redraw
+// in a fraction of a second, and indexes the drawn points by screen cell so
+// that the tooltip finds the record under the mouse without a full scan.
+//
+// When it has drawn, the page sets data-rendered="N points" on <body>;
+// script errors are caught into <pre id="errors">. A headless browser's
+// --dump-dom shows both, which is how the test checks the page.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HtmlReportTool.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace wgtrace::viewer {
+
+static const char kHead[] = R"html(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>)html";
+
+static const char kStyle[] = R"html(</title>
+<style>
+body { font: 13px/1.4 system-ui, sans-serif; margin: 16px; color: #222; }
+h1 { font-size: 18px; margin: 0 0 8px; }
+h2 { font-size: 15px; margin: 18px 0 6px; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: 2px 8px; text-align: right; border-bottom: 1px solid #eee; }
+th { background: #f4f4f4; position: sticky; top: 0; }
+td.l, th.l { text-align: left; }
+#mapbox { position: relative; border: 1px solid #ccc; width: 100%;
+          height: 560px; user-select: none; }
+#map { width: 100%; height: 100%; cursor: grab; display: block; }
+#tip { position: absolute; pointer-events: none; background: #fffff0;
+       border: 1px solid #999; padding: 3px 6px; font: 12px monospace;
+       white-space: pre; display: none; box-shadow: 1px 1px 3px #0003; }
+#errors { color: #b00; }
+#errors:empty { display: none; }
+.note { color: #666; }
+.wgtable { max-height: 420px; overflow: auto; display: inline-block; }
+button { font: inherit; }
+</style>
+</head>
+<body>
+<pre id="errors"></pre>
+<h1 id="title"></h1>
+<div class="note" id="summary"></div>
+<h2>Dispatch sites</h2>
+<table id="sites"><thead><tr><th>site</th><th class="l">function</th>
+<th>workgroups</th><th>loads</th><th>stores</th></tr></thead><tbody></tbody>
+</table>
+<h2>Access map</h2>
+<div class="note">Address (down, accessed segments back to back, gaps
+between them compressed) against <span id="xaxis">record order</span>
+(right). Colour: workgroup. Loads: light dots; stores: dark crosses. Wheel:
+zoom (shift: addresses only, alt: x only); drag: pan; double-click: reset.
+<span id="xtoggle"></span> <span id="downsampled"></span></div>
+<div id="mapbox"><canvas id="map"></canvas><div id="tip"></div></div>
+<h2>Workgroups</h2>
+<div class="note" id="wgnote"></div>
+<div class="wgtable"><table id="wgs"><thead><tr><th>#</th><th>site</th>
+<th class="l">function</th><th class="l">workgroup</th><th>pid</th>
+<th>loads</th><th>stores</th><th>load bytes</th><th>store bytes</th>
+<th>values</th><th>prints</th><th>records</th><th>time (us)</th></tr>
+</thead><tbody></tbody></table></div>
+<script>
+window.addEventListener('error', function (e) {
+  document.getElementById('errors').textContent +=
+      'error: ' + e.message + ' (' + e.lineno + ':' + e.colno + ')\n';
+});
+</script>
+<script type="application/json" id="data">)html";
+
+static const char kScript[] = R"html(</script>
+<script>
+(function () {
+'use strict';
+const D = JSON.parse(document.getElementById('data').textContent);
+const $ = (id) => document.getElementById(id);
+$('title').textContent = 'wgtrace: ' + D.title;
+$('summary').textContent = D.workgroups.length + ' workgroups, ' +
+    D.total_accesses + ' loads and stores, ' + D.records + ' records, ' +
+    D.segments.length + ' address segments';
+if (D.step > 1)
+  $('downsampled').textContent = 'Downsampled: every ' + D.step +
+      'th access is shown (' + D.shown + ' of ' + D.total_accesses + ').';
+
+// Tables.
+const siteRows = [];
+for (const s of D.sites)
+  siteRows.push('<tr><td>' + s.site + '</td><td class="l">' + esc(s.function) +
+      '</td><td>' + s.workgroups + '</td><td>' + s.loads + '</td><td>' +
+      s.stores + '</td></tr>');
+$('sites').tBodies[0].innerHTML = siteRows.join('');
+const kMaxRows = 5000;
+const wgRows = [];
+for (let i = 0; i < D.workgroups.length && i < kMaxRows; ++i) {
+  const w = D.workgroups[i], s = D.sites[w[0]];
+  wgRows.push('<tr><td>' + i + '</td><td>' + s.site + '</td><td class="l">' +
+      esc(s.function) + '</td><td class="l">' + w[1] + ',' + w[2] + ',' +
+      w[3] + '</td><td>' + w[4] + '</td><td>' + w[5] + '</td><td>' + w[6] +
+      '</td><td>' + w[7] + '</td><td>' + w[8] + '</td><td>' + w[9] +
+      '</td><td>' + w[10] + '</td><td>' + (w[12] - w[11] + 1) + '</td><td>' +
+      (w[13] === null ? '' : (w[14] - w[13]).toFixed(1)) + '</td></tr>');
+}
+$('wgs').tBodies[0].innerHTML = wgRows.join('');
+$('wgnote').textContent = D.workgroups.length > kMaxRows
+    ? 'First ' + kMaxRows + ' of ' + D.workgroups.length + ' workgroups.'
+    : D.workgroups.length + ' workgroups in record order.';
+
+function esc(t) {
+  return String(t).replace(/[&<>"]/g, (c) => ({'&': '&amp;', '<': '&lt;',
+      '>': '&gt;', '"': '&quot;'}[c]));
+}
+
+// Points: decode the columns once.
+const P = D.points, N = P.x.length;
+const px = new Float64Array(N), py = new Float64Array(N);
+const plen = new Float64Array(N), pstore = new Uint8Array(N);
+const pw = new Uint32Array(N), prec = new Float64Array(N);
+// The address axis: segments back to back, each gap drawn as `gapUnits`.
+const segStart = [], segBase = [];
+let ySpan = 0;
+{
+  let total = 0;
+  for (const s of D.segments) total += s[1];
+  const gapUnits = Math.max(1, total * 0.02 / Math.max(1, D.segments.length));
+  for (let i = 0; i < D.segments.length; ++i) {
+    segStart.push(ySpan);
+    segBase.push(BigInt('0x' + D.segments[i][0]));
+    ySpan += D.segments[i][1] + (i + 1 < D.segments.length ? gapUnits : 0);
+  }
+}
+let rec = 0;
+for (let i = 0; i < N; ++i) {
+  rec += P.x[i];
+  prec[i] = rec;
+  py[i] = segStart[P.s[i]] + P.o[i];
+  plen[i] = P.l[i] >> 1;
+  pstore[i] = P.l[i] & 1;
+  pw[i] = P.w[i];
+}
+// x: record index, or time interpolated inside each workgroup's span.
+let useTime = false;
+function computeX() {
+  for (let i = 0; i < N; ++i) {
+    if (!useTime) { px[i] = prec[i]; continue; }
+    const w = D.workgroups[pw[i]];
+    if (w[13] === null) { px[i] = NaN; continue; }
+    const span = Math.max(1, w[12] - w[11]);
+    px[i] = w[13] + (w[14] - w[13]) * (prec[i] - w[11]) / span;
+  }
+}
+computeX();
+if (D.timed) {
+  const b = document.createElement('button');
+  b.textContent = 'x axis: record order';
+  b.onclick = () => {
+    useTime = !useTime;
+    b.textContent = 'x axis: ' + (useTime ? 'time (us)' : 'record order');
+    $('xaxis').textContent = useTime ? 'time' : 'record order';
+    computeX(); reset(); draw();
+  };
+  $('xtoggle').appendChild(b);
+}
+
+// Colours: one hue per workgroup (golden-angle steps), light for loads,
+// dark for stores.
+function hsl(h, s, l) {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n) => { const k = (n + h / 30) % 12;
+    return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return (255 << 24) | (f(4) << 16) | (f(8) << 8) | f(0); // ABGR
+}
+const nw = D.workgroups.length;
+const lightColor = new Uint32Array(nw), darkColor = new Uint32Array(nw);
+for (let i = 0; i < nw; ++i) {
+  const h = (i * 137.508) % 360;
+  lightColor[i] = hsl(h, 0.75, 0.68);
+  darkColor[i] = hsl(h, 0.85, 0.32);
+}
+
+const canvas = $('map'), ctx = canvas.getContext('2d');
+const kLeft = 110, kBottom = 22;
+let W = 0, H = 0, x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+function reset() {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < N; ++i)
+    if (px[i] === px[i]) { lo = Math.min(lo, px[i]); hi = Math.max(hi, px[i]); }
+  if (!(lo <= hi)) { lo = 0; hi = 1; }
+  const pad = Math.max(1, (hi - lo) * 0.01);
+  x0 = lo - pad; x1 = hi + pad;
+  y0 = -Math.max(1, ySpan * 0.01); y1 = ySpan + Math.max(1, ySpan * 0.01);
+}
+let cellSize = 6, cols = 0, cells = null;
+
+function draw() {
+  const r = canvas.getBoundingClientRect();
+  W = Math.max(200, Math.floor(r.width)); H = Math.max(100, Math.floor(r.height));
+  canvas.width = W; canvas.height = H;
+  const pw_ = W - kLeft, ph = H - kBottom;
+  const img = ctx.createImageData(pw_, ph);
+  const buf = new Uint32Array(img.data.buffer);
+  buf.fill(0xFFFFFFFF);
+  const kx = pw_ / (x1 - x0), ky = ph / (y1 - y0);
+  cols = Math.ceil(pw_ / cellSize);
+  cells = new Int32Array(cols * Math.ceil(ph / cellSize)).fill(-1);
+  // Segment boundaries: thin grey lines.
+  for (let s = 0; s < segStart.length; ++s) {
+    const y = Math.round((segStart[s] - y0) * ky);
+    if (y >= 0 && y < ph) buf.fill(0xFFDDDDDD, y * pw_, (y + 1) * pw_);
+  }
+  let drawn = 0;
+  const put = (x, y, c) => {
+    if (x >= 0 && x < pw_ && y >= 0 && y < ph) buf[y * pw_ + x] = c;
+  };
+  for (let pass = 0; pass < 2; ++pass) // stores on top of loads
+    for (let i = 0; i < N; ++i) {
+      if (pstore[i] !== pass) continue;
+      const fx = (px[i] - x0) * kx;
+      if (!(fx >= -2 && fx < pw_ + 2)) continue;
+      const fy = (py[i] - y0) * ky;
+      const h = Math.max(1, Math.round(plen[i] * ky));
+      if (fy + h < -2 || fy > ph + 2) continue;
+      const sx = Math.round(fx), sy = Math.round(fy);
+      ++drawn;
+      if (pass === 0) {
+        const c = lightColor[pw[i]];
+        for (let dy = 0; dy < Math.max(2, h); ++dy) {
+          put(sx, sy + dy, c); put(sx + 1, sy + dy, c);
+        }
+      } else {
+        const c = darkColor[pw[i]];
+        for (let dy = 0; dy < h; ++dy) put(sx, sy + dy, c);
+        put(sx - 1, sy, c); put(sx + 1, sy, c); put(sx, sy - 1, c);
+        put(sx, sy + 1, c); put(sx - 2, sy, c); put(sx + 2, sy, c);
+      }
+      const cx = Math.floor(sx / cellSize), cy = Math.floor(sy / cellSize);
+      if (cx >= 0 && cx < cols && cy >= 0 && sy < ph) cells[cy * cols + cx] = i;
+    }
+  ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
+  ctx.putImageData(img, kLeft, 0);
+  // Axes.
+  ctx.fillStyle = '#333'; ctx.font = '11px monospace';
+  ctx.strokeStyle = '#999';
+  ctx.beginPath(); ctx.moveTo(kLeft - 0.5, 0); ctx.lineTo(kLeft - 0.5, ph + 0.5);
+  ctx.lineTo(W, ph + 0.5); ctx.stroke();
+  let lastLabel = -100;
+  for (let s = 0; s < segStart.length; ++s) {
+    const y = (segStart[s] - y0) * ky;
+    if (y < 0 || y > ph || y - lastLabel < 14) continue;
+    lastLabel = y;
+    ctx.fillText('0x' + D.segments[s][0], 4, Math.max(10, y + 10));
+  }
+  const step = niceStep((x1 - x0) / Math.max(1, pw_ / 90));
+  for (let t = Math.ceil(x0 / step) * step; t <= x1; t += step) {
+    const x = kLeft + (t - x0) * kx;
+    ctx.fillText(String(+t.toPrecision(6)), x + 2, H - 6);
+    ctx.fillRect(x, ph, 1, 4);
+  }
+  document.body.dataset.rendered = drawn + ' points';
+}
+function niceStep(raw) {
+  const e = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1e-9))));
+  for (const m of [1, 2, 5, 10]) if (raw <= m * e) return m * e;
+  return 10 * e;
+}
+
+// Zoom around the mouse, pan by dragging.
+canvas.addEventListener('wheel', (e) => {
+  e.preventDefault();
+  const r = canvas.getBoundingClientRect();
+  const mx = e.clientX - r.left - kLeft, my = e.clientY - r.top;
+  const f = Math.pow(1.0015, e.deltaY);
+  const ax = x0 + (x1 - x0) * mx / (W - kLeft), ay = y0 + (y1 - y0) * my / (H - kBottom);
+  if (!e.shiftKey) { x0 = ax - (ax - x0) * f; x1 = ax + (x1 - ax) * f; }
+  if (!e.altKey) { y0 = ay - (ay - y0) * f; y1 = ay + (y1 - ay) * f; }
+  schedule();
+}, {passive: false});
+let drag = null;
+canvas.addEventListener('mousedown', (e) => {
+  drag = {x: e.clientX, y: e.clientY, x0, x1, y0, y1};
+  canvas.style.cursor = 'grabbing';
+});
+window.addEventListener('mouseup', () => { drag = null; canvas.style.cursor = 'grab'; });
+window.addEventListener('mousemove', (e) => {
+  if (drag) {
+    const dx = (e.clientX - drag.x) * (drag.x1 - drag.x0) / (W - kLeft);
+    const dy = (e.clientY - drag.y) * (drag.y1 - drag.y0) / (H - kBottom);
+    x0 = drag.x0 - dx; x1 = drag.x1 - dx; y0 = drag.y0 - dy; y1 = drag.y1 - dy;
+    $('tip').style.display = 'none';
+    schedule();
+    return;
+  }
+  tooltip(e);
+});
+canvas.addEventListener('dblclick', () => { reset(); schedule(); });
+canvas.addEventListener('mouseleave', () => { $('tip').style.display = 'none'; });
+window.addEventListener('resize', () => schedule());
+let pending = false;
+function schedule() {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => { pending = false; draw(); });
+}
+
+// The record under the mouse: the nearest drawn point in the 3x3 cells
+// around it.
+function tooltip(e) {
+  const tip = $('tip');
+  const r = canvas.getBoundingClientRect();
+  const mx = e.clientX - r.left - kLeft, my = e.clientY - r.top;
+  if (!cells || mx < 0 || my < 0 || mx >= W - kLeft || my >= H - kBottom) {
+    tip.style.display = 'none';
+    return;
+  }
+  const kx = (W - kLeft) / (x1 - x0), ky = (H - kBottom) / (y1 - y0);
+  const cx = Math.floor(mx / cellSize), cy = Math.floor(my / cellSize);
+  let best = -1, bestD = 1e9;
+  for (let y = cy - 1; y <= cy + 1; ++y)
+    for (let x = cx - 1; x <= cx + 1; ++x) {
+      if (x < 0 || x >= cols || y < 0) continue;
+      const i = cells[y * cols + x];
+      if (i === undefined || i < 0) continue;
+      const d = Math.hypot((px[i] - x0) * kx - mx, (py[i] - y0) * ky - my);
+      if (d < bestD) { bestD = d; best = i; }
+    }
+  if (best < 0 || bestD > 8) { tip.style.display = 'none'; return; }
+  const w = D.workgroups[pw[best]], s = D.sites[w[0]];
+  const addr = segBase[P.s[best]] + BigInt(P.o[best]);
+  tip.textContent = (pstore[best] ? 'STORE ' : 'LOAD  ') + '0x' +
+      addr.toString(16) + ' ' + plen[best] + ' bytes\n' +
+      'workgroup ' + w[1] + ',' + w[2] + ',' + w[3] + ' pid ' + w[4] +
+      ' (#' + pw[best] + ')\n' + 'dispatch site ' + s.site + ': ' +
+      s.function + '\nrecord ' + prec[best];
+  tip.style.display = 'block';
+  tip.style.left = Math.min(e.clientX - r.left + 14, W - 260) + 'px';
+  tip.style.top = (e.clientY - r.top + 14) + 'px';
+}
+
+reset();
+draw();
+})();
+</script>
+</body>
+</html>
+)html";
+
+std::string htmlReportPage(llvm::StringRef Title, llvm::StringRef DataJson) {
+  std::string Page;
+  Page.reserve(DataJson.size() + sizeof(kStyle) + sizeof(kScript) + 256);
+  Page += kHead;
+  llvm::raw_string_ostream OS(Page);
+  llvm::printHTMLEscaped(Title, OS);
+  OS.flush();
+  Page += kStyle;
+  Page += DataJson;
+  Page += kScript;
+  return Page;
+}
+
+} // namespace wgtrace::viewer
