@@ -5,6 +5,7 @@
 #include "LibraryCalls.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/Basic/Builtins.h"
 
 using namespace clang;
@@ -207,8 +208,13 @@ void AccessCollector::use(const Expr *E, AccessKind Kind) {
       return;
     }
   }
+  if (E->refersToBitField()) {
+    if (const auto *M = dyn_cast<MemberExpr>(E))
+      useBitField(M, Kind);
+    return;
+  }
   // The macros take the address of their operand: it must be an lvalue.
-  if (!E->isLValue() || E->refersToBitField())
+  if (!E->isLValue())
     return;
   if (!isa<ArraySubscriptExpr>(E) && !isa<MemberExpr>(E) &&
       !isa<DeclRefExpr>(E) && !isa<CallExpr>(E) &&
@@ -224,7 +230,34 @@ void AccessCollector::wrap(const Expr *E, AccessKind Kind) {
   wrapText(E, macroFor(Kind));
 }
 
-void AccessCollector::wrapText(const Expr *E, StringRef Open) {
+void AccessCollector::useBitField(const MemberExpr *M, AccessKind Kind) {
+  const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+  if (!FD || !FD->isBitField() || FD->isZeroLengthBitField(RC.Ctx) ||
+      M->isImplicitAccess() || !Model.isMemory(M))
+    return;
+  const Expr *Base = M->getBase();
+  if (!M->isArrow() && !Base->isLValue())
+    return;
+  const ASTRecordLayout &Layout = RC.Ctx.getASTRecordLayout(FD->getParent());
+  uint64_t Bit = Layout.getFieldOffset(FD->getFieldIndex());
+  uint64_t Width = FD->getBitWidthValue(RC.Ctx);
+  std::string Args = "<" + std::to_string(Bit / 8) + ", " +
+                     std::to_string((Bit % 8 + Width + 7) / 8) + ", " +
+                     (Kind != AccessKind::Load ? "true, " : "false, ") +
+                     (Kind != AccessKind::Store ? "true>" : "false>");
+  // Stackable: the base may itself be a load (`p->q->bits`), wrapped inside.
+  if (M->isArrow())
+    wrapText(Base, "::wgtrace::detail::bitfieldAccess" + Args + "(", ")",
+             /*Stackable=*/true);
+  else
+    wrapText(Base,
+             "(*::wgtrace::detail::bitfieldAccess" + Args +
+                 "(__builtin_addressof(",
+             ")))", /*Stackable=*/true);
+}
+
+void AccessCollector::wrapText(const Expr *E, StringRef Open, StringRef Close,
+                               bool Stackable) {
   bool InMacro = false;
   auto Range = RC.editRange(E->getSourceRange(), InMacro);
   if (!Range) {
@@ -232,7 +265,7 @@ void AccessCollector::wrapText(const Expr *E, StringRef Open) {
       RC.remark(E->getBeginLoc(), "access in macro expansion not instrumented");
     return;
   }
-  if (!RC.Edits.wrap(Range->first, Range->second, Open, ")"))
+  if (!RC.Edits.wrap(Range->first, Range->second, Open, Close, Stackable))
     RC.remark(E->getBeginLoc(),
               "access in a macro argument that is used in different ways "
               "not fully instrumented");

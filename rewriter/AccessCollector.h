@@ -62,7 +62,11 @@ private:
   /// E is used as an lvalue in the given way: wrap the memory it designates.
   void use(const clang::Expr *E, AccessKind Kind);
   void wrap(const clang::Expr *E, AccessKind Kind);
-  void wrapText(const clang::Expr *E, llvm::StringRef Open);
+  void wrapText(const clang::Expr *E, llvm::StringRef Open,
+                llvm::StringRef Close = ")", bool Stackable = false);
+  /// A bit-field has no address: record the bytes that hold its bits,
+  /// through the address of the object that contains it.
+  void useBitField(const clang::MemberExpr *M, AccessKind Kind);
 
   RewriteContext &RC;
   MemoryModel Model;

@@ -16,13 +16,18 @@ namespace wgtrace {
 namespace rewriter {
 
 bool EditSet::wrap(unsigned Begin, unsigned End, StringRef Open,
-                   StringRef Close) {
-  auto [It, Inserted] = WrapIndex.try_emplace({Begin, End}, Wraps.size());
-  if (!Inserted) {
-    const Wrap &W = Wraps[It->second];
-    return W.Open == Open && W.Close == Close;
+                   StringRef Close, bool Stackable) {
+  std::vector<size_t> &Same = WrapIndex[{Begin, End}];
+  for (size_t I : Same) {
+    const Wrap &W = Wraps[I];
+    if (W.Open == Open && W.Close == Close)
+      return true;
+    if (!Stackable && !W.Stackable)
+      return false;
   }
-  Wraps.push_back({Begin, End, Open.str(), Close.str()});
+  Same.push_back(Wraps.size());
+  Wraps.push_back({Begin, End, Open.str(), Close.str(),
+                   static_cast<unsigned>(Wraps.size()), Stackable});
   return true;
 }
 
@@ -61,7 +66,9 @@ Expected<Replacements> EditSet::toReplacements() const {
   llvm::sort(Sorted, [](const Wrap *A, const Wrap *B) {
     if (A->Begin != B->Begin)
       return A->Begin < B->Begin;
-    return A->End > B->End;
+    if (A->End != B->End)
+      return A->End > B->End;
+    return A->Sequence < B->Sequence;
   });
   std::vector<const Wrap *> Open;
   for (const Wrap *W : Sorted) {
@@ -69,7 +76,8 @@ Expected<Replacements> EditSet::toReplacements() const {
       Open.pop_back();
     if (!Open.empty()) {
       const Wrap *Outer = Open.back();
-      if (Outer->Begin == W->Begin && Outer->End == W->End)
+      if (Outer->Begin == W->Begin && Outer->End == W->End &&
+          !Outer->Stackable && !W->Stackable)
         return createStringError(
             inconvertibleErrorCode(),
             "conflicting edits at offset %u: '%s' and '%s'", W->Begin,
@@ -84,12 +92,15 @@ Expected<Replacements> EditSet::toReplacements() const {
 
   std::vector<Piece> Pieces;
   for (const Wrap *W : Sorted) {
-    // Inner wraps close first: they begin later.
-    Pieces.push_back(
-        {W->End, {0, -static_cast<long long>(W->Begin), 0}, &W->Close});
-    // Outer wraps open first: they end later.
-    Pieces.push_back(
-        {W->Begin, {2, -static_cast<long long>(W->End), 0}, &W->Open});
+    // Inner wraps close first: they begin later (or, on the same range,
+    // were added later).
+    Pieces.push_back({W->End,
+                      {0, -static_cast<long long>(W->Begin), ~W->Sequence},
+                      &W->Close});
+    // Outer wraps open first: they end later (or were added first).
+    Pieces.push_back({W->Begin,
+                      {2, -static_cast<long long>(W->End), W->Sequence},
+                      &W->Open});
   }
   for (const Insert &I : Inserts)
     Pieces.push_back({I.Offset, {1, 0, I.Sequence}, &I.Text});

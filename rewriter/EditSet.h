@@ -33,9 +33,11 @@ public:
   /// range twice with the same text is a no-op (template instantiations
   /// report the same access again). Returns false, and changes nothing, if
   /// the range already has a different wrap (a macro argument expanded into
-  /// a load in one place and a store in another).
+  /// a load in one place and a store in another), unless one of the two is
+  /// Stackable: a stackable wrap may share its range with others, the one
+  /// added first being the outermost.
   bool wrap(unsigned Begin, unsigned End, llvm::StringRef Open,
-            llvm::StringRef Close);
+            llvm::StringRef Close, bool Stackable = false);
 
   /// Inserts Text at Offset, before any wrap that opens there.
   void insert(unsigned Offset, llvm::StringRef Text);
@@ -59,6 +61,8 @@ private:
     unsigned End;
     std::string Open;
     std::string Close;
+    unsigned Sequence;
+    bool Stackable;
   };
   struct Insert {
     unsigned Offset;
@@ -75,7 +79,7 @@ private:
   std::string FilePath;
   std::vector<Replace> Replaces;
   std::vector<Wrap> Wraps;
-  std::map<std::pair<unsigned, unsigned>, size_t> WrapIndex;
+  std::map<std::pair<unsigned, unsigned>, std::vector<size_t>> WrapIndex;
   std::vector<Insert> Inserts;
 };
 

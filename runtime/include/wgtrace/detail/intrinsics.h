@@ -131,6 +131,25 @@ template <size_t Bytes, class T> WGTRACE_ALWAYS_INLINE T *stored(T *Address) {
   return Address;
 }
 
+//===-- Bit-fields --------------------------------------------------------===//
+//
+// A bit-field has no address. `p->bits = v` becomes
+// `::wgtrace::detail::bitfieldAccess<Offset, Length, true, false>(p)->bits
+// = v`: the bytes at Offset..Offset+Length of the containing object, those
+// that hold the field's bits, are recorded, and the object's address is
+// passed on unchanged (for `s.bits`, through __builtin_addressof(s)).
+
+template <size_t Offset, size_t Length, bool IsStore, bool IsLoad, class T>
+WGTRACE_ALWAYS_INLINE T *bitfieldAccess(T *Object) {
+  const volatile char *Bytes =
+      reinterpret_cast<const volatile char *>(Object) + Offset;
+  if (IsLoad)
+    recordAccess(false, Bytes, Length);
+  if (IsStore)
+    recordAccess(true, Bytes, Length);
+  return Object;
+}
+
 } // namespace wgtrace::detail
 
 #endif // WGTRACE_DETAIL_INTRINSICS_H
