@@ -30,6 +30,9 @@ public:
   virtual void beginRing(const RingInfo &Info) { (void)Info; }
   /// One record, in ring order.
   virtual void record(const Record &R) = 0;
+  /// False for tools that only look at chunks (e.g. notes about wrapped
+  /// rings): the reader then spares them a call per record.
+  virtual bool wantsRecords() const { return true; }
   /// The ring ended, or decoding stopped at damage inside it.
   virtual void endRing(const RingInfo &Info) { (void)Info; }
   /// A workgroup timing chunk (wgtrace's type 0x8001) followed the ring

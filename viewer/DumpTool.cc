@@ -4,6 +4,7 @@
 
 #include "ValueText.h"
 
+#include <cstring>
 #include <iterator>
 
 namespace wgtrace::viewer {
@@ -54,6 +55,36 @@ bool DumpTool::selected(const Record &R) const {
   return true;
 }
 
+namespace {
+/// Hand-written digits for the two lines that make up almost every dump
+/// (LOAD and STORE): fmt's runtime format strings cost more than the
+/// decoding itself, and the dump must write tens of millions of lines per
+/// second.
+char *hex16(char *P, uint64_t V) {
+  static constexpr char Digits[] = "0123456789ABCDEF";
+  for (int I = 15; I >= 0; --I) {
+    P[I] = Digits[V & 0xF];
+    V >>= 4;
+  }
+  return P + 16;
+}
+char *decimal(char *P, uint32_t V) {
+  char Tmp[10];
+  int N = 0;
+  do {
+    Tmp[N++] = char('0' + V % 10);
+    V /= 10;
+  } while (V);
+  while (N)
+    *P++ = Tmp[--N];
+  return P;
+}
+char *text(char *P, const char *S, size_t N) {
+  std::memcpy(P, S, N);
+  return P + N;
+}
+} // namespace
+
 void DumpTool::record(const Record &R) {
   if (!selected(R))
     return;
@@ -82,11 +113,20 @@ void DumpTool::record(const Record &R) {
     Buffer.push_back('\n');
     break;
   case format::Tag::MemoryLoad:
-  case format::Tag::MemoryStore:
-    fmt::format_to(It, "{:016X} | {} {:016X} {}\n", R.WorkgroupOffset,
-                   R.Memory.IsStore ? "STORE" : "LOAD ", R.Memory.Address,
-                   R.Memory.Length);
+  case format::Tag::MemoryStore: {
+    // "%016X | LOAD  %016X %u\n": at most 16 + 9 + 16 + 1 + 10 + 1 bytes.
+    const size_t Old = Buffer.size();
+    Buffer.resize(Old + 64);
+    char *P = Buffer.data() + Old;
+    P = hex16(P, R.WorkgroupOffset);
+    P = text(P, R.Memory.IsStore ? " | STORE " : " | LOAD  ", 9);
+    P = hex16(P, R.Memory.Address);
+    *P++ = ' ';
+    P = decimal(P, R.Memory.Length);
+    *P++ = '\n';
+    Buffer.resize(P - Buffer.data());
     break;
+  }
   default:
     break;
   }

@@ -211,6 +211,10 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
   // Most records belong to the workgroup decoded last: skip the hash lookup.
   const WorkgroupInfo *Last = nullptr;
 
+  // Ring offset from which records have not been reported as consumed.
+  constexpr uint64_t kConsumedStep = 16 << 20;
+  uint64_t ConsumedFrom = Begin & Mask;
+
   Record Rec;
   for (uint64_t A = Begin; A < End;) {
     const uint64_t Phys = A & Mask;
@@ -298,6 +302,14 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
     }
     Sink(Rec);
     A += Size;
+    if (Consumed && Phys - ConsumedFrom >= kConsumedStep) {
+      // Phys < ConsumedFrom after a wrap: the difference is huge as an
+      // unsigned, so restart from here without reporting the tail (the
+      // caller releases the whole chunk at its end anyway).
+      if (Phys > ConsumedFrom)
+        Consumed(Info.FileOffset + ConsumedFrom, Info.FileOffset + Phys);
+      ConsumedFrom = Phys;
+    }
   }
   return Error::success();
 }

@@ -18,6 +18,8 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
+
 namespace wgtrace::viewer {
 
 enum class RingMode {
@@ -42,6 +44,13 @@ public:
   /// damaged record and returns its error; the records before it have been
   /// delivered.
   llvm::Error decode(llvm::function_ref<void(const Record &)> Sink) const;
+
+  /// Called during decode() with file ranges [Begin, End) of records
+  /// already delivered, every few MiB, so that a caller can release them
+  /// (TraceFile::release): a ring chunk may be gigabytes.
+  void onConsumed(std::function<void(uint64_t Begin, uint64_t End)> F) {
+    Consumed = std::move(F);
+  }
 
 private:
   explicit RingDecoder(const Chunk &C) : C(C) {}
@@ -68,6 +77,7 @@ private:
   bool BoundByEnd = true;
   /// Every key must name a workgroup record decoded before it.
   bool CheckKeys = true;
+  std::function<void(uint64_t, uint64_t)> Consumed;
 };
 
 } // namespace wgtrace::viewer

@@ -40,12 +40,19 @@ size_t SummaryTool::siteIndex(const Record &R) {
   return It->second;
 }
 
-void SummaryTool::addLines(DenseSet<uint64_t> &Set, uint64_t Address,
-                           uint32_t Length) const {
+void SummaryTool::addLines(Open &O, uint64_t Address, uint32_t Length) const {
   uint64_t First = Address >> LineShift;
   uint64_t Last = (Address + (Length ? Length - 1 : 0)) >> LineShift;
-  for (uint64_t L = First; L <= Last; ++L)
-    Set.insert(L);
+  if (Last < First)
+    Last = First; // the access wraps past the top of the address space
+  if (First == Last && First == O.LastLine)
+    return;
+  for (uint64_t L = First;; ++L) {
+    O.Lines.insert(L);
+    if (L == Last)
+      break;
+  }
+  O.LastLine = Last;
 }
 
 void SummaryTool::record(const Record &R) {
@@ -74,7 +81,7 @@ void SummaryTool::record(const Record &R) {
       ++C.Loads;
       C.LoadBytes += R.Memory.Length;
     }
-    addLines(O.Lines, R.Memory.Address, R.Memory.Length);
+    addLines(O, R.Memory.Address, R.Memory.Length);
     break;
   }
   case format::Tag::Value:

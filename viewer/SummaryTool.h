@@ -63,9 +63,11 @@ private:
     WorkgroupSummary Summary;
     size_t Site;
     llvm::DenseSet<uint64_t> Lines;
+    /// The line inserted last: consecutive accesses mostly share a line,
+    /// and skipping the set for them is most of the summary's speed.
+    uint64_t LastLine = UINT64_MAX;
   };
-  void addLines(llvm::DenseSet<uint64_t> &Set, uint64_t Address,
-                uint32_t Length) const;
+  void addLines(Open &O, uint64_t Address, uint32_t Length) const;
   size_t siteIndex(const Record &R);
   void printText();
   void printJson();

@@ -4,6 +4,11 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include "llvm/Support/Process.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <cstring>
 
 using namespace llvm;
@@ -21,6 +26,20 @@ Expected<TraceFile> TraceFile::open(StringRef Path) {
   File.Buffer = std::move(*BufferOrErr);
   File.Bytes = arrayRefFromStringRef(File.Buffer->getBuffer());
   return std::move(File);
+}
+
+void TraceFile::release(uint64_t Begin, uint64_t End) const {
+  if (!Buffer || Buffer->getBufferKind() != MemoryBuffer::MemoryBuffer_MMap)
+    return;
+  End = std::min<uint64_t>(End, Bytes.size());
+  // Whole pages only: the pages at either end may hold bytes still in use.
+  const uintptr_t Page = sys::Process::getPageSizeEstimate();
+  uintptr_t From = reinterpret_cast<uintptr_t>(Bytes.data()) + Begin;
+  uintptr_t To = reinterpret_cast<uintptr_t>(Bytes.data()) + End;
+  From = (From + Page - 1) & ~(Page - 1);
+  To &= ~(Page - 1);
+  if (From < To)
+    ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
 }
 
 TraceFile TraceFile::fromBytes(ArrayRef<uint8_t> Bytes) {

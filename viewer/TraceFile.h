@@ -47,6 +47,13 @@ public:
 
   llvm::ArrayRef<uint8_t> bytes() const { return Bytes; }
 
+  /// Tells the kernel that the bytes [Begin, End) (file offsets) will not be
+  /// needed soon: their pages leave this process's resident set (they stay
+  /// in the page cache and fault back in if read again). Streaming a mapped
+  /// file would otherwise count every page read as resident memory, growing
+  /// with the file. A no-op unless the file is memory-mapped.
+  void release(uint64_t Begin, uint64_t End) const;
+
   /// Iterates chunks in file order.
   class ChunkIterator {
   public:

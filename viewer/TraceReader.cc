@@ -2,6 +2,8 @@
 
 #include "TraceReader.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -42,6 +44,10 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
   // The ring a timing chunk describes is the chunk right before it.
   std::optional<RingInfo> PreviousRing;
   std::vector<format::TimingRecord> Entries;
+  SmallVector<AnalysisTool *, 4> RecordTools;
+  for (AnalysisTool *T : Tools)
+    if (T->wantsRecords())
+      RecordTools.push_back(T);
   Chunk C;
   while (true) {
     Expected<bool> More = It.next(C);
@@ -85,14 +91,23 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
     Expected<RingDecoder> D = RingDecoder::create(C, Current, Mode);
     if (!D)
       return D.takeError();
-    for (AnalysisTool *T : Tools)
-      T->beginRing(D->info());
-    Error E = D->decode([&](const Record &R) {
-      for (AnalysisTool *T : Tools)
-        T->record(R);
+    D->onConsumed([this](uint64_t Begin, uint64_t End) {
+      File.release(Begin, End);
     });
     for (AnalysisTool *T : Tools)
+      T->beginRing(D->info());
+    Error E = RecordTools.size() == 1
+                  ? D->decode([T = RecordTools[0]](const Record &R) {
+                      T->record(R);
+                    })
+                  : D->decode([&](const Record &R) {
+                      for (AnalysisTool *T : RecordTools)
+                        T->record(R);
+                    });
+    for (AnalysisTool *T : Tools)
       T->endRing(D->info());
+    // Tools keep no pointers into a ring after endRing().
+    File.release(C.Offset, C.contentOffset() + C.Content.size());
     if (E)
       return E;
     PreviousRing = D->info();

@@ -162,6 +162,7 @@ public:
                        Info.LostBytes, Info.StartOffset);
   }
   void record(const Record &) override {}
+  bool wantsRecords() const override { return false; }
 
 private:
   std::string File;
@@ -192,11 +193,13 @@ bool parseWorkgroup(StringRef Text, std::array<uint32_t, 3> &Id) {
 int runTools(StringRef Path, const TraceFile &File, RingMode Mode,
              ArrayRef<AnalysisTool *> Tools) {
   WrapNotes Notes(Path);
-  Progress Status(errs(), File.bytes().size(), Progress::enabledForStderr());
+  Progress Status(errs(), File.bytes().size(), /*Enabled=*/true);
   SmallVector<AnalysisTool *, 4> All = {&Notes};
   All.append(Tools.begin(), Tools.end());
-  // Last, so that its line is erased after the tools have printed theirs.
-  All.push_back(&Status);
+  // Only on a terminal (it would cost a call per record for nothing); last,
+  // so that its line is erased after the tools have printed theirs.
+  if (Progress::enabledForStderr())
+    All.push_back(&Status);
   TraceReader Reader(File, Mode);
   if (Error E = Reader.run(All))
     return reportError(Path, std::move(E));
