@@ -2,6 +2,8 @@
 
 #include "config.h"
 
+#include "wgtrace/instrument.h"
+
 #include "wgtrace/format.h"
 
 #include <fmt/format.h>
@@ -91,9 +93,27 @@ static bool readSwitch(const char *Name, bool Default) {
   fatal(fmt::format("{}='{}' is not a switch; expected 0 or 1", Name, Value));
 }
 
+namespace {
+/// Build-time defaults, set by BuildSettings before config() is first read.
+struct Defaults {
+  const char *BufferSize = nullptr;
+  int Timing = -1;
+  int RecordMemory = -1;
+  bool Read = false;
+};
+Defaults &defaults() {
+  static Defaults D;
+  return D;
+}
+} // namespace
+
 static Config readConfig() {
   Config C;
-  if (const char *Size = std::getenv("WGTRACE_BUFFER_SIZE")) {
+  const Defaults &D = defaults();
+  const char *Size = std::getenv("WGTRACE_BUFFER_SIZE");
+  if (!Size)
+    Size = D.BufferSize;
+  if (Size) {
     std::string Why;
     std::optional<uint64_t> Parsed = parseBufferSize(Size, &Why);
     if (!Parsed)
@@ -113,8 +133,8 @@ static Config readConfig() {
                         Workers));
     C.Workers = *Parsed;
   }
-  C.RecordMemory = readSwitch("WGTRACE_MEMORY", true);
-  C.Timing = readSwitch("WGTRACE_TIMING", false);
+  C.RecordMemory = readSwitch("WGTRACE_MEMORY", D.RecordMemory != 0);
+  C.Timing = readSwitch("WGTRACE_TIMING", D.Timing == 1);
   if (const char *ModeName = std::getenv("WGTRACE_MODE")) {
     std::string_view M = ModeName;
     if (M == "ring")
@@ -138,8 +158,26 @@ static Config readConfig() {
 }
 
 const Config &config() {
-  static const Config C = readConfig();
+  static const Config C = [] {
+    defaults().Read = true;
+    return readConfig();
+  }();
   return C;
 }
 
 } // namespace wgtrace::runtime
+
+namespace wgtrace::detail {
+
+BuildSettings::BuildSettings(const char *BufferSize, bool Timing,
+                             bool RecordMemory) {
+  runtime::Defaults &D = runtime::defaults();
+  if (D.Read)
+    runtime::fatal("build settings registered after the runtime read its "
+                   "settings; define BuildSettings at namespace scope");
+  D.BufferSize = BufferSize;
+  D.Timing = Timing;
+  D.RecordMemory = RecordMemory;
+}
+
+} // namespace wgtrace::detail

@@ -87,6 +87,15 @@ private:
   uint32_t FunctionBase = 0;
 };
 
+/// Settings a program was built with (wgtrace_instrument_target's
+/// BUFFER_SIZE, TIMING and MEMORY_ACCESSES). The environment variables
+/// still override them. Define one at namespace scope: it takes effect
+/// before the runtime reads its settings, which it does when the first
+/// workgroup runs.
+struct BuildSettings {
+  BuildSettings(const char *BufferSize, bool Timing, bool RecordMemory);
+};
+
 /// Lives for one kernel invocation: writes the WORKGROUP record and makes
 /// it the key of every record until the invocation returns.
 class WorkgroupScope {

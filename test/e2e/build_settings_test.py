@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""wgtrace_instrument_target's MEMORY_ACCESSES OFF, BUFFER_SIZE 64kib and
+TIMING ON reach the program, and the environment still overrides them.
+
+Usage: build_settings_test.py <program> <workdir>
+"""
+import os
+import struct
+import subprocess
+import sys
+
+PROGRAM, WORK = sys.argv[1:3]
+os.makedirs(WORK, exist_ok=True)
+failures, checks = [], 0
+
+
+def check(ok, message):
+    global checks
+    checks += 1
+    if not ok:
+        failures.append(message)
+        print("FAIL: " + message)
+
+
+def chunks(path, env_extra=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WGTRACE_")}
+    env.update(env_extra or {})
+    result = subprocess.run([PROGRAM, "--instrument_file=" + path], env=env, capture_output=True, text=True)
+    check(result.returncode == 0, "program failed: %s" % result.stderr)
+    data = open(path, "rb").read()
+    offset, found = 0, []
+    while offset + 16 <= len(data):
+        magic, ctype, _, length = struct.unpack_from("<IHHQ", data, offset)
+        content = data[offset + 16:offset + 16 + length]
+        found.append((ctype, content))
+        offset += 16 + ((length + 15) & ~15)
+    return found
+
+
+def memory_records(content):
+    head = struct.unpack_from("<Q", content, len(content) - 8)[0]
+    tags, i = [], 0
+    while i < head:
+        tag = content[i]
+        tags.append(tag)
+        i += 32 if tag == 0 else 16
+    return sum(1 for t in tags if t in (4, 5)), sum(1 for t in tags if t == 0)
+
+
+found = chunks(os.path.join(WORK, "settings.bin"))
+rings = [c for t, c in found if t == 1]
+timing = [c for t, c in found if t == 0x8001]
+check(len(rings) == 1 and len(rings[0]) == 65536 + 4096, "ring chunk is not 64 KiB + padding")
+memory, groups = memory_records(rings[0])
+check(memory == 0 and groups == 8, "MEMORY_ACCESSES OFF: %d memory records, %d workgroups" % (memory, groups))
+check(len(timing) == 1 and len(timing[0]) == 8 * 32, "TIMING ON: no timing chunk with 8 entries")
+
+# The environment overrides the build's defaults.
+found = chunks(os.path.join(WORK, "override.bin"),
+               {"WGTRACE_MEMORY": "1", "WGTRACE_TIMING": "0", "WGTRACE_BUFFER_SIZE": "128kib"})
+rings = [c for t, c in found if t == 1]
+check(len(rings) == 1 and len(rings[0]) == 131072 + 4096, "WGTRACE_BUFFER_SIZE did not override BUFFER_SIZE")
+memory, _ = memory_records(rings[0])
+check(memory == 8 * 64 * 2, "WGTRACE_MEMORY=1 did not override MEMORY_ACCESSES OFF (%d records)" % memory)
+check(not any(t == 0x8001 for t, _ in found), "WGTRACE_TIMING=0 did not override TIMING ON")
+
+print("%d passed, %d failed" % (checks - len(failures), len(failures)))
+sys.exit(1 if failures else 0)
