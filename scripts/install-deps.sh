@@ -8,7 +8,9 @@ packages=(
   libclang-rt-19-dev
   libfmt-dev googletest libgtest-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler
-  cmake ninja-build pkg-config python3
+  cmake ninja-build pkg-config python3 make
+  # wgtrace-view html's test renders the report in headless Chromium.
+  chromium
 )
 
 missing=()

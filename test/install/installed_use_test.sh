@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs wgtrace from the build tree into a fresh prefix, then builds and
+# runs an outside CMake project (find_package + wgtrace_instrument_target)
+# and an outside Makefile project (pkg-config + wgtrace-rewrite) against it,
+# and reads their traces with the installed wgtrace-view.
+# Usage: installed_use_test.sh <build dir> <source dir of this test> <work dir>
+set -euo pipefail
+build=$1 here=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+prefix=$work/prefix
+passed=0 failed=0
+check() { if "$@"; then passed=$((passed + 1)); else echo "FAIL: $*"; failed=$((failed + 1)); fi; }
+
+cmake --install "$build" --prefix "$prefix" > "$work/install.log"
+check test -x "$prefix/bin/wgtrace-rewrite"
+check test -x "$prefix/bin/wgtrace-view"
+check test -f "$prefix/include/wgtrace/wgtrace.h"
+check test -f "$prefix/lib/pkgconfig/wgtrace.pc"
+check test -f "$prefix/lib/cmake/wgtrace/wgtraceConfig.cmake"
+
+compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+for generator in Ninja "Unix Makefiles"; do
+  dir="$work/cmake-${generator// /-}"
+  cmake -G "$generator" -S "$here/cmake_project" -B "$dir" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$compiler" > "$dir.log" 2>&1 \
+    || { cat "$dir.log"; exit 1; }
+  cmake --build "$dir" -j 2 >> "$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
+  WGTRACE_FILE="$dir/trace.bin" "$dir/outside" > /dev/null
+  check grep -q 'add_one' <("$prefix/bin/wgtrace-view" dump "$dir/trace.bin")
+  check test "$("$prefix/bin/wgtrace-view" dump "$dir/trace.bin" | grep -c '| LOAD ')" = 64
+done
+
+# A kernel with an error: the build fails, naming the original file and line.
+bdir="$work/broken"
+cmake -G Ninja -S "$here/cmake_broken" -B "$bdir" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$compiler" > "$bdir.log" 2>&1 || { cat "$bdir.log"; exit 1; }
+if cmake --build "$bdir" > "$bdir.build.log" 2>&1; then
+  echo "FAIL: the broken kernel built"; failed=$((failed + 1))
+else
+  check grep -q "cmake_broken/broken.cc:7:[0-9]*: error: use of undeclared identifier 'undeclared_value'" "$bdir.build.log"
+fi
+
+mdir="$work/make"
+cp -r "$here/make_project" "$mdir"
+cp "$here/kernel.cc" "$work/kernel.cc"
+make -C "$mdir" PREFIX="$prefix" CXX="$compiler" > "$mdir.log" 2>&1 || { cat "$mdir.log"; exit 1; }
+WGTRACE_FILE="$mdir/trace.bin" "$mdir/outside" > /dev/null
+check test "$("$prefix/bin/wgtrace-view" dump "$mdir/trace.bin" | grep -c '| STORE ')" = 64
+
+echo "$passed passed, $failed failed"
+test "$failed" = 0
