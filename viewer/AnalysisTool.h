@@ -1,4 +1,5 @@
-//===- AnalysisTool.h - What every output and analysis implements -*- C++ -*-===//
+//===- AnalysisTool.h - What every output and analysis implements -*- C++
+//-*-===//
 //
 // The shape of DynamoRIO's drcachesim: one reader decodes the trace once and
 // feeds the record stream to any number of independent tools; each tool

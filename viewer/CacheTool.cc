@@ -135,20 +135,21 @@ void CacheTool::printJson() {
   for (unsigned B = 0; B < Histogram.size(); ++B)
     if (Histogram[B]) {
       uint64_t Lo = B == 0 ? 0 : uint64_t(1) << (B - 1);
-      uint64_t Hi = B == 0 ? 0 : (B == 64 ? UINT64_MAX : (uint64_t(1) << B) - 1);
-      Hist.push_back(json::Object{
-          {"min", Lo}, {"max", Hi}, {"count", Histogram[B]}});
+      uint64_t Hi =
+          B == 0 ? 0 : (B == 64 ? UINT64_MAX : (uint64_t(1) << B) - 1);
+      Hist.push_back(
+          json::Object{{"min", Lo}, {"max", Hi}, {"count", Histogram[B]}});
     }
-  json::Value Root = json::Object{
-      {"cache", json::Object{{"size", Geometry.Size},
-                             {"line_size", Geometry.LineSize},
-                             {"ways", Geometry.Ways},
-                             {"sets", Geometry.sets()},
-                             {"cold_per_workgroup", Cold}}},
-      {"workgroups", std::move(WGs)},
-      {"totals", CountsJ(Totals)},
-      {"reuse_distance", std::move(Hist)},
-      {"first_use", ColdAccesses}};
+  json::Value Root =
+      json::Object{{"cache", json::Object{{"size", Geometry.Size},
+                                          {"line_size", Geometry.LineSize},
+                                          {"ways", Geometry.Ways},
+                                          {"sets", Geometry.sets()},
+                                          {"cold_per_workgroup", Cold}}},
+                   {"workgroups", std::move(WGs)},
+                   {"totals", CountsJ(Totals)},
+                   {"reuse_distance", std::move(Hist)},
+                   {"first_use", ColdAccesses}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -28,8 +28,7 @@ namespace wgtrace::viewer {
 
 class CacheTool : public AnalysisTool {
 public:
-  CacheTool(llvm::raw_ostream &OS, bool Json, const CacheGeometry &G,
-            bool Cold)
+  CacheTool(llvm::raw_ostream &OS, bool Json, const CacheGeometry &G, bool Cold)
       : OS(OS), Json(Json), Geometry(G), Cold(Cold), Cache(G),
         LineShift(__builtin_ctzll(G.LineSize)) {}
 

@@ -22,9 +22,9 @@ void FootprintTool::beginRing(const RingInfo &Info) {
 uint32_t FootprintTool::bufferOf(uint64_t Address) const {
   // The last buffer starting at or below the address; every accessed
   // address lies in one, since the buffers cover all accesses of pass 1.
-  auto It = std::upper_bound(
-      Buffers.begin(), Buffers.end(), Address,
-      [](uint64_t A, const Interval &B) { return A < B.Lo; });
+  auto It =
+      std::upper_bound(Buffers.begin(), Buffers.end(), Address,
+                       [](uint64_t A, const Interval &B) { return A < B.Lo; });
   return It == Buffers.begin() ? 0 : uint32_t(It - Buffers.begin() - 1);
 }
 
@@ -63,8 +63,9 @@ void FootprintTool::record(const Record &R) {
 
   if (O.LastBuffer >= O.Buffers.size() ||
       O.Buffers[O.LastBuffer].Buffer != Buffer) {
-    auto It = std::find_if(O.Buffers.begin(), O.Buffers.end(),
-                           [&](const OpenBuffer &B) { return B.Buffer == Buffer; });
+    auto It =
+        std::find_if(O.Buffers.begin(), O.Buffers.end(),
+                     [&](const OpenBuffer &B) { return B.Buffer == Buffer; });
     if (It == O.Buffers.end()) {
       O.Buffers.push_back(
           OpenBuffer{Buffer, IntervalAccumulator(), IntervalAccumulator()});
@@ -86,8 +87,8 @@ void FootprintTool::record(const Record &R) {
   }
   auto It = std::find_if(W.Streams.begin(), W.Streams.end(), Matches);
   if (It == W.Streams.end()) {
-    W.Streams.push_back(Stream{Store, Buffer,
-                               StridePattern(Address, R.Memory.Length)});
+    W.Streams.push_back(
+        Stream{Store, Buffer, StridePattern(Address, R.Memory.Length)});
     O.LastStream = W.Streams.size() - 1;
     return;
   }
@@ -146,12 +147,10 @@ static std::string rangesText(const std::vector<Interval> &Ranges) {
 void FootprintTool::printText() {
   OS << fmt::format("{} buffer{} (accessed bytes; gaps over {} bytes separate "
                     "buffers)\n",
-                    Buffers.size(), Buffers.size() == 1 ? "" : "s",
-                    kBufferGap);
+                    Buffers.size(), Buffers.size() == 1 ? "" : "s", kBufferGap);
   for (size_t I = 0; I < Buffers.size(); ++I)
-    OS << fmt::format("  buffer {}: {:#x}-{:#x} ({} bytes)\n", I,
-                      Buffers[I].Lo, Buffers[I].Hi,
-                      Buffers[I].Hi - Buffers[I].Lo);
+    OS << fmt::format("  buffer {}: {:#x}-{:#x} ({} bytes)\n", I, Buffers[I].Lo,
+                      Buffers[I].Hi, Buffers[I].Hi - Buffers[I].Lo);
   for (const Workgroup &W : Workgroups) {
     OS << fmt::format("\nworkgroup {},{},{} pid {} (dispatch site {}: {})\n",
                       W.Id[0], W.Id[1], W.Id[2], W.ProcessorId, W.Site,

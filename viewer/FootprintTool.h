@@ -1,4 +1,5 @@
-//===- FootprintTool.h - What each workgroup touched, and how ----*- C++ -*-===//
+//===- FootprintTool.h - What each workgroup touched, and how ----*- C++
+//-*-===//
 //
 // Per workgroup: the byte ranges it loaded and stored, coalesced, grouped
 // by buffer; and per access stream the stride pattern (StridePattern.h).

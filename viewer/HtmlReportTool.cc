@@ -21,9 +21,9 @@ void HtmlReportTool::beginRing(const RingInfo &Info) {
 }
 
 uint32_t HtmlReportTool::segmentOf(uint64_t Address) const {
-  auto It = std::upper_bound(
-      Segments.begin(), Segments.end(), Address,
-      [](uint64_t A, const Interval &S) { return A < S.Lo; });
+  auto It =
+      std::upper_bound(Segments.begin(), Segments.end(), Address,
+                       [](uint64_t A, const Interval &S) { return A < S.Lo; });
   return It == Segments.begin() ? 0 : uint32_t(It - Segments.begin() - 1);
 }
 
@@ -116,8 +116,8 @@ bool HtmlReportTool::anotherPass() {
   Pass = 1;
   Segments = Touched.ranges();
   Touched = IntervalAccumulator(kSegmentGap);
-  Step = MaxPoints && Total > MaxPoints ? (Total + MaxPoints - 1) / MaxPoints
-                                        : 1;
+  Step =
+      MaxPoints && Total > MaxPoints ? (Total + MaxPoints - 1) / MaxPoints : 1;
   uint64_t Expected = Total / Step + 1;
   PointX.reserve(Expected);
   PointOffset.reserve(Expected);
@@ -170,11 +170,11 @@ std::string HtmlReportTool::dataJson() const {
     J.attributeArray("workgroups", [&] {
       for (const Workgroup &W : Workgroups)
         J.array([&] {
-          for (uint64_t V : {uint64_t(W.Site), uint64_t(W.Id[0]),
-                             uint64_t(W.Id[1]), uint64_t(W.Id[2]),
-                             uint64_t(W.ProcessorId), W.Loads, W.Stores,
-                             W.LoadBytes, W.StoreBytes, W.Values, W.Prints,
-                             W.FirstRecord, W.LastRecord})
+          for (uint64_t V :
+               {uint64_t(W.Site), uint64_t(W.Id[0]), uint64_t(W.Id[1]),
+                uint64_t(W.Id[2]), uint64_t(W.ProcessorId), W.Loads, W.Stores,
+                W.LoadBytes, W.StoreBytes, W.Values, W.Prints, W.FirstRecord,
+                W.LastRecord})
             J.value(V);
           if (W.Timed) {
             J.value(double(W.StartNs - Origin) / 1000.0);

@@ -13,8 +13,7 @@ void coalesce(std::vector<Interval> &Ranges, uint64_t Gap) {
             [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
   size_t Out = 0;
   for (size_t I = 1; I < Ranges.size(); ++I) {
-    if (Ranges[I].Lo <= Ranges[Out].Hi ||
-        Ranges[I].Lo - Ranges[Out].Hi <= Gap)
+    if (Ranges[I].Lo <= Ranges[Out].Hi || Ranges[I].Lo - Ranges[Out].Hi <= Gap)
       Ranges[Out].Hi = std::max(Ranges[Out].Hi, Ranges[I].Hi);
     else
       Ranges[++Out] = Ranges[I];

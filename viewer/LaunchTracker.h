@@ -1,4 +1,5 @@
-//===- LaunchTracker.h - Which workgroups ran in the same launch -*- C++ -*-===//
+//===- LaunchTracker.h - Which workgroups ran in the same launch -*- C++
+//-*-===//
 //
 // The trace has no launch records: a WORKGROUP record names only its
 // dispatch site, id, grid and processor. Analyses that compare workgroups

@@ -94,8 +94,8 @@ void RacesTool::detect(uint32_t LaunchIndex) {
       std::swap(A, B);
     Interval Overlap{std::max(A->Range.Lo, B->Range.Lo),
                      std::min(A->Range.Hi, B->Range.Hi)};
-    auto [It, New] = PairIndex.try_emplace(
-        {A->Workgroup, B->Workgroup, int(K)}, Found.size());
+    auto [It, New] = PairIndex.try_emplace({A->Workgroup, B->Workgroup, int(K)},
+                                           Found.size());
     if (New) {
       Race Rc;
       Rc.K = K;
@@ -214,17 +214,17 @@ void RacesTool::printJson() {
     json::Object A = Wg(Rc.A), B = Wg(Rc.B);
     A["access"] = Access(true, Rc.AccessA);
     B["access"] = Access(Rc.K == Kind::WriteWrite, Rc.AccessB);
-    List.push_back(json::Object{
-        {"kind", kindName(Rc.K)},
-        {"site", S.Id},
-        {"function", S.Function},
-        {"launch", L.Ordinal},
-        {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
-        {"address", Rc.Overlap.Lo},
-        {"size", Rc.Overlap.Hi - Rc.Overlap.Lo},
-        {"overlap_bytes", Rc.Bytes},
-        {"a", std::move(A)},
-        {"b", std::move(B)}});
+    List.push_back(
+        json::Object{{"kind", kindName(Rc.K)},
+                     {"site", S.Id},
+                     {"function", S.Function},
+                     {"launch", L.Ordinal},
+                     {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
+                     {"address", Rc.Overlap.Lo},
+                     {"size", Rc.Overlap.Hi - Rc.Overlap.Lo},
+                     {"overlap_bytes", Rc.Bytes},
+                     {"a", std::move(A)},
+                     {"b", std::move(B)}});
   }
   json::Value Root = json::Object{{"races", RaceCount},
                                   {"launches", uint64_t(Launches.size())},

@@ -1,4 +1,5 @@
-//===- RacesTool.h - Workgroups of one launch touching the same bytes -*- C++ -*-===//
+//===- RacesTool.h - Workgroups of one launch touching the same bytes -*- C++
+//-*-===//
 //
 // Like CUDA compute-sanitizer's racecheck, for CPU workgroups: within one
 // launch, workgroups may run in any order or at the same time, so two of

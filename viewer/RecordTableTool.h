@@ -1,4 +1,5 @@
-//===- RecordTableTool.h - One row per record, CSV or JSON Lines -*- C++ -*-===//
+//===- RecordTableTool.h - One row per record, CSV or JSON Lines -*- C++
+//-*-===//
 //
 // For pandas, DuckDB, spreadsheets: every record becomes one row with the
 // same columns, numbers as plain decimals (addresses too: a query wants to

@@ -1,4 +1,5 @@
-//===- ReuseDistance.h - Distinct lines between two uses of a line -*- C++ -*-===//
+//===- ReuseDistance.h - Distinct lines between two uses of a line -*- C++
+//-*-===//
 //
 // The reuse (stack) distance of an access is the number of distinct other
 // lines accessed since the previous access to the same line; a fully

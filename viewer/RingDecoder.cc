@@ -294,7 +294,8 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
         Rec.Workgroup = Last;
       } else {
         auto It = ByOffset.find(Rec.WorkgroupOffset);
-        Rec.Workgroup = It == ByOffset.end() ? nullptr : &Workgroups[It->second];
+        Rec.Workgroup =
+            It == ByOffset.end() ? nullptr : &Workgroups[It->second];
         if (!Rec.Workgroup && CheckKeys)
           return Fail(Twine("workgroup offset ") + hex(Rec.WorkgroupOffset) +
                       " points at no workgroup record");

@@ -34,9 +34,8 @@ class RingDecoder {
 public:
   /// Checks the chunk's geometry and, for a wrapped ring, locates the first
   /// record to show. \p Meta may be null.
-  static llvm::Expected<RingDecoder> create(const Chunk &C,
-                                            const Metadata *Meta,
-                                            RingMode Mode);
+  static llvm::Expected<RingDecoder>
+  create(const Chunk &C, const Metadata *Meta, RingMode Mode);
 
   const RingInfo &info() const { return Info; }
 

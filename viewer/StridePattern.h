@@ -1,4 +1,5 @@
-//===- StridePattern.h - Classify the addresses of an access stream -*- C++ -*-===//
+//===- StridePattern.h - Classify the addresses of an access stream -*- C++
+//-*-===//
 //
 // A stream is a sequence of accesses that the same code probably made (the
 // format has no source-site ids, see FootprintTool.h). Its pattern is

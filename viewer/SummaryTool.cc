@@ -125,8 +125,7 @@ void SummaryTool::finish() {
   OS.flush();
 }
 
-static std::string row(StringRef Label, const AccessCounts &C,
-                       StringRef Pid) {
+static std::string row(StringRef Label, const AccessCounts &C, StringRef Pid) {
   return fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>12} {:>12} {:>8} "
                      "{:>7} {:>7}\n",
                      Label.str(), Pid.str(), C.Loads, C.Stores, C.LoadBytes,
@@ -164,10 +163,11 @@ void SummaryTool::printText() {
 }
 
 static json::Object toJson(const AccessCounts &C) {
-  return json::Object{{"workgroups", C.Workgroups}, {"loads", C.Loads},
-                      {"stores", C.Stores},         {"load_bytes", C.LoadBytes},
-                      {"store_bytes", C.StoreBytes}, {"lines", C.Lines},
-                      {"values", C.Values},         {"prints", C.Prints}};
+  return json::Object{
+      {"workgroups", C.Workgroups},  {"loads", C.Loads},
+      {"stores", C.Stores},          {"load_bytes", C.LoadBytes},
+      {"store_bytes", C.StoreBytes}, {"lines", C.Lines},
+      {"values", C.Values},          {"prints", C.Prints}};
 }
 
 void SummaryTool::printJson() {

@@ -53,9 +53,7 @@ public:
   /// Results, available after finish(): sites in order of first appearance
   /// and per-kernel totals by function name.
   const std::vector<SiteSummary> &sites() const { return Sites; }
-  const std::map<std::string, AccessCounts> &kernels() const {
-    return Kernels;
-  }
+  const std::map<std::string, AccessCounts> &kernels() const { return Kernels; }
   uint64_t lostBytes() const { return LostBytes; }
 
 private:

@@ -57,8 +57,8 @@ Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
   uint64_t Left = Bytes.size() - Offset;
   if (Left < format::kChunkHeaderSize)
     return chunkError(C.Where, Offset,
-                      Twine("truncated chunk header: ") + Twine(Left) +
-                          " of " + Twine(format::kChunkHeaderSize) +
+                      Twine("truncated chunk header: ") + Twine(Left) + " of " +
+                          Twine(format::kChunkHeaderSize) +
                           " bytes before the end of the file");
   std::memcpy(&C.Header, Bytes.data() + Offset, sizeof(C.Header));
   if (C.Header.Magic != format::kChunkMagic)
@@ -83,8 +83,8 @@ Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
                       Twine("truncated: content_length ") +
                           Twine(C.Header.ContentLength) + " but only " +
                           Twine(Available) + " bytes left in the file");
-  C.Content = Bytes.slice(Offset + format::kChunkHeaderSize,
-                          C.Header.ContentLength);
+  C.Content =
+      Bytes.slice(Offset + format::kChunkHeaderSize, C.Header.ContentLength);
   // The last chunk's alignment padding may be missing: IREE's reader stops
   // at the end of the file as well.
   Offset += format::kChunkHeaderSize +

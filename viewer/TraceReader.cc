@@ -70,12 +70,11 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
       // wgtrace's extension: start/end times of the previous ring's
       // workgroups.
       if (C.Content.size() % sizeof(format::TimingRecord) != 0)
-        return chunkError(C.Where, C.Offset + 8,
-                          Twine("timing content of ") +
-                              Twine(C.Content.size()) +
-                              " bytes is not a whole number of " +
-                              Twine(sizeof(format::TimingRecord)) +
-                              "-byte entries");
+        return chunkError(
+            C.Where, C.Offset + 8,
+            Twine("timing content of ") + Twine(C.Content.size()) +
+                " bytes is not a whole number of " +
+                Twine(sizeof(format::TimingRecord)) + "-byte entries");
       if (PreviousRing) {
         // Copied out: the content is only 16-byte aligned relative to the
         // start of the file, which a caller's buffer need not be.
@@ -91,19 +90,17 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
     Expected<RingDecoder> D = RingDecoder::create(C, Current, Mode);
     if (!D)
       return D.takeError();
-    D->onConsumed([this](uint64_t Begin, uint64_t End) {
-      File.release(Begin, End);
-    });
+    D->onConsumed(
+        [this](uint64_t Begin, uint64_t End) { File.release(Begin, End); });
     for (AnalysisTool *T : Tools)
       T->beginRing(D->info());
-    Error E = RecordTools.size() == 1
-                  ? D->decode([T = RecordTools[0]](const Record &R) {
-                      T->record(R);
-                    })
-                  : D->decode([&](const Record &R) {
-                      for (AnalysisTool *T : RecordTools)
-                        T->record(R);
-                    });
+    Error E =
+        RecordTools.size() == 1
+            ? D->decode([T = RecordTools[0]](const Record &R) { T->record(R); })
+            : D->decode([&](const Record &R) {
+                for (AnalysisTool *T : RecordTools)
+                  T->record(R);
+              });
     for (AnalysisTool *T : Tools)
       T->endRing(D->info());
     // Tools keep no pointers into a ring after endRing().

@@ -52,10 +52,10 @@ cl::opt<int64_t> DispatchFilter("dispatch",
                                 cl::desc("Show only this dispatch site"),
                                 cl::init(-1), cl::sub(DumpCmd),
                                 cl::cat(ViewCategory));
-cl::opt<std::string>
-    WorkgroupFilter("workgroup", cl::desc("Show only workgroup x,y,z"),
-                    cl::value_desc("x,y,z"), cl::sub(DumpCmd),
-                    cl::cat(ViewCategory));
+cl::opt<std::string> WorkgroupFilter("workgroup",
+                                     cl::desc("Show only workgroup x,y,z"),
+                                     cl::value_desc("x,y,z"), cl::sub(DumpCmd),
+                                     cl::cat(ViewCategory));
 
 cl::SubCommand SummaryCmd("summary",
                           "Loads, stores, bytes, distinct cache lines, "
@@ -123,8 +123,7 @@ cl::SubCommand ExportCmd("export",
                          "or JSON Lines");
 cl::opt<std::string> ExportFile(cl::Positional, cl::desc("<trace file>"),
                                 cl::Required, cl::sub(ExportCmd));
-cl::opt<std::string> ExportFormat("format",
-                                  cl::desc("chrome, csv or jsonl"),
+cl::opt<std::string> ExportFormat("format", cl::desc("chrome, csv or jsonl"),
                                   cl::init("chrome"), cl::sub(ExportCmd),
                                   cl::cat(ViewCategory));
 cl::opt<std::string> ExportOutput("o", cl::desc("Output file (default stdout)"),
@@ -171,8 +170,8 @@ private:
 int reportError(StringRef File, Error E) {
   int Status = kExitDamaged;
   handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
-    WithColor::error(errs(), "wgtrace-view") << File << ": " << EI.message()
-                                             << "\n";
+    WithColor::error(errs(), "wgtrace-view")
+        << File << ": " << EI.message() << "\n";
   });
   return Status;
 }
@@ -225,8 +224,9 @@ int runDump() {
     return reportError(DumpFile, File.takeError());
   DumpTool Dump(outs(), Options);
   AnalysisTool *Tools[] = {&Dump};
-  if (int Status = runTools(DumpFile, *File, IreeCompat ? RingMode::IreeCompat
-                                       : RingMode::WrapAware, Tools))
+  if (int Status = runTools(
+          DumpFile, *File,
+          IreeCompat ? RingMode::IreeCompat : RingMode::WrapAware, Tools))
     return Status;
   return 0;
 }
@@ -364,8 +364,7 @@ int runHtml() {
         << HtmlOutput << ": " << EC.message() << "\n";
     return kExitUsage;
   }
-  HtmlReportTool Html(Out, sys::path::filename(HtmlFile).str(),
-                      HtmlMaxPoints);
+  HtmlReportTool Html(Out, sys::path::filename(HtmlFile).str(), HtmlMaxPoints);
   AnalysisTool *Tools[] = {&Html};
   return runTools(HtmlFile, *File, RingMode::WrapAware, Tools);
 }

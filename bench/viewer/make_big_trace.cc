@@ -82,8 +82,8 @@ struct Ring {
                             {Site, {X, Y, 0}, {CX, CY, 1}, Pid});
   }
   void access(bool Store, uint64_t Address, uint32_t Length) {
-    format::encodeMemory(reserve(format::kMemoryRecordSize), Store, Length,
-                         Key, Address);
+    format::encodeMemory(reserve(format::kMemoryRecordSize), Store, Length, Key,
+                         Address);
   }
   void value(uint64_t Bits) {
     format::encodeValue(reserve(format::kValueRecordSize),

@@ -34,8 +34,8 @@ std::string tempPath(const std::string &Name) {
 
 ViewRun view(const std::string &Args) {
   std::string Out = tempPath("out.txt"), Err = tempPath("err.txt");
-  std::string Cmd = std::string(WGTRACE_VIEW_PATH) + " " + Args + " >" + Out +
-                    " 2>" + Err;
+  std::string Cmd =
+      std::string(WGTRACE_VIEW_PATH) + " " + Args + " >" + Out + " 2>" + Err;
   int Raw = std::system(Cmd.c_str());
   ViewRun R;
   R.Status = WIFEXITED(Raw) ? WEXITSTATUS(Raw) : -1;

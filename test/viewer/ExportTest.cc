@@ -43,8 +43,8 @@ std::string table(const std::vector<uint8_t> &Bytes,
   return Out;
 }
 
-std::vector<uint8_t> timingChunk(
-    const std::vector<format::TimingRecord> &Entries) {
+std::vector<uint8_t>
+timingChunk(const std::vector<format::TimingRecord> &Entries) {
   std::vector<uint8_t> Bytes(Entries.size() * sizeof(format::TimingRecord));
   if (!Bytes.empty())
     std::memcpy(Bytes.data(), Entries.data(), Bytes.size());
@@ -84,8 +84,7 @@ TEST(ExportChrome, RecordOrderWithoutTimingChunks) {
   std::string Out = chrome(B.bytes());
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Out);
   ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError()) << Out;
-  const llvm::json::Array &Events =
-      *V->getAsObject()->getArray("traceEvents");
+  const llvm::json::Array &Events = *V->getAsObject()->getArray("traceEvents");
   const llvm::json::Object *E00 = event(Events, "simple_mul (0,0,0)");
   const llvm::json::Object *E20 = event(Events, "simple_mul (2,0,0)");
   const llvm::json::Object *E10 = event(Events, "simple_mul (1,0,0)");
@@ -120,8 +119,8 @@ TEST(ExportChrome, RealTimesFromTimingChunks) {
       .ring(T.W0)
       .chunk(0x8001, timingChunk({{T.K00, 5000, 7500, 0, 0}}))
       .ring(T.W1)
-      .chunk(0x8001, timingChunk({{T.K10, 6000, 16000, 1, 0},
-                                  {0x777, 1, 2, 1, 0}}));
+      .chunk(0x8001,
+             timingChunk({{T.K10, 6000, 16000, 1, 0}, {0x777, 1, 2, 1, 0}}));
   std::string Out = chrome(B.bytes());
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Out);
   ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError()) << Out;
@@ -135,16 +134,16 @@ TEST(ExportChrome, RealTimesFromTimingChunks) {
   EXPECT_EQ(E00->getNumber("dur"), 2.5);
   EXPECT_EQ(E10->getNumber("ts"), 1.0);
   EXPECT_EQ(E10->getNumber("dur"), 10.0);
-  EXPECT_EQ(Root->getObject("otherData")->getInteger(
-                "workgroups_without_times"),
-            1);
+  EXPECT_EQ(
+      Root->getObject("otherData")->getInteger("workgroups_without_times"), 1);
 }
 
 TEST(ExportChrome, TimingChunkAfterMetadataIsIgnored) {
   RingBuilder Ring(4096);
   Ring.workgroup(0, {0, 0, 0}, {1, 1, 1}, 0);
   TraceBuilder B;
-  addSimpleMetadata(B).chunk(0x8001, timingChunk({{0, 10, 20, 0, 0}}))
+  addSimpleMetadata(B)
+      .chunk(0x8001, timingChunk({{0, 10, 20, 0, 0}}))
       .ring(Ring);
   std::string Out = chrome(B.bytes());
   EXPECT_NE(Out.find("record order"), std::string::npos) << Out;

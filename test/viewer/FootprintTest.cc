@@ -72,8 +72,7 @@ TEST(StridePattern, Kinds) {
   EXPECT_EQ(Down.step(), -64);
   EXPECT_EQ(pattern({0x100, 0x104, 0x200, 0x104}).kind(), Kind::Irregular);
   // Two rows of three 4-byte elements, rows 0x40 apart, then a third row.
-  StridePattern T =
-      pattern({0x100, 0x104, 0x108, 0x140, 0x144, 0x148, 0x180});
+  StridePattern T = pattern({0x100, 0x104, 0x108, 0x140, 0x144, 0x148, 0x180});
   EXPECT_EQ(T.kind(), Kind::TwoD);
   EXPECT_EQ(T.rowLength(), 3u);
   EXPECT_EQ(T.rowPitch(), 0x40);

@@ -124,9 +124,8 @@ TEST(Html, TitleAndNamesCannotBreakThePage) {
   EXPECT_NE(Page.find("<title>&lt;b&gt;x&lt;/b&gt;</title>"),
             std::string::npos);
   llvm::json::Value V = embedded(Page);
-  EXPECT_EQ((*V.getAsObject()->getArray("sites"))[0]
-                .getAsObject()
-                ->getString("function"),
+  EXPECT_EQ((*V.getAsObject()->getArray("sites"))[0].getAsObject()->getString(
+                "function"),
             "k</script><script>alert(1)</script>");
 }
 

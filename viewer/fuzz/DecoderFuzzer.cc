@@ -45,8 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                                     ? RecordTableTool::Format::Csv
                                     : RecordTableTool::Format::JsonLines);
     HtmlReportTool Html(Null, "fuzz", /*MaxPoints=*/64);
-    AnalysisTool *Tools[] = {&Dump,   &Summary, &Races, &Footprint,
-                             &Cache,  &Chrome,  &Table, &Html};
+    AnalysisTool *Tools[] = {&Dump,  &Summary, &Races, &Footprint,
+                             &Cache, &Chrome,  &Table, &Html};
     llvm::consumeError(Reader.run(Tools));
   }
   return 0;
