@@ -6,6 +6,8 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <fmt/compile.h>
+
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -131,13 +133,55 @@ void RecordTableTool::beginRing(const RingInfo &Info) {
   Chunk = Info.Where.Index;
 }
 
+StringRef RecordTableTool::functionField(uint32_t Site) {
+  // Rows of one workgroup repeat its function: quote or escape it once.
+  if (Site == CachedSite && Meta == CachedMeta)
+    return CachedFunction;
+  CachedSite = Site;
+  CachedMeta = Meta;
+  StringRef Name = Meta->siteFunction(Site).nameOr("(null)");
+  CachedFunction.clear();
+  if (F == Format::Csv) {
+    fmt::memory_buffer B;
+    appendCsvField(B, Name);
+    CachedFunction.assign(B.data(), B.size());
+  } else {
+    raw_string_ostream OS(CachedFunction);
+    json::OStream J(OS);
+    J.value(Name);
+  }
+  return CachedFunction;
+}
+
 void RecordTableTool::record(const Record &R) {
   const format::WorkgroupRecord *WG =
       R.Workgroup ? &R.Workgroup->Record : nullptr;
   const bool Memory =
       R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
-  StringRef Function =
-      WG ? Meta->siteFunction(WG->DispatchId).nameOr("(null)") : "";
+  StringRef Function = WG ? functionField(WG->DispatchId) : StringRef();
+  auto It = std::back_inserter(Buffer);
+  // Loads and stores are nearly every row: compiled format strings, no
+  // allocation.
+  if (Memory && WG) {
+    if (F == Format::Csv)
+      fmt::format_to(It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,\n"),
+                     Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
+                     WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
+                     WG->DispatchId, Function, R.Memory.Address,
+                     R.Memory.Length);
+    else
+      fmt::format_to(It,
+                     FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"
+                                 "\"{}\",\"wg\":[{},{},{}],\"pid\":{},"
+                                 "\"site\":{},\"function\":{},\"address\":"
+                                 "{},\"length\":{}}}\n"),
+                     Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
+                     WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
+                     WG->DispatchId, Function, R.Memory.Address,
+                     R.Memory.Length);
+    flushIfFull();
+    return;
+  }
   std::string Value, Type;
   if (R.Tag == format::Tag::Value) {
     Value = valueNumber(R.Value.Type, R.Value.Bits);
@@ -145,7 +189,6 @@ void RecordTableTool::record(const Record &R) {
   } else if (R.Tag == format::Tag::Print) {
     Value = R.Text.str();
   }
-  auto It = std::back_inserter(Buffer);
   if (F == Format::Csv) {
     fmt::format_to(It, "{},{},{},", Chunk, R.Offset, kindName(R.Tag));
     if (WG)
@@ -153,7 +196,7 @@ void RecordTableTool::record(const Record &R) {
                      WG->ProcessorId, WG->DispatchId);
     else
       fmt::format_to(It, ",,,,,");
-    appendCsvField(Buffer, Function);
+    Buffer.append(Function.begin(), Function.end());
     if (Memory)
       fmt::format_to(It, ",{},{},", R.Memory.Address, R.Memory.Length);
     else
@@ -177,7 +220,9 @@ void RecordTableTool::record(const Record &R) {
         });
         J.attribute("pid", WG->ProcessorId);
         J.attribute("site", WG->DispatchId);
-        J.attribute("function", Function);
+        J.attributeBegin("function");
+        J.rawValue(Function);
+        J.attributeEnd();
       }
       if (Memory) {
         J.attribute("address", R.Memory.Address);

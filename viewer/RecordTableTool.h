@@ -24,6 +24,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 namespace wgtrace::viewer {
 
 class RecordTableTool : public AnalysisTool {
@@ -37,12 +39,18 @@ public:
 
 private:
   void flushIfFull();
+  /// The function name of site \p Site of the current metadata, already
+  /// quoted for CSV or JSON.
+  llvm::StringRef functionField(uint32_t Site);
 
   llvm::raw_ostream &OS;
   Format F;
   const Metadata *Meta = nullptr;
   unsigned Chunk = 0;
   fmt::memory_buffer Buffer;
+  const Metadata *CachedMeta = nullptr;
+  uint32_t CachedSite = UINT32_MAX;
+  std::string CachedFunction;
 };
 
 /// A VALUE's number as text: integers in decimal, floats in the shortest
