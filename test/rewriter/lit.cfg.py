@@ -2,13 +2,14 @@
 #   python3 lit.py -sv <build>/test/rewriter
 import os
 import shutil
+import sys
 
 import lit.formats
 
 config.name = "wgtrace-rewrite"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cc", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py",
+config.excludes = ["Inputs", "differential", "CMakeLists.txt", "lit.cfg.py",
                    "lit.site.cfg.py.in"]
 
 # Tests run with a clean, predictable environment: no colors, C locale.
@@ -38,8 +39,20 @@ config.substitutions.append(
 gxx = shutil.which("g++")
 if gxx:
     config.available_features.add("gxx")
+    config.substitutions.append(("%gxx-option", "--gxx " + gxx))
     config.substitutions.append(("%gxx", gxx))
+else:
+    config.substitutions.append(("%gxx-option", ""))
 
 # diff.test applies the tool's --diff output with patch(1).
 if shutil.which("patch"):
     config.available_features.add("patch")
+
+# The differential test needs the runtime library and wgtrace-view.
+config.substitutions.append(("%python", sys.executable))
+if getattr(config, "wgtrace_runtime_library", "") and getattr(
+        config, "wgtrace_view", ""):
+    config.available_features.add("runtime")
+    config.substitutions.append(
+        ("%wgtrace-runtime-library", config.wgtrace_runtime_library))
+    config.substitutions.append(("%wgtrace-view", config.wgtrace_view))
