@@ -74,6 +74,14 @@ bool AccessCollector::VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
   return true;
 }
 
+bool AccessCollector::VisitArrayInitLoopExpr(ArrayInitLoopExpr *E) {
+  // `auto [x, y] = arr;` copies a whole array element by element through
+  // implicit code; the source array is read once, as one access.
+  if (const Expr *Source = E->getCommonExpr()->getSourceExpr())
+    use(Source, AccessKind::Load);
+  return true;
+}
+
 bool AccessCollector::VisitCallExpr(CallExpr *E) {
   const FunctionDecl *Callee = E->getDirectCallee();
   if (!Callee)

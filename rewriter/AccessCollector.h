@@ -39,6 +39,7 @@ public:
   bool VisitUnaryOperator(clang::UnaryOperator *E);
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *E);
   bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *E);
+  bool VisitArrayInitLoopExpr(clang::ArrayInitLoopExpr *E);
   /// memcpy/memmove/memset and SIMD load/store intrinsics.
   bool VisitCallExpr(clang::CallExpr *E);
 

@@ -1,5 +1,7 @@
 // Copying a struct is one access of the whole struct: a load of the source
-// (trivial copy constructor or assignment), a store of the target.
+// (trivial copy constructor or assignment), a store of the target. A
+// structured binding by value copies its source (a struct or an array) as
+// one access.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -std=c++20 > %t.out.cc
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -12,6 +14,7 @@ struct Particle {
   float pos[3];
   float mass;
 };
+float g_pair[2];
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Particle *p,
                         Particle &out, int i) {
@@ -25,6 +28,10 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Particle *p,
   // CHECK: WGTRACE_STORE(p[2]) = std::move(WGTRACE_LOAD(p[3]));
   Particle local = copy;
   // CHECK: Particle local = copy;
-  out.mass = local.mass;
+  auto [m0, m1] = g_pair;
+  // CHECK: auto [m0, m1] = WGTRACE_LOAD(g_pair);
+  auto [pos, mass] = p[1];
+  // CHECK: auto [pos, mass] = WGTRACE_LOAD(p[1]);
+  out.mass = local.mass + m0 + m1 + mass + pos[0];
   (void)wg;
 }
