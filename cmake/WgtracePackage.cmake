@@ -27,6 +27,8 @@ install(FILES
   compile_commands.json.in
   DESTINATION ${WGTRACE_CMAKE_INSTALL_DIR})
 
+file(RELATIVE_PATH WGTRACE_PC_TO_PREFIX
+  "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 configure_file(cmake/wgtrace.pc.in ${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

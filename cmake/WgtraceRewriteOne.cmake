@@ -9,6 +9,8 @@ foreach(var REWRITER DATABASE_DIR SOURCE OUTPUT)
 endforeach()
 
 set(temporary "${OUTPUT}.tmp")
+get_filename_component(output_dir "${OUTPUT}" DIRECTORY)
+file(MAKE_DIRECTORY "${output_dir}")
 execute_process(
   COMMAND "${REWRITER}" -p "${DATABASE_DIR}" "${SOURCE}"
   OUTPUT_FILE "${temporary}"
