@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs every sample instrumented and writes, per run, into --out:
-NAME.bin (the trace), NAME.txt (dump), NAME.summary.txt and NAME.html.
+NAME.bin (the trace), NAME.txt (dump), NAME.summary.txt, NAME.races.txt
+and NAME.html.
 
 The histogram runs twice (NAME histogram_racy with --racy on local-task,
 and the fixed version); out_of_bounds is expected to die of SIGSEGV and
@@ -46,6 +47,7 @@ def main():
         outputs = []
         for suffix, command in ((".txt", ["dump", trace]),
                                 (".summary.txt", ["summary", trace]),
+                                (".races.txt", ["races", trace]),
                                 (".html", ["html", trace, "-o", os.path.join(args.out, name + ".html")])):
             result = subprocess.run([args.view] + command, capture_output=True, text=True)
             if result.returncode not in (0, 1):  # races and the like exit 1 on findings
