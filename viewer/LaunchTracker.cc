@@ -13,11 +13,12 @@ uint64_t linearId(const std::array<uint32_t, 3> &Id,
   return Id[0] + uint64_t(Count[0]) * (Id[1] + uint64_t(Count[1]) * Id[2]);
 }
 
-uint32_t LaunchTracker::siteKey(uint32_t Site, StringRef Function) {
+uint32_t LaunchTracker::siteKey(uint32_t Site, StringRef Function,
+                               StringRef Location) {
   auto [It, New] =
       SiteKeys.try_emplace({Site, Function.str()}, uint32_t(Sites.size()));
   if (New)
-    Sites.push_back({Site, Function.str()});
+    Sites.push_back({Site, Function.str(), Location.str()});
   return It->second;
 }
 
@@ -40,7 +41,10 @@ uint32_t LaunchTracker::workgroup(const Record &R, const Metadata &Meta) {
       return Last->second;
   }
 
-  uint32_t Key = siteKey(W.Site, Meta.siteFunction(W.Site).nameOr("(null)"));
+  uint32_t Key = siteKey(W.Site, Meta.siteFunction(W.Site).nameOr("(null)"),
+                         W.Site < Meta.SiteLocations.size()
+                             ? StringRef(Meta.SiteLocations[W.Site])
+                             : StringRef());
   StreamSite &S = Current[{W.ProcessorId, Key}];
   uint64_t Linear = linearId(W.Id, W.Count);
   bool NewLaunch = S.Local == UINT32_MAX || Locals[S.Local].Grid != W.Count ||

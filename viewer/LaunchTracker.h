@@ -68,6 +68,8 @@ public:
   struct Site {
     uint32_t Id = 0;
     std::string Function;
+    /// "file:line" of the launch, when the metadata has it.
+    std::string Location;
   };
 
   /// A ring chunk begins.
@@ -97,7 +99,8 @@ private:
     uint64_t LastLinear = 0;
     llvm::DenseSet<uint64_t> Seen;
   };
-  uint32_t siteKey(uint32_t Site, llvm::StringRef Function);
+  uint32_t siteKey(uint32_t Site, llvm::StringRef Function,
+                   llvm::StringRef Location);
 
   bool FirstInRing = false;
   std::vector<Workgroup> Workgroups;

@@ -61,6 +61,8 @@ Expected<Metadata> Metadata::decode(const Chunk &C) {
                               " but there are " + Twine(M.Functions.size()) +
                               " functions");
       M.SiteFunctions.push_back(Function);
+      M.SiteLocations.push_back(S && S->location() ? S->location()->str()
+                                                   : std::string());
     }
   }
   return std::move(M);

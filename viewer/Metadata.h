@@ -40,6 +40,9 @@ struct Metadata {
   std::vector<FunctionInfo> Functions;
   /// Function index of each dispatch site; all indices are valid.
   std::vector<uint32_t> SiteFunctions;
+  /// "file:line" of each dispatch site where the writer recorded it
+  /// (wgtrace's extension of the schema); empty otherwise.
+  std::vector<std::string> SiteLocations;
 
   const FunctionInfo &siteFunction(uint32_t Site) const {
     return Functions[SiteFunctions[Site]];

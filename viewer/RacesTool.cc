@@ -169,9 +169,10 @@ void RacesTool::printText() {
     const LaunchTracker::Site &S = Tracker.sites()[L.SiteKey];
     if (Rc.Launch != Shown) {
       Shown = Rc.Launch;
-      OS << fmt::format("\ndispatch site {}: {}, launch {} (grid {}x{}x{})\n",
-                        S.Id, S.Function, L.Ordinal, L.Grid[0], L.Grid[1],
-                        L.Grid[2]);
+      OS << fmt::format("\ndispatch site {}: {}{}, launch {} (grid {}x{}x{})\n",
+                        S.Id, S.Function,
+                        S.Location.empty() ? "" : " at " + S.Location,
+                        L.Ordinal, L.Grid[0], L.Grid[1], L.Grid[2]);
       OS << fmt::format("  {:<11} {:>18} {:>8}  {:<14} {:>4} {:<30}  {:<14} "
                         "{:>4} {}\n",
                         "kind", "address", "bytes", "workgroup A", "pid",
@@ -218,6 +219,7 @@ void RacesTool::printJson() {
         json::Object{{"kind", kindName(Rc.K)},
                      {"site", S.Id},
                      {"function", S.Function},
+                     {"location", S.Location},
                      {"launch", L.Ordinal},
                      {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
                      {"address", Rc.Overlap.Lo},

@@ -191,9 +191,11 @@ std::vector<uint8_t> buildMetadata() {
     return Id;
   };
   forEachModule([&](const detail::Module &M) {
-    for (size_t I = 0; I < M.NumSites; ++I)
-      Sites.push_back(
-          fb::CreateDispatchSiteDef(Builder, ResolveCallee(M.Sites[I].Callee)));
+    for (size_t I = 0; I < M.NumSites; ++I) {
+      uint32_t Function = ResolveCallee(M.Sites[I].Callee);
+      Sites.push_back(fb::CreateDispatchSiteDef(
+          Builder, Function, OptionalString(M.Sites[I].Location)));
+    }
     for (size_t I = 0; I < M.NumFunctions; ++I)
       Sites.push_back(fb::CreateDispatchSiteDef(
           Builder, M.functionBase() + static_cast<uint32_t>(I)));

@@ -53,6 +53,11 @@ TEST(TraceWriter, MetadataIsAVerifiedFlatBufferNamingEverySite) {
   EXPECT_EQ(Def->functions()->Get(FunctionBase + 1)->target(), nullptr);
   // Explicit sites, then one direct-call site per function.
   EXPECT_EQ(Def->sites()->Get(SiteBase)->function(), FunctionBase + 1);
+  ASSERT_NE(Def->sites()->Get(SiteBase)->location(), nullptr);
+  EXPECT_EQ(Def->sites()->Get(SiteBase)->location()->str(), "a.cc:3");
+  // Direct-call sites have no single location.
+  EXPECT_EQ(Def->sites()->Get(WriterModule.directSite(0))->location(),
+            nullptr);
   uint32_t Elsewhere = Def->sites()->Get(SiteBase + 1)->function();
   EXPECT_EQ(Def->functions()->Get(Elsewhere)->name()->str(), "elsewhere");
   EXPECT_EQ(Def->sites()->Get(WriterModule.directSite(0))->function(),
