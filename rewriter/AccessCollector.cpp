@@ -26,8 +26,10 @@ static StringRef macroFor(AccessKind Kind) {
 }
 
 void AccessCollector::collect(const FunctionDecl *FD) {
-  if (Stmt *Body = FD->getBody())
+  if (Stmt *Body = FD->getBody()) {
+    Model.analyzeLocalPointers(Body);
     TraverseStmt(Body);
+  }
 }
 
 bool AccessCollector::VisitImplicitCastExpr(ImplicitCastExpr *E) {

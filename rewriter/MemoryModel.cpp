@@ -4,6 +4,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
 
 using namespace clang;
@@ -55,14 +56,20 @@ bool MemoryModel::pointerTargetIsMemory(const Expr *P) const {
     case CK_UncheckedDerivedToBase:
     case CK_BaseToDerived:
       return pointerTargetIsMemory(Cast->getSubExpr());
+    case CK_LValueToRValue:
+      return !isLocalPointer(Cast->getSubExpr());
     default:
       // A pointer loaded from anywhere may point anywhere.
       return true;
     }
   }
-  if (const auto *U = dyn_cast<UnaryOperator>(P))
+  if (const auto *U = dyn_cast<UnaryOperator>(P)) {
     if (U->getOpcode() == UO_AddrOf)
       return isMemory(U->getSubExpr());
+    // p++ and p-- yield the pointer's old value.
+    if (U->isIncrementDecrementOp())
+      return !isLocalPointer(U->getSubExpr());
+  }
   // `acc.data()`, `acc.begin()` on a local that holds its elements inline
   // (std::array) point into that local. Any other call may return any
   // pointer (malloc, a member of a global).
@@ -83,6 +90,102 @@ bool MemoryModel::pointerTargetIsMemory(const Expr *P) const {
       return pointerTargetIsMemory(B->getRHS());
   }
   return true;
+}
+
+bool MemoryModel::isLocalPointer(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->isIncrementDecrementOp() && isLocalPointer(U->getSubExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return B->isAssignmentOp() && isLocalPointer(B->getLHS());
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && LocalPointers.contains(VD);
+}
+
+namespace {
+/// Collects the uses of local pointer variables and sorts out the harmless
+/// ones (reads, ++/--, +=/-=, plain assignment, whose value is checked).
+class PointerUses : public RecursiveASTVisitor<PointerUses> {
+public:
+  llvm::DenseSet<const DeclRefExpr *> Harmless;
+  std::vector<const DeclRefExpr *> Uses;
+  std::vector<std::pair<const VarDecl *, const Expr *>> Values;
+  std::vector<const VarDecl *> Candidates;
+
+  static const VarDecl *pointerVar(const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+        VD->getType()->isPointerType())
+      return VD;
+    return nullptr;
+  }
+  void harmless(const Expr *E) {
+    if (pointerVar(E))
+      Harmless.insert(cast<DeclRefExpr>(E->IgnoreParens()));
+  }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+        VD->getType()->isPointerType() && VD->getInit()) {
+      Candidates.push_back(VD);
+      Values.push_back({VD, VD->getInit()});
+    }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (pointerVar(E))
+      Uses.push_back(E);
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *E) {
+    if (E->getCastKind() == CK_LValueToRValue)
+      harmless(E->getSubExpr());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *E) {
+    if (E->isIncrementDecrementOp())
+      harmless(E->getSubExpr());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *E) {
+    BinaryOperatorKind Op = E->getOpcode();
+    if (Op == BO_AddAssign || Op == BO_SubAssign) {
+      harmless(E->getLHS());
+    } else if (Op == BO_Assign) {
+      if (const VarDecl *VD = pointerVar(E->getLHS())) {
+        harmless(E->getLHS());
+        Values.push_back({VD, E->getRHS()});
+      }
+    }
+    return true;
+  }
+};
+} // namespace
+
+void MemoryModel::analyzeLocalPointers(const Stmt *Body) {
+  LocalPointers.clear();
+  if (!Body)
+    return;
+  PointerUses Uses;
+  Uses.TraverseStmt(const_cast<Stmt *>(Body));
+  for (const VarDecl *VD : Uses.Candidates)
+    LocalPointers.insert(VD);
+  // Any other use (address taken, bound to a reference, passed by
+  // reference) may change the pointer behind our back.
+  for (const DeclRefExpr *Use : Uses.Uses)
+    if (!Uses.Harmless.contains(Use))
+      LocalPointers.erase(cast<VarDecl>(Use->getDecl()));
+  // Values may come from other candidates: shrink to a fixpoint.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto [VD, Value] : Uses.Values)
+      if (LocalPointers.contains(VD) && pointerTargetIsMemory(Value)) {
+        LocalPointers.erase(VD);
+        Changed = true;
+      }
+  }
 }
 
 bool MemoryModel::isCapturedByCopy(const VarDecl *VD) const {

@@ -16,6 +16,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <vector>
 
@@ -50,6 +51,12 @@ public:
     RangeLoopVars[LoopVar] = Range;
   }
 
+  /// Finds the local pointer variables of Body that provably point into
+  /// locals: every value they are given (initializer, assignments) points
+  /// into a local, they only move by ++, --, += and -=, and their address
+  /// never escapes. `float *p = tmp; *p++ = x;` then records nothing.
+  void analyzeLocalPointers(const clang::Stmt *Body);
+
   /// Lambdas being traversed, innermost last: a variable captured by copy is
   /// a member of the closure, a local, even when the captured variable was
   /// a reference.
@@ -65,11 +72,15 @@ private:
   bool callResultIsMemory(const clang::CallExpr *Call) const;
   bool sourceIsMemory(const clang::Expr *Arg) const;
   bool isCapturedByCopy(const clang::VarDecl *VD) const;
+  /// Whether the lvalue E is (an increment of, an assignment to) a local
+  /// pointer variable that points into locals.
+  bool isLocalPointer(const clang::Expr *E) const;
 
   clang::ASTContext &Ctx;
   std::vector<const clang::LambdaExpr *> Lambdas;
   mutable llvm::DenseMap<const clang::Type *, bool> PointerCache;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeLoopVars;
+  llvm::DenseSet<const clang::VarDecl *> LocalPointers;
 };
 
 } // namespace rewriter

@@ -36,8 +36,9 @@ WGTRACE_DISPATCH void locals_only(const wgtrace::Workgroup &wg, int n,
   for (int i = 0; i < 8; ++i)
     tile[i] = i * n;
   int acc = 0;
+  const int *walk = tile;
   for (int i = 0; i < 8; ++i)
-    acc += tile[i];
+    acc += *walk++;
   out[wg.id[0]] = acc;
 }
 
