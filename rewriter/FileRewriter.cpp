@@ -181,11 +181,19 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   }
 
   // Helpers called from kernels: their accesses, no prologue.
-  for (const KernelDef &H : findHelpers(Ctx, Found.Kernels)) {
+  std::vector<UnrewrittenHelper> InHeaders;
+  for (const KernelDef &H : findHelpers(Ctx, Found.Kernels, InHeaders)) {
     AccessCollector Accesses(RC);
     for (const FunctionDecl *Body : H.Bodies)
       Accesses.collect(Body);
   }
+  for (const UnrewrittenHelper &H : InHeaders)
+    RC.remark(
+        H.CallLoc,
+        "'" + kernelName(H.Written) + "' is defined in " +
+            SM.getFilename(SM.getExpansionLoc(H.Written->getLocation())).str() +
+            ", which is not rewritten: its memory accesses are not "
+            "recorded (move it into this file to instrument it)");
 
   std::vector<SiteMeta> Sites;
   for (const DispatchCall &C : Found.Calls) {

@@ -28,11 +28,11 @@ namespace {
 /// The functions a body calls, outside unevaluated operands.
 class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
-  std::vector<const FunctionDecl *> Callees;
+  std::vector<std::pair<const FunctionDecl *, SourceLocation>> Callees;
 
   bool VisitCallExpr(CallExpr *E) {
     if (const FunctionDecl *FD = E->getDirectCallee())
-      Callees.push_back(FD);
+      Callees.push_back({FD, E->getBeginLoc()});
     return true;
   }
   bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
@@ -62,7 +62,8 @@ bool isAccessorOrBookkeeping(const FunctionDecl *FD) {
 
 class Finder {
 public:
-  Finder(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+  Finder(ASTContext &Ctx, std::vector<UnrewrittenHelper> &InHeaders)
+      : SM(Ctx.getSourceManager()), InHeaders(InHeaders) {}
 
   std::vector<KernelDef> run(const std::vector<KernelDef> &Kernels) {
     for (const KernelDef &K : Kernels)
@@ -84,11 +85,11 @@ private:
   void scan(const FunctionDecl *FD) {
     CallCollector Calls;
     Calls.TraverseStmt(FD->getBody());
-    for (const FunctionDecl *Callee : Calls.Callees)
-      consider(Callee);
+    for (auto [Callee, CallLoc] : Calls.Callees)
+      consider(Callee, CallLoc);
   }
 
-  void consider(const FunctionDecl *Callee) {
+  void consider(const FunctionDecl *Callee, SourceLocation CallLoc) {
     const FunctionDecl *Def = Callee->getDefinition();
     if (!Def || !Def->doesThisDeclarationHaveABody())
       return;
@@ -96,12 +97,17 @@ private:
     if (!Written)
       Written = Def;
     SourceLocation Loc = SM.getExpansionLoc(Written->getLocation());
-    if (!SM.isInMainFile(Loc) || SM.isInSystemHeader(Loc))
+    if (SM.isInSystemHeader(Loc))
       return;
     if (hasAnnotation(Written, "wgtrace.dispatch") || isOptedOut(Def) ||
         Written->isConstexpr() || isAccessorOrBookkeeping(Written) ||
         Written->isImplicit())
       return;
+    if (!SM.isInMainFile(Loc)) {
+      if (Reported.insert(Written).second)
+        InHeaders.push_back({Written, CallLoc});
+      return;
+    }
     // Lambdas are instrumented where they are written: inside a kernel
     // with the kernel, elsewhere not at all.
     if (const auto *M = dyn_cast<CXXMethodDecl>(Written))
@@ -120,6 +126,8 @@ private:
   }
 
   SourceManager &SM;
+  std::vector<UnrewrittenHelper> &InHeaders;
+  llvm::DenseSet<const FunctionDecl *> Reported;
   std::vector<KernelDef> Helpers;
   llvm::DenseMap<const FunctionDecl *, size_t> Index;
   std::vector<const FunctionDecl *> Work;
@@ -128,8 +136,9 @@ private:
 } // namespace
 
 std::vector<KernelDef> findHelpers(ASTContext &Ctx,
-                                   const std::vector<KernelDef> &Kernels) {
-  return Finder(Ctx).run(Kernels);
+                                   const std::vector<KernelDef> &Kernels,
+                                   std::vector<UnrewrittenHelper> &InHeaders) {
+  return Finder(Ctx, InHeaders).run(Kernels);
 }
 
 } // namespace rewriter

@@ -32,10 +32,19 @@
 namespace wgtrace {
 namespace rewriter {
 
+/// A helper the kernels call that is defined in one of the project's
+/// headers: it would qualify, but this run rewrites the main file only.
+struct UnrewrittenHelper {
+  const clang::FunctionDecl *Written;
+  clang::SourceLocation CallLoc;
+};
+
 /// The helpers reachable from Kernels, in source order. KernelDef is reused:
 /// a helper too is written once and may have several instantiations.
+/// Helpers found in non-system headers are appended to InHeaders, once each.
 std::vector<KernelDef> findHelpers(clang::ASTContext &Ctx,
-                                   const std::vector<KernelDef> &Kernels);
+                                   const std::vector<KernelDef> &Kernels,
+                                   std::vector<UnrewrittenHelper> &InHeaders);
 
 /// Whether any declaration of FD is marked WGTRACE_NO_INSTRUMENT.
 bool isOptedOut(const clang::FunctionDecl *FD);
