@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 using namespace wgtrace;
 using namespace wgtrace::testing;
 
@@ -73,6 +75,13 @@ struct ValueCase {
   const char *Plain;
   const char *Compat;
 };
+
+// Names the case in test listings (ctest's test names come from it):
+// without this GoogleTest prints the struct's bytes, pointers included,
+// which change from build to build.
+void PrintTo(const ValueCase &C, std::ostream *OS) {
+  *OS << "type" << unsigned(C.Type) << "_bits" << std::hex << C.Bits;
+}
 
 class DumpValue : public ::testing::TestWithParam<ValueCase> {};
 
