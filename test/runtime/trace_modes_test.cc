@@ -22,6 +22,7 @@
 #include <spawn.h>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 extern char **environ;
@@ -41,7 +42,8 @@ struct ChildResult {
 ChildResult runProgram(const char *Program,
                        const std::vector<std::string> &Args,
                        const std::vector<std::string> &Env) {
-  std::string ErrPath = ::testing::TempDir() + "/driver.stderr";
+  std::string ErrPath = ::testing::TempDir() + "/driver-" +
+                        std::to_string(getpid()) + ".stderr";
   std::vector<std::string> Argv = {Program};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
   std::vector<char *> ArgvPtrs;
@@ -145,7 +147,8 @@ Decoded decode(const std::string &Path) {
 }
 
 std::string tracePath(const std::string &Name) {
-  std::string Path = ::testing::TempDir() + "/" + Name + ".bin";
+  std::string Path = ::testing::TempDir() + "/" + Name + "-" +
+                     std::to_string(getpid()) + ".bin";
   std::remove(Path.c_str());
   return Path;
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -29,7 +31,10 @@ std::string slurp(const std::string &Path) {
 }
 
 std::string tempPath(const std::string &Name) {
-  return ::testing::TempDir() + "wgtrace-cli-" + Name;
+  // ctest runs each test in its own process, in parallel: keep their files
+  // apart.
+  return ::testing::TempDir() + "wgtrace-cli-" + std::to_string(getpid()) +
+         "-" + Name;
 }
 
 ViewRun view(const std::string &Args) {
