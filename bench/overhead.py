@@ -6,7 +6,9 @@ same compiler and flags are run in rotation, --pairs times:
 
   plain      the source as written
   wgtrace    rewritten by wgtrace-rewrite, memory accesses traced (ring mode)
-  wg-only    the same binary with WGTRACE_MEMORY=0 (workgroup records only)
+  wg-only    built with MEMORY_ACCESSES OFF (workgroup records only)
+  mem-off    the wgtrace binary run with WGTRACE_MEMORY=0 (accesses compiled
+             in, not recorded)
   tsan       -fsanitize=thread
   sancov     -fsanitize-coverage=func,trace-loads,trace-stores feeding
              thread-local rings of the same size (bench/sancov_ring.cc)
@@ -32,7 +34,7 @@ KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
     "stencil": (2048, 7.0),
     "transpose": (2048, 1.1),
 }
-VARIANTS = ["wgtrace", "wg-only", "tsan", "sancov"]
+VARIANTS = ["wgtrace", "wg-only", "mem-off", "tsan", "sancov"]
 
 
 def run(binary, size, env_extra=None, reps=3):
@@ -82,7 +84,8 @@ def main():
             plain, expected = run(exe("_plain"), size)
             commands = {
                 "wgtrace": (exe(""), {"WGTRACE_FILE": trace}),
-                "wg-only": (exe(""), {"WGTRACE_FILE": trace, "WGTRACE_MEMORY": "0"}),
+                "wg-only": (exe("_wgonly"), {"WGTRACE_FILE": trace}),
+                "mem-off": (exe(""), {"WGTRACE_FILE": trace, "WGTRACE_MEMORY": "0"}),
                 "tsan": (exe("_tsan"), {}),
                 "sancov": (exe("_sancov"), {}),
             }

@@ -98,7 +98,6 @@ namespace {
 struct Defaults {
   const char *BufferSize = nullptr;
   int Timing = -1;
-  int RecordMemory = -1;
   bool Read = false;
 };
 Defaults &defaults() {
@@ -133,7 +132,7 @@ static Config readConfig() {
                         Workers));
     C.Workers = *Parsed;
   }
-  C.RecordMemory = readSwitch("WGTRACE_MEMORY", D.RecordMemory != 0);
+  C.RecordMemory = readSwitch("WGTRACE_MEMORY", true);
   C.Timing = readSwitch("WGTRACE_TIMING", D.Timing == 1);
   if (const char *ModeName = std::getenv("WGTRACE_MODE")) {
     std::string_view M = ModeName;
@@ -169,15 +168,13 @@ const Config &config() {
 
 namespace wgtrace::detail {
 
-BuildSettings::BuildSettings(const char *BufferSize, bool Timing,
-                             bool RecordMemory) {
+BuildSettings::BuildSettings(const char *BufferSize, bool Timing) {
   runtime::Defaults &D = runtime::defaults();
   if (D.Read)
     runtime::fatal("build settings registered after the runtime read its "
                    "settings; define BuildSettings at namespace scope");
   D.BufferSize = BufferSize;
   D.Timing = Timing;
-  D.RecordMemory = RecordMemory;
 }
 
 } // namespace wgtrace::detail

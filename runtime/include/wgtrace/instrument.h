@@ -87,13 +87,12 @@ private:
   uint32_t FunctionBase = 0;
 };
 
-/// Settings a program was built with (wgtrace_instrument_target's
-/// BUFFER_SIZE, TIMING and MEMORY_ACCESSES). The environment variables
-/// still override them. Define one at namespace scope: it takes effect
+/// Run-time defaults a program was built with (wgtrace_instrument_target's
+/// BUFFER_SIZE and TIMING). The environment variables still override them. Define one at namespace scope: it takes effect
 /// before the runtime reads its settings, which it does when the first
 /// workgroup runs.
 struct BuildSettings {
-  BuildSettings(const char *BufferSize, bool Timing, bool RecordMemory);
+  BuildSettings(const char *BufferSize, bool Timing);
 };
 
 /// Lives for one kernel invocation: writes the WORKGROUP record and makes
@@ -117,6 +116,8 @@ private:
   uint8_t SavedWorkgroup[format::kWorkgroupRecordSize];
 };
 
+inline namespace WGTRACE_DETAIL_ACCESSES {
+
 template <class T> WGTRACE_ALWAYS_INLINE T *load(T *Address) {
   recordAccess(false, Address, sizeof(T));
   return Address;
@@ -133,6 +134,7 @@ template <class T> WGTRACE_ALWAYS_INLINE T *update(T *Address) {
   return Address;
 }
 
+} // namespace WGTRACE_DETAIL_ACCESSES
 } // namespace wgtrace::detail
 
 #endif // WGTRACE_INSTRUMENT_H

@@ -21,6 +21,7 @@
 #include <utility>
 
 namespace wgtrace::detail {
+inline namespace WGTRACE_DETAIL_ACCESSES {
 
 //===-- Range-for by value ------------------------------------------------===//
 //
@@ -150,6 +151,7 @@ WGTRACE_ALWAYS_INLINE T *bitfieldAccess(T *Object) {
   return Object;
 }
 
+} // namespace WGTRACE_DETAIL_ACCESSES
 } // namespace wgtrace::detail
 
 #endif // WGTRACE_DETAIL_INTRINSICS_H

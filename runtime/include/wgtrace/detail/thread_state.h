@@ -25,6 +25,20 @@
 #define WGTRACE_TLS thread_local
 #endif
 
+// WGTRACE_MEMORY_ACCESSES=0 (wgtrace_instrument_target's MEMORY_ACCESSES
+// OFF) compiles every access helper down to the access alone: only
+// workgroups, values and prints are recorded, at no cost per access. The
+// helpers live in an inline namespace named after the setting, so that
+// translation units built either way link together without two different
+// definitions of one inline function.
+#if defined(WGTRACE_MEMORY_ACCESSES) && !WGTRACE_MEMORY_ACCESSES
+#define WGTRACE_DETAIL_RECORD_MEMORY 0
+#define WGTRACE_DETAIL_ACCESSES accesses_off
+#else
+#define WGTRACE_DETAIL_RECORD_MEMORY 1
+#define WGTRACE_DETAIL_ACCESSES accesses_on
+#endif
+
 namespace wgtrace::detail {
 
 /// One thread's ring: Size (a power of two) bytes of records followed by the
@@ -83,9 +97,17 @@ WGTRACE_ALWAYS_INLINE uint8_t *reserve(Ring &R, uint64_t Size) {
   return R.Data + (Head & R.Mask);
 }
 
+inline namespace WGTRACE_DETAIL_ACCESSES {
+
 WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
                                         const volatile void *Address,
                                         uint64_t Length) {
+#if !WGTRACE_DETAIL_RECORD_MEMORY
+  (void)IsStore;
+  (void)Address;
+  (void)Length;
+  return;
+#endif
   Ring *R = ThreadStateTLS.Recording;
   if (!R)
     return;
@@ -105,6 +127,8 @@ WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
                                   Length, R->WorkgroupKey);
   Words->Second = reinterpret_cast<uintptr_t>(Address);
 }
+
+} // namespace WGTRACE_DETAIL_ACCESSES
 
 WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,
                                            uint8_t Ordinal, uint64_t Bits) {
