@@ -69,9 +69,7 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
 uint64_t RingDecoder::syntacticSize(uint64_t Phys) const {
   // Phys < R and R + 4096 bytes exist, so the 16-byte prefix is readable.
   const uint8_t *P = C.Content.data() + Phys;
-  uint64_t Size = 0;
-  switch (static_cast<format::Tag>(format::recordTag(P))) {
-  case format::Tag::Workgroup: {
+  if (format::recordTag(P) == uint8_t(format::Tag::Workgroup)) {
     // Only a plausible workgroup record counts: this rejects most 16-byte
     // slots that merely start with a zero byte, e.g. the second half of a
     // workgroup record cut by the lap boundary.
@@ -82,22 +80,10 @@ uint64_t RingDecoder::syntacticSize(uint64_t Phys) const {
     for (int I = 0; I < 3; ++I)
       if (WG.Id[I] >= WG.Count[I])
         return 0;
-    Size = format::kWorkgroupRecordSize;
-    break;
   }
-  case format::Tag::Value:
-    Size = format::kValueRecordSize;
-    break;
-  case format::Tag::MemoryLoad:
-  case format::Tag::MemoryStore:
-    Size = format::kMemoryRecordSize;
-    break;
-  case format::Tag::Print:
-    Size = format::printRecordSize(format::decodePrintHeader(P).Length);
-    break;
-  default:
+  const uint64_t Size = format::recordSize(P);
+  if (Size == 0)
     return 0;
-  }
   if (Phys + Size > C.Content.size() - format::kRingHeadSize)
     return 0;
   return Size;
@@ -226,24 +212,9 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
                             Problem);
     };
     const uint8_t TagByte = format::recordTag(P);
-    uint64_t Size = 0;
-    switch (static_cast<format::Tag>(TagByte)) {
-    case format::Tag::Workgroup:
-      Size = format::kWorkgroupRecordSize;
-      break;
-    case format::Tag::Value:
-      Size = format::kValueRecordSize;
-      break;
-    case format::Tag::MemoryLoad:
-    case format::Tag::MemoryStore:
-      Size = format::kMemoryRecordSize;
-      break;
-    case format::Tag::Print:
-      Size = format::printRecordSize(format::decodePrintHeader(P).Length);
-      break;
-    default:
+    const uint64_t Size = format::recordSize(P);
+    if (Size == 0)
       return Fail(Twine("unknown record tag ") + Twine(unsigned(TagByte)));
-    }
     if (Phys + Size > Limit)
       return Fail(Twine(Size) + "-byte record crosses the end of the ring "
                                 "chunk's storage");

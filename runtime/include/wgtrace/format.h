@@ -134,6 +134,10 @@ inline uint8_t recordTag(const void *Record) {
   return *static_cast<const uint8_t *>(Record);
 }
 
+/// Bytes of the record whose first 16 bytes are at \p Record, from its tag
+/// (and a PRINT's length); 0 when the tag is not a record's.
+inline uint64_t recordSize(const void *Record);
+
 // The 64-bit first word shared by PRINT, VALUE, LOAD and STORE:
 // tag:8 | payload:16 | workgroup_offset:40 (LOAD/STORE/PRINT: payload is the
 // length; VALUE: payload is type:8 | ordinal:8).
@@ -234,6 +238,23 @@ inline PrintRecord decodePrintHeader(const void *Src) {
   uint64_t Word;
   std::memcpy(&Word, Src, sizeof(Word));
   return {uint32_t(wordPayload(Word)), wordWorkgroupOffset(Word)};
+}
+
+inline uint64_t recordSize(const void *Record) {
+  switch (static_cast<Tag>(recordTag(Record))) {
+  case Tag::Workgroup:
+    return kWorkgroupRecordSize;
+  case Tag::Value:
+    return kValueRecordSize;
+  case Tag::MemoryLoad:
+  case Tag::MemoryStore:
+    return kMemoryRecordSize;
+  case Tag::Print:
+    return printRecordSize(decodePrintHeader(Record).Length);
+  case Tag::Reserved:
+    break;
+  }
+  return 0;
 }
 
 //===----------------------------------------------------------------------===//
