@@ -10,23 +10,14 @@ import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, clean_env, finish  # noqa: E402
+
 PROGRAM, WORK = sys.argv[1:3]
 os.makedirs(WORK, exist_ok=True)
-failures, checks = [], 0
-
-
-def check(ok, message):
-    global checks
-    checks += 1
-    if not ok:
-        failures.append(message)
-        print("FAIL: " + message)
-
-
 def chunks(path, env_extra=None):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WGTRACE_")}
-    env.update(env_extra or {})
-    result = subprocess.run([PROGRAM, "--instrument_file=" + path], env=env, capture_output=True, text=True)
+    result = subprocess.run([PROGRAM, "--instrument_file=" + path], env=clean_env(env_extra),
+                            capture_output=True, text=True)
     check(result.returncode == 0, "program failed: %s" % result.stderr)
     data = open(path, "rb").read()
     offset, found = 0, []
@@ -65,5 +56,4 @@ memory, _ = memory_records(rings[0])
 check(memory == 0, "WGTRACE_MEMORY=1 brought back accesses compiled out (%d records)" % memory)
 check(not any(t == 0x8001 for t, _ in found), "WGTRACE_TIMING=0 did not override TIMING ON")
 
-print("%d passed, %d failed" % (checks - len(failures), len(failures)))
-sys.exit(1 if failures else 0)
+finish()

@@ -14,28 +14,13 @@ import signal
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, clean_env, finish  # noqa: E402
+
 SAMPLES, VIEW, WORK = sys.argv[1:4]
 os.makedirs(WORK, exist_ok=True)
-FAILURES = []
-CHECKS = 0
-
-
-def check(condition, message):
-    global CHECKS
-    CHECKS += 1
-    if not condition:
-        FAILURES.append(message)
-        print("FAIL: " + message)
-
-
-def env(extra=None):
-    e = {k: v for k, v in os.environ.items() if not k.startswith("WGTRACE_")}
-    e.update(extra or {})
-    return e
-
-
 def run(program, args=(), extra_env=None):
-    return subprocess.run([os.path.join(SAMPLES, program)] + list(args), env=env(extra_env),
+    return subprocess.run([os.path.join(SAMPLES, program)] + list(args), env=clean_env(extra_env),
                           capture_output=True, text=True)
 
 
@@ -163,5 +148,4 @@ check(len(wgs) == 8, "out_of_bounds: %d workgroups in the trace, expected 8" % l
 check(all(c == {("STORE", 4): 1024} for _, _, c in wgs[:7]), "out_of_bounds: first 7 workgroups complete")
 check(len(wgs) == 8 and wgs[7][2] == {("STORE", 4): 1}, "out_of_bounds: the faulting store is the last record")
 
-print("%d passed, %d failed" % (CHECKS - len(FAILURES), len(FAILURES)))
-sys.exit(1 if FAILURES else 0)
+finish()

@@ -11,26 +11,12 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_decoder  # noqa: E402
+from checks import check, clean_env, finish  # noqa: E402
 
 PROGRAM, PLAIN, VIEW, WORK = sys.argv[1:5]
 os.makedirs(WORK, exist_ok=True)
-FAILURES = []
-CHECKS = 0
-
-
-def check(condition, message):
-    global CHECKS
-    CHECKS += 1
-    if not condition:
-        FAILURES.append(message)
-        print("FAIL: " + message)
-
-
 def run(cmd, env_extra=None):
-    env = dict(os.environ)
-    env.pop("WGTRACE_FILE", None)
-    env.update(env_extra or {})
-    return subprocess.run(cmd, env=env, capture_output=True, text=True)
+    return subprocess.run(cmd, env=clean_env(env_extra), capture_output=True, text=True)
 
 
 def trace(name, args, env=None):
@@ -146,5 +132,4 @@ plain = run([PLAIN])
 check(plain.returncode == instrumented.returncode == 0, "plain or instrumented run failed")
 check(plain.stdout == instrumented.stdout, "plain and instrumented outputs differ")
 
-print("%d passed, %d failed" % (CHECKS - len(FAILURES), len(FAILURES)))
-sys.exit(1 if FAILURES else 0)
+finish()
