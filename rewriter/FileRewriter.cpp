@@ -3,6 +3,7 @@
 #include "FileRewriter.h"
 
 #include "AccessCollector.h"
+#include "DependencyFile.h"
 #include "EditSet.h"
 #include "HelperFinder.h"
 #include "KernelFinder.h"
@@ -15,6 +16,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
 using namespace clang;
@@ -238,14 +240,37 @@ public:
   RewriteAction(std::string GivenPath, RewriteResult &Result)
       : GivenPath(std::move(GivenPath)), Result(Result) {}
 
+  // The preprocessor exists by now; the main file is entered later, when
+  // parsing starts, so the collector sees it and every include.
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    Included = std::make_shared<IncludedFiles>();
+    Included->attachToPreprocessor(CI.getPreprocessor());
+    return true;
+  }
+
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
     return std::make_unique<RewriteConsumer>(CI, GivenPath, Result);
   }
 
+  // Names are as the preprocessor opened them, relative to the compile
+  // command's directory: the build tool that reads the dependency file may
+  // run elsewhere, so they are made absolute.
+  void EndSourceFileAction() override {
+    FileManager &FM = getCompilerInstance().getFileManager();
+    for (const std::string &Name : Included->getDependencies()) {
+      SmallString<256> Path(Name);
+      FM.makeAbsolutePath(Path);
+      // Only `.`: `dir/..` is not `` when dir is a symbolic link.
+      sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+      Result.Dependencies.push_back(std::string(Path));
+    }
+  }
+
 private:
   std::string GivenPath;
   RewriteResult &Result;
+  std::shared_ptr<IncludedFiles> Included;
 };
 
 class RewriteActionFactory : public tooling::FrontendActionFactory {

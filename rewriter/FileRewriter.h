@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace wgtrace {
 namespace rewriter {
@@ -29,6 +30,9 @@ struct RewriteResult {
   std::string Original;
   std::string Rewritten;
   clang::tooling::Replacements Replacements;
+  /// Every file the compiler read for this translation unit (the source
+  /// first, then the headers it includes), as absolute paths.
+  std::vector<std::string> Dependencies;
 };
 
 /// Creates actions that rewrite the file given on the command line as

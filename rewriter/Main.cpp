@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DependencyFile.h"
 #include "FileRewriter.h"
 #include "OutputWriter.h"
 
@@ -18,6 +19,7 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/ReplacementsYaml.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -71,6 +73,17 @@ static cl::opt<unsigned>
          cl::init(1), cl::cat(Category));
 static cl::alias JobsShort("j", cl::desc("Alias for --jobs"),
                            cl::aliasopt(Jobs), cl::cat(Category));
+
+static cl::opt<std::string> DependencyFile(
+    "dependency-file",
+    cl::desc("After a successful run, write a Makefile rule listing the "
+             "source and every file it includes (like clang -MD -MF)"),
+    cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string> DependencyTarget(
+    "dependency-target",
+    cl::desc("The target of the --dependency-file rule (default: each "
+             "output file, '-' for stdout)"),
+    cl::value_desc("target"), cl::cat(Category));
 
 static cl::extrahelp CommonHelp(CommonOptionsParser::HelpMessage);
 static cl::extrahelp MoreHelp(R"(
@@ -158,6 +171,10 @@ private:
 };
 } // namespace
 
+static int writeOutputs(ArrayRef<std::string> Sources,
+                        std::vector<RewriteResult> &Results, bool ToStdout,
+                        std::vector<std::string> &Outputs);
+
 static int fail(const Twine &Message) {
   WithColor::error(errs(), "wgtrace-rewrite") << Message << "\n";
   return 1;
@@ -180,6 +197,27 @@ static bool writeExportedFixes(StringRef Path,
     return false;
   }
   return true;
+}
+
+/// The rules of the dependency file: one per output, or one rule for the
+/// target the build named, which depends on every input's files.
+static std::vector<DependencyRule>
+dependencyRules(ArrayRef<RewriteResult> Results,
+                ArrayRef<std::string> Outputs) {
+  std::vector<DependencyRule> Rules;
+  if (!DependencyTarget.empty()) {
+    DependencyRule All{DependencyTarget, {}};
+    StringSet<> Seen;
+    for (const RewriteResult &R : Results)
+      for (const std::string &D : R.Dependencies)
+        if (Seen.insert(D).second)
+          All.Prerequisites.push_back(D);
+    Rules.push_back(std::move(All));
+    return Rules;
+  }
+  for (size_t I = 0; I < Results.size(); ++I)
+    Rules.push_back({Outputs[I], Results[I].Dependencies});
+  return Rules;
 }
 
 int main(int argc, const char **argv) {
@@ -207,6 +245,28 @@ int main(int argc, const char **argv) {
   if (!ExportFixes.empty() && !writeExportedFixes(ExportFixes, Results))
     return 1;
 
+  // What each input became, for the dependency file's default targets.
+  std::vector<std::string> Outputs(Results.size(), "-");
+  if (Modes == 0 && !ToStdout)
+    Outputs.assign(Results.size(), ExportFixes);
+  if (int Status = writeOutputs(Sources, Results, ToStdout, Outputs))
+    return Status;
+
+  // Last, and only when everything else succeeded: a build that sees the
+  // dependency file may rely on the outputs being there.
+  if (!DependencyFile.empty())
+    if (Error E = writeFileAtomically(
+            DependencyFile,
+            formatDependencyFile(dependencyRules(Results, Outputs))))
+      return fail(toString(std::move(E)));
+  return 0;
+}
+
+/// Writes the rewritten text where the options say, and the path each
+/// input was written to into Outputs ("-" for stdout).
+static int writeOutputs(ArrayRef<std::string> Sources,
+                        std::vector<RewriteResult> &Results, bool ToStdout,
+                        std::vector<std::string> &Outputs) {
   if (ToStdout) {
     outs() << Results.front().Rewritten;
     outs().flush();
@@ -219,10 +279,13 @@ int main(int argc, const char **argv) {
     return 0;
   }
   if (InPlace) {
-    for (const RewriteResult &Result : Results)
+    for (size_t I = 0; I < Results.size(); ++I) {
+      const RewriteResult &Result = Results[I];
+      Outputs[I] = Result.OpenedPath;
       if (Result.Changed)
         if (Error E = writeFileAtomically(Result.OpenedPath, Result.Rewritten))
           return fail(toString(std::move(E)));
+    }
     return 0;
   }
   if (!OutputDir.empty()) {
@@ -246,6 +309,7 @@ int main(int argc, const char **argv) {
     for (size_t I = 0; I < Results.size(); ++I)
       if (Error E = writeFileAtomically(Destinations[I], Results[I].Rewritten))
         return fail(toString(std::move(E)));
+    Outputs = std::move(Destinations);
   }
   return 0;
 }

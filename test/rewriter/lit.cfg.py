@@ -44,6 +44,10 @@ if gxx:
 else:
     config.substitutions.append(("%gxx-option", ""))
 
+# dependency-file-make.test checks that GNU Make reads the dependency file.
+if shutil.which("make"):
+    config.available_features.add("make")
+
 # diff.test applies the tool's --diff output with patch(1).
 if shutil.which("patch"):
     config.available_features.add("patch")
