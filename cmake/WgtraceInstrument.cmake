@@ -170,10 +170,12 @@ function(wgtrace_instrument_target target)
         "-DDATABASE_DIR=${database_dir}"
         "-DSOURCE=${absolute}"
         "-DOUTPUT=${output}"
+        "-DDEPFILE=${output}.d"
         -P "${_WGTRACE_CMAKE_DIR}/WgtraceRewriteOne.cmake"
       DEPENDS "${absolute}" ${rewriter_dependency}
               "${database_dir}/compile_commands.json"
               "${_WGTRACE_CMAKE_DIR}/WgtraceRewriteOne.cmake"
+      DEPFILE "${output}.d"
       COMMENT "wgtrace: instrumenting ${relative}"
       VERBATIM)
     # Quoted includes of the original keep resolving next to it.

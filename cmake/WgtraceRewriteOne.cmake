@@ -2,7 +2,9 @@
 # the output appears complete or not at all, and a rewrite error fails the
 # build with the rewriter's own diagnostics.
 #   -DREWRITER=<tool> -DDATABASE_DIR=<dir> -DSOURCE=<file> -DOUTPUT=<file>
-foreach(var REWRITER DATABASE_DIR SOURCE OUTPUT)
+#   -DDEPFILE=<file>  (the headers the source includes, for incremental
+#                      builds: the rewrite re-runs when one of them changes)
+foreach(var REWRITER DATABASE_DIR SOURCE OUTPUT DEPFILE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "WgtraceRewriteOne.cmake: ${var} is not set")
   endif()
@@ -13,6 +15,7 @@ get_filename_component(output_dir "${OUTPUT}" DIRECTORY)
 file(MAKE_DIRECTORY "${output_dir}")
 execute_process(
   COMMAND "${REWRITER}" -p "${DATABASE_DIR}" "${SOURCE}"
+          "--dependency-file=${DEPFILE}" "--dependency-target=${OUTPUT}"
   OUTPUT_FILE "${temporary}"
   RESULT_VARIABLE status)
 if(NOT status EQUAL 0)

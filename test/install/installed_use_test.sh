@@ -21,10 +21,20 @@ check test -f "$prefix/lib/cmake/wgtrace/wgtraceConfig.cmake"
 compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 for generator in Ninja "Unix Makefiles"; do
   dir="$work/cmake-${generator// /-}"
-  cmake -G "$generator" -S "$here/cmake_project" -B "$dir" \
+  sources="$dir-src"
+  mkdir -p "$sources" && cp "$here/kernel.cc" "$here/kernel_config.h" "$here/unrelated.cc" "$sources/"
+  cmake -G "$generator" -S "$here/cmake_project" -B "$dir" -DOUTSIDE_SOURCES="$sources" \
     -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$compiler" > "$dir.log" 2>&1 \
     || { cat "$dir.log"; exit 1; }
   cmake --build "$dir" -j 2 >> "$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
+  # Incremental: a header the kernel includes re-runs the rewriter, an
+  # unrelated source does not, and nothing re-runs it when nothing changed.
+  rebuild_rewrites() { cmake --build "$dir" -j 2 2>&1 | grep -c 'wgtrace: instrumenting' || true; }
+  check test "$(rebuild_rewrites)" = 0
+  sleep 1; touch "$sources/kernel_config.h"
+  check test "$(rebuild_rewrites)" = 1
+  sleep 1; touch "$sources/unrelated.cc"
+  check test "$(rebuild_rewrites)" = 0
   WGTRACE_FILE="$dir/trace.bin" "$dir/outside" > /dev/null
   check grep -q 'add_one' <("$prefix/bin/wgtrace-view" dump "$dir/trace.bin")
   check test "$("$prefix/bin/wgtrace-view" dump "$dir/trace.bin" | grep -c '| LOAD ')" = 64
@@ -42,7 +52,7 @@ fi
 
 mdir="$work/make"
 cp -r "$here/make_project" "$mdir"
-cp "$here/kernel.cc" "$work/kernel.cc"
+cp "$here/kernel.cc" "$here/kernel_config.h" "$work/"
 make -C "$mdir" PREFIX="$prefix" CXX="$compiler" > "$mdir.log" 2>&1 || { cat "$mdir.log"; exit 1; }
 WGTRACE_FILE="$mdir/trace.bin" "$mdir/outside" > /dev/null
 check test "$("$prefix/bin/wgtrace-view" dump "$mdir/trace.bin" | grep -c '| STORE ')" = 64

@@ -1,4 +1,6 @@
 // An outside project's kernel: built against an installed wgtrace.
+#include "kernel_config.h"
+
 #include <wgtrace/wgtrace.h>
 
 #include <cstdio>
@@ -6,7 +8,7 @@
 
 WGTRACE_DISPATCH void add_one(const wgtrace::Workgroup &wg, int *data) {
   for (int i = 0; i < 16; ++i)
-    data[wg.id[0] * 16 + i] += 1;
+    data[wg.id[0] * 16 + i] += kAddend;
 }
 
 int main() {

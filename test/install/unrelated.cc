@@ -1,0 +1,3 @@
+// A source of the outside project that defines no kernel: touching it must
+// not re-run the rewriter.
+int unrelated_answer() { return 42; }
