@@ -9,6 +9,9 @@
 //   exit     like records, then calls exit(3) inside a kernel
 //   terminate like records, then calls std::terminate() inside a kernel
 //   timing   like records, on the local-task device
+//   api      records, then snapshotTrace(), flushTrace(<accesses>.flushed
+//            path in WGTRACE_API_FLUSH), resetTrace(), and one more
+//            dispatch of one workgroup that the exit trace alone holds
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,6 +80,19 @@ int main(int argc, char **argv) {
   wgtrace::dispatch(WGTRACE_SITE(0), fill,
                     wgtrace::Grid{uint32_t(workgroups), 1, 1}, data.data(),
                     accesses, Fault::None);
+  if (scenario == "api") {
+    std::vector<uint8_t> snapshot = wgtrace::snapshotTrace();
+    std::printf("snapshot %zu bytes\n", snapshot.size());
+    std::string error;
+    if (!wgtrace::flushTrace(std::getenv("WGTRACE_API_FLUSH"), &error)) {
+      std::printf("flush failed: %s\n", error.c_str());
+      return 0;
+    }
+    wgtrace::resetTrace();
+    wgtrace::dispatch(WGTRACE_SITE(0), fill, wgtrace::Grid{1, 1, 1},
+                      data.data(), accesses, Fault::None);
+    return 0;
+  }
   if (fault != Fault::None) {
     // One more workgroup, called directly, that fails.
     wgtrace::Workgroup wg{};

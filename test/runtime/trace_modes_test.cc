@@ -408,3 +408,30 @@ TEST(TraceModes, SharedStaticAndExecutableModulesShareOneTrace) {
   EXPECT_EQ(D.SiteNames[D.Workgroups[2].Site], "kernel_b");
   EXPECT_EQ(D.SiteNames[D.Workgroups.back().Site], "kernel_main");
 }
+
+TEST(TraceModes, FlushSnapshotAndResetFromTheProgram) {
+  std::string Flushed = tracePath("api_flushed");
+  std::string Final = tracePath("api_final");
+  ChildResult R = runDriver({"api", "3", "5"}, {"WGTRACE_FILE=" + Final,
+                                                "WGTRACE_API_FLUSH=" + Flushed});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+  // flushTrace wrote the three workgroups of the first dispatch...
+  Decoded First = decode(Flushed);
+  ASSERT_TRUE(First.Ok) << First.Error;
+  EXPECT_EQ(First.Workgroups.size(), 3u);
+  // ...and after resetTrace the exit trace holds only the second.
+  Decoded Last = decode(Final);
+  ASSERT_TRUE(Last.Ok) << Last.Error;
+  ASSERT_EQ(Last.Workgroups.size(), 1u);
+  EXPECT_EQ(Last.Workgroups[0].Stores, 5u);
+
+  // In stream mode the trace is already streaming: flush says so.
+  std::string Streamed = tracePath("api_stream");
+  R = runDriver({"api", "3", "5"},
+                {"WGTRACE_FILE=" + Streamed, "WGTRACE_MODE=stream",
+                 "WGTRACE_API_FLUSH=" + Flushed});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+  Decoded S = decode(Streamed);
+  ASSERT_TRUE(S.Ok) << S.Error;
+  EXPECT_EQ(S.Workgroups.size(), 3u) << "stream mode: nothing was reset";
+}
