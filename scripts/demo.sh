@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-bash scripts/build.sh
+bash scripts/build.sh simple_mul wgtrace-view
 mkdir -p build/samples/out
 ./build/samples/simple_mul --instrument_file=build/samples/out/simple_mul.bin
 ./build/bin/wgtrace-view dump build/samples/out/simple_mul.bin > build/samples/out/simple_mul.txt
