@@ -112,7 +112,7 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
     bool InMacro = false;
     auto Range = RC.editRange(CalleeExpr->getSourceRange(), InMacro);
     if (!Range) {
-      if (InMacro && RC.isInMainFile(E->getBeginLoc()))
+      if (InMacro && RC.isInTargetFile(E->getBeginLoc()))
         RC.remark(E->getBeginLoc(),
                   "access in macro expansion not instrumented");
       return true;
@@ -177,7 +177,7 @@ bool AccessCollector::TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
     bool InMacro = false;
     if (auto R = RC.editRange(Range->getSourceRange(), InMacro))
       RC.Edits.wrap(R->first, R->second, "::wgtrace::detail::loads(", ")");
-    else if (InMacro && RC.isInMainFile(Range->getBeginLoc()))
+    else if (InMacro && RC.isInTargetFile(Range->getBeginLoc()))
       RC.remark(Range->getBeginLoc(),
                 "access in macro expansion not instrumented");
   }
@@ -271,7 +271,7 @@ void AccessCollector::wrapText(const Expr *E, StringRef Open, StringRef Close,
   bool InMacro = false;
   auto Range = RC.editRange(E->getSourceRange(), InMacro);
   if (!Range) {
-    if (InMacro && RC.isInMainFile(E->getBeginLoc()))
+    if (InMacro && RC.isInTargetFile(E->getBeginLoc()))
       RC.remark(E->getBeginLoc(), "access in macro expansion not instrumented");
     return;
   }

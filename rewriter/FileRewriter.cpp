@@ -5,6 +5,7 @@
 #include "AccessCollector.h"
 #include "DependencyFile.h"
 #include "EditSet.h"
+#include "HelperCloner.h"
 #include "HelperFinder.h"
 #include "KernelFinder.h"
 #include "MemoryModel.h"
@@ -182,20 +183,25 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       Accesses.collect(Body);
   }
 
-  // Helpers called from kernels: their accesses, no prologue.
-  std::vector<UnrewrittenHelper> InHeaders;
-  for (const KernelDef &H : findHelpers(Ctx, Found.Kernels, InHeaders)) {
+  // Helpers called from kernels: their accesses, no prologue. Those in
+  // project headers are copied into this file, instrumented.
+  FoundHelpers Helpers = findHelpers(Ctx, Found.Kernels);
+  for (const KernelDef &H : Helpers.InMainFile) {
     AccessCollector Accesses(RC);
     for (const FunctionDecl *Body : H.Bodies)
       Accesses.collect(Body);
   }
-  for (const UnrewrittenHelper &H : InHeaders)
+  HelperCloner Cloner(RC, GivenPath);
+  for (const KernelDef &H : Helpers.InHeaders)
+    Cloner.add(H);
+  Cloner.finish(Helpers.Calls);
+  for (const UnrewrittenHelper &H : Helpers.Unrewritten)
     RC.remark(
         H.CallLoc,
         "'" + kernelName(H.Written) + "' is defined in " +
             SM.getFilename(SM.getExpansionLoc(H.Written->getLocation())).str() +
-            ", which is not rewritten: its memory accesses are not "
-            "recorded (move it into this file to instrument it)");
+            ", which is not rewritten, and is not copied here (" + H.Reason +
+            "): its memory accesses are not recorded");
 
   std::vector<SiteMeta> Sites;
   for (const DispatchCall &C : Found.Calls) {

@@ -2,6 +2,8 @@
 
 #include "HelperFinder.h"
 
+#include "HelperCloner.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -28,11 +30,11 @@ namespace {
 /// The functions a body calls, outside unevaluated operands.
 class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
-  std::vector<std::pair<const FunctionDecl *, SourceLocation>> Callees;
+  std::vector<const CallExpr *> Calls;
 
   bool VisitCallExpr(CallExpr *E) {
-    if (const FunctionDecl *FD = E->getDirectCallee())
-      Callees.push_back({FD, E->getBeginLoc()});
+    if (E->getDirectCallee())
+      Calls.push_back(E);
     return true;
   }
   bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
@@ -60,42 +62,52 @@ bool isAccessorOrBookkeeping(const FunctionDecl *FD) {
   return false;
 }
 
+/// The function as written: a template's pattern, or FD itself.
+const FunctionDecl *written(const FunctionDecl *FD) {
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    return Pattern;
+  return FD;
+}
+
 class Finder {
 public:
-  Finder(ASTContext &Ctx, std::vector<UnrewrittenHelper> &InHeaders)
-      : SM(Ctx.getSourceManager()), InHeaders(InHeaders) {}
+  explicit Finder(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
 
-  std::vector<KernelDef> run(const std::vector<KernelDef> &Kernels) {
+  FoundHelpers run(const std::vector<KernelDef> &Kernels) {
     for (const KernelDef &K : Kernels)
       for (const FunctionDecl *Body : K.Bodies)
-        scan(Body);
+        scan(Body, K.Written);
     while (!Work.empty()) {
-      const FunctionDecl *FD = Work.back();
+      auto [FD, Written] = Work.back();
       Work.pop_back();
-      scan(FD);
+      scan(FD, Written);
     }
-    llvm::sort(Helpers, [&](const KernelDef &A, const KernelDef &B) {
+    auto InOrder = [&](const KernelDef &A, const KernelDef &B) {
       return SM.isBeforeInTranslationUnit(A.Written->getBeginLoc(),
                                           B.Written->getBeginLoc());
-    });
-    return std::move(Helpers);
+    };
+    llvm::sort(Found.InMainFile, InOrder);
+    llvm::sort(Found.InHeaders, InOrder);
+    return std::move(Found);
   }
 
 private:
-  void scan(const FunctionDecl *FD) {
+  void scan(const FunctionDecl *FD, const FunctionDecl *Written) {
     CallCollector Calls;
     Calls.TraverseStmt(FD->getBody());
-    for (auto [Callee, CallLoc] : Calls.Callees)
-      consider(Callee, CallLoc);
+    for (const CallExpr *Call : Calls.Calls) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      const FunctionDecl *Def = Callee->getDefinition();
+      Found.Calls.push_back({Written, written(Def ? Def : Callee), Call});
+      consider(Callee, Call->getBeginLoc());
+    }
   }
 
   void consider(const FunctionDecl *Callee, SourceLocation CallLoc) {
     const FunctionDecl *Def = Callee->getDefinition();
     if (!Def || !Def->doesThisDeclarationHaveABody())
       return;
-    const FunctionDecl *Written = Def->getTemplateInstantiationPattern();
-    if (!Written)
-      Written = Def;
+    const FunctionDecl *Written = written(Def);
     SourceLocation Loc = SM.getExpansionLoc(Written->getLocation());
     if (SM.isInSystemHeader(Loc))
       return;
@@ -103,42 +115,47 @@ private:
         Written->isConstexpr() || isAccessorOrBookkeeping(Written) ||
         Written->isImplicit())
       return;
-    if (!SM.isInMainFile(Loc)) {
-      if (Reported.insert(Written).second)
-        InHeaders.push_back({Written, CallLoc});
-      return;
-    }
     // Lambdas are instrumented where they are written: inside a kernel
     // with the kernel, elsewhere not at all.
     if (const auto *M = dyn_cast<CXXMethodDecl>(Written))
       if (M->getParent()->isLambda())
         return;
-    auto [It, Inserted] = Index.try_emplace(Written, Helpers.size());
+    bool InMain = SM.isInMainFile(Loc);
+    if (!InMain) {
+      if (Reported.contains(Written))
+        return;
+      std::string Why = whyNotCopyable(Written);
+      if (!Why.empty()) {
+        Reported.insert(Written);
+        Found.Unrewritten.push_back({Written, CallLoc, Why});
+        return;
+      }
+    }
+    std::vector<KernelDef> &List = InMain ? Found.InMainFile : Found.InHeaders;
+    auto [It, Inserted] = Index.try_emplace(Written, List.size());
     if (Inserted)
-      Helpers.push_back({Written, {}});
+      List.push_back({Written, {}});
     if (Def->isDependentContext())
       return;
-    KernelDef &H = Helpers[It->second];
+    KernelDef &H = List[It->second];
     if (llvm::is_contained(H.Bodies, Def))
       return;
     H.Bodies.push_back(Def);
-    Work.push_back(Def);
+    Work.push_back({Def, Written});
   }
 
   SourceManager &SM;
-  std::vector<UnrewrittenHelper> &InHeaders;
+  FoundHelpers Found;
   llvm::DenseSet<const FunctionDecl *> Reported;
-  std::vector<KernelDef> Helpers;
   llvm::DenseMap<const FunctionDecl *, size_t> Index;
-  std::vector<const FunctionDecl *> Work;
+  std::vector<std::pair<const FunctionDecl *, const FunctionDecl *>> Work;
 };
 
 } // namespace
 
-std::vector<KernelDef> findHelpers(ASTContext &Ctx,
-                                   const std::vector<KernelDef> &Kernels,
-                                   std::vector<UnrewrittenHelper> &InHeaders) {
-  return Finder(Ctx, InHeaders).run(Kernels);
+FoundHelpers findHelpers(ASTContext &Ctx,
+                         const std::vector<KernelDef> &Kernels) {
+  return Finder(Ctx).run(Kernels);
 }
 
 } // namespace rewriter

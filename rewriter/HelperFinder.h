@@ -6,8 +6,11 @@
 // current, so they are recorded as that workgroup's. The set is closed over
 // calls (helpers of helpers).
 //
-// Not helpers: functions outside the main file (system headers, the
-// standard library, other project headers, which this run cannot rewrite),
+// A helper defined in one of the project's headers (not a system header)
+// is copied, instrumented, into the main file by HelperCloner when it can
+// be (the header itself is not rewritten); otherwise it is reported.
+//
+// Not helpers: functions in system headers and the standard library,
 // kernels (they have their own prologue), functions marked
 // WGTRACE_NO_INSTRUMENT, constexpr functions (a wrap would make them
 // unusable in constant expressions), and a class's accessors and
@@ -27,24 +30,44 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <string>
 #include <vector>
 
 namespace wgtrace {
 namespace rewriter {
 
 /// A helper the kernels call that is defined in one of the project's
-/// headers: it would qualify, but this run rewrites the main file only.
+/// headers and cannot be copied into the main file (Reason says why).
 struct UnrewrittenHelper {
   const clang::FunctionDecl *Written;
   clang::SourceLocation CallLoc;
+  std::string Reason;
 };
 
-/// The helpers reachable from Kernels, in source order. KernelDef is reused:
-/// a helper too is written once and may have several instantiations.
-/// Helpers found in non-system headers are appended to InHeaders, once each.
-std::vector<KernelDef> findHelpers(clang::ASTContext &Ctx,
-                                   const std::vector<KernelDef> &Kernels,
-                                   std::vector<UnrewrittenHelper> &InHeaders);
+/// A direct call made by a kernel or a helper (as written: for templates,
+/// the pattern), to any function.
+struct HelperCall {
+  const clang::FunctionDecl *Caller;
+  const clang::FunctionDecl *Callee;
+  const clang::CallExpr *Call;
+};
+
+/// What the kernels reach. KernelDef is reused: a helper too is written
+/// once and may have several instantiations.
+struct FoundHelpers {
+  /// Helpers defined in the main file, in source order.
+  std::vector<KernelDef> InMainFile;
+  /// Helpers defined in project headers that are copied into the main
+  /// file, in translation-unit order.
+  std::vector<KernelDef> InHeaders;
+  /// Header helpers that cannot be copied, once each.
+  std::vector<UnrewrittenHelper> Unrewritten;
+  /// Every direct call in the bodies of kernels and helpers.
+  std::vector<HelperCall> Calls;
+};
+
+FoundHelpers findHelpers(clang::ASTContext &Ctx,
+                         const std::vector<KernelDef> &Kernels);
 
 /// Whether any declaration of FD is marked WGTRACE_NO_INSTRUMENT.
 bool isOptedOut(const clang::FunctionDecl *FD);

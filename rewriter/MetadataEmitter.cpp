@@ -155,9 +155,8 @@ static SourceLocation includeAttributeKeyword(SourceLocation L,
                             static_cast<int>(Offset));
 }
 
-std::string definitionText(const FunctionDecl *FD) {
-  const ASTContext &Ctx = FD->getASTContext();
-  const SourceManager &SM = Ctx.getSourceManager();
+SourceLocation definitionBegin(const FunctionDecl *FD) {
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
   SourceLocation Begin = FD->getBeginLoc();
   if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
     Begin = T->getBeginLoc();
@@ -170,8 +169,15 @@ std::string definitionText(const FunctionDecl *FD) {
         SM.isBeforeInTranslationUnit(L, Begin))
       Begin = includeAttributeKeyword(L, SM);
   }
+  return Begin;
+}
+
+std::string definitionText(const FunctionDecl *FD) {
+  const ASTContext &Ctx = FD->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation End = SM.getExpansionLoc(FD->getEndLoc());
-  CharSourceRange Range = CharSourceRange::getTokenRange(Begin, End);
+  CharSourceRange Range =
+      CharSourceRange::getTokenRange(definitionBegin(FD), End);
   return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
 }
 

@@ -49,6 +49,11 @@ std::string describeTarget(const clang::CompilerInstance &CI);
 /// "(const wgtrace::Workgroup &wg, const float *a, ...)".
 std::string describeLayout(const clang::FunctionDecl *FD);
 
+/// Where the definition's text begins: its template header, or the first
+/// attribute written before it (WGTRACE_DISPATCH), or its first token. An
+/// expansion location.
+clang::SourceLocation definitionBegin(const clang::FunctionDecl *FD);
+
 /// The definition's text, from the first token of its declaration (template
 /// header and WGTRACE_DISPATCH included) to its closing brace.
 std::string definitionText(const clang::FunctionDecl *FD);

@@ -9,8 +9,9 @@ using namespace clang;
 namespace wgtrace {
 namespace rewriter {
 
-RewriteContext::RewriteContext(ASTContext &Ctx, EditSet &Edits)
-    : Ctx(Ctx), SM(Ctx.getSourceManager()), Edits(Edits) {}
+RewriteContext::RewriteContext(ASTContext &Ctx, EditSet &Edits, FileID Target)
+    : Ctx(Ctx), SM(Ctx.getSourceManager()), Edits(Edits),
+      Target(Target.isValid() ? Target : SM.getMainFileID()) {}
 
 std::optional<std::pair<unsigned, unsigned>>
 RewriteContext::editRange(SourceRange R, bool &InMacro) const {
@@ -35,10 +36,9 @@ RewriteContext::editRange(SourceRange R, bool &InMacro) const {
       return std::nullopt;
     }
   }
-  FileID Main = SM.getMainFileID();
   auto [BFile, BOffset] = SM.getDecomposedLoc(B);
   auto [EFile, EOffset] = SM.getDecomposedLoc(E);
-  if (BFile != Main || EFile != Main || EOffset < BOffset) {
+  if (BFile != Target || EFile != Target || EOffset < BOffset) {
     InMacro = R.getBegin().isMacroID();
     return std::nullopt;
   }
@@ -51,7 +51,7 @@ RewriteContext::offsetAfterToken(SourceLocation Loc) const {
   if (Loc.isInvalid() || Loc.isMacroID())
     return std::nullopt;
   auto [File, Offset] = SM.getDecomposedLoc(Loc);
-  if (File != SM.getMainFileID())
+  if (File != Target)
     return std::nullopt;
   return Offset + Lexer::MeasureTokenLength(Loc, SM, Ctx.getLangOpts());
 }

@@ -1,8 +1,10 @@
 //===- RewriteContext.h - State shared by the parts of one rewrite -*- C++ -*-//
 //
 // One translation unit is rewritten by several small parts (kernel finder,
-// access collector, metadata emitter). They share the AST, the edits of the
-// main file and the way problems are reported, which this context holds.
+// access collector, metadata emitter). They share the AST, the edits of one
+// file and the way problems are reported, which this context holds. The
+// file edited is the main file, or a project header whose helpers are
+// copied, instrumented, into the main file (HelperCloner).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,25 +27,29 @@ namespace rewriter {
 
 class RewriteContext {
 public:
-  RewriteContext(clang::ASTContext &Ctx, EditSet &Edits);
+  /// Edits go to Target (default: the main file).
+  RewriteContext(clang::ASTContext &Ctx, EditSet &Edits,
+                 clang::FileID Target = clang::FileID());
 
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
   EditSet &Edits;
+  /// The file whose text Edits changes.
+  clang::FileID Target;
 
-  /// Where an expression can be edited in the main file, as [begin, end)
+  /// Where an expression can be edited in the target file, as [begin, end)
   /// offsets. Accesses written entirely inside one macro argument map to
   /// their spelling; anything else that involves a macro has no edit range,
   /// and InMacro is set.
   std::optional<std::pair<unsigned, unsigned>> editRange(clang::SourceRange R,
                                                          bool &InMacro) const;
 
-  /// Offset in the main file just after the token at Loc, if Loc is a file
-  /// location there.
+  /// Offset in the target file just after the token at Loc, if Loc is a
+  /// file location there.
   std::optional<unsigned> offsetAfterToken(clang::SourceLocation Loc) const;
 
-  bool isInMainFile(clang::SourceLocation Loc) const {
-    return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
+  bool isInTargetFile(clang::SourceLocation Loc) const {
+    return Loc.isValid() && SM.getFileID(SM.getExpansionLoc(Loc)) == Target;
   }
 
   /// Reports a remark once per location (template instantiations and

@@ -1,0 +1,469 @@
+//===- HelperCloner.cpp - Instrumented copies of header helpers -----------===//
+
+#include "HelperCloner.h"
+
+#include "AccessCollector.h"
+#include "MetadataEmitter.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+
+#include <optional>
+#include <set>
+
+using namespace clang;
+using namespace llvm;
+
+namespace wgtrace {
+namespace rewriter {
+
+namespace {
+
+/// Finds a static or thread-local variable declared in a body: a copy of
+/// the function would have its own, different object.
+class StaticLocalFinder : public RecursiveASTVisitor<StaticLocalFinder> {
+public:
+  bool Found = false;
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->isStaticLocal())
+      Found = true;
+    return !Found;
+  }
+};
+
+/// The namespaces enclosing FD, outermost first (linkage specifications
+/// are skipped: the copy has C++ linkage, and internal linkage anyway).
+std::vector<const NamespaceDecl *> enclosingNamespaces(const FunctionDecl *FD) {
+  std::vector<const NamespaceDecl *> Out;
+  for (const DeclContext *DC = FD->getLexicalDeclContext();
+       !DC->isTranslationUnit(); DC = DC->getLexicalParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Out.insert(Out.begin(), NS);
+  return Out;
+}
+
+bool hasDefaultArguments(const FunctionDecl *FD) {
+  return llvm::any_of(FD->parameters(),
+                      [](const ParmVarDecl *P) { return P->hasDefaultArg(); });
+}
+
+} // namespace
+
+std::string whyNotCopyable(const FunctionDecl *Written) {
+  const SourceManager &SM = Written->getASTContext().getSourceManager();
+  if (isa<CXXMethodDecl>(Written))
+    return "it is a member function";
+  if (Written->getQualifier())
+    return "it is defined with a qualified name";
+  for (const DeclContext *DC = Written->getLexicalDeclContext();
+       !DC->isTranslationUnit(); DC = DC->getLexicalParent())
+    if (!isa<NamespaceDecl>(DC) && !isa<LinkageSpecDecl>(DC))
+      return "it is not defined at namespace scope";
+  if (Written->getStorageClass() == SC_Extern)
+    return "it is declared extern";
+  const Stmt *Body = Written->getBody();
+  SourceLocation Begin = definitionBegin(Written);
+  if (!Body || Written->getLocation().isMacroID() ||
+      Body->getBeginLoc().isMacroID() || Body->getEndLoc().isMacroID() ||
+      Begin.isInvalid() ||
+      SM.getFileID(Begin) != SM.getFileID(Written->getLocation()) ||
+      SM.getFileID(Body->getEndLoc()) != SM.getFileID(Begin))
+    return "it is defined by a macro";
+  StaticLocalFinder Statics;
+  Statics.TraverseStmt(const_cast<Stmt *>(Body));
+  if (Statics.Found)
+    return "it has a static local variable, which a copy would duplicate";
+  for (const FunctionDecl *R : Written->redecls())
+    for (unsigned I = 0; I < R->getNumParams() && I < Written->getNumParams();
+         ++I)
+      if (R->getParamDecl(I)->hasDefaultArg() &&
+          !Written->getParamDecl(I)->hasDefaultArg())
+        return "its default arguments are on another declaration";
+  return "";
+}
+
+struct HelperCloner::HeaderEdits {
+  HeaderEdits(ASTContext &Ctx, FileID File, StringRef Path)
+      : Edits(Path), RC(Ctx, Edits, File) {}
+  EditSet Edits;
+  RewriteContext RC;
+  /// The header's replacements, computed once every edit is in.
+  std::optional<tooling::Replacements> Applied;
+};
+
+struct HelperCloner::Clone {
+  const FunctionDecl *Written;
+  FileID File;
+  /// The definition's text in the header: [Begin, End); the body starts
+  /// at BodyBegin.
+  unsigned Begin, End, BodyBegin;
+  SourceLocation DefinitionEnd;
+  std::string Name;
+  /// Main-file offset of the top-level declaration the copy goes before.
+  std::optional<unsigned> Position;
+  bool NeedsDeclaration = false;
+  bool Emitted = false;
+};
+
+/// A call, at its callee's name token, that may be redirected to a copy.
+struct HelperCloner::Site {
+  FileID File;
+  unsigned Offset;
+  unsigned Length;
+  SourceLocation Loc;
+  /// The copy's name, or empty when the callee is not copied.
+  std::string NewName;
+  int Callee = -1;
+  /// The copy the call is written in, or -1 for the main file.
+  int CallerClone = -1;
+  /// For a call in the main file: offset of its top-level declaration.
+  unsigned CallerPosition = 0;
+  bool Dropped = false;
+};
+
+HelperCloner::HelperCloner(RewriteContext &Main, std::string MainPath)
+    : Main(Main), SM(Main.SM), MainPath(std::move(MainPath)) {}
+
+HelperCloner::~HelperCloner() = default;
+
+HelperCloner::HeaderEdits &HelperCloner::editsFor(FileID File) {
+  std::unique_ptr<HeaderEdits> &E = Headers[File];
+  if (!E) {
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(File);
+    E = std::make_unique<HeaderEdits>(Main.Ctx, File,
+                                      FE ? FE->getName() : StringRef());
+  }
+  return *E;
+}
+
+void HelperCloner::add(const KernelDef &Helper) {
+  const FunctionDecl *FD = Helper.Written;
+  SourceLocation Begin = definitionBegin(FD);
+  SourceLocation Last = SM.getExpansionLoc(FD->getEndLoc());
+  Clone C;
+  C.Written = FD;
+  C.File = SM.getFileID(Begin);
+  C.Begin = SM.getFileOffset(Begin);
+  C.End = SM.getFileOffset(Last) +
+          Lexer::MeasureTokenLength(Last, SM, Main.Ctx.getLangOpts());
+  C.BodyBegin = SM.getFileOffset(FD->getBody()->getBeginLoc());
+  C.DefinitionEnd = Last;
+  CloneIndex[FD] = Clones.size();
+  Clones.push_back(std::move(C));
+
+  HeaderEdits &H = editsFor(SM.getFileID(Begin));
+  AccessCollector Accesses(H.RC);
+  for (const FunctionDecl *Body : Helper.Bodies)
+    Accesses.collect(Body);
+}
+
+void HelperCloner::assignNames() {
+  // Overloads share one name, as they do in the header: a call in a
+  // template may pick a different overload per instantiation, and the
+  // redirected text must work for every one.
+  std::map<std::pair<const void *, std::string>, unsigned> Groups;
+  for (Clone &C : Clones) {
+    const Decl *Scope =
+        cast<Decl>(C.Written->getDeclContext()->getRedeclContext())
+            ->getCanonicalDecl();
+    std::string Base = C.Written->getNameAsString();
+    auto [It, Inserted] = Groups.try_emplace({Scope, Base}, Groups.size());
+    C.Name = Base + "_wgtrace_" + std::to_string(It->second);
+  }
+}
+
+/// The top-level declaration of the main file that holds D, and where its
+/// text begins (template headers and leading attributes included).
+static SourceLocation topLevelBegin(const Decl *D) {
+  auto Outer = [](const Decl *D) -> const Decl * {
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
+        return T;
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
+      if (const ClassTemplateDecl *T = RD->getDescribedClassTemplate())
+        return T;
+    return D;
+  };
+  D = Outer(D);
+  while (!D->getLexicalDeclContext()->isTranslationUnit())
+    D = Outer(cast<Decl>(D->getLexicalDeclContext()));
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+    return definitionBegin(T->getTemplatedDecl());
+  if (const auto *FD = dyn_cast<FunctionDecl>(D))
+    return definitionBegin(FD);
+  return SM.getExpansionLoc(D->getBeginLoc());
+}
+
+std::vector<HelperCloner::Site>
+HelperCloner::collectSites(ArrayRef<HelperCall> Calls) {
+  std::vector<Site> Sites;
+  FileID MainFile = SM.getMainFileID();
+  for (const HelperCall &HC : Calls) {
+    auto Callee = CloneIndex.find(HC.Callee);
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(HC.Call->getCallee()->IgnoreParenImpCasts());
+    if (!Ref) {
+      continue;
+    }
+    SourceLocation NameLoc = Ref->getNameInfo().getLoc();
+    if (NameLoc.isMacroID()) {
+      if (Callee != CloneIndex.end())
+        Main.remark(NameLoc, "call of '" + kernelName(HC.Callee) +
+                                 "' in a macro expansion is not redirected "
+                                 "to its instrumented copy");
+      continue;
+    }
+    Site S;
+    auto [File, Offset] = SM.getDecomposedLoc(NameLoc);
+    S.File = File;
+    S.Offset = Offset;
+    S.Length = Lexer::MeasureTokenLength(NameLoc, SM, Main.Ctx.getLangOpts());
+    S.Loc = NameLoc;
+    auto Caller = CloneIndex.find(HC.Caller);
+    if (Caller != CloneIndex.end()) {
+      S.CallerClone = static_cast<int>(Caller->second);
+      if (File != Clones[Caller->second].File)
+        continue;
+    } else {
+      if (File != MainFile)
+        continue;
+      S.CallerPosition = SM.getFileOffset(topLevelBegin(HC.Caller));
+    }
+    if (Callee != CloneIndex.end()) {
+      S.Callee = static_cast<int>(Callee->second);
+      S.NewName = Clones[Callee->second].Name;
+    }
+    Sites.push_back(S);
+  }
+  // Instantiations of a template repeat a call at the same text: it can be
+  // redirected only if every instantiation calls a copy of the same name.
+  std::map<std::pair<FileID, unsigned>, std::string> Agreed;
+  std::set<std::pair<FileID, unsigned>> Conflicting;
+  for (const Site &S : Sites) {
+    auto [It, Inserted] = Agreed.try_emplace({S.File, S.Offset}, S.NewName);
+    if (!Inserted && It->second != S.NewName)
+      Conflicting.insert({S.File, S.Offset});
+  }
+  std::vector<Site> Kept;
+  for (Site &S : Sites) {
+    if (S.NewName.empty())
+      continue;
+    if (Conflicting.count({S.File, S.Offset})) {
+      if (S.CallerClone < 0)
+        Main.remark(S.Loc, "call of '" + kernelName(Clones[S.Callee].Written) +
+                               "' is not redirected to its instrumented "
+                               "copy: some instantiations call a function "
+                               "that is not copied");
+      continue;
+    }
+    Kept.push_back(S);
+  }
+  return Kept;
+}
+
+void HelperCloner::place(std::vector<Site> &Sites) {
+  FileID MainFile = SM.getMainFileID();
+  auto Drop = [&](const Site &Which) {
+    for (Site &S : Sites)
+      if (S.File == Which.File && S.Offset == Which.Offset)
+        S.Dropped = true;
+  };
+  // A copy goes before the first top-level declaration that calls it,
+  // directly or through other copies, and after the helper's definition
+  // (the includes before it declare what the helper uses). Positions only
+  // move up, so this settles.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Site &S : Sites) {
+      if (S.Dropped)
+        continue;
+      std::optional<unsigned> Pos = S.CallerPosition;
+      if (S.CallerClone >= 0)
+        Pos = Clones[S.CallerClone].Position;
+      if (!Pos)
+        continue;
+      Clone &X = Clones[S.Callee];
+      SourceLocation At = SM.getComposedLoc(MainFile, *Pos);
+      if (!SM.isBeforeInTranslationUnit(X.DefinitionEnd, At)) {
+        if (S.CallerClone < 0)
+          Main.remark(S.Loc, "call of '" + kernelName(X.Written) +
+                                 "' is not redirected to its instrumented "
+                                 "copy: the helper is defined after the "
+                                 "caller");
+        Drop(S);
+        continue;
+      }
+      if (!X.Position || *Pos < *X.Position) {
+        X.Position = *Pos;
+        Changed = true;
+      }
+    }
+  }
+  // Copies at one place come in the header's order; a copy calling one
+  // that comes later needs it declared first, which default arguments
+  // forbid (they may not be repeated on the definition).
+  for (Site &S : Sites) {
+    if (S.Dropped || S.CallerClone < 0 || S.CallerClone == S.Callee)
+      continue;
+    Clone &X = Clones[S.Callee];
+    const Clone &Y = Clones[S.CallerClone];
+    if (!X.Position || !Y.Position || *X.Position != *Y.Position ||
+        SM.isBeforeInTranslationUnit(X.Written->getBeginLoc(),
+                                     Y.Written->getBeginLoc()))
+      continue;
+    if (hasDefaultArguments(X.Written))
+      Drop(S);
+    else
+      X.NeedsDeclaration = true;
+  }
+  // Only copies that some kept call reaches are emitted (an unused static
+  // function would draw a warning).
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const Site &S : Sites)
+      if (!S.Dropped && (S.CallerClone < 0 || Clones[S.CallerClone].Emitted) &&
+          !Clones[S.Callee].Emitted) {
+        Clones[S.Callee].Emitted = true;
+        Changed = true;
+      }
+  }
+}
+
+std::string HelperCloner::cloneText(const Clone &C, bool DeclarationOnly) {
+  HeaderEdits &H = editsFor(C.File);
+  StringRef Buffer = SM.getBufferData(C.File);
+  unsigned End = DeclarationOnly ? C.BodyBegin : C.End;
+  std::string Out;
+  unsigned At = C.Begin;
+  for (const tooling::Replacement &R : *H.Applied) {
+    if (R.getOffset() < C.Begin || R.getOffset() >= End)
+      continue;
+    Out += Buffer.slice(At, R.getOffset());
+    Out += R.getReplacementText();
+    At = R.getOffset() + R.getLength();
+  }
+  Out += Buffer.slice(At, End);
+  if (DeclarationOnly)
+    Out = StringRef(Out).rtrim().str() + ";";
+  return Out;
+}
+
+void HelperCloner::finish(ArrayRef<HelperCall> Calls) {
+  if (Clones.empty())
+    return;
+  assignNames();
+  std::vector<Site> Sites = collectSites(Calls);
+  place(Sites);
+
+  // Redirect the calls, in the main file and in the copies' text.
+  FileID MainFile = SM.getMainFileID();
+  for (const Site &S : Sites) {
+    if (S.Dropped || (S.CallerClone >= 0 && !Clones[S.CallerClone].Emitted))
+      continue;
+    EditSet &Edits = S.File == MainFile ? Main.Edits : editsFor(S.File).Edits;
+    Edits.replace(S.Offset, S.Offset + S.Length, S.NewName);
+  }
+  // Rename each copy and give it internal linkage: the header's function
+  // keeps its name and linkage for everyone else.
+  for (const Clone &C : Clones) {
+    if (!C.Emitted)
+      continue;
+    EditSet &Edits = editsFor(C.File).Edits;
+    SourceLocation NameLoc = C.Written->getLocation();
+    unsigned NameOffset = SM.getFileOffset(NameLoc);
+    Edits.replace(NameOffset,
+                  NameOffset + Lexer::MeasureTokenLength(
+                                   NameLoc, SM, Main.Ctx.getLangOpts()),
+                  C.Name);
+    std::string Specifiers;
+    if (C.Written->getStorageClass() != SC_Static)
+      Specifiers += "static ";
+    if (!C.Written->isInlineSpecified())
+      Specifiers += "inline ";
+    if (!Specifiers.empty())
+      Edits.insert(
+          SM.getFileOffset(SM.getExpansionLoc(C.Written->getBeginLoc())),
+          Specifiers);
+  }
+  for (auto &[File, H] : Headers) {
+    Expected<tooling::Replacements> R = H->Edits.toReplacements();
+    if (!R) {
+      Main.error(SM.getLocForStartOfFile(File),
+                 "internal error: " + toString(R.takeError()));
+      return;
+    }
+    H->Applied = std::move(*R);
+  }
+  emit();
+}
+
+void HelperCloner::emit() {
+  FileID MainFile = SM.getMainFileID();
+  StringRef MainText = SM.getBufferData(MainFile);
+  FileManager &FM = SM.getFileManager();
+  std::map<unsigned, std::vector<const Clone *>> ByPosition;
+  for (const Clone &C : Clones)
+    if (C.Emitted)
+      ByPosition[*C.Position].push_back(&C);
+
+  auto Wrapped = [&](const Clone &C, bool DeclarationOnly) {
+    std::string Open, Close;
+    for (const NamespaceDecl *NS : enclosingNamespaces(C.Written)) {
+      Open += NS->isInline() ? "inline namespace " : "namespace ";
+      if (!NS->isAnonymousNamespace())
+        Open += NS->getName().str() + " ";
+      Open += "{ ";
+      Close += "} ";
+    }
+    SmallString<256> Header(SM.getFileEntryRefForID(C.File)
+                                ? SM.getFileEntryRefForID(C.File)->getName()
+                                : StringRef());
+    FM.makeAbsolutePath(Header);
+    sys::path::remove_dots(Header, /*remove_dot_dot=*/false);
+    std::string Text;
+    if (!Open.empty())
+      Text += StringRef(Open).rtrim().str() + "\n";
+    Text += "#line " + std::to_string(SM.getLineNumber(C.File, C.Begin)) +
+            " \"" + escapeCString(Header) + "\"\n";
+    Text += cloneText(C, DeclarationOnly) + "\n";
+    if (!Close.empty())
+      Text += StringRef(Close).rtrim().str() + "\n";
+    return Text;
+  };
+
+  for (auto &[Position, List] : ByPosition) {
+    llvm::sort(List, [&](const Clone *A, const Clone *B) {
+      return SM.isBeforeInTranslationUnit(A->Written->getBeginLoc(),
+                                          B->Written->getBeginLoc());
+    });
+    std::string Block;
+    for (const Clone *C : List)
+      if (C->NeedsDeclaration)
+        Block += Wrapped(*C, /*DeclarationOnly=*/true);
+    for (const Clone *C : List)
+      Block += Wrapped(*C, /*DeclarationOnly=*/false);
+    // Back to the main file's numbering: the line the block was put in
+    // front of keeps its number.
+    Block += "#line " + std::to_string(SM.getLineNumber(MainFile, Position)) +
+             " \"" + escapeCString(MainPath) + "\"\n";
+    // Directives need a line of their own: the block goes at the start of
+    // the line, or after a line break when something precedes the
+    // declaration on its line.
+    size_t LineStart = MainText.rfind('\n', Position);
+    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+    if (MainText.slice(LineStart, Position).trim().empty())
+      Main.Edits.insert(LineStart, Block);
+    else
+      Main.Edits.insert(Position, "\n" + Block);
+  }
+}
+
+} // namespace rewriter
+} // namespace wgtrace

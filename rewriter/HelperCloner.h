@@ -1,0 +1,80 @@
+//===- HelperCloner.h - Instrumented copies of header helpers ---*- C++ -*-===//
+//
+// A kernel's helpers often live in the project's own headers. The rewriter
+// cannot rewrite a header: other files include it, uninstrumented. Instead
+// it copies each such helper into the rewritten file, instrumented, under a
+// name of its own (`<name>_wgtrace_<N>`, internal linkage, same namespace,
+// a template stays a template), and redirects the calls that kernels and
+// other copied helpers make to the copy. The header and every other caller
+// keep the original.
+//
+// The copy goes in front of the first top-level declaration of the main
+// file that calls it (after the includes that declare what the helper
+// uses), framed by #line directives: inside the copy, diagnostics name the
+// header's lines; after it, numbering returns to the main file's, so every
+// original line keeps its number.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_REWRITER_HELPERCLONER_H
+#define WGTRACE_REWRITER_HELPERCLONER_H
+
+#include "EditSet.h"
+#include "HelperFinder.h"
+#include "KernelFinder.h"
+#include "RewriteContext.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wgtrace {
+namespace rewriter {
+
+/// Why the helper Written (defined in a project header) cannot be copied
+/// into the main file; empty if it can.
+std::string whyNotCopyable(const clang::FunctionDecl *Written);
+
+class HelperCloner {
+public:
+  /// Main edits the main file, which #line directives name as MainPath.
+  HelperCloner(RewriteContext &Main, std::string MainPath);
+  ~HelperCloner();
+
+  /// Instruments the bodies of a copyable header helper (edits of its
+  /// header's text, applied to the copy only).
+  void add(const KernelDef &Helper);
+
+  /// Redirects the calls (to copies where they can be placed before the
+  /// caller) and inserts the copies into the main file's edits.
+  void finish(llvm::ArrayRef<HelperCall> Calls);
+
+private:
+  struct Clone;
+  struct HeaderEdits;
+  struct Site;
+
+  HeaderEdits &editsFor(clang::FileID File);
+  void assignNames();
+  std::vector<Site> collectSites(llvm::ArrayRef<HelperCall> Calls);
+  void place(std::vector<Site> &Sites);
+  void emit();
+  std::string cloneText(const Clone &C, bool DeclarationOnly);
+
+  RewriteContext &Main;
+  clang::SourceManager &SM;
+  std::string MainPath;
+  std::vector<Clone> Clones;
+  llvm::DenseMap<const clang::FunctionDecl *, size_t> CloneIndex;
+  std::map<clang::FileID, std::unique_ptr<HeaderEdits>> Headers;
+};
+
+} // namespace rewriter
+} // namespace wgtrace
+
+#endif // WGTRACE_REWRITER_HELPERCLONER_H
