@@ -11,6 +11,7 @@
 #include "MemoryModel.h"
 #include "MetadataEmitter.h"
 #include "RewriteContext.h"
+#include "WatchCollector.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -168,8 +169,18 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   for (const KernelDef &K : Found.Kernels) {
     if (!addPrologue(RC, K.Written, Functions.size()))
       continue;
-    Functions.push_back({kernelName(K.Written), Target,
-                         describeLayout(K.Written), definitionText(K.Written)});
+    // Watched variables are values, recorded even when accesses are not.
+    WatchCollector Watches(RC);
+    for (const FunctionDecl *Body : K.Bodies)
+      Watches.collect(Body);
+    std::string Layout = describeLayout(K.Written);
+    if (!Watches.watched().empty()) {
+      Layout += " watch:";
+      for (const WatchedVariable &W : Watches.watched())
+        Layout += " " + std::to_string(W.Ordinal) + "=" + W.Name;
+    }
+    Functions.push_back(
+        {kernelName(K.Written), Target, Layout, definitionText(K.Written)});
     if (K.Bodies.empty())
       RC.remark(K.Written->getLocation(),
                 "template kernel '" + kernelName(K.Written) +

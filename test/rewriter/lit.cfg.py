@@ -59,4 +59,7 @@ if getattr(config, "wgtrace_runtime_library", "") and getattr(
     config.available_features.add("runtime")
     config.substitutions.append(
         ("%wgtrace-runtime-library", config.wgtrace_runtime_library))
+    config.substitutions.append(
+        ("%{wgtrace-runtime-dir}",
+         os.path.dirname(config.wgtrace_runtime_library)))
     config.substitutions.append(("%wgtrace-view", config.wgtrace_view))

@@ -14,6 +14,7 @@
 
 #include "wgtrace/wgtrace.h"
 #include "wgtrace/detail/intrinsics.h"
+#include "wgtrace/detail/watch.h"
 
 #include <cstddef>
 #include <cstdint>

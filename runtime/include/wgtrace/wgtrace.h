@@ -11,6 +11,7 @@
 
 #include "wgtrace/detail/thread_state.h"
 #include "wgtrace/detail/value_type.h"
+#include "wgtrace/watch.h"
 
 #include <fmt/format.h>
 
