@@ -240,21 +240,66 @@ void AccessCollector::wrap(const Expr *E, AccessKind Kind) {
   wrapText(E, macroFor(Kind));
 }
 
+/// Bytes from the start of the object an expression designates (or points
+/// to) to the base-class subobject it is implicitly converted to: a field
+/// of a base reached through a derived object (`d->a`, or `a` in a member
+/// function of a derived class) lies that much further. Nothing for a
+/// virtual base, whose offset is only known at run time.
+static std::optional<uint64_t> baseClassOffset(ASTContext &Ctx, const Expr *E) {
+  uint64_t Bytes = 0;
+  E = E->IgnoreParens();
+  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    const Expr *Sub = Cast->getSubExpr()->IgnoreParens();
+    CastKind Kind = Cast->getCastKind();
+    if (Kind == CK_DerivedToBase || Kind == CK_UncheckedDerivedToBase) {
+      QualType From = Sub->getType();
+      if (From->isPointerType())
+        From = From->getPointeeType();
+      const CXXRecordDecl *Derived = From->getAsCXXRecordDecl();
+      for (const CXXBaseSpecifier *Step : Cast->path()) {
+        const CXXRecordDecl *Base = Step->getType()->getAsCXXRecordDecl();
+        if (!Derived || !Base || Step->isVirtual())
+          return std::nullopt;
+        Bytes += static_cast<uint64_t>(Ctx.getASTRecordLayout(Derived)
+                                           .getBaseClassOffset(Base)
+                                           .getQuantity());
+        Derived = Base;
+      }
+    } else if (Kind != CK_NoOp && Kind != CK_LValueToRValue) {
+      break;
+    }
+    E = Sub;
+  }
+  return Bytes;
+}
+
 void AccessCollector::useBitField(const MemberExpr *M, AccessKind Kind) {
   const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
   if (!FD || !FD->isBitField() || FD->isZeroLengthBitField(RC.Ctx) ||
-      M->isImplicitAccess() || !Model.isMemory(M))
+      !Model.isMemory(M))
     return;
   const Expr *Base = M->getBase();
   if (!M->isArrow() && !Base->isLValue())
     return;
+  std::optional<uint64_t> Offset = baseClassOffset(RC.Ctx, Base);
+  if (!Offset) {
+    RC.remark(M->getMemberLoc(), "bit-field of a virtual base not recorded");
+    return;
+  }
   const ASTRecordLayout &Layout = RC.Ctx.getASTRecordLayout(FD->getParent());
   uint64_t Bit = Layout.getFieldOffset(FD->getFieldIndex());
   uint64_t Width = FD->getBitWidthValue(RC.Ctx);
-  std::string Args = "<" + std::to_string(Bit / 8) + ", " +
+  std::string Args = "<" + std::to_string(*Offset + Bit / 8) + ", " +
                      std::to_string((Bit % 8 + Width + 7) / 8) + ", " +
                      (Kind != AccessKind::Load ? "true, " : "false, ") +
                      (Kind != AccessKind::Store ? "true>" : "false>");
+  // Through the implicit `this` of a member function nothing spells the
+  // object: the member's own text (with its qualifier, `Base::a`) becomes
+  // an explicit access, `bitfieldAccess<...>(this)->a`.
+  if (M->isImplicitAccess()) {
+    wrapText(M, "::wgtrace::detail::bitfieldAccess" + Args + "(this)->", "");
+    return;
+  }
   // Stackable: the base may itself be a load (`p->q->bits`), wrapped inside.
   if (M->isArrow())
     wrapText(Base, "::wgtrace::detail::bitfieldAccess" + Args + "(", ")",

@@ -25,6 +25,15 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
   auto l5 = [&r] { r = 1; };
   // CHECK: auto l5 = [&r] { WGTRACE_STORE(r) = 1; };
   l5();
+  // [&] captures a reference parameter, and a local reference bound to
+  // memory, as what they refer to; [=] copies them into the closure.
+  float &e = b[1];
+  auto l6 = [&] { r += e; e = 0; };
+  // CHECK: auto l6 = [&] { WGTRACE_UPDATE(r) += WGTRACE_LOAD(e); WGTRACE_STORE(e) = 0; };
+  auto l7 = [=] { return r + e; };
+  // CHECK: auto l7 = [=] { return r + e; };
+  l6();
+  sum += l7();
   sum += l1(1) + l2(2) + l3(3) + l3(3L) + l4();
   a[wg.id[0]] = sum;
 }
