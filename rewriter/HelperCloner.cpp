@@ -237,8 +237,25 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls) {
       S.CallerPosition = SM.getFileOffset(topLevelBegin(HC.Caller));
     }
     if (Callee != CloneIndex.end()) {
+      const Clone &C = Clones[Callee->second];
       S.Callee = static_cast<int>(Callee->second);
-      S.NewName = Clones[Callee->second].Name;
+      S.NewName = C.Name;
+      // A name a using-declaration brought in (`using lib::f; f(x)`, or
+      // `app::f` with the using-declaration in app) does not bring the
+      // copy: the call names the copy's namespace instead.
+      if (isa<UsingShadowDecl>(Ref->getFoundDecl())) {
+        SourceLocation Begin = Ref->getBeginLoc();
+        if (Begin.isMacroID() || SM.getFileID(Begin) != File)
+          continue;
+        unsigned BeginOffset = SM.getFileOffset(Begin);
+        S.Length += S.Offset - BeginOffset;
+        S.Offset = BeginOffset;
+        S.NewName = "::";
+        for (const NamespaceDecl *NS : enclosingNamespaces(C.Written))
+          if (!NS->isAnonymousNamespace())
+            S.NewName += NS->getName().str() + "::";
+        S.NewName += C.Name;
+      }
     }
     Sites.push_back(S);
   }

@@ -92,5 +92,10 @@ WGTRACE_DISPATCH void k2(const wgtrace::Workgroup &wg, float *a) {
   a[6] = late_load(a) + lib::first(a);
   // CHECK:  WGTRACE_STORE(a[6]) = late_load_wgtrace_[[LATE]](a) + lib::first_wgtrace_[[FIRST]](a);
   static_assert(__LINE__ == 94, "lines keep their numbers");
+  {
+    using lib::later;
+    a[7] = later(a);
+    // CHECK:    WGTRACE_STORE(a[7]) = ::lib::later_wgtrace_[[LATER]](a);
+  }
   (void)wg;
 }
