@@ -7,6 +7,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -136,13 +137,57 @@ std::string describeLayout(const FunctionDecl *FD) {
   return Out;
 }
 
-/// When the attribute is spelled out, its location is its name: step back
-/// over `__attribute__((` so that the text starts with the whole attribute.
+/// Whether Text ends with an identifier; if so, drops it.
+static bool consumeIdentifier(StringRef &Text) {
+  size_t N = Text.size();
+  while (N > 0 && (isAlnum(Text[N - 1]) || Text[N - 1] == '_'))
+    --N;
+  if (N == Text.size())
+    return false;
+  Text = Text.take_front(N);
+  return true;
+}
+
+/// When the attribute is spelled out, its location is its name (or its
+/// namespace, `gnu` in `[[gnu::pure]]`): step back to the `__attribute__((`
+/// or `[[` that opens the list, so that the text starts with the whole
+/// attribute. An attribute after others in one list (`[[nodiscard, gnu::
+/// pure]]`) steps back to the list's opening.
 static SourceLocation includeAttributeKeyword(SourceLocation L,
                                               const SourceManager &SM) {
-  auto [File, Offset] = SM.getDecomposedLoc(L);
-  StringRef Buffer = SM.getBufferData(File);
+  std::pair<FileID, unsigned> Decomposed = SM.getDecomposedLoc(L);
+  unsigned Offset = Decomposed.second;
+  StringRef Buffer = SM.getBufferData(Decomposed.first);
   StringRef Before = Buffer.take_front(Offset).rtrim();
+  // `gnu::` before the name.
+  StringRef Scoped = Before;
+  if (Scoped.consume_back("::")) {
+    Scoped = Scoped.rtrim();
+    if (consumeIdentifier(Scoped))
+      Before = Scoped.rtrim();
+  }
+  if (Before.ends_with(",")) {
+    // Somewhere inside a list: back to the nearest opening.
+    size_t Square = Before.rfind("[[");
+    size_t Round = Before.rfind("((");
+    if (Square == StringRef::npos && Round == StringRef::npos)
+      return L;
+    if (Square != StringRef::npos &&
+        (Round == StringRef::npos || Square > Round))
+      Before = Before.take_front(Square + 2);
+    else
+      Before = Before.take_front(Round + 2);
+  }
+  auto At = [&](StringRef Text) {
+    return L.getLocWithOffset(static_cast<int>(Text.size()) -
+                              static_cast<int>(Offset));
+  };
+  if (Before.consume_back("[")) {
+    Before = Before.rtrim();
+    if (!Before.consume_back("["))
+      return L;
+    return At(Before);
+  }
   if (!Before.consume_back("("))
     return L;
   Before = Before.rtrim();
@@ -151,8 +196,7 @@ static SourceLocation includeAttributeKeyword(SourceLocation L,
   Before = Before.rtrim();
   if (!Before.consume_back("__attribute__"))
     return L;
-  return L.getLocWithOffset(static_cast<int>(Before.size()) -
-                            static_cast<int>(Offset));
+  return At(Before);
 }
 
 SourceLocation definitionBegin(const FunctionDecl *FD) {
