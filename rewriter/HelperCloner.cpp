@@ -67,6 +67,10 @@ std::string whyNotCopyable(const FunctionDecl *Written) {
       return "it is not defined at namespace scope";
   if (Written->getStorageClass() == SC_Extern)
     return "it is declared extern";
+  // `template <> float f<float>(...)` specializes a template that the copy
+  // would not: its copy could not be declared.
+  if (Written->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+    return "it is an explicit specialization of a template";
   const Stmt *Body = Written->getBody();
   SourceLocation Begin = definitionBegin(Written);
   if (!Body || Written->getLocation().isMacroID() ||
@@ -79,12 +83,24 @@ std::string whyNotCopyable(const FunctionDecl *Written) {
   Statics.TraverseStmt(const_cast<Stmt *>(Body));
   if (Statics.Found)
     return "it has a static local variable, which a copy would duplicate";
-  for (const FunctionDecl *R : Written->redecls())
-    for (unsigned I = 0; I < R->getNumParams() && I < Written->getNumParams();
-         ++I)
-      if (R->getParamDecl(I)->hasDefaultArg() &&
-          !Written->getParamDecl(I)->hasDefaultArg())
-        return "its default arguments are on another declaration";
+  // The copy repeats the definition's text only: default arguments that
+  // the definition inherits from an earlier declaration would be lost.
+  const char *Elsewhere = "its default arguments are on another declaration";
+  for (const ParmVarDecl *P : Written->parameters())
+    if (P->hasInheritedDefaultArg())
+      return Elsewhere;
+  if (const FunctionTemplateDecl *T = Written->getDescribedFunctionTemplate())
+    for (const NamedDecl *P : *T->getTemplateParameters()) {
+      bool Inherited = false;
+      if (const auto *Type = dyn_cast<TemplateTypeParmDecl>(P))
+        Inherited = Type->defaultArgumentWasInherited();
+      else if (const auto *Value = dyn_cast<NonTypeTemplateParmDecl>(P))
+        Inherited = Value->defaultArgumentWasInherited();
+      else if (const auto *Tmpl = dyn_cast<TemplateTemplateParmDecl>(P))
+        Inherited = Tmpl->defaultArgumentWasInherited();
+      if (Inherited)
+        return Elsewhere;
+    }
   return "";
 }
 
