@@ -225,9 +225,10 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls) {
     auto Callee = CloneIndex.find(HC.Callee);
     const auto *Ref =
         dyn_cast<DeclRefExpr>(HC.Call->getCallee()->IgnoreParenImpCasts());
-    if (!Ref) {
+    // Calls through pointers and member calls are not redirected (member
+    // functions are not copied).
+    if (!Ref)
       continue;
-    }
     SourceLocation NameLoc = Ref->getNameInfo().getLoc();
     if (NameLoc.isMacroID()) {
       if (Callee != CloneIndex.end())
