@@ -21,12 +21,8 @@ void CacheTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
   if (R.Tag == format::Tag::Workgroup) {
-    const format::WorkgroupRecord &WG = R.Workgroup->Record;
     Workgroup W;
-    W.Site = WG.DispatchId;
-    W.Function = Meta->siteFunction(WG.DispatchId).nameOr("(null)").str();
-    W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
-    W.ProcessorId = WG.ProcessorId;
+    static_cast<WorkgroupIdentity &>(W) = WorkgroupIdentity::of(R, *Meta);
     RingWorkgroups.push_back(Workgroups.size());
     Workgroups.push_back(std::move(W));
     if (Cold) {

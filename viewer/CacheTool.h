@@ -14,6 +14,7 @@
 #ifndef WGTRACE_VIEWER_CACHETOOL_H
 #define WGTRACE_VIEWER_CACHETOOL_H
 
+#include "WorkgroupIdentity.h"
 #include "AnalysisTool.h"
 #include "CacheModel.h"
 #include "ReuseDistance.h"
@@ -43,11 +44,7 @@ public:
     uint64_t Hits = 0;
     uint64_t Misses = 0;
   };
-  struct Workgroup {
-    uint32_t Site = 0;
-    std::string Function;
-    std::array<uint32_t, 3> Id{};
-    uint32_t ProcessorId = 0;
+  struct Workgroup : WorkgroupIdentity {
     Counts C;
   };
 

@@ -41,12 +41,8 @@ void FootprintTool::record(const Record &R) {
     return;
   }
   if (R.Tag == format::Tag::Workgroup) {
-    const format::WorkgroupRecord &WG = R.Workgroup->Record;
     Workgroup W;
-    W.Site = WG.DispatchId;
-    W.Function = Meta->siteFunction(WG.DispatchId).nameOr("(null)").str();
-    W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
-    W.ProcessorId = WG.ProcessorId;
+    static_cast<WorkgroupIdentity &>(W) = WorkgroupIdentity::of(R, *Meta);
     Open O;
     O.Workgroup = Workgroups.size();
     Workgroups.push_back(std::move(W));

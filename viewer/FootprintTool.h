@@ -21,6 +21,7 @@
 #ifndef WGTRACE_VIEWER_FOOTPRINTTOOL_H
 #define WGTRACE_VIEWER_FOOTPRINTTOOL_H
 
+#include "WorkgroupIdentity.h"
 #include "AnalysisTool.h"
 #include "Intervals.h"
 #include "StridePattern.h"
@@ -56,11 +57,7 @@ public:
     uint32_t Buffer = 0;
     std::vector<Interval> Loads, Stores;
   };
-  struct Workgroup {
-    uint32_t Site = 0;
-    std::string Function;
-    std::array<uint32_t, 3> Id{};
-    uint32_t ProcessorId = 0;
+  struct Workgroup : WorkgroupIdentity {
     /// By buffer, in address order (after finish()).
     std::vector<BufferUse> Buffers;
     std::vector<Stream> Streams;
