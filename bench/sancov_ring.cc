@@ -1,4 +1,5 @@
-//===- sancov_ring.cc - Clang's load/store coverage into thread-local rings --===//
+//===- sancov_ring.cc - Clang's load/store coverage into thread-local rings
+//--===//
 //
 // The comparison point for wgtrace's overhead: the same kernels compiled
 // with -fsanitize-coverage=func,trace-loads,trace-stores, whose callbacks
@@ -57,6 +58,4 @@ WGTRACE_SANCOV_ACCESS(16, __int128)
 // Function-entry coverage, required with trace-loads/stores: counted, so
 // that it is not free either.
 extern "C" void __sanitizer_cov_trace_pc_guard_init(uint32_t *, uint32_t *) {}
-extern "C" void __sanitizer_cov_trace_pc_guard(uint32_t *Guard) {
-  ++*Guard;
-}
+extern "C" void __sanitizer_cov_trace_pc_guard(uint32_t *Guard) { ++*Guard; }

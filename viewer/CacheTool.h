@@ -14,10 +14,10 @@
 #ifndef WGTRACE_VIEWER_CACHETOOL_H
 #define WGTRACE_VIEWER_CACHETOOL_H
 
-#include "WorkgroupIdentity.h"
 #include "AnalysisTool.h"
 #include "CacheModel.h"
 #include "ReuseDistance.h"
+#include "WorkgroupIdentity.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -21,10 +21,10 @@
 #ifndef WGTRACE_VIEWER_FOOTPRINTTOOL_H
 #define WGTRACE_VIEWER_FOOTPRINTTOOL_H
 
-#include "WorkgroupIdentity.h"
 #include "AnalysisTool.h"
 #include "Intervals.h"
 #include "StridePattern.h"
+#include "WorkgroupIdentity.h"
 
 #include "llvm/Support/raw_ostream.h"
 

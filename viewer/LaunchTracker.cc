@@ -14,7 +14,7 @@ uint64_t linearId(const std::array<uint32_t, 3> &Id,
 }
 
 uint32_t LaunchTracker::siteKey(uint32_t Site, StringRef Function,
-                               StringRef Location) {
+                                StringRef Location) {
   auto [It, New] =
       SiteKeys.try_emplace({Site, Function.str()}, uint32_t(Sites.size()));
   if (New)

@@ -54,12 +54,11 @@ Expected<Metadata> Metadata::decode(const Chunk &C) {
     for (const fb::DispatchSiteDef *S : *Sites) {
       uint32_t Function = S ? S->function() : 0;
       if (Function >= M.Functions.size())
-        return chunkError(C.Where, C.contentOffset(),
-                          Twine("dispatch site ") +
-                              Twine(M.SiteFunctions.size()) +
-                              " refers to function " + Twine(Function) +
-                              " but there are " + Twine(M.Functions.size()) +
-                              " functions");
+        return chunkError(
+            C.Where, C.contentOffset(),
+            Twine("dispatch site ") + Twine(M.SiteFunctions.size()) +
+                " refers to function " + Twine(Function) + " but there are " +
+                Twine(M.Functions.size()) + " functions");
       M.SiteFunctions.push_back(Function);
       M.SiteLocations.push_back(S && S->location() ? S->location()->str()
                                                    : std::string());

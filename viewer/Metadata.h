@@ -1,4 +1,5 @@
-//===- Metadata.h - Functions and dispatch sites of a metadata chunk -*- C++ -*-===//
+//===- Metadata.h - Functions and dispatch sites of a metadata chunk -*- C++
+//-*-===//
 //
 // A metadata chunk is a FlatBuffer (schema runtime/schema/*.fbs). It is
 // verified before any field is read: the buffer comes from a file and its

@@ -1,4 +1,5 @@
-//===- WorkgroupIdentity.h - Which workgroup a result belongs to -*- C++ -*-===//
+//===- WorkgroupIdentity.h - Which workgroup a result belongs to -*- C++
+//-*-===//
 //
 // What per-workgroup results of the analyses name their workgroup by: the
 // dispatch site, its kernel, the workgroup id and the processor it ran on.

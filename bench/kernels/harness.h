@@ -50,9 +50,9 @@ int run(const Options &O, Body body, Check checksum) {
   for (int r = 0; r < O.Reps; ++r) {
     auto start = std::chrono::steady_clock::now();
     body();
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     if (seconds < best)
       best = seconds;
   }

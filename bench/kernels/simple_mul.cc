@@ -23,8 +23,8 @@ int main(int argc, char **argv) {
   return bench::run(
       O,
       [&] {
-        wgtrace::dispatch(simple_mul, wgtrace::Grid{workgroups, 1, 1},
-                          a.data(), b.data(), c.data(), per_workgroup);
+        wgtrace::dispatch(simple_mul, wgtrace::Grid{workgroups, 1, 1}, a.data(),
+                          b.data(), c.data(), per_workgroup);
       },
       [&] {
         double s = 0;

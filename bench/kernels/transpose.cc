@@ -24,8 +24,8 @@ int main(int argc, char **argv) {
   return bench::run(
       O,
       [&] {
-        wgtrace::dispatch(transpose, wgtrace::Grid{tiles, tiles, 1},
-                          in.data(), out.data(), n);
+        wgtrace::dispatch(transpose, wgtrace::Grid{tiles, tiles, 1}, in.data(),
+                          out.data(), n);
       },
       [&] {
         double s = 0;

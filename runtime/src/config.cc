@@ -26,7 +26,8 @@ std::optional<uint64_t> parseBufferSize(std::string_view Text,
                                         std::string *Error) {
   std::string S = lower(Text);
   size_t Digits = 0;
-  while (Digits < S.size() && std::isdigit(static_cast<unsigned char>(S[Digits])))
+  while (Digits < S.size() &&
+         std::isdigit(static_cast<unsigned char>(S[Digits])))
     ++Digits;
   unsigned Shift = 0;
   std::string_view Suffix = std::string_view(S).substr(Digits);

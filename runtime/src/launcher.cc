@@ -145,8 +145,7 @@ void setDevice(Device D) {
 
 namespace detail {
 
-void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk,
-             void *Context) {
+void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk, void *Context) {
   if (G.x == 0 || G.y == 0 || G.z == 0)
     return;
   if (currentDevice() == Device::LocalTask) {

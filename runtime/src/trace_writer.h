@@ -68,7 +68,8 @@ uint64_t writeRingChunk(Sink &Out, const ThreadRing &TR);
 /// Stream mode: writes \p Used bytes of a buffer as a ring buffer chunk
 /// that never wrapped, then the timing chunk of its workgroups.
 void writeBufferChunk(Sink &Out, const uint8_t *Data, uint64_t Used,
-                      uint64_t RingSize, const std::vector<TimingEntry> &Timing);
+                      uint64_t RingSize,
+                      const std::vector<TimingEntry> &Timing);
 
 /// Writes a complete ring-mode trace to \p Path through a temporary file
 /// renamed into place, so that a reader never sees half a trace. Reports

@@ -29,8 +29,8 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   ThreadState &State = ThreadStateTLS;
   SavedRecording = State.Recording;
   SavedCurrent = State.Current;
-  uint32_t Site = State.PendingSite != kNoSite ? State.PendingSite
-                                               : M.directSite(Function);
+  uint32_t Site =
+      State.PendingSite != kNoSite ? State.PendingSite : M.directSite(Function);
   State.PendingSite = kNoSite;
 
   ThreadRing &TR = runtime::threadRing();

@@ -39,9 +39,9 @@ int main(int argc, char **argv) {
   wgtrace::dispatch(blur, wgtrace::Grid{n / 64, 1, 1}, in.data(), out.data(),
                     n);
   for (int i = 0; i < n; ++i) {
-    float expected = (in[checked_index(i - 1, n)] + in[i] +
-                      in[checked_index(i + 1, n)]) /
-                     3.0f;
+    float expected =
+        (in[checked_index(i - 1, n)] + in[i] + in[checked_index(i + 1, n)]) /
+        3.0f;
     if (out[i] != expected) {
       std::fprintf(stderr, "helper: wrong at %d\n", i);
       return 1;

@@ -76,8 +76,8 @@ int main(int argc, char **argv) {
     std::vector<uint32_t> partials(kWorkgroups * kBins, 0);
     wgtrace::dispatch(histogram_private, wgtrace::Grid{kWorkgroups, 1, 1},
                       data.data(), partials.data());
-    wgtrace::dispatch(histogram_merge, wgtrace::Grid{16, 1, 1},
-                      partials.data(), bins.data());
+    wgtrace::dispatch(histogram_merge, wgtrace::Grid{16, 1, 1}, partials.data(),
+                      bins.data());
   }
 
   uint32_t lost = 0;

@@ -38,8 +38,8 @@ int main(int argc, char **argv) {
     b[i] = float(i % 5) * 0.5f;
   }
   const uint32_t tiles = n / kTile;
-  wgtrace::dispatch(matmul, wgtrace::Grid{tiles, tiles, 1}, a.data(),
-                    b.data(), c.data(), n);
+  wgtrace::dispatch(matmul, wgtrace::Grid{tiles, tiles, 1}, a.data(), b.data(),
+                    c.data(), n);
 
   // Check against a straightforward product.
   int wrong = 0;

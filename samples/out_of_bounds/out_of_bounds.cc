@@ -32,9 +32,9 @@ int main(int argc, char **argv) {
   size_t page = size_t(sysconf(_SC_PAGESIZE));
   size_t bytes = size_t(kPerWorkgroup) * kWorkgroups * sizeof(float);
   size_t mapped = (bytes + page - 1) / page * page;
-  auto *base = static_cast<char *>(mmap(nullptr, mapped + page,
-                                        PROT_READ | PROT_WRITE,
-                                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  auto *base =
+      static_cast<char *>(mmap(nullptr, mapped + page, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
   if (base == MAP_FAILED)
     return 2;
   mprotect(base + mapped, page, PROT_NONE); // the guard page

@@ -21,8 +21,8 @@ vector_add(const wgtrace::Workgroup &wg, const float *a, const float *b,
   for (int i = begin; i < middle; i += 4)
     _mm_storeu_ps(c + i, _mm_add_ps(_mm_loadu_ps(a + i), _mm_loadu_ps(b + i)));
   for (int i = middle; i < begin + per_workgroup; i += 8)
-    _mm256_storeu_ps(c + i, _mm256_add_ps(_mm256_loadu_ps(a + i),
-                                          _mm256_loadu_ps(b + i)));
+    _mm256_storeu_ps(
+        c + i, _mm256_add_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
 }
 
 int main(int argc, char **argv) {

@@ -16,8 +16,8 @@ template <class T>
 WGTRACE_DISPATCH void saxpy(const wgtrace::Workgroup &wg, T a,
                             std::span<const T> x, std::span<T> y) {
   size_t per_workgroup = x.size() / wg.count[0];
-  for (size_t i = wg.id[0] * per_workgroup;
-       i < (wg.id[0] + 1) * per_workgroup; ++i)
+  for (size_t i = wg.id[0] * per_workgroup; i < (wg.id[0] + 1) * per_workgroup;
+       ++i)
     y[i] = a * x[i] + y[i];
 }
 

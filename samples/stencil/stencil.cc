@@ -24,10 +24,10 @@ WGTRACE_DISPATCH void stencil(const wgtrace::Workgroup &wg, const float *in,
         out[y * n + x] = in[y * n + x];
         continue;
       }
-      out[y * n + x] = (in[y * n + x] + in[(y - 1) * n + x] +
-                        in[(y + 1) * n + x] + in[y * n + x - 1] +
-                        in[y * n + x + 1]) /
-                       5.0f;
+      out[y * n + x] =
+          (in[y * n + x] + in[(y - 1) * n + x] + in[(y + 1) * n + x] +
+           in[y * n + x - 1] + in[y * n + x + 1]) /
+          5.0f;
     }
 }
 

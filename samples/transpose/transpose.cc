@@ -14,8 +14,8 @@
 
 constexpr int kTile = 16;
 
-WGTRACE_DISPATCH void transpose(const wgtrace::Workgroup &wg,
-                                const float *in, float *out, int n) {
+WGTRACE_DISPATCH void transpose(const wgtrace::Workgroup &wg, const float *in,
+                                float *out, int n) {
   int y0 = int(wg.id[1]) * kTile;
   int x0 = int(wg.id[0]) * kTile;
   for (int y = y0; y < y0 + kTile; ++y)

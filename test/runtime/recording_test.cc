@@ -122,8 +122,7 @@ TEST(Recording, ValuesOfEveryWidth) {
   EXPECT_EQ(V0.Type, format::ValueType::SInt8);
   EXPECT_EQ(V0.Ordinal, 1);
   EXPECT_EQ(uint8_t(V0.Bits), 0xFF);
-  EXPECT_EQ(format::decodeValue(S.R.Data + 16).Type,
-            format::ValueType::UInt16);
+  EXPECT_EQ(format::decodeValue(S.R.Data + 16).Type, format::ValueType::UInt16);
   format::ValueRecord V2 = format::decodeValue(S.R.Data + 32);
   EXPECT_EQ(V2.Type, format::ValueType::Float32);
   EXPECT_EQ(V2.Bits, 0x3FC00000u);
@@ -171,8 +170,7 @@ TEST(Recording, DispatchPassesItsSiteToTheKernel) {
   int Data[2] = {0, 0};
   Ring &R = runtime::threadRing().Hot;
   uint64_t Start = R.Head;
-  dispatch(SiteRef{TestModule.siteBase() + 0}, testKernel, Grid{2, 1, 1},
-           Data);
+  dispatch(SiteRef{TestModule.siteBase() + 0}, testKernel, Grid{2, 1, 1}, Data);
   EXPECT_EQ(Data[0] + Data[1], 2);
   format::WorkgroupRecord W =
       format::decodeWorkgroup(R.Data + (Start & R.Mask));

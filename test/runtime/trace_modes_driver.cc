@@ -22,8 +22,8 @@ const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
     {"fill", "test", "(wg, data, accesses, fault)", "void fill(...)"}};
 const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
     {"fill", "trace_modes_driver.cc:1"}};
-::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1,
-                                          wgtrace_sites_, 1);
+::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, wgtrace_sites_,
+                                          1);
 } // namespace
 
 #include <cstdio>

@@ -13,8 +13,8 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
-#include <fcntl.h>
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -42,8 +42,8 @@ struct ChildResult {
 ChildResult runProgram(const char *Program,
                        const std::vector<std::string> &Args,
                        const std::vector<std::string> &Env) {
-  std::string ErrPath = ::testing::TempDir() + "/driver-" +
-                        std::to_string(getpid()) + ".stderr";
+  std::string ErrPath =
+      ::testing::TempDir() + "/driver-" + std::to_string(getpid()) + ".stderr";
   std::vector<std::string> Argv = {Program};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
   std::vector<char *> ArgvPtrs;
@@ -172,12 +172,13 @@ TEST(TraceModes, StreamModeLosesNothingOnATraceTenTimesTheBuffer) {
   // records through a 64 KiB buffer: about 20 buffers.
   std::string Stream = tracePath("stream");
   ChildResult S = runDriver({"records", "400", "100"},
-                    {"WGTRACE_FILE=" + Stream, "WGTRACE_MODE=stream",
-                     "WGTRACE_BUFFER_SIZE=64kib"});
+                            {"WGTRACE_FILE=" + Stream, "WGTRACE_MODE=stream",
+                             "WGTRACE_BUFFER_SIZE=64kib"});
   ASSERT_EQ(S.ExitCode, 0) << S.Stderr;
   std::string Ring = tracePath("ring_large");
-  ChildResult R = runDriver({"records", "400", "100"},
-                    {"WGTRACE_FILE=" + Ring, "WGTRACE_BUFFER_SIZE=64mib"});
+  ChildResult R =
+      runDriver({"records", "400", "100"},
+                {"WGTRACE_FILE=" + Ring, "WGTRACE_BUFFER_SIZE=64mib"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
 
   Decoded StreamTrace = decode(Stream);
@@ -199,20 +200,19 @@ TEST(TraceModes, StreamModeLosesNothingOnATraceTenTimesTheBuffer) {
 TEST(TraceModes, RingWrapKeepsExactlyTheWorkgroupsOfTheLastLap) {
   // Each workgroup: a 32-byte record and 10 x 2 access records of 16 bytes,
   // 352 bytes; 100 of them through an 8 KiB ring.
-  constexpr uint64_t kWorkgroupBytes = 32 + 20 * 16, kRing = 8192,
-                     kCount = 100;
+  constexpr uint64_t kWorkgroupBytes = 32 + 20 * 16, kRing = 8192, kCount = 100;
   std::string Path = tracePath("wrap");
-  ChildResult R = runDriver({"records", "100", "10"},
-                    {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=8kib"});
+  ChildResult R =
+      runDriver({"records", "100", "10"},
+                {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=8kib"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
   uint64_t Head = kCount * kWorkgroupBytes;
   // The oldest workgroup record at or after Head - R survives; every one
   // before it is gone.
   uint64_t FirstKept = (Head - kRing + kWorkgroupBytes - 1) / kWorkgroupBytes;
   EXPECT_NE(R.Stderr.find("wgtrace: ring of thread 0 wrapped: " +
-                          std::to_string(FirstKept * kWorkgroupBytes) +
-                          " of " + std::to_string(Head) +
-                          " bytes overwritten"),
+                          std::to_string(FirstKept * kWorkgroupBytes) + " of " +
+                          std::to_string(Head) + " bytes overwritten"),
             std::string::npos)
       << R.Stderr;
 
@@ -252,9 +252,8 @@ TEST(TraceModes, AbortExitAndTerminateStillWriteTheTrace) {
     const char *Scenario;
     int Signal;
     int ExitCode;
-  } Cases[] = {{"abort", SIGABRT, -1},
-               {"exit", 0, 3},
-               {"terminate", SIGABRT, -1}};
+  } Cases[] = {
+      {"abort", SIGABRT, -1}, {"exit", 0, 3}, {"terminate", SIGABRT, -1}};
   for (const Case &C : Cases) {
     std::string Path = tracePath(C.Scenario);
     ChildResult R = runDriver({C.Scenario, "2", "4"}, {"WGTRACE_FILE=" + Path});
@@ -270,8 +269,8 @@ TEST(TraceModes, AbortExitAndTerminateStillWriteTheTrace) {
 TEST(TraceModes, StreamModeSurvivesACrash) {
   std::string Path = tracePath("stream_crash");
   ChildResult R = runDriver({"crash", "300", "100"},
-                    {"WGTRACE_FILE=" + Path, "WGTRACE_MODE=stream",
-                     "WGTRACE_BUFFER_SIZE=64kib"});
+                            {"WGTRACE_FILE=" + Path, "WGTRACE_MODE=stream",
+                             "WGTRACE_BUFFER_SIZE=64kib"});
   EXPECT_EQ(R.Signal, SIGSEGV) << R.Stderr;
   Decoded D = decode(Path);
   ASSERT_TRUE(D.Ok) << D.Error;
@@ -284,7 +283,7 @@ TEST(TraceModes, StreamModeSurvivesACrash) {
 TEST(TraceModes, MemoryOffKeepsOnlyWorkgroups) {
   std::string Path = tracePath("memory_off");
   ChildResult R = runDriver({"records", "5", "10"},
-                    {"WGTRACE_FILE=" + Path, "WGTRACE_MEMORY=0"});
+                            {"WGTRACE_FILE=" + Path, "WGTRACE_MEMORY=0"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
   Decoded D = decode(Path);
   ASSERT_TRUE(D.Ok) << D.Error;
@@ -308,7 +307,7 @@ TEST(TraceModes, BadSettingsNameTheVariable) {
   };
   for (const Case &C : Cases) {
     ChildResult R = runDriver({"timing", "2", "1"},
-                      {C.Setting, "WGTRACE_FILE=" + tracePath("bad")});
+                              {C.Setting, "WGTRACE_FILE=" + tracePath("bad")});
     EXPECT_EQ(R.ExitCode, 2) << C.Setting;
     EXPECT_NE(R.Stderr.find(std::string("wgtrace: error: ") + C.Expected),
               std::string::npos)
@@ -318,9 +317,9 @@ TEST(TraceModes, BadSettingsNameTheVariable) {
 
 TEST(TraceModes, TimingChunkFollowsEachRingWithOneEntryPerWorkgroup) {
   std::string Path = tracePath("timing");
-  ChildResult R = runDriver({"timing", "16", "4"},
-                    {"WGTRACE_FILE=" + Path, "WGTRACE_TIMING=1",
-                     "WGTRACE_WORKERS=2"});
+  ChildResult R = runDriver(
+      {"timing", "16", "4"},
+      {"WGTRACE_FILE=" + Path, "WGTRACE_TIMING=1", "WGTRACE_WORKERS=2"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
   std::ifstream In(Path, std::ios::binary);
   std::vector<uint8_t> File{std::istreambuf_iterator<char>(In),
@@ -358,9 +357,9 @@ TEST(TraceModes, RingWrapWithWorkgroupsLargerThanTheRing) {
   constexpr uint64_t kWorkgroupBytes = 32 + 384 * 16, kRing = 16384,
                      kCount = 20;
   std::string Path = tracePath("wrap_large");
-  ChildResult R = runDriver({"records", "20", "192"},
-                            {"WGTRACE_FILE=" + Path,
-                             "WGTRACE_BUFFER_SIZE=16kib"});
+  ChildResult R =
+      runDriver({"records", "20", "192"},
+                {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=16kib"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
   uint64_t Head = kCount * kWorkgroupBytes;
   uint64_t FirstKept = (Head - kRing + kWorkgroupBytes - 1) / kWorkgroupBytes;
@@ -384,7 +383,8 @@ TEST(TraceModes, RingWrapWithWorkgroupsLargerThanTheRing) {
 
 TEST(TraceModes, SharedStaticAndExecutableModulesShareOneTrace) {
   std::string Path = tracePath("multi_module");
-  ChildResult R = runProgram(WGTRACE_MULTI_MODULE, {}, {"WGTRACE_FILE=" + Path});
+  ChildResult R =
+      runProgram(WGTRACE_MULTI_MODULE, {}, {"WGTRACE_FILE=" + Path});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
   Decoded D = decode(Path);
   ASSERT_TRUE(D.Ok) << D.Error;
@@ -412,8 +412,9 @@ TEST(TraceModes, SharedStaticAndExecutableModulesShareOneTrace) {
 TEST(TraceModes, FlushSnapshotAndResetFromTheProgram) {
   std::string Flushed = tracePath("api_flushed");
   std::string Final = tracePath("api_final");
-  ChildResult R = runDriver({"api", "3", "5"}, {"WGTRACE_FILE=" + Final,
-                                                "WGTRACE_API_FLUSH=" + Flushed});
+  ChildResult R =
+      runDriver({"api", "3", "5"},
+                {"WGTRACE_FILE=" + Final, "WGTRACE_API_FLUSH=" + Flushed});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
   // flushTrace wrote the three workgroups of the first dispatch...
   Decoded First = decode(Flushed);

@@ -30,8 +30,7 @@ detail::Module WriterModule(Functions, 2, Sites, 2);
 
 std::vector<uint8_t> readFile(const std::string &Path) {
   std::ifstream In(Path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(In),
-          std::istreambuf_iterator<char>()};
+  return {std::istreambuf_iterator<char>(In), std::istreambuf_iterator<char>()};
 }
 
 } // namespace
@@ -56,8 +55,7 @@ TEST(TraceWriter, MetadataIsAVerifiedFlatBufferNamingEverySite) {
   ASSERT_NE(Def->sites()->Get(SiteBase)->location(), nullptr);
   EXPECT_EQ(Def->sites()->Get(SiteBase)->location()->str(), "a.cc:3");
   // Direct-call sites have no single location.
-  EXPECT_EQ(Def->sites()->Get(WriterModule.directSite(0))->location(),
-            nullptr);
+  EXPECT_EQ(Def->sites()->Get(WriterModule.directSite(0))->location(), nullptr);
   uint32_t Elsewhere = Def->sites()->Get(SiteBase + 1)->function();
   EXPECT_EQ(Def->functions()->Get(Elsewhere)->name()->str(), "elsewhere");
   EXPECT_EQ(Def->sites()->Get(WriterModule.directSite(0))->function(),

@@ -25,7 +25,9 @@ std::string simpleHeader() {
          kBanner + "// dispatch site 0: simple_mul\n" + kBanner + "\n";
 }
 
-TEST(Dump, BannerIsEightyColumns) { EXPECT_EQ(std::string(kBanner).size(), 81u); }
+TEST(Dump, BannerIsEightyColumns) {
+  EXPECT_EQ(std::string(kBanner).size(), 81u);
+}
 
 TEST(Dump, Golden) {
   RingBuilder Ring(4096);

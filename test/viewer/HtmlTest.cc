@@ -142,8 +142,8 @@ TEST(Html, RendersInHeadlessChromium) {
   const char *Chromium = "/usr/bin/chromium";
   if (access(Chromium, X_OK) != 0)
     GTEST_SKIP() << Chromium << " is not installed (apt-get install chromium)";
-  std::string Dir = ::testing::TempDir() + "wgtrace-html-test-" +
-                    std::to_string(getpid());
+  std::string Dir =
+      ::testing::TempDir() + "wgtrace-html-test-" + std::to_string(getpid());
   std::string Profile = Dir + "/profile";
   ASSERT_EQ(std::system(("rm -rf " + Dir + " && mkdir -p " + Profile).c_str()),
             0);

@@ -118,10 +118,9 @@ TEST(Summary, Json) {
       (*Site0->getArray("workgroups"))[1].getAsObject();
   EXPECT_EQ(WG1->getInteger("prints"), 2);
   EXPECT_EQ((*WG1->getArray("id"))[0].getAsInteger(), 1);
-  EXPECT_EQ(Root->getObject("kernels")
-                ->getObject("simple_mul")
-                ->getInteger("stores"),
-            65);
+  EXPECT_EQ(
+      Root->getObject("kernels")->getObject("simple_mul")->getInteger("stores"),
+      65);
 }
 
 } // namespace

@@ -24,8 +24,7 @@ uint8_t *RingBuilder::reserve(uint64_t Bytes) {
   return Storage.data() + Offset;
 }
 
-uint64_t RingBuilder::workgroup(uint32_t DispatchId,
-                                std::array<uint32_t, 3> Id,
+uint64_t RingBuilder::workgroup(uint32_t DispatchId, std::array<uint32_t, 3> Id,
                                 std::array<uint32_t, 3> Count,
                                 uint32_t ProcessorId) {
   uint64_t KeyOffset = Head & (Size - 1);
@@ -39,8 +38,8 @@ uint64_t RingBuilder::workgroup(uint32_t DispatchId,
 }
 
 void RingBuilder::load(uint64_t Address, uint32_t Length) {
-  format::encodeMemory(reserve(format::kMemoryRecordSize), false, Length,
-                       Key_, Address);
+  format::encodeMemory(reserve(format::kMemoryRecordSize), false, Length, Key_,
+                       Address);
 }
 
 void RingBuilder::store(uint64_t Address, uint32_t Length) {
@@ -87,7 +86,8 @@ TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,
                        const std::vector<uint32_t> &SiteFunctions) {
   flatbuffers::FlatBufferBuilder FBB;
   auto Str = [&](const std::optional<std::string> &S) {
-    return S ? FBB.CreateString(*S) : flatbuffers::Offset<flatbuffers::String>();
+    return S ? FBB.CreateString(*S)
+             : flatbuffers::Offset<flatbuffers::String>();
   };
   std::vector<flatbuffers::Offset<fb::DispatchFunctionDef>> Fns;
   for (const FunctionDef &F : Functions) {
@@ -99,8 +99,8 @@ TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,
   std::vector<flatbuffers::Offset<fb::DispatchSiteDef>> Sites;
   for (uint32_t F : SiteFunctions)
     Sites.push_back(fb::CreateDispatchSiteDef(FBB, F));
-  auto Root = fb::CreateDispatchInstrumentDef(
-      FBB, 0, 0, FBB.CreateVector(Fns), FBB.CreateVector(Sites));
+  auto Root = fb::CreateDispatchInstrumentDef(FBB, 0, 0, FBB.CreateVector(Fns),
+                                              FBB.CreateVector(Sites));
   fb::FinishDispatchInstrumentDefBuffer(FBB, Root);
   return chunk(uint16_t(format::ChunkType::DispatchMetadata),
                std::vector<uint8_t>(FBB.GetBufferPointer(),
@@ -108,15 +108,14 @@ TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,
 }
 
 TraceBuilder &TraceBuilder::ring(const RingBuilder &Ring) {
-  return chunk(uint16_t(format::ChunkType::DispatchRingBuffer),
-               Ring.content());
+  return chunk(uint16_t(format::ChunkType::DispatchRingBuffer), Ring.content());
 }
 
 TraceBuilder &addSimpleMetadata(TraceBuilder &B, unsigned NumSites) {
-  return B.metadata({{"simple_mul", "x86_64-linux-gnu -O2",
-                      "(const float*, const float*, float*)",
-                      "void simple_mul() {}"}},
-                    std::vector<uint32_t>(NumSites, 0));
+  return B.metadata(
+      {{"simple_mul", "x86_64-linux-gnu -O2",
+        "(const float*, const float*, float*)", "void simple_mul() {}"}},
+      std::vector<uint32_t>(NumSites, 0));
 }
 
 } // namespace wgtrace::testing

@@ -164,14 +164,14 @@ TEST(Wrap, CutPrintRecordIsSkipped) {
 
 TEST(Wrap, RecordsOfOuterWorkgroupAfterNestedScopeMoveTheStart) {
   RingBuilder Ring(256);
-  addWorkgroup(Ring, 0, 2);                          // 0 .. 64
+  addWorkgroup(Ring, 0, 2);                                  // 0 .. 64
   uint64_t Outer = Ring.workgroup(0, {1, 0, 0}, {64, 1, 1}); // 64
-  Ring.load(0x10, 4);                                // 96
-  Ring.workgroup(0, {2, 0, 0}, {64, 1, 1});          // 112: nested call
-  Ring.load(0x20, 4);                                // 144
-  Ring.setKey(Outer);                                // nested call returned
-  Ring.load(0x30, 4);                                // 160
-  addWorkgroup(Ring, 3, 10);                         // 176 .. 368
+  Ring.load(0x10, 4);                                        // 96
+  Ring.workgroup(0, {2, 0, 0}, {64, 1, 1});                  // 112: nested call
+  Ring.load(0x20, 4);                                        // 144
+  Ring.setKey(Outer);        // nested call returned
+  Ring.load(0x30, 4);        // 160
+  addWorkgroup(Ring, 3, 10); // 176 .. 368
   // Lap [112, 368): workgroup 2 starts it, but the load at 160 belongs to
   // workgroup 1, whose record is gone; decoding starts at workgroup 3.
   RingDump D = decodeRing(Ring);

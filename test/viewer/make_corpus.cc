@@ -21,8 +21,8 @@ static bool write(const std::string &Dir, const char *Name,
   FILE *F = std::fopen(Path.c_str(), "wb");
   if (!F)
     return false;
-  bool Ok = std::fwrite(B.bytes().data(), 1, B.bytes().size(), F) ==
-            B.bytes().size();
+  bool Ok =
+      std::fwrite(B.bytes().data(), 1, B.bytes().size(), F) == B.bytes().size();
   return std::fclose(F) == 0 && Ok;
 }
 

@@ -122,8 +122,7 @@ inline constexpr uint64_t kMaxWorkgroupOffset =
     (uint64_t{1} << kWorkgroupOffsetBits) - 1;
 inline constexpr uint32_t kMaxAccessLength = 0xFFFF;
 /// Longest PRINT text that fits in one record without reaching the head.
-inline constexpr uint32_t kMaxPrintLength =
-    kMaxRecordSize - kPrintHeaderSize;
+inline constexpr uint32_t kMaxPrintLength = kMaxRecordSize - kPrintHeaderSize;
 
 constexpr uint64_t printRecordSize(uint32_t Length) {
   return alignUp(kPrintHeaderSize + Length, kRecordAlignment);
@@ -157,10 +156,13 @@ struct WorkgroupRecord {
 };
 
 inline void encodeWorkgroup(void *Dst, const WorkgroupRecord &R) {
-  uint32_t Words[8] = {uint32_t(uint8_t(Tag::Workgroup)) |
-                           (R.DispatchId << 8),
-                       R.Id[0],    R.Id[1],    R.Id[2],
-                       R.Count[0], R.Count[1], R.Count[2],
+  uint32_t Words[8] = {uint32_t(uint8_t(Tag::Workgroup)) | (R.DispatchId << 8),
+                       R.Id[0],
+                       R.Id[1],
+                       R.Id[2],
+                       R.Count[0],
+                       R.Count[1],
+                       R.Count[2],
                        R.ProcessorId};
   std::memcpy(Dst, Words, sizeof(Words));
 }

@@ -12,9 +12,9 @@
 #ifndef WGTRACE_INSTRUMENT_H
 #define WGTRACE_INSTRUMENT_H
 
-#include "wgtrace/wgtrace.h"
 #include "wgtrace/detail/intrinsics.h"
 #include "wgtrace/detail/watch.h"
+#include "wgtrace/wgtrace.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -89,9 +89,9 @@ private:
 };
 
 /// Run-time defaults a program was built with (wgtrace_instrument_target's
-/// BUFFER_SIZE and TIMING). The environment variables still override them. Define one at namespace scope: it takes effect
-/// before the runtime reads its settings, which it does when the first
-/// workgroup runs.
+/// BUFFER_SIZE and TIMING). The environment variables still override them.
+/// Define one at namespace scope: it takes effect before the runtime reads its
+/// settings, which it does when the first workgroup runs.
 struct BuildSettings {
   BuildSettings(const char *BufferSize, bool Timing);
 };

@@ -109,8 +109,7 @@ struct SiteRef {
 using WorkgroupThunk = void (*)(void *Context, const Workgroup &WG);
 
 /// Runs \p Thunk once per workgroup of \p G on the current device.
-void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk,
-             void *Context);
+void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk, void *Context);
 
 template <class T> T recordValue(unsigned Ordinal, T &&Value) {
   using V = std::remove_cv_t<std::remove_reference_t<T>>;
@@ -124,8 +123,8 @@ void recordFormatted(fmt::format_string<Args...> Format, Args &&...A) {
   if (!ThreadStateTLS.Current)
     return;
   char Buffer[format::kMaxPrintLength];
-  auto Result =
-      fmt::format_to_n(Buffer, sizeof(Buffer), Format, std::forward<Args>(A)...);
+  auto Result = fmt::format_to_n(Buffer, sizeof(Buffer), Format,
+                                 std::forward<Args>(A)...);
   recordPrint(Buffer, static_cast<uint32_t>(Result.size < sizeof(Buffer)
                                                 ? Result.size
                                                 : sizeof(Buffer)));

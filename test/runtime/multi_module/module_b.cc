@@ -1,4 +1,5 @@
-// Kernel of an instrumented static library, written as wgtrace-rewrite writes it.
+// Kernel of an instrumented static library, written as wgtrace-rewrite writes
+// it.
 #include <wgtrace/instrument.h>
 
 namespace {
@@ -6,8 +7,8 @@ const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
     {"kernel_b", "test", "(wg, data)", "void kernel_b(...)"}};
 const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
     {"kernel_b", "module_b.cc:12"}};
-::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1,
-                                          wgtrace_sites_, 1);
+::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, wgtrace_sites_,
+                                          1);
 } // namespace
 
 void kernel_b(const wgtrace::Workgroup &wg, int *data) {

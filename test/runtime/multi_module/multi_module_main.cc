@@ -8,8 +8,8 @@ const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
     {"kernel_main", "test", "(wg, data)", "void kernel_main(...)"}};
 const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
     {"kernel_a", "multi_module_main.cc:25"}};
-::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1,
-                                          wgtrace_sites_, 1);
+::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, wgtrace_sites_,
+                                          1);
 } // namespace
 
 void kernel_a(const wgtrace::Workgroup &wg, int *data);

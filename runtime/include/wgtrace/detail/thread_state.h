@@ -99,9 +99,8 @@ WGTRACE_ALWAYS_INLINE uint8_t *reserve(Ring &R, uint64_t Size) {
 
 inline namespace WGTRACE_DETAIL_ACCESSES {
 
-WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
-                                        const volatile void *Address,
-                                        uint64_t Length) {
+WGTRACE_ALWAYS_INLINE void
+recordAccess(bool IsStore, const volatile void *Address, uint64_t Length) {
 #if !WGTRACE_DETAIL_RECORD_MEMORY
   (void)IsStore;
   (void)Address;

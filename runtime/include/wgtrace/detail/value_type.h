@@ -31,9 +31,9 @@ struct ValueTraits<T, std::enable_if_t<std::is_integral_v<T>>> {
   }();
   static uint64_t bits(T V) {
     // Store sign-extended: a reader truncates to the type's width.
-    return static_cast<uint64_t>(static_cast<std::conditional_t<
-                                     std::is_signed_v<T>, int64_t, uint64_t>>(
-        V));
+    return static_cast<uint64_t>(
+        static_cast<std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>>(
+            V));
   }
 };
 

@@ -7,8 +7,8 @@
 // recorded, then the change's own result is passed on: an lvalue as the
 // same lvalue (`++x`, `x = v`), a prvalue by value (`x++` still yields the
 // old value). x goes by address, not by reference: `int x; x = n;` would
-// otherwise pass x uninitialised to a reference, which compilers warn of. Included by <wgtrace/instrument.h>; not meant to be written
-// by hand.
+// otherwise pass x uninitialised to a reference, which compilers warn of.
+// Included by <wgtrace/instrument.h>; not meant to be written by hand.
 //
 //===----------------------------------------------------------------------===//
 
