@@ -3,7 +3,10 @@
 TIMING ON reach the program; the environment overrides the run-time
 defaults (buffer size, timing), while accesses compiled out stay out.
 
-Usage: build_settings_test.py <program> <workdir>
+A program built with STREAM OFF records as usual in ring mode and refuses
+WGTRACE_MODE=stream with a message naming the setting.
+
+Usage: build_settings_test.py <program> <ring-only program> <workdir>
 """
 import os
 import struct
@@ -13,10 +16,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, clean_env, finish  # noqa: E402
 
-PROGRAM, WORK = sys.argv[1:3]
+PROGRAM, RING_ONLY, WORK = sys.argv[1:4]
 os.makedirs(WORK, exist_ok=True)
-def chunks(path, env_extra=None):
-    result = subprocess.run([PROGRAM, "--instrument_file=" + path], env=clean_env(env_extra),
+def chunks(path, env_extra=None, program=None):
+    result = subprocess.run([program or PROGRAM, "--instrument_file=" + path], env=clean_env(env_extra),
                             capture_output=True, text=True)
     check(result.returncode == 0, "program failed: %s" % result.stderr)
     data = open(path, "rb").read()
@@ -55,5 +58,16 @@ check(len(rings) == 1 and len(rings[0]) == 131072 + 4096, "WGTRACE_BUFFER_SIZE d
 memory, _ = memory_records(rings[0])
 check(memory == 0, "WGTRACE_MEMORY=1 brought back accesses compiled out (%d records)" % memory)
 check(not any(t == 0x8001 for t, _ in found), "WGTRACE_TIMING=0 did not override TIMING ON")
+
+# STREAM OFF: the same records in ring mode, stream mode refused.
+found = chunks(os.path.join(WORK, "ring_only.bin"), program=RING_ONLY)
+rings = [c for t, c in found if t == 1]
+memory, groups = memory_records(rings[0]) if rings else (0, 0)
+check(memory == 8 * 64 * 2 and groups == 8, "STREAM OFF in ring mode: %d records, %d workgroups" % (memory, groups))
+refused = subprocess.run([RING_ONLY, "--instrument_file=" + os.path.join(WORK, "refused.bin")],
+                         env=clean_env({"WGTRACE_MODE": "stream"}), capture_output=True, text=True)
+check(refused.returncode == 2, "STREAM OFF under WGTRACE_MODE=stream exits %d" % refused.returncode)
+check("WGTRACE_STREAM_MODE=0 (wgtrace_instrument_target's STREAM OFF)" in refused.stderr,
+      "no message naming STREAM OFF: %r" % refused.stderr)
 
 finish()

@@ -31,11 +31,23 @@
 // helpers live in an inline namespace named after the setting, so that
 // translation units built either way link together without two different
 // definitions of one inline function.
+//
+// WGTRACE_STREAM_MODE=0 (wgtrace_instrument_target's STREAM OFF) drops the
+// check stream mode needs before each record: its slow path is a call that
+// may change buffers, after which the compiler reloads the ring's fields
+// for the next record. Without it recording costs about a third less; the
+// runtime then refuses WGTRACE_MODE=stream.
 #if defined(WGTRACE_MEMORY_ACCESSES) && !WGTRACE_MEMORY_ACCESSES
 #define WGTRACE_DETAIL_RECORD_MEMORY 0
+#define WGTRACE_DETAIL_STREAM_CAPABLE 1
 #define WGTRACE_DETAIL_ACCESSES accesses_off
+#elif defined(WGTRACE_STREAM_MODE) && !WGTRACE_STREAM_MODE
+#define WGTRACE_DETAIL_RECORD_MEMORY 1
+#define WGTRACE_DETAIL_STREAM_CAPABLE 0
+#define WGTRACE_DETAIL_ACCESSES accesses_ring_only
 #else
 #define WGTRACE_DETAIL_RECORD_MEMORY 1
+#define WGTRACE_DETAIL_STREAM_CAPABLE 1
 #define WGTRACE_DETAIL_ACCESSES accesses_on
 #endif
 
@@ -89,6 +101,18 @@ void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
 /// and continues in an empty one. Returns where the record goes.
 uint8_t *reserveSlow(Ring &R, uint64_t Size);
 
+/// reserve() for code built with WGTRACE_STREAM_MODE=0: ring mode only,
+/// where a reservation never changes buffers.
+WGTRACE_ALWAYS_INLINE uint8_t *reserveInRing(Ring &R, uint64_t Size) {
+  uint64_t Head = R.Head;
+  __atomic_store_n(&R.Head, Head + Size, __ATOMIC_RELAXED);
+  return R.Data + (Head & R.Mask);
+}
+
+/// Notes that code built with WGTRACE_STREAM_MODE=0 is in the process, so
+/// that stream mode is refused instead of losing records.
+bool noteRingOnlyBuild();
+
 WGTRACE_ALWAYS_INLINE uint8_t *reserve(Ring &R, uint64_t Size) {
   uint64_t Head = R.Head;
   if (WGTRACE_UNLIKELY(Head + Size > R.Limit))
@@ -115,7 +139,11 @@ recordAccess(bool IsStore, const volatile void *Address, uint64_t Length) {
     return;
   }
   // Reserve first: in stream mode it may move to a new buffer and key.
+#if WGTRACE_DETAIL_STREAM_CAPABLE
   uint8_t *Record = reserve(*R, format::kMemoryRecordSize);
+#else
+  uint8_t *Record = reserveInRing(*R, format::kMemoryRecordSize);
+#endif
   // Stored as a struct of two words rather than through memcpy into bytes:
   // a char-typed store may alias anything, which would make the compiler
   // reload the ring's fields (and the kernel's own data) after every
@@ -128,6 +156,11 @@ recordAccess(bool IsStore, const volatile void *Address, uint64_t Length) {
 }
 
 } // namespace WGTRACE_DETAIL_ACCESSES
+
+#if !WGTRACE_DETAIL_STREAM_CAPABLE
+// One per translation unit built ring-only, registered before main.
+[[maybe_unused]] static const bool RingOnlyBuildNoted = noteRingOnlyBuild();
+#endif
 
 WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,
                                            uint8_t Ordinal, uint64_t Bits) {
