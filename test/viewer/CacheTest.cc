@@ -1,6 +1,7 @@
 //===- CacheTest.cc - `cache`: a case worked out by hand ------------------===//
 
 #include "CacheTool.h"
+#include "DecodeHelpers.h"
 #include "TraceBuilder.h"
 #include "TraceReader.h"
 
@@ -64,11 +65,8 @@ CacheRun run(const std::vector<uint8_t> &Bytes, bool ColdPerWorkgroup,
              bool Json = false) {
   CacheRun Out;
   llvm::raw_string_ostream OS(Out.Text);
-  TraceFile File = TraceFile::fromBytes(Bytes);
   CacheTool Tool(OS, Json, kTiny, ColdPerWorkgroup);
-  TraceReader Reader(File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Tool};
-  EXPECT_FALSE(llvm::errorToBool(Reader.run(Tools)));
+  decodeWith(Tool, Bytes);
   Out.Workgroups = Tool.workgroups();
   Out.Totals = Tool.totals();
   Out.Histogram = Tool.histogram();

@@ -8,6 +8,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
@@ -18,6 +20,17 @@ struct DumpResult {
   /// Empty when the trace decoded cleanly.
   std::string Error;
 };
+
+/// Feeds \p Bytes to \p Tool; the trace must decode cleanly.
+inline void decodeWith(viewer::AnalysisTool &Tool,
+                       const std::vector<uint8_t> &Bytes,
+                       viewer::RingMode Mode = viewer::RingMode::WrapAware) {
+  viewer::TraceFile File = viewer::TraceFile::fromBytes(Bytes);
+  viewer::TraceReader Reader(File, Mode);
+  viewer::AnalysisTool *Tools[] = {&Tool};
+  llvm::Error E = Reader.run(Tools);
+  EXPECT_FALSE(E) << llvm::toString(std::move(E));
+}
 
 inline DumpResult dump(const std::vector<uint8_t> &Bytes,
                        viewer::DumpOptions Options = {}) {

@@ -1,6 +1,7 @@
 //===- ExportTest.cc - `export`: Chrome trace events, CSV, JSON Lines -----===//
 
 #include "ChromeTraceTool.h"
+#include "DecodeHelpers.h"
 #include "RecordTableTool.h"
 #include "TraceBuilder.h"
 #include "TraceReader.h"
@@ -17,19 +18,11 @@ using namespace wgtrace::viewer;
 
 namespace {
 
-std::string runTool(AnalysisTool &Tool, const std::vector<uint8_t> &Bytes) {
-  TraceFile File = TraceFile::fromBytes(Bytes);
-  TraceReader Reader(File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Tool};
-  EXPECT_FALSE(llvm::errorToBool(Reader.run(Tools)));
-  return "";
-}
-
 std::string chrome(const std::vector<uint8_t> &Bytes) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   ChromeTraceTool Tool(OS);
-  runTool(Tool, Bytes);
+  decodeWith(Tool, Bytes);
   return Out;
 }
 
@@ -38,7 +31,7 @@ std::string table(const std::vector<uint8_t> &Bytes,
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   RecordTableTool Tool(OS, F);
-  runTool(Tool, Bytes);
+  decodeWith(Tool, Bytes);
   OS.flush();
   return Out;
 }

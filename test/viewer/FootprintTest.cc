@@ -1,5 +1,6 @@
 //===- FootprintTest.cc - `footprint` and stride patterns, known answers --===//
 
+#include "DecodeHelpers.h"
 #include "FootprintTool.h"
 #include "StridePattern.h"
 #include "TraceBuilder.h"
@@ -26,11 +27,8 @@ struct Footprint {
 Footprint footprint(const std::vector<uint8_t> &Bytes, bool Json = false) {
   Footprint F;
   llvm::raw_string_ostream OS(F.Text);
-  TraceFile File = TraceFile::fromBytes(Bytes);
   FootprintTool Tool(OS, Json);
-  TraceReader Reader(File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Tool};
-  EXPECT_FALSE(llvm::errorToBool(Reader.run(Tools)));
+  decodeWith(Tool, Bytes);
   F.Buffers = Tool.buffers();
   F.Workgroups = Tool.workgroups();
   return F;

@@ -1,5 +1,6 @@
 //===- HtmlTest.cc - `html`: the page's data, and the page in Chromium ----===//
 
+#include "DecodeHelpers.h"
 #include "HtmlReportTool.h"
 #include "TraceBuilder.h"
 #include "TraceReader.h"
@@ -24,11 +25,8 @@ std::string html(const std::vector<uint8_t> &Bytes, uint64_t MaxPoints,
                  const std::string &Title = "trace.bin") {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  TraceFile File = TraceFile::fromBytes(Bytes);
   HtmlReportTool Tool(OS, Title, MaxPoints);
-  TraceReader Reader(File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Tool};
-  EXPECT_FALSE(llvm::errorToBool(Reader.run(Tools)));
+  decodeWith(Tool, Bytes);
   OS.flush();
   return Out;
 }

@@ -1,5 +1,6 @@
 //===- RacesTest.cc - `races` on traces with known answers ----------------===//
 
+#include "DecodeHelpers.h"
 #include "RacesTool.h"
 #include "TraceBuilder.h"
 #include "TraceReader.h"
@@ -26,11 +27,8 @@ RaceResult races(const std::vector<uint8_t> &Bytes, bool Json = false,
                  uint64_t Limit = 100) {
   RaceResult Out;
   llvm::raw_string_ostream OS(Out.Text);
-  TraceFile File = TraceFile::fromBytes(Bytes);
   RacesTool Tool(OS, Json, Limit);
-  TraceReader Reader(File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Tool};
-  EXPECT_FALSE(llvm::errorToBool(Reader.run(Tools)));
+  decodeWith(Tool, Bytes);
   Out.Races = Tool.races();
   Out.Count = Tool.raceCount();
   Out.Launches = Tool.launches().launches().size();

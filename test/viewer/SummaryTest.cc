@@ -1,5 +1,6 @@
 //===- SummaryTest.cc - `summary` on traces with known answers ------------===//
 
+#include "DecodeHelpers.h"
 #include "SummaryTool.h"
 #include "TraceBuilder.h"
 #include "TraceReader.h"
@@ -23,11 +24,8 @@ struct Summarised {
 Summarised summarise(const std::vector<uint8_t> &Bytes, bool Json = false) {
   Summarised S;
   llvm::raw_string_ostream OS(S.Text);
-  TraceFile File = TraceFile::fromBytes(Bytes);
   SummaryTool Tool(OS, Json);
-  TraceReader Reader(File, RingMode::WrapAware);
-  AnalysisTool *Tools[] = {&Tool};
-  EXPECT_FALSE(llvm::errorToBool(Reader.run(Tools)));
+  decodeWith(Tool, Bytes);
   S.Sites = Tool.sites();
   S.Kernels = Tool.kernels();
   return S;
