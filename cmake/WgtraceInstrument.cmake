@@ -1,6 +1,6 @@
 # wgtrace_instrument_target(<target> [MEMORY_ACCESSES ON|OFF]
 #                           [BUFFER_SIZE <size>] [TIMING ON|OFF]
-#                           [STREAM ON|OFF] [SOURCES <file>...])
+#                           [SOURCES <file>...])
 #
 # Rewrites the target's sources that define kernels (WGTRACE_DISPATCH) or
 # launch them (wgtrace::dispatch) with wgtrace-rewrite at build time, into
@@ -11,9 +11,7 @@
 #
 # MEMORY_ACCESSES OFF compiles the access macros to the bare accesses: the
 # program records only workgroups (and values and prints) at no cost per
-# access, whatever WGTRACE_MEMORY says; STREAM OFF records about a third
-# faster by dropping the check that stream mode needs before each record,
-# and the program then refuses WGTRACE_MODE=stream;
+# access, whatever WGTRACE_MEMORY says;
 # BUFFER_SIZE sets the default ring size (a power of two: 64kib, 16mib, 2gib)
 # and TIMING ON adds the timing chunk; the WGTRACE_* environment variables
 # still override these defaults when the program runs. SOURCES limits the
@@ -97,7 +95,7 @@ endfunction()
 
 function(wgtrace_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "MEMORY_ACCESSES;BUFFER_SIZE;TIMING;STREAM" "SOURCES")
+    "MEMORY_ACCESSES;BUFFER_SIZE;TIMING" "SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "wgtrace_instrument_target(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -187,10 +185,6 @@ function(wgtrace_instrument_target target)
     if(DEFINED ARG_MEMORY_ACCESSES AND NOT ARG_MEMORY_ACCESSES)
       # Access helpers compile to the bare access: workgroup records only.
       list(APPEND definitions "WGTRACE_MEMORY_ACCESSES=0")
-    endif()
-    if(DEFINED ARG_STREAM AND NOT ARG_STREAM)
-      # Records without the check stream mode needs (ring mode only).
-      list(APPEND definitions "WGTRACE_STREAM_MODE=0")
     endif()
     if(definitions)
       set_source_files_properties("${output}" PROPERTIES

@@ -96,15 +96,6 @@ static bool readSwitch(const char *Name, bool Default) {
 }
 
 namespace {
-/// Translation units built with WGTRACE_STREAM_MODE=0 seen so far.
-std::atomic<unsigned> RingOnlyBuilds{0};
-
-constexpr const char *kRingOnlyMessage =
-    "WGTRACE_MODE=stream, but this program has code built with "
-    "WGTRACE_STREAM_MODE=0 (wgtrace_instrument_target's STREAM OFF), which "
-    "records for ring mode only; rebuild it without STREAM OFF or use "
-    "WGTRACE_MODE=ring";
-
 /// Build-time defaults, set by BuildSettings before config() is first read.
 struct Defaults {
   const char *BufferSize = nullptr;
@@ -156,8 +147,6 @@ static Config readConfig() {
                         "stream",
                         ModeName));
   }
-  if (C.TraceMode == Mode::Stream && RingOnlyBuilds.load() != 0)
-    fatal(kRingOnlyMessage);
   if (const char *Device = std::getenv("WGTRACE_DEVICE")) {
     std::string_view D = Device;
     if (D != "local-sync" && D != "local-task")
@@ -188,15 +177,6 @@ BuildSettings::BuildSettings(const char *BufferSize, bool Timing) {
                    "settings; define BuildSettings at namespace scope");
   D.BufferSize = BufferSize;
   D.Timing = Timing;
-}
-
-bool noteRingOnlyBuild() {
-  runtime::RingOnlyBuilds.fetch_add(1);
-  // A library loaded after the settings were read (dlopen).
-  if (runtime::defaults().Read &&
-      runtime::config().TraceMode == runtime::Mode::Stream)
-    runtime::fatal(runtime::kRingOnlyMessage);
-  return true;
 }
 
 } // namespace wgtrace::detail

@@ -22,10 +22,13 @@ namespace {
 
 struct FullBuffer {
   ThreadRing *Owner;
-  uint8_t *Data;
-  uint64_t Used;
+  StreamBuffer Buffer;
   std::vector<TimingEntry> Timing;
 };
+
+StreamBuffer currentBuffer(const ThreadRing &TR) {
+  return {TR.Data, TR.Size, TR.head(), TR.Start, TR.Spill};
+}
 
 class FileStreamWriter final : public StreamWriter {
 public:
@@ -33,12 +36,10 @@ public:
     std::unique_lock<std::mutex> Lock(Mutex);
     startLocked();
     Returned.wait(Lock, [&] { return TR.Spare != nullptr; });
-    Queue.push_back({&TR, TR.Hot.Data, TR.Hot.Head, std::move(TR.Timing)});
+    Queue.push_back({&TR, currentBuffer(TR), std::move(TR.Timing)});
     TR.Timing.clear();
-    TR.Hot.Data = TR.Spare;
+    TR.reset(TR.Spare);
     TR.Spare = nullptr;
-    __atomic_store_n(&TR.Hot.Head, 0, __ATOMIC_RELAXED);
-    TR.Hot.WorkgroupKey = 0;
     ++TR.Generation;
     Queued.notify_one();
   }
@@ -69,7 +70,7 @@ public:
     }
     forEachRing([&](ThreadRing &TR) {
       if (TR.head() != 0)
-        writeBufferChunk(Out, TR.Hot.Data, TR.head(), TR.size(), TR.Timing);
+        writeBufferChunk(Out, currentBuffer(TR), TR.Timing);
     });
     closeAndRename(Out.failed() || Failed);
   }
@@ -112,11 +113,14 @@ private:
       Queue.pop_front();
       Writing.store(true, std::memory_order_release);
       Lock.unlock();
-      writeBufferChunk(Out, Job.Data, Job.Used, Job.Owner->size(), Job.Timing);
-      std::memset(Job.Data, 0, Job.Used);
+      writeBufferChunk(Out, Job.Buffer, Job.Timing);
+      // Fresh zeros: a crash finds the end of the records it recovers
+      // there (ThreadRing::recoverRecords).
+      std::memset(Job.Buffer.Data, 0,
+                  format::ringChunkContentLength(Job.Buffer.Size));
       Lock.lock();
       Writing.store(false, std::memory_order_release);
-      Job.Owner->Spare = Job.Data;
+      Job.Owner->Spare = Job.Buffer.Data;
       Returned.notify_all();
     }
     Failed = Failed || Out.failed();
@@ -131,10 +135,11 @@ private:
       ::usleep(1000);
     FdSink Out(Fd);
     for (const FullBuffer &Job : Queue)
-      writeBufferChunk(Out, Job.Data, Job.Used, Job.Owner->size(), Job.Timing);
+      writeBufferChunk(Out, Job.Buffer, Job.Timing);
     forEachRingUnlocked([&](ThreadRing &TR) {
+      TR.recoverRecords();
       if (TR.head() != 0)
-        writeBufferChunk(Out, TR.Hot.Data, TR.head(), TR.size(), TR.Timing);
+        writeBufferChunk(Out, currentBuffer(TR), TR.Timing);
     });
     ::close(Fd);
     ::rename(TemporaryPath, FinalPath);

@@ -3,13 +3,27 @@
 #include "thread_ring.h"
 
 #include "config.h"
+#include "stream_writer.h"
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 namespace wgtrace::detail {
-WGTRACE_TLS ThreadState ThreadStateTLS = {nullptr, nullptr, kNoSite};
+WGTRACE_TLS ThreadState ThreadStateTLS = {nullptr, nullptr, kNoSite, {}, {}};
+
+RingSpace advance(Ring *R, uint8_t *Cursor) noexcept {
+  ThreadState &State = ThreadStateTLS;
+  if (R == &State.Idle) {
+    // Nobody reads these records: start over at the front.
+    R->Cursor = State.IdleStorage;
+    R->End = State.IdleStorage + kIdleRingSize;
+    return {R->Cursor, R->End};
+  }
+  return runtime::ThreadRing::from(*R).advanceFrom(Cursor);
+}
+
 } // namespace wgtrace::detail
 
 namespace wgtrace::runtime {
@@ -39,13 +53,9 @@ unsigned log2(uint64_t PowerOfTwo) {
 ThreadRing *createRing() {
   const Config &C = config();
   auto *TR = new ThreadRing;
-  TR->Hot.Data = allocateBuffer(C.BufferSize);
-  TR->Hot.Mask = C.BufferSize - 1;
-  TR->Hot.Head = 0;
-  TR->Hot.WorkgroupKey = 0;
-  // Ring mode wraps inside reserve(); stream mode changes buffers before a
-  // record would pass the ring's end.
-  TR->Hot.Limit = C.TraceMode == Mode::Stream ? C.BufferSize : ~uint64_t{0};
+  TR->Size = C.BufferSize;
+  TR->reset(allocateBuffer(C.BufferSize));
+  TR->Hot.KeyBits = 0;
   TR->SegmentShift = log2(C.BufferSize) - log2(ThreadRing::kSegments);
   if (C.TraceMode == Mode::Stream)
     TR->Spare = allocateBuffer(C.BufferSize);
@@ -55,6 +65,8 @@ ThreadRing *createRing() {
   List.Rings.push_back(TR);
   return TR;
 }
+
+bool streamMode() { return config().TraceMode == Mode::Stream; }
 
 } // namespace
 
@@ -68,6 +80,123 @@ uint8_t *allocateBuffer(uint64_t Size) {
     fatal("cannot allocate a trace buffer of " + std::to_string(Size) +
           " bytes (WGTRACE_BUFFER_SIZE)");
   return Data;
+}
+
+void ThreadRing::reset(uint8_t *Buffer) {
+  Data = Buffer;
+  Base = 0;
+  Start = 0;
+  Spill = 0;
+  Hot.Cursor = Data;
+  Hot.End = Data + Size;
+}
+
+bool ThreadRing::wrappedInBuffer() const { return Hot.End == Data + Start; }
+
+void ThreadRing::wrap(uint64_t Overhang) {
+  Base += Size;
+  Hot.Cursor = Data + Overhang;
+  if (streamMode()) {
+    // The records from Start on are this buffer's first ones.
+    Spill = Overhang;
+    Hot.End = Data + Start;
+  }
+}
+
+void ThreadRing::handOver() {
+  streamWriter().exchange(*this);
+  if (Depth == 0)
+    return;
+  // Re-emit the running workgroup's record where it was in the previous
+  // buffer: its key, which the compiled kernel may hold in a register,
+  // stays right. The writer rotates the buffer to start there.
+  uint64_t Key = key();
+  Start = Key;
+  Base = 0 - Key;
+  std::memcpy(Data + Key, CurrentWorkgroup, format::kWorkgroupRecordSize);
+  Hot.Cursor = Data + Key + format::kWorkgroupRecordSize;
+  if (Hot.Cursor > Data + Size)
+    wrap(uint64_t(Hot.Cursor - (Data + Size)));
+}
+
+uint8_t *ThreadRing::reserve(uint64_t Length) {
+  for (;;) {
+    uint8_t *At = Hot.Cursor;
+    uint8_t *RingEnd = Data + Size;
+    if (At == RingEnd && !(streamMode() && (Start == 0 || wrappedInBuffer()))) {
+      wrap(0);
+      continue;
+    }
+    uint8_t *Next = At + Length;
+    if (!streamMode()) {
+      // IREE's ring: a record may spill into the padding; the next one
+      // starts where the spill ends.
+      if (Next >= RingEnd)
+        wrap(uint64_t(Next - RingEnd));
+      else
+        Hot.Cursor = Next;
+      return At;
+    }
+    if (Next <= Hot.End) {
+      Hot.Cursor = Next;
+      return At;
+    }
+    // Stream mode, at the end of the buffer but not of its records: spill
+    // and continue at the front, up to where this buffer's records start.
+    if (Start != 0 && !wrappedInBuffer() && Next > RingEnd &&
+        uint64_t(Next - RingEnd) <= Start) {
+      wrap(uint64_t(Next - RingEnd));
+      return At;
+    }
+    handOver();
+  }
+}
+
+detail::RingSpace ThreadRing::advanceFrom(uint8_t *At) {
+  Hot.Cursor = At;
+  if (At + format::kMemoryRecordSize > Hot.End) {
+    // A 16-byte record never spills: every part of a buffer ends on a
+    // record boundary.
+    if (At == Data + Size &&
+        !(streamMode() && (Start == 0 || wrappedInBuffer())))
+      wrap(0);
+    if (Hot.Cursor + format::kMemoryRecordSize > Hot.End)
+      handOver();
+  }
+  return {Hot.Cursor, Hot.End};
+}
+
+void ThreadRing::scrubStaleRecords(uint64_t Key) {
+  uint64_t Offset = (Key + format::kWorkgroupRecordSize) & mask();
+  for (uint64_t Seen = 0; Seen < Size; Seen += format::kMemoryRecordSize) {
+    uint64_t Word;
+    std::memcpy(&Word, Data + Offset, sizeof(Word));
+    auto Tag = static_cast<format::Tag>(Word & 0xFF);
+    if ((Tag != format::Tag::MemoryLoad && Tag != format::Tag::MemoryStore &&
+         Tag != format::Tag::Value) ||
+        format::wordWorkgroupOffset(Word) != Key)
+      return;
+    std::memset(Data + Offset, 0xFF, format::kMemoryRecordSize);
+    Offset = (Offset + format::kMemoryRecordSize) & mask();
+  }
+}
+
+void ThreadRing::recoverRecords() {
+  if (Depth == 0)
+    return;
+  uint8_t *At = cursor();
+  uint64_t Key = key();
+  while (At + format::kMemoryRecordSize <= Hot.End) {
+    uint64_t Word;
+    std::memcpy(&Word, At, sizeof(Word));
+    auto Tag = static_cast<format::Tag>(Word & 0xFF);
+    if ((Tag != format::Tag::MemoryLoad && Tag != format::Tag::MemoryStore &&
+         Tag != format::Tag::Value) ||
+        format::wordWorkgroupOffset(Word) != Key)
+      break;
+    At += format::kMemoryRecordSize;
+  }
+  Hot.Cursor = At;
 }
 
 uint64_t ThreadRing::oldestIntactWorkgroup(uint64_t Head) const {

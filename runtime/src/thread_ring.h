@@ -26,11 +26,28 @@ struct TimingEntry {
 };
 
 /// Everything a thread records into. Hot is what the inline record path
-/// touches; the rest serves the workgroup prologue and the writer.
+/// touches; the rest serves the workgroup prologue and the writers.
+///
+/// Positions: a record's ring offset is where it starts in Data; its
+/// virtual offset counts the bytes reserved in this buffer before it
+/// (ring mode: since the start or the last reset, across wraps).
 struct ThreadRing {
   detail::Ring Hot;
+  uint8_t *Data = nullptr;
+  uint64_t Size = 0;
+  /// Virtual offset of Data[0] in the current lap: a record at Cursor has
+  /// virtual offset Base + (Cursor - Data).
+  uint64_t Base = 0;
+  /// Stream mode: ring offset where this buffer's records start (the key of
+  /// the workgroup continued from the previous buffer, whose record is
+  /// re-emitted there so that keys need not change), and how far the
+  /// record that crossed the buffer's end spilled into the padding.
+  uint64_t Start = 0;
+  uint64_t Spill = 0;
   /// Order in which threads first recorded.
   uint32_t Ordinal = 0;
+  /// Instrumented workgroups running on the thread (nested kernel calls).
+  uint32_t Depth = 0;
   /// Bumped each time stream mode hands a full buffer to the writer.
   uint64_t Generation = 0;
   /// The current workgroup's record, re-emitted at the top of a new buffer
@@ -52,12 +69,30 @@ struct ThreadRing {
   /// writer still holds it.
   uint8_t *Spare = nullptr;
 
-  uint64_t size() const { return Hot.Mask + 1; }
-  uint64_t head() const { return __atomic_load_n(&Hot.Head, __ATOMIC_RELAXED); }
+  uint64_t size() const { return Size; }
+  uint64_t mask() const { return Size - 1; }
+  uint8_t *cursor() const {
+    return __atomic_load_n(&Hot.Cursor, __ATOMIC_RELAXED);
+  }
+  /// Bytes reserved so far (the ring chunk's head).
+  uint64_t head() const { return Base + uint64_t(cursor() - Data); }
+  uint64_t key() const { return Hot.KeyBits >> 24; }
 
   static ThreadRing &from(detail::Ring &R) {
     return *reinterpret_cast<ThreadRing *>(&R);
   }
+
+  /// Starts recording into the empty buffer \p Buffer.
+  void reset(uint8_t *Buffer);
+
+  /// Reserves \p Length bytes for a record written by the runtime and
+  /// returns where it goes; it may spill past Size into the padding, as the
+  /// format allows. May hand the buffer to the stream writer first.
+  uint8_t *reserve(uint64_t Length);
+
+  /// advance() for this ring: room for a 16-byte record at \p At, which
+  /// has reached Hot.End.
+  detail::RingSpace advanceFrom(uint8_t *At);
 
   /// Ring mode: notes a workgroup record reserved at virtual offset V.
   void noteWorkgroup(uint64_t V) {
@@ -70,6 +105,30 @@ struct ThreadRing {
   /// Ring mode: the virtual offset of the oldest workgroup record still
   /// intact at \p Head, or Head when none is.
   uint64_t oldestIntactWorkgroup(uint64_t Head) const;
+
+  /// Ring mode: a wrapped ring still holds, after a workgroup record just
+  /// written at ring offset \p Key, records of the older workgroup whose
+  /// record was at the same offset a lap ago. They carry this workgroup's
+  /// key; turning them into filler keeps recoverRecords() from taking them
+  /// for this workgroup's.
+  void scrubStaleRecords(uint64_t Key);
+
+  /// For the crash handler: the cursor is published when a loop that
+  /// records ends, not per record, so a signal can arrive with the records
+  /// of the running loop written but not counted. They follow the cursor
+  /// and carry the current workgroup's key; this takes them in.
+  void recoverRecords();
+
+private:
+  /// Stream mode: whether the records have wrapped around this buffer's end
+  /// and now run up to Start.
+  bool wrappedInBuffer() const;
+  /// Continues at the front of the buffer, \p Overhang bytes in (what the
+  /// record at the end spilled into the padding).
+  void wrap(uint64_t Overhang);
+  /// Stream mode: hands the buffer to the writer and continues in a fresh
+  /// one.
+  void handOver();
 };
 
 /// Allocates a buffer of one ring chunk's content for \p Size bytes of

@@ -34,8 +34,8 @@ std::vector<uint8_t> snapshotTrace() {
 
 void resetTrace() {
   runtime::forEachRing([](runtime::ThreadRing &TR) {
-    __atomic_store_n(&TR.Hot.Head, 0, __ATOMIC_RELAXED);
-    TR.Hot.WorkgroupKey = 0;
+    TR.reset(TR.Data);
+    TR.Hot.KeyBits = 0;
     std::memset(TR.SegmentFirst, 0, sizeof(TR.SegmentFirst));
     TR.Timing.clear();
   });

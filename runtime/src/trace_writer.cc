@@ -51,6 +51,15 @@ void writeChunkPadding(Sink &Out, uint64_t Length) {
   Out.write(Zeros, format::alignUp(Length, format::kChunkAlignment) - Length);
 }
 
+void writeZeros(Sink &Out, uint64_t Length) {
+  static const uint8_t Zeros[4096] = {};
+  while (Length) {
+    uint64_t Piece = std::min<uint64_t>(Length, sizeof(Zeros));
+    Out.write(Zeros, Piece);
+    Length -= Piece;
+  }
+}
+
 void writeFiller(Sink &Out, uint64_t Length) {
   static uint8_t Filler[4096];
   static bool Filled = [] {
@@ -66,7 +75,8 @@ void writeFiller(Sink &Out, uint64_t Length) {
 }
 
 void writeTimingChunk(Sink &Out, const std::vector<TimingEntry> &Timing,
-                      uint64_t OldestVirtual) {
+                      uint64_t OldestVirtual, uint64_t KeyBase = 0,
+                      uint64_t KeyMask = ~uint64_t{0}) {
   uint64_t Count = 0;
   for (const TimingEntry &T : Timing)
     Count += T.Virtual >= OldestVirtual;
@@ -75,7 +85,8 @@ void writeTimingChunk(Sink &Out, const std::vector<TimingEntry> &Timing,
   for (const TimingEntry &T : Timing) {
     if (T.Virtual < OldestVirtual)
       continue;
-    format::TimingRecord R = {T.Key, T.StartNs, T.EndNs, T.Processor, 0};
+    format::TimingRecord R = {(T.Key - KeyBase) & KeyMask, T.StartNs, T.EndNs,
+                              T.Processor, 0};
     Out.write(&R, sizeof(R));
   }
   writeChunkPadding(Out, Length);
@@ -230,19 +241,19 @@ uint64_t writeRingChunk(Sink &Out, const ThreadRing &TR) {
   uint64_t Oldest = TR.oldestIntactWorkgroup(Head);
   writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer, Length);
   if (Head <= Size) {
-    Out.write(TR.Hot.Data, Body);
+    Out.write(TR.Data, Body);
   } else {
     // The overwritten part of the last lap, virtual [Head - Size, Oldest),
     // starts at the head's ring offset and may wrap past the ring's end:
     // dead bytes are [0, Wrapped) and [DeadBegin, DeadEnd).
-    uint64_t DeadBegin = Head & TR.Hot.Mask;
+    uint64_t DeadBegin = Head & TR.mask();
     uint64_t DeadLength = Oldest - (Head - Size);
     uint64_t DeadEnd = std::min(DeadBegin + DeadLength, Size);
     uint64_t Wrapped = DeadBegin + DeadLength - DeadEnd;
     writeFiller(Out, Wrapped);
-    Out.write(TR.Hot.Data + Wrapped, DeadBegin - Wrapped);
+    Out.write(TR.Data + Wrapped, DeadBegin - Wrapped);
     writeFiller(Out, DeadEnd - DeadBegin);
-    Out.write(TR.Hot.Data + DeadEnd, Body - DeadEnd);
+    Out.write(TR.Data + DeadEnd, Body - DeadEnd);
   }
   Out.write(&Head, sizeof(Head));
   writeChunkPadding(Out, Length);
@@ -251,16 +262,46 @@ uint64_t writeRingChunk(Sink &Out, const ThreadRing &TR) {
   return Oldest;
 }
 
-void writeBufferChunk(Sink &Out, const uint8_t *Data, uint64_t Used,
-                      uint64_t RingSize,
+void writeBufferChunk(Sink &Out, const StreamBuffer &B,
                       const std::vector<TimingEntry> &Timing) {
-  uint64_t Length = format::ringChunkContentLength(RingSize);
+  uint64_t Mask = B.Size - 1;
+  uint64_t Length = format::ringChunkContentLength(B.Size);
   writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer, Length);
-  Out.write(Data, Length - format::kRingHeadSize);
-  Out.write(&Used, sizeof(Used));
+  if (B.Start == 0) {
+    Out.write(B.Data, Length - format::kRingHeadSize);
+  } else {
+    // The records run from ring offset Start around the end (spilling
+    // Spill bytes into the padding) and on from Spill. Written from Start,
+    // with keys made relative to it, they form a buffer that never wrapped.
+    uint64_t Offset = B.Start;
+    for (uint64_t Done = 0; Done < B.Used;) {
+      uint8_t *Record = B.Data + Offset;
+      uint64_t Size = format::recordSize(Record);
+      if (Size == 0)
+        break; // not a record: written as it is
+      if (format::recordTag(Record) != uint8_t(format::Tag::Workgroup)) {
+        uint64_t Word;
+        std::memcpy(&Word, Record, sizeof(Word));
+        uint64_t Key = (format::wordWorkgroupOffset(Word) - B.Start) & Mask;
+        Word = (Word & 0xFFFFFF) | format::keyBits(Key);
+        std::memcpy(Record, &Word, sizeof(Word));
+      }
+      Done += Size;
+      Offset += Size;
+      if (Offset >= B.Size)
+        Offset -= B.Size;
+    }
+    uint64_t First = std::min(B.Used, B.Size - B.Start + B.Spill);
+    Out.write(B.Data + B.Start, First);
+    Out.write(B.Data + B.Spill, B.Used - First);
+    writeZeros(Out, Length - format::kRingHeadSize - B.Used);
+  }
+  Out.write(&B.Used, sizeof(B.Used));
   writeChunkPadding(Out, Length);
-  if (config().Timing)
-    writeTimingChunk(Out, Timing, 0);
+  if (config().Timing) {
+    // Keys relative to Start as well; every entry is of this buffer.
+    writeTimingChunk(Out, Timing, 0, B.Start, Mask);
+  }
 }
 
 const char *tracePath() {
@@ -342,6 +383,7 @@ void writeFinalTrace(bool InSignalHandler) {
   if (Fd < 0)
     return;
   FdSink Out(Fd);
+  forEachRingUnlocked([](ThreadRing &TR) { TR.recoverRecords(); });
   writeRingTrace(Out, /*Report=*/true, /*Locked=*/false);
   ::close(Fd);
   if (!Out.failed())

@@ -65,10 +65,20 @@ void writeMetadataChunk(Sink &Out);
 /// Returns the bytes lost to the wrap.
 uint64_t writeRingChunk(Sink &Out, const ThreadRing &TR);
 
-/// Stream mode: writes \p Used bytes of a buffer as a ring buffer chunk
-/// that never wrapped, then the timing chunk of its workgroups.
-void writeBufferChunk(Sink &Out, const uint8_t *Data, uint64_t Used,
-                      uint64_t RingSize,
+/// Stream mode: one buffer's records, handed to the writer.
+struct StreamBuffer {
+  uint8_t *Data;
+  uint64_t Size;
+  /// Bytes of records, from ring offset Start (ThreadRing::Start, Spill).
+  uint64_t Used;
+  uint64_t Start;
+  uint64_t Spill;
+};
+
+/// Stream mode: writes a buffer as a ring buffer chunk that never wrapped,
+/// then the timing chunk of its workgroups. Rewrites the keys in the
+/// buffer of one that starts past offset 0.
+void writeBufferChunk(Sink &Out, const StreamBuffer &B,
                       const std::vector<TimingEntry> &Timing);
 
 /// Writes a complete ring-mode trace to \p Path through a temporary file

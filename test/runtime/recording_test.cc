@@ -17,20 +17,23 @@ const FunctionInfo TestFunctions[] = {{"kernel", "test", "(wg, p)", "src"}};
 const SiteInfo TestSites[] = {{"kernel", "recording_test.cc:1"}};
 Module TestModule(TestFunctions, 1, TestSites, 1);
 
-/// A ring of \p Size bytes made current for the test's duration.
+/// A ring-mode ring of \p Size bytes made current for the test's duration.
 struct ScopedRing {
   explicit ScopedRing(uint64_t Size)
-      : Storage(format::ringChunkContentLength(Size)),
-        R{Storage.data(), Size - 1, 0, ~uint64_t{0}, 0} {
-    ThreadStateTLS.Recording = &R;
-    ThreadStateTLS.Current = &R;
+      : Storage(format::ringChunkContentLength(Size)) {
+    TR.Size = Size;
+    TR.reset(Storage.data());
+    TR.Hot.KeyBits = 0;
+    ThreadStateTLS.Recording = &TR.Hot;
+    ThreadStateTLS.Current = &TR.Hot;
   }
   ~ScopedRing() {
     ThreadStateTLS.Recording = nullptr;
     ThreadStateTLS.Current = nullptr;
   }
+  const uint8_t *data() const { return Storage.data(); }
   std::vector<uint8_t> Storage;
-  Ring R;
+  runtime::ThreadRing TR;
 };
 
 } // namespace
@@ -45,17 +48,17 @@ TEST(Recording, NothingOutsideAWorkgroup) {
 
 TEST(Recording, AccessRecordsCarryLengthAddressAndKey) {
   ScopedRing S(4096);
-  S.R.WorkgroupKey = 0x40;
+  S.TR.Hot.KeyBits = format::keyBits(0x40);
   double D = 0;
   *store(&D) = 2.0;
   EXPECT_EQ(*load(&D), 2.0);
-  ASSERT_EQ(S.R.Head, 32u);
-  format::MemoryRecord First = format::decodeMemory(S.R.Data);
+  ASSERT_EQ(S.TR.head(), 32u);
+  format::MemoryRecord First = format::decodeMemory(S.data());
   EXPECT_TRUE(First.IsStore);
   EXPECT_EQ(First.Length, sizeof(double));
   EXPECT_EQ(First.Address, reinterpret_cast<uintptr_t>(&D));
   EXPECT_EQ(First.WorkgroupOffset, 0x40u);
-  EXPECT_FALSE(format::decodeMemory(S.R.Data + 16).IsStore);
+  EXPECT_FALSE(format::decodeMemory(S.data() + 16).IsStore);
 }
 
 TEST(Recording, UpdateIsALoadThenAStore) {
@@ -63,9 +66,9 @@ TEST(Recording, UpdateIsALoadThenAStore) {
   int V = 1;
   *update(&V) += 2;
   EXPECT_EQ(V, 3);
-  ASSERT_EQ(S.R.Head, 32u);
-  EXPECT_FALSE(format::decodeMemory(S.R.Data).IsStore);
-  EXPECT_TRUE(format::decodeMemory(S.R.Data + 16).IsStore);
+  ASSERT_EQ(S.TR.head(), 32u);
+  EXPECT_FALSE(format::decodeMemory(S.data()).IsStore);
+  EXPECT_TRUE(format::decodeMemory(S.data() + 16).IsStore);
 }
 
 TEST(Recording, LongAccessesAreSplit) {
@@ -75,9 +78,9 @@ TEST(Recording, LongAccessesAreSplit) {
   };
   static Big B;
   (void)*load(&B);
-  ASSERT_EQ(S.R.Head, 32u);
-  format::MemoryRecord First = format::decodeMemory(S.R.Data);
-  format::MemoryRecord Second = format::decodeMemory(S.R.Data + 16);
+  ASSERT_EQ(S.TR.head(), 32u);
+  format::MemoryRecord First = format::decodeMemory(S.data());
+  format::MemoryRecord Second = format::decodeMemory(S.data() + 16);
   EXPECT_EQ(First.Length, 0xFFFFu);
   EXPECT_EQ(Second.Length, 70000u - 0xFFFF);
   EXPECT_EQ(Second.Address, First.Address + 0xFFFF);
@@ -89,20 +92,20 @@ TEST(Recording, RingWrapsAtItsPowerOfTwoSize) {
   for (int I = 0; I < 300; ++I)
     (void)*load(&X);
   // 300 records of 16 bytes: the head keeps growing, the offset wraps.
-  EXPECT_EQ(S.R.Head, 300u * 16);
-  EXPECT_EQ(S.R.Head & S.R.Mask, (300u * 16) % 4096);
+  EXPECT_EQ(S.TR.head(), 300u * 16);
+  EXPECT_EQ(S.TR.head() & S.TR.mask(), (300u * 16) % 4096);
   // Records past the wrap overwrote the start of the ring.
-  EXPECT_EQ(format::recordTag(S.R.Data), uint8_t(format::Tag::MemoryLoad));
+  EXPECT_EQ(format::recordTag(S.data()), uint8_t(format::Tag::MemoryLoad));
 }
 
 TEST(Recording, PrintSpillsIntoThePaddingNotPastIt) {
   ScopedRing S(4096);
-  S.R.Head = 4096 - 16; // the last slot of the ring
+  S.TR.Hot.Cursor = S.TR.Data + 4096 - 16; // the last slot of the ring
   std::string Long(5000, 'x');
   WGTRACE_PRINTF("{}", Long);
-  format::PrintRecord P = format::decodePrintHeader(S.R.Data + 4096 - 16);
+  format::PrintRecord P = format::decodePrintHeader(S.data() + 4096 - 16);
   EXPECT_EQ(P.Length, format::kMaxPrintLength);
-  EXPECT_EQ(S.R.Head, 4096 - 16 + format::kMaxRecordSize);
+  EXPECT_EQ(S.TR.head(), 4096 - 16 + format::kMaxRecordSize);
   // The head word at the end of the padding is untouched.
   uint64_t Tail;
   std::memcpy(&Tail, S.Storage.data() + S.Storage.size() - 8, 8);
@@ -118,16 +121,16 @@ TEST(Recording, ValuesOfEveryWidth) {
   int Local = 7;
   int *Ptr = &Local;
   EXPECT_EQ(WGTRACE_VALUE(5, Ptr), Ptr);
-  format::ValueRecord V0 = format::decodeValue(S.R.Data);
+  format::ValueRecord V0 = format::decodeValue(S.data());
   EXPECT_EQ(V0.Type, format::ValueType::SInt8);
   EXPECT_EQ(V0.Ordinal, 1);
   EXPECT_EQ(uint8_t(V0.Bits), 0xFF);
-  EXPECT_EQ(format::decodeValue(S.R.Data + 16).Type, format::ValueType::UInt16);
-  format::ValueRecord V2 = format::decodeValue(S.R.Data + 32);
+  EXPECT_EQ(format::decodeValue(S.data() + 16).Type, format::ValueType::UInt16);
+  format::ValueRecord V2 = format::decodeValue(S.data() + 32);
   EXPECT_EQ(V2.Type, format::ValueType::Float32);
   EXPECT_EQ(V2.Bits, 0x3FC00000u);
-  EXPECT_EQ(format::decodeValue(S.R.Data + 48).Bits, 0x4004000000000000u);
-  format::ValueRecord V4 = format::decodeValue(S.R.Data + 64);
+  EXPECT_EQ(format::decodeValue(S.data() + 48).Bits, 0x4004000000000000u);
+  format::ValueRecord V4 = format::decodeValue(S.data() + 64);
   EXPECT_EQ(V4.Type, format::ValueType::Pointer);
   EXPECT_EQ(V4.Bits, reinterpret_cast<uintptr_t>(Ptr));
 }
@@ -137,23 +140,23 @@ TEST(Recording, WorkgroupScopeKeysItsRecordsAndRestores) {
   WG.id[0] = 3;
   WG.count[0] = 4;
   int X = 0;
-  Ring &R = runtime::threadRing().Hot;
-  uint64_t Start = R.Head;
+  runtime::ThreadRing &R = runtime::threadRing();
+  uint64_t Start = R.head();
   {
     WorkgroupScope Scope(TestModule, 0, WG);
     (void)*load(&X);
   }
   EXPECT_EQ(ThreadStateTLS.Recording, nullptr);
-  ASSERT_EQ(R.Head, Start + 32 + 16);
+  ASSERT_EQ(R.head(), Start + 32 + 16);
   format::WorkgroupRecord W =
-      format::decodeWorkgroup(R.Data + (Start & R.Mask));
+      format::decodeWorkgroup(R.Data + (Start & R.mask()));
   // Called directly (no dispatch): the function's direct-call site.
   EXPECT_EQ(W.DispatchId, TestModule.directSite(0));
   EXPECT_EQ(W.Id[0], 3u);
   EXPECT_EQ(W.Count[0], 4u);
   format::MemoryRecord M =
-      format::decodeMemory(R.Data + ((Start + 32) & R.Mask));
-  EXPECT_EQ(M.WorkgroupOffset, Start & R.Mask);
+      format::decodeMemory(R.Data + ((Start + 32) & R.mask()));
+  EXPECT_EQ(M.WorkgroupOffset, Start & R.mask());
 }
 
 namespace {
@@ -168,12 +171,12 @@ void testKernel(const Workgroup &WG, int *Data) {
 
 TEST(Recording, DispatchPassesItsSiteToTheKernel) {
   int Data[2] = {0, 0};
-  Ring &R = runtime::threadRing().Hot;
-  uint64_t Start = R.Head;
+  runtime::ThreadRing &R = runtime::threadRing();
+  uint64_t Start = R.head();
   dispatch(SiteRef{TestModule.siteBase() + 0}, testKernel, Grid{2, 1, 1}, Data);
   EXPECT_EQ(Data[0] + Data[1], 2);
   format::WorkgroupRecord W =
-      format::decodeWorkgroup(R.Data + (Start & R.Mask));
+      format::decodeWorkgroup(R.Data + (Start & R.mask()));
   EXPECT_EQ(W.DispatchId, TestModule.siteBase());
   EXPECT_EQ(W.Count[0], 2u);
   EXPECT_EQ(ThreadStateTLS.PendingSite, kNoSite);

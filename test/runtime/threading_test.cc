@@ -51,9 +51,9 @@ TEST(Threading, WorkersRecordEveryWorkgroupWithoutRaces) {
   std::map<std::tuple<uint32_t, uint32_t>, int> Seen;
   std::atomic<uint64_t> Loads{0};
   runtime::forEachRing([&](runtime::ThreadRing &TR) {
-    const detail::Ring &R = TR.Hot;
-    uint64_t Head = __atomic_load_n(&R.Head, __ATOMIC_RELAXED);
-    ASSERT_LE(Head, R.Mask + 1) << "test ring wrapped; raise its size";
+    const runtime::ThreadRing &R = TR;
+    uint64_t Head = R.head();
+    ASSERT_LE(Head, R.size()) << "test ring wrapped; raise its size";
     uint64_t Key = 0;
     for (uint64_t Offset = 0; Offset < Head;) {
       const uint8_t *Record = R.Data + Offset;

@@ -5,6 +5,8 @@
 // own. Usage: trace_modes_driver <scenario> <workgroups> <accesses>
 //   records  every workgroup loads and stores <accesses> floats
 //   crash    like records, then workgroup <workgroups> writes through null
+//   crash-in-loop  like records, then workgroup <workgroups> writes through
+//            null at its 11th store, in the middle of its loop
 //   abort    like records, then calls abort() inside a kernel
 //   exit     like records, then calls exit(3) inside a kernel
 //   terminate like records, then calls std::terminate() inside a kernel
@@ -33,14 +35,16 @@ const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
 #include <string>
 #include <vector>
 
-enum class Fault { None, Segv, Abort, Exit, Terminate };
+enum class Fault { None, Segv, SegvInLoop, Abort, Exit, Terminate };
 
 static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
                  Fault fault) {
   WGTRACE_WORKGROUP(wg, 0);
   float *row = data + size_t(wg.id[0]) * accesses;
-  for (int i = 0; i < accesses; ++i)
-    WGTRACE_STORE(row[i]) = WGTRACE_LOAD(row[i]) + 1.0f;
+  for (int i = 0; i < accesses; ++i) {
+    float *target = fault == Fault::SegvInLoop && i == 10 ? nullptr : &row[i];
+    WGTRACE_STORE(*target) = WGTRACE_LOAD(row[i]) + 1.0f;
+  }
   if (fault == Fault::None)
     return;
   switch (fault) {
@@ -49,6 +53,8 @@ static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
     WGTRACE_STORE(*null) = 1.0f;
     break;
   }
+  case Fault::SegvInLoop:
+    break;
   case Fault::Abort:
     std::abort();
   case Fault::Exit:
@@ -69,11 +75,12 @@ int main(int argc, char **argv) {
   std::string scenario = argv[1];
   int workgroups = std::atoi(argv[2]);
   int accesses = std::atoi(argv[3]);
-  Fault fault = scenario == "crash"       ? Fault::Segv
-                : scenario == "abort"     ? Fault::Abort
-                : scenario == "exit"      ? Fault::Exit
-                : scenario == "terminate" ? Fault::Terminate
-                                          : Fault::None;
+  Fault fault = scenario == "crash"           ? Fault::Segv
+                : scenario == "crash-in-loop" ? Fault::SegvInLoop
+                : scenario == "abort"         ? Fault::Abort
+                : scenario == "exit"          ? Fault::Exit
+                : scenario == "terminate"     ? Fault::Terminate
+                                              : Fault::None;
   if (scenario == "timing")
     wgtrace::setDevice(wgtrace::Device::LocalTask);
   std::vector<float> data(size_t(workgroups) * accesses, 1.0f);

@@ -247,6 +247,38 @@ TEST(TraceModes, FaultingKernelLeavesItsEarlierRecordsAndDiesOfTheSignal) {
       << "a direct call must record under the kernel's direct-call site";
 }
 
+// The records of a loop that is still running when the signal arrives are
+// written but not yet counted (the cursor lives in a register until the
+// loop ends); the crash handler recovers them from the ring.
+TEST(TraceModes, FaultInTheMiddleOfALoopKeepsTheLoopsRecords) {
+  std::string Path = tracePath("crash_in_loop");
+  ChildResult R =
+      runDriver({"crash-in-loop", "4", "100"}, {"WGTRACE_FILE=" + Path});
+  EXPECT_EQ(R.Signal, SIGSEGV) << R.Stderr;
+  Decoded D = decode(Path);
+  ASSERT_TRUE(D.Ok) << D.Error;
+  ASSERT_EQ(D.Workgroups.size(), 5u);
+  // Ten rounds, then the 11th load and the store through null.
+  EXPECT_EQ(D.Workgroups[4].Loads, 11u);
+  EXPECT_EQ(D.Workgroups[4].Stores, 11u);
+}
+
+// Workgroups of 2 KiB in a 64 KiB ring: every workgroup record lands where
+// one landed a lap before, whose records carry the same key. Those must not
+// be recovered as the faulting workgroup's.
+TEST(TraceModes, RecoveryAfterAWrapTakesNoStaleRecords) {
+  std::string Path = tracePath("crash_after_wrap");
+  ChildResult R =
+      runDriver({"crash-in-loop", "100", "63"},
+                {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=64kib"});
+  EXPECT_EQ(R.Signal, SIGSEGV) << R.Stderr;
+  Decoded D = decode(Path);
+  ASSERT_TRUE(D.Ok) << D.Error;
+  ASSERT_FALSE(D.Workgroups.empty());
+  EXPECT_EQ(D.Workgroups.back().Loads, 11u);
+  EXPECT_EQ(D.Workgroups.back().Stores, 11u);
+}
+
 TEST(TraceModes, AbortExitAndTerminateStillWriteTheTrace) {
   struct Case {
     const char *Scenario;

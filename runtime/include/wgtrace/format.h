@@ -144,6 +144,8 @@ inline uint64_t recordSize(const void *Record);
 constexpr uint64_t packWord(Tag T, uint64_t Payload16, uint64_t WgOffset) {
   return uint64_t(uint8_t(T)) | (Payload16 << 8) | (WgOffset << 24);
 }
+/// A workgroup key in place in a first word, to be or'ed with the rest.
+constexpr uint64_t keyBits(uint64_t WgOffset) { return WgOffset << 24; }
 constexpr uint64_t wordPayload(uint64_t Word) { return (Word >> 8) & 0xFFFF; }
 constexpr uint64_t wordWorkgroupOffset(uint64_t Word) { return Word >> 24; }
 

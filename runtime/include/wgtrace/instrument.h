@@ -108,7 +108,7 @@ public:
 private:
   Ring *SavedRecording;
   Ring *SavedCurrent;
-  uint64_t SavedKey;
+  uint64_t SavedKeyBits;
   uint64_t Generation;
   uint64_t StartVirtual;
   uint64_t StartNs;

@@ -1,10 +1,8 @@
 //===- wgtrace/detail/thread_state.h - The recording hot path -------------===//
 //
 // What the access macros expand to. Each thread owns its ring, so appending a
-// record is a few plain stores to thread-private memory: no lock, no
-// read-modify-write on shared state. The head is published with a relaxed
-// atomic store (a plain mov on x86) so that the exit-time writer and the
-// crash handler read a coherent value without a data race.
+// record is a compare and three plain stores to thread-private memory: no
+// lock, no read-modify-write on shared state.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,50 +29,48 @@
 // helpers live in an inline namespace named after the setting, so that
 // translation units built either way link together without two different
 // definitions of one inline function.
-//
-// WGTRACE_STREAM_MODE=0 (wgtrace_instrument_target's STREAM OFF) drops the
-// check stream mode needs before each record: its slow path is a call that
-// may change buffers, after which the compiler reloads the ring's fields
-// for the next record. Without it recording costs about a third less; the
-// runtime then refuses WGTRACE_MODE=stream.
 #if defined(WGTRACE_MEMORY_ACCESSES) && !WGTRACE_MEMORY_ACCESSES
 #define WGTRACE_DETAIL_RECORD_MEMORY 0
-#define WGTRACE_DETAIL_STREAM_CAPABLE 1
 #define WGTRACE_DETAIL_ACCESSES accesses_off
-#elif defined(WGTRACE_STREAM_MODE) && !WGTRACE_STREAM_MODE
-#define WGTRACE_DETAIL_RECORD_MEMORY 1
-#define WGTRACE_DETAIL_STREAM_CAPABLE 0
-#define WGTRACE_DETAIL_ACCESSES accesses_ring_only
 #else
 #define WGTRACE_DETAIL_RECORD_MEMORY 1
-#define WGTRACE_DETAIL_STREAM_CAPABLE 1
 #define WGTRACE_DETAIL_ACCESSES accesses_on
 #endif
 
 namespace wgtrace::detail {
 
-/// One thread's ring: Size (a power of two) bytes of records followed by the
-/// format's padding, laid out exactly as the ring chunk's content.
+/// What the inline record path of one ring touches. Appending a record is
+/// "write at Cursor, advance Cursor", with one compare against End: the
+/// compiler keeps Cursor, End and the key in registers through a loop.
+/// Reaching End (the buffer's end, or in stream mode a part the writer
+/// thread has not drained) takes advance().
 struct Ring {
-  uint8_t *Data;
-  uint64_t Mask;
-  /// Bytes ever reserved into Data; only grows while Data is the same.
-  uint64_t Head;
-  /// A reservation that would pass this takes the slow path: never in ring
-  /// mode (it wraps instead), at the buffer's end in stream mode.
-  uint64_t Limit;
-  /// Ring offset of the current workgroup's record (the "workgroup key").
-  uint64_t WorkgroupKey;
+  uint8_t *Cursor;
+  uint8_t *End;
+  /// The current workgroup's key (ring offset of its record) shifted into
+  /// place in a record's first word.
+  uint64_t KeyBits;
+};
+
+/// What advance() hands back: where the record goes and the new End.
+struct RingSpace {
+  uint8_t *Cursor;
+  uint8_t *End;
 };
 
 /// Site id meaning "not launched through wgtrace::dispatch".
 inline constexpr uint32_t kNoSite = ~0u;
 
+/// Records made while no workgroup records memory (outside kernels, or
+/// WGTRACE_MEMORY=0) go to a small per-thread scratch ring, so that the
+/// inline path needs no branch to skip them.
+inline constexpr size_t kIdleRingSize = 256;
+
 /// Per-thread state. A plain struct in static TLS: reading it costs one
 /// fs-relative load and needs no initialisation guard.
 struct ThreadState {
-  /// Non-null only while an instrumented workgroup that records memory
-  /// accesses runs on this thread; the macros record nothing otherwise.
+  /// The ring memory accesses go to while an instrumented workgroup that
+  /// records them runs on this thread; null otherwise.
   Ring *Recording;
   /// Non-null while any instrumented workgroup runs (values and prints are
   /// kept even when memory tracing is off).
@@ -82,6 +78,9 @@ struct ThreadState {
   /// Set by the launcher for the kernel invocation it is about to make;
   /// kNoSite when the next kernel entry is a direct call.
   uint32_t PendingSite;
+  /// Where records nobody keeps go; set up on its first use.
+  Ring Idle;
+  alignas(16) uint8_t IdleStorage[kIdleRingSize];
 };
 
 extern WGTRACE_TLS ThreadState ThreadStateTLS;
@@ -93,33 +92,58 @@ struct RecordWords {
   uint64_t Second;
 };
 
+/// Called when a 16-byte record at \p Cursor would reach R.End: publishes
+/// Cursor, wraps the ring (ring mode) or hands the full part to the writer
+/// thread and waits for room (stream mode), and returns where the record
+/// goes. The workgroup key does not change.
+///
+/// Declared const although it is not: the caller only uses what it
+/// returns, and a call the compiler believes touches no memory lets it keep
+/// the ring's cursor in a register across the loop that contains the call
+/// (the cursor is stored once, after the loop). A plain call would make it
+/// reload and store the cursor around every record, which costs about half
+/// of the recording time. What the runtime loses is the cursor of a loop
+/// that is still running, which only the crash handler needs; it recovers
+/// it from the records themselves (ThreadRing::recoverRecords).
+RingSpace advance(Ring *R, uint8_t *Cursor) noexcept __attribute__((const));
+
+/// Appends one 16-byte record.
+WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
+                                        uint64_t Second) {
+  uint8_t *Cursor = R.Cursor;
+  if (WGTRACE_UNLIKELY(Cursor >= R.End)) {
+    RingSpace Space = advance(&R, Cursor);
+    Cursor = Space.Cursor;
+    R.End = Space.End;
+  }
+  R.Cursor = Cursor + 16;
+  // Stored as a struct of two words rather than through memcpy into bytes:
+  // a char-typed store may alias anything, which would make the compiler
+  // reload the ring's fields (and the kernel's own data) after every
+  // record. The layout is format::encodeMemory's; a test checks they agree.
+  auto *Words = reinterpret_cast<RecordWords *>(Cursor);
+  Words->First = First;
+  Words->Second = Second;
+}
+
+/// The ring records of \p Kept go to: it, or the thread's idle ring. A
+/// select, not a branch, so that a loop's records are straight-line code.
+WGTRACE_ALWAYS_INLINE Ring &ringOrIdle(Ring *Kept) {
+  ThreadState &State = ThreadStateTLS;
+  return Kept ? *Kept : State.Idle;
+}
+
+/// The first word of a memory record in \p R.
+WGTRACE_ALWAYS_INLINE uint64_t memoryWord(const Ring &R, bool IsStore,
+                                          uint64_t Length) {
+  format::Tag Tag =
+      IsStore ? format::Tag::MemoryStore : format::Tag::MemoryLoad;
+  return R.KeyBits | format::packWord(Tag, Length, 0);
+}
+
 /// Slow path for accesses longer than a record's 16-bit length field.
 void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
                       uint64_t Length);
-
-/// Stream mode's buffer change: hands the full buffer to the writer thread
-/// and continues in an empty one. Returns where the record goes.
-uint8_t *reserveSlow(Ring &R, uint64_t Size);
-
-/// reserve() for code built with WGTRACE_STREAM_MODE=0: ring mode only,
-/// where a reservation never changes buffers.
-WGTRACE_ALWAYS_INLINE uint8_t *reserveInRing(Ring &R, uint64_t Size) {
-  uint64_t Head = R.Head;
-  __atomic_store_n(&R.Head, Head + Size, __ATOMIC_RELAXED);
-  return R.Data + (Head & R.Mask);
-}
-
-/// Notes that code built with WGTRACE_STREAM_MODE=0 is in the process, so
-/// that stream mode is refused instead of losing records.
-bool noteRingOnlyBuild();
-
-WGTRACE_ALWAYS_INLINE uint8_t *reserve(Ring &R, uint64_t Size) {
-  uint64_t Head = R.Head;
-  if (WGTRACE_UNLIKELY(Head + Size > R.Limit))
-    return reserveSlow(R, Size);
-  __atomic_store_n(&R.Head, Head + Size, __ATOMIC_RELAXED);
-  return R.Data + (Head & R.Mask);
-}
 
 inline namespace WGTRACE_DETAIL_ACCESSES {
 
@@ -131,44 +155,27 @@ recordAccess(bool IsStore, const volatile void *Address, uint64_t Length) {
   (void)Length;
   return;
 #endif
-  Ring *R = ThreadStateTLS.Recording;
-  if (!R)
-    return;
+  Ring &R = ringOrIdle(ThreadStateTLS.Recording);
   if (WGTRACE_UNLIKELY(Length > format::kMaxAccessLength)) {
-    recordLongAccess(*R, IsStore, Address, Length);
+    recordLongAccess(R, IsStore, Address, Length);
     return;
   }
-  // Reserve first: in stream mode it may move to a new buffer and key.
-#if WGTRACE_DETAIL_STREAM_CAPABLE
-  uint8_t *Record = reserve(*R, format::kMemoryRecordSize);
-#else
-  uint8_t *Record = reserveInRing(*R, format::kMemoryRecordSize);
-#endif
-  // Stored as a struct of two words rather than through memcpy into bytes:
-  // a char-typed store may alias anything, which would make the compiler
-  // reload the ring's fields (and the kernel's own data) after every
-  // record. The layout is format::encodeMemory's; a test checks they agree.
-  auto *Words = reinterpret_cast<RecordWords *>(Record);
-  Words->First = format::packWord(IsStore ? format::Tag::MemoryStore
-                                          : format::Tag::MemoryLoad,
-                                  Length, R->WorkgroupKey);
-  Words->Second = reinterpret_cast<uintptr_t>(Address);
+  appendRecord(R, memoryWord(R, IsStore, Length),
+               reinterpret_cast<uintptr_t>(Address));
 }
 
 } // namespace WGTRACE_DETAIL_ACCESSES
 
-#if !WGTRACE_DETAIL_STREAM_CAPABLE
-// One per translation unit built ring-only, registered before main.
-[[maybe_unused]] static const bool RingOnlyBuildNoted = noteRingOnlyBuild();
-#endif
-
 WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,
                                            uint8_t Ordinal, uint64_t Bits) {
-  Ring *R = ThreadStateTLS.Current;
-  if (!R)
+  Ring *Current = ThreadStateTLS.Current;
+  if (!Current)
     return;
-  uint8_t *Record = reserve(*R, format::kValueRecordSize);
-  format::encodeValue(Record, Type, Ordinal, R->WorkgroupKey, Bits);
+  uint64_t Payload = uint64_t(uint8_t(Type)) | (uint64_t(Ordinal) << 8);
+  appendRecord(*Current,
+               Current->KeyBits |
+                   format::packWord(format::Tag::Value, Payload, 0),
+               Bits);
 }
 
 /// Appends a PRINT record of \p Length bytes (at most kMaxPrintLength).
