@@ -114,10 +114,6 @@ private:
       Writing.store(true, std::memory_order_release);
       Lock.unlock();
       writeBufferChunk(Out, Job.Buffer, Job.Timing);
-      // Fresh zeros: a crash finds the end of the records it recovers
-      // there (ThreadRing::recoverRecords).
-      std::memset(Job.Buffer.Data, 0,
-                  format::ringChunkContentLength(Job.Buffer.Size));
       Lock.lock();
       Writing.store(false, std::memory_order_release);
       Job.Owner->Spare = Job.Buffer.Data;

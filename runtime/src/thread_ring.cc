@@ -8,17 +8,39 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 namespace wgtrace::detail {
-WGTRACE_TLS ThreadState ThreadStateTLS = {nullptr, nullptr, kNoSite, {}, {}};
+WGTRACE_TLS ThreadState ThreadStateTLS = {nullptr, nullptr, kNoSite, {}};
+
+namespace {
+
+/// Storage of the thread's idle ring: large enough that its (non-temporal)
+/// records stream past without touching a line twice in a row, and apart
+/// from anything the thread reads.
+constexpr size_t kIdleRingSize = 64 * 1024;
+
+struct IdleStorage {
+  std::unique_ptr<uint8_t[]> Bytes;
+  ~IdleStorage() {
+    // Code that runs later in the thread's exit starts over with new
+    // storage instead of writing into freed memory.
+    ThreadStateTLS.Idle = {};
+  }
+};
+thread_local IdleStorage IdleStorageTLS;
+
+} // namespace
 
 RingSpace advance(Ring *R, uint8_t *Cursor) noexcept {
-  ThreadState &State = ThreadStateTLS;
-  if (R == &State.Idle) {
+  if (R == &ThreadStateTLS.Idle) {
     // Nobody reads these records: start over at the front.
-    R->Cursor = State.IdleStorage;
-    R->End = State.IdleStorage + kIdleRingSize;
+    std::unique_ptr<uint8_t[]> &Bytes = IdleStorageTLS.Bytes;
+    if (!Bytes)
+      Bytes.reset(new uint8_t[kIdleRingSize]);
+    R->Cursor = Bytes.get();
+    R->End = Bytes.get() + kIdleRingSize;
     return {R->Cursor, R->End};
   }
   return runtime::ThreadRing::from(*R).advanceFrom(Cursor);
@@ -104,6 +126,7 @@ void ThreadRing::wrap(uint64_t Overhang) {
 }
 
 void ThreadRing::handOver() {
+  publishRecords();
   streamWriter().exchange(*this);
   if (Depth == 0)
     return;
@@ -114,6 +137,7 @@ void ThreadRing::handOver() {
   Start = Key;
   Base = 0 - Key;
   std::memcpy(Data + Key, CurrentWorkgroup, format::kWorkgroupRecordSize);
+  scrubStaleRecords(Key);
   Hot.Cursor = Data + Key + format::kWorkgroupRecordSize;
   if (Hot.Cursor > Data + Size)
     wrap(uint64_t(Hot.Cursor - (Data + Size)));
@@ -197,6 +221,14 @@ void ThreadRing::recoverRecords() {
     At += format::kMemoryRecordSize;
   }
   Hot.Cursor = At;
+}
+
+void publishRecords() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_sfence();
+#else
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
 }
 
 uint64_t ThreadRing::oldestIntactWorkgroup(uint64_t Head) const {

@@ -106,11 +106,11 @@ struct ThreadRing {
   /// intact at \p Head, or Head when none is.
   uint64_t oldestIntactWorkgroup(uint64_t Head) const;
 
-  /// Ring mode: a wrapped ring still holds, after a workgroup record just
-  /// written at ring offset \p Key, records of the older workgroup whose
-  /// record was at the same offset a lap ago. They carry this workgroup's
-  /// key; turning them into filler keeps recoverRecords() from taking them
-  /// for this workgroup's.
+  /// A wrapped ring (or a reused stream buffer) may still hold, after a
+  /// workgroup record just written at ring offset \p Key, records of an
+  /// older workgroup whose record was at the same offset. They carry this
+  /// workgroup's key; turning them into filler keeps recoverRecords() from
+  /// taking them for this workgroup's.
   void scrubStaleRecords(uint64_t Key);
 
   /// For the crash handler: the cursor is published when a loop that
@@ -130,6 +130,11 @@ private:
   /// one.
   void handOver();
 };
+
+/// Makes this thread's records visible to the others: the inline path
+/// writes them with non-temporal stores, which even a lock does not order
+/// on every processor. Called where a ring changes hands.
+void publishRecords();
 
 /// Allocates a buffer of one ring chunk's content for \p Size bytes of
 /// ring. Fresh zero pages: only what the trace touches becomes resident.

@@ -268,7 +268,9 @@ void writeBufferChunk(Sink &Out, const StreamBuffer &B,
   uint64_t Length = format::ringChunkContentLength(B.Size);
   writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer, Length);
   if (B.Start == 0) {
-    Out.write(B.Data, Length - format::kRingHeadSize);
+    // Past Used the buffer holds what its previous use left there.
+    Out.write(B.Data, B.Used);
+    writeZeros(Out, Length - format::kRingHeadSize - B.Used);
   } else {
     // The records run from ring offset Start around the end (spilling
     // Spill bytes into the padding) and on from Spill. Written from Start,

@@ -23,10 +23,9 @@ static uint64_t emitWorkgroup(ThreadRing &TR, const uint8_t *Record) {
   std::memcpy(At, Record, format::kWorkgroupRecordSize);
   uint64_t Key = uint64_t(At - TR.Data);
   TR.Hot.KeyBits = format::keyBits(Key);
-  if (runtime::config().TraceMode == runtime::Mode::Ring) {
+  if (runtime::config().TraceMode == runtime::Mode::Ring)
     TR.noteWorkgroup(Virtual);
-    TR.scrubStaleRecords(Key);
-  }
+  TR.scrubStaleRecords(Key);
   return Virtual;
 }
 
@@ -60,6 +59,9 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
 WorkgroupScope::~WorkgroupScope() {
   ThreadState &State = ThreadStateTLS;
   ThreadRing &TR = runtime::threadRing();
+  // The exit writer, a snapshot or the crash handler may read this ring
+  // from another thread once the workgroup is done.
+  runtime::publishRecords();
   if (runtime::config().Timing)
     TR.Timing.push_back({StartVirtual, TR.key(), StartNs,
                          runtime::steadyNanoseconds(), Processor});

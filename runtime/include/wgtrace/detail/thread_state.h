@@ -23,6 +23,15 @@
 #define WGTRACE_TLS thread_local
 #endif
 
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store)
+#define WGTRACE_HAS_NONTEMPORAL_STORE 1
+#endif
+#endif
+#ifndef WGTRACE_HAS_NONTEMPORAL_STORE
+#define WGTRACE_HAS_NONTEMPORAL_STORE 0
+#endif
+
 // WGTRACE_MEMORY_ACCESSES=0 (wgtrace_instrument_target's MEMORY_ACCESSES
 // OFF) compiles every access helper down to the access alone: only
 // workgroups, values and prints are recorded, at no cost per access. The
@@ -61,10 +70,6 @@ struct RingSpace {
 /// Site id meaning "not launched through wgtrace::dispatch".
 inline constexpr uint32_t kNoSite = ~0u;
 
-/// Records made while no workgroup records memory (outside kernels, or
-/// WGTRACE_MEMORY=0) go to a small per-thread scratch ring, so that the
-/// inline path needs no branch to skip them.
-inline constexpr size_t kIdleRingSize = 256;
 
 /// Per-thread state. A plain struct in static TLS: reading it costs one
 /// fs-relative load and needs no initialisation guard.
@@ -78,9 +83,10 @@ struct ThreadState {
   /// Set by the launcher for the kernel invocation it is about to make;
   /// kNoSite when the next kernel entry is a direct call.
   uint32_t PendingSite;
-  /// Where records nobody keeps go; set up on its first use.
+  /// Records made while no workgroup records memory (outside kernels, or
+  /// WGTRACE_MEMORY=0) go to this per-thread scratch ring, so that the
+  /// inline path needs no branch to skip them. Set up on its first use.
   Ring Idle;
-  alignas(16) uint8_t IdleStorage[kIdleRingSize];
 };
 
 extern WGTRACE_TLS ThreadState ThreadStateTLS;
@@ -121,9 +127,19 @@ WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
   // a char-typed store may alias anything, which would make the compiler
   // reload the ring's fields (and the kernel's own data) after every
   // record. The layout is format::encodeMemory's; a test checks they agree.
+  //
+  // Non-temporal: with ordinary stores a ring larger than the caches is
+  // read into them before each line is overwritten, which doubles the
+  // memory traffic of recording and evicts the kernel's own data. The
+  // runtime fences before another thread reads the ring.
   auto *Words = reinterpret_cast<RecordWords *>(Cursor);
+#if WGTRACE_HAS_NONTEMPORAL_STORE
+  __builtin_nontemporal_store(First, &Words->First);
+  __builtin_nontemporal_store(Second, &Words->Second);
+#else
   Words->First = First;
   Words->Second = Second;
+#endif
 }
 
 /// The ring records of \p Kept go to: it, or the thread's idle ring. A
