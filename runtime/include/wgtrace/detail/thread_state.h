@@ -70,7 +70,6 @@ struct RingSpace {
 /// Site id meaning "not launched through wgtrace::dispatch".
 inline constexpr uint32_t kNoSite = ~0u;
 
-
 /// Per-thread state. A plain struct in static TLS: reading it costs one
 /// fs-relative load and needs no initialisation guard.
 struct ThreadState {
@@ -134,8 +133,13 @@ WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
   // runtime fences before another thread reads the ring.
   auto *Words = reinterpret_cast<RecordWords *>(Cursor);
 #if WGTRACE_HAS_NONTEMPORAL_STORE
-  __builtin_nontemporal_store(First, &Words->First);
-  __builtin_nontemporal_store(Second, &Words->Second);
+  // As long long, which no field of Ring is: a store through a plain
+  // uint64_t pointer might change the key as far as the compiler knows, and
+  // it would reload the key after every record.
+  __builtin_nontemporal_store(static_cast<long long>(First),
+                              reinterpret_cast<long long *>(&Words->First));
+  __builtin_nontemporal_store(static_cast<long long>(Second),
+                              reinterpret_cast<long long *>(&Words->Second));
 #else
   Words->First = First;
   Words->Second = Second;
