@@ -383,6 +383,58 @@ TEST(TraceModes, TimingChunkFollowsEachRingWithOneEntryPerWorkgroup) {
   EXPECT_EQ(D.Workgroups.size(), 16u);
 }
 
+// In stream mode a workgroup that outlives its thread's buffer is written
+// again at the top of the next chunk; its timing entry names that copy.
+TEST(TraceModes, StreamTimingEntriesNameWorkgroupRecordsInTheirChunk) {
+  std::string Path = tracePath("stream_timing");
+  ChildResult R = runDriver({"timing", "40", "300"},
+                            {"WGTRACE_FILE=" + Path, "WGTRACE_TIMING=1",
+                             "WGTRACE_MODE=stream", "WGTRACE_BUFFER_SIZE=64kib",
+                             "WGTRACE_WORKERS=2"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+  std::ifstream In(Path, std::ios::binary);
+  std::vector<uint8_t> File{std::istreambuf_iterator<char>(In),
+                            std::istreambuf_iterator<char>()};
+  uint64_t Entries = 0, RingChunks = 0, Continued = 0;
+  const uint8_t *Ring = nullptr;
+  uint64_t Head = 0;
+  for (uint64_t Offset = 0; Offset + 16 <= File.size();) {
+    format::ChunkHeader H;
+    std::memcpy(&H, File.data() + Offset, sizeof(H));
+    ASSERT_EQ(H.Magic, format::kChunkMagic);
+    const uint8_t *Content = File.data() + Offset + 16;
+    auto Type = static_cast<format::ChunkType>(H.Type);
+    if (Type == format::ChunkType::DispatchRingBuffer) {
+      Ring = Content;
+      std::memcpy(&Head, Content + H.ContentLength - 8, 8);
+      ++RingChunks;
+    }
+    if (Type == format::ChunkType::WorkgroupTiming) {
+      ASSERT_NE(Ring, nullptr);
+      for (uint64_t I = 0; I < H.ContentLength; I += 32) {
+        format::TimingRecord T;
+        std::memcpy(&T, Content + I, sizeof(T));
+        ASSERT_LT(T.WorkgroupOffset, Head);
+        EXPECT_EQ(format::recordTag(Ring + T.WorkgroupOffset),
+                  uint8_t(format::Tag::Workgroup))
+            << "entry " << Entries << " at offset " << T.WorkgroupOffset;
+        Continued += T.WorkgroupOffset == 0 && RingChunks > 2;
+        ++Entries;
+      }
+    }
+    Offset = format::nextChunkOffset(Offset, H.ContentLength);
+  }
+  EXPECT_EQ(Entries, 40u);
+  EXPECT_GT(RingChunks, 4u) << "the trace should span several buffers";
+  EXPECT_GT(Continued, 0u) << "no workgroup was continued in a new buffer";
+  Decoded D = decode(Path);
+  ASSERT_TRUE(D.Ok) << D.Error;
+  auto Counts = perWorkgroup(D);
+  ASSERT_EQ(Counts.size(), 40u);
+  for (uint32_t Id = 0; Id < 40; ++Id)
+    EXPECT_EQ(Counts[Id].second, 300u) << "workgroup " << Id;
+}
+
 TEST(TraceModes, RingWrapWithWorkgroupsLargerThanTheRing) {
   // Workgroups of 6 KiB through a 16 KiB ring: up to 6 KiB of the last lap
   // precede the oldest intact workgroup record.
