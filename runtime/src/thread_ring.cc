@@ -90,6 +90,17 @@ ThreadRing *createRing() {
 
 bool streamMode() { return config().TraceMode == Mode::Stream; }
 
+/// Whether \p Slot holds a record the inline path writes (LOAD, STORE,
+/// VALUE) keyed to \p Key.
+bool isInlineRecordOf(const uint8_t *Slot, uint64_t Key) {
+  uint64_t Word;
+  std::memcpy(&Word, Slot, sizeof(Word));
+  auto Tag = static_cast<format::Tag>(Word & 0xFF);
+  return (Tag == format::Tag::MemoryLoad || Tag == format::Tag::MemoryStore ||
+          Tag == format::Tag::Value) &&
+         format::wordWorkgroupOffset(Word) == Key;
+}
+
 } // namespace
 
 static_assert(offsetof(ThreadRing, Hot) == 0,
@@ -193,12 +204,7 @@ detail::RingSpace ThreadRing::advanceFrom(uint8_t *At) {
 void ThreadRing::scrubStaleRecords(uint64_t Key) {
   uint64_t Offset = (Key + format::kWorkgroupRecordSize) & mask();
   for (uint64_t Seen = 0; Seen < Size; Seen += format::kMemoryRecordSize) {
-    uint64_t Word;
-    std::memcpy(&Word, Data + Offset, sizeof(Word));
-    auto Tag = static_cast<format::Tag>(Word & 0xFF);
-    if ((Tag != format::Tag::MemoryLoad && Tag != format::Tag::MemoryStore &&
-         Tag != format::Tag::Value) ||
-        format::wordWorkgroupOffset(Word) != Key)
+    if (!isInlineRecordOf(Data + Offset, Key))
       return;
     std::memset(Data + Offset, 0xFF, format::kMemoryRecordSize);
     Offset = (Offset + format::kMemoryRecordSize) & mask();
@@ -211,12 +217,7 @@ void ThreadRing::recoverRecords() {
   uint8_t *At = cursor();
   uint64_t Key = key();
   while (At + format::kMemoryRecordSize <= Hot.End) {
-    uint64_t Word;
-    std::memcpy(&Word, At, sizeof(Word));
-    auto Tag = static_cast<format::Tag>(Word & 0xFF);
-    if ((Tag != format::Tag::MemoryLoad && Tag != format::Tag::MemoryStore &&
-         Tag != format::Tag::Value) ||
-        format::wordWorkgroupOffset(Word) != Key)
+    if (!isInlineRecordOf(At, Key))
       break;
     At += format::kMemoryRecordSize;
   }
