@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev llvm-19-tools
-  libclang-rt-19-dev clang-format-19
+  libclang-rt-19-dev clang-format-19 clang-tidy-19
   libfmt-dev googletest libgtest-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler
   cmake ninja-build pkg-config python3 make
