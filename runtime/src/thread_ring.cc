@@ -19,7 +19,7 @@ namespace {
 /// Storage of the thread's idle ring: large enough that its (non-temporal)
 /// records stream past without touching a line twice in a row, and apart
 /// from anything the thread reads.
-constexpr size_t kIdleRingSize = 64 * 1024;
+constexpr size_t kIdleRingSize = size_t{64} * 1024;
 
 struct IdleStorage {
   std::unique_ptr<uint8_t[]> Bytes;
@@ -37,7 +37,10 @@ RingSpace advance(Ring *R, uint8_t *Cursor) noexcept {
   if (R == &ThreadStateTLS.Idle) {
     // Nobody reads these records: start over at the front.
     std::unique_ptr<uint8_t[]> &Bytes = IdleStorageTLS.Bytes;
+    // Out of memory here is std::terminate (advance() is noexcept), which
+    // the crash handler turns into a trace like any other fatal error.
     if (!Bytes)
+      // NOLINTNEXTLINE(bugprone-unhandled-exception-at-new)
       Bytes.reset(new uint8_t[kIdleRingSize]);
     R->Cursor = Bytes.get();
     R->End = Bytes.get() + kIdleRingSize;
@@ -78,7 +81,7 @@ ThreadRing *createRing() {
   TR->Size = C.BufferSize;
   TR->reset(allocateBuffer(C.BufferSize));
   TR->Hot.KeyBits = 0;
-  TR->SegmentShift = log2(C.BufferSize) - log2(ThreadRing::kSegments);
+  TR->SegmentShift = log2(C.BufferSize) - log2(ThreadRing::SegmentCount);
   if (C.TraceMode == Mode::Stream)
     TR->Spare = allocateBuffer(C.BufferSize);
   RingList &List = ringList();
@@ -242,7 +245,7 @@ uint64_t ThreadRing::oldestIntactWorkgroup(uint64_t Head) const {
   uint64_t Oldest = Head - Size;
   for (uint64_t Segment = Oldest >> SegmentShift;
        Segment <= (Head >> SegmentShift); ++Segment) {
-    uint64_t Slot = SegmentFirst[Segment % kSegments];
+    uint64_t Slot = SegmentFirst[Segment % SegmentCount];
     if (Slot == 0)
       continue;
     uint64_t V = Slot - 1;

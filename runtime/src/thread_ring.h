@@ -54,12 +54,12 @@ struct ThreadRing {
   /// so that records in it stay keyed to their workgroup.
   uint8_t CurrentWorkgroup[format::kWorkgroupRecordSize] = {};
 
-  /// Ring mode: the ring is cut into kSegments parts; for each, one more
+  /// Ring mode: the ring is cut into SegmentCount parts; for each, one more
   /// than the virtual offset of the first workgroup record that started in
   /// it (0: none yet). At exit this finds the oldest workgroup record that
   /// survived a wrap without any per-record bookkeeping.
-  static constexpr unsigned kSegments = 64;
-  uint64_t SegmentFirst[kSegments] = {};
+  static constexpr unsigned SegmentCount = 64;
+  uint64_t SegmentFirst[SegmentCount] = {};
   unsigned SegmentShift = 0;
 
   /// Finished workgroups' times, when WGTRACE_TIMING=1.
@@ -97,7 +97,7 @@ struct ThreadRing {
   /// Ring mode: notes a workgroup record reserved at virtual offset V.
   void noteWorkgroup(uint64_t V) {
     uint64_t Segment = V >> SegmentShift;
-    uint64_t &Slot = SegmentFirst[Segment % kSegments];
+    uint64_t &Slot = SegmentFirst[Segment % SegmentCount];
     if (Slot == 0 || ((Slot - 1) >> SegmentShift) != Segment)
       Slot = V + 1;
   }

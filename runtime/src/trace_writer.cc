@@ -107,6 +107,8 @@ char *appendNumber(char *At, uint64_t Value) {
 
 char *appendText(char *At, const char *Text) {
   size_t Length = std::strlen(Text);
+  // Not terminated: the message is written out by its length.
+  // NOLINTNEXTLINE(bugprone-not-null-terminated-result)
   std::memcpy(At, Text, Length);
   return At + Length;
 }
@@ -319,6 +321,7 @@ static int openTemporary(const char *Path, char *Temporary) {
   size_t Length = std::strlen(Path);
   if (Length + 5 > PATH_MAX)
     return -1;
+  // NOLINTNEXTLINE(bugprone-not-null-terminated-result): terminated below.
   std::memcpy(Temporary, Path, Length);
   std::memcpy(Temporary + Length, ".tmp", 5);
   return ::open(Temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -404,6 +407,8 @@ void writeTraceAtExit() {
 
 namespace wgtrace {
 
+// By value: the signature is the public API's (wgtrace.h).
+// NOLINTNEXTLINE(performance-unnecessary-value-param)
 void setTraceFile(std::string Path) {
   using namespace runtime;
   if (Path.size() >= PATH_MAX)
