@@ -19,7 +19,7 @@ std::optional<uint64_t> parseBufferSize(std::string_view Text,
 /// Parses a count of at least 1 (WGTRACE_WORKERS).
 std::optional<uint32_t> parseCount(std::string_view Text);
 
-enum class Mode {
+enum class Mode : uint8_t {
   /// IREE's semantics: a fixed ring per thread that overwrites its oldest
   /// records when it wraps.
   Ring,

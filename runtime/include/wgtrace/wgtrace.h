@@ -44,6 +44,10 @@
 
 namespace wgtrace {
 
+// Workgroup's and Grid's members are named by the user-facing contract
+// (IREE's names), not in LLVM style.
+// NOLINTBEGIN(readability-identifier-naming)
+
 /// The workgroup a kernel invocation computes. Members beyond these have
 /// defaults, so `Workgroup WG{};` and then setting the fields is valid.
 struct Workgroup {
@@ -59,6 +63,10 @@ struct Grid {
   uint32_t z = 1;
 };
 
+// NOLINTEND(readability-identifier-naming)
+
+// Public API: a few bytes are not worth changing its ABI.
+// NOLINTNEXTLINE(performance-enum-size)
 enum class Device {
   /// Every workgroup on the calling thread, in order.
   LocalSync,
