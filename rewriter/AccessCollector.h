@@ -18,10 +18,12 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <cstdint>
+
 namespace wgtrace {
 namespace rewriter {
 
-enum class AccessKind { Load, Store, Update };
+enum class AccessKind : uint8_t { Load, Store, Update };
 
 class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
   using Base = clang::RecursiveASTVisitor<AccessCollector>;

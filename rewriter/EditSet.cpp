@@ -61,6 +61,7 @@ struct Piece {
 Expected<Replacements> EditSet::toReplacements() const {
   // Wraps must nest: sort outer-first and check with a stack of open ends.
   std::vector<const Wrap *> Sorted;
+  Sorted.reserve(Wraps.size());
   for (const Wrap &W : Wraps)
     Sorted.push_back(&W);
   llvm::sort(Sorted, [](const Wrap *A, const Wrap *B) {

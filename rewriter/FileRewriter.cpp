@@ -136,7 +136,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   if (Diags.hasErrorOccurred())
     return;
-  SourceManager &SM = Ctx.getSourceManager();
+  const SourceManager &SM = Ctx.getSourceManager();
   FileID Main = SM.getMainFileID();
   StringRef Code = SM.getBufferData(Main);
   if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(Main))
@@ -274,7 +274,7 @@ public:
   // command's directory: the build tool that reads the dependency file may
   // run elsewhere, so they are made absolute.
   void EndSourceFileAction() override {
-    FileManager &FM = getCompilerInstance().getFileManager();
+    const FileManager &FM = getCompilerInstance().getFileManager();
     for (const std::string &Name : Included->getDependencies()) {
       SmallString<256> Path(Name);
       FM.makeAbsolutePath(Path);

@@ -286,7 +286,7 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls) {
       Conflicting.insert({S.File, S.Offset});
   }
   std::vector<Site> Kept;
-  for (Site &S : Sites) {
+  for (const Site &S : Sites) {
     if (S.NewName.empty())
       continue;
     if (Conflicting.count({S.File, S.Offset})) {
@@ -335,7 +335,7 @@ void HelperCloner::place(std::vector<Site> &Sites) {
         continue;
       }
       if (!X.Position || *Pos < *X.Position) {
-        X.Position = *Pos;
+        X.Position = Pos;
         Changed = true;
       }
     }
@@ -343,7 +343,7 @@ void HelperCloner::place(std::vector<Site> &Sites) {
   // Copies at one place come in the header's order; a copy calling one
   // that comes later needs it declared first, which default arguments
   // forbid (they may not be repeated on the definition).
-  for (Site &S : Sites) {
+  for (const Site &S : Sites) {
     if (S.Dropped || S.CallerClone < 0 || S.CallerClone == S.Callee)
       continue;
     Clone &X = Clones[S.Callee];
@@ -376,6 +376,8 @@ std::string HelperCloner::cloneText(const Clone &C, bool DeclarationOnly) {
   unsigned End = DeclarationOnly ? C.BodyBegin : C.End;
   std::string Out;
   unsigned At = C.Begin;
+  // emit() runs after every header's edits were applied.
+  // NOLINTNEXTLINE(bugprone-unchecked-optional-access)
   for (const tooling::Replacement &R : *H.Applied) {
     if (R.getOffset() < C.Begin || R.getOffset() >= End)
       continue;
@@ -443,8 +445,10 @@ void HelperCloner::emit() {
   StringRef MainText = SM.getBufferData(MainFile);
   FileManager &FM = SM.getFileManager();
   std::map<unsigned, std::vector<const Clone *>> ByPosition;
+  // place() gave every copy that a kept call reaches a position.
   for (const Clone &C : Clones)
     if (C.Emitted)
+      // NOLINTNEXTLINE(bugprone-unchecked-optional-access)
       ByPosition[*C.Position].push_back(&C);
 
   auto Wrapped = [&](const Clone &C, bool DeclarationOnly) {

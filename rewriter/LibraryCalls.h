@@ -14,12 +14,13 @@
 
 #include "clang/AST/Decl.h"
 
+#include <cstdint>
 #include <optional>
 
 namespace wgtrace {
 namespace rewriter {
 
-enum class MemoryFunction { Memcpy, Memmove, Memset };
+enum class MemoryFunction : uint8_t { Memcpy, Memmove, Memset };
 
 /// memcpy, memmove, memset however they are spelled (::, std::,
 /// __builtin_).

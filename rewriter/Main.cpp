@@ -290,6 +290,7 @@ static int writeOutputs(ArrayRef<std::string> Sources,
   }
   if (!OutputDir.empty()) {
     std::vector<std::string> Opened;
+    Opened.reserve(Results.size());
     for (const RewriteResult &Result : Results)
       Opened.push_back(Result.OpenedPath);
     SmallString<256> RootDir(Root);

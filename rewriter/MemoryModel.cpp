@@ -299,7 +299,6 @@ bool MemoryModel::isMemory(const Expr *E) const {
       return pointerTargetIsMemory(U->getSubExpr());
     case UO_PreInc:
     case UO_PreDec:
-      return isMemory(U->getSubExpr());
     case UO_Real:
     case UO_Imag:
     case UO_Extension:

@@ -35,17 +35,19 @@ Error writeFileAtomically(StringRef Path, StringRef Text) {
     if (OS.has_error()) {
       std::error_code EC = OS.error();
       OS.clear_error();
-      sys::fs::remove(TempPath);
+      (void)sys::fs::remove(TempPath);
       return createFileError(TempPath, EC);
     }
   }
-  // A rewritten source keeps the mode of the file it replaces.
+  // A rewritten source keeps the mode of the file it replaces (best effort).
   if (ErrorOr<sys::fs::perms> Perms = sys::fs::getPermissions(Path))
-    sys::fs::setPermissions(TempPath, *Perms);
+    (void)sys::fs::setPermissions(TempPath, *Perms);
   else
-    sys::fs::setPermissions(TempPath, sys::fs::perms(0644));
+    // perms is a bit mask: 0644 is no one enumerator's value.
+    // NOLINTNEXTLINE(clang-analyzer-optin.core.EnumCastOutOfRange)
+    (void)sys::fs::setPermissions(TempPath, sys::fs::perms(0644));
   if (std::error_code EC = sys::fs::rename(TempPath, Path)) {
-    sys::fs::remove(TempPath);
+    (void)sys::fs::remove(TempPath);
     return createFileError(Path, EC);
   }
   return Error::success();
@@ -120,6 +122,7 @@ std::string unifiedDiff(StringRef Path, StringRef Before, StringRef After) {
     StringRef Line;
   };
   std::vector<Op> Ops;
+  Ops.reserve(Prefix + N + M + Suffix);
   for (size_t I = 0; I < Prefix; ++I)
     Ops.push_back({' ', A[I]});
   if (N * M <= (1u << 22)) {

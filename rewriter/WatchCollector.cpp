@@ -27,6 +27,23 @@ static bool isRecordableValue(QualType T) {
   return false;
 }
 
+/// The ordinal of a WGTRACE_WATCH annotation: its one argument, an integer
+/// constant from 0 to 255.
+static std::optional<unsigned> watchOrdinal(const AnnotateAttr *A,
+                                            const ASTContext &Ctx) {
+  if (A->args_size() != 1)
+    return std::nullopt;
+  const Expr *Arg = *A->args_begin();
+  // Not getIntegerConstantExpr(): clang-tidy 19's analyzer reports a double
+  // free wherever a std::optional<APSInt> is destroyed (llvm-project#119415).
+  if (!Arg->isIntegerConstantExpr(Ctx))
+    return std::nullopt;
+  llvm::APSInt Value = Arg->EvaluateKnownConstInt(Ctx);
+  if (Value.isNegative() || Value.getExtValue() > 255)
+    return std::nullopt;
+  return static_cast<unsigned>(Value.getExtValue());
+}
+
 void WatchCollector::collect(const FunctionDecl *FD) {
   if (Stmt *Body = FD->getBody())
     TraverseStmt(Body);
@@ -40,10 +57,8 @@ std::optional<unsigned> WatchCollector::ordinalOf(const VarDecl *VD) {
   for (const auto *A : VD->specific_attrs<AnnotateAttr>()) {
     if (A->getAnnotation() != "wgtrace.watch")
       continue;
-    std::optional<llvm::APSInt> Value;
-    if (A->args_size() == 1)
-      Value = (*A->args_begin())->getIntegerConstantExpr(RC.Ctx);
-    if (!Value || Value->isNegative() || Value->getExtValue() > 255) {
+    Ordinal = watchOrdinal(A, RC.Ctx);
+    if (!Ordinal) {
       RC.error(VD->getLocation(), "WGTRACE_WATCH of '" + VD->getName().str() +
                                       "' needs an ordinal from 0 to 255");
       break;
@@ -54,9 +69,9 @@ std::optional<unsigned> WatchCollector::ordinalOf(const VarDecl *VD) {
                    VD->getType().getAsString() +
                    "', which a VALUE record cannot hold (integers, enums, "
                    "pointers, float, double, _Float16, __bf16)");
+      Ordinal.reset();
       break;
     }
-    Ordinal = static_cast<unsigned>(Value->getExtValue());
     bool Listed = false;
     for (const WatchedVariable &W : Watched)
       Listed = Listed || (W.Ordinal == *Ordinal && W.Name == VD->getName());
