@@ -49,7 +49,7 @@ void CacheTool::record(const Record &R) {
     (Hit ? C.Hits : C.Misses) += 1;
     (Hit ? Totals.Hits : Totals.Misses) += 1;
     uint64_t D = Reuse.access(Line);
-    if (D == ReuseDistance::kCold)
+    if (D == ReuseDistance::ColdDistance)
       ++ColdAccesses;
     else
       ++Histogram[ReuseDistance::bucket(D)];

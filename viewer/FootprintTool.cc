@@ -112,7 +112,7 @@ bool FootprintTool::anotherPass() {
   if (Pass > 0)
     return false;
   Buffers = Touched.ranges();
-  Touched = IntervalAccumulator(kBufferGap);
+  Touched = IntervalAccumulator(BufferGap);
   Pass = 1;
   return true;
 }
@@ -126,16 +126,16 @@ void FootprintTool::finish() {
 }
 
 static std::string rangesText(const std::vector<Interval> &Ranges) {
-  constexpr size_t kShown = 6;
+  constexpr size_t MaxShown = 6;
   std::string Out;
   uint64_t Bytes = 0;
   for (const Interval &I : Ranges)
     Bytes += I.Hi - I.Lo;
-  for (size_t I = 0; I < Ranges.size() && I < kShown; ++I)
+  for (size_t I = 0; I < Ranges.size() && I < MaxShown; ++I)
     Out += fmt::format("{}{:#x}+{}", I ? ", " : "", Ranges[I].Lo,
                        Ranges[I].Hi - Ranges[I].Lo);
-  if (Ranges.size() > kShown)
-    Out += fmt::format(", ... {} more", Ranges.size() - kShown);
+  if (Ranges.size() > MaxShown)
+    Out += fmt::format(", ... {} more", Ranges.size() - MaxShown);
   return fmt::format("{} ({} range{}, {} bytes)", Out, Ranges.size(),
                      Ranges.size() == 1 ? "" : "s", Bytes);
 }
@@ -143,7 +143,7 @@ static std::string rangesText(const std::vector<Interval> &Ranges) {
 void FootprintTool::printText() {
   OS << fmt::format("{} buffer{} (accessed bytes; gaps over {} bytes separate "
                     "buffers)\n",
-                    Buffers.size(), Buffers.size() == 1 ? "" : "s", kBufferGap);
+                    Buffers.size(), Buffers.size() == 1 ? "" : "s", BufferGap);
   for (size_t I = 0; I < Buffers.size(); ++I)
     OS << fmt::format("  buffer {}: {:#x}-{:#x} ({} bytes)\n", I, Buffers[I].Lo,
                       Buffers[I].Hi, Buffers[I].Hi - Buffers[I].Lo);
@@ -210,7 +210,7 @@ void FootprintTool::printJson() {
                                {"buffers", std::move(Uses)},
                                {"streams", std::move(Streams)}});
   }
-  json::Value Root = json::Object{{"buffer_gap", kBufferGap},
+  json::Value Root = json::Object{{"buffer_gap", BufferGap},
                                   {"buffers", std::move(BuffersJ)},
                                   {"workgroups", std::move(WGs)}};
   OS << formatv("{0:2}", Root) << "\n";

@@ -5,14 +5,14 @@
 // by buffer; and per access stream the stride pattern (StridePattern.h).
 //
 // A buffer is a maximal cluster of accessed bytes (over all workgroups)
-// whose gaps are at most kBufferGap bytes: the trace knows addresses, not
+// whose gaps are at most BufferGap bytes: the trace knows addresses, not
 // allocations. A stream is the accesses of one workgroup with the same kind
 // (load/store), the same length and the same buffer, in record order: the
 // format has no source-site ids, and this key separates the usual streams
 // of a kernel (one per array it walks).
 //
 // Two passes: the first finds the buffers (its memory is one range per run
-// of touched bytes, merged across gaps up to kBufferGap), the second keeps,
+// of touched bytes, merged across gaps up to BufferGap), the second keeps,
 // per workgroup, its coalesced ranges and one small state per stream until
 // the end of the file.
 //
@@ -37,10 +37,10 @@ namespace wgtrace::viewer {
 class FootprintTool : public AnalysisTool {
 public:
   /// Accessed bytes further apart than this belong to different buffers.
-  static constexpr uint64_t kBufferGap = 4096;
+  static constexpr uint64_t BufferGap = 4096;
 
   FootprintTool(llvm::raw_ostream &OS, bool Json)
-      : OS(OS), Json(Json), Touched(kBufferGap) {}
+      : OS(OS), Json(Json), Touched(BufferGap) {}
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
@@ -88,7 +88,7 @@ private:
   bool Json;
   unsigned Pass = 0;
   const Metadata *Meta = nullptr;
-  /// Pass 1: every accessed byte, merged across gaps up to kBufferGap.
+  /// Pass 1: every accessed byte, merged across gaps up to BufferGap.
   IntervalAccumulator Touched;
   std::vector<Interval> Buffers;
   /// Pass 2: the workgroups of the current ring, by WorkgroupInfo::Index.

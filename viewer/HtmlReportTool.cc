@@ -115,7 +115,7 @@ bool HtmlReportTool::anotherPass() {
     return false;
   Pass = 1;
   Segments = Touched.ranges();
-  Touched = IntervalAccumulator(kSegmentGap);
+  Touched = IntervalAccumulator(SegmentGap);
   Step =
       MaxPoints && Total > MaxPoints ? (Total + MaxPoints - 1) / MaxPoints : 1;
   uint64_t Expected = Total / Step + 1;

@@ -7,9 +7,9 @@
 //
 // Two passes: the first counts accesses and finds the address segments
 // (the y axis shows accessed segments back to back, gaps compressed); the
-// second keeps every k-th access so that at most kMaxPoints are embedded,
+// second keeps every k-th access so that at most DefaultMaxPoints are embedded,
 // and the page says when it was downsampled. Memory: the points kept (at
-// most kMaxPoints) and one entry per workgroup.
+// most DefaultMaxPoints) and one entry per workgroup.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,15 +31,15 @@ namespace wgtrace::viewer {
 
 class HtmlReportTool : public AnalysisTool {
 public:
-  static constexpr uint64_t kMaxPoints = 2'000'000;
+  static constexpr uint64_t DefaultMaxPoints = 2'000'000;
   /// Accessed bytes further apart than this are separate segments on the
   /// address axis (the same rule as footprint's buffers).
-  static constexpr uint64_t kSegmentGap = 4096;
+  static constexpr uint64_t SegmentGap = 4096;
 
   HtmlReportTool(llvm::raw_ostream &OS, std::string Title,
-                 uint64_t MaxPoints = kMaxPoints)
+                 uint64_t MaxPoints = DefaultMaxPoints)
       : OS(OS), Title(std::move(Title)), MaxPoints(MaxPoints),
-        Touched(kSegmentGap) {}
+        Touched(SegmentGap) {}
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;

@@ -24,6 +24,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace wgtrace::viewer {
@@ -38,7 +39,7 @@ public:
   void record(const Record &R) override;
   void finish() override;
 
-  enum class Kind { WriteWrite, ReadWrite };
+  enum class Kind : uint8_t { WriteWrite, ReadWrite };
   /// Two workgroups of one launch whose accesses overlap. For read-write,
   /// A is the writer.
   struct Race {

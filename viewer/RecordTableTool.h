@@ -24,13 +24,14 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <string>
 
 namespace wgtrace::viewer {
 
 class RecordTableTool : public AnalysisTool {
 public:
-  enum class Format { Csv, JsonLines };
+  enum class Format : uint8_t { Csv, JsonLines };
   RecordTableTool(llvm::raw_ostream &OS, Format F);
 
   void beginRing(const RingInfo &Info) override;

@@ -42,7 +42,7 @@ void ReuseDistance::renumber() {
 uint64_t ReuseDistance::access(uint64_t Line) {
   if (Now == Tree.size())
     renumber();
-  uint64_t Distance = kCold;
+  uint64_t Distance = ColdDistance;
   auto [It, New] = LastUse.try_emplace(Line, Now);
   if (!New) {
     uint64_t Previous = It->second;

@@ -27,10 +27,10 @@ namespace wgtrace::viewer {
 
 class ReuseDistance {
 public:
-  static constexpr uint64_t kCold = UINT64_MAX;
+  static constexpr uint64_t ColdDistance = UINT64_MAX;
 
-  /// Accesses \p Line; returns its reuse distance, or kCold for its first
-  /// access.
+  /// Accesses \p Line; returns its reuse distance, or ColdDistance for its
+  /// first access.
   uint64_t access(uint64_t Line);
   void clear();
 

@@ -198,7 +198,7 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
   const WorkgroupInfo *Last = nullptr;
 
   // Ring offset from which records have not been reported as consumed.
-  constexpr uint64_t kConsumedStep = 16 << 20;
+  constexpr uint64_t ConsumedStep = 16 << 20;
   uint64_t ConsumedFrom = Begin & Mask;
 
   Record Rec;
@@ -274,7 +274,7 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
     }
     Sink(Rec);
     A += Size;
-    if (Consumed && Phys - ConsumedFrom >= kConsumedStep) {
+    if (Consumed && Phys - ConsumedFrom >= ConsumedStep) {
       // Phys < ConsumedFrom after a wrap: the difference is huge as an
       // unsigned, so restart from here without reporting the tail (the
       // caller releases the whole chunk at its end anyway).

@@ -18,11 +18,12 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <functional>
 
 namespace wgtrace::viewer {
 
-enum class RingMode {
+enum class RingMode : uint8_t {
   /// Show exactly the records that survived; the default.
   WrapAware,
   /// Read ring offsets [0, min(head, R)) as IREE's iree-dump-instruments

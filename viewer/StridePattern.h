@@ -27,7 +27,14 @@ namespace wgtrace::viewer {
 
 class StridePattern {
 public:
-  enum class Kind { Single, Broadcast, Contiguous, Strided, TwoD, Irregular };
+  enum class Kind : uint8_t {
+    Single,
+    Broadcast,
+    Contiguous,
+    Strided,
+    TwoD,
+    Irregular
+  };
 
   explicit StridePattern(uint64_t First, uint32_t Length)
       : First(First), Last(First), Length(Length) {}

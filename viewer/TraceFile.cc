@@ -34,12 +34,13 @@ void TraceFile::release(uint64_t Begin, uint64_t End) const {
   End = std::min<uint64_t>(End, Bytes.size());
   // Whole pages only: the pages at either end may hold bytes still in use.
   const uintptr_t Page = sys::Process::getPageSizeEstimate();
-  uintptr_t From = reinterpret_cast<uintptr_t>(Bytes.data()) + Begin;
-  uintptr_t To = reinterpret_cast<uintptr_t>(Bytes.data()) + End;
-  From = (From + Page - 1) & ~(Page - 1);
-  To &= ~(Page - 1);
+  const uintptr_t Base = reinterpret_cast<uintptr_t>(Bytes.data());
+  uintptr_t From = (Base + Begin + Page - 1) & ~(Page - 1);
+  uintptr_t To = (Base + End) & ~(Page - 1);
+  // The range as a pointer into Bytes, not one made from an integer.
   if (From < To)
-    ::madvise(reinterpret_cast<void *>(From), To - From, MADV_DONTNEED);
+    ::madvise(const_cast<uint8_t *>(Bytes.data()) + (From - Base), To - From,
+              MADV_DONTNEED);
 }
 
 TraceFile TraceFile::fromBytes(ArrayRef<uint8_t> Bytes) {

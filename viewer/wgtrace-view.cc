@@ -141,7 +141,7 @@ cl::opt<std::string> HtmlOutput("o", cl::desc("Output file (default stdout)"),
 cl::opt<uint64_t> HtmlMaxPoints(
     "max-points",
     cl::desc("Downsample the access map above this many accesses"),
-    cl::init(HtmlReportTool::kMaxPoints), cl::sub(HtmlCmd),
+    cl::init(HtmlReportTool::DefaultMaxPoints), cl::sub(HtmlCmd),
     cl::cat(ViewCategory));
 
 /// Reports how wrapped rings were decoded, on stderr so that stdout keeps

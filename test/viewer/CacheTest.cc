@@ -136,7 +136,7 @@ TEST(ReuseDistance, CyclesAcrossRenumbering) {
   for (int I = 0; I < 5000; ++I) {
     uint64_t D = RD.access(I % 10);
     if (I < 10)
-      EXPECT_EQ(D, ReuseDistance::kCold);
+      EXPECT_EQ(D, ReuseDistance::ColdDistance);
     else
       ASSERT_EQ(D, 9u) << I;
   }
@@ -154,7 +154,8 @@ TEST(CacheModel, FullyAssociativeHitsExactlyBelowItsCapacity) {
   for (int I = 0; I < 20000; ++I) {
     uint64_t Line = Rng() % 12;
     uint64_t D = RD.access(Line);
-    ASSERT_EQ(Cache.access(Line), D != ReuseDistance::kCold && D < 4) << I;
+    ASSERT_EQ(Cache.access(Line), D != ReuseDistance::ColdDistance && D < 4)
+        << I;
   }
 }
 

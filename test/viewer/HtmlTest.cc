@@ -71,7 +71,7 @@ std::vector<uint8_t> matmulTrace() {
 }
 
 TEST(Html, EmbedsListingWorkgroupsAndPoints) {
-  std::string Page = html(matmulTrace(), HtmlReportTool::kMaxPoints);
+  std::string Page = html(matmulTrace(), HtmlReportTool::DefaultMaxPoints);
   EXPECT_EQ(Page.rfind("<!DOCTYPE html>", 0), 0u);
   // Self-contained: no external resources.
   EXPECT_EQ(Page.find("src="), std::string::npos);
@@ -146,7 +146,7 @@ TEST(Html, RendersInHeadlessChromium) {
   ASSERT_EQ(std::system(("rm -rf " + Dir + " && mkdir -p " + Profile).c_str()),
             0);
   std::string Page = Dir + "/report.html", Dom = Dir + "/dom.html";
-  std::ofstream(Page) << html(matmulTrace(), HtmlReportTool::kMaxPoints);
+  std::ofstream(Page) << html(matmulTrace(), HtmlReportTool::DefaultMaxPoints);
   // As root (CI containers) Chromium needs --no-sandbox; the other flags
   // keep it off the network and away from the user's profile.
   std::string Cmd = std::string(Chromium) +

@@ -22,6 +22,8 @@
 
 using namespace wgtrace::viewer;
 
+// libFuzzer calls the entry point by this name.
+// NOLINTNEXTLINE(readability-identifier-naming)
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   // A real file is mmapped page-aligned; a heap copy is 16-byte aligned
   // like every chunk, so the FlatBuffer verifier sees the same alignment,
