@@ -139,19 +139,28 @@ void ThreadRing::wrap(uint64_t Overhang) {
   }
 }
 
-void ThreadRing::handOver() {
+bool ThreadRing::mayWrapHere() const {
+  // Ring mode always wraps; a stream buffer only when its records started
+  // past offset 0 and have not wrapped yet.
+  return !streamMode() || (Start != 0 && !wrappedInBuffer());
+}
+
+void ThreadRing::handOver(bool KeepKey) {
   publishRecords();
   streamWriter().exchange(*this);
   if (Depth == 0)
     return;
-  // Re-emit the running workgroup's record where it was in the previous
-  // buffer: its key, which the compiled kernel may hold in a register,
-  // stays right. The writer rotates the buffer to start there.
-  uint64_t Key = key();
+  // The running workgroup's record goes first in the new buffer. Called
+  // from advance(), whose caller may hold the key in a register, it goes
+  // where it was in the previous buffer, so that the key stays right; the
+  // writer rotates such a buffer to start there. The runtime's own callers
+  // take the new key from the ring.
+  uint64_t Key = KeepKey ? key() : 0;
   Start = Key;
   Base = 0 - Key;
   std::memcpy(Data + Key, CurrentWorkgroup, format::kWorkgroupRecordSize);
   scrubStaleRecords(Key);
+  Hot.KeyBits = format::keyBits(Key);
   Hot.Cursor = Data + Key + format::kWorkgroupRecordSize;
   if (Hot.Cursor > Data + Size)
     wrap(uint64_t(Hot.Cursor - (Data + Size)));
@@ -161,7 +170,7 @@ uint8_t *ThreadRing::reserve(uint64_t Length) {
   for (;;) {
     uint8_t *At = Hot.Cursor;
     uint8_t *RingEnd = Data + Size;
-    if (At == RingEnd && !(streamMode() && (Start == 0 || wrappedInBuffer()))) {
+    if (At == RingEnd && mayWrapHere()) {
       wrap(0);
       continue;
     }
@@ -181,25 +190,25 @@ uint8_t *ThreadRing::reserve(uint64_t Length) {
     }
     // Stream mode, at the end of the buffer but not of its records: spill
     // and continue at the front, up to where this buffer's records start.
-    if (Start != 0 && !wrappedInBuffer() && Next > RingEnd &&
-        uint64_t(Next - RingEnd) <= Start) {
+    if (mayWrapHere() && At < RingEnd && uint64_t(Next - RingEnd) <= Start) {
       wrap(uint64_t(Next - RingEnd));
       return At;
     }
-    handOver();
+    // A fresh buffer holds any record after the re-emitted workgroup record
+    // (recordPrint sees to that).
+    handOver(/*KeepKey=*/false);
   }
 }
 
 detail::RingSpace ThreadRing::advanceFrom(uint8_t *At) {
   Hot.Cursor = At;
-  if (At + format::kMemoryRecordSize > Hot.End) {
-    // A 16-byte record never spills: every part of a buffer ends on a
-    // record boundary.
-    if (At == Data + Size &&
-        !(streamMode() && (Start == 0 || wrappedInBuffer())))
+  // A 16-byte record never spills: every part of a buffer ends on a record
+  // boundary.
+  while (Hot.Cursor + format::kMemoryRecordSize > Hot.End) {
+    if (Hot.Cursor == Data + Size && mayWrapHere())
       wrap(0);
-    if (Hot.Cursor + format::kMemoryRecordSize > Hot.End)
-      handOver();
+    else
+      handOver(/*KeepKey=*/true);
   }
   return {Hot.Cursor, Hot.End};
 }

@@ -126,9 +126,12 @@ private:
   /// Continues at the front of the buffer, \p Overhang bytes in (what the
   /// record at the end spilled into the padding).
   void wrap(uint64_t Overhang);
+  /// Whether records at the buffer's end go on at its front.
+  bool mayWrapHere() const;
   /// Stream mode: hands the buffer to the writer and continues in a fresh
-  /// one.
-  void handOver();
+  /// one, after a copy of the running workgroup's record: at its old offset
+  /// when \p KeepKey (the inline path's callers hold the key), else at 0.
+  void handOver(bool KeepKey);
 };
 
 /// Makes this thread's records visible to the others: the inline path

@@ -99,6 +99,11 @@ void recordPrint(const char *Text, uint32_t Length) {
     return;
   ThreadRing &TR = ThreadRing::from(*R);
   Length = std::min(Length, format::kMaxPrintLength);
+  // A stream buffer must hold the record after a workgroup record.
+  if (runtime::config().TraceMode == runtime::Mode::Stream)
+    Length =
+        std::min<uint64_t>(Length, TR.size() - format::kWorkgroupRecordSize -
+                                       format::kPrintHeaderSize);
   uint64_t Size = format::printRecordSize(Length);
   uint8_t *Record = TR.reserve(Size);
   format::encodePrintHeader(Record, Length, TR.key());

@@ -11,6 +11,8 @@
 //   exit     like records, then calls exit(3) inside a kernel
 //   terminate like records, then calls std::terminate() inside a kernel
 //   timing   like records, on the local-task device
+//   varied   workgroup i loads and stores <accesses> + (7 i mod 23) floats,
+//            and every fifth prints a 5000-character line halfway
 //   api      records, then snapshotTrace(), flushTrace(<accesses>.flushed
 //            path in WGTRACE_API_FLUSH), resetTrace(), and one more
 //            dispatch of one workgroup that the exit trace alone holds
@@ -21,11 +23,12 @@
 
 namespace {
 const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
-    {"fill", "test", "(wg, data, accesses, fault)", "void fill(...)"}};
+    {"fill", "test", "(wg, data, accesses, fault)", "void fill(...)"},
+    {"vary", "test", "(wg, data, accesses)", "void vary(...)"}};
 const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
-    {"fill", "trace_modes_driver.cc:1"}};
-::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, wgtrace_sites_,
-                                          1);
+    {"fill", "trace_modes_driver.cc:1"}, {"vary", "trace_modes_driver.cc:2"}};
+::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 2, wgtrace_sites_,
+                                          2);
 } // namespace
 
 #include <cstdio>
@@ -66,6 +69,17 @@ static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
   }
 }
 
+static void vary(const wgtrace::Workgroup &wg, float *data, int accesses) {
+  WGTRACE_WORKGROUP(wg, 1);
+  int count = accesses + int(wg.id[0] * 7 % 23);
+  float *row = data + size_t(wg.id[0]) * (accesses + 23);
+  for (int i = 0; i < count; ++i) {
+    WGTRACE_STORE(row[i]) = WGTRACE_LOAD(row[i]) + 1.0f;
+    if (wg.id[0] % 5 == 0 && i == count / 2)
+      WGTRACE_PRINTF("{}", std::string(5000, 'x'));
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) {
     std::fprintf(stderr, "usage: %s <scenario> <workgroups> <accesses>\n",
@@ -81,6 +95,13 @@ int main(int argc, char **argv) {
                 : scenario == "exit"          ? Fault::Exit
                 : scenario == "terminate"     ? Fault::Terminate
                                               : Fault::None;
+  if (scenario == "varied") {
+    std::vector<float> rows(size_t(workgroups) * (accesses + 23), 1.0f);
+    wgtrace::dispatch(WGTRACE_SITE(1), vary,
+                      wgtrace::Grid{uint32_t(workgroups), 1, 1}, rows.data(),
+                      accesses);
+    return 0;
+  }
   if (scenario == "timing")
     wgtrace::setDevice(wgtrace::Device::LocalTask);
   std::vector<float> data(size_t(workgroups) * accesses, 1.0f);

@@ -197,6 +197,27 @@ TEST(TraceModes, StreamModeLosesNothingOnATraceTenTimesTheBuffer) {
   EXPECT_EQ(perWorkgroup(StreamTrace), Expected);
 }
 
+// Buffers of 4 KiB, the smallest, with workgroups of every length and long
+// prints: workgroups continue in new buffers at every offset, prints are cut
+// to what a buffer holds after a workgroup record, and nothing is lost.
+TEST(TraceModes, StreamModeWithTheSmallestBufferAndLongPrints) {
+  std::string Stream = tracePath("stream_small");
+  ChildResult S = runDriver({"varied", "300", "40"},
+                            {"WGTRACE_FILE=" + Stream, "WGTRACE_MODE=stream",
+                             "WGTRACE_BUFFER_SIZE=4kib"});
+  ASSERT_EQ(S.ExitCode, 0) << S.Stderr;
+  Decoded D = decode(Stream);
+  ASSERT_TRUE(D.Ok) << D.Error;
+  EXPECT_GE(D.Rings.size(), 100u);
+  auto Counts = perWorkgroup(D);
+  ASSERT_EQ(Counts.size(), 300u);
+  for (auto &[Id, Count] : Counts) {
+    uint64_t Expected = 40 + Id * 7 % 23;
+    EXPECT_EQ(Count.first, Expected) << "workgroup " << Id;
+    EXPECT_EQ(Count.second, Expected) << "workgroup " << Id;
+  }
+}
+
 TEST(TraceModes, RingWrapKeepsExactlyTheWorkgroupsOfTheLastLap) {
   // Each workgroup: a 32-byte record and 10 x 2 access records of 16 bytes,
   // 352 bytes; 100 of them through an 8 KiB ring.
