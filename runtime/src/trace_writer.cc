@@ -264,6 +264,55 @@ uint64_t writeRingChunk(Sink &Out, const ThreadRing &TR) {
   return Oldest;
 }
 
+/// Writes the records of a stream buffer that start at ring offset
+/// B.Start, in order from there, with keys made relative to it. Runs on the
+/// writer thread over every record, so the 16-byte records take a short
+/// path, and writes as it goes so that each piece is still in the cache.
+static void writeRotated(Sink &Out, const StreamBuffer &B) {
+  constexpr uint64_t PieceSize = 256 * 1024;
+  uint64_t Mask = B.Size - 1;
+  uint64_t Offset = B.Start;
+  uint64_t Pending = B.Start; // first offset not yet written
+  uint64_t Done = 0;
+  while (Done < B.Used) {
+    uint8_t *Record = B.Data + Offset;
+    uint64_t Word;
+    std::memcpy(&Word, Record, sizeof(Word));
+    auto Tag = static_cast<format::Tag>(Word & 0xFF);
+    uint64_t Size = format::kMemoryRecordSize;
+    if (Tag == format::Tag::Workgroup || Tag == format::Tag::Print)
+      Size = format::recordSize(Record);
+    else if (Tag != format::Tag::MemoryLoad &&
+             Tag != format::Tag::MemoryStore && Tag != format::Tag::Value)
+      break; // not a record: the rest is written as it is
+    if (Tag != format::Tag::Workgroup) {
+      uint64_t Key = (format::wordWorkgroupOffset(Word) - B.Start) & Mask;
+      Word = (Word & 0xFFFFFF) | format::keyBits(Key);
+      std::memcpy(Record, &Word, sizeof(Word));
+    }
+    Done += Size;
+    Offset += Size;
+    if (Offset >= B.Size) {
+      // The record spilled into the padding; the next starts at Spill.
+      Out.write(B.Data + Pending, Offset - Pending);
+      Offset -= B.Size;
+      Pending = Offset;
+    } else if (Offset - Pending >= PieceSize) {
+      Out.write(B.Data + Pending, Offset - Pending);
+      Pending = Offset;
+    }
+  }
+  // What is left, up to Used bytes in all.
+  uint64_t Written = Done - (Offset - Pending);
+  if (Written < B.Used) {
+    uint64_t Rest = B.Used - Written;
+    uint64_t InPlace = std::min(Rest, B.Size + format::kRingPadding -
+                                          format::kRingHeadSize - Pending);
+    Out.write(B.Data + Pending, InPlace);
+    writeZeros(Out, Rest - InPlace);
+  }
+}
+
 void writeBufferChunk(Sink &Out, const StreamBuffer &B,
                       const std::vector<TimingEntry> &Timing) {
   uint64_t Mask = B.Size - 1;
@@ -277,27 +326,7 @@ void writeBufferChunk(Sink &Out, const StreamBuffer &B,
     // The records run from ring offset Start around the end (spilling
     // Spill bytes into the padding) and on from Spill. Written from Start,
     // with keys made relative to it, they form a buffer that never wrapped.
-    uint64_t Offset = B.Start;
-    for (uint64_t Done = 0; Done < B.Used;) {
-      uint8_t *Record = B.Data + Offset;
-      uint64_t Size = format::recordSize(Record);
-      if (Size == 0)
-        break; // not a record: written as it is
-      if (format::recordTag(Record) != uint8_t(format::Tag::Workgroup)) {
-        uint64_t Word;
-        std::memcpy(&Word, Record, sizeof(Word));
-        uint64_t Key = (format::wordWorkgroupOffset(Word) - B.Start) & Mask;
-        Word = (Word & 0xFFFFFF) | format::keyBits(Key);
-        std::memcpy(Record, &Word, sizeof(Word));
-      }
-      Done += Size;
-      Offset += Size;
-      if (Offset >= B.Size)
-        Offset -= B.Size;
-    }
-    uint64_t First = std::min(B.Used, B.Size - B.Start + B.Spill);
-    Out.write(B.Data + B.Start, First);
-    Out.write(B.Data + B.Spill, B.Used - First);
+    writeRotated(Out, B);
     writeZeros(Out, Length - format::kRingHeadSize - B.Used);
   }
   Out.write(&B.Used, sizeof(B.Used));
