@@ -269,7 +269,7 @@ uint64_t writeRingChunk(Sink &Out, const ThreadRing &TR) {
 /// writer thread over every record, so the 16-byte records take a short
 /// path, and writes as it goes so that each piece is still in the cache.
 static void writeRotated(Sink &Out, const StreamBuffer &B) {
-  constexpr uint64_t PieceSize = 256 * 1024;
+  constexpr uint64_t PieceSize = uint64_t{256} << 10;
   uint64_t Mask = B.Size - 1;
   uint64_t Offset = B.Start;
   uint64_t Pending = B.Start; // first offset not yet written
