@@ -27,7 +27,7 @@ struct FullBuffer {
 };
 
 StreamBuffer currentBuffer(const ThreadRing &TR) {
-  return {TR.Data, TR.Size, TR.head(), TR.Start, TR.Spill};
+  return {TR.Data, TR.Size, TR.head(), TR.Start};
 }
 
 class FileStreamWriter final : public StreamWriter {

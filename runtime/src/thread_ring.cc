@@ -122,7 +122,6 @@ void ThreadRing::reset(uint8_t *Buffer) {
   Data = Buffer;
   Base = 0;
   Start = 0;
-  Spill = 0;
   Hot.Cursor = Data;
   Hot.End = Data + Size;
 }
@@ -132,11 +131,9 @@ bool ThreadRing::wrappedInBuffer() const { return Hot.End == Data + Start; }
 void ThreadRing::wrap(uint64_t Overhang) {
   Base += Size;
   Hot.Cursor = Data + Overhang;
-  if (streamMode()) {
-    // The records from Start on are this buffer's first ones.
-    Spill = Overhang;
+  // In stream mode the records from Start on are this buffer's first ones.
+  if (streamMode())
     Hot.End = Data + Start;
-  }
 }
 
 bool ThreadRing::mayWrapHere() const {

@@ -40,10 +40,8 @@ struct ThreadRing {
   uint64_t Base = 0;
   /// Stream mode: ring offset where this buffer's records start (the key of
   /// the workgroup continued from the previous buffer, whose record is
-  /// re-emitted there so that keys need not change), and how far the
-  /// record that crossed the buffer's end spilled into the padding.
+  /// re-emitted there so that keys need not change).
   uint64_t Start = 0;
-  uint64_t Spill = 0;
   /// Order in which threads first recorded.
   uint32_t Ordinal = 0;
   /// Instrumented workgroups running on the thread (nested kernel calls).

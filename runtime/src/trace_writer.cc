@@ -51,27 +51,22 @@ void writeChunkPadding(Sink &Out, uint64_t Length) {
   Out.write(Zeros, format::alignUp(Length, format::kChunkAlignment) - Length);
 }
 
-void writeZeros(Sink &Out, uint64_t Length) {
-  static const uint8_t Zeros[4096] = {};
+/// Writes \p Length bytes of \p Byte, without allocating (the crash
+/// handler uses it too).
+void writeRepeated(Sink &Out, uint8_t Byte, uint64_t Length) {
+  uint8_t Block[4096];
+  std::memset(Block, Byte, std::min<uint64_t>(Length, sizeof(Block)));
   while (Length) {
-    uint64_t Piece = std::min<uint64_t>(Length, sizeof(Zeros));
-    Out.write(Zeros, Piece);
+    uint64_t Piece = std::min<uint64_t>(Length, sizeof(Block));
+    Out.write(Block, Piece);
     Length -= Piece;
   }
 }
 
+void writeZeros(Sink &Out, uint64_t Length) { writeRepeated(Out, 0, Length); }
+
 void writeFiller(Sink &Out, uint64_t Length) {
-  static uint8_t Filler[4096];
-  static bool Filled = [] {
-    std::memset(Filler, 0xFF, sizeof(Filler));
-    return true;
-  }();
-  (void)Filled;
-  while (Length) {
-    uint64_t Piece = std::min<uint64_t>(Length, sizeof(Filler));
-    Out.write(Filler, Piece);
-    Length -= Piece;
-  }
+  writeRepeated(Out, 0xFF, Length);
 }
 
 void writeTimingChunk(Sink &Out, const std::vector<TimingEntry> &Timing,
@@ -293,7 +288,8 @@ static void writeRotated(Sink &Out, const StreamBuffer &B) {
     Done += Size;
     Offset += Size;
     if (Offset >= B.Size) {
-      // The record spilled into the padding; the next starts at Spill.
+      // The record reached the buffer's end or spilled into the padding;
+      // the next starts where the spill ends.
       Out.write(B.Data + Pending, Offset - Pending);
       Offset -= B.Size;
       Pending = Offset;
@@ -319,16 +315,16 @@ void writeBufferChunk(Sink &Out, const StreamBuffer &B,
   uint64_t Length = format::ringChunkContentLength(B.Size);
   writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer, Length);
   if (B.Start == 0) {
-    // Past Used the buffer holds what its previous use left there.
     Out.write(B.Data, B.Used);
-    writeZeros(Out, Length - format::kRingHeadSize - B.Used);
   } else {
-    // The records run from ring offset Start around the end (spilling
-    // Spill bytes into the padding) and on from Spill. Written from Start,
-    // with keys made relative to it, they form a buffer that never wrapped.
+    // The records run from ring offset Start around the end (the one that
+    // crosses it spilling into the padding) and on from the front. Written
+    // from Start, with keys made relative to it, they form a buffer that
+    // never wrapped.
     writeRotated(Out, B);
-    writeZeros(Out, Length - format::kRingHeadSize - B.Used);
   }
+  // Past Used the buffer holds what its previous use left there.
+  writeZeros(Out, Length - format::kRingHeadSize - B.Used);
   Out.write(&B.Used, sizeof(B.Used));
   writeChunkPadding(Out, Length);
   if (config().Timing) {

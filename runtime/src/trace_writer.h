@@ -69,10 +69,9 @@ uint64_t writeRingChunk(Sink &Out, const ThreadRing &TR);
 struct StreamBuffer {
   uint8_t *Data;
   uint64_t Size;
-  /// Bytes of records, from ring offset Start (ThreadRing::Start, Spill).
+  /// Bytes of records, from ring offset Start (ThreadRing::Start).
   uint64_t Used;
   uint64_t Start;
-  uint64_t Spill;
 };
 
 /// Stream mode: writes a buffer as a ring buffer chunk that never wrapped,

@@ -210,12 +210,15 @@ struct ValueRecord {
   uint64_t Bits;
 };
 
+/// A VALUE record's 16-bit payload: type, then ordinal.
+constexpr uint64_t valuePayload(ValueType Type, uint8_t Ordinal) {
+  return uint64_t(uint8_t(Type)) | (uint64_t(Ordinal) << 8);
+}
+
 inline void encodeValue(void *Dst, ValueType Type, uint8_t Ordinal,
                         uint64_t WgOffset, uint64_t Bits) {
   uint64_t Words[2] = {
-      packWord(Tag::Value, uint64_t(uint8_t(Type)) | (uint64_t(Ordinal) << 8),
-               WgOffset),
-      Bits};
+      packWord(Tag::Value, valuePayload(Type, Ordinal), WgOffset), Bits};
   std::memcpy(Dst, Words, sizeof(Words));
 }
 

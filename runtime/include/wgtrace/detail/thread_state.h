@@ -191,10 +191,10 @@ WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,
   Ring *Current = ThreadStateTLS.Current;
   if (!Current)
     return;
-  uint64_t Payload = uint64_t(uint8_t(Type)) | (uint64_t(Ordinal) << 8);
   appendRecord(*Current,
                Current->KeyBits |
-                   format::packWord(format::Tag::Value, Payload, 0),
+                   format::packWord(format::Tag::Value,
+                                    format::valuePayload(Type, Ordinal), 0),
                Bits);
 }
 
