@@ -43,20 +43,7 @@ void ChromeTraceTool::record(const Record &R) {
   // Records of a workgroup all lie in its processor's ring, after its
   // WORKGROUP record: the track's counter is the one it started on.
   S.LastRecord = NextRecord[S.ProcessorId]++;
-  switch (R.Tag) {
-  case format::Tag::MemoryLoad:
-  case format::Tag::MemoryStore:
-    ++(R.Memory.IsStore ? S.Stores : S.Loads);
-    break;
-  case format::Tag::Value:
-    ++S.Values;
-    break;
-  case format::Tag::Print:
-    ++S.Prints;
-    break;
-  default:
-    break;
-  }
+  S.Counts.count(R);
 }
 
 void ChromeTraceTool::timing(const RingInfo &Ring,
@@ -112,10 +99,10 @@ void ChromeTraceTool::finish() {
             J.attribute("site", S.Site);
             J.attribute("workgroup",
                         fmt::format("{},{},{}", S.Id[0], S.Id[1], S.Id[2]));
-            J.attribute("loads", S.Loads);
-            J.attribute("stores", S.Stores);
-            J.attribute("values", S.Values);
-            J.attribute("prints", S.Prints);
+            J.attribute("loads", S.Counts.Loads);
+            J.attribute("stores", S.Counts.Stores);
+            J.attribute("values", S.Counts.Values);
+            J.attribute("prints", S.Counts.Prints);
             J.attribute("chunk", S.Chunk);
             J.attribute("ring_offset", S.Offset);
           });

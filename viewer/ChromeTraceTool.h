@@ -16,6 +16,7 @@
 #ifndef WGTRACE_VIEWER_CHROMETRACETOOL_H
 #define WGTRACE_VIEWER_CHROMETRACETOOL_H
 
+#include "AccessCounts.h"
 #include "AnalysisTool.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -44,7 +45,7 @@ public:
     uint32_t ProcessorId = 0;
     /// Record order on the processor's track: first and last record.
     uint64_t FirstRecord = 0, LastRecord = 0;
-    uint64_t Loads = 0, Stores = 0, Values = 0, Prints = 0;
+    AccessCounts Counts;
     bool Timed = false;
     uint64_t StartNs = 0, EndNs = 0;
     unsigned Chunk = 0;

@@ -63,27 +63,10 @@ void HtmlReportTool::record(const Record &R) {
   const uint32_t WI = RingWorkgroups[R.Workgroup->Index];
   Workgroup &W = Workgroups[WI];
   W.LastRecord = Index;
-  switch (R.Tag) {
-  case format::Tag::Value:
-    ++W.Values;
-    return;
-  case format::Tag::Print:
-    ++W.Prints;
-    return;
-  default:
-    break;
-  }
+  W.Counts.count(R);
   if (!IsAccess)
     return;
-  if (R.Memory.IsStore) {
-    ++W.Stores;
-    W.StoreBytes += R.Memory.Length;
-    ++Sites[W.Site].Stores;
-  } else {
-    ++W.Loads;
-    W.LoadBytes += R.Memory.Length;
-    ++Sites[W.Site].Loads;
-  }
+  ++(R.Memory.IsStore ? Sites[W.Site].Stores : Sites[W.Site].Loads);
   if (AccessIndex++ % Step != 0)
     return;
   uint32_t Segment = segmentOf(R.Memory.Address);
@@ -172,9 +155,9 @@ std::string HtmlReportTool::dataJson() const {
         J.array([&] {
           for (uint64_t V :
                {uint64_t(W.Site), uint64_t(W.Id[0]), uint64_t(W.Id[1]),
-                uint64_t(W.Id[2]), uint64_t(W.ProcessorId), W.Loads, W.Stores,
-                W.LoadBytes, W.StoreBytes, W.Values, W.Prints, W.FirstRecord,
-                W.LastRecord})
+                uint64_t(W.Id[2]), uint64_t(W.ProcessorId), W.Counts.Loads,
+                W.Counts.Stores, W.Counts.LoadBytes, W.Counts.StoreBytes,
+                W.Counts.Values, W.Counts.Prints, W.FirstRecord, W.LastRecord})
             J.value(V);
           if (W.Timed) {
             J.value(double(W.StartNs - Origin) / 1000.0);

@@ -16,6 +16,7 @@
 #ifndef WGTRACE_VIEWER_HTMLREPORTTOOL_H
 #define WGTRACE_VIEWER_HTMLREPORTTOOL_H
 
+#include "AccessCounts.h"
 #include "AnalysisTool.h"
 #include "Intervals.h"
 
@@ -56,8 +57,7 @@ private:
     uint32_t Site = 0;
     std::array<uint32_t, 3> Id{};
     uint32_t ProcessorId = 0;
-    uint64_t Loads = 0, Stores = 0, LoadBytes = 0, StoreBytes = 0;
-    uint64_t Values = 0, Prints = 0;
+    AccessCounts Counts;
     uint64_t FirstRecord = 0, LastRecord = 0;
     bool Timed = false;
     uint64_t StartNs = 0, EndNs = 0;

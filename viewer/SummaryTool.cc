@@ -10,17 +10,6 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
-static void add(AccessCounts &To, const AccessCounts &From) {
-  To.Workgroups += From.Workgroups;
-  To.Loads += From.Loads;
-  To.Stores += From.Stores;
-  To.LoadBytes += From.LoadBytes;
-  To.StoreBytes += From.StoreBytes;
-  To.Values += From.Values;
-  To.Prints += From.Prints;
-  // Lines are not additive: each level counts its own distinct set.
-}
-
 void SummaryTool::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   LostBytes += Info.LostBytes;
@@ -70,29 +59,9 @@ void SummaryTool::record(const Record &R) {
     return;
   }
   Open &O = Current[R.Workgroup->Index];
-  AccessCounts &C = O.Summary.Counts;
-  switch (R.Tag) {
-  case format::Tag::MemoryLoad:
-  case format::Tag::MemoryStore: {
-    if (R.Memory.IsStore) {
-      ++C.Stores;
-      C.StoreBytes += R.Memory.Length;
-    } else {
-      ++C.Loads;
-      C.LoadBytes += R.Memory.Length;
-    }
+  O.Summary.Counts.count(R);
+  if (R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore)
     addLines(O, R.Memory.Address, R.Memory.Length);
-    break;
-  }
-  case format::Tag::Value:
-    ++C.Values;
-    break;
-  case format::Tag::Print:
-    ++C.Prints;
-    break;
-  default:
-    break;
-  }
 }
 
 void SummaryTool::endRing(const RingInfo &Info) {
@@ -100,8 +69,8 @@ void SummaryTool::endRing(const RingInfo &Info) {
   for (Open &O : Current) {
     O.Summary.Counts.Lines = O.Lines.size();
     SiteSummary &S = Sites[O.Site];
-    add(S.Totals, O.Summary.Counts);
-    add(Kernels[S.Function], O.Summary.Counts);
+    S.Totals.add(O.Summary.Counts);
+    Kernels[S.Function].add(O.Summary.Counts);
     DenseSet<uint64_t> &SL = SiteLines[O.Site];
     DenseSet<uint64_t> &KL = KernelLines[S.Function];
     for (uint64_t L : O.Lines) {

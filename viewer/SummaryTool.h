@@ -3,6 +3,7 @@
 #ifndef WGTRACE_VIEWER_SUMMARYTOOL_H
 #define WGTRACE_VIEWER_SUMMARYTOOL_H
 
+#include "AccessCounts.h"
 #include "AnalysisTool.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -14,19 +15,6 @@
 #include <vector>
 
 namespace wgtrace::viewer {
-
-/// Counts of one workgroup, site or kernel.
-struct AccessCounts {
-  uint64_t Workgroups = 0;
-  uint64_t Loads = 0;
-  uint64_t Stores = 0;
-  uint64_t LoadBytes = 0;
-  uint64_t StoreBytes = 0;
-  /// Distinct cache lines touched by loads or stores.
-  uint64_t Lines = 0;
-  uint64_t Values = 0;
-  uint64_t Prints = 0;
-};
 
 class SummaryTool : public AnalysisTool {
 public:
