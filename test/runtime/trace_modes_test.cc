@@ -165,6 +165,43 @@ perWorkgroup(const Decoded &D) {
   return Counts;
 }
 
+/// A trace file's chunks, read without the decoder: what the runtime wrote.
+struct RawTrace {
+  struct Chunk {
+    format::ChunkType Type;
+    const uint8_t *Content;
+    uint64_t Length;
+  };
+  std::vector<uint8_t> File;
+  std::vector<Chunk> Chunks;
+};
+
+RawTrace readRawTrace(const std::string &Path) {
+  RawTrace T;
+  std::ifstream In(Path, std::ios::binary);
+  T.File.assign(std::istreambuf_iterator<char>(In),
+                std::istreambuf_iterator<char>());
+  for (uint64_t Offset = 0; Offset + 16 <= T.File.size();) {
+    format::ChunkHeader H;
+    std::memcpy(&H, T.File.data() + Offset, sizeof(H));
+    EXPECT_EQ(H.Magic, format::kChunkMagic) << "at offset " << Offset;
+    if (H.Magic != format::kChunkMagic)
+      break;
+    T.Chunks.push_back({static_cast<format::ChunkType>(H.Type),
+                        T.File.data() + Offset + 16, H.ContentLength});
+    Offset = format::nextChunkOffset(Offset, H.ContentLength);
+  }
+  return T;
+}
+
+std::vector<format::TimingRecord> timingEntries(const RawTrace::Chunk &C) {
+  std::vector<format::TimingRecord> Entries(C.Length /
+                                            sizeof(format::TimingRecord));
+  std::memcpy(Entries.data(), C.Content,
+              Entries.size() * sizeof(format::TimingRecord));
+  return Entries;
+}
+
 } // namespace
 
 TEST(TraceModes, StreamModeLosesNothingOnATraceTenTimesTheBuffer) {
@@ -374,29 +411,20 @@ TEST(TraceModes, TimingChunkFollowsEachRingWithOneEntryPerWorkgroup) {
       {"timing", "16", "4"},
       {"WGTRACE_FILE=" + Path, "WGTRACE_TIMING=1", "WGTRACE_WORKERS=2"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
-  std::ifstream In(Path, std::ios::binary);
-  std::vector<uint8_t> File{std::istreambuf_iterator<char>(In),
-                            std::istreambuf_iterator<char>()};
+  RawTrace Raw = readRawTrace(Path);
   uint64_t Entries = 0;
   format::ChunkType Previous = format::ChunkType::DispatchMetadata;
-  for (uint64_t Offset = 0; Offset + 16 <= File.size();) {
-    format::ChunkHeader H;
-    std::memcpy(&H, File.data() + Offset, sizeof(H));
-    ASSERT_EQ(H.Magic, format::kChunkMagic);
-    auto Type = static_cast<format::ChunkType>(H.Type);
-    if (Type == format::ChunkType::WorkgroupTiming) {
+  for (const RawTrace::Chunk &C : Raw.Chunks) {
+    if (C.Type == format::ChunkType::WorkgroupTiming) {
       EXPECT_EQ(Previous, format::ChunkType::DispatchRingBuffer);
-      ASSERT_EQ(H.ContentLength % sizeof(format::TimingRecord), 0u);
-      for (uint64_t I = 0; I < H.ContentLength; I += 32) {
-        format::TimingRecord T;
-        std::memcpy(&T, File.data() + Offset + 16 + I, sizeof(T));
+      ASSERT_EQ(C.Length % sizeof(format::TimingRecord), 0u);
+      for (const format::TimingRecord &T : timingEntries(C)) {
         EXPECT_LE(T.StartNs, T.EndNs);
         EXPECT_LT(T.ProcessorId, 2u);
         ++Entries;
       }
     }
-    Previous = Type;
-    Offset = format::nextChunkOffset(Offset, H.ContentLength);
+    Previous = C.Type;
   }
   EXPECT_EQ(Entries, 16u);
   Decoded D = decode(Path);
@@ -413,28 +441,19 @@ TEST(TraceModes, StreamTimingEntriesNameWorkgroupRecordsInTheirChunk) {
                              "WGTRACE_MODE=stream", "WGTRACE_BUFFER_SIZE=64kib",
                              "WGTRACE_WORKERS=2"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
-  std::ifstream In(Path, std::ios::binary);
-  std::vector<uint8_t> File{std::istreambuf_iterator<char>(In),
-                            std::istreambuf_iterator<char>()};
+  RawTrace Raw = readRawTrace(Path);
   uint64_t Entries = 0, RingChunks = 0, Continued = 0;
   const uint8_t *Ring = nullptr;
   uint64_t Head = 0;
-  for (uint64_t Offset = 0; Offset + 16 <= File.size();) {
-    format::ChunkHeader H;
-    std::memcpy(&H, File.data() + Offset, sizeof(H));
-    ASSERT_EQ(H.Magic, format::kChunkMagic);
-    const uint8_t *Content = File.data() + Offset + 16;
-    auto Type = static_cast<format::ChunkType>(H.Type);
-    if (Type == format::ChunkType::DispatchRingBuffer) {
-      Ring = Content;
-      std::memcpy(&Head, Content + H.ContentLength - 8, 8);
+  for (const RawTrace::Chunk &C : Raw.Chunks) {
+    if (C.Type == format::ChunkType::DispatchRingBuffer) {
+      Ring = C.Content;
+      std::memcpy(&Head, C.Content + C.Length - 8, 8);
       ++RingChunks;
     }
-    if (Type == format::ChunkType::WorkgroupTiming) {
+    if (C.Type == format::ChunkType::WorkgroupTiming) {
       ASSERT_NE(Ring, nullptr);
-      for (uint64_t I = 0; I < H.ContentLength; I += 32) {
-        format::TimingRecord T;
-        std::memcpy(&T, Content + I, sizeof(T));
+      for (const format::TimingRecord &T : timingEntries(C)) {
         ASSERT_LT(T.WorkgroupOffset, Head);
         EXPECT_EQ(format::recordTag(Ring + T.WorkgroupOffset),
                   uint8_t(format::Tag::Workgroup))
@@ -443,7 +462,6 @@ TEST(TraceModes, StreamTimingEntriesNameWorkgroupRecordsInTheirChunk) {
         ++Entries;
       }
     }
-    Offset = format::nextChunkOffset(Offset, H.ContentLength);
   }
   EXPECT_EQ(Entries, 40u);
   EXPECT_GT(RingChunks, 4u) << "the trace should span several buffers";
