@@ -9,14 +9,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilationSetup.h"
 #include "DependencyFile.h"
+#include "DiagnosticsThenCount.h"
 #include "FileRewriter.h"
 #include "OutputWriter.h"
+#include "ToolCommandLine.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
-#include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/ReplacementsYaml.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSet.h"
@@ -26,7 +28,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -35,16 +36,12 @@
 #include <string>
 #include <vector>
 
-#ifndef WGTRACE_CLANG_RESOURCE_DIR
-#error "WGTRACE_CLANG_RESOURCE_DIR must name clang's resource directory"
-#endif
-
 using namespace clang;
 using namespace clang::tooling;
 using namespace llvm;
 using namespace wgtrace::rewriter;
 
-static cl::OptionCategory Category("wgtrace-rewrite options");
+static cl::OptionCategory &Category = toolOptions();
 
 static cl::opt<std::string>
     OutputDir("o",
@@ -71,8 +68,9 @@ static cl::opt<unsigned>
          cl::desc("Rewrite this many files in parallel (default: 1; 0: one "
                   "per hardware thread)"),
          cl::init(1), cl::cat(Category));
-static cl::alias JobsShort("j", cl::desc("Alias for --jobs"),
-                           cl::aliasopt(Jobs), cl::cat(Category));
+static cl::alias JobsShort("j", cl::desc("Alias for --jobs: -j <N>"),
+                           cl::aliasopt(Jobs), cl::NotHidden,
+                           cl::cat(Category));
 
 static cl::opt<std::string> DependencyFile(
     "dependency-file",
@@ -85,27 +83,12 @@ static cl::opt<std::string> DependencyTarget(
              "output file, '-' for stdout)"),
     cl::value_desc("target"), cl::cat(Category));
 
-static cl::extrahelp CommonHelp(CommonOptionsParser::HelpMessage);
 static cl::extrahelp MoreHelp(R"(
 With one input and no -o, -i, --diff or --export-fixes, the rewritten source
 goes to stdout. A file without WGTRACE_DISPATCH kernels and wgtrace::dispatch
 calls is output unchanged. A file that does not compile produces clang's
 diagnostics, exit status 1 and no output.
 )");
-
-/// The tool is not installed inside the LLVM tree, so clang cannot find its
-/// builtin headers from the executable's path: point it at the directory of
-/// the clang it was built against, unless the command line already does.
-static CommandLineArguments addResourceDir(const CommandLineArguments &Args,
-                                           StringRef) {
-  for (const std::string &A : Args)
-    if (StringRef(A).starts_with("-resource-dir"))
-      return Args;
-  CommandLineArguments Out(Args);
-  Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
-             "-resource-dir=" WGTRACE_CLANG_RESOURCE_DIR);
-  return Out;
-}
 
 namespace {
 /// Rewrites the inputs, serially or on a thread pool. Diagnostics of one
@@ -141,7 +124,7 @@ private:
     ClangTool Tool(DB, {Sources[I]});
     Tool.setPrintErrorMessage(false);
     Tool.setDiagnosticConsumer(&Printer);
-    Tool.appendArgumentsAdjuster(addResourceDir);
+    addToolArguments(Tool);
     // The rewriter is not the compiler: the compiler will warn about this
     // file when it builds the rewritten text. Warnings here would repeat
     // them (or, under -Werror, stop the rewrite).
@@ -149,7 +132,8 @@ private:
         getInsertArgumentAdjuster("-w", ArgumentInsertPosition::END));
     std::unique_ptr<FrontendActionFactory> Factory =
         newRewriteActionFactory(Sources[I], Results[I]);
-    int Status = Tool.run(Factory.get());
+    DiagnosticsThenCount Action(*Factory, DiagStream);
+    int Status = Tool.run(&Action);
     if (Status != 0 || !Results[I].Ok) {
       Results[I].Ok = false;
       ++Failures;
@@ -176,7 +160,7 @@ static int writeOutputs(ArrayRef<std::string> Sources,
                         std::vector<std::string> &Outputs);
 
 static int fail(const Twine &Message) {
-  WithColor::error(errs(), "wgtrace-rewrite") << Message << "\n";
+  wgtrace::cli::error(kToolName) << Message << "\n";
   return 1;
 }
 
@@ -222,14 +206,14 @@ dependencyRules(ArrayRef<RewriteResult> Results,
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
-  auto Parser = CommonOptionsParser::create(
-      argc, argv, Category, cl::OneOrMore,
+  std::optional<Invocation> Parsed = parseInvocation(
+      argc, argv,
       "wgtrace-rewrite: instruments WGTRACE_DISPATCH kernels so that they "
       "record their workgroups and memory accesses\n");
-  if (!Parser)
-    return fail(toString(Parser.takeError()));
+  if (!Parsed)
+    return 1;
 
-  std::vector<std::string> Sources = Parser->getSourcePathList();
+  std::vector<std::string> Sources = Parsed->Sources;
   unsigned Modes = !OutputDir.empty() + InPlace + Diff;
   if (Modes > 1)
     return fail("-o, -i and --diff exclude each other");
@@ -237,7 +221,7 @@ int main(int argc, const char **argv) {
   if (ToStdout && Sources.size() > 1)
     return fail("several inputs need -o <dir>, -i, --diff or --export-fixes");
 
-  Runner R(Parser->getCompilations(), Sources);
+  Runner R(*Parsed->Compilations, Sources);
   if (!R.run(Jobs))
     return 1;
   std::vector<RewriteResult> &Results = R.results();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails when clang-tidy-19 reports anything, as .clang-tidy at the root
 # configures it, in the project's own C++: the tracked sources under
-# rewriter/, runtime/ and viewer/ and the headers there that they include.
+# cli/, rewriter/, runtime/ and viewer/ and the headers there that they
+# include.
 # Usage: check-tidy.sh [BUILD_DIR] (default build/; it needs the build's
 # compile_commands.json and its generated headers, so build it first).
 # Sources built twice (the runtime again for the ThreadSanitizer tests, the
@@ -20,7 +21,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 # A compilation database of the project's own sources, one entry each.
-git ls-files 'rewriter/*.cc' 'rewriter/*.cpp' 'runtime/*.cc' 'viewer/*.cc' \
+git ls-files 'cli/*.cpp' 'rewriter/*.cc' 'rewriter/*.cpp' 'runtime/*.cc' 'viewer/*.cc' \
   >"$work/tracked"
 python3 - "$root" "$build_dir/compile_commands.json" "$work" <<'EOF'
 import json, os, sys
@@ -51,7 +52,7 @@ if [ "$count" -eq 0 ]; then
 fi
 
 # Only the project's headers, not the generated ones in the build tree.
-header_filter="^$root/(rewriter|runtime|viewer)/"
+header_filter="^$root/(cli|rewriter|runtime|viewer)/"
 jobs="$(nproc)"
 start=$SECONDS
 status=0

@@ -14,6 +14,8 @@
 #include "RacesTool.h"
 #include "RecordTableTool.h"
 #include "SummaryTool.h"
+#include "ToolCommandLine.h"
+#include "ToolIdentity.h"
 #include "TraceReader.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -49,7 +51,8 @@ cl::opt<bool> IreeCompat(
              "8/16-bit values, wrapped rings read from offset 0)"),
     cl::sub(DumpCmd), cl::cat(ViewCategory));
 cl::opt<int64_t> DispatchFilter("dispatch",
-                                cl::desc("Show only this dispatch site"),
+                                cl::desc("Show only this dispatch site "
+                                         "(default: all)"),
                                 cl::init(-1), cl::sub(DumpCmd),
                                 cl::cat(ViewCategory));
 cl::opt<std::string> WorkgroupFilter("workgroup",
@@ -66,7 +69,7 @@ cl::opt<bool> SummaryJson("json", cl::desc("Print JSON instead of a table"),
                           cl::sub(SummaryCmd), cl::cat(ViewCategory));
 cl::opt<unsigned> SummaryLineSize("line-size",
                                   cl::desc("Cache line size in bytes (a "
-                                           "power of two)"),
+                                           "power of two; default: 64)"),
                                   cl::init(64), cl::sub(SummaryCmd),
                                   cl::cat(ViewCategory));
 
@@ -80,7 +83,7 @@ cl::opt<bool> RacesJson("json", cl::desc("Print JSON instead of a table"),
                         cl::sub(RacesCmd), cl::cat(ViewCategory));
 cl::opt<uint64_t> RacesLimit("limit",
                              cl::desc("List at most this many racing pairs "
-                                      "(all are counted)"),
+                                      "(all are counted; default: 100)"),
                              cl::init(100), cl::sub(RacesCmd),
                              cl::cat(ViewCategory));
 
@@ -101,17 +104,19 @@ cl::opt<bool> CacheJson("json", cl::desc("Print JSON instead of a table"),
                         cl::sub(CacheCmd), cl::cat(ViewCategory));
 cl::opt<std::string> CacheLevel("level",
                                 cl::desc("Preset: l1 (32 KiB, 8 ways) or l2 "
-                                         "(1 MiB, 16 ways), 64-byte lines"),
+                                         "(1 MiB, 16 ways), 64-byte lines "
+                                         "(default: l1)"),
                                 cl::init("l1"), cl::sub(CacheCmd),
                                 cl::cat(ViewCategory));
 cl::opt<std::string> CacheSize("cache-size",
                                cl::desc("Cache size in bytes (suffixes k, "
-                                        "kib, m, mib)"),
+                                        "kib, m, mib; default: the level's)"),
                                cl::sub(CacheCmd), cl::cat(ViewCategory));
 cl::opt<unsigned> CacheLineSize("line-size",
                                 cl::desc("Line size in bytes (default 64)"),
                                 cl::sub(CacheCmd), cl::cat(ViewCategory));
-cl::opt<unsigned> CacheWays("ways", cl::desc("Associativity"),
+cl::opt<unsigned> CacheWays("ways",
+                            cl::desc("Associativity (default: the level's)"),
                             cl::sub(CacheCmd), cl::cat(ViewCategory));
 cl::opt<bool> CacheCold("cold",
                         cl::desc("Empty the cache before each workgroup"),
@@ -123,7 +128,9 @@ cl::SubCommand ExportCmd("export",
                          "or JSON Lines");
 cl::opt<std::string> ExportFile(cl::Positional, cl::desc("<trace file>"),
                                 cl::Required, cl::sub(ExportCmd));
-cl::opt<std::string> ExportFormat("format", cl::desc("chrome, csv or jsonl"),
+cl::opt<std::string> ExportFormat("format",
+                                  cl::desc("chrome, csv or jsonl (default: "
+                                           "chrome)"),
                                   cl::init("chrome"), cl::sub(ExportCmd),
                                   cl::cat(ViewCategory));
 cl::opt<std::string> ExportOutput("o", cl::desc("Output file (default stdout)"),
@@ -138,11 +145,13 @@ cl::opt<std::string> HtmlFile(cl::Positional, cl::desc("<trace file>"),
 cl::opt<std::string> HtmlOutput("o", cl::desc("Output file (default stdout)"),
                                 cl::value_desc("report.html"), cl::init("-"),
                                 cl::sub(HtmlCmd), cl::cat(ViewCategory));
-cl::opt<uint64_t> HtmlMaxPoints(
-    "max-points",
-    cl::desc("Downsample the access map above this many accesses"),
-    cl::init(HtmlReportTool::DefaultMaxPoints), cl::sub(HtmlCmd),
-    cl::cat(ViewCategory));
+const std::string kMaxPointsHelp =
+    fmt::format("Downsample the access map above this many accesses "
+                "(default: {})",
+                HtmlReportTool::DefaultMaxPoints);
+cl::opt<uint64_t> HtmlMaxPoints("max-points", cl::desc(kMaxPointsHelp),
+                                cl::init(HtmlReportTool::DefaultMaxPoints),
+                                cl::sub(HtmlCmd), cl::cat(ViewCategory));
 
 /// Reports how wrapped rings were decoded, on stderr so that stdout keeps
 /// IREE's exact format.
@@ -374,9 +383,12 @@ int runHtml() {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(ViewCategory);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "wgtrace-view: decode and analyse wgtrace "
-                              "(IREE dispatch instrumentation) traces\n");
+  wgtrace::cli::setVersionPrinter("wgtrace-view");
+  if (!wgtrace::cli::parseToolCommandLine(
+          "wgtrace-view", argc, argv,
+          "wgtrace-view: decode and analyse wgtrace "
+          "(IREE dispatch instrumentation) traces\n"))
+    return kExitUsage;
   if (DumpCmd)
     return runDump();
   if (SummaryCmd)

@@ -18,6 +18,14 @@ config.environment["TERM"] = "dumb"
 
 tools = config.llvm_tools_dir
 config.substitutions.append(("%wgtrace-rewrite", config.wgtrace_rewrite))
+config.substitutions.append(("%wgtrace-version", config.wgtrace_version))
+config.substitutions.append(("%llvm-version", config.llvm_version))
+# Runs a command in a fresh directory outside any build tree (no
+# compile_commands.json above it): %outside-build <input> <command...>
+config.substitutions.append(
+    ("%outside-build",
+     "bash " + os.path.join(config.test_source_root, "Inputs",
+                            "outside-build.sh")))
 # The flags every test compiles its input with.
 config.substitutions.append(
     ("%wgtrace-flags", "-I" + config.wgtrace_include_dir + " -std=c++17"))

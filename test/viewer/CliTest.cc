@@ -2,6 +2,8 @@
 
 #include "TraceBuilder.h"
 
+#include "llvm/Config/llvm-config.h"
+
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace wgtrace;
 using namespace wgtrace::testing;
@@ -161,6 +164,74 @@ TEST(Cli, CacheOptions) {
   R = view("cache --cache-size 3000 " + Path);
   EXPECT_EQ(R.Status, 1);
   EXPECT_NE(R.Err.find("powers of two"), std::string::npos);
+}
+
+TEST(Cli, VersionNamesTheToolTheProjectAndLlvm) {
+  ViewRun R = view("--version");
+  EXPECT_EQ(R.Status, 0);
+  EXPECT_EQ(R.Out, std::string("wgtrace-view ") + WGTRACE_PROJECT_VERSION +
+                       " (LLVM " + LLVM_VERSION_STRING + ")\n");
+}
+
+/// Every line of \p Err starts with "wgtrace-view: error: " or
+/// "wgtrace-view: note: ", and the first is an error.
+void expectOnePrefix(const std::string &Err) {
+  ASSERT_FALSE(Err.empty());
+  EXPECT_EQ(Err.rfind("wgtrace-view: error: ", 0), 0u) << Err;
+  std::istringstream Lines(Err);
+  for (std::string Line; std::getline(Lines, Line);) {
+    bool Error = Line.rfind("wgtrace-view: error: ", 0) == 0;
+    bool Note = Line.rfind("wgtrace-view: note: ", 0) == 0;
+    EXPECT_TRUE(Error || Note) << Line;
+    EXPECT_EQ(Line.find("wgtrace-view: ", 1), std::string::npos) << Line;
+  }
+}
+
+TEST(Cli, CommandLineErrorsHaveOnePrefix) {
+  for (const char *Args :
+       {"dump --no-such-option x.bin", "summary --line-size=many x.bin", "dump",
+        "no-such-subcommand", ""}) {
+    ViewRun R = view(Args);
+    EXPECT_EQ(R.Status, 1) << Args;
+    EXPECT_EQ(R.Out, "") << Args;
+    expectOnePrefix(R.Err);
+  }
+  ViewRun R = view("summary --line-size=many x.bin");
+  EXPECT_EQ(R.Err, "wgtrace-view: error: for the --line-size option: 'many' "
+                   "value invalid for uint argument!\n");
+}
+
+TEST(Cli, HelpShowsEveryOptionWithItsDefault) {
+  struct Expected {
+    const char *Subcommand;
+    std::vector<const char *> Lines;
+  };
+  for (const Expected &E : std::vector<Expected>{
+           {"dump",
+            {"--dispatch=<long>", "(default: all)", "--iree-compat",
+             "--workgroup=<x,y,z>"}},
+           {"summary", {"--json", "--line-size=<uint>", "default: 64)"}},
+           {"races", {"--json", "--limit=<ulong>", "default: 100)"}},
+           {"footprint", {"--json"}},
+           {"cache",
+            {"--cache-size=<string>", "--cold", "--json", "--level=<string>",
+             "(default: l1)", "--line-size=<uint>", "--ways=<uint>"}},
+           {"export", {"--format=<string>", "(default: chrome)", "-o <file>"}},
+           {"html", {"--max-points=<ulong>", "(default: 2000000)", "-o "}}}) {
+    ViewRun R = view(std::string(E.Subcommand) + " --help");
+    EXPECT_EQ(R.Status, 0) << E.Subcommand;
+    for (const char *Line : E.Lines)
+      EXPECT_NE(R.Out.find(Line), std::string::npos)
+          << E.Subcommand << " --help lacks " << Line << ":\n"
+          << R.Out;
+  }
+  ViewRun R = view("--help");
+  for (const char *Subcommand :
+       {"cache", "dump", "export", "footprint", "html", "races", "summary"})
+    EXPECT_NE(R.Out.find(std::string("  ") + Subcommand + " "),
+              std::string::npos)
+        << Subcommand;
+  EXPECT_NE(R.Out.find("--version"), std::string::npos);
 }
 
 } // namespace
