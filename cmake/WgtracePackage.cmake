@@ -27,8 +27,15 @@ install(FILES
   compile_commands.json.in
   DESTINATION ${WGTRACE_CMAKE_INSTALL_DIR})
 
-file(RELATIVE_PATH WGTRACE_PC_TO_PREFIX
-  "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
-configure_file(cmake/wgtrace.pc.in ${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc @ONLY)
+# The pkg-config file: configured now, except for the prefix, which only
+# `cmake --install` knows (its --prefix); its Libs carry an rpath to the
+# installed libdir, so a program linked with `pkg-config --libs wgtrace`
+# runs from any prefix without LD_LIBRARY_PATH.
+set(WGTRACE_INSTALL_PREFIX "@WGTRACE_INSTALL_PREFIX@")
+configure_file(cmake/wgtrace.pc.in ${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc.in @ONLY)
+install(CODE "
+  set(WGTRACE_INSTALL_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc.in\"
+                 \"${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc\" @ONLY)")
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Installs wgtrace from the build tree into a fresh prefix, then builds and
-# runs an outside CMake project (find_package + wgtrace_instrument_target)
-# and an outside Makefile project (pkg-config + wgtrace-rewrite) against it,
-# and reads their traces with the installed wgtrace-view.
+# Installs wgtrace from the build tree into a fresh prefix (outside the
+# loader's default directories), then builds and runs an outside CMake
+# project (find_package + wgtrace_instrument_target) and an outside Makefile
+# project (pkg-config + wgtrace-rewrite, no rpath of its own) against it,
+# and reads their traces with the installed wgtrace-view. Also: the
+# installed rewriter finds its headers with no -I, the installed tools'
+# --version, and the man pages render.
 # Usage: installed_use_test.sh <build dir> <source dir of this test> <work dir>
 set -euo pipefail
 build=$1 here=$2 work=$3
@@ -17,6 +20,19 @@ check test -x "$prefix/bin/wgtrace-view"
 check test -f "$prefix/include/wgtrace/wgtrace.h"
 check test -f "$prefix/lib/pkgconfig/wgtrace.pc"
 check test -f "$prefix/lib/cmake/wgtrace/wgtraceConfig.cmake"
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt")
+check grep -qx "wgtrace-rewrite $version (LLVM 19\.[0-9.]*)" <("$prefix/bin/wgtrace-rewrite" --version)
+check grep -qx "wgtrace-view $version (LLVM 19\.[0-9.]*)" <("$prefix/bin/wgtrace-view" --version)
+# The .pc file names the prefix installed to, and links with an rpath there.
+check test "$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --variable=prefix wgtrace)" = "$prefix"
+check grep -q -- "-Wl,-rpath,$prefix/lib " <(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --libs wgtrace)
+
+# The installed rewriter finds wgtrace's headers (beside it) and clang's
+# builtin ones by itself: '--' and no include flags.
+mkdir -p "$work/bare"
+cp "$here/kernel.cc" "$here/kernel_config.h" "$work/bare/"
+check "$prefix/bin/wgtrace-rewrite" "$work/bare/kernel.cc" -o "$work/bare/out" -- -std=c++17
+check grep -q 'WGTRACE_WORKGROUP' "$work/bare/out/kernel.cc"
 
 compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 for generator in Ninja "Unix Makefiles"; do
@@ -54,7 +70,9 @@ mdir="$work/make"
 cp -r "$here/make_project" "$mdir"
 cp "$here/kernel.cc" "$here/kernel_config.h" "$work/"
 make -C "$mdir" PREFIX="$prefix" CXX="$compiler" > "$mdir.log" 2>&1 || { cat "$mdir.log"; exit 1; }
-WGTRACE_FILE="$mdir/trace.bin" "$mdir/outside" > /dev/null
+# Runs from the prefix with no LD_LIBRARY_PATH: the rpath from the .pc file.
+check grep -q "R.*PATH.*\[$prefix/lib\]" <(readelf -d "$mdir/outside")
+env -u LD_LIBRARY_PATH WGTRACE_FILE="$mdir/trace.bin" "$mdir/outside" > /dev/null
 check test "$("$prefix/bin/wgtrace-view" dump "$mdir/trace.bin" | grep -c '| STORE ')" = 64
 
 echo "$passed passed, $failed failed"
