@@ -15,12 +15,15 @@ same compiler and flags are run in rotation, --pairs times:
   sancov     -fsanitize-coverage=func,trace-loads,trace-stores feeding
              thread-local rings of the same size (bench/sancov_ring.cc)
 
-Each run prints its best kernel time; a pair's ratio is variant / plain of
-the same round. Prints the median and min-max ratio per kernel and variant,
+tsan and sancov need Clang (GCC has no -fsanitize-coverage=trace-loads): a
+build by another compiler runs without them and says so. Each run prints
+its best kernel time; a pair's ratio is variant / plain of the same round. Prints the median and min-max ratio per kernel and variant,
 the budgets, 2-worker scaling and resident memory. Ratios, not times: the
 machine is shared and noisy.
 
 Usage: bench/overhead.py [--build build] [--pairs 5] [--quick]
+       (--build build-gcc: the kernels compiled by g++, from a build
+       configured with CMake's default compiler)
 """
 import argparse
 import os
@@ -66,6 +69,29 @@ def peak_rss_kib(binary, size, env_extra):
     return usage.ru_maxrss
 
 
+def build_compiler(build):
+    """The C++ compiler of a CMake build directory, e.g. 'GNU 12.2.0'."""
+    fields = {}
+    cache = os.path.join(build, "CMakeCache.txt")
+    compiler_file = None
+    if os.path.isfile(cache):
+        for line in open(cache):
+            if line.startswith("CMAKE_CXX_COMPILER:"):
+                fields["path"] = line.split("=", 1)[1].strip()
+    files = os.path.join(build, "CMakeFiles")
+    for root, _, names in os.walk(files) if os.path.isdir(files) else []:
+        if "CMakeCXXCompiler.cmake" in names:
+            compiler_file = os.path.join(root, "CMakeCXXCompiler.cmake")
+            break
+    if compiler_file:
+        for line in open(compiler_file):
+            for key in ("CMAKE_CXX_COMPILER_ID", "CMAKE_CXX_COMPILER_VERSION"):
+                if line.startswith("set(%s " % key):
+                    fields[key] = line.split(None, 1)[1].rstrip(")\n").strip('"')
+    return "%s %s (%s)" % (fields.get("CMAKE_CXX_COMPILER_ID", "?"),
+                           fields.get("CMAKE_CXX_COMPILER_VERSION", "?"), fields.get("path", "?"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
@@ -81,12 +107,21 @@ def main():
     stream_dir = tempfile.mkdtemp(prefix="wgtrace-bench-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     stream_trace = os.path.join(stream_dir, "trace.bin")
 
+    print("kernels compiled by %s" % build_compiler(args.build))
+    # Variants whose programs this build has (tsan and sancov need Clang).
+    variants = [v for v in VARIANTS
+                if v not in ("tsan", "sancov")
+                or os.path.exists(os.path.join(bench_dir, "bench_simple_mul_" + v))]
+    for v in VARIANTS:
+        if v not in variants:
+            print("%s: not built by this compiler (needs Clang), skipped" % v)
+
     rows, failures, wrong = [], [], []
     for kernel, (size, budget) in KERNELS.items():
         if args.quick:
             size = max(size // 64, 256) if kernel == "simple_mul" else 128
         exe = lambda v: os.path.join(bench_dir, "bench_%s%s" % (kernel, v))
-        ratios = {v: [] for v in VARIANTS}
+        ratios = {v: [] for v in variants}
         for _ in range(pairs):
             plain, expected = run(exe("_plain"), size)
             commands = {
@@ -98,6 +133,8 @@ def main():
                 "sancov": (exe("_sancov"), {}),
             }
             for variant, (binary, env) in commands.items():
+                if variant not in variants:
+                    continue
                 seconds, checksum = run(binary, size, env)
                 if checksum != expected:
                     wrong.append("%s %s computes %s, plain %s" % (kernel, variant, checksum, expected))
@@ -106,7 +143,7 @@ def main():
 
     print("kernel       variant   ratio median  [min - max]   budget")
     for kernel, budget, ratios in rows:
-        for variant in VARIANTS:
+        for variant in variants:
             r = ratios[variant]
             limit = {"wgtrace": budget,
                      "wg-only": 1.03 if kernel == "matmul" else None}.get(variant)
@@ -120,7 +157,7 @@ def main():
         for ours in ("wgtrace",):
             wg = statistics.median(ratios[ours])
             for other in ("tsan", "sancov"):
-                if wg >= statistics.median(ratios[other]):
+                if other in ratios and wg >= statistics.median(ratios[other]):
                     failures.append("%s: %s %.2fx is not below %s %.2fx" % (
                         kernel, ours, wg, other, statistics.median(ratios[other])))
 

@@ -145,7 +145,7 @@ Expected<Replacements> EditSet::toReplacements() const {
     if (Text.empty() && Length == 0)
       continue;
     if (Error E = Result.add(Replacement(FilePath, Offset, Length, Text)))
-      return std::move(E);
+      return E;
   }
   return Result;
 }

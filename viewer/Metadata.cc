@@ -64,7 +64,7 @@ Expected<Metadata> Metadata::decode(const Chunk &C) {
                                                    : std::string());
     }
   }
-  return std::move(M);
+  return M;
 }
 
 } // namespace wgtrace::viewer

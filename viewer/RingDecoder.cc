@@ -49,7 +49,7 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
   if (!Info.Wrapped) {
     D.Begin = 0;
     D.End = Info.Head;
-    return std::move(D);
+    return D;
   }
   if (Mode == RingMode::IreeCompat) {
     // IREE's tool reads [0, R) of a wrapped ring as if it had not wrapped;
@@ -59,11 +59,11 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
     D.End = Info.Size;
     D.BoundByEnd = false;
     D.CheckKeys = false;
-    return std::move(D);
+    return D;
   }
   if (Error E = D.locateWrappedStart())
-    return std::move(E);
-  return std::move(D);
+    return E;
+  return D;
 }
 
 uint64_t RingDecoder::syntacticSize(uint64_t Phys) const {

@@ -25,7 +25,7 @@ Expected<TraceFile> TraceFile::open(StringRef Path) {
   TraceFile File;
   File.Buffer = std::move(*BufferOrErr);
   File.Bytes = arrayRefFromStringRef(File.Buffer->getBuffer());
-  return std::move(File);
+  return File;
 }
 
 void TraceFile::release(uint64_t Begin, uint64_t End) const {

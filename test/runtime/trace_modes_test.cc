@@ -348,8 +348,9 @@ TEST(TraceModes, AbortExitAndTerminateStillWriteTheTrace) {
     std::string Path = tracePath(C.Scenario);
     ChildResult R = runDriver({C.Scenario, "2", "4"}, {"WGTRACE_FILE=" + Path});
     EXPECT_EQ(R.Signal, C.Signal) << C.Scenario << ": " << R.Stderr;
-    if (C.ExitCode >= 0)
+    if (C.ExitCode >= 0) {
       EXPECT_EQ(R.ExitCode, C.ExitCode) << C.Scenario;
+    }
     Decoded D = decode(Path);
     ASSERT_TRUE(D.Ok) << C.Scenario << ": " << D.Error;
     EXPECT_EQ(D.Workgroups.size(), 3u) << C.Scenario;
