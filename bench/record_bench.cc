@@ -77,8 +77,8 @@ void recordBytesOnly(benchmark::State &State) {
   size_t Word = 0;
   for (auto _ : State) {
     for (int I = 0; I < kBatch; ++I, Word = (Word + 2) & (kWords - 1)) {
-      __builtin_nontemporal_store(4LL, &Ring[Word]);
-      __builtin_nontemporal_store(static_cast<long long>(I), &Ring[Word + 1]);
+      wgtrace::detail::storeNonTemporal(&Ring[Word], 4);
+      wgtrace::detail::storeNonTemporal(&Ring[Word + 1], I);
     }
     benchmark::ClobberMemory();
   }

@@ -23,13 +23,23 @@
 #define WGTRACE_TLS thread_local
 #endif
 
+// How records bypass the caches: Clang's __builtin_nontemporal_store, which
+// the optimiser treats as an ordinary typed store; elsewhere (GCC) SSE2's
+// movnti through _mm_stream_si64, on x86-64; plain stores where neither
+// exists.
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_nontemporal_store)
-#define WGTRACE_HAS_NONTEMPORAL_STORE 1
+#define WGTRACE_NONTEMPORAL_BUILTIN 1
 #endif
 #endif
-#ifndef WGTRACE_HAS_NONTEMPORAL_STORE
-#define WGTRACE_HAS_NONTEMPORAL_STORE 0
+#ifndef WGTRACE_NONTEMPORAL_BUILTIN
+#define WGTRACE_NONTEMPORAL_BUILTIN 0
+#endif
+#if !WGTRACE_NONTEMPORAL_BUILTIN && defined(__x86_64__) && defined(__SSE2__)
+#define WGTRACE_NONTEMPORAL_MOVNTI 1
+#include <emmintrin.h>
+#else
+#define WGTRACE_NONTEMPORAL_MOVNTI 0
 #endif
 
 // WGTRACE_MEMORY_ACCESSES=0 (wgtrace_instrument_target's MEMORY_ACCESSES
@@ -97,6 +107,21 @@ struct RecordWords {
   uint64_t Second;
 };
 
+/// Stores the 8 bytes of \p Value at \p Word without reading the line into
+/// the caches (as far as the compiler can, above). Typed long long, which no
+/// field of Ring is: a store through a plain uint64_t pointer might change the
+/// key as far as the compiler knows, and it would reload the key after every
+/// record.
+WGTRACE_ALWAYS_INLINE void storeNonTemporal(long long *Word, uint64_t Value) {
+#if WGTRACE_NONTEMPORAL_BUILTIN
+  __builtin_nontemporal_store(static_cast<long long>(Value), Word);
+#elif WGTRACE_NONTEMPORAL_MOVNTI
+  _mm_stream_si64(Word, static_cast<long long>(Value));
+#else
+  *Word = static_cast<long long>(Value);
+#endif
+}
+
 /// Called when a 16-byte record at \p Cursor would reach R.End: publishes
 /// Cursor, wraps the ring (ring mode) or hands the full part to the writer
 /// thread and waits for room (stream mode), and returns where the record
@@ -132,18 +157,8 @@ WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
   // memory traffic of recording and evicts the kernel's own data. The
   // runtime fences before another thread reads the ring.
   auto *Words = reinterpret_cast<RecordWords *>(Cursor);
-#if WGTRACE_HAS_NONTEMPORAL_STORE
-  // As long long, which no field of Ring is: a store through a plain
-  // uint64_t pointer might change the key as far as the compiler knows, and
-  // it would reload the key after every record.
-  __builtin_nontemporal_store(static_cast<long long>(First),
-                              reinterpret_cast<long long *>(&Words->First));
-  __builtin_nontemporal_store(static_cast<long long>(Second),
-                              reinterpret_cast<long long *>(&Words->Second));
-#else
-  Words->First = First;
-  Words->Second = Second;
-#endif
+  storeNonTemporal(reinterpret_cast<long long *>(&Words->First), First);
+  storeNonTemporal(reinterpret_cast<long long *>(&Words->Second), Second);
 }
 
 /// The ring records of \p Kept go to: it, or the thread's idle ring. A
