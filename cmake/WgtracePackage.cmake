@@ -1,6 +1,7 @@
 # `cmake --install` layout: tools, the runtime library and headers, the CMake
-# package (find_package(wgtrace CONFIG) + wgtrace_instrument_target) and a
-# pkg-config file for other build systems.
+# package (find_package(wgtrace CONFIG) + wgtrace_instrument_target), a
+# pkg-config file for other build systems and the documentation (the manual
+# pages are installed by man/).
 
 include(CMakePackageConfigHelpers)
 set(WGTRACE_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/wgtrace)
@@ -39,3 +40,7 @@ install(CODE "
                  \"${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc\" @ONLY)")
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/wgtrace.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+install(FILES README.md docs/DESIGN.md docs/FORMAT.md docs/REWRITER.md
+              docs/RUNTIME.md docs/VIEWER.md
+  DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -9,6 +9,8 @@ packages=(
   libfmt-dev googletest libgtest-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler
   cmake ninja-build pkg-config python3 make
+  # The manual pages: made by help2man, rendered by man -l in a test.
+  help2man man-db groff-base
   # wgtrace-view html's test renders the report in headless Chromium.
   chromium
 )

@@ -20,6 +20,10 @@ check test -x "$prefix/bin/wgtrace-view"
 check test -f "$prefix/include/wgtrace/wgtrace.h"
 check test -f "$prefix/lib/pkgconfig/wgtrace.pc"
 check test -f "$prefix/lib/cmake/wgtrace/wgtraceConfig.cmake"
+for tool in wgtrace-rewrite wgtrace-view; do
+  check grep -q "^NAME" <(MANWIDTH=80 man -l "$prefix/share/man/man1/$tool.1" 2>/dev/null)
+done
+check test -f "$prefix/share/doc/wgtrace/DESIGN.md"
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt")
 check grep -qx "wgtrace-rewrite $version (LLVM 19\.[0-9.]*)" <("$prefix/bin/wgtrace-rewrite" --version)
 check grep -qx "wgtrace-view $version (LLVM 19\.[0-9.]*)" <("$prefix/bin/wgtrace-view" --version)
