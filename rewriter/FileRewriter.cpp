@@ -179,8 +179,14 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       for (const WatchedVariable &W : Watches.watched())
         Layout += " " + std::to_string(W.Ordinal) + "=" + W.Name;
     }
+    SourceLocation Defined = SM.getExpansionLoc(K.Written->getLocation());
     Functions.push_back(
-        {kernelName(K.Written), Target, Layout, definitionText(K.Written)});
+        {kernelName(K.Written), Target, Layout, definitionText(K.Written),
+         GivenPath, SM.getExpansionLineNumber(Defined),
+         SM.getExpansionColumnNumber(Defined),
+         K.Written->getTemplatedKind() == FunctionDecl::TK_FunctionTemplate
+             ? 1u
+             : 0u});
     if (K.Bodies.empty())
       RC.remark(K.Written->getLocation(),
                 "template kernel '" + kernelName(K.Written) +

@@ -68,7 +68,9 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
     for (const FunctionMeta &F : Functions)
       OS << "    {\"" << escapeCString(F.Name) << "\", \""
          << escapeCString(F.Target) << "\", \"" << escapeCString(F.Layout)
-         << "\", \"" << escapeCString(F.Source) << "\"},\n";
+         << "\", \"" << escapeCString(F.Source) << "\", \""
+         << escapeCString(F.File) << "\", " << F.Line << ", " << F.Column
+         << ", " << F.Kind << ", nullptr, 0},\n";
     OS << "};\n";
   }
   if (!Sites.empty()) {

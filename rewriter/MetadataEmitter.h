@@ -27,6 +27,12 @@ struct FunctionMeta {
   std::string Target;
   std::string Layout;
   std::string Source;
+  /// Where the definition is (the path as the rewriter was given it).
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  /// fb::FunctionKind: 0 function, 1 template instance, 2 lambda.
+  unsigned Kind = 0;
 };
 
 struct SiteMeta {

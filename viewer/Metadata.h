@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace wgtrace::viewer {
@@ -33,6 +34,52 @@ struct FunctionInfo {
   }
 };
 
+/// A place in the source, from wgtrace's metadata extension.
+struct SourcePlace {
+  /// Empty when unknown.
+  std::string File;
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+
+  bool known() const { return !File.empty(); }
+  /// "file:line" (or "file:line:col" with \p WithColumn); "" when unknown.
+  std::string str(bool WithColumn = false) const;
+};
+
+/// A kernel's buffer parameter (fb::ParamDef): BufferBase / BufferExtent
+/// VALUE records name it by its index in FunctionExtension::Params.
+struct BufferParam {
+  std::string Name;
+  std::string Type;
+  uint32_t Position = 0;
+  uint8_t Kind = 0;
+  uint32_t ElementSize = 0;
+  bool HasExtent = false;
+};
+
+/// What wgtrace's extension says of a function (fb::WgtraceFunctionDef).
+struct FunctionExtension {
+  uint8_t Kind = 0;
+  SourcePlace Where;
+  std::vector<BufferParam> Params;
+};
+
+/// An access expression the rewriter numbered (fb::AccessSiteDef).
+struct AccessSite {
+  SourcePlace Where;
+  uint8_t Kind = 0;
+  std::string Scope;
+  std::string Text;
+};
+
+/// An access the rewriter could not wrap (fb::UntracedAccessDef).
+struct UntracedAccess {
+  SourcePlace Where;
+  std::string Scope;
+  std::string Text;
+  std::string Reason;
+};
+
 /// The decoded metadata of one chunk. A ring chunk's dispatch ids index the
 /// sites of the metadata chunk most recently read before it (IREE's rule).
 struct Metadata {
@@ -42,8 +89,34 @@ struct Metadata {
   /// Function index of each dispatch site; all indices are valid.
   std::vector<uint32_t> SiteFunctions;
   /// "file:line" of each dispatch site where the writer recorded it
-  /// (wgtrace's extension of the schema); empty otherwise.
+  /// (wgtrace's extension); empty otherwise.
   std::vector<std::string> SiteLocations;
+
+  // wgtrace's extension (docs/FORMAT.md); empty for IREE's files.
+
+  /// Whether the file has the extension table at all.
+  bool HasExtension = false;
+  /// Parallel to Functions where present (may be shorter).
+  std::vector<FunctionExtension> FunctionExtensions;
+  /// Whether bits 48-63 of memory records' address words are access site
+  /// ids (WgtraceDef.access_sites present).
+  bool HasAccessSites = false;
+  /// Access site id N is AccessSites[N - 1].
+  std::vector<AccessSite> AccessSites;
+  std::vector<UntracedAccess> Untraced;
+  /// Set when the extension table did not verify and was ignored: the
+  /// file was read with IREE's schema alone. One line for the user.
+  std::string ExtensionNote;
+
+  /// The extension's entry for function \p Function, or null.
+  const FunctionExtension *functionExtension(uint32_t Function) const {
+    return Function < FunctionExtensions.size() ? &FunctionExtensions[Function]
+                                                : nullptr;
+  }
+  /// The access site with id \p Id, or null (0, or not in the table).
+  const AccessSite *accessSite(uint32_t Id) const {
+    return Id >= 1 && Id <= AccessSites.size() ? &AccessSites[Id - 1] : nullptr;
+  }
 
   const FunctionInfo &siteFunction(uint32_t Site) const {
     return Functions[SiteFunctions[Site]];

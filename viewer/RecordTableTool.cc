@@ -62,6 +62,9 @@ std::string valueNumber(format::ValueType Type, uint64_t Bits) {
     return fmt::format("{}", int64_t(Bits));
   case VT::UInt64:
   case VT::Pointer:
+  case VT::BufferBase:
+  case VT::BufferExtent:
+  case VT::Continuation:
     return fmt::format("{}", Bits);
   case VT::Float16:
     return Float(halfToFloat(uint16_t(Bits)));

@@ -87,6 +87,11 @@ void formatValue(fmt::memory_buffer &Out, uint8_t Type, uint64_t Bits,
     appendFloat(Out, D);
     return;
   }
+  case format::ValueType::BufferBase:
+  case format::ValueType::BufferExtent:
+  case format::ValueType::Continuation:
+    // wgtrace's own types: printed as IREE's tool prints them, below.
+    break;
   }
   fmt::format_to(It, "<<unknown type: {:02X}>>", unsigned(Type));
 }

@@ -4,6 +4,8 @@
 
 #include "trace_writer.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <vector>
 
@@ -15,6 +17,9 @@ struct ModuleList {
   std::vector<const detail::Module *> Modules;
   uint32_t NextSite = 0;
   uint32_t NextFunction = 0;
+  /// Access site ids are 1-based; 0 is "no site".
+  uint32_t NextAccessSite = 1;
+  bool ToldAccessSitesRanOut = false;
 };
 
 // Leaked on purpose, like the ring list: read by the exit handler.
@@ -43,14 +48,31 @@ size_t moduleCount() {
 namespace wgtrace::detail {
 
 Module::Module(const FunctionInfo *Functions, size_t NumFunctions,
-               const SiteInfo *Sites, size_t NumSites)
+               const SiteInfo *Sites, size_t NumSites,
+               const ModuleExtras &Extras)
     : Functions(Functions), NumFunctions(NumFunctions), Sites(Sites),
-      NumSites(NumSites) {
+      NumSites(NumSites), Extras(Extras) {
   runtime::ModuleList &List = runtime::moduleList();
   {
     std::lock_guard<std::mutex> Guard(List.Lock);
     SiteBase = List.NextSite;
     FunctionBase = List.NextFunction;
+    // The address word has 16 bits for a site id: the sites that do not
+    // fit record id 0 and are attributed to no source line. Said once.
+    AccessSiteBase = List.NextAccessSite - 1;
+    uint64_t Room = format::kMaxAccessSite + 1 - List.NextAccessSite;
+    NumAccessSitesNumbered =
+        static_cast<uint32_t>(std::min<uint64_t>(Extras.NumAccessSites, Room));
+    List.NextAccessSite += NumAccessSitesNumbered;
+    if (NumAccessSitesNumbered < Extras.NumAccessSites &&
+        !List.ToldAccessSitesRanOut) {
+      List.ToldAccessSitesRanOut = true;
+      std::fprintf(stderr,
+                   "wgtrace: more than %u access sites in this process: "
+                   "accesses of the sites beyond it are recorded without "
+                   "their source location\n",
+                   format::kMaxAccessSite);
+    }
     // Each function also gets a site standing for its direct calls.
     List.NextSite += static_cast<uint32_t>(NumSites + NumFunctions);
     List.NextFunction += static_cast<uint32_t>(NumFunctions);

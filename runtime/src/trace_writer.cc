@@ -4,10 +4,10 @@
 
 #include "config.h"
 #include "crash_handler.h"
+#include "metadata_builder.h"
 #include "module_registry.h"
 #include "stream_writer.h"
 
-#include "wgtrace/dispatch_instrument_generated.h"
 #include "wgtrace/wgtrace.h"
 
 #include <algorithm>
@@ -18,7 +18,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <map>
 #include <mutex>
 #include <unistd.h>
 
@@ -162,59 +161,6 @@ void FdSink::write(const void *Data, uint64_t Length) {
 void VectorSink::write(const void *Data, uint64_t Length) {
   const auto *Bytes = static_cast<const uint8_t *>(Data);
   Out.insert(Out.end(), Bytes, Bytes + Length);
-}
-
-std::vector<uint8_t> buildMetadata() {
-  flatbuffers::FlatBufferBuilder Builder;
-  std::vector<flatbuffers::Offset<fb::DispatchFunctionDef>> Functions;
-  std::vector<flatbuffers::Offset<fb::DispatchSiteDef>> Sites;
-  std::map<std::string, uint32_t> FunctionByName;
-
-  auto OptionalString = [&](const char *Text) {
-    return Text ? Builder.CreateString(Text)
-                : flatbuffers::Offset<flatbuffers::String>();
-  };
-  auto AddFunction = [&](const detail::FunctionInfo &F) {
-    Functions.push_back(fb::CreateDispatchFunctionDef(
-        Builder, Builder.CreateString(F.Name ? F.Name : ""),
-        OptionalString(F.Target), OptionalString(F.Layout),
-        OptionalString(F.Source)));
-    return static_cast<uint32_t>(Functions.size() - 1);
-  };
-
-  // Functions first, in id order, so that sites can name kernels of any
-  // module.
-  forEachModule([&](const detail::Module &M) {
-    for (size_t I = 0; I < M.NumFunctions; ++I)
-      FunctionByName.emplace(M.Functions[I].Name, AddFunction(M.Functions[I]));
-  });
-  // A site may launch a kernel that no instrumented module defines; it
-  // still needs a function entry to name it.
-  auto ResolveCallee = [&](const char *Callee) {
-    auto It = FunctionByName.find(Callee);
-    if (It != FunctionByName.end())
-      return It->second;
-    uint32_t Id = AddFunction({Callee, nullptr, nullptr, nullptr});
-    FunctionByName.emplace(Callee, Id);
-    return Id;
-  };
-  forEachModule([&](const detail::Module &M) {
-    for (size_t I = 0; I < M.NumSites; ++I) {
-      uint32_t Function = ResolveCallee(M.Sites[I].Callee);
-      Sites.push_back(fb::CreateDispatchSiteDef(
-          Builder, Function, OptionalString(M.Sites[I].Location)));
-    }
-    for (size_t I = 0; I < M.NumFunctions; ++I)
-      Sites.push_back(fb::CreateDispatchSiteDef(
-          Builder, M.functionBase() + static_cast<uint32_t>(I)));
-  });
-
-  auto Root = fb::CreateDispatchInstrumentDef(
-      Builder, /*version=*/0, /*flags=*/0, Builder.CreateVector(Functions),
-      Builder.CreateVector(Sites));
-  fb::FinishDispatchInstrumentDefBuffer(Builder, Root);
-  return {Builder.GetBufferPointer(),
-          Builder.GetBufferPointer() + Builder.GetSize()};
 }
 
 void refreshMetadata() {

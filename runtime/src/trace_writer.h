@@ -52,9 +52,6 @@ private:
 /// Rebuilds the cached metadata chunk content from every registered module.
 /// Called when a module registers and before each trace is written.
 void refreshMetadata();
-/// Serialises the metadata of every registered module: a FlatBuffer with
-/// identifier "IDBD".
-std::vector<uint8_t> buildMetadata();
 
 void writeMetadataChunk(Sink &Out);
 

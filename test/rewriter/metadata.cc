@@ -20,7 +20,7 @@ static_assert(__LINE__ == 18, "the original lines keep their numbers");
 // CHECK:#include <wgtrace/instrument.h>
 // CHECK-NEXT:namespace {
 // CHECK-NEXT:const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
-// CHECK-NEXT:    {"ns::simple_mul", "x86_64-{{.*}}-linux-gnu -O2 -mavx2", "(const wgtrace::Workgroup &wg, const float *a, const float *b, float *c, uint32_t n)", "WGTRACE_DISPATCH void simple_mul(const wgtrace::Workgroup &wg, const float *a, const float *b, float *c, uint32_t n) {\n  c[wg.id[0] * n] = a[0] * b[0] + \"\\\"q\\\"\\t?\?=\"[0];\n}"},
+// CHECK-NEXT:    {"ns::simple_mul", "x86_64-{{.*}}-linux-gnu -O2 -mavx2", "(const wgtrace::Workgroup &wg, const float *a, const float *b, float *c, uint32_t n)", "WGTRACE_DISPATCH void simple_mul(const wgtrace::Workgroup &wg, const float *a, const float *b, float *c, uint32_t n) {\n  c[wg.id[0] * n] = a[0] * b[0] + \"\\\"q\\\"\\t?\?=\"[0];\n}", "{{.*}}metadata.cc.tmp.cc", 13, 23, 0, nullptr, 0},
 // CHECK-NEXT:};
 // CHECK-NEXT:::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, nullptr, 0);
 // CHECK-NEXT:} // namespace

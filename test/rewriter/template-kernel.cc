@@ -13,7 +13,7 @@
 
 #include <cstddef>
 
-// CHECK: {"axpy", "{{[^"]*}}", "(const wgtrace::Workgroup &wg, T a, const T *x, T *y, size_t n)", "template <class T>\nWGTRACE_DISPATCH void axpy({{.*}}"},
+// CHECK: {"axpy", "{{[^"]*}}", "(const wgtrace::Workgroup &wg, T a, const T *x, T *y, size_t n)", "template <class T>\nWGTRACE_DISPATCH void axpy({{.*}}", {{.*}}template-kernel.cc.tmp.cc", {{[0-9]+}}, {{[0-9]+}}, 1, nullptr, 0},
 // CHECK: {"unused", {{.*}}},
 // CHECK: {"axpy", "{{.*}}:36"},
 // CHECK-NEXT: {"axpy", "{{.*}}:37"},

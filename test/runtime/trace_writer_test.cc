@@ -1,5 +1,6 @@
 //===- trace_writer_test.cc - The file is IREE's chunked format -----------===//
 
+#include "metadata_builder.h"
 #include "module_registry.h"
 #include "trace_writer.h"
 
@@ -28,6 +29,36 @@ const detail::SiteInfo Sites[] = {{"second", "a.cc:3"},
                                   {"elsewhere", "a.cc:9"}};
 detail::Module WriterModule(Functions, 2, Sites, 2);
 
+// A module with everything of wgtrace's metadata extension.
+const detail::ParamInfo ScaleParams[] = {
+    {"in", "const float *", 1, 0, 4, false},
+    {"out", "std::span<float>", 2, 2, 4, true}};
+detail::FunctionInfo scaleFunction() {
+  detail::FunctionInfo F = {"scale", "t", "(wg, in, out)", "src"};
+  F.File = "k.cc";
+  F.Line = 7;
+  F.Column = 18;
+  F.Kind = 2;
+  F.Params = ScaleParams;
+  F.NumParams = 2;
+  return F;
+}
+const detail::FunctionInfo ExtendedFunctions[] = {scaleFunction()};
+const detail::AccessSiteInfo ExtendedAccessSites[] = {
+    {"k.cc", 9, 5, 0, "scale", "in[i]"}, {"k.h", 3, 1, 1, "put", "out[i]"}};
+const detail::UntracedInfo ExtendedUntraced[] = {
+    {"k.cc", 11, 3, "scale", "MACRO(x)", "a macro that is not one lvalue"}};
+detail::ModuleExtras extendedExtras() {
+  detail::ModuleExtras X;
+  X.AccessSites = ExtendedAccessSites;
+  X.NumAccessSites = 2;
+  X.Untraced = ExtendedUntraced;
+  X.NumUntraced = 1;
+  return X;
+}
+detail::Module ExtendedModule(ExtendedFunctions, 1, nullptr, 0,
+                              extendedExtras());
+
 std::vector<uint8_t> readFile(const std::string &Path) {
   std::ifstream In(Path, std::ios::binary);
   return {std::istreambuf_iterator<char>(In), std::istreambuf_iterator<char>()};
@@ -52,16 +83,81 @@ TEST(TraceWriter, MetadataIsAVerifiedFlatBufferNamingEverySite) {
   EXPECT_EQ(Def->functions()->Get(FunctionBase + 1)->target(), nullptr);
   // Explicit sites, then one direct-call site per function.
   EXPECT_EQ(Def->sites()->Get(SiteBase)->function(), FunctionBase + 1);
-  ASSERT_NE(Def->sites()->Get(SiteBase)->location(), nullptr);
-  EXPECT_EQ(Def->sites()->Get(SiteBase)->location()->str(), "a.cc:3");
+  // Where each site is, in wgtrace's extension table.
+  const fb::WgtraceDef *X = Def->wgtrace();
+  ASSERT_NE(X, nullptr);
+  EXPECT_EQ(X->version(), 1u);
+  ASSERT_EQ(X->sites()->size(), Def->sites()->size());
+  const fb::SourceLocation *Where = X->sites()->Get(SiteBase)->location();
+  ASSERT_NE(Where, nullptr);
+  EXPECT_EQ(X->files()->Get(Where->file())->str(), "a.cc");
+  EXPECT_EQ(Where->line(), 3u);
+  EXPECT_FALSE(X->sites()->Get(SiteBase)->direct());
   // Direct-call sites have no single location.
-  EXPECT_EQ(Def->sites()->Get(WriterModule.directSite(0))->location(), nullptr);
+  EXPECT_EQ(X->sites()->Get(WriterModule.directSite(0))->location(), nullptr);
+  EXPECT_TRUE(X->sites()->Get(WriterModule.directSite(0))->direct());
   uint32_t Elsewhere = Def->sites()->Get(SiteBase + 1)->function();
   EXPECT_EQ(Def->functions()->Get(Elsewhere)->name()->str(), "elsewhere");
   EXPECT_EQ(Def->sites()->Get(WriterModule.directSite(0))->function(),
             FunctionBase);
   EXPECT_EQ(Def->sites()->Get(WriterModule.directSite(1))->function(),
             FunctionBase + 1);
+}
+
+TEST(TraceWriter, MetadataExtensionHoldsParamsAccessSitesAndUntraced) {
+  std::vector<uint8_t> Bytes = runtime::buildMetadata();
+  flatbuffers::Verifier Verifier(Bytes.data(), Bytes.size());
+  ASSERT_TRUE(fb::VerifyDispatchInstrumentDefBuffer(Verifier));
+  const fb::DispatchInstrumentDef *Def =
+      fb::GetDispatchInstrumentDef(Bytes.data());
+  const fb::WgtraceDef *X = Def->wgtrace();
+  ASSERT_NE(X, nullptr);
+  auto File = [&](const fb::SourceLocation *L) {
+    return X->files()->Get(L->file())->str();
+  };
+
+  const fb::WgtraceFunctionDef *F =
+      X->functions()->Get(ExtendedModule.functionBase());
+  EXPECT_EQ(F->kind(), fb::FunctionKind::Lambda);
+  EXPECT_EQ(File(F->location()), "k.cc");
+  EXPECT_EQ(F->location()->line(), 7u);
+  EXPECT_EQ(F->location()->column(), 18u);
+  ASSERT_EQ(F->params()->size(), 2u);
+  EXPECT_EQ(F->params()->Get(1)->name()->str(), "out");
+  EXPECT_EQ(F->params()->Get(1)->type()->str(), "std::span<float>");
+  EXPECT_EQ(F->params()->Get(1)->position(), 2u);
+  EXPECT_EQ(F->params()->Get(1)->kind(), fb::ParamKind::Span);
+  EXPECT_EQ(F->params()->Get(1)->element_size(), 4u);
+  EXPECT_TRUE(F->params()->Get(1)->has_extent());
+  EXPECT_FALSE(F->params()->Get(0)->has_extent());
+  // A function without extras still has an entry, saying nothing.
+  const fb::WgtraceFunctionDef *First =
+      X->functions()->Get(WriterModule.functionBase());
+  EXPECT_EQ(First->params()->size(), 0u);
+  EXPECT_EQ(First->location()->file(), 0u);
+
+  // Ids are process-wide, 1-based, and entry id - 1 describes site id.
+  uint32_t Second = ExtendedModule.accessSite(2);
+  EXPECT_EQ(Second, ExtendedModule.accessSite(1) + 1);
+  EXPECT_GE(ExtendedModule.accessSite(1), 1u);
+  ASSERT_GE(X->access_sites()->size(), Second);
+  const fb::AccessSiteDef *A = X->access_sites()->Get(Second - 1);
+  EXPECT_EQ(File(A->location()), "k.h");
+  EXPECT_EQ(A->location()->line(), 3u);
+  EXPECT_EQ(A->kind(), fb::AccessKind::Store);
+  EXPECT_EQ(A->scope()->str(), "put");
+  EXPECT_EQ(A->text()->str(), "out[i]");
+
+  ASSERT_EQ(X->untraced()->size(), 1u);
+  const fb::UntracedAccessDef *U = X->untraced()->Get(0);
+  EXPECT_EQ(File(U->location()), "k.cc");
+  EXPECT_EQ(U->location()->line(), 11u);
+  EXPECT_EQ(U->reason()->str(), "a macro that is not one lvalue");
+  // The file table interns paths: k.cc once.
+  int KccEntries = 0;
+  for (const flatbuffers::String *Path : *X->files())
+    KccEntries += Path->str() == "k.cc";
+  EXPECT_EQ(KccEntries, 1);
 }
 
 TEST(TraceWriter, FileIsMetadataThenOneRingChunkPerRecordingThread) {

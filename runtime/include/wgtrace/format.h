@@ -106,8 +106,34 @@ enum class ValueType : uint8_t {
   Float32,
   Float64,
   BFloat16,
+
+  // wgtrace extension 1: VALUE types IREE's schema does not have. IREE's
+  // dump tool prints them as "<<unknown type: XX>>" and goes on.
+
+  /// A kernel's buffer parameter: Ordinal indexes the function's
+  /// WgtraceFunctionDef.params, Bits is the buffer's address. Written by the
+  /// workgroup prologue right after the WORKGROUP record, for every
+  /// workgroup (so that each workgroup names its buffers on its own: after
+  /// a wrap, in a stream-mode chunk, under a filter).
+  BufferBase = 0x40,
+  /// Bytes of the buffer of the BufferBase with the same ordinal, when the
+  /// parameter's type says it (a span's size, an array bound, a reference).
+  BufferExtent = 0x41,
+  /// Follows a WORKGROUP record that continues an invocation begun earlier
+  /// in the same ring (re-emitted at a wrap or at a stream-mode buffer
+  /// change, or when a kernel called from a kernel returns after one).
+  /// Ordinal is 0; Bits is the ring-lifetime offset (RingTrailer::
+  /// BaseVirtualOffset-relative counting) of the invocation's first
+  /// WORKGROUP record. All copies with the same ring and Bits are one
+  /// workgroup.
+  Continuation = 0x42,
 };
 inline constexpr unsigned kValueTypeCount = 13;
+
+/// Whether \p Type is one of IREE's value types (printed as a value).
+constexpr bool isIreeValueType(ValueType Type) {
+  return uint8_t(Type) < kValueTypeCount;
+}
 
 inline constexpr size_t kWorkgroupRecordSize = 32;
 inline constexpr size_t kValueRecordSize = 16;
@@ -176,6 +202,34 @@ inline WorkgroupRecord decodeWorkgroup(const void *Src) {
           {Words[1], Words[2], Words[3]},
           {Words[4], Words[5], Words[6]},
           Words[7]};
+}
+
+//===----------------------------------------------------------------------===//
+// wgtrace extension 1: access sites in the address word
+//===----------------------------------------------------------------------===//
+
+// When the metadata has WgtraceDef.access_sites, a LOAD/STORE record's
+// second word is address:48 | access_site:16. User-space addresses on the
+// platforms wgtrace supports (x86-64 and AArch64 with 4-level page tables)
+// fit in 47 bits, so the top 16 bits are free. Site 0 means "no site" (an
+// access made by code the rewriter did not number, e.g. a hand-written
+// WGTRACE_LOAD). Without access_sites the word is the address, as in
+// IREE's files.
+inline constexpr unsigned kAccessSiteShift = 48;
+inline constexpr uint64_t kAccessAddressMask =
+    (uint64_t{1} << kAccessSiteShift) - 1;
+inline constexpr uint32_t kNoAccessSite = 0;
+inline constexpr uint32_t kMaxAccessSite = 0xFFFF;
+
+/// The address word of a record of access site \p Site.
+constexpr uint64_t accessSiteBits(uint32_t Site) {
+  return uint64_t(Site) << kAccessSiteShift;
+}
+constexpr uint64_t addressOfWord(uint64_t Word) {
+  return Word & kAccessAddressMask;
+}
+constexpr uint32_t accessSiteOfWord(uint64_t Word) {
+  return uint32_t(Word >> kAccessSiteShift);
 }
 
 /// LOAD / STORE record, decoded.
@@ -265,13 +319,95 @@ inline uint64_t recordSize(const void *Record) {
 }
 
 //===----------------------------------------------------------------------===//
+// wgtrace extension 1: the ring trailer
+//===----------------------------------------------------------------------===//
+
+// wgtrace writes every ring chunk so that it does not wrap and no record
+// spills into the padding; the padding's last bytes before the head then
+// hold a RingTrailer saying which ring the chunk belongs to and what was
+// lost before it. IREE's tools ignore the padding. Lost-site entries, when
+// any, lie immediately before the trailer (entry 0 nearest to it).
+
+/// "WGRT" read as a little-endian u32.
+inline constexpr uint32_t kRingTrailerMagic = 0x54524757u;
+inline constexpr uint16_t kRingTrailerVersion = 1;
+
+// RingTrailer::Flags bits.
+/// Records of this ring were overwritten before this chunk's first byte.
+inline constexpr uint16_t kTrailerWrapped = 1u << 0;
+/// The chunk is one buffer of a stream-mode ring.
+inline constexpr uint16_t kTrailerStream = 1u << 1;
+/// Written by the crash handler: the last workgroup may be cut short.
+inline constexpr uint16_t kTrailerCrash = 1u << 2;
+/// More sites lost workgroups than the lost-site entries hold.
+inline constexpr uint16_t kTrailerLostSitesTruncated = 1u << 3;
+
+struct RingTrailer {
+  uint32_t Magic;
+  uint16_t Version;
+  uint16_t Flags;
+  /// Process-wide index of the ring (a ring outlives the threads that use
+  /// it; chunks of one ring share it).
+  uint32_t RingId;
+  /// Lost-site entries just before the trailer.
+  uint32_t LostSiteCount;
+  /// 0, 1, 2, ... over the chunks of one ring, in the order written.
+  uint64_t ChunkSequence;
+  /// Ring-lifetime byte offset of this chunk's content offset 0 (the
+  /// bytes the ring held before it, written or lost).
+  uint64_t BaseVirtualOffset;
+  /// WGTRACE_BUFFER_SIZE the ring ran with (the chunk may be smaller).
+  uint64_t RingSize;
+  /// Bytes, records and WORKGROUP records (invocations, not copies) of
+  /// this ring overwritten before this chunk's first byte and written in
+  /// no chunk.
+  uint64_t BytesLost;
+  uint64_t RecordsLost;
+  uint64_t WorkgroupsLost;
+};
+static_assert(sizeof(RingTrailer) == 64);
+
+/// How many invocations of one dispatch site a ring lost to wrapping.
+struct LostSite {
+  uint32_t DispatchId;
+  uint32_t Workgroups;
+};
+static_assert(sizeof(LostSite) == 8);
+
+/// Content offset of the trailer in a ring chunk of \p RingSize bytes.
+constexpr uint64_t ringTrailerOffset(uint64_t RingSize) {
+  return RingSize + kRingPadding - kRingHeadSize - sizeof(RingTrailer);
+}
+/// Most lost-site entries that fit between the ring's end and the trailer.
+inline constexpr uint32_t kMaxLostSites =
+    (kRingPadding - kRingHeadSize - sizeof(RingTrailer)) / sizeof(LostSite);
+
+//===----------------------------------------------------------------------===//
 // Workgroup timing chunk (wgtrace extension, type 0x8001)
 //===----------------------------------------------------------------------===//
 
+// Version 1 (wgtrace extension 1): all timing chunks follow all ring
+// chunks of a file (IREE's dump tool stops at the first chunk type it does
+// not know), one per ring chunk with timed workgroups, and each starts with
+// a TimingChunkHeader naming its ring chunk. Version 0 chunks have no
+// header and describe the ring chunk immediately before them.
+
+inline constexpr uint16_t kTimingChunkVersion = 1;
+
+struct TimingChunkHeader {
+  /// The ring chunk is the RingsBack-th ring chunk before this chunk (1:
+  /// the nearest). Counting backwards keeps concatenated files valid.
+  uint32_t RingsBack;
+  /// That ring chunk's RingTrailer::RingId and ChunkSequence, to check.
+  uint32_t RingId;
+  uint64_t ChunkSequence;
+};
+static_assert(sizeof(TimingChunkHeader) == 16);
+
 /// One entry of a timing chunk's content, which is an array of them.
 struct TimingRecord {
-  /// Ring offset of the WORKGROUP record, in the ring buffer chunk
-  /// immediately before this chunk, that the times belong to.
+  /// Ring offset of the WORKGROUP record, in the chunk's ring buffer
+  /// chunk, that the times belong to.
   uint64_t WorkgroupOffset;
   /// Steady clock, nanoseconds, same origin for every entry of a file.
   uint64_t StartNs;

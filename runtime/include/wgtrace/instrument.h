@@ -44,12 +44,38 @@
 
 namespace wgtrace::detail {
 
+// The tables below mirror the metadata schema (runtime/schema/
+// dispatch_instrument.fbs, docs/FORMAT.md): the rewriter emits them as
+// constant arrays, the runtime turns them into the metadata chunk. Members
+// of FunctionInfo after the first four are optional (default: not known).
+
+/// A buffer parameter of a kernel (fb::ParamDef). The prologue records a
+/// BufferBase VALUE (and a BufferExtent when HasExtent) for each, with the
+/// entry's index as ordinal.
+struct ParamInfo {
+  const char *Name;
+  const char *Type;
+  uint32_t Position;
+  /// fb::ParamKind.
+  uint8_t Kind;
+  uint32_t ElementSize;
+  bool HasExtent;
+};
+
 /// An instrumented kernel, as the metadata chunk describes it.
 struct FunctionInfo {
   const char *Name;
   const char *Target;
   const char *Layout;
   const char *Source;
+  /// Where it is defined; null when unknown.
+  const char *File = nullptr;
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+  /// fb::FunctionKind.
+  uint8_t Kind = 0;
+  const ParamInfo *Params = nullptr;
+  uint32_t NumParams = 0;
 };
 
 /// A place that launches a kernel through wgtrace::dispatch.
@@ -61,6 +87,37 @@ struct SiteInfo {
   const char *Location;
 };
 
+/// An access expression the rewriter wrapped (fb::AccessSiteDef). Its
+/// records carry the module's access site base plus its 1-based index.
+struct AccessSiteInfo {
+  const char *File;
+  uint32_t Line;
+  uint32_t Column;
+  /// fb::AccessKind.
+  uint8_t Kind;
+  const char *Scope;
+  const char *Text;
+};
+
+/// An access the rewriter could not wrap (fb::UntracedAccessDef).
+struct UntracedInfo {
+  const char *File;
+  uint32_t Line;
+  uint32_t Column;
+  const char *Scope;
+  const char *Text;
+  const char *Reason;
+};
+
+/// What one translation unit adds to the metadata besides its kernels and
+/// sites. All optional.
+struct ModuleExtras {
+  const AccessSiteInfo *AccessSites = nullptr;
+  size_t NumAccessSites = 0;
+  const UntracedInfo *Untraced = nullptr;
+  size_t NumUntraced = 0;
+};
+
 /// The kernels and sites of one instrumented translation unit. Constructing
 /// it registers them with the runtime, which assigns process-wide ids.
 /// Sites of a module: its explicit sites, then one "direct call" site per
@@ -68,7 +125,8 @@ struct SiteInfo {
 class Module {
 public:
   Module(const FunctionInfo *Functions, size_t NumFunctions,
-         const SiteInfo *Sites, size_t NumSites);
+         const SiteInfo *Sites, size_t NumSites,
+         const ModuleExtras &Extras = ModuleExtras());
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
 
@@ -77,15 +135,27 @@ public:
   uint32_t directSite(uint32_t Function) const {
     return SiteBase + static_cast<uint32_t>(NumSites) + Function;
   }
+  /// Process-wide id of this module's access site \p Index (1-based), or
+  /// format::kNoAccessSite when the process has more than
+  /// format::kMaxAccessSite of them (the runtime said so at start-up).
+  uint32_t accessSite(uint32_t Index) const {
+    return Index <= NumAccessSitesNumbered ? AccessSiteBase + Index
+                                           : format::kNoAccessSite;
+  }
 
   const FunctionInfo *Functions;
   size_t NumFunctions;
   const SiteInfo *Sites;
   size_t NumSites;
+  ModuleExtras Extras;
 
 private:
   uint32_t SiteBase = 0;
   uint32_t FunctionBase = 0;
+  /// Global id of access site 0 of this module (ids are base + index).
+  uint32_t AccessSiteBase = 0;
+  /// How many of the module's access sites got an id.
+  uint32_t NumAccessSitesNumbered = 0;
 };
 
 /// Run-time defaults a program was built with (wgtrace_instrument_target's

@@ -1,0 +1,196 @@
+//===- metadata_builder.cc - The metadata chunk's content -----------------===//
+//
+// IREE's DispatchInstrumentDef (functions and dispatch sites, in process-wide
+// id order) and wgtrace's WgtraceDef beside it: where each function and site
+// is, the kernels' buffer parameters, every access site the rewriter
+// numbered and every access it could not wrap. docs/FORMAT.md says what
+// each field means.
+//
+//===----------------------------------------------------------------------===//
+
+#include "metadata_builder.h"
+
+#include "module_registry.h"
+
+#include "wgtrace/dispatch_instrument_generated.h"
+#include "wgtrace/instrument.h"
+
+#include <cstdlib>
+#include <map>
+#include <string>
+
+namespace wgtrace::runtime {
+namespace {
+
+/// Builds the FlatBuffer. Strings that repeat (file paths) are interned.
+class MetadataBuilder {
+public:
+  std::vector<uint8_t> build();
+
+private:
+  using StringOffset = flatbuffers::Offset<flatbuffers::String>;
+
+  StringOffset optionalString(const char *Text) {
+    return Text ? Builder.CreateString(Text) : StringOffset();
+  }
+  /// 1-based index of \p Path in the file table; 0 for none.
+  uint32_t fileIndex(const char *Path);
+  fb::SourceLocation location(const char *File, uint32_t Line,
+                              uint32_t Column) {
+    return fb::SourceLocation(fileIndex(File), Line, Column);
+  }
+  /// "file:line" as the rewriter writes a site's location.
+  fb::SourceLocation parseFileLine(const char *FileLine);
+
+  uint32_t addFunction(const detail::FunctionInfo &F);
+  uint32_t resolveCallee(const char *Callee);
+  void addModuleSites(const detail::Module &M);
+  void addModuleAccessSites(const detail::Module &M);
+
+  flatbuffers::FlatBufferBuilder Builder;
+  std::vector<flatbuffers::Offset<fb::DispatchFunctionDef>> Functions;
+  std::vector<flatbuffers::Offset<fb::WgtraceFunctionDef>> FunctionExtras;
+  std::vector<flatbuffers::Offset<fb::DispatchSiteDef>> Sites;
+  std::vector<flatbuffers::Offset<fb::WgtraceSiteDef>> SiteExtras;
+  std::vector<flatbuffers::Offset<fb::AccessSiteDef>> AccessSites;
+  std::vector<flatbuffers::Offset<fb::UntracedAccessDef>> Untraced;
+  // Index 0 of the file table is a placeholder so that 0 means "no file".
+  std::vector<std::string> Files = {""};
+  std::map<std::string, uint32_t> FileByPath;
+  std::map<std::string, uint32_t> FunctionByName;
+};
+
+uint32_t MetadataBuilder::fileIndex(const char *Path) {
+  if (!Path || !*Path)
+    return 0;
+  auto [It, Inserted] =
+      FileByPath.emplace(Path, static_cast<uint32_t>(Files.size()));
+  if (Inserted)
+    Files.emplace_back(Path);
+  return It->second;
+}
+
+fb::SourceLocation MetadataBuilder::parseFileLine(const char *FileLine) {
+  if (!FileLine)
+    return fb::SourceLocation(0, 0, 0);
+  std::string Text(FileLine);
+  size_t Colon = Text.rfind(':');
+  if (Colon == std::string::npos)
+    return location(FileLine, 0, 0);
+  char *End = nullptr;
+  unsigned long Line = std::strtoul(Text.c_str() + Colon + 1, &End, 10);
+  if (End == Text.c_str() + Colon + 1 || *End)
+    return location(FileLine, 0, 0);
+  return location(Text.substr(0, Colon).c_str(), static_cast<uint32_t>(Line),
+                  0);
+}
+
+uint32_t MetadataBuilder::addFunction(const detail::FunctionInfo &F) {
+  Functions.push_back(fb::CreateDispatchFunctionDef(
+      Builder, Builder.CreateString(F.Name ? F.Name : ""),
+      optionalString(F.Target), optionalString(F.Layout),
+      optionalString(F.Source)));
+  std::vector<flatbuffers::Offset<fb::ParamDef>> Params;
+  Params.reserve(F.NumParams);
+  for (uint32_t I = 0; I < F.NumParams; ++I) {
+    const detail::ParamInfo &P = F.Params[I];
+    Params.push_back(fb::CreateParamDef(
+        Builder, optionalString(P.Name), optionalString(P.Type), P.Position,
+        static_cast<fb::ParamKind>(P.Kind), P.ElementSize, P.HasExtent));
+  }
+  fb::SourceLocation Where = location(F.File, F.Line, F.Column);
+  FunctionExtras.push_back(fb::CreateWgtraceFunctionDef(
+      Builder, static_cast<fb::FunctionKind>(F.Kind), &Where,
+      Builder.CreateVector(Params)));
+  return static_cast<uint32_t>(Functions.size() - 1);
+}
+
+// A site may launch a kernel that no instrumented module defines; it still
+// needs a function entry to name it.
+uint32_t MetadataBuilder::resolveCallee(const char *Callee) {
+  auto It = FunctionByName.find(Callee);
+  if (It != FunctionByName.end())
+    return It->second;
+  detail::FunctionInfo Named = {};
+  Named.Name = Callee;
+  uint32_t Id = addFunction(Named);
+  FunctionByName.emplace(Callee, Id);
+  return Id;
+}
+
+void MetadataBuilder::addModuleSites(const detail::Module &M) {
+  for (size_t I = 0; I < M.NumSites; ++I) {
+    Sites.push_back(
+        fb::CreateDispatchSiteDef(Builder, resolveCallee(M.Sites[I].Callee)));
+    fb::SourceLocation Where = parseFileLine(M.Sites[I].Location);
+    SiteExtras.push_back(
+        fb::CreateWgtraceSiteDef(Builder, &Where, /*direct=*/false));
+  }
+  for (size_t I = 0; I < M.NumFunctions; ++I) {
+    Sites.push_back(fb::CreateDispatchSiteDef(
+        Builder, M.functionBase() + static_cast<uint32_t>(I)));
+    SiteExtras.push_back(
+        fb::CreateWgtraceSiteDef(Builder, nullptr, /*direct=*/true));
+  }
+}
+
+void MetadataBuilder::addModuleAccessSites(const detail::Module &M) {
+  const detail::ModuleExtras &X = M.Extras;
+  // Ids are base + index; a module numbered after the id space ran out
+  // has none, and its entries would misplace every later one.
+  for (size_t I = 0; I < X.NumAccessSites; ++I) {
+    if (M.accessSite(static_cast<uint32_t>(I + 1)) == format::kNoAccessSite)
+      break;
+    const detail::AccessSiteInfo &A = X.AccessSites[I];
+    fb::SourceLocation Where = location(A.File, A.Line, A.Column);
+    AccessSites.push_back(fb::CreateAccessSiteDef(
+        Builder, &Where, static_cast<fb::AccessKind>(A.Kind),
+        optionalString(A.Scope), optionalString(A.Text)));
+  }
+  for (size_t I = 0; I < X.NumUntraced; ++I) {
+    const detail::UntracedInfo &U = X.Untraced[I];
+    fb::SourceLocation Where = location(U.File, U.Line, U.Column);
+    Untraced.push_back(fb::CreateUntracedAccessDef(
+        Builder, &Where, optionalString(U.Scope), optionalString(U.Text),
+        optionalString(U.Reason)));
+  }
+}
+
+std::vector<uint8_t> MetadataBuilder::build() {
+  // Functions first, in id order, so that sites can name kernels of any
+  // module.
+  forEachModule([&](const detail::Module &M) {
+    for (size_t I = 0; I < M.NumFunctions; ++I)
+      FunctionByName.emplace(M.Functions[I].Name, addFunction(M.Functions[I]));
+  });
+  forEachModule([&](const detail::Module &M) { addModuleSites(M); });
+  forEachModule([&](const detail::Module &M) { addModuleAccessSites(M); });
+
+  std::vector<StringOffset> FileStrings;
+  FileStrings.reserve(Files.size());
+  for (const std::string &F : Files)
+    FileStrings.push_back(Builder.CreateString(F));
+  auto Extension = fb::CreateWgtraceDef(
+      Builder, /*version=*/1, Builder.CreateVector(FileStrings),
+      Builder.CreateVector(FunctionExtras), Builder.CreateVector(SiteExtras),
+      Builder.CreateVector(AccessSites), Builder.CreateVector(Untraced));
+
+  auto FunctionVector = Builder.CreateVector(Functions);
+  auto SiteVector = Builder.CreateVector(Sites);
+  fb::DispatchInstrumentDefBuilder Root(Builder);
+  Root.add_version(0);
+  Root.add_flags(0);
+  Root.add_functions(FunctionVector);
+  Root.add_sites(SiteVector);
+  Root.add_wgtrace(Extension);
+  auto Done = Root.Finish();
+  fb::FinishDispatchInstrumentDefBuffer(Builder, Done);
+  return {Builder.GetBufferPointer(),
+          Builder.GetBufferPointer() + Builder.GetSize()};
+}
+
+} // namespace
+
+std::vector<uint8_t> buildMetadata() { return MetadataBuilder().build(); }
+
+} // namespace wgtrace::runtime
