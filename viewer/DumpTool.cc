@@ -120,7 +120,8 @@ void DumpTool::record(const Record &R) {
     char *P = Buffer.data() + Old;
     P = hex16(P, R.WorkgroupOffset);
     P = text(P, R.Memory.IsStore ? " | STORE " : " | LOAD  ", 9);
-    P = hex16(P, R.Memory.Address);
+    // IREE's tool prints the whole word, access site bits included.
+    P = hex16(P, Options.IreeCompat ? R.AddressWord : R.Memory.Address);
     *P++ = ' ';
     P = decimal(P, R.Memory.Length);
     *P++ = '\n';

@@ -42,8 +42,14 @@ struct Record {
   /// when --iree-compat decodes a wrapped ring, where keys may point at
   /// overwritten bytes.
   const WorkgroupInfo *Workgroup = nullptr;
-  /// LOAD / STORE.
+  /// LOAD / STORE. Memory.Address is the address alone: without the access
+  /// site bits when the file has them (docs/FORMAT.md).
   format::MemoryRecord Memory{};
+  /// LOAD / STORE: the record's second word as written (what IREE's tool
+  /// prints), and the access site id it carries (0: none, or no sites in
+  /// this file).
+  uint64_t AddressWord = 0;
+  uint32_t AccessSite = format::kNoAccessSite;
   /// VALUE.
   format::ValueRecord Value{};
   /// PRINT text, up to its first NUL (IREE prints it with "%.*s").

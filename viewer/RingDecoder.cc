@@ -191,6 +191,7 @@ Error RingDecoder::locateWrappedStart() {
 Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
   const Metadata *Meta = Info.Meta;
   const size_t NumSites = Meta ? Meta->SiteFunctions.size() : 0;
+  const bool HasAccessSites = Meta && Meta->HasAccessSites;
   const uint64_t Limit = C.Content.size() - format::kRingHeadSize;
   std::vector<WorkgroupInfo> Workgroups;
   DenseMap<uint64_t, size_t> ByOffset;
@@ -259,6 +260,11 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
       default:
         Rec.Memory = format::decodeMemory(P);
         Rec.WorkgroupOffset = Rec.Memory.WorkgroupOffset;
+        Rec.AddressWord = Rec.Memory.Address;
+        if (HasAccessSites) {
+          Rec.AccessSite = format::accessSiteOfWord(Rec.AddressWord);
+          Rec.Memory.Address = format::addressOfWord(Rec.AddressWord);
+        }
         break;
       }
       if (Last && Last->Offset == Rec.WorkgroupOffset) {

@@ -57,6 +57,33 @@ TEST(Dump, Golden) {
   EXPECT_EQ(dumpCompat(B.bytes()).Text, R.Text);
 }
 
+// With access sites in the file, the plain dump prints the address and
+// --iree-compat the whole word, as IREE's tool does.
+TEST(Dump, AccessSiteBitsArePartOfTheWordOnlyForIree) {
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1}, 0);
+  Ring.load(format::accessSiteBits(2) | 0x7F12A4C3AD80, 4);
+  TraceBuilder B;
+  ExtensionSpec X;
+  X.AccessSites = {{"k.cc", 5, 3, 0, "k", "a[i]"},
+                   {"k.cc", 6, 9, 0, "k", "b[i]"}};
+  B.metadata({{"k", {}, {}, {}}}, {0}, &X).ring(Ring);
+  DumpResult Plain = dump(B.bytes());
+  ASSERT_EQ(Plain.Error, "");
+  EXPECT_NE(Plain.Text.find("| LOAD  00007F12A4C3AD80 4\n"), std::string::npos)
+      << Plain.Text;
+  DumpResult Compat = dumpCompat(B.bytes());
+  EXPECT_NE(Compat.Text.find("| LOAD  00027F12A4C3AD80 4\n"), std::string::npos)
+      << Compat.Text;
+
+  // Without access_sites the top bits are part of the address.
+  TraceBuilder NoSites;
+  X.WithAccessSites = false;
+  NoSites.metadata({{"k", {}, {}, {}}}, {0}, &X).ring(Ring);
+  EXPECT_NE(dump(NoSites.bytes()).Text.find("| LOAD  00027F12A4C3AD80 4\n"),
+            std::string::npos);
+}
+
 TEST(Dump, MissingFunctionFieldsPrintLikeIree) {
   TraceBuilder B;
   B.metadata({{std::nullopt, std::nullopt, std::nullopt, std::nullopt},

@@ -81,9 +81,63 @@ TraceBuilder &TraceBuilder::chunk(uint16_t Type,
   return *this;
 }
 
-TraceBuilder &
-TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,
-                       const std::vector<uint32_t> &SiteFunctions) {
+static flatbuffers::Offset<fb::WgtraceDef>
+buildExtension(flatbuffers::FlatBufferBuilder &FBB, const ExtensionSpec &X) {
+  std::vector<std::string> Files = {""};
+  auto FileIndex = [&](const std::string &Path) -> uint32_t {
+    if (Path.empty())
+      return 0;
+    for (size_t I = 1; I < Files.size(); ++I)
+      if (Files[I] == Path)
+        return uint32_t(I);
+    Files.push_back(Path);
+    return uint32_t(Files.size() - 1);
+  };
+  std::vector<flatbuffers::Offset<fb::WgtraceFunctionDef>> Functions;
+  for (const std::vector<ParamSpec> &Params : X.FunctionParams) {
+    std::vector<flatbuffers::Offset<fb::ParamDef>> Defs;
+    for (const ParamSpec &P : Params)
+      Defs.push_back(fb::CreateParamDef(
+          FBB, FBB.CreateString(P.Name), FBB.CreateString(P.Type), P.Position,
+          fb::ParamKind(P.Kind), P.ElementSize, P.HasExtent));
+    Functions.push_back(fb::CreateWgtraceFunctionDef(
+        FBB, fb::FunctionKind::Function, nullptr, FBB.CreateVector(Defs)));
+  }
+  std::vector<flatbuffers::Offset<fb::WgtraceSiteDef>> Sites;
+  for (const auto &[File, Line] : X.SiteLocations) {
+    fb::SourceLocation Where(FileIndex(File), Line, 0);
+    Sites.push_back(fb::CreateWgtraceSiteDef(FBB, &Where, false));
+  }
+  std::vector<flatbuffers::Offset<fb::AccessSiteDef>> Accesses;
+  for (const AccessSiteSpec &A : X.AccessSites) {
+    fb::SourceLocation Where(FileIndex(A.File), A.Line, A.Column);
+    Accesses.push_back(fb::CreateAccessSiteDef(
+        FBB, &Where, fb::AccessKind(A.Kind), FBB.CreateString(A.Scope),
+        FBB.CreateString(A.Text)));
+  }
+  std::vector<flatbuffers::Offset<fb::UntracedAccessDef>> Untraced;
+  for (const UntracedSpec &U : X.Untraced) {
+    fb::SourceLocation Where(FileIndex(U.File), U.Line, U.Column);
+    Untraced.push_back(fb::CreateUntracedAccessDef(
+        FBB, &Where, FBB.CreateString(U.Scope), FBB.CreateString(U.Text),
+        FBB.CreateString(U.Reason)));
+  }
+  auto FileTable = FBB.CreateVectorOfStrings(Files);
+  auto FunctionTable = FBB.CreateVector(Functions);
+  auto SiteTable = FBB.CreateVector(Sites);
+  auto AccessTable =
+      X.WithAccessSites
+          ? FBB.CreateVector(Accesses)
+          : flatbuffers::Offset<
+                flatbuffers::Vector<flatbuffers::Offset<fb::AccessSiteDef>>>();
+  auto UntracedTable = FBB.CreateVector(Untraced);
+  return fb::CreateWgtraceDef(FBB, 1, FileTable, FunctionTable, SiteTable,
+                              AccessTable, UntracedTable);
+}
+
+TraceBuilder &TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,
+                                     const std::vector<uint32_t> &SiteFunctions,
+                                     const ExtensionSpec *Extension) {
   flatbuffers::FlatBufferBuilder FBB;
   auto Str = [&](const std::optional<std::string> &S) {
     return S ? FBB.CreateString(*S)
@@ -99,9 +153,17 @@ TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,
   std::vector<flatbuffers::Offset<fb::DispatchSiteDef>> Sites;
   for (uint32_t F : SiteFunctions)
     Sites.push_back(fb::CreateDispatchSiteDef(FBB, F));
-  auto Root = fb::CreateDispatchInstrumentDef(FBB, 0, 0, FBB.CreateVector(Fns),
-                                              FBB.CreateVector(Sites));
-  fb::FinishDispatchInstrumentDefBuffer(FBB, Root);
+  auto FunctionTable = FBB.CreateVector(Fns);
+  auto SiteTable = FBB.CreateVector(Sites);
+  flatbuffers::Offset<fb::WgtraceDef> X;
+  if (Extension)
+    X = buildExtension(FBB, *Extension);
+  fb::DispatchInstrumentDefBuilder Root(FBB);
+  Root.add_functions(FunctionTable);
+  Root.add_sites(SiteTable);
+  if (Extension)
+    Root.add_wgtrace(X);
+  fb::FinishDispatchInstrumentDefBuffer(FBB, Root.Finish());
   return chunk(uint16_t(format::ChunkType::DispatchMetadata),
                std::vector<uint8_t>(FBB.GetBufferPointer(),
                                     FBB.GetBufferPointer() + FBB.GetSize()));

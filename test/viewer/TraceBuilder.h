@@ -27,6 +27,48 @@ struct FunctionDef {
   std::optional<std::string> Source;
 };
 
+/// wgtrace's metadata extension (WgtraceDef), as far as tests need it.
+struct AccessSiteSpec {
+  std::string File;
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+  /// fb::AccessKind.
+  uint8_t Kind = 0;
+  std::string Scope;
+  std::string Text;
+};
+
+struct ParamSpec {
+  std::string Name;
+  std::string Type;
+  uint32_t Position = 0;
+  /// fb::ParamKind.
+  uint8_t Kind = 0;
+  uint32_t ElementSize = 0;
+  bool HasExtent = false;
+};
+
+struct UntracedSpec {
+  std::string File;
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+  std::string Scope;
+  std::string Text;
+  std::string Reason;
+};
+
+struct ExtensionSpec {
+  /// Buffer parameters of function I (may be shorter than the functions).
+  std::vector<std::vector<ParamSpec>> FunctionParams;
+  /// "file:line" of site I ("" for none); may be shorter than the sites.
+  std::vector<std::pair<std::string, uint32_t>> SiteLocations;
+  /// Written (even empty) unless WithAccessSites is false: then memory
+  /// records' address words are plain addresses.
+  bool WithAccessSites = true;
+  std::vector<AccessSiteSpec> AccessSites;
+  std::vector<UntracedSpec> Untraced;
+};
+
 /// A single-writer ring, reserving exactly like the runtime: a record goes
 /// to head & (R - 1) and may spill into the padding.
 class RingBuilder {
@@ -64,8 +106,10 @@ private:
 
 class TraceBuilder {
 public:
+  /// A metadata chunk; with \p Extension, wgtrace's WgtraceDef too.
   TraceBuilder &metadata(const std::vector<FunctionDef> &Functions,
-                         const std::vector<uint32_t> &SiteFunctions);
+                         const std::vector<uint32_t> &SiteFunctions,
+                         const ExtensionSpec *Extension = nullptr);
   TraceBuilder &ring(const RingBuilder &Ring);
   /// A chunk with any header fields and content.
   TraceBuilder &chunk(uint16_t Type, const std::vector<uint8_t> &Content,
