@@ -2,12 +2,16 @@
 #                           [BUFFER_SIZE <size>] [TIMING ON|OFF]
 #                           [SOURCES <file>...])
 #
-# Rewrites the target's sources that define kernels (WGTRACE_DISPATCH) or
-# launch them (wgtrace::dispatch) with wgtrace-rewrite at build time, into
+# Runs wgtrace-rewrite at build time over the target's C++ sources, into
 # the build tree, compiles the rewritten files in their place and links the
-# wgtrace runtime. The rewriter reads a compilation database generated for
-# the target from compile_commands.json.in, so it parses each source with
-# the target's own include directories, definitions and options.
+# wgtrace runtime. Which sources define kernels (WGTRACE_DISPATCH) or launch
+# them (wgtrace::dispatch) is decided by the rewriter when it runs, not at
+# configure time: a kernel added to any source is instrumented by the next
+# build. A source that defines and launches none is compiled as written
+# (through a one-line file that includes it). The rewriter reads a
+# compilation database generated for the target from
+# compile_commands.json.in, so it parses each source with the target's own
+# include directories, definitions and options.
 #
 # MEMORY_ACCESSES OFF compiles the access macros to the bare accesses: the
 # program records only workgroups (and values and prints) at no cost per
@@ -15,8 +19,7 @@
 # BUFFER_SIZE sets the default ring size (a power of two: 64kib, 16mib, 2gib)
 # and TIMING ON adds the timing chunk; the WGTRACE_* environment variables
 # still override these defaults when the program runs. SOURCES limits the
-# rewrite to the given sources (default: every source that defines or
-# launches a kernel).
+# rewrite to the given sources (default: every C++ source of the target).
 
 set(_WGTRACE_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 get_filename_component(_WGTRACE_TEMPLATE_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -24,16 +27,6 @@ if(NOT EXISTS "${_WGTRACE_TEMPLATE_DIR}/compile_commands.json.in")
   # Installed layout: the template sits beside this file.
   set(_WGTRACE_TEMPLATE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 endif()
-
-# Does the file define or launch a kernel?
-function(_wgtrace_needs_rewrite file out)
-  file(STRINGS "${file}" hits REGEX "WGTRACE_DISPATCH|wgtrace::dispatch" LIMIT_COUNT 1)
-  if(hits)
-    set(${out} TRUE PARENT_SCOPE)
-  else()
-    set(${out} FALSE PARENT_SCOPE)
-  endif()
-endfunction()
 
 # JSON array items ("a", "b", ) for the flags in the string \p flags.
 function(_wgtrace_json_items flags out)
@@ -146,11 +139,9 @@ function(wgtrace_instrument_target target)
   set(originals "")
   foreach(source IN LISTS candidates)
     get_filename_component(absolute "${source}" ABSOLUTE BASE_DIR "${source_dir}")
+    # Whether it defines or launches a kernel is the rewriter's decision, at
+    # build time (a kernel added later needs no new configure).
     if(NOT absolute MATCHES "\\.(cc|cpp|cxx|C|c\\+\\+)$")
-      continue()
-    endif()
-    _wgtrace_needs_rewrite("${absolute}" needed)
-    if(NOT needed)
       continue()
     endif()
     file(RELATIVE_PATH relative "${source_dir}" "${absolute}")
@@ -195,7 +186,7 @@ function(wgtrace_instrument_target target)
   endforeach()
 
   if(NOT rewritten)
-    message(WARNING "wgtrace_instrument_target(${target}): no source defines or launches a kernel")
+    message(WARNING "wgtrace_instrument_target(${target}): the target has no C++ source to instrument")
   endif()
 
   set(WGTRACE_COMPDB_ENTRIES "${entries}")

@@ -1,6 +1,9 @@
 # Runs wgtrace-rewrite on one source for the build, as `cmake -P` script:
 # the output appears complete or not at all, and a rewrite error fails the
-# build with the rewriter's own diagnostics.
+# build with the rewriter's own diagnostics. A source that defines and
+# launches no kernel comes back unchanged: the output then includes the
+# original, so that it compiles exactly as written (its own directory for
+# quoted includes, its own name in __FILE__ and the debug information).
 #   -DREWRITER=<tool> -DDATABASE_DIR=<dir> -DSOURCE=<file> -DOUTPUT=<file>
 #   -DDEPFILE=<file>  (the headers the source includes, for incremental
 #                      builds: the rewrite re-runs when one of them changes)
@@ -20,6 +23,19 @@ execute_process(
   RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   file(REMOVE "${temporary}")
-  message(FATAL_ERROR "wgtrace-rewrite failed on ${SOURCE} (${status})")
+  message(FATAL_ERROR "wgtrace-rewrite failed on ${SOURCE} (${status}); "
+    "wgtrace_instrument_target(... SOURCES <files>) limits the rewrite to "
+    "the sources that need it")
+endif()
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -E compare_files "${temporary}" "${SOURCE}"
+  RESULT_VARIABLE different OUTPUT_QUIET ERROR_QUIET)
+if(different EQUAL 0)
+  string(REPLACE "\\" "\\\\" quoted "${SOURCE}")
+  string(REPLACE "\"" "\\\"" quoted "${quoted}")
+  file(WRITE "${temporary}"
+"// wgtrace: ${SOURCE} defines and launches no kernel; compiled as written.
+#include \"${quoted}\"
+")
 endif()
 file(RENAME "${temporary}" "${OUTPUT}")

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""wgtrace_instrument_target decides at build time which sources define or
+launch kernels: a project is configured and built, a kernel is added to a
+source that had none, and the next build (no configure) traces it.
+
+Usage: build_time_test.py <wgtrace-rewrite> <runtime library> <wgtrace-view>
+                          <wgtrace source dir> <c++ compiler> <work dir>
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, clean_env, finish  # noqa: E402
+
+REWRITE, RUNTIME, VIEW, SOURCE_DIR, CXX, WORK = sys.argv[1:7]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(WORK, "src")
+BUILD = os.path.join(WORK, "build")
+
+
+def run(cmd, **kwargs):
+    result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        print("command failed (%d): %s\n%s%s" % (
+            result.returncode, " ".join(cmd), result.stdout, result.stderr))
+        sys.exit(1)
+    return result.stdout
+
+
+def build():
+    return run(["cmake", "--build", BUILD, "-j", "2"])
+
+
+def trace(name):
+    path = os.path.join(WORK, name + ".trace")
+    output = run([os.path.join(BUILD, "app")],
+                 env=clean_env({"WGTRACE_FILE": path}))
+    return output, run([VIEW, "dump", path])
+
+
+def workgroups(dump, kernel):
+    return len(re.findall(r"\| WORKGROUP dispatch\(\d+ %s " % kernel, dump))
+
+
+shutil.rmtree(WORK, ignore_errors=True)
+shutil.copytree(os.path.join(HERE, "sources"), SRC)
+run(["cmake", "-G", "Ninja", "-S", os.path.join(HERE, "project"), "-B", BUILD,
+     "-DCMAKE_CXX_COMPILER=" + CXX, "-DWGTRACE_REWRITE=" + REWRITE,
+     "-DWGTRACE_RUNTIME=" + RUNTIME, "-DWGTRACE_SOURCE_DIR=" + SOURCE_DIR,
+     "-DSOURCES=" + SRC])
+build()
+output, dump = trace("first")
+check(output.split() == ["3"] * 8, "first build computes 3s: %r" % output)
+check(workgroups(dump, "twice") == 8, "first build traces twice's 8 workgroups")
+check("addOne" not in dump, "first build has no addOne")
+# The sources are outside the project's directory: their rewritten copies
+# are under a path that mirrors theirs.
+rewritten = [os.path.join(d, "other.cc")
+             for d, _, files in os.walk(os.path.join(BUILD, "wgtrace", "app"))
+             if "other.cc" in files]
+check(len(rewritten) == 1, "one rewritten other.cc: %r" % rewritten)
+forwarded = open(rewritten[0]).read() if rewritten else ""
+check(forwarded.endswith('#include "%s"\n' % os.path.join(SRC, "other.cc")),
+      "a source without kernels is compiled as written, through an include: %r"
+      % forwarded)
+
+# A kernel appears in other.cc; the build alone (no configure) instruments it.
+time.sleep(1)
+shutil.copyfile(os.path.join(SRC, "other_with_kernel.cc"),
+                os.path.join(SRC, "other.cc"))
+log = build()
+check("Re-running CMake" not in log and "Configuring done" not in log,
+      "the second build does not configure again")
+check(re.search(r"instrumenting \S*/other\.cc", log)
+      and not re.search(r"instrumenting \S*/main\.cc", log),
+      "only the edited source is rewritten again: %s" % log)
+output, dump = trace("second")
+check(output.split() == ["3"] * 8, "second build computes 3s: %r" % output)
+check(workgroups(dump, "twice") == 8, "second build still traces twice")
+check(workgroups(dump, "addOne") == 8,
+      "the kernel added after configuring is traced (8 workgroups)")
+for line in dump.splitlines():
+    if re.search(r"WORKGROUP dispatch\(\d+ addOne ", line):
+        key = line.split()[0]
+        accesses = [l.split()[2] for l in dump.splitlines()
+                    if l.startswith(key + " | ") and ("LOAD" in l or "STORE" in l)]
+        check(accesses == ["LOAD", "STORE"],
+              "addOne's workgroup %s loads and stores its element: %r"
+              % (key, accesses))
+finish()
