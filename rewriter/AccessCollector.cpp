@@ -25,10 +25,13 @@ static StringRef macroFor(AccessKind Kind) {
   llvm_unreachable("unknown access kind");
 }
 
-void AccessCollector::collect(const FunctionDecl *FD) {
+void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
   if (Stmt *Body = FD->getBody()) {
     Model.analyzeLocalPointers(Body);
+    Model.setKernelClosure(LambdaKernel ? cast<CXXMethodDecl>(FD)->getParent()
+                                        : nullptr);
     TraverseStmt(Body);
+    Model.setKernelClosure(nullptr);
   }
 }
 

@@ -33,8 +33,10 @@ public:
 
   /// Wraps the accesses of FD's body. For a template, FD is one
   /// instantiation: its expressions carry the pattern's source locations,
-  /// so the edits of all instantiations land on the same text.
-  void collect(const clang::FunctionDecl *FD);
+  /// so the edits of all instantiations land on the same text. For a
+  /// lambda kernel, FD is its call operator (MemoryModel::
+  /// setKernelClosure says what its captures are).
+  void collect(const clang::FunctionDecl *FD, bool LambdaKernel = false);
 
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr *E);
   bool VisitBinaryOperator(clang::BinaryOperator *E);

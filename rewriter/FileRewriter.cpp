@@ -21,6 +21,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
+#include <map>
+
 using namespace clang;
 using namespace llvm;
 
@@ -55,7 +57,12 @@ public:
 private:
   /// Adds the prologue of kernel number Index; false if the kernel cannot
   /// be instrumented (an error was reported).
-  bool addPrologue(RewriteContext &RC, const FunctionDecl *FD, unsigned Index);
+  bool addPrologue(RewriteContext &RC, const KernelDef &K,
+                   const std::string &Name, unsigned Index);
+  /// "lambda at FILE:LINE" for each lambda kernel (":COL" added when two
+  /// share a line), by closure type.
+  void nameLambdaKernels(const SourceManager &SM,
+                         const std::vector<KernelDef> &Kernels);
   /// Adds the site id to a dispatch call; false if it cannot be edited.
   bool addSite(RewriteContext &RC, StringRef Code, const CallExpr *Call,
                unsigned Index);
@@ -65,23 +72,44 @@ private:
   std::string Target;
   std::string GivenPath;
   RewriteResult &Result;
+  llvm::DenseMap<const CXXRecordDecl *, std::string> LambdaKernelNames;
 };
 
-bool RewriteConsumer::addPrologue(RewriteContext &RC, const FunctionDecl *FD,
-                                  unsigned Index) {
-  std::string Name = kernelName(FD);
+bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
+                                  const std::string &Name, unsigned Index) {
+  const FunctionDecl *FD = K.Written;
+  // A generic lambda's pattern says `const auto &`: its instantiations say
+  // what the dispatch passes.
+  const FunctionDecl *Typed =
+      K.Lambda && !K.Bodies.empty() ? K.Bodies.front() : FD;
+  const char *What = K.Lambda ? "lambda kernel '" : "kernel '";
   if (FD->getNumParams() == 0 ||
-      !isWorkgroupReference(FD->getParamDecl(0)->getType())) {
-    RC.error(FD->getLocation(),
-             "kernel '" + Name +
-                 "' is marked WGTRACE_DISPATCH but its first parameter is "
-                 "not 'const wgtrace::Workgroup &'");
+      !isWorkgroupReference(Typed->getParamDecl(0)->getType())) {
+    RC.error(K.Lambda ? K.Lambda->getBeginLoc() : FD->getLocation(),
+             What + Name +
+                 (K.Lambda ? "' is passed to wgtrace::dispatch"
+                           : "' is marked WGTRACE_DISPATCH") +
+                 " but its first parameter is not 'const wgtrace::Workgroup "
+                 "&'");
     return false;
   }
   const ParmVarDecl *WG = FD->getParamDecl(0);
-  if (WG->getName().empty()) {
+  std::string WGName = WG->getName().str();
+  if (WGName.empty() && K.Lambda) {
+    // `[](const wgtrace::Workgroup &, ...)` is the usual way to say the
+    // body does not need it: the prologue does, under a name of its own.
+    std::optional<unsigned> AfterType;
+    if (const TypeSourceInfo *TSI = WG->getTypeSourceInfo())
+      AfterType = RC.offsetAfterToken(TSI->getTypeLoc().getEndLoc());
+    if (AfterType) {
+      WGName = "wgtrace_workgroup_";
+      RC.Edits.insert(*AfterType, " " + WGName);
+    }
+  }
+  if (WGName.empty()) {
     RC.error(WG->getLocation(),
-             "the 'const wgtrace::Workgroup &' parameter of kernel '" + Name +
+             "the 'const wgtrace::Workgroup &' parameter of " +
+                 std::string(What) + Name +
                  "' has no name; name it so that wgtrace-rewrite can record "
                  "the workgroup");
     return false;
@@ -91,15 +119,34 @@ bool RewriteConsumer::addPrologue(RewriteContext &RC, const FunctionDecl *FD,
   if (Body)
     Offset = RC.offsetAfterToken(Body->getLBracLoc());
   if (!Offset) {
-    RC.error(FD->getLocation(),
-             "the body of kernel '" + Name +
+    RC.error(K.Lambda ? K.Lambda->getBeginLoc() : FD->getLocation(),
+             "the body of " + std::string(What) + Name +
                  "' must be a plain '{ ... }' written outside any macro");
     return false;
   }
-  RC.Edits.insert(*Offset, (" WGTRACE_WORKGROUP(" + WG->getName() + ", " +
-                            Twine(Index) + ");")
-                               .str());
+  RC.Edits.insert(
+      *Offset,
+      (" WGTRACE_WORKGROUP(" + WGName + ", " + Twine(Index) + ");").str());
   return true;
+}
+
+void RewriteConsumer::nameLambdaKernels(const SourceManager &SM,
+                                        const std::vector<KernelDef> &Kernels) {
+  std::map<unsigned, unsigned> PerLine;
+  for (const KernelDef &K : Kernels)
+    if (K.Lambda)
+      ++PerLine[SM.getExpansionLineNumber(K.Lambda->getBeginLoc())];
+  for (const KernelDef &K : Kernels) {
+    if (!K.Lambda)
+      continue;
+    SourceLocation At = SM.getExpansionLoc(K.Lambda->getBeginLoc());
+    unsigned Line = SM.getExpansionLineNumber(At);
+    std::string Name = "lambda at " + GivenPath + ":" + std::to_string(Line);
+    if (PerLine[Line] > 1)
+      Name += ":" + std::to_string(SM.getExpansionColumnNumber(At));
+    for (const CXXRecordDecl *Closure : K.Closures)
+      LambdaKernelNames[Closure] = Name;
+  }
 }
 
 std::string RewriteConsumer::calleeName(const ASTContext &Ctx,
@@ -111,7 +158,11 @@ std::string RewriteConsumer::calleeName(const ASTContext &Ctx,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
       return kernelName(FD);
-  // Not a plain function (a lambda, a functor): the text names it best.
+  // A lambda kernel: its export's name.
+  auto Lambda = LambdaKernelNames.find(closureOf(Kernel));
+  if (Lambda != LambdaKernelNames.end())
+    return Lambda->second;
+  // Not a plain function (a functor): the text names it best.
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange Range = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(Kernel->getSourceRange()), SM,
@@ -166,38 +217,52 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   EditSet Edits(Result.OpenedPath);
   RewriteContext RC(Ctx, Edits);
   std::vector<FunctionMeta> Functions;
+  nameLambdaKernels(SM, Found.Kernels);
+  for (SourceLocation L : Found.LambdasInKernels)
+    RC.remark(L, "lambda dispatched from inside a kernel: its accesses are "
+                 "recorded as the enclosing kernel's, not as a kernel of its "
+                 "own");
   for (const KernelDef &K : Found.Kernels) {
-    if (!addPrologue(RC, K.Written, Functions.size()))
+    std::string Name = K.Lambda ? LambdaKernelNames[K.Closures.front()]
+                                : kernelName(K.Written);
+    if (!addPrologue(RC, K, Name, Functions.size()))
       continue;
     // Watched variables are values, recorded even when accesses are not.
     WatchCollector Watches(RC);
     for (const FunctionDecl *Body : K.Bodies)
       Watches.collect(Body);
     std::string Layout = describeLayout(K.Written);
+    if (K.Lambda && K.Lambda->capture_begin() != K.Lambda->capture_end())
+      Layout += " captures: " + lambdaCaptures(K.Lambda);
     if (!Watches.watched().empty()) {
       Layout += " watch:";
       for (const WatchedVariable &W : Watches.watched())
         Layout += " " + std::to_string(W.Ordinal) + "=" + W.Name;
     }
-    SourceLocation Defined = SM.getExpansionLoc(K.Written->getLocation());
+    SourceLocation Defined = SM.getExpansionLoc(
+        K.Lambda ? K.Lambda->getBeginLoc() : K.Written->getLocation());
+    unsigned Kind = 0;
+    if (K.Lambda)
+      Kind = 2;
+    else if (K.Written->getTemplatedKind() == FunctionDecl::TK_FunctionTemplate)
+      Kind = 1;
     Functions.push_back(
-        {kernelName(K.Written), Target, Layout, definitionText(K.Written),
-         GivenPath, SM.getExpansionLineNumber(Defined),
-         SM.getExpansionColumnNumber(Defined),
-         K.Written->getTemplatedKind() == FunctionDecl::TK_FunctionTemplate
-             ? 1u
-             : 0u});
+        {Name, Target, Layout,
+         K.Lambda ? lambdaText(K.Lambda) : definitionText(K.Written), GivenPath,
+         SM.getExpansionLineNumber(Defined),
+         SM.getExpansionColumnNumber(Defined), Kind});
     if (K.Bodies.empty())
-      RC.remark(K.Written->getLocation(),
-                "template kernel '" + kernelName(K.Written) +
+      RC.remark(K.Lambda ? K.Lambda->getBeginLoc() : K.Written->getLocation(),
+                (K.Lambda ? "generic lambda kernel '" : "template kernel '") +
+                    Name +
                     "' is not instantiated in this file; its memory "
                     "accesses are not instrumented");
     // An opted-out kernel still records its workgroups, not its accesses.
-    if (isOptedOut(K.Written))
+    if (!K.Lambda && isOptedOut(K.Written))
       continue;
     AccessCollector Accesses(RC);
     for (const FunctionDecl *Body : K.Bodies)
-      Accesses.collect(Body);
+      Accesses.collect(Body, K.Lambda);
   }
 
   // Helpers called from kernels: their accesses, no prologue. Those in

@@ -134,7 +134,7 @@ private:
     std::vector<KernelDef> &List = InMain ? Found.InMainFile : Found.InHeaders;
     auto [It, Inserted] = Index.try_emplace(Written, List.size());
     if (Inserted)
-      List.push_back({Written, {}});
+      List.push_back({Written, {}, nullptr, {}});
     if (Def->isDependentContext())
       return;
     KernelDef &H = List[It->second];

@@ -6,6 +6,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,7 +35,47 @@ std::string kernelName(const FunctionDecl *FD) {
   return Name;
 }
 
+const CXXRecordDecl *closureOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  QualType T = E->getType().getNonReferenceType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && RD->isLambda() ? RD : nullptr;
+}
+
+static std::string textOf(const ASTContext &Ctx, SourceRange R) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = CharSourceRange::getTokenRange(
+      SM.getExpansionLoc(R.getBegin()), SM.getExpansionLoc(R.getEnd()));
+  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+}
+
+std::string lambdaText(const LambdaExpr *L) {
+  return textOf(L->getLambdaClass()->getASTContext(), L->getSourceRange());
+}
+
+std::string lambdaCaptures(const LambdaExpr *L) {
+  return textOf(L->getLambdaClass()->getASTContext(), L->getIntroducerRange());
+}
+
 namespace {
+
+/// Where a kernel's text begins, for ordering.
+SourceLocation kernelBegin(const KernelDef &K) {
+  return K.Lambda ? K.Lambda->getBeginLoc() : K.Written->getBeginLoc();
+}
+
+/// Whether D is written inside a WGTRACE_DISPATCH function: a lambda
+/// there is instrumented with that kernel.
+bool isInsideKernel(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *FD = dyn_cast<FunctionDecl>(DC)) {
+      const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
+      if (hasAnnotation(Written ? Written : FD, "wgtrace.dispatch"))
+        return true;
+    }
+  return false;
+}
 
 class Collector : public MatchFinder::MatchCallback {
 public:
@@ -45,15 +86,18 @@ public:
       addKernel(FD);
     if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("dispatch"))
       addCall(Call);
+    if (const auto *L = Result.Nodes.getNodeAs<LambdaExpr>("lambda"))
+      LambdaOf[L->getLambdaClass()] = L;
   }
 
   FoundEntities take() {
+    for (const CXXRecordDecl *Closure : DispatchedClosures)
+      addLambdaKernel(Closure);
     auto Offset = [&](SourceLocation L) {
       return SM.getFileOffset(SM.getExpansionLoc(L));
     };
     llvm::sort(Found.Kernels, [&](const KernelDef &A, const KernelDef &B) {
-      return Offset(A.Written->getBeginLoc()) <
-             Offset(B.Written->getBeginLoc());
+      return Offset(kernelBegin(A)) < Offset(kernelBegin(B));
     });
     llvm::sort(Found.Calls, [&](const DispatchCall &A, const DispatchCall &B) {
       return Offset(A.Loc) < Offset(B.Loc);
@@ -78,7 +122,7 @@ private:
     auto [It, Inserted] =
         KernelIndex.try_emplace(Written, Found.Kernels.size());
     if (Inserted)
-      Found.Kernels.push_back({Written, {}});
+      Found.Kernels.push_back({Written, {}, nullptr, {}});
     KernelDef &K = Found.Kernels[It->second];
     // A dependent body has no implicit casts to tell loads apart; the
     // instantiations do.
@@ -99,15 +143,63 @@ private:
       if (RD->getQualifiedNameAsString() == "wgtrace::detail::SiteRef")
         return;
     SourceLocation Loc = Call->getBeginLoc();
-    if (!inMainFile(Loc) || !SeenCalls.insert(Loc).second)
+    if (!inMainFile(Loc))
+      return;
+    // Each instantiation of a template that dispatches a lambda has its own
+    // closure type: all of them stand for the one lambda kernel.
+    if (const CXXRecordDecl *Closure = closureOf(Call->getArg(0)))
+      if (!llvm::is_contained(DispatchedClosures, Closure))
+        DispatchedClosures.push_back(Closure);
+    if (!SeenCalls.insert(Loc).second)
       return;
     Found.Calls.push_back({Call, Loc});
+  }
+
+  /// A lambda given to wgtrace::dispatch is a kernel: its call operator
+  /// gets the prologue, its body's accesses are wrapped.
+  void addLambdaKernel(const CXXRecordDecl *Closure) {
+    auto It = LambdaOf.find(Closure);
+    if (It == LambdaOf.end())
+      return;
+    const LambdaExpr *L = It->second;
+    if (!inMainFile(L->getBeginLoc()))
+      return;
+    if (isInsideKernel(Closure)) {
+      Found.LambdasInKernels.push_back(L->getBeginLoc());
+      return;
+    }
+    SourceLocation Key = SM.getExpansionLoc(L->getBeginLoc());
+    auto [Index, Inserted] =
+        LambdaKernelIndex.try_emplace(Key, Found.Kernels.size());
+    if (Inserted) {
+      KernelDef K;
+      K.Written = Closure->getLambdaCallOperator();
+      K.Lambda = L;
+      Found.Kernels.push_back(std::move(K));
+    }
+    KernelDef &K = Found.Kernels[Index->second];
+    K.Closures.push_back(Closure);
+    std::vector<const FunctionDecl *> Bodies;
+    if (const FunctionTemplateDecl *Generic =
+            Closure->getDependentLambdaCallOperator()) {
+      for (const FunctionDecl *Spec : Generic->specializations())
+        Bodies.push_back(Spec);
+    } else {
+      Bodies.push_back(Closure->getLambdaCallOperator());
+    }
+    for (const FunctionDecl *Body : Bodies)
+      if (Body->hasBody() && !Body->isDependentContext() &&
+          !llvm::is_contained(K.Bodies, Body))
+        K.Bodies.push_back(Body);
   }
 
   SourceManager &SM;
   FoundEntities Found;
   llvm::DenseMap<const FunctionDecl *, size_t> KernelIndex;
   llvm::DenseSet<SourceLocation> SeenCalls;
+  llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> LambdaOf;
+  std::vector<const CXXRecordDecl *> DispatchedClosures;
+  llvm::DenseMap<SourceLocation, size_t> LambdaKernelIndex;
 };
 
 } // namespace
@@ -121,6 +213,7 @@ FoundEntities findKernelsAndCalls(ASTContext &Ctx) {
       callExpr(callee(functionDecl(hasName("::wgtrace::dispatch"))))
           .bind("dispatch"),
       &C);
+  Finder.addMatcher(lambdaExpr().bind("lambda"), &C);
   Finder.matchAST(Ctx);
   return C.take();
 }

@@ -196,6 +196,21 @@ bool MemoryModel::isCapturedByCopy(const VarDecl *VD) const {
   return false;
 }
 
+std::optional<bool>
+MemoryModel::kernelCaptureIsMemory(const VarDecl *VD) const {
+  if (!KernelClosure)
+    return std::nullopt;
+  for (const LambdaCapture &C : KernelClosure->captures()) {
+    if (!C.capturesVariable() || C.getCapturedVar() != VD)
+      continue;
+    if (C.getCaptureKind() == LCK_ByCopy)
+      return VD->getType()->isReferenceType() && VD->isInitCapture();
+    // By reference: the enclosing function's variable, outside the kernel.
+    return VD->getType()->isReferenceType() || !VD->getType()->isPointerType();
+  }
+  return std::nullopt;
+}
+
 bool MemoryModel::declRefIsMemory(const ValueDecl *D, const Expr *Ref) const {
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Ref))
     if (DRE->isNonOdrUse() != NOUR_None)
@@ -212,8 +227,12 @@ bool MemoryModel::declRefIsMemory(const ValueDecl *D, const Expr *Ref) const {
   if (!VD)
     return false;
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Ref))
-    if (DRE->refersToEnclosingVariableOrCapture() && isCapturedByCopy(VD))
-      return false;
+    if (DRE->refersToEnclosingVariableOrCapture()) {
+      if (isCapturedByCopy(VD))
+        return false;
+      if (std::optional<bool> Captured = kernelCaptureIsMemory(VD))
+        return *Captured;
+    }
   if (VD->getType()->isReferenceType()) {
     // `for (float &x : range)`: x is an element of the range. Its implicit
     // initializer (`*__begin`) says nothing about where the range lives.

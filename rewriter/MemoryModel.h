@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <optional>
 #include <vector>
 
 namespace wgtrace {
@@ -63,6 +64,17 @@ public:
   void pushLambda(const clang::LambdaExpr *L) { Lambdas.push_back(L); }
   void popLambda() { Lambdas.pop_back(); }
 
+  /// The body analysed is the call operator of a lambda kernel (a lambda
+  /// given to wgtrace::dispatch) with this closure type, or none (null). Its
+  /// by-copy captures are members of the closure, locals like by-value
+  /// parameters; what it captures by reference lives outside the kernel,
+  /// shared by every workgroup, and is memory (a captured pointer is a
+  /// handle, like a pointer parameter: what it points to is memory, its own
+  /// loads are not recorded).
+  void setKernelClosure(const clang::CXXRecordDecl *Closure) {
+    KernelClosure = Closure;
+  }
+
   /// Whether T is wgtrace::Workgroup (possibly cv-qualified or a reference
   /// to it): the workgroup argument is never recorded.
   static bool isWorkgroupType(clang::QualType T);
@@ -72,12 +84,16 @@ private:
   bool callResultIsMemory(const clang::CallExpr *Call) const;
   bool sourceIsMemory(const clang::Expr *Arg) const;
   bool isCapturedByCopy(const clang::VarDecl *VD) const;
+  /// Whether a use of VD, a variable the kernel lambda captures, is memory;
+  /// nothing if the kernel lambda does not capture VD.
+  std::optional<bool> kernelCaptureIsMemory(const clang::VarDecl *VD) const;
   /// Whether the lvalue E is (an increment of, an assignment to) a local
   /// pointer variable that points into locals.
   bool isLocalPointer(const clang::Expr *E) const;
 
   clang::ASTContext &Ctx;
   std::vector<const clang::LambdaExpr *> Lambdas;
+  const clang::CXXRecordDecl *KernelClosure = nullptr;
   mutable llvm::DenseMap<const clang::Type *, bool> PointerCache;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeLoopVars;
   llvm::DenseSet<const clang::VarDecl *> LocalPointers;

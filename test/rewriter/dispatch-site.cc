@@ -19,9 +19,9 @@ WGTRACE_DISPATCH void fill(const wgtrace::Workgroup &wg, float *x) {
 // CHECK-NEXT: {"fill", "{{.*}}.cc:28"},
 // CHECK-NEXT: {"ns::scale", "{{.*}}.cc:30"},
 // CHECK-NEXT: {"ns::scale", "{{.*}}.cc:33"},
-// CHECK-NEXT: {"[](const wgtrace::Workgroup &, float *) {}", "{{.*}}.cc:35"},
+// CHECK-NEXT: {"lambda at {{.*}}.cc:35", "{{.*}}.cc:35"},
 // CHECK-NEXT: };
-// CHECK: ::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 2, wgtrace_sites_, 4);
+// CHECK: ::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 3, wgtrace_sites_, 4);
 
 void run(float *x) {
   wgtrace::Grid g{4, 1, 1};
@@ -33,5 +33,7 @@ void run(float *x) {
   dispatch(ns::scale, g, x);
   // CHECK: dispatch(WGTRACE_SITE(2), ns::scale, g, x);
   wgtrace::dispatch([](const wgtrace::Workgroup &, float *) {}, g, x);
-  // CHECK: wgtrace::dispatch(WGTRACE_SITE(3), [](const wgtrace::Workgroup &, float *) {}, g, x);
+  // A lambda is a kernel too (lambda-kernels.cc); an unnamed Workgroup
+  // parameter gets a name for the prologue.
+  // CHECK: wgtrace::dispatch(WGTRACE_SITE(3), [](const wgtrace::Workgroup & wgtrace_workgroup_, float *) { WGTRACE_WORKGROUP(wgtrace_workgroup_, 2);}, g, x);
 }

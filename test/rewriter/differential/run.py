@@ -18,8 +18,9 @@ import re
 import subprocess
 import sys
 
+# The kernel's name may hold spaces ("lambda at file.cc:12").
 WORKGROUP = re.compile(
-    r"^([0-9A-F]{16}) \| WORKGROUP dispatch\(\S+ \S+ \S+\) (\d+),(\d+),(\d+) ")
+    r"^([0-9A-F]{16}) \| WORKGROUP dispatch\(.*\) (\d+),(\d+),(\d+) ")
 ACCESS = re.compile(r"^([0-9A-F]{16}) \| (LOAD|STORE) +([0-9A-F]+) (\d+)$")
 
 
