@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "module_registry.h"
+#include "ring_chunk.h"
 #include "trace_writer.h"
 
 #include <atomic>
@@ -20,15 +21,18 @@
 namespace wgtrace::runtime {
 namespace {
 
+/// The records \p TR holds in its current buffer.
+BufferChunk currentBuffer(const ThreadRing &TR) {
+  return {TR.Data,    TR.head() - TR.BufferBase, TR.Size,
+          TR.Ordinal, TR.ChunkSequence,          TR.BufferBase};
+}
+
+/// A ring chunk and the timing entries of the workgroups that ended in it.
 struct FullBuffer {
   ThreadRing *Owner;
-  StreamBuffer Buffer;
+  BufferChunk Buffer;
   std::vector<TimingEntry> Timing;
 };
-
-StreamBuffer currentBuffer(const ThreadRing &TR) {
-  return {TR.Data, TR.Size, TR.head(), TR.Start};
-}
 
 class FileStreamWriter final : public StreamWriter {
 public:
@@ -38,9 +42,10 @@ public:
     Returned.wait(Lock, [&] { return TR.Spare != nullptr; });
     Queue.push_back({&TR, currentBuffer(TR), std::move(TR.Timing)});
     TR.Timing.clear();
-    TR.reset(TR.Spare);
+    uint64_t Head = TR.head();
+    ++TR.ChunkSequence;
+    TR.reset(TR.Spare, Head);
     TR.Spare = nullptr;
-    ++TR.Generation;
     Queued.notify_one();
   }
 
@@ -69,9 +74,13 @@ public:
       writeMetadataChunk(Out);
     }
     forEachRing([&](ThreadRing &TR) {
-      if (TR.head() != 0)
-        writeBufferChunk(Out, currentBuffer(TR), TR.Timing);
+      BufferChunk B = currentBuffer(TR);
+      if (B.Used == 0)
+        return;
+      writeBufferChunk(Out, B, 0, /*Compact=*/true);
+      Done.push_back({&TR, B, std::move(TR.Timing)});
     });
+    writeTimingChunks(Out, Done.size(), 0, Done.data(), Done.size());
     closeAndRename(Out.failed() || Failed);
   }
 
@@ -113,13 +122,28 @@ private:
       Queue.pop_front();
       Writing.store(true, std::memory_order_release);
       Lock.unlock();
-      writeBufferChunk(Out, Job.Buffer, Job.Timing);
+      writeBufferChunk(Out, Job.Buffer, 0, /*Compact=*/false);
       Lock.lock();
       Writing.store(false, std::memory_order_release);
-      Job.Owner->Spare = Job.Buffer.Data;
+      Job.Owner->Spare = const_cast<uint8_t *>(Job.Buffer.Data);
+      Done.push_back(std::move(Job));
       Returned.notify_all();
     }
     Failed = Failed || Out.failed();
+  }
+
+  /// Writes the timing chunks of ring chunks \p First to First + \p Count
+  /// of the file (\p Jobs, in file order), which has \p Total ring chunks;
+  /// they follow all of them.
+  static void writeTimingChunks(Sink &Out, size_t Total, size_t First,
+                                const FullBuffer *Jobs, size_t Count) {
+    for (size_t I = 0; I < Count; ++I) {
+      const FullBuffer &J = Jobs[I];
+      format::TimingChunkHeader Header = {
+          static_cast<uint32_t>(Total - (First + I)), J.Buffer.RingId,
+          J.Buffer.Sequence};
+      writeTimingChunk(Out, Header, J.Timing);
+    }
   }
 
   void finishInSignalHandler() {
@@ -129,13 +153,37 @@ private:
     for (int Spin = 0; Spin < 1000 && Writing.load(std::memory_order_acquire);
          ++Spin)
       ::usleep(1000);
+    // Nothing below allocates: the buffers still queued and the rings'
+    // current ones are written where they are, their timing after them.
     FdSink Out(Fd);
     for (const FullBuffer &Job : Queue)
-      writeBufferChunk(Out, Job.Buffer, Job.Timing);
-    forEachRingUnlocked([&](ThreadRing &TR) {
+      writeBufferChunk(Out, Job.Buffer, 0, /*Compact=*/false);
+    size_t Last = 0;
+    forEachRingUnlocked([Count = &Last, Sink = &Out](ThreadRing &TR) {
       TR.recoverRecords();
-      if (TR.head() != 0)
-        writeBufferChunk(Out, currentBuffer(TR), TR.Timing);
+      BufferChunk B = currentBuffer(TR);
+      if (B.Used == 0)
+        return;
+      writeBufferChunk(*Sink, B, format::kTrailerCrash, /*Compact=*/true);
+      ++*Count;
+    });
+    size_t Total = Done.size() + Queue.size() + Last;
+    writeTimingChunks(Out, Total, 0, Done.data(), Done.size());
+    size_t Index = Done.size();
+    for (const FullBuffer &Job : Queue)
+      writeTimingChunks(Out, Total, Index++, &Job, 1);
+    struct Walk {
+      Sink &Out;
+      size_t Total;
+      size_t Index;
+    } W{Out, Total, Index};
+    forEachRingUnlocked([P = &W](ThreadRing &TR) {
+      BufferChunk B = currentBuffer(TR);
+      if (B.Used == 0)
+        return;
+      format::TimingChunkHeader Header = {
+          static_cast<uint32_t>(P->Total - P->Index++), B.RingId, B.Sequence};
+      writeTimingChunk(P->Out, Header, TR.Timing);
     });
     ::close(Fd);
     ::rename(TemporaryPath, FinalPath);
@@ -159,6 +207,9 @@ private:
   std::condition_variable Queued;
   std::condition_variable Returned;
   std::deque<FullBuffer> Queue;
+  /// Ring chunks written, in file order (their timing entries are written
+  /// after all of them).
+  std::vector<FullBuffer> Done;
   std::thread Writer;
   std::atomic<bool> Writing{false};
   bool Started = false;

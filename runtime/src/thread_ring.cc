@@ -1,10 +1,11 @@
-//===- thread_ring.cc - A thread's trace buffer ---------------------------===//
+//===- thread_ring.cc - A ring of trace records ---------------------------===//
 
 #include "thread_ring.h"
 
 #include "config.h"
 #include "stream_writer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -44,7 +45,7 @@ RingSpace advance(Ring *R, uint8_t *Cursor) noexcept {
       Bytes.reset(new uint8_t[kIdleRingSize]);
     R->Cursor = Bytes.get();
     R->End = Bytes.get() + kIdleRingSize;
-    return {R->Cursor, R->End};
+    return {R->Cursor, R->End, R->KeyBits};
   }
   return runtime::ThreadRing::from(*R).advanceFrom(Cursor);
 }
@@ -57,6 +58,8 @@ namespace {
 struct RingList {
   std::mutex Lock;
   std::vector<ThreadRing *> Rings;
+  /// Rings of finished threads, for the next thread that records.
+  std::vector<ThreadRing *> Free;
 };
 
 // Leaked on purpose: the trace is written by an exit handler that may run
@@ -68,6 +71,23 @@ RingList &ringList() {
 
 WGTRACE_TLS ThreadRing *OwnRing = nullptr;
 
+/// Hands the thread's ring back when the thread ends. A thread that ends
+/// inside a kernel (pthread_exit) keeps it: its invocation never finished.
+struct RingReturn {
+  bool Armed = false;
+  ~RingReturn() {
+    ThreadRing *TR = OwnRing;
+    if (!Armed || !TR || TR->Depth != 0)
+      return;
+    publishRecords();
+    OwnRing = nullptr;
+    RingList &List = ringList();
+    std::lock_guard<std::mutex> Guard(List.Lock);
+    List.Free.push_back(TR);
+  }
+};
+thread_local RingReturn RingReturnTLS;
+
 unsigned log2(uint64_t PowerOfTwo) {
   unsigned Shift = 0;
   while ((uint64_t{1} << Shift) < PowerOfTwo)
@@ -75,23 +95,31 @@ unsigned log2(uint64_t PowerOfTwo) {
   return Shift;
 }
 
-ThreadRing *createRing() {
+bool streamMode() { return config().TraceMode == Mode::Stream; }
+
+ThreadRing *acquireRing() {
+  RingList &List = ringList();
+  {
+    std::lock_guard<std::mutex> Guard(List.Lock);
+    if (!List.Free.empty()) {
+      // The most recently returned: its pages are the likeliest resident.
+      ThreadRing *TR = List.Free.back();
+      List.Free.pop_back();
+      return TR;
+    }
+  }
   const Config &C = config();
   auto *TR = new ThreadRing;
-  TR->Size = C.BufferSize;
+  TR->setSize(C.BufferSize);
   TR->reset(allocateBuffer(C.BufferSize));
   TR->Hot.KeyBits = 0;
-  TR->SegmentShift = log2(C.BufferSize) - log2(ThreadRing::SegmentCount);
   if (C.TraceMode == Mode::Stream)
     TR->Spare = allocateBuffer(C.BufferSize);
-  RingList &List = ringList();
   std::lock_guard<std::mutex> Guard(List.Lock);
   TR->Ordinal = static_cast<uint32_t>(List.Rings.size());
   List.Rings.push_back(TR);
   return TR;
 }
-
-bool streamMode() { return config().TraceMode == Mode::Stream; }
 
 /// Whether \p Slot holds a record the inline path writes (LOAD, STORE,
 /// VALUE) keyed to \p Key.
@@ -103,6 +131,10 @@ bool isInlineRecordOf(const uint8_t *Slot, uint64_t Key) {
           Tag == format::Tag::Value) &&
          format::wordWorkgroupOffset(Word) == Key;
 }
+
+/// Most buffer VALUEs a continuation repeats (a kernel's first 32 buffer
+/// parameters with their extents).
+constexpr size_t kMaxRepeatedBufferValues = 64;
 
 } // namespace
 
@@ -118,100 +150,131 @@ uint8_t *allocateBuffer(uint64_t Size) {
   return Data;
 }
 
-void ThreadRing::reset(uint8_t *Buffer) {
+void ThreadRing::setSize(uint64_t RingSize) {
+  Size = RingSize;
+  SegmentShift = log2(Size) - log2(SegmentCount);
+  Interval = std::min<uint64_t>(Size, std::max<uint64_t>(Size / 8, 4096));
+}
+
+uint64_t ThreadRing::nextBoundary(uint64_t Offset) const {
+  return std::min(Size, (Offset & ~(Interval - 1)) + Interval);
+}
+
+void ThreadRing::reset(uint8_t *Buffer, uint64_t Lifetime) {
   Data = Buffer;
-  Base = 0;
-  Start = 0;
+  Base = Lifetime;
+  BufferBase = Lifetime;
   Hot.Cursor = Data;
-  Hot.End = Data + Size;
+  Hot.End = Data + (streamMode() ? Size : nextBoundary(0));
 }
 
-bool ThreadRing::wrappedInBuffer() const { return Hot.End == Data + Start; }
+uint64_t ThreadRing::continuationSize() const {
+  size_t Values = BufferValues.size() - Current.BufferValuesBegin;
+  return format::kWorkgroupRecordSize + format::kValueRecordSize +
+         std::min(Values, kMaxRepeatedBufferValues) * format::kValueRecordSize;
+}
 
-void ThreadRing::wrap(uint64_t Overhang) {
+uint8_t *ThreadRing::place(uint64_t Length, uint64_t *Lifetime) {
+  uint8_t *RingEnd = Data + Size;
+  if (streamMode()) {
+    // A record never spills into a stream buffer's padding (the trailer
+    // lives there): it goes to the next buffer.
+    if (Hot.Cursor + Length > RingEnd)
+      handOver();
+    uint8_t *At = Hot.Cursor;
+    if (Lifetime)
+      *Lifetime = Base + uint64_t(At - Data);
+    Hot.Cursor = At + Length;
+    return At;
+  }
+  if (Hot.Cursor == RingEnd) {
+    // The previous record ended the lap: this one begins the next, whose
+    // first record is a continuation (or this record, see
+    // partBegunByWorkgroup()).
+    Base += Size;
+    Hot.Cursor = Data;
+    Hot.End = Data;
+  }
+  uint8_t *At = Hot.Cursor;
+  if (Lifetime)
+    *Lifetime = Base + uint64_t(At - Data);
+  uint8_t *Next = At + Length;
+  if (Next < RingEnd) {
+    Hot.Cursor = Next;
+    return At;
+  }
+  // IREE's ring: the record may spill into the padding; the next one starts
+  // where the spill ends, in a new lap, which starts with a continuation
+  // (at the next record: this one may be the workgroup record itself).
   Base += Size;
-  Hot.Cursor = Data + Overhang;
-  // In stream mode the records from Start on are this buffer's first ones.
-  if (streamMode())
-    Hot.End = Data + Start;
-}
-
-bool ThreadRing::mayWrapHere() const {
-  // Ring mode always wraps; a stream buffer only when its records started
-  // past offset 0 and have not wrapped yet.
-  return !streamMode() || (Start != 0 && !wrappedInBuffer());
-}
-
-void ThreadRing::handOver(bool KeepKey) {
-  publishRecords();
-  streamWriter().exchange(*this);
-  if (Depth == 0)
-    return;
-  // The running workgroup's record goes first in the new buffer. Called
-  // from advance(), whose caller may hold the key in a register, it goes
-  // where it was in the previous buffer, so that the key stays right; the
-  // writer rotates such a buffer to start there. The runtime's own callers
-  // take the new key from the ring.
-  uint64_t Key = KeepKey ? key() : 0;
-  Start = Key;
-  Base = 0 - Key;
-  std::memcpy(Data + Key, CurrentWorkgroup, format::kWorkgroupRecordSize);
-  scrubStaleRecords(Key);
-  Hot.KeyBits = format::keyBits(Key);
-  Hot.Cursor = Data + Key + format::kWorkgroupRecordSize;
-  if (Hot.Cursor > Data + Size)
-    wrap(uint64_t(Hot.Cursor - (Data + Size)));
+  Hot.Cursor = Data + (Next - RingEnd);
+  Hot.End = Hot.Cursor;
+  return At;
 }
 
 uint8_t *ThreadRing::reserve(uint64_t Length) {
-  for (;;) {
-    uint8_t *At = Hot.Cursor;
-    uint8_t *RingEnd = Data + Size;
-    if (At == RingEnd && mayWrapHere()) {
-      wrap(0);
-      continue;
-    }
-    uint8_t *Next = At + Length;
-    if (!streamMode()) {
-      // IREE's ring: a record may spill into the padding; the next one
-      // starts where the spill ends.
-      if (Next >= RingEnd)
-        wrap(uint64_t(Next - RingEnd));
-      else
-        Hot.Cursor = Next;
-      return At;
-    }
-    if (Next <= Hot.End) {
-      Hot.Cursor = Next;
-      return At;
-    }
-    // Stream mode, at the end of the buffer but not of its records: spill
-    // and continue at the front, up to where this buffer's records start.
-    if (mayWrapHere() && At < RingEnd && uint64_t(Next - RingEnd) <= Start) {
-      wrap(uint64_t(Next - RingEnd));
-      return At;
-    }
-    // A fresh buffer holds any record after the re-emitted workgroup record
-    // (recordPrint sees to that).
-    handOver(/*KeepKey=*/false);
+  if (Hot.Cursor >= Hot.End)
+    crossBoundary();
+  return place(Length);
+}
+
+void ThreadRing::crossBoundary() {
+  if (streamMode()) {
+    handOver();
+    return;
   }
+  if (Hot.Cursor == Data + Size) {
+    Base += Size;
+    Hot.Cursor = Data;
+  }
+  if (Depth > 0 && Current.Selected)
+    emitContinuation();
+  Hot.End = Data + nextBoundary(uint64_t(Hot.Cursor - Data));
+}
+
+void ThreadRing::handOver() {
+  publishRecords();
+  streamWriter().exchange(*this);
+  ++Epoch;
+  if (Depth > 0 && Current.Selected)
+    emitContinuation();
+}
+
+void ThreadRing::emitContinuation() {
+  // Stream mode: all of it in one buffer (a fresh one starts with it).
+  if (streamMode() && Hot.Cursor + continuationSize() > Data + Size) {
+    handOver();
+    return;
+  }
+  uint64_t Lifetime;
+  uint8_t *At = place(format::kWorkgroupRecordSize, &Lifetime);
+  std::memcpy(At, Current.Record, format::kWorkgroupRecordSize);
+  uint64_t Key = uint64_t(At - Data);
+  Hot.KeyBits = format::keyBits(Key);
+  ++Counts.WorkgroupRecords;
+  format::encodeValue(place(format::kValueRecordSize),
+                      format::ValueType::Continuation, 0, Key, Current.First);
+  size_t End = std::min(BufferValues.size(),
+                        Current.BufferValuesBegin + kMaxRepeatedBufferValues);
+  for (size_t I = Current.BufferValuesBegin; I < End; ++I)
+    format::encodeValue(place(format::kValueRecordSize), BufferValues[I].Type,
+                        BufferValues[I].Ordinal, Key, BufferValues[I].Bits);
+  if (!streamMode())
+    noteChunkStart(Lifetime);
+  ++Epoch;
+  scrubStaleRecords(Key);
 }
 
 detail::RingSpace ThreadRing::advanceFrom(uint8_t *At) {
   Hot.Cursor = At;
-  // A 16-byte record never spills: every part of a buffer ends on a record
-  // boundary.
-  while (Hot.Cursor + format::kMemoryRecordSize > Hot.End) {
-    if (Hot.Cursor == Data + Size && mayWrapHere())
-      wrap(0);
-    else
-      handOver(/*KeepKey=*/true);
-  }
-  return {Hot.Cursor, Hot.End};
+  // A 16-byte record never spills: every part of a ring ends on a record
+  // boundary, and a continuation leaves room for one.
+  crossBoundary();
+  return {Hot.Cursor, Hot.End, Hot.KeyBits};
 }
 
 void ThreadRing::scrubStaleRecords(uint64_t Key) {
-  uint64_t Offset = (Key + format::kWorkgroupRecordSize) & mask();
+  uint64_t Offset = uint64_t(Hot.Cursor - Data) & mask();
   for (uint64_t Seen = 0; Seen < Size; Seen += format::kMemoryRecordSize) {
     if (!isInlineRecordOf(Data + Offset, Key))
       return;
@@ -233,6 +296,30 @@ void ThreadRing::recoverRecords() {
   Hot.Cursor = At;
 }
 
+void ThreadRing::countInvocation(uint32_t Site) {
+  ++Counts.WorkgroupRecords;
+  ++Counts.Invocations;
+  if (Site >= Counts.SiteInvocations.size()) {
+    // Both grow together, here and never in the writer (which may run in a
+    // signal handler).
+    Counts.SiteInvocations.resize(Site + 1);
+    Plan.SiteSurvivors.resize(Site + 1);
+  }
+  ++Counts.SiteInvocations[Site];
+}
+
+void ThreadRing::forget() {
+  uint64_t Head = head();
+  uint64_t Next = (Head + Size - 1) & ~mask();
+  Floor = Next;
+  reset(Data, Next);
+  std::memset(SegmentFirst, 0, sizeof(SegmentFirst));
+  std::fill(Counts.SiteInvocations.begin(), Counts.SiteInvocations.end(), 0);
+  Counts.WorkgroupRecords = Counts.Invocations = Counts.Prints = 0;
+  Counts.PrintBytes = Counts.Workgroups = Counts.Selected = 0;
+  Timing.clear();
+}
+
 void publishRecords() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_sfence();
@@ -241,13 +328,12 @@ void publishRecords() {
 #endif
 }
 
-uint64_t ThreadRing::oldestIntactWorkgroup(uint64_t Head) const {
-  uint64_t Size = size();
-  if (Head <= Size)
-    return 0; // never wrapped: everything from the start is intact
+uint64_t ThreadRing::oldestChunkStart(uint64_t Head) const {
+  if (Head - Floor <= Size)
+    return Floor; // never wrapped: everything kept is intact
   // Records that start at or after Head - Size were not overwritten. The
-  // first workgroup noted in a segment at or after that point is the oldest
-  // one the segment table can vouch for.
+  // first chunk start noted in a segment at or after that point is the
+  // oldest one the segment table can vouch for.
   uint64_t Oldest = Head - Size;
   for (uint64_t Segment = Oldest >> SegmentShift;
        Segment <= (Head >> SegmentShift); ++Segment) {
@@ -262,8 +348,10 @@ uint64_t ThreadRing::oldestIntactWorkgroup(uint64_t Head) const {
 }
 
 ThreadRing &threadRing() {
-  if (!OwnRing)
-    OwnRing = createRing();
+  if (!OwnRing) {
+    OwnRing = acquireRing();
+    RingReturnTLS.Armed = true;
+  }
   return *OwnRing;
 }
 
@@ -277,6 +365,12 @@ void forEachRing(const std::function<void(ThreadRing &)> &Visit) {
 void forEachRingUnlocked(const std::function<void(ThreadRing &)> &Visit) {
   for (ThreadRing *R : ringList().Rings)
     Visit(*R);
+}
+
+size_t ringCount() {
+  RingList &List = ringList();
+  std::lock_guard<std::mutex> Guard(List.Lock);
+  return List.Rings.size();
 }
 
 uint64_t steadyNanoseconds() {

@@ -1,10 +1,22 @@
-//===- thread_ring.h - A thread's trace buffer and what the writer needs --===//
+//===- thread_ring.h - A ring of trace records and what the writer needs --===//
+//
+// Rings are per thread while a thread runs workgroups, not per thread
+// lifetime: a thread that ends hands its ring back and a later thread goes
+// on in it, so memory is bounded by the threads alive at once.
+//
+// Positions: a record's ring offset is where it starts in Data; its
+// lifetime offset counts the bytes reserved in the ring before it, over
+// every thread, lap and (stream mode) buffer it had. Ring mode maps
+// lifetime offset V to ring offset V & mask().
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_RUNTIME_THREAD_RING_H
 #define WGTRACE_RUNTIME_THREAD_RING_H
 
 #include "wgtrace/detail/thread_state.h"
 #include "wgtrace/format.h"
+#include "wgtrace/instrument.h"
 
 #include <cstdint>
 #include <functional>
@@ -12,53 +24,113 @@
 
 namespace wgtrace::runtime {
 
-/// Start and end of one workgroup, for the timing chunk.
+/// Start and end of one workgroup invocation, for the timing chunks.
 struct TimingEntry {
-  /// Bytes reserved in the ring before the workgroup record (ring mode: to
-  /// tell whether it survived a wrap).
-  uint64_t Virtual;
-  /// Ring offset of the workgroup record its records are keyed to when it
-  /// ended (stream mode: in the buffer it ended in).
+  /// Lifetime offset of the invocation's first WORKGROUP record.
+  uint64_t First;
+  /// Stream mode: ring offset (= chunk offset) of the copy of its record
+  /// that its last records were keyed to, in the buffer it ended in.
   uint64_t Key;
   uint64_t StartNs;
   uint64_t EndNs;
   uint32_t Processor;
 };
 
+/// A buffer parameter's VALUE record of a running invocation, repeated
+/// after every copy of its WORKGROUP record.
+struct BufferValue {
+  format::ValueType Type;
+  uint8_t Ordinal;
+  uint64_t Bits;
+};
+
+/// Counts kept in the slow paths, from which the writer derives exactly
+/// what a wrap lost without a per-record counter: the 16-byte records are
+/// the bytes that are neither workgroup records nor prints.
+struct RingCounts {
+  /// WORKGROUP records, copies included.
+  uint64_t WorkgroupRecords = 0;
+  /// Invocations (first WORKGROUP records), per dispatch id.
+  std::vector<uint64_t> SiteInvocations;
+  uint64_t Invocations = 0;
+  uint64_t Prints = 0;
+  uint64_t PrintBytes = 0;
+  /// Workgroups that ran and those the filter selected.
+  uint64_t Workgroups = 0;
+  uint64_t Selected = 0;
+};
+
+/// An invocation that began before the chunk being written but has a copy
+/// of its record in it, and that copy's chunk offset (for timing).
+struct CarriedInvocation {
+  uint64_t First;
+  uint64_t ChunkOffset;
+};
+
+/// What the writer decided for a ring's chunk (ring mode), kept for the
+/// timing chunk written after all ring chunks.
+struct ChunkPlan {
+  /// Lifetime offsets of the chunk's first byte and of the end of its last
+  /// record.
+  uint64_t Begin = 0;
+  uint64_t End = 0;
+  /// Records and invocations in the chunk.
+  uint64_t Records = 0;
+  uint64_t Invocations = 0;
+  static constexpr unsigned MaxCarried = 256;
+  CarriedInvocation Carried[MaxCarried];
+  unsigned CarriedCount = 0;
+  /// Surviving invocations per dispatch id (parallel to
+  /// RingCounts::SiteInvocations).
+  std::vector<uint64_t> SiteSurvivors;
+};
+
 /// Everything a thread records into. Hot is what the inline record path
 /// touches; the rest serves the workgroup prologue and the writers.
-///
-/// Positions: a record's ring offset is where it starts in Data; its
-/// virtual offset counts the bytes reserved in this buffer before it
-/// (ring mode: since the start or the last reset, across wraps).
 struct ThreadRing {
   detail::Ring Hot;
   uint8_t *Data = nullptr;
   uint64_t Size = 0;
-  /// Virtual offset of Data[0] in the current lap: a record at Cursor has
-  /// virtual offset Base + (Cursor - Data).
+  /// Lifetime offset of Data[0] in the current lap (ring mode) or buffer
+  /// (stream mode): a record at Cursor has lifetime offset
+  /// Base + (Cursor - Data).
   uint64_t Base = 0;
-  /// Stream mode: ring offset where this buffer's records start (the key of
-  /// the workgroup continued from the previous buffer, whose record is
-  /// re-emitted there so that keys need not change).
-  uint64_t Start = 0;
-  /// Order in which threads first recorded.
+  /// Ring mode: lifetime offset where the records kept begin (0, or where
+  /// resetTrace() left off); a multiple of Size.
+  uint64_t Floor = 0;
+  /// Stream mode: lifetime offset of this buffer's first byte.
+  uint64_t BufferBase = 0;
+  /// Process-wide ring id (RingTrailer::RingId): order of creation.
   uint32_t Ordinal = 0;
   /// Instrumented workgroups running on the thread (nested kernel calls).
   uint32_t Depth = 0;
-  /// Bumped each time stream mode hands a full buffer to the writer.
-  uint64_t Generation = 0;
-  /// The current workgroup's record, re-emitted at the top of a new buffer
-  /// so that records in it stay keyed to their workgroup.
-  uint8_t CurrentWorkgroup[format::kWorkgroupRecordSize] = {};
+  /// Bumped by every continuation that starts a part of the ring (ring
+  /// mode) and every buffer change (stream mode).
+  uint64_t Epoch = 0;
+  /// Stream mode: chunks handed to the writer (the next one's sequence).
+  uint64_t ChunkSequence = 0;
+  /// The running invocation (valid while Depth > 0).
+  detail::Invocation Current = {};
+  /// Buffer VALUEs of the running invocations, innermost last.
+  std::vector<BufferValue> BufferValues;
+  /// Ring mode: the ring is cut into parts of Interval bytes (at most 8 per
+  /// lap, at least 4 KiB); each part a running workgroup reaches starts with
+  /// a copy of its record, so a workgroup larger than the ring still shows
+  /// its latest records under their workgroup.
+  uint64_t Interval = 0;
 
   /// Ring mode: the ring is cut into SegmentCount parts; for each, one more
-  /// than the virtual offset of the first workgroup record that started in
-  /// it (0: none yet). At exit this finds the oldest workgroup record that
-  /// survived a wrap without any per-record bookkeeping.
+  /// than the lifetime offset of the first record from which every later
+  /// record is keyed to a record at or after it (a workgroup record of an
+  /// outermost invocation, or a copy) that started in it (0: none yet). The
+  /// writer finds the first such record of the last lap from this, without
+  /// any per-record bookkeeping.
   static constexpr unsigned SegmentCount = 64;
   uint64_t SegmentFirst[SegmentCount] = {};
   unsigned SegmentShift = 0;
+
+  RingCounts Counts;
+  ChunkPlan Plan;
 
   /// Finished workgroups' times, when WGTRACE_TIMING=1.
   std::vector<TimingEntry> Timing;
@@ -72,7 +144,7 @@ struct ThreadRing {
   uint8_t *cursor() const {
     return __atomic_load_n(&Hot.Cursor, __ATOMIC_RELAXED);
   }
-  /// Bytes reserved so far (the ring chunk's head).
+  /// Lifetime offset of the next record: bytes reserved so far.
   uint64_t head() const { return Base + uint64_t(cursor() - Data); }
   uint64_t key() const { return Hot.KeyBits >> 24; }
 
@@ -80,35 +152,61 @@ struct ThreadRing {
     return *reinterpret_cast<ThreadRing *>(&R);
   }
 
-  /// Starts recording into the empty buffer \p Buffer.
-  void reset(uint8_t *Buffer);
+  /// Sets the ring's size (ring mode: and its parts) before first use.
+  void setSize(uint64_t RingSize);
+
+  /// Starts recording at the front of \p Buffer, at lifetime offset
+  /// \p Lifetime (ring mode: a multiple of Size).
+  void reset(uint8_t *Buffer, uint64_t Lifetime = 0);
 
   /// Reserves \p Length bytes for a record written by the runtime and
-  /// returns where it goes; it may spill past Size into the padding, as the
-  /// format allows. May hand the buffer to the stream writer first.
+  /// returns where it goes. A part boundary reached first is crossed (a
+  /// continuation may be written before the record). Ring mode: the record
+  /// may spill past Size into the padding, as the format allows; stream
+  /// mode: never.
   uint8_t *reserve(uint64_t Length);
+
+  /// reserve() without crossing part boundaries; \p Lifetime receives the
+  /// record's lifetime offset.
+  uint8_t *place(uint64_t Length, uint64_t *Lifetime = nullptr);
 
   /// advance() for this ring: room for a 16-byte record at \p At, which
   /// has reached Hot.End.
   detail::RingSpace advanceFrom(uint8_t *At);
 
-  /// Ring mode: notes a workgroup record reserved at virtual offset V.
-  void noteWorkgroup(uint64_t V) {
+  /// Writes a copy of the running invocation's WORKGROUP record followed by
+  /// its Continuation VALUE and buffer VALUEs, and makes it the key.
+  void emitContinuation();
+
+  /// Ring mode: an outermost invocation's record that wrapped the ring
+  /// begins the new part itself; no continuation of it is needed there.
+  void partBegunByWorkgroup() {
+    if (Hot.Cursor >= Hot.End)
+      Hot.End = Data + nextBoundary(uint64_t(Hot.Cursor - Data));
+  }
+
+  /// Ring mode: notes a record at lifetime offset V from which a chunk may
+  /// start (see SegmentFirst).
+  void noteChunkStart(uint64_t V) {
     uint64_t Segment = V >> SegmentShift;
     uint64_t &Slot = SegmentFirst[Segment % SegmentCount];
     if (Slot == 0 || ((Slot - 1) >> SegmentShift) != Segment)
       Slot = V + 1;
   }
 
-  /// Ring mode: the virtual offset of the oldest workgroup record still
-  /// intact at \p Head, or Head when none is.
-  uint64_t oldestIntactWorkgroup(uint64_t Head) const;
+  /// Ring mode: the lifetime offset of the oldest record still intact at
+  /// \p Head from which a chunk may start, or Head when there is none.
+  uint64_t oldestChunkStart(uint64_t Head) const;
 
-  /// A wrapped ring (or a reused stream buffer) may still hold, after a
-  /// workgroup record just written at ring offset \p Key, records of an
-  /// older workgroup whose record was at the same offset. They carry this
-  /// workgroup's key; turning them into filler keeps recoverRecords() from
-  /// taking them for this workgroup's.
+  /// Most bytes a continuation takes: the copy, its Continuation VALUE and
+  /// the buffer VALUEs repeated after it.
+  uint64_t continuationSize() const;
+
+  /// A wrapped ring (or a reused stream buffer) may still hold, after
+  /// records just written for the workgroup keyed \p Key, records of an
+  /// older one whose record was at the same offset. They carry this key;
+  /// turning them into filler keeps recoverRecords() from taking them for
+  /// this workgroup's.
   void scrubStaleRecords(uint64_t Key);
 
   /// For the crash handler: the cursor is published when a loop that
@@ -117,19 +215,22 @@ struct ThreadRing {
   /// and carry the current workgroup's key; this takes them in.
   void recoverRecords();
 
+  /// Notes a first WORKGROUP record of dispatch id \p Site.
+  void countInvocation(uint32_t Site);
+
+  /// Forgets every record and count (resetTrace()).
+  void forget();
+
 private:
-  /// Stream mode: whether the records have wrapped around this buffer's end
-  /// and now run up to Start.
-  bool wrappedInBuffer() const;
-  /// Continues at the front of the buffer, \p Overhang bytes in (what the
-  /// record at the end spilled into the padding).
-  void wrap(uint64_t Overhang);
-  /// Whether records at the buffer's end go on at its front.
-  bool mayWrapHere() const;
+  /// Crosses the part boundary the cursor reached: wraps the ring (ring
+  /// mode) or changes buffers (stream mode), and continues the running
+  /// invocation there.
+  void crossBoundary();
   /// Stream mode: hands the buffer to the writer and continues in a fresh
-  /// one, after a copy of the running workgroup's record: at its old offset
-  /// when \p KeepKey (the inline path's callers hold the key), else at 0.
-  void handOver(bool KeepKey);
+  /// one, which starts with a continuation of the running invocation.
+  void handOver();
+  /// Ring mode: ring offset of the first part boundary after \p Offset.
+  uint64_t nextBoundary(uint64_t Offset) const;
 };
 
 /// Makes this thread's records visible to the others: the inline path
@@ -141,8 +242,9 @@ void publishRecords();
 /// ring. Fresh zero pages: only what the trace touches becomes resident.
 uint8_t *allocateBuffer(uint64_t Size);
 
-/// The calling thread's ring, allocated on first use with the configured
-/// size. Rings outlive their threads: the trace is written at exit.
+/// The calling thread's ring: the one it had, else one a finished thread
+/// handed back, else a new one of the configured size. Rings outlive their
+/// threads: the trace is written at exit.
 ThreadRing &threadRing();
 
 /// Calls \p Visit on every ring ever allocated, in allocation order.
@@ -151,6 +253,9 @@ void forEachRing(const std::function<void(ThreadRing &)> &Visit);
 /// The same without taking the list's lock, for the crash handler: the
 /// faulting thread may hold it.
 void forEachRingUnlocked(const std::function<void(ThreadRing &)> &Visit);
+
+/// Rings allocated so far: the most threads that ran workgroups at once.
+size_t ringCount();
 
 /// Nanoseconds of the steady clock.
 uint64_t steadyNanoseconds();

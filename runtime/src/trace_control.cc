@@ -6,8 +6,6 @@
 
 #include "wgtrace/wgtrace.h"
 
-#include <cstring>
-
 namespace wgtrace {
 
 static bool refuseInStreamMode(std::string *Error) {
@@ -33,12 +31,10 @@ std::vector<uint8_t> snapshotTrace() {
 }
 
 void resetTrace() {
-  runtime::forEachRing([](runtime::ThreadRing &TR) {
-    TR.reset(TR.Data);
-    TR.Hot.KeyBits = 0;
-    std::memset(TR.SegmentFirst, 0, sizeof(TR.SegmentFirst));
-    TR.Timing.clear();
-  });
+  // Stream mode: what was recorded is already in the file.
+  if (runtime::config().TraceMode == runtime::Mode::Stream)
+    return;
+  runtime::forEachRing([](runtime::ThreadRing &TR) { TR.forget(); });
 }
 
 } // namespace wgtrace

@@ -1,7 +1,6 @@
 //===- workgroup_scope.cc - Kernel prologue and the slow record paths -----===//
 
 #include "config.h"
-#include "stream_writer.h"
 #include "thread_ring.h"
 
 #include "wgtrace/instrument.h"
@@ -13,22 +12,6 @@ namespace wgtrace::detail {
 
 using runtime::ThreadRing;
 
-/// Reserves and writes a workgroup record and makes it the key of what
-/// follows. Returns its virtual offset. A buffer change while reserving
-/// re-emits the record in TR.CurrentWorkgroup, so that is still the
-/// enclosing workgroup's when a new one starts.
-static uint64_t emitWorkgroup(ThreadRing &TR, const uint8_t *Record) {
-  uint8_t *At = TR.reserve(format::kWorkgroupRecordSize);
-  uint64_t Virtual = TR.head() - format::kWorkgroupRecordSize;
-  std::memcpy(At, Record, format::kWorkgroupRecordSize);
-  uint64_t Key = uint64_t(At - TR.Data);
-  TR.Hot.KeyBits = format::keyBits(Key);
-  if (runtime::config().TraceMode == runtime::Mode::Ring)
-    TR.noteWorkgroup(Virtual);
-  TR.scrubStaleRecords(Key);
-  return Virtual;
-}
-
 WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
                                const Workgroup &WG) {
   ThreadState &State = ThreadStateTLS;
@@ -37,23 +20,44 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   uint32_t Site =
       State.PendingSite != kNoSite ? State.PendingSite : M.directSite(Function);
   State.PendingSite = kNoSite;
+  const runtime::Config &C = runtime::config();
 
   ThreadRing &TR = runtime::threadRing();
+  Invocation Now;
+  format::encodeWorkgroup(Now.Record, {Site & format::kMaxDispatchId,
+                                       {WG.id[0], WG.id[1], WG.id[2]},
+                                       {WG.count[0], WG.count[1], WG.count[2]},
+                                       WG.processor_id});
+  Now.Selected = true;
+  // The workgroup record goes where the cursor is, even at a part boundary
+  // (the next record crosses it, with a continuation of this invocation).
+  // In stream mode a full buffer is handed over first, with a continuation
+  // of the enclosing invocation: its key and the epoch are taken after.
+  uint8_t *At = TR.place(format::kWorkgroupRecordSize, &Now.First);
   SavedKeyBits = TR.Hot.KeyBits;
-  std::memcpy(SavedWorkgroup, TR.CurrentWorkgroup, sizeof(SavedWorkgroup));
-  uint8_t Record[format::kWorkgroupRecordSize];
-  format::encodeWorkgroup(Record, {Site & format::kMaxDispatchId,
-                                   {WG.id[0], WG.id[1], WG.id[2]},
-                                   {WG.count[0], WG.count[1], WG.count[2]},
-                                   WG.processor_id});
-  StartVirtual = emitWorkgroup(TR, Record);
-  std::memcpy(TR.CurrentWorkgroup, Record, sizeof(Record));
+  SavedEpoch = TR.Epoch;
+  Saved = TR.Current;
+  Now.BufferValuesBegin = static_cast<uint32_t>(TR.BufferValues.size());
+  TR.Current = Now;
+  std::memcpy(At, Now.Record, format::kWorkgroupRecordSize);
+  uint64_t Key = uint64_t(At - TR.Data);
+  TR.Hot.KeyBits = format::keyBits(Key);
+  TR.countInvocation(Site & format::kMaxDispatchId);
+  ++TR.Counts.Workgroups;
+  TR.Counts.Selected += Now.Selected;
+  // An outermost invocation's record is where a ring-mode chunk may start:
+  // nothing after it is keyed to a record before it. An inner one's is not:
+  // the enclosing invocation goes on after it returns, keyed to its own.
+  if (TR.Depth == 0 && C.TraceMode == runtime::Mode::Ring) {
+    TR.noteChunkStart(Now.First);
+    TR.partBegunByWorkgroup();
+  }
+  TR.scrubStaleRecords(Key);
   ++TR.Depth;
-  Generation = TR.Generation;
   Processor = WG.processor_id;
-  StartNs = runtime::config().Timing ? runtime::steadyNanoseconds() : 0;
-  State.Current = &TR.Hot;
-  State.Recording = runtime::config().RecordMemory ? &TR.Hot : nullptr;
+  StartNs = C.Timing ? runtime::steadyNanoseconds() : 0;
+  State.Current = Now.Selected ? &TR.Hot : nullptr;
+  State.Recording = Now.Selected && C.RecordMemory ? &TR.Hot : nullptr;
 }
 
 WorkgroupScope::~WorkgroupScope() {
@@ -63,18 +67,19 @@ WorkgroupScope::~WorkgroupScope() {
   // from another thread once the workgroup is done.
   runtime::publishRecords();
   if (runtime::config().Timing)
-    TR.Timing.push_back({StartVirtual, TR.key(), StartNs,
+    TR.Timing.push_back({TR.Current.First, TR.key(), StartNs,
                          runtime::steadyNanoseconds(), Processor});
-  std::memcpy(TR.CurrentWorkgroup, SavedWorkgroup, sizeof(SavedWorkgroup));
+  TR.BufferValues.resize(TR.Current.BufferValuesBegin);
+  TR.Current = Saved;
   --TR.Depth;
   State.Recording = SavedRecording;
   State.Current = SavedCurrent;
-  if (TR.Depth == 0)
-    return;
-  // Back in an enclosing kernel: its record is elsewhere if stream mode
-  // changed buffers meanwhile.
-  if (TR.Generation != Generation)
-    emitWorkgroup(TR, TR.CurrentWorkgroup);
+  // Back in an enclosing invocation (or none): its records are keyed to its
+  // record again, unless a continuation started a new part of the ring or
+  // a new buffer meanwhile. Then that record may be overwritten (ring mode)
+  // or in another chunk (stream mode), and a copy of it goes here.
+  if (TR.Depth > 0 && TR.Epoch != SavedEpoch && TR.Current.Selected)
+    TR.emitContinuation();
   else
     TR.Hot.KeyBits = SavedKeyBits;
 }
@@ -93,23 +98,31 @@ void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
   }
 }
 
+void recordBufferValue(format::ValueType Type, uint8_t Ordinal, uint64_t Bits) {
+  ThreadRing &TR = ThreadRing::from(*ThreadStateTLS.Current);
+  uint8_t *Record = TR.reserve(format::kValueRecordSize);
+  format::encodeValue(Record, Type, Ordinal, TR.key(), Bits);
+  TR.BufferValues.push_back({Type, Ordinal, Bits});
+}
+
 void recordPrint(const char *Text, uint32_t Length) {
   Ring *R = ThreadStateTLS.Current;
   if (!R)
     return;
   ThreadRing &TR = ThreadRing::from(*R);
   Length = std::min(Length, format::kMaxPrintLength);
-  // A stream buffer must hold the record after a workgroup record.
+  // A stream buffer must hold the record after a continuation.
   if (runtime::config().TraceMode == runtime::Mode::Stream)
-    Length =
-        std::min<uint64_t>(Length, TR.size() - format::kWorkgroupRecordSize -
-                                       format::kPrintHeaderSize);
+    Length = static_cast<uint32_t>(std::min<uint64_t>(
+        Length, TR.size() - TR.continuationSize() - format::kPrintHeaderSize));
   uint64_t Size = format::printRecordSize(Length);
   uint8_t *Record = TR.reserve(Size);
   format::encodePrintHeader(Record, Length, TR.key());
   std::memcpy(Record + format::kPrintHeaderSize, Text, Length);
   std::memset(Record + format::kPrintHeaderSize + Length, 0,
               Size - format::kPrintHeaderSize - Length);
+  ++TR.Counts.Prints;
+  TR.Counts.PrintBytes += Size;
 }
 
 } // namespace wgtrace::detail

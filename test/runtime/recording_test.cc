@@ -21,7 +21,7 @@ Module TestModule(TestFunctions, 1, TestSites, 1);
 struct ScopedRing {
   explicit ScopedRing(uint64_t Size)
       : Storage(format::ringChunkContentLength(Size)) {
-    TR.Size = Size;
+    TR.setSize(Size);
     TR.reset(Storage.data());
     TR.Hot.KeyBits = 0;
     ThreadStateTLS.Recording = &TR.Hot;

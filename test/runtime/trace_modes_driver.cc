@@ -16,6 +16,10 @@
 //   api      records, then snapshotTrace(), flushTrace(<accesses>.flushed
 //            path in WGTRACE_API_FLUSH), resetTrace(), and one more
 //            dispatch of one workgroup that the exit trace alone holds
+//   nested   workgroup i of "outer" names its row as buffer 0, loads and
+//            stores <accesses> floats of it, and after every 16th calls the
+//            kernel "inner" directly, which names 8 floats of a scratch
+//            buffer as its buffer 0 and stores them
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,11 +28,15 @@
 namespace {
 const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
     {"fill", "test", "(wg, data, accesses, fault)", "void fill(...)"},
-    {"vary", "test", "(wg, data, accesses)", "void vary(...)"}};
+    {"vary", "test", "(wg, data, accesses)", "void vary(...)"},
+    {"outer", "test", "(wg, row, accesses, scratch)", "void outer(...)"},
+    {"inner", "test", "(wg, cells, count)", "void inner(...)"}};
 const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
-    {"fill", "trace_modes_driver.cc:1"}, {"vary", "trace_modes_driver.cc:2"}};
-::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 2, wgtrace_sites_,
-                                          2);
+    {"fill", "trace_modes_driver.cc:1"},
+    {"vary", "trace_modes_driver.cc:2"},
+    {"outer", "trace_modes_driver.cc:3"}};
+::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 4, wgtrace_sites_,
+                                          3);
 } // namespace
 
 #include <cstdio>
@@ -80,6 +88,36 @@ static void vary(const wgtrace::Workgroup &wg, float *data, int accesses) {
   }
 }
 
+// What the rewriter's prologue writes for a buffer parameter.
+static void nameBuffer(uint8_t ordinal, const void *base, uint64_t bytes) {
+  ::wgtrace::detail::recordValueBits(::wgtrace::format::ValueType::BufferBase,
+                                     ordinal,
+                                     reinterpret_cast<uintptr_t>(base));
+  ::wgtrace::detail::recordValueBits(::wgtrace::format::ValueType::BufferExtent,
+                                     ordinal, bytes);
+}
+
+static void inner(const wgtrace::Workgroup &wg, float *cells, int count) {
+  WGTRACE_WORKGROUP(wg, 3);
+  nameBuffer(0, cells, sizeof(float) * count);
+  for (int i = 0; i < count; ++i)
+    WGTRACE_STORE(cells[i]) = 1.0f;
+}
+
+static void outer(const wgtrace::Workgroup &wg, float *rows, int accesses,
+                  float *scratch) {
+  WGTRACE_WORKGROUP(wg, 2);
+  float *row = rows + size_t(wg.id[0]) * accesses;
+  nameBuffer(0, row, sizeof(float) * accesses);
+  for (int i = 0; i < accesses; ++i) {
+    WGTRACE_STORE(row[i]) = WGTRACE_LOAD(row[i]) + 1.0f;
+    if (i % 16 == 15) {
+      wgtrace::Workgroup in{};
+      inner(in, scratch, 8);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) {
     std::fprintf(stderr, "usage: %s <scenario> <workgroups> <accesses>\n",
@@ -100,6 +138,17 @@ int main(int argc, char **argv) {
     wgtrace::dispatch(WGTRACE_SITE(1), vary,
                       wgtrace::Grid{uint32_t(workgroups), 1, 1}, rows.data(),
                       accesses);
+    return 0;
+  }
+  if (scenario == "nested") {
+    std::vector<float> rows(size_t(workgroups) * accesses, 1.0f);
+    std::vector<float> scratch(8);
+    wgtrace::dispatch(WGTRACE_SITE(2), outer,
+                      wgtrace::Grid{uint32_t(workgroups), 1, 1}, rows.data(),
+                      accesses, scratch.data());
+    for (float v : rows)
+      if (v != 2.0f)
+        return 1;
     return 0;
   }
   if (scenario == "timing")

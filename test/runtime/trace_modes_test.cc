@@ -7,6 +7,7 @@
 
 #include "TraceFile.h"
 #include "TraceReader.h"
+#include "raw_trace.h"
 
 #include "wgtrace/format.h"
 
@@ -29,6 +30,7 @@ extern char **environ;
 
 using namespace wgtrace;
 using namespace wgtrace::viewer;
+using namespace wgtrace::test;
 
 namespace {
 
@@ -128,7 +130,7 @@ private:
   Decoded &Out;
 };
 
-Decoded decode(const std::string &Path) {
+Decoded decode(const std::string &Path, RingMode Mode = RingMode::WrapAware) {
   Decoded D;
   llvm::Expected<TraceFile> File = TraceFile::open(Path);
   if (!File) {
@@ -136,7 +138,7 @@ Decoded decode(const std::string &Path) {
     return D;
   }
   Collector C(D);
-  TraceReader Reader(*File, RingMode::WrapAware);
+  TraceReader Reader(*File, Mode);
   AnalysisTool *Tools[] = {&C};
   if (llvm::Error E = Reader.run(Tools)) {
     D.Error = llvm::toString(std::move(E));
@@ -165,42 +167,68 @@ perWorkgroup(const Decoded &D) {
   return Counts;
 }
 
-/// A trace file's chunks, read without the decoder: what the runtime wrote.
-struct RawTrace {
-  struct Chunk {
-    format::ChunkType Type;
-    const uint8_t *Content;
-    uint64_t Length;
-  };
-  std::vector<uint8_t> File;
-  std::vector<Chunk> Chunks;
-};
-
-RawTrace readRawTrace(const std::string &Path) {
-  RawTrace T;
-  std::ifstream In(Path, std::ios::binary);
-  T.File.assign(std::istreambuf_iterator<char>(In),
-                std::istreambuf_iterator<char>());
-  for (uint64_t Offset = 0; Offset + 16 <= T.File.size();) {
-    format::ChunkHeader H;
-    std::memcpy(&H, T.File.data() + Offset, sizeof(H));
-    EXPECT_EQ(H.Magic, format::kChunkMagic) << "at offset " << Offset;
-    if (H.Magic != format::kChunkMagic)
-      break;
-    T.Chunks.push_back({static_cast<format::ChunkType>(H.Type),
-                        T.File.data() + Offset + 16, H.ContentLength});
-    Offset = format::nextChunkOffset(Offset, H.ContentLength);
+/// Every ring chunk read as IREE's tool reads it holds only records, its
+/// keys name earlier WORKGROUP records, and it has a trailer.
+void expectSelfContainedChunks(const RawTrace &T) {
+  for (size_t I = 0; I < T.Rings.size(); ++I) {
+    const RawRing &R = T.Rings[I];
+    EXPECT_EQ(R.Problem, "") << "ring chunk " << I;
+    EXPECT_LE(R.Head, R.RingSize) << "ring chunk " << I;
+    EXPECT_TRUE(format::isPowerOfTwo(R.RingSize)) << "ring chunk " << I;
+    EXPECT_TRUE(R.Trailer.has_value()) << "ring chunk " << I;
+    if (!R.Records.empty()) {
+      EXPECT_EQ(R.Records.front().Tag, format::Tag::Workgroup)
+          << "ring chunk " << I;
+    }
   }
-  return T;
+  std::string Bad;
+  T.invocations(&Bad);
+  EXPECT_EQ(Bad, "");
 }
 
-std::vector<format::TimingRecord> timingEntries(const RawTrace::Chunk &C) {
-  std::vector<format::TimingRecord> Entries(C.Length /
-                                            sizeof(format::TimingRecord));
-  std::memcpy(Entries.data(), C.Content,
-              Entries.size() * sizeof(format::TimingRecord));
-  return Entries;
+/// Checks that the timing chunks follow every ring chunk and that each
+/// names its ring chunk and, per entry, a WORKGROUP record in it; returns
+/// their entries.
+std::vector<format::TimingRecord> checkTimingChunks(const RawTrace &T) {
+  std::vector<format::TimingRecord> All;
+  std::vector<size_t> RingsSoFar;
+  bool SawTiming = false;
+  for (const RawChunk &C : T.Chunks) {
+    if (C.Type == format::ChunkType::DispatchRingBuffer) {
+      EXPECT_FALSE(SawTiming) << "a ring chunk after a timing chunk";
+      RingsSoFar.push_back(C.Ring);
+      continue;
+    }
+    if (C.Type != format::ChunkType::WorkgroupTiming)
+      continue;
+    SawTiming = true;
+    EXPECT_EQ(C.Version, format::kTimingChunkVersion);
+    format::TimingChunkHeader H;
+    std::memcpy(&H, C.Content, sizeof(H));
+    EXPECT_GE(H.RingsBack, 1u);
+    if (H.RingsBack < 1 || H.RingsBack > RingsSoFar.size()) {
+      ADD_FAILURE() << "RingsBack " << H.RingsBack << " names no ring chunk";
+      continue;
+    }
+    const RawRing &Ring = T.Rings[RingsSoFar[RingsSoFar.size() - H.RingsBack]];
+    EXPECT_EQ(H.RingId, Ring.Trailer->RingId);
+    EXPECT_EQ(H.ChunkSequence, Ring.Trailer->ChunkSequence);
+    EXPECT_EQ((C.Length - sizeof(H)) % sizeof(format::TimingRecord), 0u);
+    for (const format::TimingRecord &E : timingEntries(C, sizeof(H))) {
+      bool Named = false;
+      for (const RawRecord &Rec : Ring.Records)
+        Named |= Rec.Offset == E.WorkgroupOffset &&
+                 Rec.Tag == format::Tag::Workgroup;
+      EXPECT_TRUE(Named) << "timing entry at offset " << E.WorkgroupOffset;
+      All.push_back(E);
+    }
+  }
+  return All;
 }
+
+/// Bytes recorded in a ring-mode trace's only ring: what its chunk holds
+/// and what its trailer says was lost.
+uint64_t ringBytes(const RawRing &R) { return R.Head + R.Trailer->BytesLost; }
 
 } // namespace
 
@@ -255,34 +283,159 @@ TEST(TraceModes, StreamModeWithTheSmallestBufferAndLongPrints) {
   }
 }
 
-TEST(TraceModes, RingWrapKeepsExactlyTheWorkgroupsOfTheLastLap) {
-  // Each workgroup: a 32-byte record and 10 x 2 access records of 16 bytes,
-  // 352 bytes; 100 of them through an 8 KiB ring.
-  constexpr uint64_t kWorkgroupBytes = 32 + 20 * 16, kRing = 8192, kCount = 100;
+// 100 workgroups of 352 bytes (a 32-byte record, 10 loads and 10 stores)
+// through an 8 KiB ring of two 4 KiB parts: the chunk is the newest records
+// from a workgroup record on, rotated to start at offset 0, and its trailer
+// accounts for every byte, record and workgroup of the ring.
+TEST(TraceModes, WrappedRingIsWrittenFromItsOldestWorkgroupWithItsLoss) {
+  constexpr uint64_t kWorkgroupBytes = 32 + 20 * 16, kCount = 100;
   std::string Path = tracePath("wrap");
   ChildResult R =
       runDriver({"records", "100", "10"},
                 {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=8kib"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
-  uint64_t Head = kCount * kWorkgroupBytes;
-  // The oldest workgroup record at or after Head - R survives; every one
-  // before it is gone.
-  uint64_t FirstKept = (Head - kRing + kWorkgroupBytes - 1) / kWorkgroupBytes;
-  EXPECT_NE(R.Stderr.find("wgtrace: ring of thread 0 wrapped: " +
-                          std::to_string(FirstKept * kWorkgroupBytes) + " of " +
-                          std::to_string(Head) + " bytes overwritten"),
-            std::string::npos)
+  RawTrace T = RawTrace::read(Path);
+  ASSERT_EQ(T.Rings.size(), 1u);
+  expectSelfContainedChunks(T);
+  const RawRing &Ring = T.Rings[0];
+  ASSERT_TRUE(Ring.Trailer);
+  const format::RingTrailer &Trailer = *Ring.Trailer;
+  EXPECT_TRUE(Trailer.Flags & format::kTrailerWrapped);
+  EXPECT_FALSE(Trailer.Flags &
+               (format::kTrailerStream | format::kTrailerCrash));
+  EXPECT_EQ(Trailer.RingId, 0u);
+  EXPECT_EQ(Trailer.ChunkSequence, 0u);
+  EXPECT_EQ(Trailer.RingSize, 8192u);
+  EXPECT_EQ(Trailer.BaseVirtualOffset, Trailer.BytesLost)
+      << "nothing after the chunk's first record may be dropped";
+  // At most a part of the ring and a workgroup precede the chunk's start.
+  EXPECT_GE(Ring.Head, 8192u - 4096 - kWorkgroupBytes);
+  EXPECT_EQ(Ring.RingSize, 8192u);
+
+  // The workgroups of the chunk are the last ones, each complete but the
+  // first, which may be a continuation of a workgroup begun before.
+  auto Invocations = T.invocations();
+  ASSERT_FALSE(Invocations.empty());
+  uint32_t Id = Invocations.begin()->second.Id[0];
+  for (const auto &[Key, Inv] : Invocations) {
+    EXPECT_EQ(Inv.Id[0], Id++);
+    if (Key != Invocations.begin()->first || Inv.SawFirst) {
+      EXPECT_TRUE(Inv.SawFirst);
+      EXPECT_EQ(Inv.Loads, 10u);
+      EXPECT_EQ(Inv.Stores, 10u);
+    }
+  }
+  EXPECT_EQ(Id, kCount);
+
+  // Every byte recorded is in the chunk or counted lost: the workgroups'
+  // bytes and 48 per continuation (a copy and its Continuation VALUE).
+  uint64_t Bytes = ringBytes(Ring);
+  ASSERT_EQ((Bytes - kCount * kWorkgroupBytes) % 48, 0u);
+  uint64_t Copies = (Bytes - kCount * kWorkgroupBytes) / 48;
+  EXPECT_GT(Copies, 0u);
+  EXPECT_EQ(Ring.Records.size() + Trailer.RecordsLost,
+            kCount * 21 + 2 * Copies);
+  EXPECT_EQ(Invocations.size() + Trailer.WorkgroupsLost, kCount);
+  ASSERT_EQ(Ring.LostSites.size(), 1u);
+  EXPECT_EQ(Ring.LostSites[0].DispatchId, 0u);
+  EXPECT_EQ(Ring.LostSites[0].Workgroups, Trailer.WorkgroupsLost);
+  EXPECT_NE(
+      R.Stderr.find(
+          "wgtrace: ring 0 wrapped: " + std::to_string(Trailer.BytesLost) +
+          " of " + std::to_string(Bytes) + " bytes overwritten (" +
+          std::to_string(Trailer.RecordsLost) + " records, " +
+          std::to_string(Trailer.WorkgroupsLost) + " workgroups)"),
+      std::string::npos)
       << R.Stderr;
 
+  // The viewer reads it, and so does IREE's reading of a ring (from offset
+  // 0 to the head), record for record.
   Decoded D = decode(Path);
   ASSERT_TRUE(D.Ok) << D.Error;
-  ASSERT_EQ(D.Rings.size(), 1u);
-  EXPECT_TRUE(D.Rings[0].Wrapped);
-  ASSERT_EQ(D.Workgroups.size(), kCount - FirstKept);
-  for (size_t I = 0; I < D.Workgroups.size(); ++I) {
-    EXPECT_EQ(D.Workgroups[I].Id, FirstKept + I);
-    EXPECT_EQ(D.Workgroups[I].Loads, 10u);
-    EXPECT_EQ(D.Workgroups[I].Stores, 10u);
+  Decoded Iree = decode(Path, RingMode::IreeCompat);
+  ASSERT_TRUE(Iree.Ok) << Iree.Error;
+  size_t WorkgroupRecords = 0;
+  for (const RawRecord &Rec : Ring.Records)
+    WorkgroupRecords += Rec.Tag == format::Tag::Workgroup;
+  EXPECT_EQ(D.Workgroups.size(), WorkgroupRecords);
+  EXPECT_EQ(Iree.Workgroups.size(), WorkgroupRecords);
+}
+
+// A ring that never wrapped is written as the smallest power-of-two ring of
+// at least 4 KiB that holds its records, however large WGTRACE_BUFFER_SIZE.
+TEST(TraceModes, RingThatNeverWrappedIsWrittenAsSmallAsItsRecords) {
+  struct Case {
+    const char *Workgroups, *Accesses;
+    uint64_t Used, ChunkRing;
+  } Cases[] = {{"3", "4", 3 * (32 + 8 * 16), 4096},
+               {"100", "40", 100 * (32 + 80 * 16), 262144}};
+  for (const Case &C : Cases) {
+    std::string Path = tracePath("compact");
+    ChildResult R =
+        runDriver({"records", C.Workgroups, C.Accesses},
+                  {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=16mib"});
+    ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+    RawTrace T = RawTrace::read(Path);
+    ASSERT_EQ(T.Rings.size(), 1u);
+    expectSelfContainedChunks(T);
+    EXPECT_EQ(T.Rings[0].Head, C.Used);
+    EXPECT_EQ(T.Rings[0].RingSize, C.ChunkRing);
+    EXPECT_LT(T.File.size(), C.ChunkRing + 16384);
+    const format::RingTrailer &Trailer = *T.Rings[0].Trailer;
+    EXPECT_EQ(Trailer.RingSize, uint64_t{16} << 20);
+    EXPECT_EQ(Trailer.Flags, 0u);
+    EXPECT_EQ(Trailer.BytesLost + Trailer.RecordsLost + Trailer.WorkgroupsLost,
+              0u);
+    EXPECT_TRUE(T.Rings[0].LostSites.empty());
+    EXPECT_EQ(R.Stderr.find("wrapped"), std::string::npos) << R.Stderr;
+  }
+}
+
+// A kernel calling a kernel directly, with wraps (ring mode) and buffer
+// changes (stream mode) in both: every record stays with its own
+// invocation (every access falls in the buffer that the piece of the
+// invocation it is keyed to names), and stream mode keeps all of them.
+TEST(TraceModes, NestedKernelsKeepEveryRecordWithItsWorkgroup) {
+  struct Case {
+    std::vector<std::string> Env;
+    bool Lossless;
+  } Cases[] = {{{"WGTRACE_BUFFER_SIZE=8kib"}, false},
+               {{"WGTRACE_BUFFER_SIZE=64kib"}, false},
+               {{"WGTRACE_BUFFER_SIZE=4kib", "WGTRACE_MODE=stream"}, true},
+               {{"WGTRACE_BUFFER_SIZE=64kib", "WGTRACE_MODE=stream"}, true}};
+  for (const Case &C : Cases) {
+    std::string Path = tracePath("nested");
+    std::vector<std::string> Env = C.Env;
+    Env.push_back("WGTRACE_FILE=" + Path);
+    ChildResult R = runDriver({"nested", "40", "100"}, Env);
+    ASSERT_EQ(R.ExitCode, 0) << C.Env[0] << ": " << R.Stderr;
+    RawTrace T = RawTrace::read(Path);
+    expectSelfContainedChunks(T);
+    uint64_t Outer = 0, Inner = 0;
+    for (const auto &[Key, Inv] : T.invocations()) {
+      EXPECT_TRUE(Inv.PieceAddressesBad.empty())
+          << C.Env[0] << ": workgroup " << Inv.Id[0] << " of site " << Inv.Site
+          << " has an access outside its buffer";
+      if (Inv.Site == 2) {
+        ++Outer;
+        if (C.Lossless) {
+          EXPECT_EQ(Inv.Loads, 100u);
+          EXPECT_EQ(Inv.Stores, 100u);
+        }
+      } else if (C.Lossless) {
+        ++Inner;
+        EXPECT_EQ(Inv.Stores, 8u);
+      }
+    }
+    if (C.Lossless) {
+      EXPECT_EQ(Outer, 40u) << C.Env[0];
+      EXPECT_EQ(Inner, 40u * 6) << C.Env[0];
+    } else {
+      ASSERT_EQ(T.Rings.size(), 1u);
+      EXPECT_TRUE(T.Rings[0].Trailer->Flags & format::kTrailerWrapped);
+      EXPECT_EQ(T.Rings[0].Trailer->BaseVirtualOffset,
+                T.Rings[0].Trailer->BytesLost);
+    }
   }
 }
 
@@ -406,31 +559,21 @@ TEST(TraceModes, BadSettingsNameTheVariable) {
   }
 }
 
-TEST(TraceModes, TimingChunkFollowsEachRingWithOneEntryPerWorkgroup) {
+TEST(TraceModes, TimingChunksFollowAllRingChunksAndNameTheirWorkgroups) {
   std::string Path = tracePath("timing");
   ChildResult R = runDriver(
       {"timing", "16", "4"},
       {"WGTRACE_FILE=" + Path, "WGTRACE_TIMING=1", "WGTRACE_WORKERS=2"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
-  RawTrace Raw = readRawTrace(Path);
+  RawTrace Raw = RawTrace::read(Path);
   uint64_t Entries = 0;
-  format::ChunkType Previous = format::ChunkType::DispatchMetadata;
-  for (const RawTrace::Chunk &C : Raw.Chunks) {
-    if (C.Type == format::ChunkType::WorkgroupTiming) {
-      EXPECT_EQ(Previous, format::ChunkType::DispatchRingBuffer);
-      ASSERT_EQ(C.Length % sizeof(format::TimingRecord), 0u);
-      for (const format::TimingRecord &T : timingEntries(C)) {
-        EXPECT_LE(T.StartNs, T.EndNs);
-        EXPECT_LT(T.ProcessorId, 2u);
-        ++Entries;
-      }
-    }
-    Previous = C.Type;
+  for (const format::TimingRecord &T : checkTimingChunks(Raw)) {
+    EXPECT_LE(T.StartNs, T.EndNs);
+    EXPECT_LT(T.ProcessorId, 2u);
+    ++Entries;
   }
   EXPECT_EQ(Entries, 16u);
-  Decoded D = decode(Path);
-  ASSERT_TRUE(D.Ok) << D.Error;
-  EXPECT_EQ(D.Workgroups.size(), 16u);
+  EXPECT_EQ(Raw.invocations().size(), 16u);
 }
 
 // In stream mode a workgroup that outlives its thread's buffer is written
@@ -442,67 +585,75 @@ TEST(TraceModes, StreamTimingEntriesNameWorkgroupRecordsInTheirChunk) {
                              "WGTRACE_MODE=stream", "WGTRACE_BUFFER_SIZE=64kib",
                              "WGTRACE_WORKERS=2"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
-  RawTrace Raw = readRawTrace(Path);
-  uint64_t Entries = 0, RingChunks = 0, Continued = 0;
-  const uint8_t *Ring = nullptr;
-  uint64_t Head = 0;
-  for (const RawTrace::Chunk &C : Raw.Chunks) {
-    if (C.Type == format::ChunkType::DispatchRingBuffer) {
-      Ring = C.Content;
-      std::memcpy(&Head, C.Content + C.Length - 8, 8);
-      ++RingChunks;
-    }
-    if (C.Type == format::ChunkType::WorkgroupTiming) {
-      ASSERT_NE(Ring, nullptr);
-      for (const format::TimingRecord &T : timingEntries(C)) {
-        ASSERT_LT(T.WorkgroupOffset, Head);
-        EXPECT_EQ(format::recordTag(Ring + T.WorkgroupOffset),
-                  uint8_t(format::Tag::Workgroup))
-            << "entry " << Entries << " at offset " << T.WorkgroupOffset;
-        Continued += T.WorkgroupOffset == 0 && RingChunks > 2;
-        ++Entries;
-      }
-    }
+  RawTrace Raw = RawTrace::read(Path);
+  expectSelfContainedChunks(Raw);
+  uint64_t Entries = 0, Continued = 0;
+  for (const format::TimingRecord &T : checkTimingChunks(Raw)) {
+    Continued += T.WorkgroupOffset == 0;
+    ++Entries;
   }
   EXPECT_EQ(Entries, 40u);
-  EXPECT_GT(RingChunks, 4u) << "the trace should span several buffers";
+  EXPECT_GT(Raw.Rings.size(), 4u) << "the trace should span several buffers";
   EXPECT_GT(Continued, 0u) << "no workgroup was continued in a new buffer";
-  Decoded D = decode(Path);
-  ASSERT_TRUE(D.Ok) << D.Error;
-  auto Counts = perWorkgroup(D);
-  ASSERT_EQ(Counts.size(), 40u);
-  for (uint32_t Id = 0; Id < 40; ++Id)
-    EXPECT_EQ(Counts[Id].second, 300u) << "workgroup " << Id;
+  // Each ring's chunks follow each other without a gap.
+  std::map<uint32_t, std::pair<uint64_t, uint64_t>> Next;
+  for (const RawRing &Ring : Raw.Rings) {
+    ASSERT_TRUE(Ring.Trailer);
+    EXPECT_TRUE(Ring.Trailer->Flags & format::kTrailerStream);
+    auto &[Sequence, Lifetime] = Next[Ring.Trailer->RingId];
+    EXPECT_EQ(Ring.Trailer->ChunkSequence, Sequence++);
+    EXPECT_EQ(Ring.Trailer->BaseVirtualOffset, Lifetime);
+    Lifetime += Ring.Head;
+    EXPECT_EQ(Ring.Trailer->BytesLost, 0u);
+  }
+  auto Invocations = Raw.invocations();
+  ASSERT_EQ(Invocations.size(), 40u);
+  for (const auto &[Key, Inv] : Invocations)
+    EXPECT_EQ(Inv.Stores, 300u) << "workgroup " << Inv.Id[0];
 }
 
 TEST(TraceModes, RingWrapWithWorkgroupsLargerThanTheRing) {
-  // Workgroups of 6 KiB through a 16 KiB ring: up to 6 KiB of the last lap
-  // precede the oldest intact workgroup record.
-  constexpr uint64_t kWorkgroupBytes = 32 + 384 * 16, kRing = 16384,
-                     kCount = 20;
+  // Workgroups of 6 KiB through a 16 KiB ring of four 4 KiB parts.
   std::string Path = tracePath("wrap_large");
   ChildResult R =
       runDriver({"records", "20", "192"},
                 {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=16kib"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
-  uint64_t Head = kCount * kWorkgroupBytes;
-  uint64_t FirstKept = (Head - kRing + kWorkgroupBytes - 1) / kWorkgroupBytes;
-  Decoded D = decode(Path);
-  ASSERT_TRUE(D.Ok) << D.Error;
-  ASSERT_EQ(D.Workgroups.size(), kCount - FirstKept);
-  EXPECT_EQ(D.Workgroups.front().Id, FirstKept);
-  EXPECT_EQ(D.Rings[0].LostBytes, FirstKept * kWorkgroupBytes - (Head - kRing));
+  RawTrace T = RawTrace::read(Path);
+  ASSERT_EQ(T.Rings.size(), 1u);
+  expectSelfContainedChunks(T);
+  EXPECT_GE(T.Rings[0].Head, 16384u - 4096);
+  auto Invocations = T.invocations();
+  ASSERT_FALSE(Invocations.empty());
+  EXPECT_EQ(std::prev(Invocations.end())->second.Id[0], 19u);
+  for (const auto &[Key, Inv] : Invocations)
+    if (Inv.SawFirst) {
+      EXPECT_EQ(Inv.Loads, 192u);
+      EXPECT_EQ(Inv.Stores, 192u);
+    }
 
-  // One workgroup bigger than the whole ring: no workgroup record
-  // survives, and nothing is shown as belonging to a wrong one.
+  // One workgroup bigger than the whole ring: the chunk shows its newest
+  // records (at least the ring less one part) after a copy of its record.
   std::string Huge = tracePath("wrap_huge");
   R = runDriver({"records", "2", "1000"},
                 {"WGTRACE_FILE=" + Huge, "WGTRACE_BUFFER_SIZE=8kib"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
-  D = decode(Huge);
+  T = RawTrace::read(Huge);
+  ASSERT_EQ(T.Rings.size(), 1u);
+  expectSelfContainedChunks(T);
+  const RawRing &Ring = T.Rings[0];
+  EXPECT_GE(Ring.Head, 8192u - 4096);
+  Invocations = T.invocations();
+  ASSERT_EQ(Invocations.size(), 1u);
+  const RawInvocation &Last = Invocations.begin()->second;
+  EXPECT_EQ(Last.Id[0], 1u);
+  EXPECT_FALSE(Last.SawFirst);
+  EXPECT_EQ(Last.Loads + Last.Stores + 2 * Last.Pieces, Ring.Records.size());
+  EXPECT_EQ(Ring.Trailer->WorkgroupsLost, 1u);
+  Decoded D = decode(Huge);
   ASSERT_TRUE(D.Ok) << D.Error;
-  EXPECT_TRUE(D.Workgroups.empty());
-  EXPECT_EQ(D.Rings[0].LostBytes, 8192u);
+  ASSERT_FALSE(D.Workgroups.empty());
+  EXPECT_EQ(D.Workgroups.back().Id, 1u);
 }
 
 TEST(TraceModes, SharedStaticAndExecutableModulesShareOneTrace) {

@@ -166,6 +166,22 @@ struct BuildSettings {
   BuildSettings(const char *BufferSize, bool Timing);
 };
 
+/// The workgroup invocation running on a thread, as the runtime needs it to
+/// continue it: a kernel called from a kernel saves the caller's and
+/// restores it when it returns.
+struct Invocation {
+  /// Its WORKGROUP record; every copy of it (a continuation) repeats it.
+  uint8_t Record[format::kWorkgroupRecordSize];
+  /// Ring-lifetime offset of its first WORKGROUP record: the bits of its
+  /// Continuation VALUEs.
+  uint64_t First;
+  /// Where its buffer VALUEs start in the ring's list of them.
+  uint32_t BufferValuesBegin;
+  /// Whether the filter (WGTRACE_FILTER) selected it: an unselected
+  /// invocation records its WORKGROUP record and nothing else.
+  bool Selected;
+};
+
 /// Lives for one kernel invocation: writes the WORKGROUP record and makes
 /// it the key of every record until the invocation returns.
 class WorkgroupScope {
@@ -179,12 +195,14 @@ private:
   Ring *SavedRecording;
   Ring *SavedCurrent;
   uint64_t SavedKeyBits;
-  uint64_t Generation;
-  uint64_t StartVirtual;
+  /// The ring's epoch when the invocation began: if a continuation started
+  /// a new part of the ring since, the enclosing invocation's record may be
+  /// gone, and it is written again when this one returns.
+  uint64_t SavedEpoch;
   uint64_t StartNs;
   uint32_t Processor;
-  /// The enclosing workgroup's record, for a kernel called from a kernel.
-  uint8_t SavedWorkgroup[format::kWorkgroupRecordSize];
+  /// The enclosing invocation, for a kernel called from a kernel.
+  Invocation Saved;
 };
 
 inline namespace WGTRACE_DETAIL_ACCESSES {

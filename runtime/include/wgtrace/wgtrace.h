@@ -99,7 +99,8 @@ bool flushTrace(const std::string &Path, std::string *Error = nullptr);
 /// empty in stream mode).
 std::vector<uint8_t> snapshotTrace();
 
-/// Forgets every record so far; the functions and sites stay known.
+/// Forgets every record so far (ring mode; in stream mode they are already
+/// in the file and this does nothing); the functions and sites stay known.
 void resetTrace();
 
 /// Handles the flags every sample program takes, --device=NAME and

@@ -71,10 +71,13 @@ struct Ring {
   uint64_t KeyBits;
 };
 
-/// What advance() hands back: where the record goes and the new End.
+/// What advance() hands back: where the record goes, the new End and the
+/// key records are made with from now on (a new lap or buffer starts with
+/// a copy of the running workgroup's record, which the key then names).
 struct RingSpace {
   uint8_t *Cursor;
   uint8_t *End;
+  uint64_t KeyBits;
 };
 
 /// Site id meaning "not launched through wgtrace::dispatch".
@@ -123,9 +126,11 @@ WGTRACE_ALWAYS_INLINE void storeNonTemporal(long long *Word, uint64_t Value) {
 }
 
 /// Called when a 16-byte record at \p Cursor would reach R.End: publishes
-/// Cursor, wraps the ring (ring mode) or hands the full part to the writer
-/// thread and waits for room (stream mode), and returns where the record
-/// goes. The workgroup key does not change.
+/// Cursor, wraps the ring or starts its next part (ring mode) or hands the
+/// full buffer to the writer thread and waits for an empty one (stream
+/// mode), and returns where the record goes. Either may first write a copy
+/// of the running workgroup's record (with a Continuation VALUE), which
+/// becomes the key: the caller takes it from the result.
 ///
 /// Declared const although it is not: the caller only uses what it
 /// returns, and a call the compiler believes touches no memory lets it keep
@@ -137,7 +142,10 @@ WGTRACE_ALWAYS_INLINE void storeNonTemporal(long long *Word, uint64_t Value) {
 /// it from the records themselves (ThreadRing::recoverRecords).
 RingSpace advance(Ring *R, uint8_t *Cursor) noexcept __attribute__((const));
 
-/// Appends one 16-byte record.
+/// The bits of a record's first word below the workgroup key.
+inline constexpr uint64_t kWordLowBits = format::keyBits(1) - 1;
+
+/// Appends one 16-byte record whose first word \p First carries R's key.
 WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
                                         uint64_t Second) {
   uint8_t *Cursor = R.Cursor;
@@ -145,6 +153,8 @@ WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
     RingSpace Space = advance(&R, Cursor);
     Cursor = Space.Cursor;
     R.End = Space.End;
+    R.KeyBits = Space.KeyBits;
+    First = (First & kWordLowBits) | Space.KeyBits;
   }
   R.Cursor = Cursor + 16;
   // Stored as a struct of two words rather than through memcpy into bytes:
@@ -201,11 +211,23 @@ recordAccess(bool IsStore, const volatile void *Address, uint64_t Length) {
 
 } // namespace WGTRACE_DETAIL_ACCESSES
 
+/// Records a buffer parameter's VALUE (BufferBase, BufferExtent) of the
+/// running workgroup and keeps it, so that every copy of the workgroup's
+/// record (a continuation) repeats it. Out of line: once per parameter and
+/// workgroup.
+void recordBufferValue(format::ValueType Type, uint8_t Ordinal, uint64_t Bits);
+
 WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,
                                            uint8_t Ordinal, uint64_t Bits) {
   Ring *Current = ThreadStateTLS.Current;
   if (!Current)
     return;
+  // A constant at every call site: the branch folds away.
+  if (Type == format::ValueType::BufferBase ||
+      Type == format::ValueType::BufferExtent) {
+    recordBufferValue(Type, Ordinal, Bits);
+    return;
+  }
   appendRecord(*Current,
                Current->KeyBits |
                    format::packWord(format::Tag::Value,
