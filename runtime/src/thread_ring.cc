@@ -227,7 +227,9 @@ void ThreadRing::crossBoundary() {
     Base += Size;
     Hot.Cursor = Data;
   }
-  if (Depth > 0 && Current.Selected)
+  // Until the ring first wraps, every record is intact: a continuation
+  // would only repeat what the file holds anyway.
+  if (Depth > 0 && Current.Selected && Base > Floor)
     emitContinuation();
   Hot.End = Data + nextBoundary(uint64_t(Hot.Cursor - Data));
 }

@@ -114,9 +114,10 @@ struct ThreadRing {
   /// Buffer VALUEs of the running invocations, innermost last.
   std::vector<BufferValue> BufferValues;
   /// Ring mode: the ring is cut into parts of Interval bytes (at most 8 per
-  /// lap, at least 4 KiB); each part a running workgroup reaches starts with
-  /// a copy of its record, so a workgroup larger than the ring still shows
-  /// its latest records under their workgroup.
+  /// lap, at least 4 KiB); once the ring has wrapped, each part a running
+  /// workgroup reaches starts with a copy of its record, so a workgroup
+  /// larger than the ring still shows its latest records under their
+  /// workgroup.
   uint64_t Interval = 0;
 
   /// Ring mode: the ring is cut into SegmentCount parts; for each, one more
