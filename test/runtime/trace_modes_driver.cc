@@ -16,6 +16,10 @@
 //   api      records, then snapshotTrace(), flushTrace(<accesses>.flushed
 //            path in WGTRACE_API_FLUSH), resetTrace(), and one more
 //            dispatch of one workgroup that the exit trace alone holds
+//   threads  <workgroups> threads one after another, each started when the
+//            previous one ended, thread t calling fill directly for
+//            workgroup t with processor id t (loads and stores <accesses>)
+//   threads2 the same with two threads alive at a time
 //   nested   workgroup i of "outer" names its row as buffer 0, loads and
 //            stores <accesses> floats of it, and after every 16th calls the
 //            kernel "inner" directly, which names 8 floats of a scratch
@@ -44,6 +48,7 @@ const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
 #include <cstring>
 #include <exception>
 #include <string>
+#include <thread>
 #include <vector>
 
 enum class Fault { None, Segv, SegvInLoop, Abort, Exit, Terminate };
@@ -138,6 +143,30 @@ int main(int argc, char **argv) {
     wgtrace::dispatch(WGTRACE_SITE(1), vary,
                       wgtrace::Grid{uint32_t(workgroups), 1, 1}, rows.data(),
                       accesses);
+    return 0;
+  }
+  if (scenario == "threads" || scenario == "threads2") {
+    std::vector<float> data(size_t(workgroups) * accesses, 1.0f);
+    auto launch = [&](int t) {
+      return std::thread([&data, t, workgroups, accesses] {
+        wgtrace::Workgroup wg{};
+        wg.id[0] = uint32_t(t);
+        wg.count[0] = uint32_t(workgroups);
+        wg.processor_id = uint32_t(t);
+        fill(wg, data.data(), accesses, Fault::None);
+      });
+    };
+    int together = scenario == "threads2" ? 2 : 1;
+    for (int t = 0; t < workgroups; t += together) {
+      std::vector<std::thread> running;
+      for (int u = t; u < t + together && u < workgroups; ++u)
+        running.push_back(launch(u));
+      for (std::thread &r : running)
+        r.join();
+    }
+    for (float v : data)
+      if (v != 2.0f)
+        return 1;
     return 0;
   }
   if (scenario == "nested") {

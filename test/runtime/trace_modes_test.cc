@@ -391,6 +391,39 @@ TEST(TraceModes, RingThatNeverWrappedIsWrittenAsSmallAsItsRecords) {
   }
 }
 
+// A thread per launch: a thread that ends hands its ring to the next, so
+// the trace has as many rings as threads were alive at once, each holding
+// the records of all the threads that used it, with their processor ids.
+TEST(TraceModes, ThreadsThatEndHandTheirRingToTheNext) {
+  for (const char *Scenario : {"threads", "threads2"}) {
+    std::string Path = tracePath(Scenario);
+    ChildResult R = runDriver({Scenario, "50", "16"},
+                              {"WGTRACE_FILE=" + Path,
+                               "WGTRACE_BUFFER_SIZE=1mib"});
+    ASSERT_EQ(R.ExitCode, 0) << Scenario << ": " << R.Stderr;
+    RawTrace T = RawTrace::read(Path);
+    expectSelfContainedChunks(T);
+    size_t Together = std::string(Scenario) == "threads2" ? 2 : 1;
+    EXPECT_LE(T.Rings.size(), Together) << Scenario;
+    auto Invocations = T.invocations();
+    ASSERT_EQ(Invocations.size(), 50u) << Scenario;
+    std::set<uint32_t> Ids;
+    for (const auto &[Key, Inv] : Invocations) {
+      EXPECT_EQ(Inv.ProcessorId, Inv.Id[0]);
+      EXPECT_EQ(Inv.Loads, 16u);
+      EXPECT_EQ(Inv.Stores, 16u);
+      Ids.insert(Inv.Id[0]);
+    }
+    EXPECT_EQ(Ids.size(), 50u);
+    // Each ring chunk as small as its records: 50 x (32 + 32 x 16) bytes.
+    uint64_t Records = 0;
+    for (const RawRing &Ring : T.Rings)
+      Records += Ring.Head;
+    EXPECT_EQ(Records, 50u * (32 + 32 * 16));
+    EXPECT_LT(T.File.size(), Records + Together * 4096 * 2 + 8192);
+  }
+}
+
 // A kernel calling a kernel directly, with wraps (ring mode) and buffer
 // changes (stream mode) in both: every record stays with its own
 // invocation (every access falls in the buffer that the piece of the
