@@ -2,6 +2,8 @@
 
 #include "config.h"
 
+#include "trace_path.h"
+
 #include "wgtrace/instrument.h"
 
 #include "wgtrace/format.h"
@@ -135,6 +137,12 @@ static Config readConfig() {
     C.Workers = *Parsed;
   }
   C.RecordMemory = readSwitch("WGTRACE_MEMORY", true);
+  C.Quiet = readSwitch("WGTRACE_QUIET", false);
+  if (const char *File = std::getenv("WGTRACE_FILE")) {
+    std::string Problem = tracePathProblem(File);
+    if (!Problem.empty())
+      fatal(fmt::format("WGTRACE_FILE='{}' {}", File, Problem));
+  }
   C.Timing = readSwitch("WGTRACE_TIMING", D.Timing == 1);
   if (const char *ModeName = std::getenv("WGTRACE_MODE")) {
     std::string_view M = ModeName;

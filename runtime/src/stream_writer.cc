@@ -36,6 +36,11 @@ struct FullBuffer {
 
 class FileStreamWriter final : public StreamWriter {
 public:
+  void begin() override {
+    std::unique_lock<std::mutex> Lock(Mutex);
+    startLocked();
+  }
+
   void exchange(ThreadRing &TR) override {
     std::unique_lock<std::mutex> Lock(Mutex);
     startLocked();
@@ -56,8 +61,6 @@ public:
     }
     {
       std::unique_lock<std::mutex> Lock(Mutex);
-      if (!tracePath()[0] && !Started)
-        return;
       startLocked();
       if (Fd < 0)
         return;
@@ -81,6 +84,8 @@ public:
       Done.push_back({&TR, B, std::move(TR.Timing)});
     });
     writeTimingChunks(Out, Done.size(), 0, Done.data(), Done.size());
+    if (!Error)
+      Error = Out.error();
     closeAndRename(Out.failed() || Failed);
   }
 
@@ -92,13 +97,14 @@ private:
     if (Started)
       return;
     Started = true;
-    const char *Path = tracePath();
-    if (!*Path) {
+    if (!*tracePath()) {
       fatal("WGTRACE_MODE=stream needs a trace file: set WGTRACE_FILE (or "
             "pass --instrument_file=PATH to the samples)");
     }
-    std::snprintf(FinalPath, sizeof(FinalPath), "%s", Path);
-    std::snprintf(TemporaryPath, sizeof(TemporaryPath), "%s.tmp", Path);
+    if (!expandedTracePath(FinalPath, sizeof(FinalPath)))
+      fatal(std::string("the trace file name that WGTRACE_FILE='") +
+            tracePath() + "' makes is longer than PATH_MAX");
+    std::snprintf(TemporaryPath, sizeof(TemporaryPath), "%s.tmp", FinalPath);
     Fd = ::open(TemporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (Fd < 0)
       fatal(std::string("cannot open '") + TemporaryPath +
@@ -108,6 +114,7 @@ private:
     writeMetadataChunk(Out);
     ModulesInMetadata = moduleCount();
     Failed = Out.failed();
+    Error = Out.error();
     Writer = std::thread([this] { run(); });
   }
 
@@ -130,6 +137,8 @@ private:
       Returned.notify_all();
     }
     Failed = Failed || Out.failed();
+    if (!Error)
+      Error = Out.error();
   }
 
   /// Writes the timing chunks of ring chunks \p First to First + \p Count
@@ -185,8 +194,13 @@ private:
           static_cast<uint32_t>(P->Total - P->Index++), B.RingId, B.Sequence};
       writeTimingChunk(P->Out, Header, TR.Timing);
     });
-    ::close(Fd);
-    ::rename(TemporaryPath, FinalPath);
+    int WriteError = Out.error();
+    if (::close(Fd) != 0 && !WriteError)
+      WriteError = errno;
+    if (WriteError)
+      reportNotWritten("cannot write", TemporaryPath, WriteError);
+    else if (::rename(TemporaryPath, FinalPath) != 0)
+      reportNotWritten("cannot rename the temporary file to", FinalPath, errno);
   }
 
   void closeAndRename(bool WriteFailed) {
@@ -194,13 +208,20 @@ private:
       WriteFailed = true;
     Fd = -1;
     if (WriteFailed) {
-      std::fprintf(stderr, "wgtrace: error: cannot write '%s': %s\n",
-                   TemporaryPath, std::strerror(errno));
+      std::fprintf(stderr,
+                   "wgtrace: error: trace not written: cannot write '%s': %s\n",
+                   TemporaryPath, std::strerror(Error ? Error : errno));
+      ::unlink(TemporaryPath);
+      noteTraceNotWritten();
       return;
     }
-    if (::rename(TemporaryPath, FinalPath) != 0)
-      std::fprintf(stderr, "wgtrace: error: cannot rename '%s' to '%s': %s\n",
+    if (::rename(TemporaryPath, FinalPath) != 0) {
+      std::fprintf(stderr,
+                   "wgtrace: error: trace not written: cannot rename '%s' to "
+                   "'%s': %s\n",
                    TemporaryPath, FinalPath, std::strerror(errno));
+      noteTraceNotWritten();
+    }
   }
 
   std::mutex Mutex;
@@ -215,6 +236,8 @@ private:
   bool Started = false;
   bool Stopping = false;
   bool Failed = false;
+  /// errno of the first failed write.
+  int Error = 0;
   int Fd = -1;
   size_t ModulesInMetadata = 0;
   char FinalPath[PATH_MAX] = {};

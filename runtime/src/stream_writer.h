@@ -14,6 +14,9 @@ namespace wgtrace::runtime {
 /// other one waits, so nothing is lost.
 class StreamWriter {
 public:
+  /// Opens the file and starts the writer thread, if not yet: called when
+  /// the first ring is made, so that a signal handler finds the file open.
+  virtual void begin() = 0;
   /// Hands \p TR's full buffer (and the timing of its workgroups) to the
   /// writer and gives TR an empty one, waiting for it if need be.
   virtual void exchange(ThreadRing &TR) = 0;

@@ -113,8 +113,10 @@ ThreadRing *acquireRing() {
   TR->setSize(C.BufferSize);
   TR->reset(allocateBuffer(C.BufferSize));
   TR->Hot.KeyBits = 0;
-  if (C.TraceMode == Mode::Stream)
+  if (C.TraceMode == Mode::Stream) {
     TR->Spare = allocateBuffer(C.BufferSize);
+    streamWriter().begin();
+  }
   std::lock_guard<std::mutex> Guard(List.Lock);
   TR->Ordinal = static_cast<uint32_t>(List.Rings.size());
   List.Rings.push_back(TR);

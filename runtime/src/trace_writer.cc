@@ -8,6 +8,7 @@
 #include "module_registry.h"
 #include "ring_chunk.h"
 #include "stream_writer.h"
+#include "trace_path.h"
 
 #include "wgtrace/wgtrace.h"
 
@@ -147,33 +148,142 @@ const char *tracePath() {
   return TracePathBuffer;
 }
 
+bool expandedTracePath(char *Out, size_t Size) {
+  return expandTracePath(tracePath(), Out, Size);
+}
+
+namespace {
+
+/// Set when a trace could not be written: a process that would have exited
+/// 0 exits with kExitTraceNotWritten instead (onExitStatus()).
+std::atomic<bool> TraceNotWritten{false};
+
+/// Describes \p Error without allocating (strerror may).
+const char *errorText(int Error) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+  const char *Text = strerrordesc_np(Error);
+  return Text ? Text : "unknown error";
+#else
+  (void)Error;
+  return "error";
+#endif
+}
+
+} // namespace
+
+void reportNotWritten(const char *What, const char *Path, int Error) {
+  char Line[PATH_MAX + 256];
+  char *At = appendText(Line, "wgtrace: error: trace not written: ");
+  At = appendText(At, What);
+  At = appendText(At, " '");
+  size_t Room = sizeof(Line) - size_t(At - Line) - 128;
+  size_t Length = std::min(std::strlen(Path), Room);
+  std::memcpy(At, Path, Length);
+  At += Length;
+  At = appendText(At, "': ");
+  At = appendText(At, errorText(Error));
+  At = appendText(At, "\n");
+  ssize_t Ignored = ::write(2, Line, static_cast<size_t>(At - Line));
+  (void)Ignored;
+  TraceNotWritten.store(true);
+}
+
+namespace {
+
 /// Opens "<path>.tmp" for writing; -1 on failure.
-static int openTemporary(const char *Path, char *Temporary) {
+int openTemporary(const char *Path, char *Temporary) {
   size_t Length = std::strlen(Path);
-  if (Length + 5 > PATH_MAX)
+  if (Length + 5 > PATH_MAX) {
+    errno = ENAMETOOLONG;
     return -1;
+  }
   // NOLINTNEXTLINE(bugprone-not-null-terminated-result): terminated below.
   std::memcpy(Temporary, Path, Length);
   std::memcpy(Temporary + Length, ".tmp", 5);
   return ::open(Temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
 
+/// Writes the ring-mode trace to \p Path through "<path>.tmp", with
+/// async-signal-safe calls when \p FromSignal. Returns false, and reports
+/// why on stderr, when it could not.
+bool writeRingTraceFile(const char *Path, bool FromSignal) {
+  char Temporary[PATH_MAX];
+  int Fd = openTemporary(Path, Temporary);
+  if (Fd < 0) {
+    reportNotWritten("cannot create", errno == ENAMETOOLONG ? Path : Temporary,
+                     errno);
+    return false;
+  }
+  FdSink Out(Fd);
+  if (FromSignal)
+    forEachRingUnlocked([](ThreadRing &TR) { TR.recoverRecords(); });
+  writeRingTrace(Out, /*Report=*/!config().Quiet, /*Crash=*/FromSignal);
+  int Error = Out.error();
+  if (::close(Fd) != 0 && !Error)
+    Error = errno;
+  if (Error) {
+    reportNotWritten("cannot write", Temporary, Error);
+    ::unlink(Temporary);
+    return false;
+  }
+  if (::rename(Temporary, Path) != 0) {
+    reportNotWritten("cannot rename the temporary file to", Path, errno);
+    ::unlink(Temporary);
+    return false;
+  }
+  return true;
+}
+
+/// At exit without a trace file: one line saying what was not written and
+/// how to write it (WGTRACE_QUIET=1 silences it).
+void reportNoTraceFile() {
+  if (config().Quiet)
+    return;
+  uint64_t Workgroups = 0;
+  forEachRing([&](ThreadRing &TR) { Workgroups += TR.Counts.Workgroups; });
+  if (Workgroups == 0)
+    return;
+  std::fprintf(stderr,
+               "wgtrace: no trace written: %llu workgroups were recorded but "
+               "WGTRACE_FILE is not set; set WGTRACE_FILE=PATH (or call "
+               "wgtrace::setTraceFile) to write them, WGTRACE_QUIET=1 to "
+               "silence this\n",
+               static_cast<unsigned long long>(Workgroups));
+}
+
+/// Runs last at exit (registered before any other exit handler of the
+/// program): a process whose trace could not be written does not exit 0.
+void onExitStatus(int Status, void *) {
+  if (Status == 0 && TraceNotWritten.load()) {
+    std::fflush(nullptr);
+    std::_Exit(kExitTraceNotWritten);
+  }
+}
+
+__attribute__((constructor)) void registerExitStatus() {
+  on_exit(onExitStatus, nullptr);
+}
+
+} // namespace
+
+void noteTraceNotWritten() { TraceNotWritten.store(true); }
+
 bool writeTrace(const std::string &Path, bool Report, std::string *Error) {
   refreshMetadata();
   char Temporary[PATH_MAX];
   int Fd = openTemporary(Path.c_str(), Temporary);
   if (Fd < 0) {
-    *Error = "cannot open '" + Path + ".tmp': " + std::strerror(errno);
+    *Error = "cannot create '" + Path + ".tmp': " + std::strerror(errno);
     return false;
   }
   FdSink Out(Fd);
   writeRingTrace(Out, Report);
-  bool Failed = Out.failed();
-  if (::close(Fd) != 0)
-    Failed = true;
-  if (Failed) {
+  int WriteError = Out.error();
+  if (::close(Fd) != 0 && !WriteError)
+    WriteError = errno;
+  if (WriteError) {
     *Error = "cannot write '" + std::string(Temporary) +
-             "': " + std::strerror(errno);
+             "': " + std::strerror(WriteError);
     ::unlink(Temporary);
     return false;
   }
@@ -198,32 +308,34 @@ void writeFinalTrace(bool InSignalHandler) {
   static std::atomic<bool> Written{false};
   if (Written.exchange(true))
     return;
+  if (!*tracePath()) {
+    if (!InSignalHandler)
+      reportNoTraceFile();
+    return;
+  }
   if (config().TraceMode == Mode::Stream) {
     streamWriter().finish(InSignalHandler);
     return;
   }
-  const char *Path = tracePath();
-  if (!*Path)
-    return;
-  if (!InSignalHandler) {
-    std::string Error;
-    if (!writeTrace(Path, /*Report=*/true, &Error))
-      std::fprintf(stderr, "wgtrace: error: trace not written: %s\n",
-                   Error.c_str());
+  char Path[PATH_MAX];
+  if (!expandedTracePath(Path, sizeof(Path))) {
+    reportNotWritten("the expanded trace file name is too long:", tracePath(),
+                     ENAMETOOLONG);
     return;
   }
-  // The metadata was cached when the modules registered; nothing here
-  // allocates or locks.
-  char Temporary[PATH_MAX];
-  int Fd = openTemporary(Path, Temporary);
-  if (Fd < 0)
+  // In a signal handler: the metadata was cached when the modules
+  // registered; nothing allocates or locks.
+  if (!InSignalHandler)
+    refreshMetadata();
+  writeRingTraceFile(Path, InSignalHandler);
+}
+
+void writeTraceBeforeHandler() {
+  if (config().TraceMode == Mode::Stream || !*tracePath())
     return;
-  FdSink Out(Fd);
-  forEachRingUnlocked([](ThreadRing &TR) { TR.recoverRecords(); });
-  writeRingTrace(Out, /*Report=*/true, /*Crash=*/true);
-  ::close(Fd);
-  if (!Out.failed())
-    ::rename(Temporary, Path);
+  char Path[PATH_MAX];
+  if (expandedTracePath(Path, sizeof(Path)))
+    writeRingTraceFile(Path, /*FromSignal=*/true);
 }
 
 void writeTraceAtExit() {
@@ -244,6 +356,9 @@ void setTraceFile(std::string Path) {
   using namespace runtime;
   if (Path.size() >= PATH_MAX)
     fatal("trace file path is longer than PATH_MAX: " + Path);
+  std::string Problem = tracePathProblem(Path);
+  if (!Problem.empty())
+    fatal("trace file '" + Path + "' " + Problem);
   std::memcpy(TracePathBuffer, Path.c_str(), Path.size() + 1);
   TracePathOverridden.store(true, std::memory_order_release);
 }

@@ -35,16 +35,41 @@ bool writeTrace(const std::string &Path, bool Report, std::string *Error);
 /// A complete ring-mode trace in memory.
 std::vector<uint8_t> snapshotTrace();
 
-/// Where the trace goes: setTraceFile(), else WGTRACE_FILE, else empty.
-/// Returns a pointer to a static buffer: the crash handler reads it.
+/// Where the trace goes: setTraceFile(), else WGTRACE_FILE, else empty; a
+/// pattern (trace_path.h). Returns a pointer to a static buffer: the crash
+/// handler reads it.
 const char *tracePath();
+
+/// tracePath() expanded for this process into \p Out (async-signal-safe);
+/// false when it does not fit.
+bool expandedTracePath(char *Out, size_t Size);
+
+/// Exit status of a process that would have exited 0 but could not write
+/// its trace (sysexits.h's EX_IOERR).
+inline constexpr int kExitTraceNotWritten = 74;
+
+/// Notes that the trace could not be written (the reason was printed):
+/// the process will not exit 0.
+void noteTraceNotWritten();
+
+/// Prints "wgtrace: error: trace not written: <What> '<Path>': <reason of
+/// errno Error>" without allocating, and notes it (noteTraceNotWritten).
+void reportNotWritten(const char *What, const char *Path, int Error);
 
 /// Arranges, once, for the trace to be written at process exit.
 void writeTraceAtExit();
 
-/// Writes the trace now, once per process (exit, crash or terminate).
-/// \p InSignalHandler restricts it to async-signal-safe calls.
+/// Writes the trace now, once per process (exit, crash, terminate or a
+/// termination signal). \p InSignalHandler restricts it to
+/// async-signal-safe calls. Reports on stderr why it could not, and makes
+/// the exit status say so.
 void writeFinalTrace(bool InSignalHandler);
+
+/// In a handler of a termination signal that the program handles itself
+/// (ring mode): writes the trace so far, with async-signal-safe calls,
+/// before the program's handler runs. The program may go on; the trace is
+/// then written again at exit.
+void writeTraceBeforeHandler();
 
 } // namespace wgtrace::runtime
 

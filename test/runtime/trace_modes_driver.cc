@@ -20,14 +20,54 @@
 //            previous one ended, thread t calling fill directly for
 //            workgroup t with processor id t (loads and stores <accesses>)
 //   threads2 the same with two threads alive at a time
+//   raise    like records, then a direct call of fill that sends the
+//            process signal $DRIVER_SIGNAL halfway through its loop
+//   fork     like records, then forks: the child runs one more workgroup,
+//            both exit 0
 //   nested   workgroup i of "outer" names its row as buffer 0, loads and
 //            stores <accesses> floats of it, and after every 16th calls the
 //            kernel "inner" directly, which names 8 floats of a scratch
 //            buffer as its buffer 0 and stores them
 //
+// Before the module below registers (and wgtrace installs its signal
+// handlers), DRIVER_OWN_HANDLER=exit or =return gives SIGTERM a handler of
+// the program's that prints "handled" and calls _exit(7) or returns, and
+// DRIVER_IGNORE_SIGTERM=1 ignores SIGTERM.
+//
 //===----------------------------------------------------------------------===//
 
 #include <wgtrace/instrument.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+struct ProgramSignalSetup {
+  ProgramSignalSetup() {
+    // Signals that dump core by default: no core files from the tests.
+    struct rlimit NoCore = {0, 0};
+    setrlimit(RLIMIT_CORE, &NoCore);
+    const char *Own = std::getenv("DRIVER_OWN_HANDLER");
+    if (Own && !std::strcmp(Own, "exit"))
+      std::signal(SIGTERM, [](int) {
+        ssize_t Ignored = write(2, "handled\n", 8);
+        (void)Ignored;
+        _exit(7);
+      });
+    if (Own && !std::strcmp(Own, "return"))
+      std::signal(SIGTERM, [](int) {
+        ssize_t Ignored = write(2, "handled\n", 8);
+        (void)Ignored;
+      });
+    if (std::getenv("DRIVER_IGNORE_SIGTERM"))
+      std::signal(SIGTERM, SIG_IGN);
+  }
+} SignalSetup;
+} // namespace
 
 namespace {
 const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
@@ -51,7 +91,7 @@ const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
 #include <thread>
 #include <vector>
 
-enum class Fault { None, Segv, SegvInLoop, Abort, Exit, Terminate };
+enum class Fault { None, Segv, SegvInLoop, Abort, Exit, Terminate, Raise };
 
 static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
                  Fault fault) {
@@ -60,6 +100,8 @@ static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
   for (int i = 0; i < accesses; ++i) {
     float *target = fault == Fault::SegvInLoop && i == 10 ? nullptr : &row[i];
     WGTRACE_STORE(*target) = WGTRACE_LOAD(row[i]) + 1.0f;
+    if (fault == Fault::Raise && i == accesses / 2)
+      kill(getpid(), std::atoi(std::getenv("DRIVER_SIGNAL")));
   }
   if (fault == Fault::None)
     return;
@@ -70,6 +112,7 @@ static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
     break;
   }
   case Fault::SegvInLoop:
+  case Fault::Raise:
     break;
   case Fault::Abort:
     std::abort();
@@ -137,6 +180,7 @@ int main(int argc, char **argv) {
                 : scenario == "abort"         ? Fault::Abort
                 : scenario == "exit"          ? Fault::Exit
                 : scenario == "terminate"     ? Fault::Terminate
+                : scenario == "raise"         ? Fault::Raise
                                               : Fault::None;
   if (scenario == "varied") {
     std::vector<float> rows(size_t(workgroups) * (accesses + 23), 1.0f);
@@ -199,11 +243,24 @@ int main(int argc, char **argv) {
                       data.data(), accesses, Fault::None);
     return 0;
   }
+  if (scenario == "fork") {
+    pid_t child = fork();
+    if (child == 0) {
+      wgtrace::dispatch(WGTRACE_SITE(0), fill, wgtrace::Grid{1, 1, 1},
+                        data.data(), accesses, Fault::None);
+      return 0;
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  }
   if (fault != Fault::None) {
     // One more workgroup, called directly, that fails.
     wgtrace::Workgroup wg{};
     wg.id[0] = 0;
     fill(wg, data.data(), accesses, fault);
+    // Still here: the signal's handler returned (or it is ignored).
+    return 0;
   }
   for (float v : data)
     if (v != 2.0f)

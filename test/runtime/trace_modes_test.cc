@@ -13,15 +13,19 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <regex>
 #include <set>
 #include <spawn.h>
 #include <string>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -397,9 +401,9 @@ TEST(TraceModes, RingThatNeverWrappedIsWrittenAsSmallAsItsRecords) {
 TEST(TraceModes, ThreadsThatEndHandTheirRingToTheNext) {
   for (const char *Scenario : {"threads", "threads2"}) {
     std::string Path = tracePath(Scenario);
-    ChildResult R = runDriver({Scenario, "50", "16"},
-                              {"WGTRACE_FILE=" + Path,
-                               "WGTRACE_BUFFER_SIZE=1mib"});
+    ChildResult R =
+        runDriver({Scenario, "50", "16"},
+                  {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=1mib"});
     ASSERT_EQ(R.ExitCode, 0) << Scenario << ": " << R.Stderr;
     RawTrace T = RawTrace::read(Path);
     expectSelfContainedChunks(T);
@@ -422,6 +426,184 @@ TEST(TraceModes, ThreadsThatEndHandTheirRingToTheNext) {
     EXPECT_EQ(Records, 50u * (32 + 32 * 16));
     EXPECT_LT(T.File.size(), Records + Together * 4096 * 2 + 8192);
   }
+}
+
+// Ctrl-C, kill, a hang-up, quit and a CPU time limit write the trace, in
+// the middle of a workgroup, and the process still ends by the signal.
+TEST(TraceModes, TerminationSignalsWriteTheTraceAndEndTheProcessAsBefore) {
+  for (int Signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU}) {
+    for (const char *Mode : {"ring", "stream"}) {
+      std::string Path = tracePath("signal");
+      ChildResult R = runDriver({"raise", "3", "40"},
+                                {"WGTRACE_FILE=" + Path,
+                                 std::string("WGTRACE_MODE=") + Mode,
+                                 "WGTRACE_BUFFER_SIZE=4kib",
+                                 "DRIVER_SIGNAL=" + std::to_string(Signal)});
+      EXPECT_EQ(R.Signal, Signal) << Mode << ": " << R.Stderr;
+      RawTrace T = RawTrace::read(Path);
+      expectSelfContainedChunks(T);
+      auto Invocations = T.invocations();
+      uint64_t Complete = 0, Cut = 0;
+      for (const auto &[Key, Inv] : Invocations) {
+        Complete += Inv.Loads == 40 && Inv.Stores == 40;
+        // The direct call: interrupted after 21 loads and stores.
+        Cut += Inv.Loads == 21 && Inv.Stores == 21;
+      }
+      if (std::string(Mode) == "stream") {
+        EXPECT_EQ(Complete, 3u) << "signal " << Signal;
+        EXPECT_EQ(Cut, 1u) << "signal " << Signal;
+      } else {
+        EXPECT_GE(Complete + Cut, 1u) << "signal " << Signal;
+      }
+      ASSERT_FALSE(T.Rings.empty());
+      EXPECT_TRUE(T.Rings.back().Trailer->Flags & format::kTrailerCrash);
+    }
+  }
+}
+
+// A SIGTERM handler of the program's own still runs: after the trace is
+// written if it ends the process, and the program goes on (its trace
+// written again at exit, complete) if it returns. An ignored SIGTERM stays
+// ignored.
+TEST(TraceModes, TheProgramsOwnSignalHandlerStillRuns) {
+  std::string Path = tracePath("own_exit");
+  ChildResult R = runDriver({"raise", "3", "40"},
+                            {"WGTRACE_FILE=" + Path, "DRIVER_OWN_HANDLER=exit",
+                             "DRIVER_SIGNAL=" + std::to_string(SIGTERM)});
+  EXPECT_EQ(R.ExitCode, 7) << R.Stderr;
+  EXPECT_NE(R.Stderr.find("handled"), std::string::npos);
+  RawTrace T = RawTrace::read(Path);
+  expectSelfContainedChunks(T);
+  EXPECT_EQ(T.invocations().size(), 4u);
+
+  for (const char *Setting :
+       {"DRIVER_OWN_HANDLER=return", "DRIVER_IGNORE_SIGTERM=1"}) {
+    Path = tracePath("own_return");
+    R = runDriver({"raise", "3", "40"},
+                  {"WGTRACE_FILE=" + Path, Setting,
+                   "DRIVER_SIGNAL=" + std::to_string(SIGTERM)});
+    EXPECT_EQ(R.ExitCode, 0) << Setting << ": " << R.Stderr;
+    EXPECT_EQ(R.Stderr.find("handled") != std::string::npos,
+              std::string(Setting) == "DRIVER_OWN_HANDLER=return");
+    T = RawTrace::read(Path);
+    expectSelfContainedChunks(T);
+    auto Invocations = T.invocations();
+    ASSERT_EQ(Invocations.size(), 4u) << Setting;
+    for (const auto &[Key, Inv] : Invocations)
+      EXPECT_EQ(Inv.Stores, 40u) << Setting;
+    EXPECT_FALSE(T.Rings[0].Trailer->Flags & format::kTrailerCrash);
+  }
+}
+
+// A trace that cannot be written is an error the caller sees: the path and
+// the reason on stderr, and exit status 74 where the program would have
+// exited 0 (its own non-zero status is kept).
+TEST(TraceModes, ATraceThatCannotBeWrittenFailsTheProcess) {
+  std::string Missing = ::testing::TempDir() + "/no-such-dir/trace.bin";
+  ChildResult R = runDriver({"records", "2", "4"}, {"WGTRACE_FILE=" + Missing});
+  EXPECT_EQ(R.ExitCode, 74) << R.Stderr;
+  EXPECT_NE(R.Stderr.find("wgtrace: error: trace not written: cannot create '" +
+                          Missing + ".tmp': No such file or directory"),
+            std::string::npos)
+      << R.Stderr;
+  R = runDriver({"exit", "2", "4"}, {"WGTRACE_FILE=" + Missing});
+  EXPECT_EQ(R.ExitCode, 3) << R.Stderr;
+  EXPECT_NE(R.Stderr.find("trace not written"), std::string::npos);
+
+  // The trace's own path is a directory: the rename fails.
+  std::string Directory = ::testing::TempDir();
+  R = runDriver({"records", "2", "4"}, {"WGTRACE_FILE=" + Directory});
+  EXPECT_EQ(R.ExitCode, 74) << R.Stderr;
+  EXPECT_NE(R.Stderr.find("wgtrace: error: trace not written: cannot rename "
+                          "the temporary file to '" +
+                          Directory + "'"),
+            std::string::npos)
+      << R.Stderr;
+
+  // Stream mode opens the file when the first workgroup runs.
+  R = runDriver({"records", "2", "4"},
+                {"WGTRACE_FILE=" + Missing, "WGTRACE_MODE=stream"});
+  EXPECT_EQ(R.ExitCode, 2) << R.Stderr;
+  EXPECT_NE(R.Stderr.find("cannot open '" + Missing + ".tmp'"),
+            std::string::npos)
+      << R.Stderr;
+}
+
+// Without WGTRACE_FILE the program says, once, that it recorded a trace
+// that nobody asked to keep, and how to keep it; WGTRACE_QUIET=1 silences
+// it (and the note of a wrapped ring), never an error.
+TEST(TraceModes, NoTraceFileIsSaidOnceUnlessQuiet) {
+  ChildResult R = runDriver({"records", "3", "4"}, {});
+  EXPECT_EQ(R.ExitCode, 0);
+  EXPECT_NE(R.Stderr.find("wgtrace: no trace written: 3 workgroups were "
+                          "recorded but WGTRACE_FILE is not set; set "
+                          "WGTRACE_FILE=PATH"),
+            std::string::npos)
+      << R.Stderr;
+  R = runDriver({"records", "3", "4"}, {"WGTRACE_QUIET=1"});
+  EXPECT_EQ(R.ExitCode, 0);
+  EXPECT_EQ(R.Stderr, "");
+  std::string Path = tracePath("quiet_wrap");
+  R = runDriver(
+      {"records", "100", "10"},
+      {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=4kib", "WGTRACE_QUIET=1"});
+  EXPECT_EQ(R.ExitCode, 0);
+  EXPECT_EQ(R.Stderr, "");
+  R = runDriver({"records", "3", "4"}, {"WGTRACE_QUIET=yes"});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("WGTRACE_QUIET='yes' is not a switch"),
+            std::string::npos);
+}
+
+/// The files in \p Directory.
+std::vector<std::string> filesIn(const std::string &Directory) {
+  std::vector<std::string> Names;
+  if (DIR *D = opendir(Directory.c_str())) {
+    while (dirent *E = readdir(D))
+      if (E->d_name[0] != '.')
+        Names.push_back(E->d_name);
+    closedir(D);
+  }
+  std::sort(Names.begin(), Names.end());
+  return Names;
+}
+
+// %p, %h, %t and %% in WGTRACE_FILE: one file per process, here a process
+// and the child it forks.
+TEST(TraceModes, TraceFilePatternsNameOneFilePerProcess) {
+  std::string Directory =
+      ::testing::TempDir() + "/patterns-" + std::to_string(getpid());
+  mkdir(Directory.c_str(), 0755);
+  for (const std::string &Old : filesIn(Directory))
+    std::remove((Directory + "/" + Old).c_str());
+  char Host[256] = {};
+  gethostname(Host, sizeof(Host) - 1);
+  ChildResult R = runDriver({"fork", "2", "4"}, {"WGTRACE_FILE=" + Directory +
+                                                 "/trace-%p-%h-%t-100%%.bin"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+  std::vector<std::string> Names = filesIn(Directory);
+  ASSERT_EQ(Names.size(), 2u);
+  std::regex Expected("trace-([0-9]+)-" + std::string(Host) +
+                      "-[0-9]{8}-[0-9]{6}-100%\\.bin");
+  std::set<std::string> Pids;
+  size_t Workgroups = 0;
+  for (const std::string &Name : Names) {
+    std::smatch M;
+    ASSERT_TRUE(std::regex_match(Name, M, Expected)) << Name;
+    Pids.insert(M[1]);
+    RawTrace T = RawTrace::read(Directory + "/" + Name);
+    expectSelfContainedChunks(T);
+    Workgroups += T.invocations().size();
+  }
+  EXPECT_EQ(Pids.size(), 2u);
+  EXPECT_EQ(Workgroups, 2u + 3u) << "the parent's 2, the child's 2 and 1";
+
+  R = runDriver({"records", "1", "1"}, {"WGTRACE_FILE=trace-%q.bin"});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("WGTRACE_FILE='trace-%q.bin' has '%q', which is no "
+                          "pattern"),
+            std::string::npos)
+      << R.Stderr;
 }
 
 // A kernel calling a kernel directly, with wraps (ring mode) and buffer
