@@ -35,7 +35,10 @@ struct AccessCounts {
       }
       break;
     case format::Tag::Value:
-      ++Values;
+      // wgtrace's own VALUE types (buffers, continuations) are the
+      // format's bookkeeping, not values the kernel reported.
+      if (format::isIreeValueType(R.Value.Type))
+        ++Values;
       break;
     case format::Tag::Print:
       ++Prints;

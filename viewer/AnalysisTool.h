@@ -13,10 +13,20 @@
 
 #include "Metadata.h"
 #include "Record.h"
+#include "TraceCensus.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
 namespace wgtrace::viewer {
+
+/// Measured times of one workgroup invocation (wgtrace's timing chunks).
+struct WorkgroupTime {
+  /// WorkgroupInfo::Invocation.
+  uint64_t Invocation = 0;
+  uint64_t StartNs = 0;
+  uint64_t EndNs = 0;
+  uint32_t ProcessorId = 0;
+};
 
 class AnalysisTool {
 public:
@@ -36,15 +46,23 @@ public:
   virtual bool wantsRecords() const { return true; }
   /// The ring ended, or decoding stopped at damage inside it.
   virtual void endRing(const RingInfo &Info) { (void)Info; }
-  /// A workgroup timing chunk (wgtrace's type 0x8001) followed the ring
-  /// \p Ring: start and end times of its workgroups, keyed by the ring
-  /// offset of their WORKGROUP records (docs/FORMAT.md). Not called for a
-  /// timing chunk that follows no ring.
-  virtual void timing(const RingInfo &Ring,
-                      llvm::ArrayRef<format::TimingRecord> Entries) {
-    (void)Ring;
-    (void)Entries;
+  /// Workgroup invocations (WorkgroupInfo::Invocation) that no later record
+  /// can continue, ascending: a tool may finish what it keeps for them.
+  /// Called after endRing() and, for all that remain, at the end of each
+  /// pass. Rarely (a nested kernel's return seen late) an invocation ends
+  /// and then continues: a tool must then add to what it finished.
+  virtual void endWorkgroups(llvm::ArrayRef<uint64_t> Invocations) {
+    (void)Invocations;
   }
+  /// Whether the tool uses timing(): the reader then keeps, per ring
+  /// chunk, which invocation each WORKGROUP record belongs to.
+  virtual bool wantsTiming() const { return false; }
+  /// A workgroup timing chunk (wgtrace's type 0x8001): measured start and
+  /// end of workgroup invocations (docs/FORMAT.md).
+  virtual void timing(llvm::ArrayRef<WorkgroupTime> Times) { (void)Times; }
+  /// What the reader learnt of the whole file: loss, sites, metadata notes
+  /// (TraceCensus.h). Called once, after the last pass, before finish().
+  virtual void census(const TraceCensus &C) { (void)C; }
   /// The end of a pass over the file (also after an error). A tool that
   /// needs what it learnt from the whole file before it can look at records
   /// again (footprint: buffers) returns true and is fed every chunk once

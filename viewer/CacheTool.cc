@@ -12,28 +12,39 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
-void CacheTool::beginRing(const RingInfo &Info) {
-  Meta = Info.Meta;
-  RingWorkgroups.clear();
-}
+void CacheTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 
 void CacheTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
   if (R.Tag == format::Tag::Workgroup) {
-    Workgroup W;
-    static_cast<WorkgroupIdentity &>(W) = WorkgroupIdentity::of(R, *Meta);
-    RingWorkgroups.push_back(Workgroups.size());
-    Workgroups.push_back(std::move(W));
-    if (Cold) {
-      Cache.clear();
-      Reuse.clear();
+    auto [It, New] =
+        ByInvocation.try_emplace(R.Workgroup->Invocation, Workgroups.size());
+    if (New) {
+      Workgroup W;
+      static_cast<WorkgroupIdentity &>(W) = WorkgroupIdentity::of(R, *Meta);
+      Workgroups.push_back(std::move(W));
+      // A copy continuing a workgroup is not a new workgroup: the cache
+      // stays as it was.
+      if (Cold) {
+        Cache.clear();
+        Reuse.clear();
+      }
     }
+    LastInvocation = R.Workgroup->Invocation;
+    LastWorkgroup = It->second;
     return;
   }
   if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
     return;
-  Counts &C = Workgroups[RingWorkgroups[R.Workgroup->Index]].C;
+  if (R.Workgroup->Invocation != LastInvocation) {
+    auto It = ByInvocation.find(R.Workgroup->Invocation);
+    if (It == ByInvocation.end())
+      return;
+    LastInvocation = It->first;
+    LastWorkgroup = It->second;
+  }
+  Counts &C = Workgroups[LastWorkgroup].C;
   ++C.Accesses;
   ++Totals.Accesses;
   uint64_t First = R.Memory.Address >> LineShift;

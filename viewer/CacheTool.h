@@ -19,6 +19,7 @@
 #include "ReuseDistance.h"
 #include "WorkgroupIdentity.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -35,6 +36,7 @@ public:
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
+  void census(const TraceCensus &C) override { Census = &C; }
   void finish() override;
 
   struct Counts {
@@ -67,8 +69,11 @@ private:
   ReuseDistance Reuse;
   unsigned LineShift;
   const Metadata *Meta = nullptr;
-  /// Index in Workgroups of each workgroup record of the current ring.
-  std::vector<uint32_t> RingWorkgroups;
+  const TraceCensus *Census = nullptr;
+  /// Index in Workgroups of each invocation (WorkgroupInfo::Invocation).
+  llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
+  uint64_t LastInvocation = UINT64_MAX;
+  uint32_t LastWorkgroup = 0;
   std::vector<Workgroup> Workgroups;
   Counts Totals;
   std::vector<uint64_t> Histogram = std::vector<uint64_t>(65, 0);

@@ -17,14 +17,13 @@ namespace wgtrace::viewer {
 void ChromeTraceTool::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   Chunk = Info.Where.Index;
-  RingSlices.clear();
-  RingByOffset.clear();
 }
 
 void ChromeTraceTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
-  if (R.Tag == format::Tag::Workgroup) {
+  auto Known = ByInvocation.find(R.Workgroup->Invocation);
+  if (R.Tag == format::Tag::Workgroup && Known == ByInvocation.end()) {
     const format::WorkgroupRecord &WG = R.Workgroup->Record;
     Slice S;
     S.Site = WG.DispatchId;
@@ -34,25 +33,24 @@ void ChromeTraceTool::record(const Record &R) {
     S.FirstRecord = S.LastRecord = NextRecord[WG.ProcessorId]++;
     S.Chunk = Chunk;
     S.Offset = R.Offset;
-    RingByOffset[R.Offset] = Slices.size();
-    RingSlices.push_back(Slices.size());
+    ByInvocation[R.Workgroup->Invocation] = Slices.size();
     Slices.push_back(S);
     return;
   }
-  Slice &S = Slices[RingSlices[R.Workgroup->Index]];
-  // Records of a workgroup all lie in its processor's ring, after its
-  // WORKGROUP record: the track's counter is the one it started on.
+  if (Known == ByInvocation.end())
+    return; // a record of a workgroup this tool never saw begin
+  Slice &S = Slices[Known->second];
+  // Records of a workgroup all lie in its ring, after its WORKGROUP record
+  // (or a copy): the track's counter is the one it started on.
   S.LastRecord = NextRecord[S.ProcessorId]++;
   S.Counts.count(R);
 }
 
-void ChromeTraceTool::timing(const RingInfo &Ring,
-                             ArrayRef<format::TimingRecord> Entries) {
-  (void)Ring;
-  for (const format::TimingRecord &T : Entries) {
-    auto It = RingByOffset.find(T.WorkgroupOffset);
-    if (It == RingByOffset.end())
-      continue; // its WORKGROUP record was overwritten by a wrap
+void ChromeTraceTool::timing(ArrayRef<WorkgroupTime> Times) {
+  for (const WorkgroupTime &T : Times) {
+    auto It = ByInvocation.find(T.Invocation);
+    if (It == ByInvocation.end())
+      continue; // filtered out
     Slice &S = Slices[It->second];
     S.Timed = true;
     S.StartNs = T.StartNs;
@@ -133,6 +131,8 @@ void ChromeTraceTool::finish() {
                         : "record order: 1 us = 1 record of the processor");
       if (Untimed)
         J.attribute("workgroups_without_times", Untimed);
+      if (Census)
+        J.attribute("loss", lossJson(*Census));
     });
   });
   OS << "\n";

@@ -34,8 +34,9 @@ public:
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
-  void timing(const RingInfo &Ring,
-              llvm::ArrayRef<format::TimingRecord> Entries) override;
+  bool wantsTiming() const override { return true; }
+  void timing(llvm::ArrayRef<WorkgroupTime> Times) override;
+  void census(const TraceCensus &C) override { Census = &C; }
   void finish() override;
 
   struct Slice {
@@ -58,10 +59,9 @@ private:
   const Metadata *Meta = nullptr;
   unsigned Chunk = 0;
   std::vector<Slice> Slices;
-  /// Slices of the current (or just finished) ring, by WorkgroupInfo::Index,
-  /// and by ring offset for its timing chunk.
-  std::vector<uint32_t> RingSlices;
-  llvm::DenseMap<uint64_t, uint32_t> RingByOffset;
+  const TraceCensus *Census = nullptr;
+  /// Slice of each workgroup invocation (WorkgroupInfo::Invocation).
+  llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
   /// Next record number of each processor's track.
   std::map<uint32_t, uint64_t> NextRecord;
 };

@@ -14,10 +14,7 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
-void FootprintTool::beginRing(const RingInfo &Info) {
-  Meta = Info.Meta;
-  Opens.clear();
-}
+void FootprintTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 
 uint32_t FootprintTool::bufferOf(uint64_t Address) const {
   // The last buffer starting at or below the address; every accessed
@@ -40,18 +37,25 @@ void FootprintTool::record(const Record &R) {
     }
     return;
   }
+  const uint64_t Invocation = R.Workgroup->Invocation;
   if (R.Tag == format::Tag::Workgroup) {
-    Workgroup W;
-    static_cast<WorkgroupIdentity &>(W) = WorkgroupIdentity::of(R, *Meta);
-    Open O;
-    O.Workgroup = Workgroups.size();
-    Workgroups.push_back(std::move(W));
-    Opens.push_back(std::move(O));
+    auto [It, New] = ByInvocation.try_emplace(Invocation, Workgroups.size());
+    if (New) {
+      Workgroup W;
+      static_cast<WorkgroupIdentity &>(W) = WorkgroupIdentity::of(R, *Meta);
+      Workgroups.push_back(std::move(W));
+    }
+    auto [O, Opened] = Opens.try_emplace(Invocation);
+    if (Opened)
+      O->second.Workgroup = It->second;
     return;
   }
   if (!IsAccess || R.Memory.Length == 0)
     return;
-  Open &O = Opens[R.Workgroup->Index];
+  auto OpenIt = Opens.find(Invocation);
+  if (OpenIt == Opens.end())
+    return; // a workgroup this tool never saw begin
+  Open &O = OpenIt->second;
   Workgroup &W = Workgroups[O.Workgroup];
   const uint64_t Address = R.Memory.Address;
   const bool Store = R.Memory.IsStore;
@@ -92,20 +96,37 @@ void FootprintTool::record(const Record &R) {
   It->Pattern.add(Address);
 }
 
-void FootprintTool::endRing(const RingInfo &Info) {
-  (void)Info;
+void FootprintTool::endWorkgroups(ArrayRef<uint64_t> Invocations) {
   if (Pass == 0)
     return;
-  for (Open &O : Opens) {
+  for (uint64_t I : Invocations) {
+    auto It = Opens.find(I);
+    if (It == Opens.end())
+      continue;
+    Open &O = It->second;
     Workgroup &W = Workgroups[O.Workgroup];
-    for (OpenBuffer &B : O.Buffers)
-      W.Buffers.push_back({B.Buffer, B.Loads.ranges(), B.Stores.ranges()});
+    for (OpenBuffer &B : O.Buffers) {
+      auto Use = std::find_if(
+          W.Buffers.begin(), W.Buffers.end(),
+          [&](const BufferUse &U) { return U.Buffer == B.Buffer; });
+      if (Use == W.Buffers.end()) {
+        W.Buffers.push_back({B.Buffer, B.Loads.ranges(), B.Stores.ranges()});
+        continue;
+      }
+      // The workgroup continued after it was ended: merge the parts.
+      Use->Loads.insert(Use->Loads.end(), B.Loads.ranges().begin(),
+                        B.Loads.ranges().end());
+      Use->Stores.insert(Use->Stores.end(), B.Stores.ranges().begin(),
+                         B.Stores.ranges().end());
+      coalesce(Use->Loads);
+      coalesce(Use->Stores);
+    }
     std::sort(W.Buffers.begin(), W.Buffers.end(),
               [](const BufferUse &X, const BufferUse &Y) {
                 return X.Buffer < Y.Buffer;
               });
+    Opens.erase(It);
   }
-  Opens.clear();
 }
 
 bool FootprintTool::anotherPass() {
@@ -113,6 +134,8 @@ bool FootprintTool::anotherPass() {
     return false;
   Buffers = Touched.ranges();
   Touched = IntervalAccumulator(BufferGap);
+  Opens.clear();
+  ByInvocation.clear();
   Pass = 1;
   return true;
 }

@@ -26,6 +26,7 @@
 #include "StridePattern.h"
 #include "WorkgroupIdentity.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -44,7 +45,8 @@ public:
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
-  void endRing(const RingInfo &Info) override;
+  void endWorkgroups(llvm::ArrayRef<uint64_t> Invocations) override;
+  void census(const TraceCensus &C) override { Census = &C; }
   bool anotherPass() override;
   void finish() override;
 
@@ -91,8 +93,11 @@ private:
   /// Pass 1: every accessed byte, merged across gaps up to BufferGap.
   IntervalAccumulator Touched;
   std::vector<Interval> Buffers;
-  /// Pass 2: the workgroups of the current ring, by WorkgroupInfo::Index.
-  std::vector<Open> Opens;
+  const TraceCensus *Census = nullptr;
+  /// Pass 2: the open workgroups, by WorkgroupInfo::Invocation.
+  llvm::DenseMap<uint64_t, Open> Opens;
+  /// Index in Workgroups of every invocation seen.
+  llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
   std::vector<Workgroup> Workgroups;
 };
 

@@ -14,11 +14,7 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
-void HtmlReportTool::beginRing(const RingInfo &Info) {
-  Meta = Info.Meta;
-  RingWorkgroups.clear();
-  RingByOffset.clear();
-}
+void HtmlReportTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 
 uint32_t HtmlReportTool::segmentOf(uint64_t Address) const {
   auto It =
@@ -41,7 +37,8 @@ void HtmlReportTool::record(const Record &R) {
     return;
   }
   const uint64_t Index = RecordIndex++;
-  if (R.Tag == format::Tag::Workgroup) {
+  auto Known = ByInvocation.find(R.Workgroup->Invocation);
+  if (R.Tag == format::Tag::Workgroup && Known == ByInvocation.end()) {
     const format::WorkgroupRecord &WG = R.Workgroup->Record;
     std::string Function =
         Meta->siteFunction(WG.DispatchId).nameOr("(null)").str();
@@ -55,12 +52,13 @@ void HtmlReportTool::record(const Record &R) {
     W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
     W.ProcessorId = WG.ProcessorId;
     W.FirstRecord = W.LastRecord = Index;
-    RingByOffset[R.Offset] = Workgroups.size();
-    RingWorkgroups.push_back(Workgroups.size());
+    ByInvocation[R.Workgroup->Invocation] = Workgroups.size();
     Workgroups.push_back(W);
     return;
   }
-  const uint32_t WI = RingWorkgroups[R.Workgroup->Index];
+  if (Known == ByInvocation.end())
+    return;
+  const uint32_t WI = Known->second;
   Workgroup &W = Workgroups[WI];
   W.LastRecord = Index;
   W.Counts.count(R);
@@ -77,14 +75,12 @@ void HtmlReportTool::record(const Record &R) {
   PointWorkgroup.push_back(WI);
 }
 
-void HtmlReportTool::timing(const RingInfo &Ring,
-                            ArrayRef<format::TimingRecord> Entries) {
-  (void)Ring;
+void HtmlReportTool::timing(ArrayRef<WorkgroupTime> Times) {
   if (Pass == 0)
     return;
-  for (const format::TimingRecord &T : Entries) {
-    auto It = RingByOffset.find(T.WorkgroupOffset);
-    if (It == RingByOffset.end())
+  for (const WorkgroupTime &T : Times) {
+    auto It = ByInvocation.find(T.Invocation);
+    if (It == ByInvocation.end())
       continue;
     Workgroup &W = Workgroups[It->second];
     W.Timed = true;

@@ -44,13 +44,15 @@ public:
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
-  void timing(const RingInfo &Ring,
-              llvm::ArrayRef<format::TimingRecord> Entries) override;
+  bool wantsTiming() const override { return true; }
+  void timing(llvm::ArrayRef<WorkgroupTime> Times) override;
+  void census(const TraceCensus &C) override { Census = &C; }
   bool anotherPass() override;
   void finish() override;
 
   uint64_t totalAccesses() const { return Total; }
   uint64_t pointsShown() const { return PointX.size(); }
+  size_t workgroupCount() const { return Workgroups.size(); }
 
 private:
   struct Workgroup {
@@ -86,8 +88,9 @@ private:
   std::vector<Workgroup> Workgroups;
   std::vector<Site> Sites;
   std::map<std::pair<uint32_t, std::string>, uint32_t> SiteIndex;
-  std::vector<uint32_t> RingWorkgroups;
-  llvm::DenseMap<uint64_t, uint32_t> RingByOffset;
+  /// Index in Workgroups of each invocation (WorkgroupInfo::Invocation).
+  llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
+  const TraceCensus *Census = nullptr;
   /// The points, columnar: record index, segment, offset in the segment,
   /// length * 2 + is-store, workgroup.
   std::vector<uint64_t> PointX, PointOffset;

@@ -23,23 +23,16 @@ uint32_t LaunchTracker::siteKey(uint32_t Site, StringRef Function,
 }
 
 uint32_t LaunchTracker::workgroup(const Record &R, const Metadata &Meta) {
+  auto [Known, New] =
+      ByInvocation.try_emplace(R.Workgroup->Invocation, Workgroups.size());
+  if (!New)
+    return Known->second;
   const format::WorkgroupRecord &WG = R.Workgroup->Record;
   Workgroup W;
   W.Site = WG.DispatchId;
   W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
   W.Count = {WG.Count[0], WG.Count[1], WG.Count[2]};
   W.ProcessorId = WG.ProcessorId;
-  const bool First = FirstInRing;
-  FirstInRing = false;
-
-  // Stream mode repeats the running workgroup's record at offset 0 of the
-  // processor's next buffer: the same workgroup, not a new launch.
-  auto Last = LastOfStream.find(W.ProcessorId);
-  if (First && R.Offset == 0 && Last != LastOfStream.end()) {
-    const Workgroup &P = Workgroups[Last->second];
-    if (P.Site == W.Site && P.Id == W.Id && P.Count == W.Count)
-      return Last->second;
-  }
 
   uint32_t Key = siteKey(W.Site, Meta.siteFunction(W.Site).nameOr("(null)"),
                          W.Site < Meta.SiteLocations.size()
@@ -64,7 +57,6 @@ uint32_t LaunchTracker::workgroup(const Record &R, const Metadata &Meta) {
   uint32_t Index = Workgroups.size();
   Locals[S.Local].Workgroups.push_back(Index);
   Workgroups.push_back(W);
-  LastOfStream[W.ProcessorId] = Index;
   return Index;
 }
 

@@ -25,6 +25,7 @@
 
 #include "Record.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -72,15 +73,15 @@ public:
     std::string Location;
   };
 
-  /// A ring chunk begins.
-  void beginRing() { FirstInRing = true; }
-  /// Any record; call before workgroup() for WORKGROUP records.
-  void noteRecord() { FirstInRing = false; }
   /// A WORKGROUP record: returns the workgroup's index in workgroups(). A
-  /// stream-mode chunk that starts with a copy of the record of the
-  /// workgroup its processor was running (docs/FORMAT.md) gets that
-  /// workgroup's index back.
+  /// copy of the record of an invocation seen before (the reader joins
+  /// them, WorkgroupJoiner.h) gets that workgroup's index back.
   uint32_t workgroup(const Record &R, const Metadata &Meta);
+  /// The index in workgroups() of invocation \p Invocation, or UINT32_MAX.
+  uint32_t find(uint64_t Invocation) const {
+    auto It = ByInvocation.find(Invocation);
+    return It == ByInvocation.end() ? UINT32_MAX : It->second;
+  }
   /// Matches launches across streams; call once, after the last record.
   void assemble();
 
@@ -102,16 +103,14 @@ private:
   uint32_t siteKey(uint32_t Site, llvm::StringRef Function,
                    llvm::StringRef Location);
 
-  bool FirstInRing = false;
   std::vector<Workgroup> Workgroups;
+  llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
   std::vector<LocalLaunch> Locals;
   std::vector<Launch> Launches;
   std::vector<Site> Sites;
   std::map<std::pair<uint32_t, std::string>, uint32_t> SiteKeys;
   /// (stream, site key) -> the stream's current launch of that site.
   std::map<std::pair<uint32_t, uint32_t>, StreamSite> Current;
-  /// stream -> its last workgroup, to recognise stream-mode copies.
-  std::map<uint32_t, uint32_t> LastOfStream;
 };
 
 /// x + count_x * (y + count_y * z): the launcher's order.

@@ -92,8 +92,10 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
     }
   }
   if (const auto *Sites = X.sites()) {
-    for (size_t I = 0; I < Sites->size() && I < M.SiteLocations.size(); ++I)
+    for (size_t I = 0; I < Sites->size() && I < M.SiteLocations.size(); ++I) {
       M.SiteLocations[I] = place(Sites->Get(I)->location(), Files).str();
+      M.SiteDirect[I] = Sites->Get(I)->direct();
+    }
   }
   if (const auto *Accesses = X.access_sites()) {
     M.HasAccessSites = true;
@@ -157,6 +159,7 @@ Expected<Metadata> Metadata::decode(const Chunk &C) {
       M.SiteFunctions.push_back(Function);
     }
     M.SiteLocations.resize(M.SiteFunctions.size());
+    M.SiteDirect.resize(M.SiteFunctions.size());
   }
   if (!WithExtension)
     M.ExtensionNote =

@@ -91,6 +91,10 @@ struct Metadata {
   /// "file:line" of each dispatch site where the writer recorded it
   /// (wgtrace's extension); empty otherwise.
   std::vector<std::string> SiteLocations;
+  /// Whether site I stands for direct calls of its kernel (a kernel called
+  /// by the user's own loop or from another kernel) rather than a
+  /// wgtrace::dispatch call; all false without wgtrace's extension.
+  std::vector<bool> SiteDirect;
 
   // wgtrace's extension (docs/FORMAT.md); empty for IREE's files.
 

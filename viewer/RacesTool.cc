@@ -15,29 +15,32 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
-void RacesTool::beginRing(const RingInfo &Info) {
-  Meta = Info.Meta;
-  Tracker.beginRing();
-  RingWorkgroups.clear();
-}
+void RacesTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 
 void RacesTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
   if (R.Tag == format::Tag::Workgroup) {
     uint32_t W = Tracker.workgroup(R, *Meta);
-    RingWorkgroups.push_back(W);
     if (W >= PerWorkgroup.size())
       PerWorkgroup.resize(W + 1);
+    LastInvocation = R.Workgroup->Invocation;
+    LastWorkgroup = W;
     return;
   }
-  Tracker.noteRecord();
   if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
     return;
   Interval I = accessRange(R.Memory.Address, R.Memory.Length);
   if (I.Lo == I.Hi)
     return; // a zero-length access touches no byte
-  Accesses &A = PerWorkgroup[RingWorkgroups[R.Workgroup->Index]];
+  if (R.Workgroup->Invocation != LastInvocation) {
+    uint32_t W = Tracker.find(R.Workgroup->Invocation);
+    if (W == UINT32_MAX)
+      return;
+    LastInvocation = R.Workgroup->Invocation;
+    LastWorkgroup = W;
+  }
+  Accesses &A = PerWorkgroup[LastWorkgroup];
   (R.Memory.IsStore ? A.Stores : A.Loads).add(I.Lo, I.Hi);
 }
 

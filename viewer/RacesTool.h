@@ -73,8 +73,8 @@ private:
   uint64_t Limit;
   const Metadata *Meta = nullptr;
   LaunchTracker Tracker;
-  /// Tracker workgroup of each workgroup record of the current ring.
-  std::vector<uint32_t> RingWorkgroups;
+  uint64_t LastInvocation = UINT64_MAX;
+  uint32_t LastWorkgroup = 0;
   /// By tracker workgroup.
   std::vector<Accesses> PerWorkgroup;
   std::vector<Race> Races;

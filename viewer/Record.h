@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace wgtrace::viewer {
 
@@ -28,6 +30,27 @@ struct WorkgroupInfo {
   /// 0 for the first workgroup record decoded from this ring, then 1, ...
   uint64_t Index = 0;
   format::WorkgroupRecord Record{};
+  /// The record is followed by a Continuation VALUE (wgtrace's extension):
+  /// it is a copy continuing the invocation whose first WORKGROUP record is
+  /// at ring-lifetime offset ContinuationOf.
+  bool HasContinuation = false;
+  uint64_t ContinuationOf = 0;
+
+  // Set by the TraceReader (WorkgroupJoiner.h) before any tool sees the
+  // record; without a reader, Invocation is Index.
+
+  /// File-wide number of the workgroup invocation this record belongs to,
+  /// 0, 1, ... in order of first appearance: every copy of an invocation's
+  /// WORKGROUP record (stream-mode buffer changes, wraps, returns from
+  /// nested kernels) has the same number. Analyses key workgroups by it.
+  uint64_t Invocation = 0;
+  /// A copy continuing an invocation whose records began earlier.
+  bool Continues = false;
+  /// A continuation whose earlier records are not in the file (overwritten).
+  bool BeginningLost = false;
+  /// Whether the invocation passes the reader's filter (--kernel,
+  /// --dispatch, --workgroup); tools never see the records of others.
+  bool Selected = true;
 };
 
 struct Record {
@@ -74,6 +97,11 @@ struct RingInfo {
   /// Metadata the dispatch ids index; null when no metadata chunk preceded
   /// this ring.
   const Metadata *Meta = nullptr;
+  /// wgtrace's ring trailer (format.h), when the chunk has one: the ring it
+  /// belongs to and what that ring lost before this chunk.
+  std::optional<format::RingTrailer> Trailer;
+  /// The trailer's lost-site entries (entry 0 first).
+  std::vector<format::LostSite> LostSites;
 };
 
 } // namespace wgtrace::viewer

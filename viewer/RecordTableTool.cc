@@ -21,7 +21,18 @@ const char *valueTypeName(format::ValueType Type) {
                                       "u32", "i64", "u64", "ptr", "f16",
                                       "f32", "f64", "bf16"};
   unsigned I = unsigned(Type);
-  return I < format::kValueTypeCount ? Names[I] : "unknown";
+  if (I < format::kValueTypeCount)
+    return Names[I];
+  switch (Type) {
+  case format::ValueType::BufferBase:
+    return "buffer_base";
+  case format::ValueType::BufferExtent:
+    return "buffer_extent";
+  case format::ValueType::Continuation:
+    return "continuation";
+  default:
+    return "unknown";
+  }
 }
 
 static float halfToFloat(uint16_t H) {
@@ -128,7 +139,7 @@ RecordTableTool::RecordTableTool(raw_ostream &OS, Format F) : OS(OS), F(F) {
   if (F == Format::Csv)
     fmt::format_to(std::back_inserter(Buffer),
                    "chunk,offset,kind,wg_x,wg_y,wg_z,pid,site,function,"
-                   "address,length,value_type,value\n");
+                   "address,length,value_type,value,workgroup\n");
 }
 
 void RecordTableTool::beginRing(const RingInfo &Info) {
@@ -157,8 +168,16 @@ StringRef RecordTableTool::functionField(uint32_t Site) {
 }
 
 void RecordTableTool::record(const Record &R) {
+  // One workgroup is one row: copies of a continuing invocation's record
+  // and the Continuation values that mark them are the format's plumbing.
+  if (R.Workgroup &&
+      ((R.Tag == format::Tag::Workgroup && R.Workgroup->Continues) ||
+       (R.Tag == format::Tag::Value &&
+        R.Value.Type == format::ValueType::Continuation)))
+    return;
   const format::WorkgroupRecord *WG =
       R.Workgroup ? &R.Workgroup->Record : nullptr;
+  const uint64_t Invocation = R.Workgroup ? R.Workgroup->Invocation : 0;
   const bool Memory =
       R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
   StringRef Function = WG ? functionField(WG->DispatchId) : StringRef();
@@ -167,21 +186,21 @@ void RecordTableTool::record(const Record &R) {
   // allocation.
   if (Memory && WG) {
     if (F == Format::Csv)
-      fmt::format_to(It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,\n"),
+      fmt::format_to(It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{}\n"),
                      Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
                      WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
                      WG->DispatchId, Function, R.Memory.Address,
-                     R.Memory.Length);
+                     R.Memory.Length, Invocation);
     else
       fmt::format_to(It,
                      FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"
                                  "\"{}\",\"wg\":[{},{},{}],\"pid\":{},"
                                  "\"site\":{},\"function\":{},\"address\":"
-                                 "{},\"length\":{}}}\n"),
+                                 "{},\"length\":{},\"workgroup\":{}}}\n"),
                      Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
                      WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
                      WG->DispatchId, Function, R.Memory.Address,
-                     R.Memory.Length);
+                     R.Memory.Length, Invocation);
     flushIfFull();
     return;
   }
@@ -206,7 +225,10 @@ void RecordTableTool::record(const Record &R) {
       fmt::format_to(It, ",,,");
     fmt::format_to(It, "{},", Type);
     appendCsvField(Buffer, Value);
-    Buffer.push_back('\n');
+    if (WG)
+      fmt::format_to(It, ",{}\n", Invocation);
+    else
+      Buffer.append(StringRef(",\n"));
   } else {
     // json::OStream escapes strings (PRINT text is arbitrary bytes).
     std::string Line;
@@ -246,6 +268,8 @@ void RecordTableTool::record(const Record &R) {
       } else if (R.Tag == format::Tag::Print) {
         J.attribute("value", Value);
       }
+      if (WG)
+        J.attribute("workgroup", Invocation);
     });
     LS.flush();
     Buffer.append(Line.data(), Line.data() + Line.size());

@@ -2,6 +2,8 @@
 
 #include "RingDecoder.h"
 
+#include "WorkgroupJoiner.h"
+
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -45,6 +47,8 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
                           " is not a multiple of the 16-byte record "
                           "alignment");
   Info.Wrapped = Info.Head > Info.Size;
+  if (Error E = D.readTrailer())
+    return E;
 
   if (!Info.Wrapped) {
     D.Begin = 0;
@@ -64,6 +68,35 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
   if (Error E = D.locateWrappedStart())
     return E;
   return D;
+}
+
+Error RingDecoder::readTrailer() {
+  // The trailer lies where no record can reach: records end before R +
+  // kMaxRecordSize - 16 only when they start in the ring, and wgtrace's
+  // writer (the only one that writes trailers) lets no record spill.
+  const uint64_t At = format::ringTrailerOffset(Info.Size);
+  format::RingTrailer T;
+  std::memcpy(&T, C.Content.data() + At, sizeof(T));
+  if (T.Magic != format::kRingTrailerMagic)
+    return Error::success(); // IREE's chunk, or written before extension 1
+  const uint64_t FileAt = Info.FileOffset + At;
+  if (T.Version != format::kRingTrailerVersion)
+    return chunkError(Info.Where, FileAt + 4,
+                      Twine("ring trailer version ") + Twine(T.Version) +
+                          " is not the supported version " +
+                          Twine(format::kRingTrailerVersion));
+  if (T.LostSiteCount > format::kMaxLostSites)
+    return chunkError(Info.Where, FileAt + 12,
+                      Twine("ring trailer lists ") + Twine(T.LostSiteCount) +
+                          " lost sites, at most " +
+                          Twine(format::kMaxLostSites) + " fit");
+  Info.Trailer = T;
+  Info.LostSites.resize(T.LostSiteCount);
+  for (uint32_t I = 0; I < T.LostSiteCount; ++I)
+    std::memcpy(&Info.LostSites[I],
+                C.Content.data() + At - (I + 1) * sizeof(format::LostSite),
+                sizeof(format::LostSite));
+  return Error::success();
 }
 
 uint64_t RingDecoder::syntacticSize(uint64_t Phys) const {
@@ -188,7 +221,8 @@ Error RingDecoder::locateWrappedStart() {
   return Error::success();
 }
 
-Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
+Error RingDecoder::decode(function_ref<void(const Record &)> Sink,
+                          WorkgroupJoiner *Joiner) const {
   const Metadata *Meta = Info.Meta;
   const size_t NumSites = Meta ? Meta->SiteFunctions.size() : 0;
   const bool HasAccessSites = Meta && Meta->HasAccessSites;
@@ -201,6 +235,18 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
   // Ring offset from which records have not been reported as consumed.
   constexpr uint64_t ConsumedStep = 16 << 20;
   uint64_t ConsumedFrom = Begin & Mask;
+
+  // The chunk's last record's workgroup, for the joiner (a stream-mode
+  // buffer change re-emits it at the start of the ring's next chunk).
+  struct ChunkEnd {
+    WorkgroupJoiner *Joiner;
+    const std::vector<WorkgroupInfo> &Workgroups;
+    const WorkgroupInfo *Last = nullptr;
+    ~ChunkEnd() {
+      if (Joiner)
+        Joiner->endChunk(Last);
+    }
+  } EndOfChunk{Joiner, Workgroups};
 
   Record Rec;
   for (uint64_t A = Begin; A < End;) {
@@ -237,6 +283,26 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
                     " is beyond the " + Twine(NumSites) +
                     " dispatch sites of the " +
                     (Meta ? "preceding metadata chunk" : "(missing) metadata"));
+      // A copy of a continuing invocation's record is followed by a
+      // Continuation VALUE keyed to it (docs/FORMAT.md): look one record
+      // ahead so that the joiner knows before any tool sees the copy.
+      const uint64_t NextPhys = Phys + format::kWorkgroupRecordSize;
+      if (A + format::kWorkgroupRecordSize + format::kValueRecordSize <= End &&
+          NextPhys + format::kValueRecordSize <= Limit &&
+          format::recordTag(C.Content.data() + NextPhys) ==
+              uint8_t(format::Tag::Value)) {
+        format::ValueRecord V =
+            format::decodeValue(C.Content.data() + NextPhys);
+        if (V.Type == format::ValueType::Continuation &&
+            V.WorkgroupOffset == Phys) {
+          WG.HasContinuation = true;
+          WG.ContinuationOf = V.Bits;
+        }
+      }
+      if (Joiner)
+        Joiner->workgroup(WG, A == Begin);
+      else
+        WG.Invocation = WG.Index;
       ByOffset[Phys] = Workgroups.size();
       Workgroups.push_back(WG);
       Last = &Workgroups.back();
@@ -278,6 +344,7 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink) const {
                       " points at no workgroup record");
       }
     }
+    EndOfChunk.Last = Rec.Workgroup;
     Sink(Rec);
     A += Size;
     if (Consumed && Phys - ConsumedFrom >= ConsumedStep) {

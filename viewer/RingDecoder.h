@@ -23,6 +23,8 @@
 
 namespace wgtrace::viewer {
 
+class WorkgroupJoiner;
+
 enum class RingMode : uint8_t {
   /// Show exactly the records that survived; the default.
   WrapAware,
@@ -42,8 +44,11 @@ public:
 
   /// Calls \p Sink for every record in ring order. Stops at the first
   /// damaged record and returns its error; the records before it have been
-  /// delivered.
-  llvm::Error decode(llvm::function_ref<void(const Record &)> Sink) const;
+  /// delivered. With \p Joiner, every WORKGROUP record is numbered by it
+  /// (WorkgroupInfo::Invocation) before the sink sees it, and told the
+  /// owner of the chunk's last record at the end.
+  llvm::Error decode(llvm::function_ref<void(const Record &)> Sink,
+                     WorkgroupJoiner *Joiner = nullptr) const;
 
   /// Called during decode() with file ranges [Begin, End) of records
   /// already delivered, every few MiB, so that a caller can release them
@@ -66,6 +71,8 @@ private:
   bool isFiller(uint64_t Phys) const;
   /// For a wrapped ring: sets Info.StartOffset and Info.LostBytes.
   llvm::Error locateWrappedStart();
+  /// Reads wgtrace's ring trailer into Info when the chunk has one.
+  llvm::Error readTrailer();
 
   Chunk C;
   RingInfo Info;

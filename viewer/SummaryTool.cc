@@ -6,15 +6,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace wgtrace::viewer {
 
-void SummaryTool::beginRing(const RingInfo &Info) {
-  Meta = Info.Meta;
-  LostBytes += Info.LostBytes;
-  Current.clear();
-}
+void SummaryTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 
 size_t SummaryTool::siteIndex(const Record &R) {
   uint32_t Site = R.Workgroup->Record.DispatchId;
@@ -44,29 +42,42 @@ void SummaryTool::addLines(Open &O, uint64_t Address, uint32_t Length) const {
   O.LastLine = Last;
 }
 
+SummaryTool::Open &SummaryTool::open(const Record &R) {
+  const WorkgroupInfo &WG = *R.Workgroup;
+  auto [It, New] = Opened.try_emplace(WG.Invocation);
+  Open &O = It->second;
+  if (New) {
+    O.Summary.Invocation = WG.Invocation;
+    O.Summary.Id = {WG.Record.Id[0], WG.Record.Id[1], WG.Record.Id[2]};
+    O.Summary.Count = {WG.Record.Count[0], WG.Record.Count[1],
+                       WG.Record.Count[2]};
+    O.Summary.ProcessorId = WG.Record.ProcessorId;
+    // A continuation copy or a reopened invocation was counted already.
+    O.Summary.Counts.Workgroups = Rows.count(WG.Invocation) ? 0 : 1;
+    O.Site = siteIndex(R);
+  }
+  LastInvocation = WG.Invocation;
+  LastOpen = &O;
+  return O;
+}
+
 void SummaryTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
-  if (R.Tag == format::Tag::Workgroup) {
-    Open O;
-    const format::WorkgroupRecord &WG = R.Workgroup->Record;
-    O.Summary.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
-    O.Summary.Count = {WG.Count[0], WG.Count[1], WG.Count[2]};
-    O.Summary.ProcessorId = WG.ProcessorId;
-    O.Summary.Counts.Workgroups = 1;
-    O.Site = siteIndex(R);
-    Current.push_back(std::move(O));
+  Open &O = R.Workgroup->Invocation == LastInvocation ? *LastOpen : open(R);
+  if (R.Tag == format::Tag::Workgroup)
     return;
-  }
-  Open &O = Current[R.Workgroup->Index];
   O.Summary.Counts.count(R);
   if (R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore)
     addLines(O, R.Memory.Address, R.Memory.Length);
 }
 
-void SummaryTool::endRing(const RingInfo &Info) {
-  (void)Info;
-  for (Open &O : Current) {
+void SummaryTool::endWorkgroups(ArrayRef<uint64_t> Invocations) {
+  for (uint64_t I : Invocations) {
+    auto It = Opened.find(I);
+    if (It == Opened.end())
+      continue; // filtered out, or ended already
+    Open &O = It->second;
     O.Summary.Counts.Lines = O.Lines.size();
     SiteSummary &S = Sites[O.Site];
     S.Totals.add(O.Summary.Counts);
@@ -77,14 +88,32 @@ void SummaryTool::endRing(const RingInfo &Info) {
       SL.insert(L);
       KL.insert(L);
     }
-    S.Workgroups.push_back(O.Summary);
+    auto Row = Rows.find(I);
+    if (Row == Rows.end()) {
+      Rows[I] = {O.Site, S.Workgroups.size()};
+      S.Workgroups.push_back(O.Summary);
+    } else {
+      // Continued after it was ended: its lines are counted per part.
+      WorkgroupSummary &W =
+          Sites[Row->second.first].Workgroups[Row->second.second];
+      W.Counts.add(O.Summary.Counts);
+      W.Counts.Lines += O.Summary.Counts.Lines;
+    }
+    Opened.erase(It);
   }
-  Current.clear();
+  LastInvocation = UINT64_MAX;
+  LastOpen = nullptr;
 }
 
 void SummaryTool::finish() {
-  for (size_t I = 0; I < Sites.size(); ++I)
+  for (size_t I = 0; I < Sites.size(); ++I) {
     Sites[I].Totals.Lines = SiteLines[I].size();
+    // Rows in the order their workgroups began.
+    std::sort(Sites[I].Workgroups.begin(), Sites[I].Workgroups.end(),
+              [](const WorkgroupSummary &A, const WorkgroupSummary &B) {
+                return A.Invocation < B.Invocation;
+              });
+  }
   for (auto &[Name, Counts] : Kernels)
     Counts.Lines = KernelLines[Name].size();
   if (Json)
@@ -127,8 +156,14 @@ void SummaryTool::printText() {
                       "{:>7} {:>7}\n",
                       Name, C.Workgroups, C.Loads, C.Stores, C.LoadBytes,
                       C.StoreBytes, C.Lines, C.Values, C.Prints);
-  if (LostBytes)
-    OS << fmt::format("\n{} bytes of wrapped rings lost\n", LostBytes);
+  if (Census) {
+    std::string Loss = lossText(*Census, /*AllSites=*/true);
+    if (!Loss.empty())
+      OS << "\n" << Loss;
+    std::string Untraced = untracedText(*Census);
+    if (!Untraced.empty())
+      OS << "\n" << Untraced;
+  }
 }
 
 static json::Object toJson(const AccessCounts &C) {
@@ -159,10 +194,12 @@ void SummaryTool::printJson() {
   json::Object KernelsJ;
   for (const auto &[Name, C] : Kernels)
     KernelsJ[Name] = toJson(C);
-  json::Value Root = json::Object{{"line_size", uint64_t(1) << LineShift},
-                                  {"lost_bytes", LostBytes},
-                                  {"sites", std::move(SitesJ)},
-                                  {"kernels", std::move(KernelsJ)}};
+  json::Value Root = json::Object{
+      {"line_size", uint64_t(1) << LineShift},
+      {"lost_bytes", lostBytes()},
+      {"loss", Census ? json::Value(lossJson(*Census)) : json::Value(nullptr)},
+      {"sites", std::move(SitesJ)},
+      {"kernels", std::move(KernelsJ)}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -23,10 +23,13 @@ public:
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
-  void endRing(const RingInfo &Info) override;
+  void endWorkgroups(llvm::ArrayRef<uint64_t> Invocations) override;
+  void census(const TraceCensus &C) override { Census = &C; }
   void finish() override;
 
   struct WorkgroupSummary {
+    /// WorkgroupInfo::Invocation: rows are in this order.
+    uint64_t Invocation = 0;
     std::array<uint32_t, 3> Id{};
     std::array<uint32_t, 3> Count{};
     uint32_t ProcessorId = 0;
@@ -42,12 +45,13 @@ public:
   /// and per-kernel totals by function name.
   const std::vector<SiteSummary> &sites() const { return Sites; }
   const std::map<std::string, AccessCounts> &kernels() const { return Kernels; }
-  uint64_t lostBytes() const { return LostBytes; }
+  uint64_t lostBytes() const { return Census ? Census->bytesLost() : 0; }
 
 private:
+  /// A workgroup invocation that may still have records.
   struct Open {
     WorkgroupSummary Summary;
-    size_t Site;
+    size_t Site = 0;
     llvm::DenseSet<uint64_t> Lines;
     /// The line inserted last: consecutive accesses mostly share a line,
     /// and skipping the set for them is most of the summary's speed.
@@ -55,6 +59,7 @@ private:
   };
   void addLines(Open &O, uint64_t Address, uint32_t Length) const;
   size_t siteIndex(const Record &R);
+  Open &open(const Record &R);
   void printText();
   void printJson();
 
@@ -62,14 +67,19 @@ private:
   bool Json;
   unsigned LineShift;
   const Metadata *Meta = nullptr;
-  /// Workgroups of the current ring, by WorkgroupInfo::Index.
-  std::vector<Open> Current;
+  const TraceCensus *Census = nullptr;
+  /// Open invocations; memory is what they touch, not the trace.
+  llvm::DenseMap<uint64_t, Open> Opened;
+  uint64_t LastInvocation = UINT64_MAX;
+  Open *LastOpen = nullptr;
+  /// Where the row of an ended invocation is (site, row), for one that
+  /// continues after it was ended.
+  llvm::DenseMap<uint64_t, std::pair<size_t, size_t>> Rows;
   std::vector<SiteSummary> Sites;
   std::vector<llvm::DenseSet<uint64_t>> SiteLines;
   std::map<std::pair<const Metadata *, uint32_t>, size_t> SiteByKey;
   std::map<std::string, AccessCounts> Kernels;
   std::map<std::string, llvm::DenseSet<uint64_t>> KernelLines;
-  uint64_t LostBytes = 0;
 };
 
 } // namespace wgtrace::viewer

@@ -74,7 +74,10 @@ Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
       C.Header.Type != uint16_t(format::ChunkType::WorkgroupTiming))
     return chunkError(C.Where, Offset,
                       Twine("unknown chunk type ") + Twine(C.Header.Type));
-  if (C.Header.Version != 0)
+  // Version 1 timing chunks (format extension 1) start with a header.
+  if (C.Header.Version != 0 &&
+      !(C.Header.Type == uint16_t(format::ChunkType::WorkgroupTiming) &&
+        C.Header.Version == format::kTimingChunkVersion))
     return chunkError(C.Where, Offset + 6,
                       Twine("unsupported chunk version ") +
                           Twine(C.Header.Version));

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <optional>
+#include <map>
+#include <set>
+#include <tuple>
 #include <vector>
 
 using namespace llvm;
@@ -14,7 +16,9 @@ using namespace llvm;
 namespace wgtrace::viewer {
 
 Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
-  Error E = runChunks(Tools);
+  Census = TraceCensus();
+  Census.FileBytes = File.bytes().size();
+  Error E = runChunks(Tools, /*FirstPass=*/true);
   // Later passes feed only the tools that asked for them, so that the
   // others do not see records twice. A damaged file is passed again too:
   // the pass stops at the same damage, with the same records before it.
@@ -30,36 +34,160 @@ Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
       if (T->observesAllPasses() &&
           std::find(Again.begin(), Again.end(), T) == Again.end())
         Again.push_back(T);
-    AllMetadata.clear();
-    consumeError(runChunks(Again));
+    consumeError(runChunks(Again, /*FirstPass=*/false));
   }
+  for (AnalysisTool *T : Tools)
+    T->census(Census);
   for (AnalysisTool *T : Tools)
     T->finish();
   return E;
 }
 
-Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
+void TraceReader::countRing(const RingInfo &Info) {
+  ++Census.RingChunks;
+  if (Info.Trailer) {
+    const format::RingTrailer &T = *Info.Trailer;
+    // Every chunk of a ring counts what the ring lost before it: the
+    // latest chunk has the ring's total.
+    auto Same = std::find_if(
+        Census.Rings.begin(), Census.Rings.end(), [&](const RingLoss &L) {
+          return L.FromTrailer && L.RingId == T.RingId && L.Meta == Info.Meta;
+        });
+    RingLoss &L =
+        Same == Census.Rings.end() ? Census.Rings.emplace_back() : *Same;
+    L.Chunk = Info.Where.Index;
+    L.FileOffset = Info.FileOffset;
+    L.FromTrailer = true;
+    L.RingId = T.RingId;
+    L.Flags = T.Flags;
+    L.BytesRecorded = T.BaseVirtualOffset + Info.Head;
+    L.BytesLost = T.BytesLost + Info.LostBytes;
+    L.RecordsLost = T.RecordsLost;
+    L.WorkgroupsLost = T.WorkgroupsLost;
+    L.Sites = Info.LostSites;
+    L.Meta = Info.Meta;
+    return;
+  }
+  if (!Info.Wrapped)
+    return;
+  // Without a trailer only bytes can be measured: every earlier lap, and
+  // the part of the last one the decoder could not trust.
+  RingLoss &L = Census.Rings.emplace_back();
+  L.Chunk = Info.Where.Index;
+  L.FileOffset = Info.FileOffset;
+  L.BytesRecorded = Info.Head;
+  L.BytesLost = Info.Head - Info.Size + Info.LostBytes;
+  L.Meta = Info.Meta;
+  Census.LossUncounted = true;
+}
+
+void TraceReader::finishCensus(const WorkgroupJoiner &Joiner) {
+  Census.Invocations = Joiner.invocations();
+  Census.SelectedInvocations = Joiner.selectedInvocations();
+  Census.Rings.erase(std::remove_if(Census.Rings.begin(), Census.Rings.end(),
+                                    [](const RingLoss &L) {
+                                      return L.BytesLost == 0 &&
+                                             L.WorkgroupsLost.value_or(0) ==
+                                                 0 &&
+                                             L.RecordsLost.value_or(0) == 0;
+                                    }),
+                     Census.Rings.end());
+  // Sites of several metadata chunks (modules, concatenated runs of one
+  // program) with the same id, kernel and place are one site.
+  std::map<std::tuple<uint32_t, std::string, std::string>, size_t> Index;
+  std::set<std::tuple<std::string, std::string, std::string, std::string>>
+      Untraced;
+  for (const Metadata &M : AllMetadata) {
+    for (uint32_t S = 0; S < M.SiteFunctions.size(); ++S) {
+      std::string Function = M.siteFunction(S).nameOr("(null)").str();
+      auto [It, New] = Index.try_emplace({S, Function, M.SiteLocations[S]},
+                                         Census.Sites.size());
+      if (New) {
+        SiteCensus C;
+        C.Site = S;
+        C.Function = Function;
+        C.Location = M.SiteLocations[S];
+        C.Direct = M.SiteDirect[S];
+        Census.Sites.push_back(C);
+      }
+      Census.Sites[It->second].Workgroups += Joiner.siteInvocations(&M, S);
+    }
+    for (const RingLoss &L : Census.Rings)
+      if (L.Meta == &M)
+        for (const format::LostSite &Lost : L.Sites)
+          if (Lost.DispatchId < M.SiteFunctions.size()) {
+            std::string Function =
+                M.siteFunction(Lost.DispatchId).nameOr("(null)").str();
+            auto It = Index.find(
+                {Lost.DispatchId, Function, M.SiteLocations[Lost.DispatchId]});
+            if (It != Index.end())
+              Census.Sites[It->second].WorkgroupsLost += Lost.Workgroups;
+          }
+    if (!M.ExtensionNote.empty() &&
+        std::find(Census.Notes.begin(), Census.Notes.end(), M.ExtensionNote) ==
+            Census.Notes.end())
+      Census.Notes.push_back(M.ExtensionNote);
+    for (const UntracedAccess &U : M.Untraced)
+      if (Untraced.insert({U.Where.str(true), U.Scope, U.Text, U.Reason})
+              .second)
+        Census.Untraced.push_back(U);
+  }
+}
+
+namespace {
+/// Which invocation each WORKGROUP record of a ring chunk belongs to, by
+/// ring offset: what timing entries are keyed by.
+using OffsetTable = std::vector<std::pair<uint64_t, uint64_t>>;
+} // namespace
+
+Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
+  AllMetadata.clear();
   TraceFile::ChunkIterator It = File.chunks();
+  WorkgroupJoiner Joiner(Filter);
   const Metadata *Current = nullptr;
-  // The ring a timing chunk describes is the chunk right before it.
-  std::optional<RingInfo> PreviousRing;
-  std::vector<format::TimingRecord> Entries;
   SmallVector<AnalysisTool *, 4> RecordTools;
-  for (AnalysisTool *T : Tools)
+  bool WantTiming = false;
+  for (AnalysisTool *T : Tools) {
     if (T->wantsRecords())
       RecordTools.push_back(T);
+    WantTiming |= T->wantsTiming();
+  }
+  // Per ring chunk seen (for timing chunks), its trailer and offsets.
+  std::vector<std::optional<format::RingTrailer>> RingTrailers;
+  std::vector<OffsetTable> RingOffsets;
+  bool PreviousIsRing = false;
+  std::vector<WorkgroupTime> Times;
+
+  auto EndWorkgroups = [&] {
+    std::vector<uint64_t> Ended = Joiner.takeEnded();
+    if (!Ended.empty())
+      for (AnalysisTool *T : Tools)
+        T->endWorkgroups(Ended);
+  };
+  auto EndPass = [&](Error E) {
+    Joiner.endFile();
+    EndWorkgroups();
+    if (FirstPass)
+      finishCensus(Joiner);
+    return E;
+  };
+
   Chunk C;
   while (true) {
     Expected<bool> More = It.next(C);
     if (!More)
-      return More.takeError();
+      return EndPass(More.takeError());
     if (!*More)
-      return Error::success();
+      return EndPass(Error::success());
+    if (FirstPass)
+      ++Census.Chunks;
     if (C.type() == format::ChunkType::DispatchMetadata) {
+      if (FirstPass)
+        ++Census.MetadataChunks;
       Expected<Metadata> M = Metadata::decode(C);
       if (!M)
-        return M.takeError();
-      PreviousRing.reset();
+        return EndPass(M.takeError());
+      PreviousIsRing = false;
       AllMetadata.push_back(std::move(*M));
       Current = &AllMetadata.back();
       for (AnalysisTool *T : Tools)
@@ -67,47 +195,120 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools) {
       continue;
     }
     if (C.type() == format::ChunkType::WorkgroupTiming) {
-      // wgtrace's extension: start/end times of the previous ring's
-      // workgroups.
-      if (C.Content.size() % sizeof(format::TimingRecord) != 0)
-        return chunkError(
+      if (FirstPass)
+        ++Census.TimingChunks;
+      if (Mode == RingMode::IreeCompat)
+        // IREE's tool knows chunk types 0 and 1 only and stops here.
+        return EndPass(chunkError(C.Where, C.Offset,
+                                  Twine("unimplemented chunk type: ") +
+                                      Twine(C.Header.Type) +
+                                      " (IREE's dump tool stops here)"));
+      ArrayRef<uint8_t> Content = C.Content;
+      size_t Ring = RingOffsets.size();
+      if (C.Header.Version == 0) {
+        // Version 0 describes the ring chunk right before it.
+        if (!PreviousIsRing)
+          Ring = SIZE_MAX;
+        else
+          Ring = RingOffsets.size() - 1;
+      } else {
+        format::TimingChunkHeader H;
+        if (Content.size() < sizeof(H))
+          return EndPass(chunkError(C.Where, C.Offset + 8,
+                                    Twine("timing content of ") +
+                                        Twine(Content.size()) +
+                                        " bytes has no room for its " +
+                                        Twine(sizeof(H)) + "-byte header"));
+        std::memcpy(&H, Content.data(), sizeof(H));
+        if (H.RingsBack == 0 || H.RingsBack > RingOffsets.size())
+          return EndPass(chunkError(
+              C.Where, C.contentOffset(),
+              Twine("timing chunk names the ring chunk ") + Twine(H.RingsBack) +
+                  " back, but " + Twine(RingOffsets.size()) +
+                  " ring chunks precede it"));
+        Ring = RingOffsets.size() - H.RingsBack;
+        const auto &T = RingTrailers[Ring];
+        if (T && (T->RingId != H.RingId || T->ChunkSequence != H.ChunkSequence))
+          return EndPass(chunkError(
+              C.Where, C.contentOffset(),
+              Twine("timing chunk names ring ") + Twine(H.RingId) + " chunk " +
+                  Twine(H.ChunkSequence) + " but the ring chunk " +
+                  Twine(H.RingsBack) + " back is ring " + Twine(T->RingId) +
+                  " chunk " + Twine(T->ChunkSequence)));
+        Content = Content.drop_front(sizeof(H));
+      }
+      if (Content.size() % sizeof(format::TimingRecord) != 0)
+        return EndPass(chunkError(
             C.Where, C.Offset + 8,
-            Twine("timing content of ") + Twine(C.Content.size()) +
+            Twine("timing content of ") + Twine(Content.size()) +
                 " bytes is not a whole number of " +
-                Twine(sizeof(format::TimingRecord)) + "-byte entries");
-      if (PreviousRing) {
+                Twine(sizeof(format::TimingRecord)) + "-byte entries"));
+      PreviousIsRing = false;
+      if (!WantTiming || Ring == SIZE_MAX)
+        continue;
+      const OffsetTable &Offsets = RingOffsets[Ring];
+      Times.clear();
+      for (size_t I = 0; I < Content.size();
+           I += sizeof(format::TimingRecord)) {
         // Copied out: the content is only 16-byte aligned relative to the
         // start of the file, which a caller's buffer need not be.
-        Entries.resize(C.Content.size() / sizeof(format::TimingRecord));
-        if (!Entries.empty())
-          std::memcpy(Entries.data(), C.Content.data(), C.Content.size());
-        for (AnalysisTool *T : Tools)
-          T->timing(*PreviousRing, Entries);
+        format::TimingRecord T;
+        std::memcpy(&T, Content.data() + I, sizeof(T));
+        auto At =
+            std::lower_bound(Offsets.begin(), Offsets.end(),
+                             std::make_pair(T.WorkgroupOffset, uint64_t(0)));
+        if (At == Offsets.end() || At->first != T.WorkgroupOffset)
+          continue; // its WORKGROUP record was overwritten by a wrap
+        Times.push_back({At->second, T.StartNs, std::max(T.StartNs, T.EndNs),
+                         T.ProcessorId});
       }
-      PreviousRing.reset();
+      if (!Times.empty())
+        for (AnalysisTool *T : Tools)
+          T->timing(Times);
       continue;
     }
     Expected<RingDecoder> D = RingDecoder::create(C, Current, Mode);
     if (!D)
-      return D.takeError();
+      return EndPass(D.takeError());
     D->onConsumed(
         [this](uint64_t Begin, uint64_t End) { File.release(Begin, End); });
+    const RingInfo &Info = D->info();
+    if (FirstPass)
+      countRing(Info);
+    Joiner.beginRing(Info);
     for (AnalysisTool *T : Tools)
-      T->beginRing(D->info());
-    Error E =
-        RecordTools.size() == 1
-            ? D->decode([T = RecordTools[0]](const Record &R) { T->record(R); })
-            : D->decode([&](const Record &R) {
-                for (AnalysisTool *T : RecordTools)
-                  T->record(R);
-              });
+      T->beginRing(Info);
+    RingTrailers.push_back(Info.Trailer);
+    RingOffsets.emplace_back();
+    OffsetTable &Offsets = RingOffsets.back();
+    Error E = Error::success();
+    if (!Filter.active() && !WantTiming && RecordTools.size() == 1) {
+      // The common case, as lean as the decoder: one tool, every record.
+      E = D->decode([T = RecordTools[0]](const Record &R) { T->record(R); },
+                    &Joiner);
+    } else {
+      E = D->decode(
+          [&](const Record &R) {
+            if (R.Workgroup) {
+              if (WantTiming && R.Tag == format::Tag::Workgroup)
+                Offsets.emplace_back(R.Offset, R.Workgroup->Invocation);
+              if (!R.Workgroup->Selected)
+                return;
+            }
+            for (AnalysisTool *T : RecordTools)
+              T->record(R);
+          },
+          &Joiner);
+    }
     for (AnalysisTool *T : Tools)
-      T->endRing(D->info());
+      T->endRing(Info);
+    EndWorkgroups();
+    std::sort(Offsets.begin(), Offsets.end());
     // Tools keep no pointers into a ring after endRing().
     File.release(C.Offset, C.contentOffset() + C.Content.size());
     if (E)
-      return E;
-    PreviousRing = D->info();
+      return EndPass(std::move(E));
+    PreviousIsRing = true;
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <stdexcept>
@@ -62,8 +63,33 @@ void RingBuilder::print(const std::string &Text) {
   std::memcpy(P + format::kPrintHeaderSize, Text.data(), Text.size());
 }
 
+uint64_t RingBuilder::continuation(uint32_t DispatchId,
+                                   std::array<uint32_t, 3> Id,
+                                   std::array<uint32_t, 3> Count,
+                                   uint32_t ProcessorId, uint64_t FirstRecord) {
+  uint64_t Key = workgroup(DispatchId, Id, Count, ProcessorId);
+  value(format::ValueType::Continuation, 0, FirstRecord);
+  return Key;
+}
+
+void RingBuilder::trailer(format::RingTrailer T,
+                          std::vector<format::LostSite> Lost) {
+  T.Magic = format::kRingTrailerMagic;
+  T.Version = format::kRingTrailerVersion;
+  T.LostSiteCount = uint32_t(Lost.size());
+  Trailer = T;
+  LostSites = std::move(Lost);
+}
+
 std::vector<uint8_t> RingBuilder::content() const {
   std::vector<uint8_t> Out = Storage;
+  if (Trailer) {
+    const uint64_t At = format::ringTrailerOffset(Size);
+    std::memcpy(Out.data() + At, &*Trailer, sizeof(*Trailer));
+    for (size_t I = 0; I < LostSites.size(); ++I)
+      std::memcpy(Out.data() + At - (I + 1) * sizeof(format::LostSite),
+                  &LostSites[I], sizeof(format::LostSite));
+  }
   std::memcpy(Out.data() + Out.size() - format::kRingHeadSize, &Head,
               sizeof(Head));
   return Out;
@@ -79,6 +105,19 @@ TraceBuilder &TraceBuilder::chunk(uint16_t Type,
   Bytes.insert(Bytes.end(), Content.begin(), Content.end());
   Bytes.resize(format::alignUp(Bytes.size(), format::kChunkAlignment), 0);
   return *this;
+}
+
+TraceBuilder &
+TraceBuilder::timing(const format::TimingChunkHeader &Header,
+                     const std::vector<format::TimingRecord> &Entries) {
+  std::vector<uint8_t> Content(sizeof(Header) +
+                               Entries.size() * sizeof(format::TimingRecord));
+  std::memcpy(Content.data(), &Header, sizeof(Header));
+  if (!Entries.empty())
+    std::memcpy(Content.data() + sizeof(Header), Entries.data(),
+                Entries.size() * sizeof(format::TimingRecord));
+  return chunk(uint16_t(format::ChunkType::WorkgroupTiming), Content,
+               format::kTimingChunkVersion);
 }
 
 static flatbuffers::Offset<fb::WgtraceDef>
@@ -104,9 +143,14 @@ buildExtension(flatbuffers::FlatBufferBuilder &FBB, const ExtensionSpec &X) {
         FBB, fb::FunctionKind::Function, nullptr, FBB.CreateVector(Defs)));
   }
   std::vector<flatbuffers::Offset<fb::WgtraceSiteDef>> Sites;
-  for (const auto &[File, Line] : X.SiteLocations) {
-    fb::SourceLocation Where(FileIndex(File), Line, 0);
-    Sites.push_back(fb::CreateWgtraceSiteDef(FBB, &Where, false));
+  for (size_t I = 0; I < std::max(X.SiteLocations.size(), X.SiteDirect.size());
+       ++I) {
+    std::pair<std::string, uint32_t> Place;
+    if (I < X.SiteLocations.size())
+      Place = X.SiteLocations[I];
+    fb::SourceLocation Where(FileIndex(Place.first), Place.second, 0);
+    Sites.push_back(fb::CreateWgtraceSiteDef(
+        FBB, &Where, I < X.SiteDirect.size() && X.SiteDirect[I]));
   }
   std::vector<flatbuffers::Offset<fb::AccessSiteDef>> Accesses;
   for (const AccessSiteSpec &A : X.AccessSites) {

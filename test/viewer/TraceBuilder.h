@@ -62,6 +62,8 @@ struct ExtensionSpec {
   std::vector<std::vector<ParamSpec>> FunctionParams;
   /// "file:line" of site I ("" for none); may be shorter than the sites.
   std::vector<std::pair<std::string, uint32_t>> SiteLocations;
+  /// Whether site I stands for direct calls; may be shorter than the sites.
+  std::vector<bool> SiteDirect;
   /// Written (even empty) unless WithAccessSites is false: then memory
   /// records' address words are plain addresses.
   bool WithAccessSites = true;
@@ -82,6 +84,16 @@ public:
   void store(uint64_t Address, uint32_t Length);
   void value(format::ValueType Type, uint8_t Ordinal, uint64_t Bits);
   void print(const std::string &Text);
+  /// A copy of a WORKGROUP record continuing the invocation whose first
+  /// record is at ring-lifetime offset \p FirstRecord, followed by its
+  /// Continuation VALUE, as the runtime writes it; returns the copy's key.
+  uint64_t continuation(uint32_t DispatchId, std::array<uint32_t, 3> Id,
+                        std::array<uint32_t, 3> Count, uint32_t ProcessorId,
+                        uint64_t FirstRecord);
+  /// Writes \p Trailer (magic, version and lost-site count filled in) and
+  /// \p Lost just below it in the padding.
+  void trailer(format::RingTrailer Trailer,
+               std::vector<format::LostSite> Lost = {});
 
   /// Makes \p Key the key of the following records (a nested scope ending).
   void setKey(uint64_t Key) { Key_ = Key; }
@@ -101,6 +113,8 @@ private:
   uint64_t Head = 0;
   uint64_t Key_ = 0;
   std::vector<uint8_t> Storage;
+  std::optional<format::RingTrailer> Trailer;
+  std::vector<format::LostSite> LostSites;
   std::vector<uint64_t> Positions;
 };
 
@@ -114,6 +128,9 @@ public:
   /// A chunk with any header fields and content.
   TraceBuilder &chunk(uint16_t Type, const std::vector<uint8_t> &Content,
                       uint16_t Version = 0);
+  /// A version-1 timing chunk naming the ring chunk \p RingsBack back.
+  TraceBuilder &timing(const format::TimingChunkHeader &Header,
+                       const std::vector<format::TimingRecord> &Entries);
 
   const std::vector<uint8_t> &bytes() const { return Bytes; }
   /// File offset of chunk \p I's header.

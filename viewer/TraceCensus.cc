@@ -1,0 +1,229 @@
+//===- TraceCensus.cc -----------------------------------------------------===//
+
+#include "TraceCensus.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+uint64_t TraceCensus::bytesLost() const {
+  uint64_t Bytes = 0;
+  for (const RingLoss &R : Rings)
+    Bytes += R.BytesLost;
+  return Bytes;
+}
+
+std::string TraceCensus::nothingToAnalyse(StringRef FilterText) const {
+  if (FileBytes == 0)
+    return "the file is empty (0 bytes): the program wrote no trace";
+  if (RingChunks == 0)
+    return fmt::format("no ring chunk: the file holds metadata only ({} "
+                       "chunk{}), no workgroup ran instrumented",
+                       Chunks, Chunks == 1 ? "" : "s");
+  if (Invocations == 0) {
+    if (anyLoss())
+      return fmt::format("no workgroup record survived: {} bytes of {} "
+                         "ring{} were overwritten",
+                         bytesLost(), Rings.size(),
+                         Rings.size() == 1 ? "" : "s");
+    return fmt::format("no workgroup record in {} ring chunk{}", RingChunks,
+                       RingChunks == 1 ? "" : "s");
+  }
+  if (SelectedInvocations == 0)
+    return fmt::format("no workgroup matches {} (of {} in the file)",
+                       FilterText.str(), Invocations);
+  return {};
+}
+
+static std::string siteName(const SiteCensus &S) {
+  std::string Text = fmt::format("site {} ({}", S.Site, S.Function);
+  if (!S.Location.empty())
+    Text += " at " + S.Location;
+  if (S.Direct)
+    Text += ", direct calls";
+  return Text + ")";
+}
+
+namespace {
+/// Kernels whose sites have no surviving workgroup, and why.
+struct KernelStatus {
+  uint64_t Workgroups = 0;
+  uint64_t Lost = 0;
+};
+} // namespace
+
+static std::map<std::string, KernelStatus> kernels(const TraceCensus &C) {
+  std::map<std::string, KernelStatus> K;
+  for (const SiteCensus &S : C.Sites) {
+    KernelStatus &Status = K[S.Function];
+    Status.Workgroups += S.Workgroups;
+    Status.Lost += S.WorkgroupsLost;
+  }
+  return K;
+}
+
+static std::string ringName(const RingLoss &R) {
+  if (R.FromTrailer)
+    return fmt::format("ring {} (chunk {} at {:#x})", R.RingId, R.Chunk,
+                       R.FileOffset);
+  return fmt::format("ring of chunk {} at {:#x}", R.Chunk, R.FileOffset);
+}
+
+std::string lossText(const TraceCensus &C, bool AllSites) {
+  std::string Out;
+  auto It = std::back_inserter(Out);
+  if (C.anyLoss()) {
+    uint64_t Recorded = 0;
+    for (const RingLoss &R : C.Rings)
+      Recorded += R.BytesRecorded;
+    fmt::format_to(It,
+                   "lost: {} ring{} wrapped and lost {} of {} bytes "
+                   "recorded\n",
+                   C.Rings.size(), C.Rings.size() == 1 ? "" : "s",
+                   C.bytesLost(), Recorded);
+    for (const RingLoss &R : C.Rings) {
+      fmt::format_to(It, "  {}: {} of {} bytes", ringName(R), R.BytesLost,
+                     R.BytesRecorded);
+      if (R.RecordsLost)
+        fmt::format_to(It, ", {} records", *R.RecordsLost);
+      if (R.WorkgroupsLost)
+        fmt::format_to(It, ", {} workgroups", *R.WorkgroupsLost);
+      fmt::format_to(It, " overwritten");
+      if (!R.FromTrailer)
+        fmt::format_to(It, " (records and workgroups lost unknown: the "
+                           "file has no ring trailer)");
+      if (R.Flags & format::kTrailerCrash)
+        fmt::format_to(It, "; written by the crash handler");
+      fmt::format_to(It, "\n");
+      for (const format::LostSite &L : R.Sites) {
+        StringRef Function =
+            R.Meta && L.DispatchId < R.Meta->SiteFunctions.size()
+                ? R.Meta->siteFunction(L.DispatchId).nameOr("(null)")
+                : StringRef("(unknown site)");
+        fmt::format_to(It, "    site {} ({}): {} workgroup{} lost\n",
+                       L.DispatchId, Function.str(), L.Workgroups,
+                       L.Workgroups == 1 ? "" : "s");
+      }
+      if (R.Flags & format::kTrailerLostSitesTruncated)
+        fmt::format_to(It, "    (more sites lost workgroups than the "
+                           "trailer lists)\n");
+    }
+  }
+  std::string Sites;
+  for (const SiteCensus &S : C.Sites) {
+    if (S.Workgroups)
+      continue;
+    if (S.WorkgroupsLost)
+      Sites += fmt::format("  {}: {} workgroup{} lost (overwritten), none "
+                           "survived\n",
+                           siteName(S), S.WorkgroupsLost,
+                           S.WorkgroupsLost == 1 ? "" : "s");
+    else if (C.LossUncounted)
+      Sites += fmt::format("  {}: no surviving workgroup record (rings "
+                           "wrapped: may have been overwritten)\n",
+                           siteName(S));
+    else if (AllSites)
+      Sites += fmt::format("  {}: no workgroup recorded\n", siteName(S));
+  }
+  if (!Sites.empty())
+    Out += "dispatch sites without a surviving workgroup record:\n" + Sites;
+  std::string Kernels;
+  for (const auto &[Name, K] : kernels(C)) {
+    if (K.Workgroups)
+      continue;
+    if (K.Lost)
+      Kernels += fmt::format("  {}: {} workgroup{} lost, none survived\n", Name,
+                             K.Lost, K.Lost == 1 ? "" : "s");
+    else if (C.LossUncounted)
+      Kernels += fmt::format("  {}: no surviving workgroup record (may have "
+                             "been overwritten)\n",
+                             Name);
+    else if (AllSites)
+      Kernels += fmt::format("  {}: no workgroup recorded\n", Name);
+  }
+  if (!Kernels.empty())
+    Out += "kernels without a surviving workgroup record:\n" + Kernels;
+  return Out;
+}
+
+json::Object lossJson(const TraceCensus &C) {
+  json::Array Rings;
+  for (const RingLoss &R : C.Rings) {
+    json::Array Sites;
+    for (const format::LostSite &L : R.Sites)
+      Sites.push_back(
+          json::Object{{"site", L.DispatchId}, {"workgroups", L.Workgroups}});
+    json::Object O{{"chunk", R.Chunk},
+                   {"file_offset", R.FileOffset},
+                   {"from_trailer", R.FromTrailer},
+                   {"bytes_recorded", R.BytesRecorded},
+                   {"bytes_lost", R.BytesLost},
+                   {"records_lost", R.RecordsLost ? json::Value(*R.RecordsLost)
+                                                  : json::Value(nullptr)},
+                   {"workgroups_lost", R.WorkgroupsLost
+                                           ? json::Value(*R.WorkgroupsLost)
+                                           : json::Value(nullptr)},
+                   {"sites", std::move(Sites)}};
+    if (R.FromTrailer) {
+      O["ring"] = R.RingId;
+      O["crash"] = bool(R.Flags & format::kTrailerCrash);
+      O["sites_truncated"] = bool(R.Flags & format::kTrailerLostSitesTruncated);
+    }
+    Rings.push_back(std::move(O));
+  }
+  json::Array Sites;
+  for (const SiteCensus &S : C.Sites) {
+    if (S.Workgroups)
+      continue;
+    Sites.push_back(
+        json::Object{{"site", S.Site},
+                     {"function", S.Function},
+                     {"location", S.Location},
+                     {"direct", S.Direct},
+                     {"workgroups_lost", S.WorkgroupsLost},
+                     {"status", S.WorkgroupsLost  ? "lost"
+                                : C.LossUncounted ? "maybe lost"
+                                                  : "not recorded"}});
+  }
+  json::Array Kernels;
+  for (const auto &[Name, K] : kernels(C))
+    if (!K.Workgroups)
+      Kernels.push_back(
+          json::Object{{"function", Name},
+                       {"workgroups_lost", K.Lost},
+                       {"status", K.Lost            ? "lost"
+                                  : C.LossUncounted ? "maybe lost"
+                                                    : "not recorded"}});
+  return json::Object{{"bytes_lost", C.bytesLost()},
+                      {"rings", std::move(Rings)},
+                      {"sites_without_records", std::move(Sites)},
+                      {"kernels_without_records", std::move(Kernels)},
+                      {"untraced_accesses", uint64_t(C.Untraced.size())}};
+}
+
+std::string untracedText(const TraceCensus &C, size_t MaxListed) {
+  if (C.Untraced.empty())
+    return {};
+  std::string Out = fmt::format(
+      "{} access{} in the source {} not traced (the rewriter could not wrap "
+      "{}; their loads and stores are missing from every count):\n",
+      C.Untraced.size(), C.Untraced.size() == 1 ? "" : "es",
+      C.Untraced.size() == 1 ? "is" : "are",
+      C.Untraced.size() == 1 ? "it" : "them");
+  for (size_t I = 0; I < C.Untraced.size() && I < MaxListed; ++I) {
+    const UntracedAccess &U = C.Untraced[I];
+    Out +=
+        fmt::format("  {}: {}{}: {}\n",
+                    U.Where.known() ? U.Where.str(true) : "(unknown place)",
+                    U.Text, U.Scope.empty() ? "" : " in " + U.Scope, U.Reason);
+  }
+  if (C.Untraced.size() > MaxListed)
+    Out += fmt::format("  ... {} more\n", C.Untraced.size() - MaxListed);
+  return Out;
+}
+
+} // namespace wgtrace::viewer
