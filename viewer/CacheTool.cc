@@ -120,6 +120,7 @@ void CacheTool::printText() {
     if (Histogram[B])
       OS << fmt::format("  {:<24} {:>12}\n", bucketLabel(B), Histogram[B]);
   OS << fmt::format("  {:<24} {:>12}\n", "first use", ColdAccesses);
+  OS << censusText(Census);
 }
 
 void CacheTool::printJson() {
@@ -156,7 +157,8 @@ void CacheTool::printJson() {
                    {"workgroups", std::move(WGs)},
                    {"totals", CountsJ(Totals)},
                    {"reuse_distance", std::move(Hist)},
-                   {"first_use", ColdAccesses}};
+                   {"first_use", ColdAccesses},
+                   {"loss", censusJson(Census)}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -14,6 +14,12 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
+void ChromeTraceTool::beginFile(StringRef Name) {
+  FileNames.push_back(Name.str());
+  ByInvocation.clear();
+  NextRecord.clear();
+}
+
 void ChromeTraceTool::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   Chunk = Info.Where.Index;
@@ -26,6 +32,7 @@ void ChromeTraceTool::record(const Record &R) {
   if (R.Tag == format::Tag::Workgroup && Known == ByInvocation.end()) {
     const format::WorkgroupRecord &WG = R.Workgroup->Record;
     Slice S;
+    S.File = FileNames.empty() ? 0 : uint32_t(FileNames.size() - 1);
     S.Site = WG.DispatchId;
     S.Function = Meta->siteFunction(WG.DispatchId).nameOr("(null)");
     S.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
@@ -58,7 +65,17 @@ void ChromeTraceTool::timing(ArrayRef<WorkgroupTime> Times) {
   }
 }
 
+void ChromeTraceTool::census(const TraceCensus &C) {
+  Losses.push_back(lossJson(C));
+}
+
 void ChromeTraceTool::finish() {
+  if (++Finished < FileCount)
+    return;
+  write();
+}
+
+void ChromeTraceTool::write() {
   // Real times when any workgroup has them; workgroups without an entry
   // are then left out (their time is unknown), and counted.
   bool Timed = false;
@@ -69,7 +86,7 @@ void ChromeTraceTool::finish() {
       Origin = std::min(Origin, S.StartNs);
     }
   uint64_t Untimed = 0;
-  std::set<uint32_t> Processors;
+  std::set<std::pair<uint32_t, uint32_t>> Processors;
   json::OStream J(OS);
   J.object([&] {
     J.attributeArray("traceEvents", [&] {
@@ -78,13 +95,13 @@ void ChromeTraceTool::finish() {
           ++Untimed;
           continue;
         }
-        Processors.insert(S.ProcessorId);
+        Processors.insert({S.File, S.ProcessorId});
         J.object([&] {
           J.attribute("name", fmt::format("{} ({},{},{})", S.Function.str(),
                                           S.Id[0], S.Id[1], S.Id[2]));
           J.attribute("cat", "workgroup");
           J.attribute("ph", "X");
-          J.attribute("pid", 1);
+          J.attribute("pid", S.File + 1);
           J.attribute("tid", S.ProcessorId);
           if (Timed) {
             J.attribute("ts", double(S.StartNs - Origin) / 1000.0);
@@ -106,18 +123,23 @@ void ChromeTraceTool::finish() {
           });
         });
       }
-      // Track names.
-      J.object([&] {
-        J.attribute("name", "process_name");
-        J.attribute("ph", "M");
-        J.attribute("pid", 1);
-        J.attributeObject("args", [&] { J.attribute("name", "wgtrace"); });
-      });
-      for (uint32_t P : Processors)
+      // Track names: one process per input file.
+      for (size_t F = 0; F < std::max<size_t>(FileNames.size(), 1); ++F)
+        J.object([&] {
+          J.attribute("name", "process_name");
+          J.attribute("ph", "M");
+          J.attribute("pid", F + 1);
+          J.attributeObject("args", [&] {
+            J.attribute("name", FileNames.empty()
+                                    ? std::string("wgtrace")
+                                    : "wgtrace " + FileNames[F]);
+          });
+        });
+      for (auto [F, P] : Processors)
         J.object([&] {
           J.attribute("name", "thread_name");
           J.attribute("ph", "M");
-          J.attribute("pid", 1);
+          J.attribute("pid", F + 1);
           J.attribute("tid", P);
           J.attributeObject("args", [&] {
             J.attribute("name", fmt::format("processor {}", P));
@@ -131,8 +153,10 @@ void ChromeTraceTool::finish() {
                         : "record order: 1 us = 1 record of the processor");
       if (Untimed)
         J.attribute("workgroups_without_times", Untimed);
-      if (Census)
-        J.attribute("loss", lossJson(*Census));
+      if (Losses.size() == 1)
+        J.attribute("loss", Losses[0]);
+      else if (!Losses.empty())
+        J.attribute("loss", json::Array(Losses));
     });
   });
   OS << "\n";

@@ -20,10 +20,12 @@
 #include "AnalysisTool.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace wgtrace::viewer {
@@ -32,14 +34,22 @@ class ChromeTraceTool : public AnalysisTool {
 public:
   explicit ChromeTraceTool(llvm::raw_ostream &OS) : OS(OS) {}
 
+  /// For several files in one trace (one process track each): the reader
+  /// of each file calls finish(), and the events are written after the
+  /// \p Files-th. Call beginFile() before each file is read.
+  void setFileCount(unsigned Files) { FileCount = Files; }
+  void beginFile(llvm::StringRef Name);
+
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
   bool wantsTiming() const override { return true; }
   void timing(llvm::ArrayRef<WorkgroupTime> Times) override;
-  void census(const TraceCensus &C) override { Census = &C; }
+  void census(const TraceCensus &C) override;
   void finish() override;
 
   struct Slice {
+    /// Which input file (0 unless beginFile() was called).
+    uint32_t File = 0;
     uint32_t Site = 0;
     llvm::StringRef Function;
     std::array<uint32_t, 3> Id{};
@@ -55,11 +65,17 @@ public:
   const std::vector<Slice> &slices() const { return Slices; }
 
 private:
+  void write();
+
   llvm::raw_ostream &OS;
+  unsigned FileCount = 1;
+  unsigned Finished = 0;
+  std::vector<std::string> FileNames;
   const Metadata *Meta = nullptr;
   unsigned Chunk = 0;
   std::vector<Slice> Slices;
-  const TraceCensus *Census = nullptr;
+  /// lossJson() of each file, taken when its census arrives.
+  std::vector<llvm::json::Value> Losses;
   /// Slice of each workgroup invocation (WorkgroupInfo::Invocation).
   llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
   /// Next record number of each processor's track.

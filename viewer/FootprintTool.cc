@@ -190,6 +190,7 @@ void FootprintTool::printText() {
                         S.Pattern.count() == 1 ? "" : "es", S.Pattern.first(),
                         S.Pattern.describe());
   }
+  OS << censusText(Census);
 }
 
 void FootprintTool::printJson() {
@@ -234,6 +235,7 @@ void FootprintTool::printJson() {
                                {"streams", std::move(Streams)}});
   }
   json::Value Root = json::Object{{"buffer_gap", BufferGap},
+                                  {"loss", censusJson(Census)},
                                   {"buffers", std::move(BuffersJ)},
                                   {"workgroups", std::move(WGs)}};
   OS << formatv("{0:2}", Root) << "\n";

@@ -197,6 +197,7 @@ void RacesTool::printText() {
   if (RaceCount > Races.size())
     OS << fmt::format("\n... {} more pairs not shown (--limit)\n",
                       RaceCount - Races.size());
+  OS << censusText(Census);
 }
 
 void RacesTool::printJson() {
@@ -233,6 +234,7 @@ void RacesTool::printJson() {
   }
   json::Value Root = json::Object{{"races", RaceCount},
                                   {"launches", uint64_t(Launches.size())},
+                                  {"loss", censusJson(Census)},
                                   {"listed", std::move(List)}};
   OS << formatv("{0:2}", Root) << "\n";
 }

@@ -37,6 +37,7 @@ public:
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
+  void census(const TraceCensus &C) override { Census = &C; }
   void finish() override;
 
   enum class Kind : uint8_t { WriteWrite, ReadWrite };
@@ -72,6 +73,7 @@ private:
   bool Json;
   uint64_t Limit;
   const Metadata *Meta = nullptr;
+  const TraceCensus *Census = nullptr;
   LaunchTracker Tracker;
   uint64_t LastInvocation = UINT64_MAX;
   uint32_t LastWorkgroup = 0;

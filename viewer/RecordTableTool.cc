@@ -139,7 +139,21 @@ RecordTableTool::RecordTableTool(raw_ostream &OS, Format F) : OS(OS), F(F) {
   if (F == Format::Csv)
     fmt::format_to(std::back_inserter(Buffer),
                    "chunk,offset,kind,wg_x,wg_y,wg_z,pid,site,function,"
-                   "address,length,value_type,value,workgroup\n");
+                   "address,length,value_type,value,workgroup,file\n");
+  setFile("");
+}
+
+void RecordTableTool::setFile(StringRef Name) {
+  FileField.clear();
+  if (F == Format::Csv) {
+    fmt::memory_buffer B;
+    appendCsvField(B, Name);
+    FileField.assign(B.data(), B.size());
+  } else {
+    raw_string_ostream OS(FileField);
+    json::OStream J(OS);
+    J.value(Name);
+  }
 }
 
 void RecordTableTool::beginRing(const RingInfo &Info) {
@@ -186,21 +200,23 @@ void RecordTableTool::record(const Record &R) {
   // allocation.
   if (Memory && WG) {
     if (F == Format::Csv)
-      fmt::format_to(It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{}\n"),
+      fmt::format_to(It,
+                     FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{}\n"),
                      Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
                      WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
                      WG->DispatchId, Function, R.Memory.Address,
-                     R.Memory.Length, Invocation);
+                     R.Memory.Length, Invocation, FileField);
     else
       fmt::format_to(It,
                      FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"
                                  "\"{}\",\"wg\":[{},{},{}],\"pid\":{},"
                                  "\"site\":{},\"function\":{},\"address\":"
-                                 "{},\"length\":{},\"workgroup\":{}}}\n"),
+                                 "{},\"length\":{},\"workgroup\":{},"
+                                 "\"file\":{}}}\n"),
                      Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
                      WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
                      WG->DispatchId, Function, R.Memory.Address,
-                     R.Memory.Length, Invocation);
+                     R.Memory.Length, Invocation, FileField);
     flushIfFull();
     return;
   }
@@ -226,9 +242,10 @@ void RecordTableTool::record(const Record &R) {
     fmt::format_to(It, "{},", Type);
     appendCsvField(Buffer, Value);
     if (WG)
-      fmt::format_to(It, ",{}\n", Invocation);
+      fmt::format_to(It, ",{}", Invocation);
     else
-      Buffer.append(StringRef(",\n"));
+      Buffer.push_back(',');
+    fmt::format_to(It, ",{}\n", FileField);
   } else {
     // json::OStream escapes strings (PRINT text is arbitrary bytes).
     std::string Line;
@@ -270,6 +287,9 @@ void RecordTableTool::record(const Record &R) {
       }
       if (WG)
         J.attribute("workgroup", Invocation);
+      J.attributeBegin("file");
+      J.rawValue(FileField);
+      J.attributeEnd();
     });
     LS.flush();
     Buffer.append(Line.data(), Line.data() + Line.size());

@@ -6,7 +6,7 @@
 // subtract them), so that `read_csv` needs no type hints:
 //
 //   chunk, offset, kind, wg_x, wg_y, wg_z, pid, site, function, address,
-//   length, value_type, value
+//   length, value_type, value, workgroup, file
 //
 // kind is workgroup/load/store/value/print; address and length are empty
 // except for loads and stores; value holds a VALUE's number (integers
@@ -34,6 +34,9 @@ public:
   enum class Format : uint8_t { Csv, JsonLines };
   RecordTableTool(llvm::raw_ostream &OS, Format F);
 
+  /// The name in the file column of the rows that follow (several files
+  /// go to one table).
+  void setFile(llvm::StringRef Name);
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
   void finish() override;
@@ -52,6 +55,8 @@ private:
   const Metadata *CachedMeta = nullptr;
   uint32_t CachedSite = UINT32_MAX;
   std::string CachedFunction;
+  /// The file column, already quoted for CSV or JSON.
+  std::string FileField;
 };
 
 /// A VALUE's number as text: integers in decimal, floats in the shortest

@@ -156,14 +156,7 @@ void SummaryTool::printText() {
                       "{:>7} {:>7}\n",
                       Name, C.Workgroups, C.Loads, C.Stores, C.LoadBytes,
                       C.StoreBytes, C.Lines, C.Values, C.Prints);
-  if (Census) {
-    std::string Loss = lossText(*Census, /*AllSites=*/true);
-    if (!Loss.empty())
-      OS << "\n" << Loss;
-    std::string Untraced = untracedText(*Census);
-    if (!Untraced.empty())
-      OS << "\n" << Untraced;
-  }
+  OS << censusText(Census, /*AllSites=*/true);
 }
 
 static json::Object toJson(const AccessCounts &C) {

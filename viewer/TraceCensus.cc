@@ -205,6 +205,25 @@ json::Object lossJson(const TraceCensus &C) {
                       {"untraced_accesses", uint64_t(C.Untraced.size())}};
 }
 
+std::string censusText(const TraceCensus *C, bool AllSites) {
+  if (!C)
+    return {};
+  std::string Out;
+  std::string Loss = lossText(*C, AllSites);
+  if (!Loss.empty())
+    Out += "\n" + Loss;
+  std::string Untraced = untracedText(*C);
+  if (!Untraced.empty())
+    Out += "\n" + Untraced;
+  return Out;
+}
+
+json::Value censusJson(const TraceCensus *C) {
+  if (!C)
+    return nullptr;
+  return lossJson(*C);
+}
+
 std::string untracedText(const TraceCensus &C, size_t MaxListed) {
   if (C.Untraced.empty())
     return {};

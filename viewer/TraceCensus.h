@@ -90,6 +90,12 @@ std::string lossText(const TraceCensus &C, bool AllSites = false);
 /// The same as JSON: {"bytes_lost", "rings": [...], "sites_without_records":
 /// [...], "kernels_without_records": [...], "untraced": N}.
 llvm::json::Object lossJson(const TraceCensus &C);
+/// What a text report ends with: the loss block and the untraced
+/// accesses, each after a blank line; "" when there is neither (or no
+/// census).
+std::string censusText(const TraceCensus *C, bool AllSites = false);
+/// The "loss" member of a JSON report (null without a census).
+llvm::json::Value censusJson(const TraceCensus *C);
 /// "N accesses in the source are not traced (...)" lines, "" when none.
 std::string untracedText(const TraceCensus &C, size_t MaxListed = 10);
 

@@ -123,10 +123,17 @@ void TraceReader::finishCensus(const WorkgroupJoiner &Joiner) {
             if (It != Index.end())
               Census.Sites[It->second].WorkgroupsLost += Lost.Workgroups;
           }
-    if (!M.ExtensionNote.empty() &&
-        std::find(Census.Notes.begin(), Census.Notes.end(), M.ExtensionNote) ==
-            Census.Notes.end())
-      Census.Notes.push_back(M.ExtensionNote);
+    if (!M.ExtensionNote.empty()) {
+      // "metadata at offset N: ..." once, however many chunks say it.
+      StringRef Note = M.ExtensionNote;
+      StringRef What = Note.substr(Note.find(": ") + 2);
+      auto Same = std::find_if(Census.Notes.begin(), Census.Notes.end(),
+                               [&](const std::string &N) {
+                                 return StringRef(N).contains(What);
+                               });
+      if (Same == Census.Notes.end())
+        Census.Notes.push_back(M.ExtensionNote);
+    }
     for (const UntracedAccess &U : M.Untraced)
       if (Untraced.insert({U.Where.str(true), U.Scope, U.Text, U.Reason})
               .second)

@@ -1,7 +1,8 @@
 //===- wgtrace-view.cc - Decode, analyse and export wgtrace traces --------===//
 //
 // Exit status: 0 success, 1 usage error (or an analysis found a problem,
-// e.g. races), 2 the trace is damaged (after printing what was decodable).
+// e.g. races), 2 the trace is damaged, holds nothing to analyse, or the
+// output could not be written (after printing what was decodable).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 #include "DumpTool.h"
 #include "FootprintTool.h"
 #include "HtmlReportTool.h"
+#include "OutputFile.h"
 #include "Progress.h"
 #include "RacesTool.h"
 #include "RecordTableTool.h"
@@ -21,6 +23,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -28,7 +31,9 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <memory>
+#include <set>
 
 using namespace llvm;
 using namespace wgtrace::viewer;
@@ -43,65 +48,91 @@ constexpr int kExitDamaged = 2;
 cl::OptionCategory ViewCategory("wgtrace-view options");
 
 cl::SubCommand DumpCmd("dump", "Print the trace as text (IREE's format)");
-cl::opt<std::string> DumpFile(cl::Positional, cl::desc("<trace file>"),
-                              cl::Required, cl::sub(DumpCmd));
-cl::opt<bool> IreeCompat(
-    "iree-compat",
-    cl::desc("Reproduce iree-dump-instruments byte for byte (sign-extended "
-             "8/16-bit values, wrapped rings read from offset 0)"),
-    cl::sub(DumpCmd), cl::cat(ViewCategory));
-cl::opt<int64_t> DispatchFilter("dispatch",
-                                cl::desc("Show only this dispatch site "
-                                         "(default: all)"),
-                                cl::init(-1), cl::sub(DumpCmd),
-                                cl::cat(ViewCategory));
-cl::opt<std::string> WorkgroupFilter("workgroup",
-                                     cl::desc("Show only workgroup x,y,z"),
-                                     cl::value_desc("x,y,z"), cl::sub(DumpCmd),
-                                     cl::cat(ViewCategory));
-
 cl::SubCommand SummaryCmd("summary",
                           "Loads, stores, bytes, distinct cache lines, "
-                          "values and prints per site, workgroup and kernel");
-cl::opt<std::string> SummaryFile(cl::Positional, cl::desc("<trace file>"),
-                                 cl::Required, cl::sub(SummaryCmd));
-cl::opt<bool> SummaryJson("json", cl::desc("Print JSON instead of a table"),
-                          cl::sub(SummaryCmd), cl::cat(ViewCategory));
-cl::opt<unsigned> SummaryLineSize("line-size",
-                                  cl::desc("Cache line size in bytes (a "
-                                           "power of two; default: 64)"),
-                                  cl::init(64), cl::sub(SummaryCmd),
-                                  cl::cat(ViewCategory));
-
+                          "values and prints per site, workgroup and kernel "
+                          "(several files: one report each)");
 cl::SubCommand RacesCmd("races",
                         "Pairs of workgroups of one launch that touch the "
                         "same bytes, at least one writing (exit status 1 "
-                        "when any)");
-cl::opt<std::string> RacesFile(cl::Positional, cl::desc("<trace file>"),
-                               cl::Required, cl::sub(RacesCmd));
-cl::opt<bool> RacesJson("json", cl::desc("Print JSON instead of a table"),
-                        cl::sub(RacesCmd), cl::cat(ViewCategory));
+                        "when any; several files: one report each)");
+cl::SubCommand FootprintCmd("footprint",
+                            "Per workgroup: byte ranges touched per buffer "
+                            "and the stride pattern of each access stream");
+cl::SubCommand CacheCmd("cache",
+                        "Hits and misses per workgroup in a set-associative "
+                        "LRU cache, and a reuse-distance histogram");
+cl::SubCommand ExportCmd("export",
+                         "Chrome trace event JSON (Perfetto, "
+                         "chrome://tracing), or one row per record as CSV "
+                         "or JSON Lines (several files: one output)");
+cl::SubCommand HtmlCmd("html",
+                       "One self-contained HTML report: dispatch sites, "
+                       "workgroups and a zoomable access map");
+
+cl::list<std::string> Inputs(cl::Positional, cl::desc("<trace file>..."),
+                             cl::OneOrMore, cl::sub(DumpCmd),
+                             cl::sub(SummaryCmd), cl::sub(RacesCmd),
+                             cl::sub(FootprintCmd), cl::sub(CacheCmd),
+                             cl::sub(ExportCmd), cl::sub(HtmlCmd));
+
+// The filter of every subcommand.
+cl::opt<std::string>
+    KernelFilter("kernel",
+                 cl::desc("Only workgroups of kernels whose name matches this "
+                          "glob (e.g. 'matmul*')"),
+                 cl::value_desc("glob"), cl::sub(DumpCmd), cl::sub(SummaryCmd),
+                 cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(CacheCmd),
+                 cl::sub(ExportCmd), cl::sub(HtmlCmd), cl::cat(ViewCategory));
+cl::opt<int64_t> DispatchFilter("dispatch",
+                                cl::desc("Only workgroups of this dispatch "
+                                         "site (default: all)"),
+                                cl::init(-1), cl::sub(DumpCmd),
+                                cl::sub(SummaryCmd), cl::sub(RacesCmd),
+                                cl::sub(FootprintCmd), cl::sub(CacheCmd),
+                                cl::sub(ExportCmd), cl::sub(HtmlCmd),
+                                cl::cat(ViewCategory));
+cl::opt<std::string>
+    WorkgroupFilterText("workgroup", cl::desc("Only workgroup x,y,z"),
+                        cl::value_desc("x,y,z"), cl::sub(DumpCmd),
+                        cl::sub(SummaryCmd), cl::sub(RacesCmd),
+                        cl::sub(FootprintCmd), cl::sub(CacheCmd),
+                        cl::sub(ExportCmd), cl::sub(HtmlCmd),
+                        cl::cat(ViewCategory));
+
+cl::opt<bool> Json("json", cl::desc("Print JSON instead of text"),
+                   cl::sub(SummaryCmd), cl::sub(RacesCmd),
+                   cl::sub(FootprintCmd), cl::sub(CacheCmd),
+                   cl::cat(ViewCategory));
+cl::opt<std::string> Output("o",
+                            cl::desc("Write to this file (atomically: "
+                                     "nothing is left behind on an error; "
+                                     "default: standard output)"),
+                            cl::value_desc("file"), cl::init("-"),
+                            cl::sub(SummaryCmd), cl::sub(RacesCmd),
+                            cl::sub(FootprintCmd), cl::sub(CacheCmd),
+                            cl::sub(ExportCmd), cl::sub(HtmlCmd),
+                            cl::cat(ViewCategory));
+
+cl::opt<bool> IreeCompat(
+    "iree-compat",
+    cl::desc("Reproduce iree-dump-instruments byte for byte (sign-extended "
+             "8/16-bit values, wrapped rings read from offset 0, access-site "
+             "bits in addresses, stop at the first timing chunk)"),
+    cl::sub(DumpCmd), cl::cat(ViewCategory));
+
+cl::opt<unsigned> LineSize("line-size",
+                           cl::desc("Cache line size in bytes, a power of "
+                                    "two (default: 64)"),
+                           cl::init(0), cl::sub(SummaryCmd), cl::sub(CacheCmd),
+                           cl::cat(ViewCategory));
+
 cl::opt<uint64_t> RacesLimit("limit",
                              cl::desc("List at most this many racing pairs "
                                       "(all are counted; default: 100)"),
                              cl::init(100), cl::sub(RacesCmd),
                              cl::cat(ViewCategory));
 
-cl::SubCommand FootprintCmd("footprint",
-                            "Per workgroup: byte ranges touched per buffer "
-                            "and the stride pattern of each access stream");
-cl::opt<std::string> FootprintFile(cl::Positional, cl::desc("<trace file>"),
-                                   cl::Required, cl::sub(FootprintCmd));
-cl::opt<bool> FootprintJson("json", cl::desc("Print JSON instead of text"),
-                            cl::sub(FootprintCmd), cl::cat(ViewCategory));
-
-cl::SubCommand CacheCmd("cache",
-                        "Hits and misses per workgroup in a set-associative "
-                        "LRU cache, and a reuse-distance histogram");
-cl::opt<std::string> CacheFile(cl::Positional, cl::desc("<trace file>"),
-                               cl::Required, cl::sub(CacheCmd));
-cl::opt<bool> CacheJson("json", cl::desc("Print JSON instead of a table"),
-                        cl::sub(CacheCmd), cl::cat(ViewCategory));
 cl::opt<std::string> CacheLevel("level",
                                 cl::desc("Preset: l1 (32 KiB, 8 ways) or l2 "
                                          "(1 MiB, 16 ways), 64-byte lines "
@@ -112,9 +143,6 @@ cl::opt<std::string> CacheSize("cache-size",
                                cl::desc("Cache size in bytes (suffixes k, "
                                         "kib, m, mib; default: the level's)"),
                                cl::sub(CacheCmd), cl::cat(ViewCategory));
-cl::opt<unsigned> CacheLineSize("line-size",
-                                cl::desc("Line size in bytes (default 64)"),
-                                cl::sub(CacheCmd), cl::cat(ViewCategory));
 cl::opt<unsigned> CacheWays("ways",
                             cl::desc("Associativity (default: the level's)"),
                             cl::sub(CacheCmd), cl::cat(ViewCategory));
@@ -122,29 +150,12 @@ cl::opt<bool> CacheCold("cold",
                         cl::desc("Empty the cache before each workgroup"),
                         cl::sub(CacheCmd), cl::cat(ViewCategory));
 
-cl::SubCommand ExportCmd("export",
-                         "Chrome trace event JSON (Perfetto, "
-                         "chrome://tracing), or one row per record as CSV "
-                         "or JSON Lines");
-cl::opt<std::string> ExportFile(cl::Positional, cl::desc("<trace file>"),
-                                cl::Required, cl::sub(ExportCmd));
 cl::opt<std::string> ExportFormat("format",
                                   cl::desc("chrome, csv or jsonl (default: "
                                            "chrome)"),
                                   cl::init("chrome"), cl::sub(ExportCmd),
                                   cl::cat(ViewCategory));
-cl::opt<std::string> ExportOutput("o", cl::desc("Output file (default stdout)"),
-                                  cl::value_desc("file"), cl::init("-"),
-                                  cl::sub(ExportCmd), cl::cat(ViewCategory));
 
-cl::SubCommand HtmlCmd("html",
-                       "One self-contained HTML report: dispatch sites, "
-                       "workgroups and a zoomable access map");
-cl::opt<std::string> HtmlFile(cl::Positional, cl::desc("<trace file>"),
-                              cl::Required, cl::sub(HtmlCmd));
-cl::opt<std::string> HtmlOutput("o", cl::desc("Output file (default stdout)"),
-                                cl::value_desc("report.html"), cl::init("-"),
-                                cl::sub(HtmlCmd), cl::cat(ViewCategory));
 const std::string kMaxPointsHelp =
     fmt::format("Downsample the access map above this many accesses "
                 "(default: {})",
@@ -152,6 +163,9 @@ const std::string kMaxPointsHelp =
 cl::opt<uint64_t> HtmlMaxPoints("max-points", cl::desc(kMaxPointsHelp),
                                 cl::init(HtmlReportTool::DefaultMaxPoints),
                                 cl::sub(HtmlCmd), cl::cat(ViewCategory));
+
+raw_ostream &error() { return WithColor::error(errs(), "wgtrace-view"); }
+raw_ostream &note() { return WithColor::note(errs(), "wgtrace-view"); }
 
 /// Reports how wrapped rings were decoded, on stderr so that stdout keeps
 /// IREE's exact format.
@@ -161,13 +175,12 @@ public:
   void beginRing(const RingInfo &Info) override {
     if (!Info.Wrapped || IreeCompat)
       return;
-    WithColor::note(errs(), "wgtrace-view")
-        << File
-        << fmt::format(": offset {:#x}: chunk {} (ring): ring of {} bytes "
-                       "wrapped (head {}): {} bytes lost, showing records "
-                       "from ring offset {:#x}\n",
-                       Info.FileOffset, Info.Where.Index, Info.Size, Info.Head,
-                       Info.LostBytes, Info.StartOffset);
+    note() << File
+           << fmt::format(": offset {:#x}: chunk {} (ring): ring of {} bytes "
+                          "wrapped (head {}): {} bytes lost, showing records "
+                          "from ring offset {:#x}\n",
+                          Info.FileOffset, Info.Where.Index, Info.Size,
+                          Info.Head, Info.LostBytes, Info.StartOffset);
   }
   void record(const Record &) override {}
   bool wantsRecords() const override { return false; }
@@ -176,13 +189,13 @@ private:
   std::string File;
 };
 
+/// One error line, "<File>: <message>" (just the message without a file).
 int reportError(StringRef File, Error E) {
-  int Status = kExitDamaged;
   handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
-    WithColor::error(errs(), "wgtrace-view")
-        << File << ": " << EI.message() << "\n";
+    error() << (File.empty() ? "" : File.str() + ": ") << EI.message()
+            << "\n";
   });
-  return Status;
+  return kExitDamaged;
 }
 
 bool parseWorkgroup(StringRef Text, std::array<uint32_t, 3> &Id) {
@@ -196,86 +209,180 @@ bool parseWorkgroup(StringRef Text, std::array<uint32_t, 3> &Id) {
   return true;
 }
 
-/// Runs \p Tools over \p File with the wrap notes and, on a terminal, the
-/// progress line; returns the exit status for damage (or 0).
-int runTools(StringRef Path, const TraceFile &File, RingMode Mode,
-             ArrayRef<AnalysisTool *> Tools) {
+/// The filter options; false (after an error line) when one is malformed.
+bool parseFilter(WorkgroupFilter &F) {
+  if (KernelFilter.getNumOccurrences()) {
+    if (Expected<GlobPattern> G = GlobPattern::create(KernelFilter); !G) {
+      error() << "--kernel: " << toString(G.takeError()) << "\n";
+      return false;
+    }
+    F.Kernel = KernelFilter;
+  }
+  if (DispatchFilter >= 0)
+    F.Dispatch = static_cast<uint32_t>(DispatchFilter);
+  if (!WorkgroupFilterText.empty()) {
+    std::array<uint32_t, 3> Id;
+    if (!parseWorkgroup(WorkgroupFilterText, Id)) {
+      error() << "--workgroup expects x,y,z, got '" << WorkgroupFilterText
+              << "'\n";
+      return false;
+    }
+    F.Id = Id;
+  }
+  return true;
+}
+
+/// Metadata notes are printed once per run, whichever files repeat them.
+std::set<std::string> NotesShown;
+
+/// What one file's reading ended with.
+struct FileRun {
+  int Status = 0;
+};
+
+/// Reads \p Path and runs \p Tools over it with, on a terminal, the
+/// progress line. \p Analysis: an error when there is nothing to analyse.
+/// \p LossNotes: the census's loss goes to stderr as notes (for outputs
+/// whose format has no room for it: dump, CSV).
+int runFile(StringRef Path, RingMode Mode, const WorkgroupFilter &Filter,
+            ArrayRef<AnalysisTool *> Tools, bool Analysis, bool LossNotes) {
+  Expected<TraceFile> File = TraceFile::open(Path);
+  if (!File)
+    return reportError(Path, File.takeError());
   WrapNotes Notes(Path);
-  Progress Status(errs(), File.bytes().size(), /*Enabled=*/true);
-  SmallVector<AnalysisTool *, 4> All = {&Notes};
+  Progress Status(errs(), File->bytes().size(), /*Enabled=*/true);
+  SmallVector<AnalysisTool *, 4> All;
+  // The dump's documented note for each wrapped ring it shows.
+  if (!Analysis)
+    All.push_back(&Notes);
   All.append(Tools.begin(), Tools.end());
   // Only on a terminal (it would cost a call per record for nothing); last,
   // so that its line is erased after the tools have printed theirs.
   if (Progress::enabledForStderr())
     All.push_back(&Status);
-  TraceReader Reader(File, Mode);
-  if (Error E = Reader.run(All))
-    return reportError(Path, std::move(E));
-  return 0;
-}
-
-int runDump() {
-  DumpOptions Options;
-  Options.IreeCompat = IreeCompat;
-  if (DispatchFilter >= 0)
-    Options.Dispatch = static_cast<uint32_t>(DispatchFilter);
-  if (!WorkgroupFilter.empty()) {
-    std::array<uint32_t, 3> Id;
-    if (!parseWorkgroup(WorkgroupFilter, Id)) {
-      WithColor::error(errs(), "wgtrace-view")
-          << "--workgroup expects x,y,z, got '" << WorkgroupFilter << "'\n";
-      return kExitUsage;
-    }
-    Options.WorkgroupId = Id;
+  TraceReader Reader(*File, Mode, Filter);
+  Error E = Reader.run(All);
+  const TraceCensus &C = Reader.census();
+  for (const std::string &N : C.Notes)
+    if (NotesShown.insert(N).second)
+      note() << Path << ": " << N << "\n";
+  if (LossNotes) {
+    SmallVector<StringRef, 8> Lines;
+    std::string Loss = lossText(C);
+    StringRef(Loss).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef L : Lines)
+      note() << Path << ": " << L.trim() << "\n";
   }
-  Expected<TraceFile> File = TraceFile::open(DumpFile);
-  if (!File)
-    return reportError(DumpFile, File.takeError());
-  DumpTool Dump(outs(), Options);
-  AnalysisTool *Tools[] = {&Dump};
-  if (int Status = runTools(
-          DumpFile, *File,
-          IreeCompat ? RingMode::IreeCompat : RingMode::WrapAware, Tools))
-    return Status;
+  if (E)
+    return reportError(Path, std::move(E));
+  if (Analysis) {
+    std::string Why = C.nothingToAnalyse(Filter.describe());
+    if (!Why.empty()) {
+      error() << Path << ": " << Why << "\n";
+      return kExitDamaged;
+    }
+  }
   return 0;
 }
 
-int runSummary() {
-  if (!isPowerOf2_32(SummaryLineSize)) {
-    WithColor::error(errs(), "wgtrace-view")
-        << "--line-size must be a power of two\n";
+/// Opens -o, runs \p Each for every input file (text reports one after
+/// the other under a "== file ==" line, JSON reports in one {"files": [...]}
+/// object), and commits the output unless a file was damaged.
+int runReports(
+    bool IsJson,
+    const std::function<int(StringRef Path, raw_ostream &OS)> &Each) {
+  Expected<std::unique_ptr<OutputFile>> Out = OutputFile::open(Output);
+  if (!Out)
+    return reportError("", Out.takeError());
+  raw_ostream &OS = (*Out)->os();
+  const bool Many = Inputs.size() > 1;
+  int Status = 0;
+  if (Many && IsJson)
+    OS << "{\"files\": [\n";
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    if (Many && IsJson)
+      OS << (I ? ",\n" : "") << "{\"file\": " << json::Value(Inputs[I])
+         << ", \"report\":\n";
+    else if (Many)
+      OS << (I ? "\n" : "") << "== " << Inputs[I] << " ==\n";
+    Status = std::max(Status, Each(Inputs[I], OS));
+    if (Many && IsJson)
+      OS << "}";
+  }
+  if (Many && IsJson)
+    OS << "]}\n";
+  if (Status == kExitDamaged && !(*Out)->isStdout()) {
+    (*Out)->discard();
+    note() << Output << ": not written\n";
+    return Status;
+  }
+  if (Error E = (*Out)->commit())
+    return reportError("", std::move(E));
+  return Status;
+}
+
+int runDump(const WorkgroupFilter &Filter) {
+  if (Inputs.size() != 1) {
+    error() << "dump takes one trace file\n";
     return kExitUsage;
   }
-  Expected<TraceFile> File = TraceFile::open(SummaryFile);
-  if (!File)
-    return reportError(SummaryFile, File.takeError());
-  SummaryTool Summary(outs(), SummaryJson, SummaryLineSize);
-  AnalysisTool *Tools[] = {&Summary};
-  if (int Status = runTools(SummaryFile, *File, RingMode::WrapAware, Tools))
-    return Status;
-  return 0;
+  DumpOptions Options;
+  Options.IreeCompat = IreeCompat;
+  Options.Dispatch = Filter.Dispatch;
+  Options.WorkgroupId = Filter.Id;
+  DumpTool Dump(outs(), Options);
+  AnalysisTool *Tools[] = {&Dump};
+  // The dump's own filter keeps the metadata; --kernel goes to the reader.
+  WorkgroupFilter ReaderFilter;
+  ReaderFilter.Kernel = Filter.Kernel;
+  int Status =
+      runFile(Inputs[0],
+              IreeCompat ? RingMode::IreeCompat : RingMode::WrapAware,
+              ReaderFilter, Tools, /*Analysis=*/false, /*LossNotes=*/true);
+  if (Error E = checkStdout())
+    return reportError("", std::move(E));
+  return Status;
 }
 
-int runRaces() {
-  Expected<TraceFile> File = TraceFile::open(RacesFile);
-  if (!File)
-    return reportError(RacesFile, File.takeError());
-  RacesTool Races(outs(), RacesJson, RacesLimit);
-  AnalysisTool *Tools[] = {&Races};
-  if (int Status = runTools(RacesFile, *File, RingMode::WrapAware, Tools))
-    return Status;
-  return Races.raceCount() ? kExitFound : 0;
+bool checkLineSize(unsigned &Size) {
+  if (Size == 0)
+    Size = 64;
+  if (!isPowerOf2_32(Size)) {
+    error() << "--line-size must be a power of two\n";
+    return false;
+  }
+  return true;
 }
 
-int runFootprint() {
-  Expected<TraceFile> File = TraceFile::open(FootprintFile);
-  if (!File)
-    return reportError(FootprintFile, File.takeError());
-  FootprintTool Footprint(outs(), FootprintJson);
-  AnalysisTool *Tools[] = {&Footprint};
-  if (int Status = runTools(FootprintFile, *File, RingMode::WrapAware, Tools))
-    return Status;
-  return 0;
+int runSummary(const WorkgroupFilter &Filter) {
+  unsigned Line = LineSize;
+  if (!checkLineSize(Line))
+    return kExitUsage;
+  return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
+    SummaryTool Summary(OS, Json, Line);
+    AnalysisTool *Tools[] = {&Summary};
+    return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
+  });
+}
+
+int runRaces(const WorkgroupFilter &Filter) {
+  bool Found = false;
+  int Status = runReports(Json, [&](StringRef Path, raw_ostream &OS) {
+    RacesTool Races(OS, Json, RacesLimit);
+    AnalysisTool *Tools[] = {&Races};
+    int S = runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
+    Found |= Races.raceCount() != 0;
+    return S;
+  });
+  return Status ? Status : (Found ? kExitFound : 0);
+}
+
+int runFootprint(const WorkgroupFilter &Filter) {
+  return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
+    FootprintTool Footprint(OS, Json);
+    AnalysisTool *Tools[] = {&Footprint};
+    return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
+  });
 }
 
 /// "32768", "32k", "32KiB", "1m", "1MiB".
@@ -297,85 +404,96 @@ bool parseSize(StringRef Text, uint64_t &Out) {
   return true;
 }
 
-int runCache() {
-  CacheGeometry G;
+bool parseGeometry(CacheGeometry &G) {
   if (CacheLevel == "l2") {
     G.Size = 1 << 20;
     G.Ways = 16;
   } else if (CacheLevel != "l1") {
-    WithColor::error(errs(), "wgtrace-view") << "--level must be l1 or l2\n";
-    return kExitUsage;
+    error() << "--level must be l1 or l2\n";
+    return false;
   }
   if (CacheSize.getNumOccurrences() && !parseSize(CacheSize, G.Size)) {
-    WithColor::error(errs(), "wgtrace-view")
-        << "--cache-size expects bytes, e.g. 32768, 32k, 1MiB\n";
-    return kExitUsage;
+    error() << "--cache-size expects bytes, e.g. 32768, 32k, 1MiB\n";
+    return false;
   }
-  if (CacheLineSize.getNumOccurrences())
-    G.LineSize = CacheLineSize;
+  if (LineSize)
+    G.LineSize = LineSize;
   if (CacheWays.getNumOccurrences())
     G.Ways = CacheWays;
   if (!isPowerOf2_64(G.LineSize) || G.Ways == 0 ||
       G.Size % (G.LineSize * G.Ways) != 0 || !isPowerOf2_64(G.sets())) {
-    WithColor::error(errs(), "wgtrace-view")
-        << "the line size and the number of sets (cache size / (line size "
-           "* ways)) must be powers of two\n";
-    return kExitUsage;
+    error() << "the line size and the number of sets (cache size / (line "
+               "size * ways)) must be powers of two\n";
+    return false;
   }
-  Expected<TraceFile> File = TraceFile::open(CacheFile);
-  if (!File)
-    return reportError(CacheFile, File.takeError());
-  CacheTool Cache(outs(), CacheJson, G, CacheCold);
-  AnalysisTool *Tools[] = {&Cache};
-  if (int Status = runTools(CacheFile, *File, RingMode::WrapAware, Tools))
-    return Status;
-  return 0;
+  return true;
 }
 
-int runExport() {
+int runCache(const WorkgroupFilter &Filter) {
+  CacheGeometry G;
+  if (!parseGeometry(G))
+    return kExitUsage;
+  return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
+    CacheTool Cache(OS, Json, G, CacheCold);
+    AnalysisTool *Tools[] = {&Cache};
+    return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
+  });
+}
+
+int runExport(const WorkgroupFilter &Filter) {
   if (ExportFormat != "chrome" && ExportFormat != "csv" &&
       ExportFormat != "jsonl") {
-    WithColor::error(errs(), "wgtrace-view")
-        << "--format must be chrome, csv or jsonl\n";
+    error() << "--format must be chrome, csv or jsonl\n";
     return kExitUsage;
   }
-  Expected<TraceFile> File = TraceFile::open(ExportFile);
-  if (!File)
-    return reportError(ExportFile, File.takeError());
-  std::error_code EC;
-  raw_fd_ostream Out(ExportOutput, EC);
-  if (EC) {
-    WithColor::error(errs(), "wgtrace-view")
-        << ExportOutput << ": " << EC.message() << "\n";
-    return kExitUsage;
+  Expected<std::unique_ptr<OutputFile>> Out = OutputFile::open(Output);
+  if (!Out)
+    return reportError("", Out.takeError());
+  // One output for all files: Chrome's trace has one process per file, the
+  // tables a file column.
+  std::unique_ptr<ChromeTraceTool> Chrome;
+  std::unique_ptr<RecordTableTool> Table;
+  if (ExportFormat == "chrome") {
+    Chrome = std::make_unique<ChromeTraceTool>((*Out)->os());
+    Chrome->setFileCount(Inputs.size());
+  } else {
+    Table = std::make_unique<RecordTableTool>(
+        (*Out)->os(), ExportFormat == "csv"
+                          ? RecordTableTool::Format::Csv
+                          : RecordTableTool::Format::JsonLines);
   }
-  std::unique_ptr<AnalysisTool> Tool;
-  if (ExportFormat == "chrome")
-    Tool = std::make_unique<ChromeTraceTool>(Out);
-  else
-    Tool = std::make_unique<RecordTableTool>(
-        Out, ExportFormat == "csv" ? RecordTableTool::Format::Csv
-                                   : RecordTableTool::Format::JsonLines);
-  AnalysisTool *Tools[] = {Tool.get()};
-  if (int Status = runTools(ExportFile, *File, RingMode::WrapAware, Tools))
+  int Status = 0;
+  for (const std::string &Path : Inputs) {
+    AnalysisTool *Tool = Chrome ? static_cast<AnalysisTool *>(Chrome.get())
+                                : Table.get();
+    if (Chrome && Inputs.size() > 1)
+      Chrome->beginFile(Path);
+    if (Table)
+      Table->setFile(Inputs.size() > 1 ? StringRef(Path) : StringRef());
+    AnalysisTool *Tools[] = {Tool};
+    Status = std::max(Status, runFile(Path, RingMode::WrapAware, Filter,
+                                      Tools, true, /*LossNotes=*/true));
+  }
+  if (Status == kExitDamaged && !(*Out)->isStdout()) {
+    (*Out)->discard();
+    note() << Output << ": not written\n";
     return Status;
-  return 0;
+  }
+  if (Error E = (*Out)->commit())
+    return reportError("", std::move(E));
+  return Status;
 }
 
-int runHtml() {
-  Expected<TraceFile> File = TraceFile::open(HtmlFile);
-  if (!File)
-    return reportError(HtmlFile, File.takeError());
-  std::error_code EC;
-  raw_fd_ostream Out(HtmlOutput, EC);
-  if (EC) {
-    WithColor::error(errs(), "wgtrace-view")
-        << HtmlOutput << ": " << EC.message() << "\n";
+int runHtml(const WorkgroupFilter &Filter) {
+  if (Inputs.size() != 1) {
+    error() << "html takes one trace file\n";
     return kExitUsage;
   }
-  HtmlReportTool Html(Out, sys::path::filename(HtmlFile).str(), HtmlMaxPoints);
-  AnalysisTool *Tools[] = {&Html};
-  return runTools(HtmlFile, *File, RingMode::WrapAware, Tools);
+  return runReports(false, [&](StringRef Path, raw_ostream &OS) {
+    HtmlReportTool Html(OS, sys::path::filename(Path).str(), HtmlMaxPoints);
+    AnalysisTool *Tools[] = {&Html};
+    return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
+  });
 }
 
 } // namespace
@@ -389,20 +507,23 @@ int main(int argc, char **argv) {
           "wgtrace-view: decode and analyse wgtrace "
           "(IREE dispatch instrumentation) traces\n"))
     return kExitUsage;
+  WorkgroupFilter Filter;
+  if (!parseFilter(Filter))
+    return kExitUsage;
   if (DumpCmd)
-    return runDump();
+    return runDump(Filter);
   if (SummaryCmd)
-    return runSummary();
+    return runSummary(Filter);
   if (RacesCmd)
-    return runRaces();
+    return runRaces(Filter);
   if (FootprintCmd)
-    return runFootprint();
+    return runFootprint(Filter);
   if (CacheCmd)
-    return runCache();
+    return runCache(Filter);
   if (ExportCmd)
-    return runExport();
+    return runExport(Filter);
   if (HtmlCmd)
-    return runHtml();
-  errs() << "wgtrace-view: error: a subcommand is required (try --help)\n";
+    return runHtml(Filter);
+  error() << "a subcommand is required (try --help)\n";
   return kExitUsage;
 }

@@ -1,5 +1,6 @@
 //===- CliTest.cc - wgtrace-view's exit status and error line -------------===//
 
+#include "CliRun.h"
 #include "TraceBuilder.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -20,45 +21,6 @@ using namespace wgtrace;
 using namespace wgtrace::testing;
 
 namespace {
-
-struct ViewRun {
-  int Status = -1;
-  std::string Out, Err;
-};
-
-std::string slurp(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
-
-std::string tempPath(const std::string &Name) {
-  // ctest runs each test in its own process, in parallel: keep their files
-  // apart.
-  return ::testing::TempDir() + "wgtrace-cli-" + std::to_string(getpid()) +
-         "-" + Name;
-}
-
-ViewRun view(const std::string &Args) {
-  std::string Out = tempPath("out.txt"), Err = tempPath("err.txt");
-  std::string Cmd =
-      std::string(WGTRACE_VIEW_PATH) + " " + Args + " >" + Out + " 2>" + Err;
-  int Raw = std::system(Cmd.c_str());
-  ViewRun R;
-  R.Status = WIFEXITED(Raw) ? WEXITSTATUS(Raw) : -1;
-  R.Out = slurp(Out);
-  R.Err = slurp(Err);
-  return R;
-}
-
-std::string writeTrace(const std::string &Name,
-                       const std::vector<uint8_t> &Bytes) {
-  std::string Path = tempPath(Name);
-  std::ofstream(Path, std::ios::binary)
-      .write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
-  return Path;
-}
 
 TEST(Cli, DumpSucceeds) {
   RingBuilder Ring(4096);

@@ -129,9 +129,13 @@ TEST(Join, StreamCopiesWithTrailersAreOneWorkgroupInEveryView) {
   RecordTableTool Table(CsvOS, RecordTableTool::Format::Csv);
   decodeWith(Table, Bytes);
   size_t WorkgroupRows = 0;
-  for (size_t At = Csv.find(",workgroup,"); At != std::string::npos;
-       At = Csv.find(",workgroup,", At + 1))
-    ++WorkgroupRows;
+  llvm::SmallVector<llvm::StringRef, 16> Rows;
+  llvm::StringRef(Csv).split(Rows, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Row : Rows) {
+    llvm::SmallVector<llvm::StringRef, 16> Fields;
+    Row.split(Fields, ',');
+    WorkgroupRows += Fields.size() > 2 && Fields[2] == "workgroup";
+  }
   EXPECT_EQ(WorkgroupRows, 2u) << Csv;
   EXPECT_EQ(Csv.find("continuation"), std::string::npos) << Csv;
 
@@ -147,7 +151,7 @@ TEST(Join, NestedKernelReturnJoinsTheOuterWorkgroup) {
   X.WithAccessSites = false;
   X.SiteDirect = {false, true};
   TraceBuilder B;
-  B.metadata({{"outer"}, {"inner"}}, {0, 1}, &X);
+  B.metadata({{"outer", {}, {}, {}}, {"inner", {}, {}, {}}}, {0, 1}, &X);
   RingBuilder R(kRing);
   const uint64_t OuterFirst = R.head();
   R.workgroup(0, {0, 0, 0}, {1, 1, 1}, 0);
@@ -221,7 +225,7 @@ TEST(Join, CopyWhoseBeginningWasOverwrittenIsOneWorkgroup) {
 
 TEST(Loss, SiteWithNoSurvivingRecordIsListedAsLost) {
   TraceBuilder B;
-  B.metadata({{"kept"}, {"gone"}}, {0, 1});
+  B.metadata({{"kept", {}, {}, {}}, {"gone", {}, {}, {}}}, {0, 1});
   RingBuilder R(kRing);
   R.workgroup(0, {0, 0, 0}, {1, 1, 1}, 0);
   R.load(0x1000, 4);

@@ -213,6 +213,23 @@ TraceBuilder &TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,
                                     FBB.GetBufferPointer() + FBB.GetSize()));
 }
 
+TraceBuilder &TraceBuilder::metadataWithBrokenExtension() {
+  flatbuffers::FlatBufferBuilder FBB;
+  auto Fns = FBB.CreateVector(std::vector{
+      fb::CreateDispatchFunctionDef(FBB, FBB.CreateString("simple_mul"))});
+  auto Sites = FBB.CreateVector(std::vector{fb::CreateDispatchSiteDef(FBB, 0)});
+  flatbuffers::uoffset_t Start = FBB.StartTable();
+  FBB.AddOffset(fb::DispatchInstrumentDef::VT_FUNCTIONS, Fns);
+  FBB.AddOffset(fb::DispatchInstrumentDef::VT_SITES, Sites);
+  FBB.AddElement<uint32_t>(fb::DispatchInstrumentDef::VT_WGTRACE, 0x7FFFFFF0u);
+  FBB.Finish(
+      flatbuffers::Offset<fb::DispatchInstrumentDef>(FBB.EndTable(Start)),
+      format::kMetadataIdentifier);
+  return chunk(uint16_t(format::ChunkType::DispatchMetadata),
+               std::vector<uint8_t>(FBB.GetBufferPointer(),
+                                    FBB.GetBufferPointer() + FBB.GetSize()));
+}
+
 TraceBuilder &TraceBuilder::ring(const RingBuilder &Ring) {
   return chunk(uint16_t(format::ChunkType::DispatchRingBuffer), Ring.content());
 }

@@ -124,6 +124,9 @@ public:
   TraceBuilder &metadata(const std::vector<FunctionDef> &Functions,
                          const std::vector<uint32_t> &SiteFunctions,
                          const ExtensionSpec *Extension = nullptr);
+  /// simple_mul's metadata whose wgtrace extension slot holds an offset
+  /// past the buffer: IREE's tables verify, the extension does not.
+  TraceBuilder &metadataWithBrokenExtension();
   TraceBuilder &ring(const RingBuilder &Ring);
   /// A chunk with any header fields and content.
   TraceBuilder &chunk(uint16_t Type, const std::vector<uint8_t> &Content,

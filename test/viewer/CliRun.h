@@ -1,0 +1,62 @@
+//===- CliRun.h - Run wgtrace-view as a user would, for tests ---*- C++ -*-===//
+
+#ifndef WGTRACE_TEST_VIEWER_CLIRUN_H
+#define WGTRACE_TEST_VIEWER_CLIRUN_H
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <sys/wait.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace wgtrace::testing {
+
+struct ViewRun {
+  int Status = -1;
+  std::string Out, Err;
+};
+
+inline std::string slurp(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+inline std::string tempPath(const std::string &Name) {
+  // ctest runs each test in its own process, in parallel: keep their files
+  // apart.
+  return ::testing::TempDir() + "wgtrace-cli-" + std::to_string(getpid()) +
+         "-" + Name;
+}
+
+inline ViewRun view(const std::string &Args) {
+  std::string Out = tempPath("out.txt"), Err = tempPath("err.txt");
+  std::string Cmd =
+      std::string(WGTRACE_VIEW_PATH) + " " + Args + " >" + Out + " 2>" + Err;
+  int Raw = std::system(Cmd.c_str());
+  ViewRun R;
+  R.Status = WIFEXITED(Raw) ? WEXITSTATUS(Raw) : -1;
+  R.Out = slurp(Out);
+  R.Err = slurp(Err);
+  return R;
+}
+
+inline std::string writeTrace(const std::string &Name,
+                       const std::vector<uint8_t> &Bytes) {
+  std::string Path = tempPath(Name);
+  std::ofstream(Path, std::ios::binary)
+      .write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+  return Path;
+}
+
+} // namespace wgtrace::testing
+
+#endif // WGTRACE_TEST_VIEWER_CLIRUN_H
