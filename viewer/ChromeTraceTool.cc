@@ -130,13 +130,12 @@ void ChromeTraceTool::write() {
           J.attribute("ph", "M");
           J.attribute("pid", F + 1);
           J.attributeObject("args", [&] {
-            J.attribute("name", FileNames.empty()
-                                    ? std::string("wgtrace")
-                                    : "wgtrace " + FileNames[F]);
+            J.attribute("name", FileNames.empty() ? std::string("wgtrace")
+                                                  : "wgtrace " + FileNames[F]);
           });
         });
-      for (auto [F, P] : Processors)
-        J.object([&] {
+      for (const std::pair<uint32_t, uint32_t> &Track : Processors)
+        J.object([&, F = Track.first, P = Track.second] {
           J.attribute("name", "thread_name");
           J.attribute("ph", "M");
           J.attribute("pid", F + 1);

@@ -200,12 +200,11 @@ void RecordTableTool::record(const Record &R) {
   // allocation.
   if (Memory && WG) {
     if (F == Format::Csv)
-      fmt::format_to(It,
-                     FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{}\n"),
-                     Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
-                     WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
-                     WG->DispatchId, Function, R.Memory.Address,
-                     R.Memory.Length, Invocation, FileField);
+      fmt::format_to(
+          It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{}\n"), Chunk,
+          R.Offset, R.Memory.IsStore ? "store" : "load", WG->Id[0], WG->Id[1],
+          WG->Id[2], WG->ProcessorId, WG->DispatchId, Function,
+          R.Memory.Address, R.Memory.Length, Invocation, FileField);
     else
       fmt::format_to(It,
                      FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"

@@ -127,10 +127,9 @@ void TraceReader::finishCensus(const WorkgroupJoiner &Joiner) {
       // "metadata at offset N: ..." once, however many chunks say it.
       StringRef Note = M.ExtensionNote;
       StringRef What = Note.substr(Note.find(": ") + 2);
-      auto Same = std::find_if(Census.Notes.begin(), Census.Notes.end(),
-                               [&](const std::string &N) {
-                                 return StringRef(N).contains(What);
-                               });
+      auto Same = std::find_if(
+          Census.Notes.begin(), Census.Notes.end(),
+          [&](const std::string &N) { return StringRef(N).contains(What); });
       if (Same == Census.Notes.end())
         Census.Notes.push_back(M.ExtensionNote);
     }

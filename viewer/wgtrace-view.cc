@@ -92,13 +92,11 @@ cl::opt<int64_t> DispatchFilter("dispatch",
                                 cl::sub(FootprintCmd), cl::sub(CacheCmd),
                                 cl::sub(ExportCmd), cl::sub(HtmlCmd),
                                 cl::cat(ViewCategory));
-cl::opt<std::string>
-    WorkgroupFilterText("workgroup", cl::desc("Only workgroup x,y,z"),
-                        cl::value_desc("x,y,z"), cl::sub(DumpCmd),
-                        cl::sub(SummaryCmd), cl::sub(RacesCmd),
-                        cl::sub(FootprintCmd), cl::sub(CacheCmd),
-                        cl::sub(ExportCmd), cl::sub(HtmlCmd),
-                        cl::cat(ViewCategory));
+cl::opt<std::string> WorkgroupFilterText(
+    "workgroup", cl::desc("Only workgroup x,y,z"), cl::value_desc("x,y,z"),
+    cl::sub(DumpCmd), cl::sub(SummaryCmd), cl::sub(RacesCmd),
+    cl::sub(FootprintCmd), cl::sub(CacheCmd), cl::sub(ExportCmd),
+    cl::sub(HtmlCmd), cl::cat(ViewCategory));
 
 cl::opt<bool> Json("json", cl::desc("Print JSON instead of text"),
                    cl::sub(SummaryCmd), cl::sub(RacesCmd),
@@ -192,8 +190,7 @@ private:
 /// One error line, "<File>: <message>" (just the message without a file).
 int reportError(StringRef File, Error E) {
   handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
-    error() << (File.empty() ? "" : File.str() + ": ") << EI.message()
-            << "\n";
+    error() << (File.empty() ? "" : File.str() + ": ") << EI.message() << "\n";
   });
   return kExitDamaged;
 }
@@ -335,10 +332,9 @@ int runDump(const WorkgroupFilter &Filter) {
   // The dump's own filter keeps the metadata; --kernel goes to the reader.
   WorkgroupFilter ReaderFilter;
   ReaderFilter.Kernel = Filter.Kernel;
-  int Status =
-      runFile(Inputs[0],
-              IreeCompat ? RingMode::IreeCompat : RingMode::WrapAware,
-              ReaderFilter, Tools, /*Analysis=*/false, /*LossNotes=*/true);
+  int Status = runFile(
+      Inputs[0], IreeCompat ? RingMode::IreeCompat : RingMode::WrapAware,
+      ReaderFilter, Tools, /*Analysis=*/false, /*LossNotes=*/true);
   if (Error E = checkStdout())
     return reportError("", std::move(E));
   return Status;
@@ -464,15 +460,15 @@ int runExport(const WorkgroupFilter &Filter) {
   }
   int Status = 0;
   for (const std::string &Path : Inputs) {
-    AnalysisTool *Tool = Chrome ? static_cast<AnalysisTool *>(Chrome.get())
-                                : Table.get();
+    AnalysisTool *Tool =
+        Chrome ? static_cast<AnalysisTool *>(Chrome.get()) : Table.get();
     if (Chrome && Inputs.size() > 1)
       Chrome->beginFile(Path);
     if (Table)
       Table->setFile(Inputs.size() > 1 ? StringRef(Path) : StringRef());
     AnalysisTool *Tools[] = {Tool};
-    Status = std::max(Status, runFile(Path, RingMode::WrapAware, Filter,
-                                      Tools, true, /*LossNotes=*/true));
+    Status = std::max(Status, runFile(Path, RingMode::WrapAware, Filter, Tools,
+                                      true, /*LossNotes=*/true));
   }
   if (Status == kExitDamaged && !(*Out)->isStdout()) {
     (*Out)->discard();

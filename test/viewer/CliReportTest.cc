@@ -21,8 +21,8 @@ using namespace wgtrace::testing;
 
 namespace {
 
-const char *const kAnalyses[] = {"summary", "races", "footprint", "cache",
-                                 "html",    "export"};
+const char *const kAnalyses[] = {"summary", "races", "footprint",
+                                 "cache",   "html",  "export"};
 
 std::vector<uint8_t> twoWorkgroups(uint32_t Site = 0) {
   RingBuilder Ring(4096);
@@ -55,8 +55,7 @@ TEST(CliReport, NothingToAnalyseExitsTwoInEveryAnalysis) {
     for (const char *Analysis : kAnalyses) {
       ViewRun R = view(std::string(Analysis) + " " + Path);
       EXPECT_EQ(R.Status, 2) << Analysis << " " << C.Name;
-      EXPECT_EQ(R.Err.rfind(std::string("wgtrace-view: error: ") + Path, 0),
-                0u)
+      EXPECT_EQ(R.Err.rfind(std::string("wgtrace-view: error: ") + Path, 0), 0u)
           << R.Err;
       EXPECT_NE(R.Err.find(C.Why), std::string::npos)
           << Analysis << ": " << R.Err;
@@ -154,8 +153,9 @@ TEST(CliReport, FiltersInEverySubcommand) {
   EXPECT_NE(R.Out.find("(1 workgroups)"), std::string::npos) << R.Out;
   for (const char *Command :
        {"dump", "summary", "races", "footprint", "cache", "export", "html"}) {
-    R = view(std::string(Command) + " --kernel 'simple*' --dispatch 0 "
-                                    "--workgroup 0,0,0 " +
+    R = view(std::string(Command) +
+             " --kernel 'simple*' --dispatch 0 "
+             "--workgroup 0,0,0 " +
              Path);
     EXPECT_EQ(R.Status, 0) << Command << R.Err;
     if (std::string(Command) == "dump")

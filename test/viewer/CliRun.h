@@ -50,7 +50,7 @@ inline ViewRun view(const std::string &Args) {
 }
 
 inline std::string writeTrace(const std::string &Name,
-                       const std::vector<uint8_t> &Bytes) {
+                              const std::vector<uint8_t> &Bytes) {
   std::string Path = tempPath(Name);
   std::ofstream(Path, std::ios::binary)
       .write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
