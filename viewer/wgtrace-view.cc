@@ -282,6 +282,19 @@ int runFile(StringRef Path, RingMode Mode, const WorkgroupFilter &Filter,
   return 0;
 }
 
+/// Commits \p Out, or discards it when an input was damaged (a partial
+/// report is never left in a file); returns the exit status.
+int finishOutput(OutputFile &Out, int Status) {
+  if (Status == kExitDamaged && !Out.isStdout()) {
+    Out.discard();
+    note() << Out.path() << ": not written\n";
+    return Status;
+  }
+  if (Error E = Out.commit())
+    return reportError("", std::move(E));
+  return Status;
+}
+
 /// Opens -o, runs \p Each for every input file (text reports one after
 /// the other under a "== file ==" line, JSON reports in one {"files": [...]}
 /// object), and commits the output unless a file was damaged.
@@ -308,14 +321,7 @@ int runReports(
   }
   if (Many && IsJson)
     OS << "]}\n";
-  if (Status == kExitDamaged && !(*Out)->isStdout()) {
-    (*Out)->discard();
-    note() << Output << ": not written\n";
-    return Status;
-  }
-  if (Error E = (*Out)->commit())
-    return reportError("", std::move(E));
-  return Status;
+  return finishOutput(**Out, Status);
 }
 
 int runDump(const WorkgroupFilter &Filter) {
@@ -470,14 +476,7 @@ int runExport(const WorkgroupFilter &Filter) {
     Status = std::max(Status, runFile(Path, RingMode::WrapAware, Filter, Tools,
                                       true, /*LossNotes=*/true));
   }
-  if (Status == kExitDamaged && !(*Out)->isStdout()) {
-    (*Out)->discard();
-    note() << Output << ": not written\n";
-    return Status;
-  }
-  if (Error E = (*Out)->commit())
-    return reportError("", std::move(E));
-  return Status;
+  return finishOutput(**Out, Status);
 }
 
 int runHtml(const WorkgroupFilter &Filter) {
