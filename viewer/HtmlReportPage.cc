@@ -44,6 +44,9 @@ td.l, th.l { text-align: left; }
        white-space: pre; display: none; box-shadow: 1px 1px 3px #0003; }
 #errors { color: #b00; }
 #errors:empty { display: none; }
+#loss { color: #8a4b00; background: #fff7e6; padding: 4px 8px;
+        border-left: 3px solid #e0a040; }
+#loss:empty { display: none; }
 .note { color: #666; }
 .wgtable { max-height: 420px; overflow: auto; display: inline-block; }
 button { font: inherit; }
@@ -53,6 +56,7 @@ button { font: inherit; }
 <pre id="errors"></pre>
 <h1 id="title"></h1>
 <div class="note" id="summary"></div>
+<pre id="loss"></pre>
 <h2>Dispatch sites</h2>
 <table id="sites"><thead><tr><th>site</th><th class="l">function</th>
 <th>workgroups</th><th>loads</th><th>stores</th></tr></thead><tbody></tbody>
@@ -89,6 +93,7 @@ $('title').textContent = 'wgtrace: ' + D.title;
 $('summary').textContent = D.workgroups.length + ' workgroups, ' +
     D.total_accesses + ' loads and stores, ' + D.records + ' records, ' +
     D.segments.length + ' address segments';
+$('loss').textContent = D.loss_text;
 if (D.step > 1)
   $('downsampled').textContent = 'Downsampled: every ' + D.step +
       'th access is shown (' + D.shown + ' of ' + D.total_accesses + ').';

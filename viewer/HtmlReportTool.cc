@@ -126,6 +126,11 @@ std::string HtmlReportTool::dataJson() const {
     J.attribute("shown", uint64_t(PointX.size()));
     J.attribute("step", Step);
     J.attribute("records", RecordIndex);
+    // What wrapped rings lost and what the rewriter could not trace, as
+    // every other view says it.
+    J.attribute("loss", censusJson(Census));
+    J.attribute("loss_text", Census ? lossText(*Census) + untracedText(*Census)
+                                    : std::string());
     J.attributeArray("sites", [&] {
       for (const Site &S : Sites)
         J.object([&] {
