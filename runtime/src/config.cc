@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "trace_path.h"
+#include "workgroup_filter.h"
 
 #include "wgtrace/instrument.h"
 
@@ -102,6 +103,7 @@ namespace {
 struct Defaults {
   const char *BufferSize = nullptr;
   int Timing = -1;
+  const char *Filter = nullptr;
   bool Read = false;
 };
 Defaults &defaults() {
@@ -138,6 +140,18 @@ static Config readConfig() {
   }
   C.RecordMemory = readSwitch("WGTRACE_MEMORY", true);
   C.Quiet = readSwitch("WGTRACE_QUIET", false);
+  const char *Filter = std::getenv("WGTRACE_FILTER");
+  const char *FilterSource = "WGTRACE_FILTER";
+  if (!Filter) {
+    Filter = D.Filter;
+    FilterSource = "wgtrace_instrument_target FILTER";
+  }
+  if (Filter) {
+    std::string Why = filterProblem(Filter);
+    if (!Why.empty())
+      fatal(fmt::format("{}='{}': {}", FilterSource, Filter, Why));
+    C.FilterSpec = Filter;
+  }
   if (const char *File = std::getenv("WGTRACE_FILE")) {
     std::string Problem = tracePathProblem(File);
     if (!Problem.empty())
@@ -178,13 +192,18 @@ const Config &config() {
 
 namespace wgtrace::detail {
 
-BuildSettings::BuildSettings(const char *BufferSize, bool Timing) {
+BuildSettings::BuildSettings(const char *BufferSize, bool Timing)
+    : BuildSettings(BufferSize, Timing, nullptr) {}
+
+BuildSettings::BuildSettings(const char *BufferSize, bool Timing,
+                             const char *Filter) {
   runtime::Defaults &D = runtime::defaults();
   if (D.Read)
     runtime::fatal("build settings registered after the runtime read its "
                    "settings; define BuildSettings at namespace scope");
   D.BufferSize = BufferSize;
   D.Timing = Timing;
+  D.Filter = Filter;
 }
 
 } // namespace wgtrace::detail

@@ -41,6 +41,9 @@ struct Config {
   bool Timing = false;
   /// WGTRACE_DEVICE=local-task (else local-sync).
   bool LocalTask = false;
+  /// WGTRACE_FILTER (else wgtrace_instrument_target's FILTER): which
+  /// workgroups record more than their WORKGROUP record; empty: all.
+  std::string FilterSpec;
   /// WGTRACE_QUIET=1: no notes on stderr (a wrapped ring, a trace not
   /// asked for, what a filter selected); errors are always printed.
   bool Quiet = false;

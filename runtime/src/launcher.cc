@@ -34,13 +34,21 @@ Workgroup workgroupAt(const Grid &G, uint64_t Index, uint32_t Processor) {
   return WG;
 }
 
-void runOne(detail::SiteRef Site, detail::WorkgroupThunk Thunk, void *Context,
-            const Workgroup &WG) {
-  // The kernel's prologue takes the site; a kernel that is not
-  // instrumented leaves it, so clear it for the next direct call.
-  detail::ThreadStateTLS.PendingSite = Site.Id;
+/// Launches so far: the next dispatch's number (WGTRACE_FILTER dispatch=).
+/// Touched once per launch.
+std::atomic<uint64_t> NextDispatch{0};
+
+void runOne(detail::SiteRef Site, uint64_t Dispatch,
+            detail::WorkgroupThunk Thunk, void *Context, const Workgroup &WG) {
+  // The kernel's prologue takes the site and dispatch number; a kernel that
+  // is not instrumented leaves them, so clear them for the next direct
+  // call.
+  detail::ThreadState &State = detail::ThreadStateTLS;
+  State.PendingSite = Site.Id;
+  State.PendingDispatch = Dispatch;
   Thunk(Context, WG);
-  detail::ThreadStateTLS.PendingSite = detail::kNoSite;
+  State.PendingSite = detail::kNoSite;
+  State.PendingDispatch = detail::kNoDispatch;
 }
 
 /// A fixed set of threads that run one grid at a time.
@@ -51,12 +59,12 @@ public:
       Threads.emplace_back([this, I] { work(I); });
   }
 
-  void run(detail::SiteRef Site, const Grid &G, detail::WorkgroupThunk Thunk,
-           void *Context) {
+  void run(detail::SiteRef Site, uint64_t Dispatch, const Grid &G,
+           detail::WorkgroupThunk Thunk, void *Context) {
     // One grid at a time: dispatches from several user threads queue here.
     std::lock_guard<std::mutex> Serial(RunLock);
     std::unique_lock<std::mutex> Lock(Mutex);
-    Job = {Site, G, Thunk, Context};
+    Job = {Site, Dispatch, G, Thunk, Context};
     Total = uint64_t(G.x) * G.y * G.z;
     Next.store(0, std::memory_order_relaxed);
     Busy = static_cast<uint32_t>(Threads.size());
@@ -70,6 +78,7 @@ public:
 private:
   struct GridJob {
     detail::SiteRef Site;
+    uint64_t Dispatch;
     Grid G;
     detail::WorkgroupThunk Thunk;
     void *Context;
@@ -91,7 +100,8 @@ private:
         uint64_t Index = Next.fetch_add(1, std::memory_order_relaxed);
         if (Index >= N)
           break;
-        runOne(J.Site, J.Thunk, J.Context, workgroupAt(J.G, Index, Processor));
+        runOne(J.Site, J.Dispatch, J.Thunk, J.Context,
+               workgroupAt(J.G, Index, Processor));
       }
       std::lock_guard<std::mutex> Lock(Mutex);
       if (--Busy == 0)
@@ -148,13 +158,14 @@ namespace detail {
 void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk, void *Context) {
   if (G.x == 0 || G.y == 0 || G.z == 0)
     return;
+  uint64_t Dispatch = NextDispatch.fetch_add(1, std::memory_order_relaxed);
   if (currentDevice() == Device::LocalTask) {
-    workerPool().run(Site, G, Thunk, Context);
+    workerPool().run(Site, Dispatch, G, Thunk, Context);
     return;
   }
   uint64_t Total = uint64_t(G.x) * G.y * G.z;
   for (uint64_t Index = 0; Index < Total; ++Index)
-    runOne(Site, Thunk, Context, workgroupAt(G, Index, 0));
+    runOne(Site, Dispatch, Thunk, Context, workgroupAt(G, Index, 0));
 }
 
 } // namespace detail

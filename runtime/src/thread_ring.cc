@@ -13,7 +13,8 @@
 #include <mutex>
 
 namespace wgtrace::detail {
-WGTRACE_TLS ThreadState ThreadStateTLS = {nullptr, nullptr, kNoSite, {}};
+WGTRACE_TLS ThreadState ThreadStateTLS = {
+    nullptr, nullptr, kNoSite, kNoDispatch, {}};
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include "ring_chunk.h"
 #include "stream_writer.h"
 #include "trace_path.h"
+#include "workgroup_filter.h"
 
 #include "wgtrace/wgtrace.h"
 
@@ -251,6 +252,24 @@ void reportNoTraceFile() {
                static_cast<unsigned long long>(Workgroups));
 }
 
+/// At exit with a filter: how many workgroups it selected, so that an
+/// empty selection does not pass for an empty program.
+void reportFilter() {
+  std::string Spec = filterSpec();
+  if (Spec.empty() || config().Quiet)
+    return;
+  uint64_t Workgroups = 0, Selected = 0;
+  forEachRing([&](ThreadRing &TR) {
+    Workgroups += TR.Counts.Workgroups;
+    Selected += TR.Counts.Selected;
+  });
+  std::fprintf(stderr,
+               "wgtrace: filter '%s' selected %llu of %llu workgroups; the "
+               "others recorded only their WORKGROUP record\n",
+               Spec.c_str(), static_cast<unsigned long long>(Selected),
+               static_cast<unsigned long long>(Workgroups));
+}
+
 /// Runs last at exit (registered before any other exit handler of the
 /// program): a process whose trace could not be written does not exit 0.
 void onExitStatus(int Status, void *) {
@@ -308,6 +327,8 @@ void writeFinalTrace(bool InSignalHandler) {
   static std::atomic<bool> Written{false};
   if (Written.exchange(true))
     return;
+  if (!InSignalHandler)
+    reportFilter();
   if (!*tracePath()) {
     if (!InSignalHandler)
       reportNoTraceFile();

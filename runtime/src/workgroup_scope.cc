@@ -2,6 +2,7 @@
 
 #include "config.h"
 #include "thread_ring.h"
+#include "workgroup_filter.h"
 
 #include "wgtrace/instrument.h"
 
@@ -20,6 +21,8 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   uint32_t Site =
       State.PendingSite != kNoSite ? State.PendingSite : M.directSite(Function);
   State.PendingSite = kNoSite;
+  uint64_t Dispatch = State.PendingDispatch;
+  State.PendingDispatch = kNoDispatch;
   const runtime::Config &C = runtime::config();
 
   ThreadRing &TR = runtime::threadRing();
@@ -28,7 +31,8 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
                                        {WG.id[0], WG.id[1], WG.id[2]},
                                        {WG.count[0], WG.count[1], WG.count[2]},
                                        WG.processor_id});
-  Now.Selected = true;
+  Now.Selected = runtime::selectWorkgroup(M, Function, Dispatch, WG);
+  Selected = Now.Selected;
   // The workgroup record goes where the cursor is, even at a part boundary
   // (the next record crosses it, with a continuation of this invocation).
   // In stream mode a full buffer is handed over first, with a continuation

@@ -4,9 +4,12 @@ TIMING ON reach the program; the environment overrides the run-time
 defaults (buffer size, timing), while accesses compiled out stay out.
 
 The same kernel built with the defaults records every access, in ring mode
-and in stream mode alike (one build serves both).
+and in stream mode alike (one build serves both); built with FILTER
+"workgroup=2-3", only those workgroups record their accesses unless
+WGTRACE_FILTER says otherwise.
 
-Usage: build_settings_test.py <program> <default program> <workdir>
+Usage: build_settings_test.py <program> <default program> <filtered program>
+       <workdir>
 """
 import os
 import struct
@@ -16,7 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, clean_env, finish  # noqa: E402
 
-PROGRAM, DEFAULT, WORK = sys.argv[1:4]
+PROGRAM, DEFAULT, FILTERED, WORK = sys.argv[1:5]
 os.makedirs(WORK, exist_ok=True)
 def chunks(path, env_extra=None, program=None):
     result = subprocess.run([program or PROGRAM, "--instrument_file=" + path], env=clean_env(env_extra),
@@ -40,13 +43,19 @@ def ring_size(content):
     return struct.unpack_from("<Q", content, trailer + 32)[0] if magic == 0x54524757 else None
 
 
-def memory_records(content):
+def memory_records(content, per_workgroup=False):
     head = struct.unpack_from("<Q", content, len(content) - 8)[0]
-    tags, i = [], 0
+    tags, i, per = [], 0, []
     while i < head:
         tag = content[i]
         tags.append(tag)
+        if tag == 0:
+            per.append([struct.unpack_from("<I", content, i + 4)[0], 0])
+        elif tag in (4, 5):
+            per[-1][1] += 1
         i += 32 if tag == 0 else 16
+    if per_workgroup:
+        return per
     return sum(1 for t in tags if t in (4, 5)), sum(1 for t in tags if t == 0)
 
 
@@ -74,5 +83,16 @@ for mode in ("ring", "stream"):
     memory, groups = memory_records(rings[0]) if len(rings) == 1 else (0, 0)
     check(memory == 8 * 64 * 2 and groups == 8,
           "default build, %s mode: %d ring chunks, %d records, %d workgroups" % (mode, len(rings), memory, groups))
+
+# FILTER: workgroups 2 and 3 record their accesses, the others only their
+# WORKGROUP record; WGTRACE_FILTER replaces the build's filter.
+for env, selected in (({}, {2, 3}), ({"WGTRACE_FILTER": "workgroup=5"}, {5})):
+    found = chunks(os.path.join(WORK, "filtered.bin"), env, program=FILTERED)
+    rings = [c for t, c in found if t == 1]
+    per = memory_records(rings[0], per_workgroup=True) if len(rings) == 1 else []
+    check(sorted(x for x, _ in per) == list(range(8)),
+          "FILTER %s: workgroups %s" % (env, [x for x, _ in per]))
+    check(all(n == (128 if x in selected else 0) for x, n in per),
+          "FILTER %s: memory records per workgroup %s" % (env, per))
 
 finish()

@@ -22,6 +22,10 @@
 //   threads2 the same with two threads alive at a time
 //   raise    like records, then a direct call of fill that sends the
 //            process signal $DRIVER_SIGNAL halfway through its loop
+//   dispatches  three dispatches of fill over <workgroups> workgroups,
+//            then one of vary; with DRIVER_API_FILTER set, the program
+//            calls wgtrace::setFilter with it before the second and with ""
+//            before the fourth
 //   fork     like records, then forks: the child runs one more workgroup,
 //            both exit 0
 //   nested   workgroup i of "outer" names its row as buffer 0, loads and
@@ -184,6 +188,29 @@ int main(int argc, char **argv) {
                                               : Fault::None;
   if (scenario == "varied") {
     std::vector<float> rows(size_t(workgroups) * (accesses + 23), 1.0f);
+    wgtrace::dispatch(WGTRACE_SITE(1), vary,
+                      wgtrace::Grid{uint32_t(workgroups), 1, 1}, rows.data(),
+                      accesses);
+    return 0;
+  }
+  if (scenario == "dispatches") {
+    std::vector<float> data(size_t(workgroups) * accesses, 1.0f);
+    std::vector<float> rows(size_t(workgroups) * (accesses + 23), 1.0f);
+    const char *api = std::getenv("DRIVER_API_FILTER");
+    for (int d = 0; d < 3; ++d) {
+      if (api && d == 1) {
+        std::string error;
+        if (!wgtrace::setFilter(api, &error)) {
+          std::fprintf(stderr, "setFilter: %s\n", error.c_str());
+          return 4;
+        }
+      }
+      wgtrace::dispatch(WGTRACE_SITE(0), fill,
+                        wgtrace::Grid{uint32_t(workgroups), 1, 1}, data.data(),
+                        accesses, Fault::None);
+    }
+    if (api)
+      wgtrace::setFilter("");
     wgtrace::dispatch(WGTRACE_SITE(1), vary,
                       wgtrace::Grid{uint32_t(workgroups), 1, 1}, rows.data(),
                       accesses);

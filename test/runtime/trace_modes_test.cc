@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <regex>
@@ -604,6 +605,103 @@ TEST(TraceModes, TraceFilePatternsNameOneFilePerProcess) {
                           "pattern"),
             std::string::npos)
       << R.Stderr;
+}
+
+/// For the "dispatches" scenario with \p Workgroups per dispatch: whether
+/// each workgroup of dispatch D (0-2 fill, 3 vary) recorded its accesses.
+std::vector<std::vector<bool>> selectedPerDispatch(const RawTrace &T,
+                                                   uint32_t Workgroups) {
+  std::vector<std::vector<bool>> Selected(4,
+                                          std::vector<bool>(Workgroups, false));
+  size_t Index = 0;
+  for (const auto &[Key, Inv] : T.invocations()) {
+    size_t Dispatch = Index++ / Workgroups;
+    if (Dispatch >= 4 || Inv.Id[0] >= Workgroups) {
+      ADD_FAILURE() << "more invocations than the scenario runs";
+      break;
+    }
+    bool Recorded = Inv.Loads + Inv.Stores + Inv.Prints + Inv.Values > 0;
+    for (const auto &Buffers : Inv.PieceBuffers)
+      Recorded |= !Buffers.empty();
+    Selected[Dispatch][Inv.Id[0]] = Recorded;
+  }
+  EXPECT_EQ(Index, 4u * Workgroups) << "every workgroup keeps its record";
+  return Selected;
+}
+
+// WGTRACE_FILTER: kernel globs, dispatch numbers, workgroup ids and 1 in N;
+// the others keep their WORKGROUP record and nothing else.
+TEST(TraceModes, FilterSelectsWorkgroupsTheOthersKeepOnlyTheirRecord) {
+  constexpr uint32_t W = 12;
+  struct Case {
+    const char *Filter;
+    std::function<bool(size_t Dispatch, uint32_t Id)> Expected;
+  } Cases[] = {
+      {"kernel=va*", [](size_t D, uint32_t) { return D == 3; }},
+      {"kernel=fill,nothing", [](size_t D, uint32_t) { return D < 3; }},
+      {"dispatch=1-2", [](size_t D, uint32_t) { return D == 1 || D == 2; }},
+      {"dispatch=2-", [](size_t D, uint32_t) { return D >= 2; }},
+      {"workgroup=3-5", [](size_t, uint32_t Id) { return Id >= 3 && Id <= 5; }},
+      {"workgroup=7,*,0", [](size_t, uint32_t Id) { return Id == 7; }},
+      {"sample=4", [](size_t, uint32_t Id) { return Id % 4 == 0; }},
+      {"kernel=fill; dispatch=0,2 ;sample=5",
+       [](size_t D, uint32_t Id) { return (D == 0 || D == 2) && Id % 5 == 0; }},
+  };
+  for (const Case &C : Cases) {
+    std::string Path = tracePath("filter");
+    ChildResult R = runDriver(
+        {"dispatches", std::to_string(W), "6"},
+        {"WGTRACE_FILE=" + Path, std::string("WGTRACE_FILTER=") + C.Filter});
+    ASSERT_EQ(R.ExitCode, 0) << C.Filter << ": " << R.Stderr;
+    RawTrace T = RawTrace::read(Path);
+    expectSelfContainedChunks(T);
+    auto Selected = selectedPerDispatch(T, W);
+    uint64_t Count = 0;
+    for (size_t D = 0; D < 4; ++D)
+      for (uint32_t Id = 0; Id < W; ++Id) {
+        EXPECT_EQ(Selected[D][Id], C.Expected(D, Id))
+            << C.Filter << ": dispatch " << D << " workgroup " << Id;
+        Count += C.Expected(D, Id);
+      }
+    EXPECT_NE(R.Stderr.find("wgtrace: filter '" + std::string(C.Filter) +
+                            "' selected " + std::to_string(Count) + " of " +
+                            std::to_string(4 * W) + " workgroups"),
+              std::string::npos)
+        << R.Stderr;
+  }
+
+  // The program's own setFilter: only the second and third dispatch are
+  // filtered, the last one runs with none.
+  std::string Path = tracePath("filter_api");
+  ChildResult R = runDriver({"dispatches", std::to_string(W), "6"},
+                            {"WGTRACE_FILE=" + Path, "WGTRACE_FILTER=sample=2",
+                             "DRIVER_API_FILTER=workgroup=1"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+  auto Selected = selectedPerDispatch(RawTrace::read(Path), W);
+  for (uint32_t Id = 0; Id < W; ++Id) {
+    EXPECT_EQ(Selected[0][Id], Id % 2 == 0) << Id;
+    EXPECT_EQ(Selected[1][Id], Id == 1) << Id;
+    EXPECT_EQ(Selected[2][Id], Id == 1) << Id;
+    EXPECT_TRUE(Selected[3][Id]) << Id;
+  }
+  R = runDriver({"dispatches", "2", "1"},
+                {"WGTRACE_FILE=" + Path, "DRIVER_API_FILTER=group=1"});
+  EXPECT_EQ(R.ExitCode, 4);
+  EXPECT_NE(R.Stderr.find("setFilter: filter 'group=1' is not a clause"),
+            std::string::npos)
+      << R.Stderr;
+
+  for (const char *Bad : {"sample=0", "dispatch=3-1", "workgroup=1,2,3,4",
+                          "kernel=", "sample=2;sample=3", "color=red"}) {
+    R = runDriver(
+        {"dispatches", "2", "1"},
+        {"WGTRACE_FILE=" + Path, std::string("WGTRACE_FILTER=") + Bad});
+    EXPECT_EQ(R.ExitCode, 2) << Bad;
+    EXPECT_NE(R.Stderr.find(std::string("wgtrace: error: WGTRACE_FILTER='") +
+                            Bad + "': '"),
+              std::string::npos)
+        << R.Stderr;
+  }
 }
 
 // A kernel calling a kernel directly, with wraps (ring mode) and buffer

@@ -38,6 +38,11 @@
   ::wgtrace::detail::WorkgroupScope wgtrace_workgroup_scope_(                  \
       wgtrace_module_, (function_index), (workgroup))
 
+/// Whether the running workgroup records more than its WORKGROUP record
+/// (WGTRACE_FILTER): a kernel body may run an uninstrumented copy of itself
+/// when it does not, at the cost of workgroup-only tracing.
+#define WGTRACE_SELECTED() (wgtrace_workgroup_scope_.selected())
+
 /// The id of dispatch site \p index of this translation unit.
 #define WGTRACE_SITE(index)                                                    \
   ::wgtrace::detail::SiteRef { wgtrace_module_.siteBase() + (index) }
@@ -159,11 +164,13 @@ private:
 };
 
 /// Run-time defaults a program was built with (wgtrace_instrument_target's
-/// BUFFER_SIZE and TIMING). The environment variables still override them.
-/// Define one at namespace scope: it takes effect before the runtime reads its
-/// settings, which it does when the first workgroup runs.
+/// BUFFER_SIZE, TIMING and FILTER; null: none). The environment variables
+/// still override them. Define one at namespace scope: it takes effect
+/// before the runtime reads its settings, which it does when the first
+/// workgroup runs.
 struct BuildSettings {
   BuildSettings(const char *BufferSize, bool Timing);
+  BuildSettings(const char *BufferSize, bool Timing, const char *Filter);
 };
 
 /// The workgroup invocation running on a thread, as the runtime needs it to
@@ -191,6 +198,9 @@ public:
   WorkgroupScope(const WorkgroupScope &) = delete;
   WorkgroupScope &operator=(const WorkgroupScope &) = delete;
 
+  /// Whether the filter selected this invocation.
+  bool selected() const { return Selected; }
+
 private:
   Ring *SavedRecording;
   Ring *SavedCurrent;
@@ -201,6 +211,7 @@ private:
   uint64_t SavedEpoch;
   uint64_t StartNs;
   uint32_t Processor;
+  bool Selected;
   /// The enclosing invocation, for a kernel called from a kernel.
   Invocation Saved;
 };

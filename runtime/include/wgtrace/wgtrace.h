@@ -81,8 +81,16 @@ bool parseDevice(std::string_view Name, Device &Out);
 Device currentDevice();
 void setDevice(Device D);
 
-/// Where the trace goes at exit. Overrides WGTRACE_FILE.
+/// Where the trace goes at exit. Overrides WGTRACE_FILE; may hold the same
+/// patterns (%p, %h, %t, %%).
 void setTraceFile(std::string Path);
+
+/// Selects the workgroups that record their accesses, values and prints
+/// from now on, as WGTRACE_FILTER does (e.g. "kernel=matmul*;sample=16");
+/// the others record only their WORKGROUP record. An empty \p Spec
+/// selects every workgroup. Replaces WGTRACE_FILTER. Returns false and
+/// describes the problem in \p Error when \p Spec is not a filter.
+bool setFilter(const std::string &Spec, std::string *Error = nullptr);
 
 //===----------------------------------------------------------------------===//
 // Managing the trace from the program. Call these while no dispatch runs:

@@ -82,6 +82,8 @@ struct RingSpace {
 
 /// Site id meaning "not launched through wgtrace::dispatch".
 inline constexpr uint32_t kNoSite = ~0u;
+/// Dispatch number meaning "a direct call, not a wgtrace::dispatch".
+inline constexpr uint64_t kNoDispatch = ~uint64_t{0};
 
 /// Per-thread state. A plain struct in static TLS: reading it costs one
 /// fs-relative load and needs no initialisation guard.
@@ -95,6 +97,10 @@ struct ThreadState {
   /// Set by the launcher for the kernel invocation it is about to make;
   /// kNoSite when the next kernel entry is a direct call.
   uint32_t PendingSite;
+  /// The process's number for the dispatch the launcher is running (its
+  /// launches counted from 0, for WGTRACE_FILTER's dispatch=), or
+  /// kNoDispatch.
+  uint64_t PendingDispatch;
   /// Records made while no workgroup records memory (outside kernels, or
   /// WGTRACE_MEMORY=0) go to this per-thread scratch ring, so that the
   /// inline path needs no branch to skip them. Set up on its first use.
