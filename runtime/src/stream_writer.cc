@@ -10,11 +10,13 @@
 #include <atomic>
 #include <climits>
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 #include <unistd.h>
 
@@ -119,21 +121,36 @@ private:
   }
 
   void run() {
+    // Ctrl-C and the like go to the program's threads: their handler waits
+    // for the chunk this thread is writing, which it could not do here.
+    sigset_t Terminations;
+    sigemptyset(&Terminations);
+    for (int Signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU})
+      sigaddset(&Terminations, Signal);
+    pthread_sigmask(SIG_BLOCK, &Terminations, nullptr);
+
     FdSink Out(Fd);
     std::unique_lock<std::mutex> Lock(Mutex);
     for (;;) {
       Queued.wait(Lock, [&] { return !Queue.empty() || Stopping; });
       if (Queue.empty())
         break;
+      // A signal handler that halted the writer writes the queue itself.
+      int Expected = Idle;
+      if (!State.compare_exchange_strong(Expected, Writing))
+        break;
       FullBuffer Job = std::move(Queue.front());
       Queue.pop_front();
-      Writing.store(true, std::memory_order_release);
       Lock.unlock();
       writeBufferChunk(Out, Job.Buffer, 0, /*Compact=*/false);
       Lock.lock();
-      Writing.store(false, std::memory_order_release);
       Job.Owner->Spare = const_cast<uint8_t *>(Job.Buffer.Data);
       Done.push_back(std::move(Job));
+      Expected = Writing;
+      if (!State.compare_exchange_strong(Expected, Idle)) {
+        State.store(HaltedAfterChunk);
+        break;
+      }
       Returned.notify_all();
     }
     Failed = Failed || Out.failed();
@@ -158,10 +175,12 @@ private:
   void finishInSignalHandler() {
     if (!Started || Fd < 0)
       return;
-    // Let a chunk the writer thread is in the middle of complete.
-    for (int Spin = 0; Spin < 1000 && Writing.load(std::memory_order_acquire);
-         ++Spin)
-      ::usleep(1000);
+    // Stop the writer thread between chunks, or let the chunk it is in the
+    // middle of complete (for a second at most).
+    if (State.exchange(Halted) == Writing)
+      for (int Spin = 0; Spin < 1000 && State.load() != HaltedAfterChunk;
+           ++Spin)
+        ::usleep(1000);
     // Nothing below allocates: the buffers still queued and the rings'
     // current ones are written where they are, their timing after them.
     FdSink Out(Fd);
@@ -232,7 +251,10 @@ private:
   /// after all of them).
   std::vector<FullBuffer> Done;
   std::thread Writer;
-  std::atomic<bool> Writing{false};
+  /// The writer thread between chunks or writing one; a signal handler
+  /// halts it, and it says when its last chunk is complete.
+  enum WriterState : uint8_t { Idle, Writing, Halted, HaltedAfterChunk };
+  std::atomic<int> State{Idle};
   bool Started = false;
   bool Stopping = false;
   bool Failed = false;
