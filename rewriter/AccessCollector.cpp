@@ -2,6 +2,7 @@
 
 #include "AccessCollector.h"
 
+#include "AlgorithmCalls.h"
 #include "LibraryCalls.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -27,6 +28,7 @@ static StringRef macroFor(AccessKind Kind) {
 
 void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
   if (Stmt *Body = FD->getBody()) {
+    Scope = FD;
     Model.analyzeLocalPointers(Body);
     Model.setKernelClosure(LambdaKernel ? cast<CXXMethodDecl>(FD)->getParent()
                                         : nullptr);
@@ -88,6 +90,9 @@ bool AccessCollector::VisitArrayInitLoopExpr(ArrayInitLoopExpr *E) {
 }
 
 bool AccessCollector::VisitCallExpr(CallExpr *E) {
+  // std::copy, std::ranges::sort, ...: AlgorithmCalls.
+  if (Scope && redirectAlgorithmCall(RC, Model, E, Scope))
+    return true;
   const FunctionDecl *Callee = E->getDirectCallee();
   if (!Callee)
     return true;

@@ -75,6 +75,8 @@ private:
 
   RewriteContext &RC;
   MemoryModel Model;
+  /// The function whose body is being collected.
+  const clang::FunctionDecl *Scope = nullptr;
 };
 
 } // namespace rewriter

@@ -302,6 +302,10 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
   // The block goes first, after a byte-order mark if the file has one.
   unsigned Top = Code.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  // Standard algorithms redirected to their recording versions: before the
+  // block, whose #line must stay last.
+  if (RC.UsesAlgorithms || Cloner.usesAlgorithms())
+    Edits.insert(Top, "#include <wgtrace/algorithms.h>\n");
   Edits.insert(Top, emitModuleBlock(Functions, Sites, GivenPath));
 
   Expected<tooling::Replacements> Replacements = Edits.toReplacements();

@@ -440,6 +440,16 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls) {
   emit();
 }
 
+bool HelperCloner::usesAlgorithms() const {
+  for (const Clone &C : Clones)
+    if (C.Emitted) {
+      auto It = Headers.find(C.File);
+      if (It != Headers.end() && It->second->RC.UsesAlgorithms)
+        return true;
+    }
+  return false;
+}
+
 void HelperCloner::emit() {
   FileID MainFile = SM.getMainFileID();
   StringRef MainText = SM.getBufferData(MainFile);

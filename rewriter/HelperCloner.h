@@ -54,6 +54,10 @@ public:
   /// caller) and inserts the copies into the main file's edits.
   void finish(llvm::ArrayRef<HelperCall> Calls);
 
+  /// Whether a copy calls a standard algorithm that records
+  /// (<wgtrace/algorithms.h>).
+  bool usesAlgorithms() const;
+
 private:
   struct Clone;
   struct HeaderEdits;

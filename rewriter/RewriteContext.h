@@ -36,6 +36,9 @@ public:
   EditSet &Edits;
   /// The file whose text Edits changes.
   clang::FileID Target;
+  /// Set when a call was redirected to <wgtrace/algorithms.h>, which the
+  /// rewritten file must then include.
+  bool UsesAlgorithms = false;
 
   /// Where an expression can be edited in the target file, as [begin, end)
   /// offsets. Accesses written entirely inside one macro argument map to

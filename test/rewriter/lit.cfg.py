@@ -9,8 +9,8 @@ import lit.formats
 config.name = "wgtrace-rewrite"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cc", ".test"]
-config.excludes = ["Inputs", "differential", "CMakeLists.txt", "lit.cfg.py",
-                   "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "differential", "algorithms", "CMakeLists.txt",
+                   "lit.cfg.py", "lit.site.cfg.py.in"]
 
 # Tests run with a clean, predictable environment: no colors, C locale.
 config.environment["LC_ALL"] = "C"
@@ -71,3 +71,10 @@ if getattr(config, "wgtrace_runtime_library", "") and getattr(
         ("%{wgtrace-runtime-dir}",
          os.path.dirname(config.wgtrace_runtime_library)))
     config.substitutions.append(("%wgtrace-view", config.wgtrace_view))
+
+# The algorithm oracle test builds with clang's sanitizer coverage: the
+# clang of the LLVM the tool is built with.
+clang = os.path.join(tools, "clang++")
+if os.path.exists(clang):
+    config.available_features.add("clang-sancov")
+    config.substitutions.append(("%clang-sancov", clang))

@@ -1,0 +1,553 @@
+//===- AlgorithmCalls.cpp - Standard algorithms over kernel memory --------===//
+
+#include "AlgorithmCalls.h"
+
+#include "KernelFinder.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace clang;
+
+namespace wgtrace {
+namespace rewriter {
+namespace {
+
+// The written arguments of each form of each algorithm, one letter each:
+//   I  an iterator (first, last, first2, a rotation's middle)
+//   O  an output iterator
+//   S  a sentinel (std::ranges: the end of an iterator pair)
+//   R  a range (std::ranges)
+//   V  a value, N a count
+//   F  a callable (predicate, comparison, operation)
+//   P  a projection (std::ranges)
+// A call is matched against its algorithm's forms of its arity, in order:
+// I/O/S need an iterator, R a range, F/P a callable, V/N anything.
+struct Algorithm {
+  const char *Name;
+  std::vector<const char *> Forms;
+};
+
+const std::vector<Algorithm> &standardAlgorithms() {
+  static const std::vector<Algorithm> Table = {
+      {"copy", {"IIO"}},
+      {"copy_n", {"INO"}},
+      {"copy_backward", {"IIO"}},
+      {"move", {"IIO"}},
+      {"move_backward", {"IIO"}},
+      {"fill", {"IIV"}},
+      {"fill_n", {"INV"}},
+      {"transform", {"IIOF", "IIIOF"}},
+      {"for_each", {"IIF"}},
+      {"for_each_n", {"INF"}},
+      {"accumulate", {"IIV", "IIVF"}},
+      {"inner_product", {"IIIV", "IIIVFF"}},
+      {"reduce", {"II", "IIV", "IIVF"}},
+      {"transform_reduce", {"IIIV", "IIIVFF", "IIVFF"}},
+      {"partial_sum", {"IIO", "IIOF"}},
+      {"exclusive_scan", {"IIOV", "IIOVF"}},
+      {"inclusive_scan", {"IIO", "IIOF", "IIOFV"}},
+      {"adjacent_difference", {"IIO", "IIOF"}},
+      {"iota", {"IIV"}},
+      {"min_element", {"II", "IIF"}},
+      {"max_element", {"II", "IIF"}},
+      {"minmax_element", {"II", "IIF"}},
+      {"count", {"IIV"}},
+      {"count_if", {"IIF"}},
+      {"find", {"IIV"}},
+      {"find_if", {"IIF"}},
+      {"equal", {"III", "IIIF", "IIII", "IIIIF"}},
+      {"swap_ranges", {"III"}},
+      {"reverse", {"II"}},
+      {"rotate", {"III"}},
+      {"replace", {"IIVV"}},
+      {"sort", {"II", "IIF"}},
+  };
+  return Table;
+}
+
+const std::vector<Algorithm> &rangesAlgorithms() {
+  static const std::vector<Algorithm> Table = {
+      {"copy", {"RO", "ISO"}},
+      {"copy_n", {"INO"}},
+      {"copy_backward", {"RO", "ISO"}},
+      {"move", {"RO", "ISO"}},
+      {"move_backward", {"RO", "ISO"}},
+      {"fill", {"RV", "ISV"}},
+      {"fill_n", {"ONV"}},
+      {"transform",
+       {"ROF", "ROFP", "ISOF", "ISOFP", "RROF", "RROFP", "RROFPP", "ISISOF",
+        "ISISOFP", "ISISOFPP"}},
+      {"for_each", {"RF", "RFP", "ISF", "ISFP"}},
+      {"for_each_n", {"INF", "INFP"}},
+      {"min_element", {"R", "RF", "RFP", "IS", "ISF", "ISFP"}},
+      {"max_element", {"R", "RF", "RFP", "IS", "ISF", "ISFP"}},
+      {"minmax_element", {"R", "RF", "RFP", "IS", "ISF", "ISFP"}},
+      {"count", {"RV", "RVP", "ISV", "ISVP"}},
+      {"count_if", {"RF", "RFP", "ISF", "ISFP"}},
+      {"find", {"RV", "RVP", "ISV", "ISVP"}},
+      {"find_if", {"RF", "RFP", "ISF", "ISFP"}},
+      {"equal",
+       {"RR", "RRF", "RRFP", "RRFPP", "ISIS", "ISISF", "ISISFP", "ISISFPP"}},
+      {"swap_ranges", {"RR", "ISIS"}},
+      {"reverse", {"R", "IS"}},
+      {"rotate", {"RI", "III"}},
+      {"replace", {"RVV", "RVVP", "ISVV", "ISVVP"}},
+      {"sort", {"R", "RF", "RFP", "IS", "ISF", "ISFP"}},
+  };
+  return Table;
+}
+
+const Algorithm *lookup(const std::vector<Algorithm> &Table, StringRef Name) {
+  for (const Algorithm &A : Table)
+    if (Name == A.Name)
+      return &A;
+  return nullptr;
+}
+
+/// A member (typedef, method) named Name of RD or of one of its bases.
+const NamedDecl *findMember(const CXXRecordDecl *RD, StringRef Name) {
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  RD = RD->getDefinition();
+  const IdentifierInfo &Id = RD->getASTContext().Idents.get(Name);
+  for (const NamedDecl *D : RD->lookup(&Id))
+    return D;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const NamedDecl *D =
+            findMember(B.getType()->getAsCXXRecordDecl(), Name))
+      return D;
+  return nullptr;
+}
+
+/// The type a member typedef of RD names.
+std::optional<QualType> memberType(const CXXRecordDecl *RD, StringRef Name) {
+  if (const auto *T = dyn_cast_or_null<TypedefNameDecl>(findMember(RD, Name)))
+    return T->getUnderlyingType();
+  return std::nullopt;
+}
+
+/// Whether RD or one of its bases has an operator().
+bool hasCallOperator(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return false;
+  RD = RD->getDefinition();
+  if (RD->isLambda())
+    return true;
+  DeclarationName Call =
+      RD->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
+  if (!RD->lookup(Call).empty())
+    return true;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (hasCallOperator(B.getType()->getAsCXXRecordDecl()))
+      return true;
+  return false;
+}
+
+QualType plainType(const Expr *E) {
+  return E->getType().getNonReferenceType().getUnqualifiedType();
+}
+
+bool isIteratorType(QualType T) {
+  T = T.getNonReferenceType();
+  if (const auto *P = T->getAs<PointerType>())
+    return !P->getPointeeType()->isFunctionType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return findMember(RD, "iterator_category") ||
+         findMember(RD, "iterator_concept");
+}
+
+bool isRangeType(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isArrayType())
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return findMember(RD, "begin") && !isIteratorType(T);
+}
+
+bool isCallableType(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isFunctionType() || T->isFunctionPointerType() ||
+      T->isMemberPointerType())
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && !isIteratorType(T) && !isRangeType(T) && hasCallOperator(RD);
+}
+
+/// The elements an iterator or a range of type T designates, if known.
+std::optional<QualType> elementType(QualType T) {
+  T = T.getNonReferenceType();
+  if (const auto *P = T->getAs<PointerType>())
+    return P->getPointeeType();
+  if (const ArrayType *A = T->getAsArrayTypeUnsafe())
+    return A->getElementType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (std::optional<QualType> V = memberType(RD, "value_type"))
+    return V;
+  if (const auto *Begin =
+          dyn_cast_or_null<CXXMethodDecl>(findMember(RD, "begin")))
+    if (!Begin->getReturnType()->isDependentType())
+      return elementType(Begin->getReturnType());
+  return std::nullopt;
+}
+
+/// Whether `*it` of an iterator type gives a real lvalue reference (an
+/// inserter's does not).
+bool dereferencesToLvalue(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    return true;
+  std::optional<QualType> Ref =
+      memberType(T->getAsCXXRecordDecl(), "reference");
+  return Ref && (*Ref)->isLValueReferenceType();
+}
+
+/// Whether the elements an iterator or a range designates are kernel
+/// memory. A temporary range (`x.first(4)`, `std::span(p, n)`) refers to
+/// memory when it holds pointers; a temporary std::array holds its own.
+bool rangeIsMemory(const MemoryModel &Model, const Expr *Arg) {
+  const Expr *E = Arg->IgnoreImplicit()->IgnoreParens();
+  if (E->getType()->isPointerType())
+    return Model.pointerTargetIsMemory(E);
+  if (E->isGLValue())
+    return Model.rangeElementsAreMemory(E);
+  return Model.holdsPointers(E->getType());
+}
+
+bool matches(StringRef Form, ArrayRef<const Expr *> Args) {
+  if (Form.size() != Args.size())
+    return false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    QualType T = Args[I]->getType();
+    switch (Form[I]) {
+    case 'I':
+    case 'O':
+    case 'S':
+      if (!isIteratorType(T))
+        return false;
+      break;
+    case 'R':
+      if (!isRangeType(T))
+        return false;
+      break;
+    case 'F':
+    case 'P':
+      if (!isCallableType(T))
+        return false;
+      break;
+    default:
+      break;
+    }
+  }
+  return true;
+}
+
+/// Whether D is written inside Scope (the function being rewritten, or a
+/// lambda in it).
+bool isWrittenIn(const Decl *D, const FunctionDecl *Scope) {
+  const FunctionDecl *Pattern = Scope->getTemplateInstantiationPattern();
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *FD = dyn_cast<FunctionDecl>(DC))
+      if (FD == Scope || FD == Pattern ||
+          FD->getTemplateInstantiationPattern() == Scope)
+        return true;
+  return false;
+}
+
+/// The role of a callable argument (see <wgtrace/algorithms.h>): whether
+/// the callable records its own accesses to the elements it is handed
+/// (a lambda written in Scope, for its reference parameters).
+char callableRole(const Expr *Arg, const FunctionDecl *Scope,
+                  std::string &Writes) {
+  const Expr *E = Arg->IgnoreImplicit();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    if (Construct->getNumArgs() == 1)
+      E = Construct->getArg(0)->IgnoreImplicit();
+  if (const CXXRecordDecl *Closure = closureOf(E)) {
+    const CXXMethodDecl *Call = Closure->getLambdaCallOperator();
+    if (Call && isWrittenIn(Closure, Scope)) {
+      bool First = Call->getNumParams() > 0 &&
+                   Call->getParamDecl(0)->getType()->isReferenceType();
+      bool Second = Call->getNumParams() > 1 &&
+                    Call->getParamDecl(1)->getType()->isReferenceType();
+      if (Call->getNumParams() <= 1)
+        return First ? 'R' : 'L';
+      if (First && Second)
+        return 'R';
+      if (!First && !Second)
+        return 'L';
+      return First ? 'A' : 'B';
+    }
+  }
+  // Anything else is not instrumented: what it is handed is recorded as
+  // loads. Say so when it could write through what it is handed.
+  auto WritesThrough = [](const FunctionDecl *FD) {
+    for (const ParmVarDecl *P : FD->parameters()) {
+      QualType T = P->getType();
+      if (T->isLValueReferenceType() &&
+          !T.getNonReferenceType().isConstQualified())
+        return true;
+    }
+    return false;
+  };
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
+      if (WritesThrough(FD))
+        Writes = FD->getNameAsString();
+  if (const CXXRecordDecl *RD = plainType(Arg)->getAsCXXRecordDecl())
+    if (!RD->isInStdNamespace() && RD->hasDefinition())
+      for (const CXXMethodDecl *M : RD->getDefinition()->methods())
+        if (M->getOverloadedOperator() == OO_Call && WritesThrough(M))
+          Writes = RD->isLambda() ? "the lambda" : RD->getNameAsString();
+  return 'L';
+}
+
+void warn(RewriteContext &RC, SourceLocation Loc, StringRef Message) {
+  Loc = RC.SM.getExpansionLoc(Loc);
+  // Template instantiations repeat a call.
+  static llvm::DenseSet<std::pair<const void *, SourceLocation>> Warned;
+  if (!Warned.insert({&RC.Ctx, Loc}).second)
+    return;
+  DiagnosticsEngine &D = RC.Ctx.getDiagnostics();
+  D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Warning, "%0")) << Message;
+}
+
+/// The algorithm a call names, its arguments as written and the text to
+/// replace with the recording function's name.
+struct AlgorithmCallee {
+  const Algorithm *Algo = nullptr;
+  bool Ranges = false;
+  const Expr *CalleeExpr = nullptr;
+  const FunctionDecl *Function = nullptr;
+  bool ExplicitTemplateArguments = false;
+  SmallVector<const Expr *, 8> Args;
+};
+
+std::optional<AlgorithmCallee> identify(const CallExpr *E) {
+  AlgorithmCallee C;
+  unsigned FirstArg = 0;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    // std::ranges::sort(r) calls operator() of the object std::ranges::sort.
+    if (Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+      return std::nullopt;
+    const auto *Ref = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreImpCasts());
+    const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!VD || !VD->getIdentifier())
+      return std::nullopt;
+    PrintingPolicy Policy(VD->getASTContext().getLangOpts());
+    Policy.SuppressInlineNamespace = true;
+    std::string Qualified;
+    llvm::raw_string_ostream OS(Qualified);
+    VD->printQualifiedName(OS, Policy);
+    if (Qualified != "std::ranges::" + VD->getName().str())
+      return std::nullopt;
+    C.Algo = lookup(rangesAlgorithms(), VD->getName());
+    C.Ranges = true;
+    C.CalleeExpr = Op->getArg(0);
+    C.Function = Op->getDirectCallee();
+    FirstArg = 1;
+  } else {
+    const FunctionDecl *FD = E->getDirectCallee();
+    if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+        !FD->getPrimaryTemplate())
+      return std::nullopt;
+    C.Algo = lookup(standardAlgorithms(), FD->getName());
+    C.CalleeExpr = E->getCallee()->IgnoreImpCasts();
+    C.Function = FD;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(C.CalleeExpr))
+      C.ExplicitTemplateArguments = Ref->hasExplicitTemplateArgs();
+  }
+  if (!C.Algo)
+    return std::nullopt;
+  for (unsigned I = FirstArg; I < E->getNumArgs(); ++I) {
+    // Default arguments (a ranges algorithm's comparison and projection)
+    // are not written: they keep their defaults.
+    if (isa<CXXDefaultArgExpr>(E->getArg(I)))
+      break;
+    C.Args.push_back(E->getArg(I));
+  }
+  return C;
+}
+
+bool isExecutionPolicy(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  std::string Name = RD->getQualifiedNameAsString();
+  return StringRef(Name).contains("execution") &&
+         StringRef(Name).ends_with("_policy");
+}
+
+} // namespace
+
+bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
+                           const CallExpr *E, const FunctionDecl *Scope) {
+  std::optional<AlgorithmCallee> C = identify(E);
+  if (!C)
+    return false;
+  std::string Spelled =
+      (C->Ranges ? "std::ranges::" : "std::") + std::string(C->Algo->Name);
+  // std::move(x) is the cast, not the algorithm.
+  if (!C->Ranges && StringRef(C->Algo->Name) == "move" && C->Args.size() != 3)
+    return false;
+  if (!C->Args.empty() && isExecutionPolicy(C->Args.front()->getType())) {
+    warn(RC, E->getBeginLoc(),
+         "'" + Spelled +
+             "' with an execution policy may run on other threads: its "
+             "element accesses are not recorded");
+    return true;
+  }
+  const char *Form = nullptr;
+  for (const char *F : C->Algo->Forms)
+    if (matches(F, C->Args)) {
+      Form = F;
+      break;
+    }
+  if (!Form)
+    return false;
+
+  std::string Roles;
+  bool AnyMemory = false;
+  std::string Problem;
+  for (size_t I = 0; I < C->Args.size(); ++I) {
+    const Expr *Arg = C->Args[I];
+    char Kind = Form[I];
+    char Role = '-';
+    switch (Kind) {
+    case 'I':
+    case 'O':
+    case 'S':
+    case 'R': {
+      bool Memory = rangeIsMemory(Model, Arg);
+      // An iterator that a container hands out designates the container's
+      // elements: `v.begin()` is memory when v's elements are.
+      const Expr *Object = nullptr;
+      if (const auto *Member = dyn_cast<CXXMemberCallExpr>(
+              Arg->IgnoreImplicit()->IgnoreParens()))
+        Object = Member->getImplicitObjectArgument();
+      if (Object && Kind != 'R')
+        Memory = rangeIsMemory(Model, Object);
+      if (!Memory)
+        break;
+      if (Kind != 'R' && !dereferencesToLvalue(Arg->getType())) {
+        Problem = "it writes through an iterator of type '" +
+                  plainType(Arg).getAsString(RC.Ctx.getPrintingPolicy()) +
+                  "', which does not designate elements of memory";
+        break;
+      }
+      std::optional<QualType> Element = elementType(Arg->getType());
+      if (Element && !(*Element)->isDependentType() &&
+          !Element->isTriviallyCopyableType(RC.Ctx)) {
+        Problem = "its elements, of type '" +
+                  Element->getAsString(RC.Ctx.getPrintingPolicy()) +
+                  "', are not trivially copyable (wgtrace records elements "
+                  "by copying them, where the algorithm may move them)";
+        break;
+      }
+      Role = 'M';
+      AnyMemory = true;
+      break;
+    }
+    case 'F':
+    case 'P': {
+      std::string Writes;
+      Role = callableRole(Arg, Scope, Writes);
+      if (!Writes.empty())
+        warn(RC, Arg->getBeginLoc(),
+             "'" + Writes +
+                 "' takes elements by non-const reference but is not "
+                 "instrumented: what it writes through them is not "
+                 "recorded (each element it is handed is recorded as one "
+                 "load)");
+      break;
+    }
+    default:
+      // A value the algorithm takes by reference is read (maybe once per
+      // element) inside the library.
+      if (C->Function && I < C->Function->getNumParams() &&
+          C->Function->getParamDecl(I)->getType()->isReferenceType() &&
+          Arg->isGLValue() && Model.isMemory(Arg))
+        warn(RC, Arg->getBeginLoc(),
+             "'" + Spelled +
+                 "' reads this argument through a reference: its loads are "
+                 "not recorded (pass a local copy to record one load)");
+      break;
+    }
+    Roles += Role;
+  }
+  if (!Problem.empty()) {
+    warn(RC, E->getBeginLoc(),
+         "the element accesses of '" + Spelled +
+             "' are not recorded: " + Problem);
+    return true;
+  }
+  if (!AnyMemory)
+    return true;
+  if (C->ExplicitTemplateArguments) {
+    warn(RC, E->getBeginLoc(),
+         "the element accesses of '" + Spelled +
+             "' are not recorded: the call names its template arguments");
+    return true;
+  }
+  bool InMacro = false;
+  auto Range = RC.editRange(C->CalleeExpr->getSourceRange(), InMacro);
+  if (!Range) {
+    if (RC.isInTargetFile(E->getBeginLoc()))
+      warn(RC, E->getBeginLoc(),
+           "the element accesses of '" + Spelled +
+               "' are not recorded: the call is spelled in a macro");
+    return true;
+  }
+  // A braced argument (`{}` for a ranges algorithm's default comparison)
+  // cannot be forwarded: it gets its type's name.
+  for (const Expr *Arg : C->Args) {
+    bool ArgInMacro = false;
+    auto ArgRange = RC.editRange(Arg->getSourceRange(), ArgInMacro);
+    StringRef Text = RC.SM.getBufferData(RC.Target);
+    if (!ArgRange || ArgRange->first >= Text.size() ||
+        Text[ArgRange->first] != '{')
+      continue;
+    PrintingPolicy Policy(RC.Ctx.getLangOpts());
+    Policy.FullyQualifiedName = true;
+    Policy.SuppressScope = false;
+    std::string Type =
+        Arg->getType().getNonReferenceType().getUnqualifiedType().getAsString(
+            Policy);
+    RC.Edits.insert(ArgRange->first, Type);
+  }
+  std::string Name = "::wgtrace::detail::recorded::";
+  if (C->Ranges)
+    Name += "ranges::";
+  Name += C->Algo->Name;
+  Name += "<";
+  for (size_t I = 0; I < Roles.size(); ++I) {
+    if (I)
+      Name += ", ";
+    Name += "'";
+    Name += Roles[I];
+    Name += "'";
+  }
+  Name += ">";
+  if (!RC.Edits.replace(Range->first, Range->second, Name))
+    warn(RC, E->getBeginLoc(),
+         "the element accesses of '" + Spelled +
+             "' are not fully recorded: the instantiations of the template "
+             "it is in need different roles for its arguments");
+  RC.UsesAlgorithms = true;
+  return true;
+}
+
+} // namespace rewriter
+} // namespace wgtrace

@@ -1,0 +1,45 @@
+//===- AlgorithmCalls.h - Standard algorithms over kernel memory -*- C++
+//-*-===//
+//
+// A standard algorithm (std::copy, std::transform_reduce, std::ranges::sort,
+// ...) called in a kernel reads and writes the kernel's buffers in library
+// code that the rewriter does not rewrite. When one of the call's ranges is
+// kernel memory, the call is redirected to the function of the same name in
+// <wgtrace/algorithms.h>, with one role per argument as template arguments:
+// `std::copy(a, a + n, b)` becomes
+// `::wgtrace::detail::recorded::copy<'M', 'M', 'M'>(a, a + n, b)`. That
+// function runs the library's own algorithm on iterators that record each
+// element access as the algorithm makes it.
+//
+// The roles come from a table of the algorithms' forms (which arguments
+// are iterators, ranges, values, callables, projections) and from the
+// memory model (which iterators and ranges are kernel memory), and, for a
+// callable, from whether wgtrace instruments it (a lambda written in the
+// function being rewritten) and how it takes its element parameters.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_REWRITER_ALGORITHMCALLS_H
+#define WGTRACE_REWRITER_ALGORITHMCALLS_H
+
+#include "MemoryModel.h"
+#include "RewriteContext.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+namespace wgtrace {
+namespace rewriter {
+
+/// If E calls a standard algorithm that wgtrace records, redirects it (or
+/// reports why its element accesses are not recorded) and returns true.
+/// Scope is the function whose body is being rewritten: lambdas written in
+/// it are instrumented with it.
+bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
+                           const clang::CallExpr *E,
+                           const clang::FunctionDecl *Scope);
+
+} // namespace rewriter
+} // namespace wgtrace
+
+#endif // WGTRACE_REWRITER_ALGORITHMCALLS_H

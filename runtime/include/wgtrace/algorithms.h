@@ -1,0 +1,594 @@
+//===- wgtrace/algorithms.h - Standard algorithms that record -------------===//
+//
+// A standard algorithm called in a kernel touches the kernel's buffers in
+// library code that wgtrace-rewrite cannot rewrite. The rewriter redirects
+// such a call, `std::copy(a, a + n, b)`, to the function of the same name
+// here, `::wgtrace::detail::recorded::copy<'M', 'M', 'M'>(a, a + n, b)`,
+// which runs the standard library's own algorithm on the same arguments,
+// with the iterators and ranges into kernel memory wrapped so that every
+// element access the algorithm makes through them is recorded, at the
+// moment it makes it:
+//
+//   - Recorded<It> is a random-access (or weaker) iterator whose `*it` and
+//     `it[n]` give an Element, a reference to one element that records a
+//     load when the algorithm reads it (converts it to its value), a store
+//     when it assigns to it, and a load of each, then a store of each, when
+//     it swaps two (as std::swap does). So `*out = *in` records the load of
+//     *in, then the store of *out; `init + *it` a load.
+//   - A callable the algorithm calls (a predicate, a comparison, the
+//     operation of transform or accumulate, a projection) is wrapped too,
+//     and gets the plain element reference: never an Element. The rewriter
+//     says, per callable, which elements it hands over are recorded at the
+//     hand-over: none, when the callable is instrumented itself (a lambda
+//     written in the kernel that takes the element by reference records
+//     its own reads and writes); one load per element otherwise (a lambda
+//     taking it by value copies it, a library functor reads it). An lvalue
+//     reference a callable returns is treated as an element (a projection
+//     `&S::key`, a transform operation returning a reference).
+//
+// The template arguments are the rewriter's roles of the call's arguments,
+// one character each:
+//   'M'  an iterator or a range into kernel memory: wrapped;
+//   '-'  anything else (a value, a count, an iterator into a local array):
+//        passed as it is;
+//   'L'  a callable: every element handed to it is recorded as a load
+//        (unless it returns an lvalue reference);
+//   'R'  a callable that records its own accesses: nothing recorded at the
+//        hand-over;
+//   'A'  a callable that records the accesses of its first element
+//        parameter and takes its second by value (its load is recorded at
+//        the hand-over); 'B' the other way round.
+//
+// The algorithm's results are unwrapped: a returned iterator is the
+// caller's own type again, a returned function object the caller's own.
+// Elements are recorded whole (sizeof of the element type); the rewriter
+// only redirects calls over trivially copyable elements, since an Element
+// copies where the algorithm may move. See docs/REWRITER.md, "Standard
+// algorithms", for the list and the order of each algorithm's records.
+//
+// Included by rewritten files that call a recorded algorithm; not meant to
+// be written by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_ALGORITHMS_H
+#define WGTRACE_ALGORITHMS_H
+
+#include "wgtrace/detail/thread_state.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <numeric>
+#include <type_traits>
+#include <utility>
+
+#if __cplusplus >= 202002L && __has_include(<ranges>)
+#include <ranges>
+#define WGTRACE_RECORDED_RANGES 1
+#endif
+
+namespace wgtrace::detail::recorded {
+inline namespace WGTRACE_DETAIL_ACCESSES {
+
+template <class T> class Element;
+
+template <class T> struct IsElement : std::false_type {};
+template <class T> struct IsElement<Element<T>> : std::true_type {};
+template <class T>
+inline constexpr bool IsElementV =
+    IsElement<std::remove_cv_t<std::remove_reference_t<T>>>::value;
+
+/// One element of kernel memory, as the algorithm sees it through a
+/// Recorded iterator. T may be const.
+template <class T> class Element {
+public:
+  using Value = std::remove_const_t<T>;
+
+  explicit Element(T *Address) : Address(Address) {}
+  Element(const Element &) = default;
+
+  /// The element itself, unrecorded: what a callable gets.
+  T &get() const { return *Address; }
+
+  Value load() const {
+    recordAccess(false, Address, sizeof(T));
+    return *Address;
+  }
+  template <class U> void store(U &&V) const {
+    recordAccess(true, Address, sizeof(T));
+    *Address = std::forward<U>(V);
+  }
+
+  /// The algorithm reads the element.
+  operator Value() const { return load(); }
+
+  /// The algorithm writes the element: `*out = *in` loads *in first, as the
+  /// compiled assignment does.
+  const Element &operator=(const Element &Other) const {
+    store(Other.load());
+    return *this;
+  }
+  template <class U> const Element &operator=(const Element<U> &Other) const {
+    store(Other.load());
+    return *this;
+  }
+  template <class U,
+            std::enable_if_t<
+                !IsElementV<U> && std::is_assignable_v<Value &, U &&>, int> = 0>
+  const Element &operator=(U &&V) const {
+    store(std::forward<U>(V));
+    return *this;
+  }
+
+  /// std::swap's order: load both, store both.
+  friend void swap(Element A, Element B) {
+    Value First = A.load();
+    Value Second = B.load();
+    A.store(std::move(Second));
+    B.store(std::move(First));
+  }
+
+  // A class-type element's own operators (a member operator< cannot take
+  // an Element on its left); arithmetic and pointer elements use the
+  // built-in operators through the conversion above.
+#define WGTRACE_ELEMENT_OPERATOR(OP)                                           \
+  template <class U, class V = Value,                                          \
+            std::enable_if_t<std::is_class_v<V>, int> = 0>                     \
+  friend auto operator OP(const Element &A, const U &B)                        \
+      ->decltype(std::declval<const V &>() OP B) {                             \
+    return A.load() OP B;                                                      \
+  }                                                                            \
+  template <class U, class V = Value,                                          \
+            std::enable_if_t<std::is_class_v<V> && !IsElementV<U>, int> = 0>   \
+  friend auto operator OP(const U &A, const Element &B)                        \
+      ->decltype(A OP std::declval<const V &>()) {                             \
+    return A OP B.load();                                                      \
+  }
+  WGTRACE_ELEMENT_OPERATOR(==)
+  WGTRACE_ELEMENT_OPERATOR(!=)
+  WGTRACE_ELEMENT_OPERATOR(<)
+  WGTRACE_ELEMENT_OPERATOR(>)
+  WGTRACE_ELEMENT_OPERATOR(<=)
+  WGTRACE_ELEMENT_OPERATOR(>=)
+  WGTRACE_ELEMENT_OPERATOR(+)
+  WGTRACE_ELEMENT_OPERATOR(-)
+  WGTRACE_ELEMENT_OPERATOR(*)
+  WGTRACE_ELEMENT_OPERATOR(/)
+#undef WGTRACE_ELEMENT_OPERATOR
+
+private:
+  T *Address;
+};
+
+template <class It, class = void> struct IsRecordable : std::false_type {};
+/// An iterator whose `*it` is a real lvalue reference (not an inserter, not
+/// a proxy of its own).
+template <class It>
+struct IsRecordable<
+    It, std::void_t<typename std::iterator_traits<It>::iterator_category>>
+    : std::bool_constant<std::is_lvalue_reference_v<
+          typename std::iterator_traits<It>::reference>> {};
+
+template <class Category>
+using AtMostRandomAccess = std::conditional_t<
+    std::is_base_of_v<std::random_access_iterator_tag, Category>,
+    std::random_access_iterator_tag, Category>;
+
+/// An iterator into kernel memory whose elements are Elements.
+template <class It> class Recorded {
+  using Traits = std::iterator_traits<It>;
+
+public:
+  using value_type = typename Traits::value_type;
+  using difference_type = typename Traits::difference_type;
+  using reference =
+      Element<std::remove_reference_t<typename Traits::reference>>;
+  using pointer = void;
+  using iterator_category =
+      AtMostRandomAccess<typename Traits::iterator_category>;
+#ifdef WGTRACE_RECORDED_RANGES
+  using iterator_concept = iterator_category;
+#endif
+
+  Recorded() = default;
+  explicit Recorded(It I) : I(std::move(I)) {}
+
+  const It &base() const & { return I; }
+  It base() && { return std::move(I); }
+
+  reference operator*() const { return reference(std::addressof(*I)); }
+  reference operator[](difference_type N) const {
+    return reference(std::addressof(I[N]));
+  }
+
+  Recorded &operator++() {
+    ++I;
+    return *this;
+  }
+  Recorded operator++(int) { return Recorded(I++); }
+  Recorded &operator--() {
+    --I;
+    return *this;
+  }
+  Recorded operator--(int) { return Recorded(I--); }
+  Recorded &operator+=(difference_type N) {
+    I += N;
+    return *this;
+  }
+  Recorded &operator-=(difference_type N) {
+    I -= N;
+    return *this;
+  }
+  friend Recorded operator+(const Recorded &R, difference_type N) {
+    return Recorded(R.I + N);
+  }
+  friend Recorded operator+(difference_type N, const Recorded &R) {
+    return Recorded(R.I + N);
+  }
+  friend Recorded operator-(const Recorded &R, difference_type N) {
+    return Recorded(R.I - N);
+  }
+  template <class Other>
+  friend auto operator-(const Recorded &A, const Recorded<Other> &B)
+      -> decltype(std::declval<const It &>() - std::declval<const Other &>()) {
+    return A.I - B.base();
+  }
+  template <class Other>
+  friend bool operator==(const Recorded &A, const Recorded<Other> &B) {
+    return A.I == B.base();
+  }
+  template <class Other>
+  friend bool operator!=(const Recorded &A, const Recorded<Other> &B) {
+    return !(A.I == B.base());
+  }
+  template <class Other>
+  friend bool operator<(const Recorded &A, const Recorded<Other> &B) {
+    return A.I < B.base();
+  }
+  template <class Other>
+  friend bool operator>(const Recorded &A, const Recorded<Other> &B) {
+    return B.base() < A.I;
+  }
+  template <class Other>
+  friend bool operator<=(const Recorded &A, const Recorded<Other> &B) {
+    return !(B.base() < A.I);
+  }
+  template <class Other>
+  friend bool operator>=(const Recorded &A, const Recorded<Other> &B) {
+    return !(A.I < B.base());
+  }
+
+  /// What ranges::iter_move and ranges::iter_swap do with Recorded
+  /// iterators: the element, and std::swap's records.
+  friend reference iter_move(const Recorded &R) { return *R; }
+  friend void iter_swap(const Recorded &A, const Recorded &B) { swap(*A, *B); }
+
+private:
+  It I{};
+};
+
+/// A callable the algorithm calls, wrapped. An element the algorithm hands
+/// to a callable that records its own accesses (role 'R', or the reference
+/// parameter of 'A' and 'B') is handed over as the element itself, and
+/// nothing is recorded for it. Any other callable gets the Element, when it
+/// accepts one (a library functor, a by-value parameter): its reads are
+/// recorded where they happen, `greater(a, b)` loading b before a as it
+/// compares `b < a`. A callable that needs the element itself (a
+/// non-const reference parameter) gets it, with one load recorded at the
+/// hand-over; one that returns a reference into it (a projection such as
+/// `&S::key`) gets it with nothing recorded, and its result is an Element.
+template <char Role, class F> class Callable {
+public:
+  explicit Callable(F Fn) : Fn(std::move(Fn)) {}
+
+  template <class... A> decltype(auto) operator()(A &&...Args) {
+    return call<A...>(Fn, std::index_sequence_for<A...>(), Args...);
+  }
+  template <class... A> decltype(auto) operator()(A &&...Args) const {
+    return call<A...>(Fn, std::index_sequence_for<A...>(), Args...);
+  }
+
+  F &&unwrap() && { return std::move(Fn); }
+
+private:
+  /// Whether the callable records its own accesses to the element at
+  /// argument Index.
+  template <size_t Index> static constexpr bool recordsItself() {
+    switch (Role) {
+    case 'R':
+      return true;
+    case 'A':
+      return Index == 0;
+    case 'B':
+      return Index == 1;
+    default:
+      return false;
+    }
+  }
+
+  /// The argument as handed over: the element itself where Plain is set,
+  /// an Element stays an Element otherwise; anything else keeps its value
+  /// category.
+  template <class A, bool Plain>
+  static decltype(auto) hand(std::remove_reference_t<A> &Arg) {
+    if constexpr (IsElementV<A> && Plain)
+      return Arg.get();
+    else
+      return std::forward<A>(Arg);
+  }
+
+  template <class... A, class G, size_t... Index>
+  static decltype(auto) call(G &Fn, std::index_sequence<Index...>,
+                             std::remove_reference_t<A> &...Args) {
+    constexpr bool TakesElements =
+        std::is_invocable_v<G &,
+                            decltype(hand<A, recordsItself<Index>()>(Args))...>;
+    if constexpr (TakesElements) {
+      return invoke(Fn, hand<A, recordsItself<Index>()>(Args)...);
+    } else {
+      using Result =
+          std::invoke_result_t<G &, decltype(hand<A, true>(Args))...>;
+      // A callable that returns a reference into what it is given reads
+      // nothing itself: what the algorithm does with the reference is
+      // recorded instead.
+      if constexpr (!std::is_lvalue_reference_v<Result>) {
+        auto RecordLoad = [](auto &Arg, bool Record) {
+          if constexpr (IsElementV<decltype(Arg)>)
+            if (Record)
+              recordAccess(false, std::addressof(Arg.get()), sizeof(Arg.get()));
+        };
+        // Left to right, as the compiled call evaluates its arguments.
+        (RecordLoad(Args, !recordsItself<Index>()), ...);
+      }
+      return invoke(Fn, hand<A, true>(Args)...);
+    }
+  }
+
+  /// Calls the callable; what the algorithm gets back is an Element by
+  /// value, a reference to a trivially copyable object as an Element, or
+  /// the result as it is.
+  template <class G, class... P>
+  static decltype(auto) invoke(G &Fn, P &&...Args) {
+    using R = std::invoke_result_t<G &, P...>;
+    using D = std::remove_cv_t<std::remove_reference_t<R>>;
+    if constexpr (std::is_void_v<R>) {
+      std::invoke(Fn, std::forward<P>(Args)...);
+    } else if constexpr (IsElementV<R>) {
+      return D(std::invoke(Fn, std::forward<P>(Args)...));
+    } else if constexpr (std::is_lvalue_reference_v<R> &&
+                         std::is_trivially_copyable_v<D>) {
+      return Element<std::remove_reference_t<R>>(
+          std::addressof(std::invoke(Fn, std::forward<P>(Args)...)));
+    } else {
+      return std::invoke(Fn, std::forward<P>(Args)...);
+    }
+  }
+
+  F Fn;
+};
+
+template <class T> struct IsRecordedIterator : std::false_type {};
+template <class It> struct IsRecordedIterator<Recorded<It>> : std::true_type {};
+
+#ifdef WGTRACE_RECORDED_RANGES
+/// The view of a range into kernel memory: its iterators are Recorded.
+template <class R> auto recordedRange(R &&Range) {
+  using It = std::ranges::iterator_t<R>;
+  using Sentinel = std::ranges::sentinel_t<R>;
+  if constexpr (std::is_same_v<It, Sentinel>)
+    return std::ranges::subrange(Recorded<It>(std::ranges::begin(Range)),
+                                 Recorded<It>(std::ranges::end(Range)));
+  else
+    return std::ranges::subrange(
+        Recorded<It>(std::ranges::begin(Range)),
+        Recorded<It>(std::ranges::next(std::ranges::begin(Range),
+                                       std::ranges::end(Range))));
+}
+#endif
+
+/// An argument as the algorithm gets it.
+template <char Role, class A> decltype(auto) wrap(A &&Arg) {
+  using D = std::remove_cv_t<std::remove_reference_t<A>>;
+  if constexpr (Role == 'M') {
+    if constexpr (IsRecordable<D>::value && !std::is_array_v<D>) {
+      return Recorded<D>(std::forward<A>(Arg));
+    }
+#ifdef WGTRACE_RECORDED_RANGES
+    else if constexpr (std::ranges::range<A> &&
+                       IsRecordable<std::ranges::iterator_t<A>>::value) {
+      return recordedRange(std::forward<A>(Arg));
+    }
+#endif
+    else {
+      return std::forward<A>(Arg);
+    }
+  } else if constexpr (Role == '-') {
+    return std::forward<A>(Arg);
+  } else {
+    return Callable<Role, std::decay_t<A>>(std::forward<A>(Arg));
+  }
+}
+
+/// A result as the caller gets it.
+template <class T> decltype(auto) unwrap(T &&Result) {
+  using D = std::remove_cv_t<std::remove_reference_t<T>>;
+  if constexpr (IsRecordedIterator<D>::value) {
+    return std::move(Result).base();
+  } else {
+    return std::forward<T>(Result);
+  }
+}
+template <char Role, class F> F unwrap(Callable<Role, F> &&Result) {
+  return std::move(Result).unwrap();
+}
+template <class A, class B> auto unwrap(std::pair<A, B> &&Result) {
+  return std::pair(unwrap(std::move(Result.first)),
+                   unwrap(std::move(Result.second)));
+}
+#ifdef WGTRACE_RECORDED_RANGES
+template <class I, class F> auto unwrap(std::ranges::in_fun_result<I, F> &&R) {
+  return std::ranges::in_fun_result{unwrap(std::move(R.in)),
+                                    unwrap(std::move(R.fun))};
+}
+template <class I, class O> auto unwrap(std::ranges::in_out_result<I, O> &&R) {
+  return std::ranges::in_out_result{unwrap(std::move(R.in)),
+                                    unwrap(std::move(R.out))};
+}
+template <class I1, class I2>
+auto unwrap(std::ranges::in_in_result<I1, I2> &&R) {
+  return std::ranges::in_in_result{unwrap(std::move(R.in1)),
+                                   unwrap(std::move(R.in2))};
+}
+template <class I1, class I2, class O>
+auto unwrap(std::ranges::in_in_out_result<I1, I2, O> &&R) {
+  return std::ranges::in_in_out_result{unwrap(std::move(R.in1)),
+                                       unwrap(std::move(R.in2)),
+                                       unwrap(std::move(R.out))};
+}
+template <class I> auto unwrap(std::ranges::min_max_result<I> &&R) {
+  return std::ranges::min_max_result{unwrap(std::move(R.min)),
+                                     unwrap(std::move(R.max))};
+}
+template <class I, class S, std::ranges::subrange_kind K>
+auto unwrap(std::ranges::subrange<I, S, K> &&R) {
+  return std::ranges::subrange(unwrap(R.begin()), unwrap(R.end()));
+}
+#endif
+
+/// Runs the algorithm (a generic lambda that calls it) on the wrapped
+/// arguments.
+template <char... Roles, class Algorithm, class... A>
+decltype(auto) run(Algorithm &&Run, A &&...Args) {
+  static_assert(sizeof...(Roles) == sizeof...(A),
+                "one role per argument of the algorithm call");
+  using Result = decltype(Run(wrap<Roles>(std::forward<A>(Args))...));
+  if constexpr (std::is_void_v<Result>)
+    Run(wrap<Roles>(std::forward<A>(Args))...);
+  else
+    return unwrap(Run(wrap<Roles>(std::forward<A>(Args))...));
+}
+
+template <class In, class Out, class Operation = std::plus<>>
+Out scanSeededWithFirst(In First, In Last, Out Result,
+                        Operation Op = Operation()) {
+  if (First != Last) {
+    typename std::iterator_traits<In>::value_type Init = *First;
+    *Result++ = Init;
+    ++First;
+    if (First != Last)
+      Result = std::inclusive_scan(First, Last, Result, Op, std::move(Init));
+  }
+  return Result;
+}
+
+#define WGTRACE_RECORDED_ALGORITHM(NAMESPACE, NAME)                            \
+  template <char... Roles, class... A> decltype(auto) NAME(A &&...Args) {      \
+    return ::wgtrace::detail::recorded::run<Roles...>(                         \
+        [](auto &&...X) -> decltype(auto) {                                    \
+          return NAMESPACE::NAME(std::forward<decltype(X)>(X)...);             \
+        },                                                                     \
+        std::forward<A>(Args)...);                                             \
+  }
+
+WGTRACE_RECORDED_ALGORITHM(std, copy)
+WGTRACE_RECORDED_ALGORITHM(std, copy_n)
+WGTRACE_RECORDED_ALGORITHM(std, copy_backward)
+WGTRACE_RECORDED_ALGORITHM(std, move)
+WGTRACE_RECORDED_ALGORITHM(std, move_backward)
+WGTRACE_RECORDED_ALGORITHM(std, fill)
+WGTRACE_RECORDED_ALGORITHM(std, fill_n)
+WGTRACE_RECORDED_ALGORITHM(std, transform)
+WGTRACE_RECORDED_ALGORITHM(std, for_each)
+WGTRACE_RECORDED_ALGORITHM(std, for_each_n)
+WGTRACE_RECORDED_ALGORITHM(std, accumulate)
+WGTRACE_RECORDED_ALGORITHM(std, inner_product)
+WGTRACE_RECORDED_ALGORITHM(std, reduce)
+WGTRACE_RECORDED_ALGORITHM(std, transform_reduce)
+WGTRACE_RECORDED_ALGORITHM(std, partial_sum)
+WGTRACE_RECORDED_ALGORITHM(std, exclusive_scan)
+
+/// inclusive_scan without an initial value: libstdc++ writes
+/// `auto __init = *__first`, which with an Element would refer to the first
+/// element instead of copying it. This is the same code with the copy
+/// spelled out: the first element read (a load) and stored, then the form
+/// with an initial value over the rest.
+template <char... Roles, class... A>
+decltype(auto) inclusive_scan(A &&...Args) {
+  return ::wgtrace::detail::recorded::run<Roles...>(
+      [](auto &&...X) -> decltype(auto) {
+        if constexpr (sizeof...(X) == 3 || sizeof...(X) == 4) {
+          return scanSeededWithFirst(std::forward<decltype(X)>(X)...);
+        } else {
+          return std::inclusive_scan(std::forward<decltype(X)>(X)...);
+        }
+      },
+      std::forward<A>(Args)...);
+}
+WGTRACE_RECORDED_ALGORITHM(std, adjacent_difference)
+WGTRACE_RECORDED_ALGORITHM(std, iota)
+WGTRACE_RECORDED_ALGORITHM(std, min_element)
+WGTRACE_RECORDED_ALGORITHM(std, max_element)
+WGTRACE_RECORDED_ALGORITHM(std, minmax_element)
+WGTRACE_RECORDED_ALGORITHM(std, count)
+WGTRACE_RECORDED_ALGORITHM(std, count_if)
+WGTRACE_RECORDED_ALGORITHM(std, find)
+WGTRACE_RECORDED_ALGORITHM(std, find_if)
+WGTRACE_RECORDED_ALGORITHM(std, equal)
+WGTRACE_RECORDED_ALGORITHM(std, swap_ranges)
+WGTRACE_RECORDED_ALGORITHM(std, reverse)
+WGTRACE_RECORDED_ALGORITHM(std, rotate)
+WGTRACE_RECORDED_ALGORITHM(std, replace)
+WGTRACE_RECORDED_ALGORITHM(std, sort)
+
+#ifdef WGTRACE_RECORDED_RANGES
+namespace ranges {
+WGTRACE_RECORDED_ALGORITHM(std::ranges, copy)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, copy_n)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, copy_backward)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, move)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, move_backward)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, fill)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, fill_n)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, transform)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, for_each)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, for_each_n)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, min_element)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, max_element)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, minmax_element)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, count)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, count_if)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, find)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, find_if)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, equal)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, swap_ranges)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, reverse)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, rotate)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, replace)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, sort)
+} // namespace ranges
+#endif
+
+#undef WGTRACE_RECORDED_ALGORITHM
+
+} // namespace WGTRACE_DETAIL_ACCESSES
+} // namespace wgtrace::detail::recorded
+
+#ifdef WGTRACE_RECORDED_RANGES
+// What an Element and its value have in common: the value (as for
+// std::vector<bool>::reference in C++23), which the ranges concepts ask for.
+template <class T, template <class> class TQ, template <class> class UQ>
+struct std::basic_common_reference<::wgtrace::detail::recorded::Element<T>,
+                                   std::remove_const_t<T>, TQ, UQ> {
+  using type = std::remove_const_t<T>;
+};
+template <class T, template <class> class TQ, template <class> class UQ>
+struct std::basic_common_reference<
+    std::remove_const_t<T>, ::wgtrace::detail::recorded::Element<T>, TQ, UQ> {
+  using type = std::remove_const_t<T>;
+};
+#endif
+
+#endif // WGTRACE_ALGORITHMS_H

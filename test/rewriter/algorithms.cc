@@ -1,0 +1,77 @@
+// A standard algorithm over kernel memory is redirected to its recording
+// version in <wgtrace/algorithms.h> (included first), one role per
+// argument: 'M' an iterator or range into kernel memory, '-' anything else,
+// 'L' a callable that is not instrumented or takes elements by value, 'R'
+// a lambda of the kernel that takes them by reference, 'A'/'B' mixed. A
+// call over locals only stays as it is; what cannot be recorded is a
+// warning.
+// RUN: %strip-checks %s > %t.cc
+// RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -std=c++20 > %t.out.cc 2> %t.err
+// RUN: FileCheck --match-full-lines %s < %t.out.cc
+// RUN: FileCheck --check-prefix=WARN %s < %t.err
+// RUN: %cxx -fsyntax-only -Wall -Wextra -Werror -std=c++20 -I %wgtrace-include %t.out.cc
+#include <wgtrace/wgtrace.h>
+
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <numeric>
+#include <span>
+#include <string>
+#include <vector>
+
+// CHECK: #include <wgtrace/algorithms.h>
+// CHECK-NEXT: #include <wgtrace/instrument.h>
+
+static float half(float x) { return x / 2; }
+static void bump(float &x) { x += 1; }
+#define SORT(first, last) std::sort(first, last)
+
+WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
+                        std::vector<float> &v, std::string *s, int n) {
+  float local[8] = {};
+  float *x = a + wg.id[0] * 8;
+  std::copy(x, x + 8, b);
+  // CHECK: ::wgtrace::detail::recorded::copy<'M', 'M', 'M'>(x, x + 8, b);
+  std::copy(x, x + 8, local);
+  // CHECK: ::wgtrace::detail::recorded::copy<'M', 'M', '-'>(x, x + 8, local);
+  std::copy(local, local + 4, local + 4);
+  // CHECK: std::copy(local, local + 4, local + 4);
+  std::sort(v.begin(), v.end(), [](const float &p, const float &q) { return p > q; });
+  // CHECK: ::wgtrace::detail::recorded::sort<'M', 'M', 'R'>(v.begin(), v.end(), [](const float &p, const float &q) { return WGTRACE_LOAD(p) > WGTRACE_LOAD(q); });
+  b[0] = std::transform_reduce(x, x + 8, b, 0.0f);
+  // CHECK: WGTRACE_STORE(b[0]) = ::wgtrace::detail::recorded::transform_reduce<'M', 'M', 'M', '-'>(x, x + 8, b, 0.0f);
+  std::transform(x, x + 8, b, half);
+  // CHECK: ::wgtrace::detail::recorded::transform<'M', 'M', 'M', 'L'>(x, x + 8, b, half);
+  b[1] = std::accumulate(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + e; });
+  // CHECK: WGTRACE_STORE(b[1]) = ::wgtrace::detail::recorded::accumulate<'M', 'M', '-', 'B'>(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + WGTRACE_LOAD(e); });
+  std::for_each(v.rbegin(), v.rend(), [](auto &e) { e *= 2; });
+  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'R'>(v.rbegin(), v.rend(), [](auto &e) { WGTRACE_UPDATE(e) *= 2; });
+  using namespace std;
+  b[2] = *max_element(x, x + 8, greater<float>());
+  // CHECK: WGTRACE_STORE(b[2]) = WGTRACE_LOAD(*::wgtrace::detail::recorded::max_element<'M', 'M', 'L'>(x, x + 8, greater<float>()));
+  std::ranges::sort(std::span<float>(x, 8), {}, [](float e) { return -e; });
+  // CHECK: ::wgtrace::detail::recorded::ranges::sort<'M', 'L', 'L'>(std::span<float>(x, 8), std::ranges::less{}, [](float e) { return -e; });
+  std::ranges::fill(local, 1.0f);
+  // CHECK: std::ranges::fill(local, 1.0f);
+  std::move(x, x + 2, x + 4);
+  // CHECK: ::wgtrace::detail::recorded::move<'M', 'M', 'M'>(x, x + 2, x + 4);
+  float moved = std::move(b[3]);
+  // CHECK: float moved = std::move(WGTRACE_LOAD(b[3]));
+  a[0] = moved + static_cast<float>(n);
+
+  // Not recorded, with a warning saying why.
+  std::fill(x, x + 8, b[5]);
+  // WARN: [[@LINE-1]]:23: warning: 'std::fill' reads this argument through a reference: its loads are not recorded (pass a local copy to record one load)
+  std::copy(x, x + 2, std::back_inserter(v));
+  // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::copy' are not recorded: it writes through an iterator of type '{{.*}}back_insert_iterator<{{.*}}>', which does not designate elements of memory
+  std::sort(s, s + n);
+  // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::sort' are not recorded: its elements, of type 'std::string', are not trivially copyable (wgtrace records elements by copying them, where the algorithm may move them)
+  std::for_each(x, x + 8, bump);
+  // WARN: [[@LINE-1]]:27: warning: 'bump' takes elements by non-const reference but is not instrumented: what it writes through them is not recorded (each element it is handed is recorded as one load)
+  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'L'>(x, x + 8, bump);
+  SORT(x, x + 8);
+  // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::sort' are not recorded: the call is spelled in a macro
+  std::copy<float *, float *>(x, x + 1, b);
+  // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::copy' are not recorded: the call names its template arguments
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Algorithm oracle test of wgtrace-rewrite.
+
+For each program: build it twice from the same source,
+  - instrumented: wgtrace-rewrite, then clang -O0 against the runtime;
+  - oracle: clang -O0 -fsanitize-coverage=func,trace-loads,trace-stores over
+    the whole translation unit (the kernels and the standard library's
+    algorithms they instantiate), with oracle_builtins.h turning
+    libstdc++'s memmove/memset/memcmp block operations back into element
+    loops and oracle_runtime.cc noting each load and store inside the
+    program's buffers;
+run both and check that
+  1. they print the same buffer contents (instrumenting keeps semantics),
+  2. invocation by invocation, the trace holds exactly the oracle's
+     sequence of (kind, buffer, offset, length), in the same order.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+WORKGROUP = re.compile(r"^([0-9A-F]{16}) \| WORKGROUP ")
+ACCESS = re.compile(r"^([0-9A-F]{16}) \| (LOAD|STORE) +([0-9A-F]+) (\d+)$")
+
+
+def run(cmd, **kwargs):
+    result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        raise RuntimeError("command failed (%d): %s\n%s%s" % (
+            result.returncode, " ".join(cmd), result.stdout, result.stderr))
+    return result
+
+
+def read_buffers(path):
+    buffers = []
+    with open(path) as f:
+        for line in f:
+            _, name, address, size = line.split()
+            buffers.append((name, int(address, 16), int(size)))
+    return buffers
+
+
+def traced_invocations(dump, buffers):
+    invocations = []
+    for line in dump.splitlines():
+        if WORKGROUP.match(line):
+            invocations.append([])
+            continue
+        m = ACCESS.match(line)
+        if not m or not invocations:
+            continue
+        address, length = int(m.group(3), 16), int(m.group(4))
+        for name, base, size in buffers:
+            if base <= address < base + size:
+                kind = "L" if m.group(2) == "LOAD" else "S"
+                invocations[-1].append((kind, name, address - base, length))
+                break
+    return invocations
+
+
+def oracle_invocations(path):
+    invocations = []
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if parts[0] == "INVOCATION":
+                invocations.append([])
+            else:
+                invocations[-1].append(
+                    (parts[0], parts[1], int(parts[2]), int(parts[3])))
+    return invocations
+
+
+def compare(oracle, traced):
+    problems = []
+    if len(oracle) != len(traced):
+        problems.append("%d invocations in the oracle, %d in the trace" %
+                        (len(oracle), len(traced)))
+    for i, (want, got) in enumerate(zip(oracle, traced)):
+        if want == got:
+            continue
+        first = next((j for j in range(min(len(want), len(got)))
+                      if want[j] != got[j]), min(len(want), len(got)))
+        problems.append(
+            "invocation %d: %d accesses in the oracle, %d in the trace; "
+            "first difference at #%d: oracle %s, trace %s" % (
+                i, len(want), len(got), first,
+                want[first] if first < len(want) else "(end)",
+                got[first] if first < len(got) else "(end)"))
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rewrite", required=True)
+    parser.add_argument("--clang", required=True)
+    parser.add_argument("--gxx")
+    parser.add_argument("--include", required=True)
+    parser.add_argument("--runtime-lib", required=True)
+    parser.add_argument("--view", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("programs", nargs="+")
+    args = parser.parse_args()
+
+    os.makedirs(args.work, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    flags = ["-std=c++20", "-O0", "-I", args.include, "-I", here]
+    lib_dir = os.path.dirname(os.path.abspath(args.runtime_lib))
+    link = [args.runtime_lib, "-Wl,-rpath," + lib_dir, "-lfmt", "-pthread"]
+    oracle_flags = [
+        "-DWGTRACE_ORACLE",
+        "-fsanitize-coverage=func,trace-loads,trace-stores",
+        "-include", os.path.join(here, "oracle_builtins.h"),
+        "-D__builtin_memmove(D,S,N)="
+        "::wgtrace_oracle::memmove(D,S,N,__builtin_FUNCTION())",
+        "-D__builtin_memset(D,V,N)="
+        "::wgtrace_oracle::memset(D,V,N,__builtin_FUNCTION())",
+        "-D__builtin_memcmp(A,B,N)="
+        "::wgtrace_oracle::memcmp(A,B,N,__builtin_FUNCTION())",
+    ]
+    failures = 0
+    for program in args.programs:
+        name = os.path.splitext(os.path.basename(program))[0]
+        out = os.path.join(args.work, name)
+        try:
+            instrumented = out + ".instrumented.cc"
+            rewrite = run([args.rewrite, program, "--"] + flags)
+            with open(instrumented, "w") as f:
+                f.write(rewrite.stdout)
+            strict = ["-Wall", "-Wextra", "-Werror"]
+            run([args.clang] + flags + strict + [instrumented, "-o", out]
+                + link)
+            if args.gxx:
+                run([args.gxx] + flags + strict + ["-fsyntax-only",
+                                                   instrumented])
+            runtime = os.path.join(args.work, "oracle_runtime.o")
+            run([args.clang, "-O0", "-c", os.path.join(here,
+                                                       "oracle_runtime.cc"),
+                 "-o", runtime])
+            run([args.clang] + flags + oracle_flags +
+                [program, runtime, "-o", out + ".oracle"] + link)
+            env = {k: v for k, v in os.environ.items()
+                   if not k.startswith("WGTRACE_")}
+            oracle_env = dict(env, ORACLE_META=out + ".oracle.meta",
+                              ORACLE_TRACE=out + ".oracle.trace")
+            plain = run([out + ".oracle"], env=oracle_env).stdout
+            traced_env = dict(env, ORACLE_META=out + ".meta",
+                              WGTRACE_FILE=out + ".trace")
+            traced = run([out], env=traced_env).stdout
+            problems = []
+            if plain != traced:
+                problems.append("the instrumented program computes "
+                                "different results")
+            oracle = oracle_invocations(out + ".oracle.trace")
+            dump = run([args.view, "dump", out + ".trace"]).stdout
+            recorded = traced_invocations(dump, read_buffers(out + ".meta"))
+            problems += compare(oracle, recorded)
+        except RuntimeError as e:
+            problems = [str(e)]
+        if problems:
+            failures += 1
+            print("FAIL %s" % name)
+            for p in problems[:20]:
+                print("  " + p)
+        else:
+            print("ok   %s (%d accesses in %d invocations, in the "
+                  "oracle's order)" % (name, sum(len(i) for i in oracle),
+                                       len(oracle)))
+    print("%d of %d programs passed" % (len(args.programs) - failures,
+                                        len(args.programs)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
