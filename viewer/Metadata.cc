@@ -43,18 +43,23 @@ struct IreeRoot : private flatbuffers::Table {
   bool Verify( // NOLINT(readability-identifier-naming)
       flatbuffers::Verifier &V) const {
     using Def = fb::DispatchInstrumentDef;
-    const auto *Functions = GetPointer<const flatbuffers::Vector<
-        flatbuffers::Offset<fb::DispatchFunctionDef>> *>(Def::VT_FUNCTIONS);
-    const auto *Sites = GetPointer<
-        const flatbuffers::Vector<flatbuffers::Offset<fb::DispatchSiteDef>> *>(
-        Def::VT_SITES);
+    // A field is read only after the table (its vtable) and the field's
+    // offset have been verified: the bytes come from a file.
+    auto Functions = [this] {
+      return GetPointer<const flatbuffers::Vector<
+          flatbuffers::Offset<fb::DispatchFunctionDef>> *>(Def::VT_FUNCTIONS);
+    };
+    auto Sites = [this] {
+      return GetPointer<const flatbuffers::Vector<
+          flatbuffers::Offset<fb::DispatchSiteDef>> *>(Def::VT_SITES);
+    };
     return VerifyTableStart(V) &&
            VerifyField<uint32_t>(V, Def::VT_VERSION, 4) &&
            VerifyField<uint32_t>(V, Def::VT_FLAGS, 4) &&
-           VerifyOffset(V, Def::VT_FUNCTIONS) && V.VerifyVector(Functions) &&
-           V.VerifyVectorOfTables(Functions) &&
-           VerifyOffset(V, Def::VT_SITES) && V.VerifyVector(Sites) &&
-           V.VerifyVectorOfTables(Sites) && V.EndTable();
+           VerifyOffset(V, Def::VT_FUNCTIONS) && V.VerifyVector(Functions()) &&
+           V.VerifyVectorOfTables(Functions()) &&
+           VerifyOffset(V, Def::VT_SITES) && V.VerifyVector(Sites()) &&
+           V.VerifyVectorOfTables(Sites()) && V.EndTable();
   }
 };
 

@@ -124,6 +124,22 @@ TEST(Malformed, MetadataFailsVerification) {
                      "fails verification");
 }
 
+TEST(Malformed, MetadataVtableOutsideChunk) {
+  // The root table's vtable offset points far past the chunk: neither the
+  // full verification nor the one with IREE's tables alone reads there.
+  Good G;
+  std::vector<uint8_t> Bytes = G.bytes();
+  const uint64_t Content = G.B.chunkOffset(0) + 16;
+  uint32_t Root;
+  std::memcpy(&Root, Bytes.data() + Content, sizeof(Root));
+  const int32_t Far = -0x40000000; // the vtable is at table - offset
+  std::memcpy(Bytes.data() + Content + Root, &Far, sizeof(Far));
+  DumpResult R = dump(Bytes);
+  EXPECT_EQ(R.Error, "offset " + hex(Content) +
+                         ": chunk 0 (metadata): metadata FlatBuffer fails "
+                         "verification");
+}
+
 TEST(Malformed, SiteNamesMissingFunction) {
   TraceBuilder B;
   B.metadata({{"f", {}, {}, {}}}, {0, 3});
