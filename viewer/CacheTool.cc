@@ -8,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 using namespace llvm;
 
 namespace wgtrace::viewer {
@@ -45,6 +48,14 @@ void CacheTool::record(const Record &R) {
     LastWorkgroup = It->second;
   }
   Counts &C = Workgroups[LastWorkgroup].C;
+  Counts *G = nullptr;
+  if (Grouping.perAccess()) {
+    uint32_t Key = Grouping.key(R);
+    if (Key >= Groups.size())
+      Groups.resize(Key + 1);
+    G = &Groups[Key];
+    ++G->Accesses;
+  }
   ++C.Accesses;
   ++Totals.Accesses;
   uint64_t First = R.Memory.Address >> LineShift;
@@ -59,6 +70,10 @@ void CacheTool::record(const Record &R) {
     bool Hit = Cache.access(Line);
     (Hit ? C.Hits : C.Misses) += 1;
     (Hit ? Totals.Hits : Totals.Misses) += 1;
+    if (G) {
+      ++G->LineAccesses;
+      (Hit ? G->Hits : G->Misses) += 1;
+    }
     uint64_t D = Reuse.access(Line);
     if (D == ReuseDistance::ColdDistance)
       ++ColdAccesses;
@@ -70,6 +85,29 @@ void CacheTool::record(const Record &R) {
 }
 
 void CacheTool::finish() {
+  if (Grouping.perAccess()) {
+    for (uint32_t K = 0; K < Groups.size(); ++K)
+      GroupRows.push_back({Grouping.label(K), Grouping.texts(K), Groups[K]});
+  } else if (Grouping.by() == GroupBy::Site) {
+    std::map<std::pair<uint32_t, std::string>, size_t> Index;
+    for (const Workgroup &W : Workgroups) {
+      auto [It, New] =
+          Index.try_emplace({W.Site, W.Function}, GroupRows.size());
+      if (New)
+        GroupRows.push_back(
+            {fmt::format("{}: {}", W.Site, W.Function), {}, Counts()});
+      Counts &C = GroupRows[It->second].C;
+      C.Accesses += W.C.Accesses;
+      C.LineAccesses += W.C.LineAccesses;
+      C.Hits += W.C.Hits;
+      C.Misses += W.C.Misses;
+    }
+  }
+  // Most misses first: where a change would matter.
+  std::stable_sort(GroupRows.begin(), GroupRows.end(),
+                   [](const GroupCounts &A, const GroupCounts &B) {
+                     return A.C.Misses > B.C.Misses;
+                   });
   if (Json)
     printJson();
   else
@@ -97,11 +135,29 @@ void CacheTool::printText() {
                     Geometry.sets(),
                     Cold ? "emptied before each workgroup"
                          : "shared by all workgroups in record order");
-  OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8}\n",
-                    "workgroup", "pid", "accesses", "line accesses", "hits",
-                    "misses", "miss %");
+  if (Grouping.by() != GroupBy::Workgroup) {
+    const char *Name = Grouping.by() == GroupBy::Line     ? "source"
+                       : Grouping.by() == GroupBy::Buffer ? "buffer"
+                                                          : "site";
+    OS << fmt::format("  {:<25} {:>10} {:>12} {:>12} {:>12} {:>8}\n", Name,
+                      "accesses", "line accesses", "hits", "misses", "miss %");
+    for (const GroupCounts &G : GroupRows) {
+      std::string Texts;
+      for (const std::string &T : G.Texts)
+        Texts += (Texts.empty() ? "  " : ", ") + T;
+      OS << fmt::format("  {:<25} {:>10} {:>12} {:>12} {:>12} {:>8.2f}{}\n",
+                        G.Label, G.C.Accesses, G.C.LineAccesses, G.C.Hits,
+                        G.C.Misses, rate(G.C), Texts);
+    }
+  }
+  if (Grouping.by() == GroupBy::Workgroup)
+    OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8}\n",
+                      "workgroup", "pid", "accesses", "line accesses", "hits",
+                      "misses", "miss %");
   uint32_t Site = UINT32_MAX;
   for (const Workgroup &W : Workgroups) {
+    if (Grouping.by() != GroupBy::Workgroup)
+      break;
     if (W.Site != Site) {
       Site = W.Site;
       OS << fmt::format("dispatch site {}: {}\n", W.Site, W.Function);
@@ -139,6 +195,16 @@ void CacheTool::printJson() {
     O["pid"] = W.ProcessorId;
     WGs.push_back(std::move(O));
   }
+  json::Array GroupsJ;
+  for (const GroupCounts &G : GroupRows) {
+    json::Object O = CountsJ(G.C);
+    O[Grouping.by() == GroupBy::Line     ? "source"
+      : Grouping.by() == GroupBy::Buffer ? "buffer"
+                                         : "site"] = G.Label;
+    if (Grouping.by() == GroupBy::Line)
+      O["text"] = json::Array(G.Texts);
+    GroupsJ.push_back(std::move(O));
+  }
   json::Array Hist;
   for (unsigned B = 0; B < Histogram.size(); ++B)
     if (Histogram[B]) {
@@ -154,6 +220,8 @@ void CacheTool::printJson() {
                                           {"ways", Geometry.Ways},
                                           {"sets", Geometry.sets()},
                                           {"cold_per_workgroup", Cold}}},
+                   {"by", groupByName(Grouping.by())},
+                   {"groups", std::move(GroupsJ)},
                    {"workgroups", std::move(WGs)},
                    {"totals", CountsJ(Totals)},
                    {"reuse_distance", std::move(Hist)},

@@ -14,6 +14,7 @@
 #ifndef WGTRACE_VIEWER_CACHETOOL_H
 #define WGTRACE_VIEWER_CACHETOOL_H
 
+#include "AccessGrouping.h"
 #include "AnalysisTool.h"
 #include "CacheModel.h"
 #include "ReuseDistance.h"
@@ -30,13 +31,19 @@ namespace wgtrace::viewer {
 
 class CacheTool : public AnalysisTool {
 public:
-  CacheTool(llvm::raw_ostream &OS, bool Json, const CacheGeometry &G, bool Cold)
+  /// \p By: rows per workgroup (the default), per site, per source line
+  /// or per buffer.
+  CacheTool(llvm::raw_ostream &OS, bool Json, const CacheGeometry &G, bool Cold,
+            GroupBy By = GroupBy::Workgroup)
       : OS(OS), Json(Json), Geometry(G), Cold(Cold), Cache(G),
-        LineShift(__builtin_ctzll(G.LineSize)) {}
+        LineShift(__builtin_ctzll(G.LineSize)), Grouping(By) {}
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
-  void census(const TraceCensus &C) override { Census = &C; }
+  void census(const TraceCensus &C) override {
+    Census = &C;
+    Grouping.census(C);
+  }
   void finish() override;
 
   struct Counts {
@@ -51,6 +58,13 @@ public:
   };
 
   const std::vector<Workgroup> &workgroups() const { return Workgroups; }
+  /// --by site, line or buffer: the counts per group, after finish().
+  struct GroupCounts {
+    std::string Label;
+    std::vector<std::string> Texts;
+    Counts C;
+  };
+  const std::vector<GroupCounts> &groups() const { return GroupRows; }
   const Counts &totals() const { return Totals; }
   /// Line accesses by reuse distance bucket (ReuseDistance::bucket).
   const std::vector<uint64_t> &histogram() const { return Histogram; }
@@ -78,6 +92,9 @@ private:
   Counts Totals;
   std::vector<uint64_t> Histogram = std::vector<uint64_t>(65, 0);
   uint64_t ColdAccesses = 0;
+  AccessGrouping Grouping;
+  std::vector<Counts> Groups;
+  std::vector<GroupCounts> GroupRows;
 };
 
 } // namespace wgtrace::viewer

@@ -25,13 +25,30 @@ uint32_t FootprintTool::bufferOf(uint64_t Address) const {
   return It == Buffers.begin() ? 0 : uint32_t(It - Buffers.begin() - 1);
 }
 
+std::string FootprintTool::siteName(uint32_t Site) const {
+  const AccessSite *A = Meta ? Meta->accessSite(Site) : nullptr;
+  if (!A)
+    return {};
+  std::string Where = A->Where.known() ? A->Where.str() : "";
+  if (A->Text.empty())
+    return Where;
+  return Where.empty() ? A->Text : Where + " " + A->Text;
+}
+
+std::string FootprintTool::bufferName(uint32_t Buffer) const {
+  if (Buffer & ParamBuffer)
+    return Census ? Census->bufferLabel(Buffer & ~ParamBuffer)
+                  : "parameter " + std::to_string(Buffer & ~ParamBuffer);
+  return "cluster " + std::to_string(Buffer);
+}
+
 void FootprintTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
   const bool IsAccess =
       R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
   if (Pass == 0) {
-    if (IsAccess && R.Memory.Length) {
+    if (IsAccess && R.Memory.Length && R.Buffer == kNoBuffer) {
       Interval I = accessRange(R.Memory.Address, R.Memory.Length);
       Touched.add(I.Lo, I.Hi);
     }
@@ -59,7 +76,9 @@ void FootprintTool::record(const Record &R) {
   Workgroup &W = Workgroups[O.Workgroup];
   const uint64_t Address = R.Memory.Address;
   const bool Store = R.Memory.IsStore;
-  const uint32_t Buffer = bufferOf(Address);
+  const uint32_t Buffer =
+      R.Buffer != kNoBuffer ? ParamBuffer | R.Buffer : bufferOf(Address);
+  const uint32_t Site = R.AccessSite;
 
   if (O.LastBuffer >= O.Buffers.size() ||
       O.Buffers[O.LastBuffer].Buffer != Buffer) {
@@ -78,7 +97,7 @@ void FootprintTool::record(const Record &R) {
   (Store ? B.Stores : B.Loads).add(I.Lo, I.Hi);
 
   auto Matches = [&](const Stream &S) {
-    return S.Store == Store && S.Buffer == Buffer &&
+    return S.Store == Store && S.Buffer == Buffer && S.Site == Site &&
            S.Pattern.length() == R.Memory.Length;
   };
   if (O.LastStream < W.Streams.size() && Matches(W.Streams[O.LastStream])) {
@@ -87,8 +106,8 @@ void FootprintTool::record(const Record &R) {
   }
   auto It = std::find_if(W.Streams.begin(), W.Streams.end(), Matches);
   if (It == W.Streams.end()) {
-    W.Streams.push_back(
-        Stream{Store, Buffer, StridePattern(Address, R.Memory.Length)});
+    W.Streams.push_back(Stream{Store, Buffer, Site, siteName(Site),
+                               StridePattern(Address, R.Memory.Length)});
     O.LastStream = W.Streams.size() - 1;
     return;
   }
@@ -164,31 +183,49 @@ static std::string rangesText(const std::vector<Interval> &Ranges) {
 }
 
 void FootprintTool::printText() {
-  OS << fmt::format("{} buffer{} (accessed bytes; gaps over {} bytes separate "
-                    "buffers)\n",
-                    Buffers.size(), Buffers.size() == 1 ? "" : "s", BufferGap);
-  for (size_t I = 0; I < Buffers.size(); ++I)
-    OS << fmt::format("  buffer {}: {:#x}-{:#x} ({} bytes)\n", I, Buffers[I].Lo,
-                      Buffers[I].Hi, Buffers[I].Hi - Buffers[I].Lo);
+  if (Census && !Census->Buffers.empty()) {
+    OS << fmt::format("{} kernel parameter buffer{}\n", Census->Buffers.size(),
+                      Census->Buffers.size() == 1 ? "" : "s");
+    for (uint32_t I = 0; I < Census->Buffers.size(); ++I) {
+      const BufferInfo &B = Census->Buffers[I];
+      OS << fmt::format("  {} ({} of {}): {:#x}{}\n", Census->bufferLabel(I),
+                        B.Type.empty() ? "parameter" : B.Type, B.Function,
+                        B.Base,
+                        B.Extent ? fmt::format("-{:#x} ({} bytes)",
+                                               B.Base + *B.Extent, *B.Extent)
+                                 : std::string(" (size not recorded)"));
+    }
+  }
+  if (!Buffers.empty() || !Census || Census->Buffers.empty()) {
+    OS << fmt::format("{} address cluster{} of accesses in no kernel "
+                      "parameter (gaps over {} bytes separate them)\n",
+                      Buffers.size(), Buffers.size() == 1 ? "" : "s",
+                      BufferGap);
+    for (size_t I = 0; I < Buffers.size(); ++I)
+      OS << fmt::format("  cluster {}: {:#x}-{:#x} ({} bytes)\n", I,
+                        Buffers[I].Lo, Buffers[I].Hi,
+                        Buffers[I].Hi - Buffers[I].Lo);
+  }
   for (const Workgroup &W : Workgroups) {
     OS << fmt::format("\nworkgroup {},{},{} pid {} (dispatch site {}: {})\n",
                       W.Id[0], W.Id[1], W.Id[2], W.ProcessorId, W.Site,
                       W.Function);
     for (const BufferUse &B : W.Buffers) {
       if (!B.Loads.empty())
-        OS << fmt::format("  buffer {} loads:  {}\n", B.Buffer,
+        OS << fmt::format("  {} loads:  {}\n", bufferName(B.Buffer),
                           rangesText(B.Loads));
       if (!B.Stores.empty())
-        OS << fmt::format("  buffer {} stores: {}\n", B.Buffer,
+        OS << fmt::format("  {} stores: {}\n", bufferName(B.Buffer),
                           rangesText(B.Stores));
     }
     for (const Stream &S : W.Streams)
-      OS << fmt::format("  stream {} {} B buffer {}: {} access{} from {:#x}, "
+      OS << fmt::format("  stream {} {} B {}{}: {} access{} from {:#x}, "
                         "{}\n",
                         S.Store ? "store" : "load ", S.Pattern.length(),
-                        S.Buffer, S.Pattern.count(),
-                        S.Pattern.count() == 1 ? "" : "es", S.Pattern.first(),
-                        S.Pattern.describe());
+                        bufferName(S.Buffer),
+                        S.Source.empty() ? "" : " at " + S.Source,
+                        S.Pattern.count(), S.Pattern.count() == 1 ? "" : "es",
+                        S.Pattern.first(), S.Pattern.describe());
   }
   OS << censusText(Census);
 }
@@ -201,20 +238,34 @@ void FootprintTool::printJson() {
     return A;
   };
   json::Array BuffersJ;
-  for (const Interval &I : Buffers)
-    BuffersJ.push_back(json::Object{{"address", I.Lo}, {"size", I.Hi - I.Lo}});
+  if (Census)
+    for (uint32_t I = 0; I < Census->Buffers.size(); ++I) {
+      const BufferInfo &B = Census->Buffers[I];
+      BuffersJ.push_back(json::Object{
+          {"name", Census->bufferLabel(I)},
+          {"parameter", B.Name},
+          {"type", B.Type},
+          {"function", B.Function},
+          {"address", B.Base},
+          {"size", B.Extent ? json::Value(*B.Extent) : json::Value(nullptr)}});
+    }
+  for (size_t I = 0; I < Buffers.size(); ++I)
+    BuffersJ.push_back(json::Object{{"name", bufferName(uint32_t(I))},
+                                    {"address", Buffers[I].Lo},
+                                    {"size", Buffers[I].Hi - Buffers[I].Lo}});
   json::Array WGs;
   for (const Workgroup &W : Workgroups) {
     json::Array Uses;
     for (const BufferUse &B : W.Buffers)
-      Uses.push_back(json::Object{{"buffer", B.Buffer},
+      Uses.push_back(json::Object{{"buffer", bufferName(B.Buffer)},
                                   {"loads", Ranges(B.Loads)},
                                   {"stores", Ranges(B.Stores)}});
     json::Array Streams;
     for (const Stream &S : W.Streams) {
       json::Object O{{"kind", S.Store ? "store" : "load"},
                      {"length", S.Pattern.length()},
-                     {"buffer", S.Buffer},
+                     {"buffer", bufferName(S.Buffer)},
+                     {"source", S.Source},
                      {"count", S.Pattern.count()},
                      {"first", S.Pattern.first()},
                      {"pattern", StridePattern::kindName(S.Pattern.kind())}};

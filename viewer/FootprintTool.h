@@ -50,9 +50,18 @@ public:
   bool anotherPass() override;
   void finish() override;
 
+  /// Buffer ids: a kernel parameter's buffer (Record::Buffer) is
+  /// ParamBuffer | its index in TraceCensus::Buffers; an address cluster of
+  /// accesses in no parameter is its index in buffers().
+  static constexpr uint32_t ParamBuffer = 0x80000000u;
+
   struct Stream {
     bool Store = false;
     uint32_t Buffer = 0;
+    /// The access site (source expression) of its accesses, 0 if none, and
+    /// where it is ("k.cc:12 a[i]").
+    uint32_t Site = 0;
+    std::string Source;
     StridePattern Pattern;
   };
   struct BufferUse {
@@ -65,8 +74,10 @@ public:
     std::vector<Stream> Streams;
   };
 
-  /// After finish().
+  /// After finish(): the address clusters of accesses in no parameter.
   const std::vector<Interval> &buffers() const { return Buffers; }
+  /// How reports name buffer id \p Buffer ("a", "cluster 2").
+  std::string bufferName(uint32_t Buffer) const;
   const std::vector<Workgroup> &workgroups() const { return Workgroups; }
 
 private:
@@ -83,6 +94,8 @@ private:
     size_t LastStream = 0;
   };
   uint32_t bufferOf(uint64_t Address) const;
+  /// Where access site \p Site is ("k.cc:12 a[i]"), or "".
+  std::string siteName(uint32_t Site) const;
   void printText();
   void printJson();
 
@@ -90,7 +103,8 @@ private:
   bool Json;
   unsigned Pass = 0;
   const Metadata *Meta = nullptr;
-  /// Pass 1: every accessed byte, merged across gaps up to BufferGap.
+  /// Pass 1: every accessed byte in no parameter, merged across gaps up to
+  /// BufferGap.
   IntervalAccumulator Touched;
   std::vector<Interval> Buffers;
   const TraceCensus *Census = nullptr;

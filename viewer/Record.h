@@ -23,6 +23,9 @@ namespace wgtrace::viewer {
 
 struct Metadata;
 
+/// Record::Buffer of an access in no known buffer.
+inline constexpr uint32_t kNoBuffer = UINT32_MAX;
+
 /// A WORKGROUP record as the decoder keeps it while its ring is decoded.
 struct WorkgroupInfo {
   /// Ring offset of the record: the key that its records refer to.
@@ -73,6 +76,10 @@ struct Record {
   /// this file).
   uint64_t AddressWord = 0;
   uint32_t AccessSite = format::kNoAccessSite;
+  /// LOAD / STORE: the kernel parameter the address falls in, an index in
+  /// TraceCensus::Buffers (BufferResolver.h), or kNoBuffer (none, or the
+  /// file names no buffers).
+  uint32_t Buffer = kNoBuffer;
   /// VALUE.
   format::ValueRecord Value{};
   /// PRINT text, up to its first NUL (IREE prints it with "%.*s").

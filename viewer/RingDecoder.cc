@@ -221,7 +221,7 @@ Error RingDecoder::locateWrappedStart() {
   return Error::success();
 }
 
-Error RingDecoder::decode(function_ref<void(const Record &)> Sink,
+Error RingDecoder::decode(function_ref<void(Record &)> Sink,
                           WorkgroupJoiner *Joiner) const {
   const Metadata *Meta = Info.Meta;
   const size_t NumSites = Meta ? Meta->SiteFunctions.size() : 0;
@@ -273,6 +273,7 @@ Error RingDecoder::decode(function_ref<void(const Record &)> Sink,
     Rec.Offset = Phys;
     Rec.FileOffset = FileOffset;
     Rec.Text = StringRef();
+    Rec.Buffer = kNoBuffer;
     if (Rec.Tag == format::Tag::Workgroup) {
       WorkgroupInfo WG;
       WG.Offset = Phys;

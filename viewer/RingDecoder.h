@@ -47,7 +47,7 @@ public:
   /// delivered. With \p Joiner, every WORKGROUP record is numbered by it
   /// (WorkgroupInfo::Invocation) before the sink sees it, and told the
   /// owner of the chunk's last record at the end.
-  llvm::Error decode(llvm::function_ref<void(const Record &)> Sink,
+  llvm::Error decode(llvm::function_ref<void(Record &)> Sink,
                      WorkgroupJoiner *Joiner = nullptr) const;
 
   /// Called during decode() with file ranges [Begin, End) of records

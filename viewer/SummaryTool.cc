@@ -12,7 +12,10 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
-void SummaryTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
+void SummaryTool::beginRing(const RingInfo &Info) {
+  Meta = Info.Meta;
+  Grouping.beginRing(Info.Meta);
+}
 
 size_t SummaryTool::siteIndex(const Record &R) {
   uint32_t Site = R.Workgroup->Record.DispatchId;
@@ -27,19 +30,20 @@ size_t SummaryTool::siteIndex(const Record &R) {
   return It->second;
 }
 
-void SummaryTool::addLines(Open &O, uint64_t Address, uint32_t Length) const {
+void SummaryTool::addLines(DenseSet<uint64_t> &Lines, uint64_t &LastLine,
+                           uint64_t Address, uint32_t Length) const {
   uint64_t First = Address >> LineShift;
   uint64_t Last = (Address + (Length ? Length - 1 : 0)) >> LineShift;
   if (Last < First)
     Last = First; // the access wraps past the top of the address space
-  if (First == Last && First == O.LastLine)
+  if (First == Last && First == LastLine)
     return;
   for (uint64_t L = First;; ++L) {
-    O.Lines.insert(L);
+    Lines.insert(L);
     if (L == Last)
       break;
   }
-  O.LastLine = Last;
+  LastLine = Last;
 }
 
 SummaryTool::Open &SummaryTool::open(const Record &R) {
@@ -68,8 +72,17 @@ void SummaryTool::record(const Record &R) {
   if (R.Tag == format::Tag::Workgroup)
     return;
   O.Summary.Counts.count(R);
-  if (R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore)
-    addLines(O, R.Memory.Address, R.Memory.Length);
+  if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
+    return;
+  addLines(O.Lines, O.LastLine, R.Memory.Address, R.Memory.Length);
+  if (Grouping.perAccess()) {
+    uint32_t Key = Grouping.key(R);
+    if (Key >= Groups.size())
+      Groups.resize(Key + 1);
+    Group &G = Groups[Key];
+    G.Counts.count(R);
+    addLines(G.Lines, G.LastLine, R.Memory.Address, R.Memory.Length);
+  }
 }
 
 void SummaryTool::endWorkgroups(ArrayRef<uint64_t> Invocations) {
@@ -116,6 +129,18 @@ void SummaryTool::finish() {
   }
   for (auto &[Name, Counts] : Kernels)
     Counts.Lines = KernelLines[Name].size();
+  for (uint32_t K = 0; K < Groups.size(); ++K) {
+    GroupSummary G;
+    G.Label = Grouping.label(K);
+    G.Texts = Grouping.texts(K);
+    G.Counts = Groups[K].Counts;
+    G.Counts.Lines = Groups[K].Lines.size();
+    GroupRows.push_back(std::move(G));
+  }
+  std::stable_sort(GroupRows.begin(), GroupRows.end(),
+                   [](const GroupSummary &A, const GroupSummary &B) {
+                     return A.Label < B.Label;
+                   });
   if (Json)
     printJson();
   else
@@ -136,15 +161,34 @@ void SummaryTool::printText() {
                   "{:>7}\n",
                   "workgroup", "pid", "loads", "stores", "load bytes",
                   "store bytes", "lines", "values", "prints");
-  for (const SiteSummary &S : Sites) {
-    OS << fmt::format("dispatch site {}: {} ({} workgroups)\n", S.Site,
-                      S.Function, S.Totals.Workgroups);
-    OS << Header;
-    for (const WorkgroupSummary &W : S.Workgroups)
-      OS << row(fmt::format("{},{},{}", W.Id[0], W.Id[1], W.Id[2]), W.Counts,
-                std::to_string(W.ProcessorId));
-    OS << row("total", S.Totals, "");
+  if (Grouping.perAccess())
+    printGroupsText();
+  else if (Grouping.by() == GroupBy::Site) {
+    OS << "dispatch sites\n";
+    OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} "
+                      "{:>7} {:>7}\n",
+                      "site", "workgroups", "loads", "stores", "load bytes",
+                      "store bytes", "lines", "values", "prints");
+    for (const SiteSummary &S : Sites) {
+      const AccessCounts &C = S.Totals;
+      OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} "
+                        "{:>7} {:>7}\n",
+                        fmt::format("{}: {}", S.Site, S.Function), C.Workgroups,
+                        C.Loads, C.Stores, C.LoadBytes, C.StoreBytes, C.Lines,
+                        C.Values, C.Prints);
+    }
     OS << "\n";
+  } else {
+    for (const SiteSummary &S : Sites) {
+      OS << fmt::format("dispatch site {}: {} ({} workgroups)\n", S.Site,
+                        S.Function, S.Totals.Workgroups);
+      OS << Header;
+      for (const WorkgroupSummary &W : S.Workgroups)
+        OS << row(fmt::format("{},{},{}", W.Id[0], W.Id[1], W.Id[2]), W.Counts,
+                  std::to_string(W.ProcessorId));
+      OS << row("total", S.Totals, "");
+      OS << "\n";
+    }
   }
   OS << "kernels\n";
   OS << fmt::format("  {:<14} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} {:>7} "
@@ -157,6 +201,26 @@ void SummaryTool::printText() {
                       Name, C.Workgroups, C.Loads, C.Stores, C.LoadBytes,
                       C.StoreBytes, C.Lines, C.Values, C.Prints);
   OS << censusText(Census, /*AllSites=*/true);
+}
+
+void SummaryTool::printGroupsText() {
+  const bool Lines = Grouping.by() == GroupBy::Line;
+  OS << (Lines ? "by source line (the access sites on each line)\n"
+               : "by buffer (the kernel parameter each access falls in)\n");
+  OS << fmt::format("  {:<28} {:>10} {:>10} {:>12} {:>12} {:>8}{}\n",
+                    Lines ? "source" : "buffer", "loads", "stores",
+                    "load bytes", "store bytes", "lines",
+                    Lines ? "  accesses" : "");
+  for (const GroupSummary &G : GroupRows) {
+    std::string Texts;
+    for (const std::string &T : G.Texts)
+      Texts += (Texts.empty() ? "  " : ", ") + T;
+    const AccessCounts &C = G.Counts;
+    OS << fmt::format("  {:<28} {:>10} {:>10} {:>12} {:>12} {:>8}{}\n", G.Label,
+                      C.Loads, C.Stores, C.LoadBytes, C.StoreBytes, C.Lines,
+                      Texts);
+  }
+  OS << "\n";
 }
 
 static json::Object toJson(const AccessCounts &C) {
@@ -179,20 +243,32 @@ void SummaryTool::printJson() {
       O["pid"] = W.ProcessorId;
       WGs.push_back(std::move(O));
     }
-    SitesJ.push_back(json::Object{{"site", S.Site},
-                                  {"function", S.Function},
-                                  {"workgroups", std::move(WGs)},
-                                  {"totals", toJson(S.Totals)}});
+    json::Object SiteJ{{"site", S.Site},
+                       {"function", S.Function},
+                       {"totals", toJson(S.Totals)}};
+    if (Grouping.by() == GroupBy::Workgroup)
+      SiteJ["workgroups"] = std::move(WGs);
+    SitesJ.push_back(std::move(SiteJ));
+  }
+  json::Array GroupsJ;
+  for (const GroupSummary &G : GroupRows) {
+    json::Object O = toJson(G.Counts);
+    O.erase("workgroups");
+    O[Grouping.by() == GroupBy::Line ? "source" : "buffer"] = G.Label;
+    if (Grouping.by() == GroupBy::Line)
+      O["text"] = json::Array(G.Texts);
+    GroupsJ.push_back(std::move(O));
   }
   json::Object KernelsJ;
   for (const auto &[Name, C] : Kernels)
     KernelsJ[Name] = toJson(C);
-  json::Value Root = json::Object{
-      {"line_size", uint64_t(1) << LineShift},
-      {"lost_bytes", lostBytes()},
-      {"loss", Census ? json::Value(lossJson(*Census)) : json::Value(nullptr)},
-      {"sites", std::move(SitesJ)},
-      {"kernels", std::move(KernelsJ)}};
+  json::Value Root = json::Object{{"line_size", uint64_t(1) << LineShift},
+                                  {"lost_bytes", lostBytes()},
+                                  {"loss", censusJson(Census)},
+                                  {"by", groupByName(Grouping.by())},
+                                  {"groups", std::move(GroupsJ)},
+                                  {"sites", std::move(SitesJ)},
+                                  {"kernels", std::move(KernelsJ)}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

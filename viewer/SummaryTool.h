@@ -4,6 +4,7 @@
 #define WGTRACE_VIEWER_SUMMARYTOOL_H
 
 #include "AccessCounts.h"
+#include "AccessGrouping.h"
 #include "AnalysisTool.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -18,13 +19,19 @@ namespace wgtrace::viewer {
 
 class SummaryTool : public AnalysisTool {
 public:
-  SummaryTool(llvm::raw_ostream &OS, bool Json, uint64_t LineSize = 64)
-      : OS(OS), Json(Json), LineShift(llvm::Log2_64(LineSize)) {}
+  /// \p By: rows per workgroup under each site (the default), per site,
+  /// per source line or per buffer.
+  SummaryTool(llvm::raw_ostream &OS, bool Json, uint64_t LineSize = 64,
+              GroupBy By = GroupBy::Workgroup)
+      : OS(OS), Json(Json), LineShift(llvm::Log2_64(LineSize)), Grouping(By) {}
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
   void endWorkgroups(llvm::ArrayRef<uint64_t> Invocations) override;
-  void census(const TraceCensus &C) override { Census = &C; }
+  void census(const TraceCensus &C) override {
+    Census = &C;
+    Grouping.census(C);
+  }
   void finish() override;
 
   struct WorkgroupSummary {
@@ -46,6 +53,13 @@ public:
   const std::vector<SiteSummary> &sites() const { return Sites; }
   const std::map<std::string, AccessCounts> &kernels() const { return Kernels; }
   uint64_t lostBytes() const { return Census ? Census->bytesLost() : 0; }
+  /// --by line / buffer: the counts of each group (AccessGrouping keys).
+  struct GroupSummary {
+    std::string Label;
+    std::vector<std::string> Texts;
+    AccessCounts Counts;
+  };
+  const std::vector<GroupSummary> &groups() const { return GroupRows; }
 
 private:
   /// A workgroup invocation that may still have records.
@@ -57,11 +71,15 @@ private:
     /// and skipping the set for them is most of the summary's speed.
     uint64_t LastLine = UINT64_MAX;
   };
-  void addLines(Open &O, uint64_t Address, uint32_t Length) const;
+  /// Adds the cache lines of an access to \p Lines (\p LastLine: the line
+  /// inserted last, to skip the set for runs on one line).
+  void addLines(llvm::DenseSet<uint64_t> &Lines, uint64_t &LastLine,
+                uint64_t Address, uint32_t Length) const;
   size_t siteIndex(const Record &R);
   Open &open(const Record &R);
   void printText();
   void printJson();
+  void printGroupsText();
 
   llvm::raw_ostream &OS;
   bool Json;
@@ -80,6 +98,14 @@ private:
   std::map<std::pair<const Metadata *, uint32_t>, size_t> SiteByKey;
   std::map<std::string, AccessCounts> Kernels;
   std::map<std::string, llvm::DenseSet<uint64_t>> KernelLines;
+  AccessGrouping Grouping;
+  struct Group {
+    AccessCounts Counts;
+    llvm::DenseSet<uint64_t> Lines;
+    uint64_t LastLine = UINT64_MAX;
+  };
+  std::vector<Group> Groups;
+  std::vector<GroupSummary> GroupRows;
 };
 
 } // namespace wgtrace::viewer

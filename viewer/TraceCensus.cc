@@ -17,6 +17,23 @@ uint64_t TraceCensus::bytesLost() const {
   return Bytes;
 }
 
+std::string TraceCensus::bufferLabel(uint32_t Index) const {
+  if (Index >= Buffers.size())
+    return "(none)";
+  const BufferInfo &B = Buffers[Index];
+  bool OtherKernel = false, OtherMemory = false;
+  for (const BufferInfo &O : Buffers) {
+    if (&O == &B || O.Name != B.Name)
+      continue;
+    OtherKernel |= O.Function != B.Function;
+    OtherMemory |= O.Function == B.Function && O.Base != B.Base;
+  }
+  std::string Label = OtherKernel ? B.Function + ":" + B.Name : B.Name;
+  if (OtherMemory)
+    Label += fmt::format("@{:#x}", B.Base);
+  return Label;
+}
+
 std::string TraceCensus::nothingToAnalyse(StringRef FilterText) const {
   if (FileBytes == 0)
     return "the file is empty (0 bytes): the program wrote no trace";

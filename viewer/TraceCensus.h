@@ -13,6 +13,7 @@
 #ifndef WGTRACE_VIEWER_TRACECENSUS_H
 #define WGTRACE_VIEWER_TRACECENSUS_H
 
+#include "BufferResolver.h"
 #include "Metadata.h"
 
 #include "llvm/Support/JSON.h"
@@ -73,6 +74,15 @@ struct TraceCensus {
   std::vector<std::string> Notes;
   /// Accesses the rewriter could not wrap, each once.
   std::vector<UntracedAccess> Untraced;
+  /// The buffers Record::Buffer indexes (kernel parameters and the memory
+  /// each invocation gave them).
+  std::vector<BufferInfo> Buffers;
+
+  /// How a report names buffer \p Index: the parameter's name, with its
+  /// kernel when two kernels have a parameter of that name and its address
+  /// when one kernel's parameter named several buffers; "(none)" for
+  /// kNoBuffer.
+  std::string bufferLabel(uint32_t Index) const;
 
   uint64_t bytesLost() const;
   bool anyLoss() const { return !Rings.empty(); }

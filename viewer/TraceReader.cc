@@ -81,8 +81,10 @@ void TraceReader::countRing(const RingInfo &Info) {
   Census.LossUncounted = true;
 }
 
-void TraceReader::finishCensus(const WorkgroupJoiner &Joiner) {
+void TraceReader::finishCensus(const WorkgroupJoiner &Joiner,
+                               const BufferResolver &Buffers) {
   Census.Invocations = Joiner.invocations();
+  Census.Buffers = Buffers.buffers();
   Census.SelectedInvocations = Joiner.selectedInvocations();
   Census.Rings.erase(std::remove_if(Census.Rings.begin(), Census.Rings.end(),
                                     [](const RingLoss &L) {
@@ -150,6 +152,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
   AllMetadata.clear();
   TraceFile::ChunkIterator It = File.chunks();
   WorkgroupJoiner Joiner(Filter);
+  BufferResolver Buffers;
   const Metadata *Current = nullptr;
   SmallVector<AnalysisTool *, 4> RecordTools;
   bool WantTiming = false;
@@ -174,7 +177,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
     Joiner.endFile();
     EndWorkgroups();
     if (FirstPass)
-      finishCensus(Joiner);
+      finishCensus(Joiner, Buffers);
     return E;
   };
 
@@ -282,19 +285,28 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
     if (FirstPass)
       countRing(Info);
     Joiner.beginRing(Info);
+    Buffers.beginRing(Info.Meta);
     for (AnalysisTool *T : Tools)
       T->beginRing(Info);
     RingTrailers.push_back(Info.Trailer);
     RingOffsets.emplace_back();
     OffsetTable &Offsets = RingOffsets.back();
     Error E = Error::success();
-    if (!Filter.active() && !WantTiming && RecordTools.size() == 1) {
+    if (!Filter.active() && !WantTiming && !Buffers.active() &&
+        RecordTools.size() == 1) {
       // The common case, as lean as the decoder: one tool, every record.
-      E = D->decode([T = RecordTools[0]](const Record &R) { T->record(R); },
-                    &Joiner);
+      E = D->decode([T = RecordTools[0]](Record &R) { T->record(R); }, &Joiner);
     } else {
+      const bool ResolveBuffers = Buffers.active();
       E = D->decode(
-          [&](const Record &R) {
+          [&](Record &R) {
+            if (ResolveBuffers) {
+              if (R.Tag == format::Tag::Value)
+                Buffers.value(R);
+              else if (R.Tag == format::Tag::MemoryLoad ||
+                       R.Tag == format::Tag::MemoryStore)
+                R.Buffer = Buffers.resolve(R);
+            }
             if (R.Workgroup) {
               if (WantTiming && R.Tag == format::Tag::Workgroup)
                 Offsets.emplace_back(R.Offset, R.Workgroup->Invocation);

@@ -13,6 +13,7 @@
 #define WGTRACE_VIEWER_TRACEREADER_H
 
 #include "AnalysisTool.h"
+#include "BufferResolver.h"
 #include "RingDecoder.h"
 #include "TraceCensus.h"
 #include "TraceFile.h"
@@ -42,7 +43,8 @@ public:
 private:
   llvm::Error runChunks(llvm::ArrayRef<AnalysisTool *> Tools, bool FirstPass);
   void countRing(const RingInfo &Info);
-  void finishCensus(const WorkgroupJoiner &Joiner);
+  void finishCensus(const WorkgroupJoiner &Joiner,
+                    const BufferResolver &Buffers);
 
   const TraceFile &File;
   RingMode Mode;

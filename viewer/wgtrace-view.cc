@@ -125,6 +125,14 @@ cl::opt<unsigned> LineSize("line-size",
                            cl::init(0), cl::sub(SummaryCmd), cl::sub(CacheCmd),
                            cl::cat(ViewCategory));
 
+cl::opt<std::string> By("by",
+                        cl::desc("Rows per workgroup (default), site, line "
+                                 "(source line of the accesses) or buffer "
+                                 "(the kernel parameter they fall in)"),
+                        cl::value_desc("workgroup|site|line|buffer"),
+                        cl::init("workgroup"), cl::sub(SummaryCmd),
+                        cl::sub(CacheCmd), cl::cat(ViewCategory));
+
 cl::opt<uint64_t> RacesLimit("limit",
                              cl::desc("List at most this many racing pairs "
                                       "(all are counted; default: 100)"),
@@ -356,12 +364,23 @@ bool checkLineSize(unsigned &Size) {
   return true;
 }
 
+bool parseBy(GroupBy &Out) {
+  std::optional<GroupBy> G = parseGroupBy(By);
+  if (!G) {
+    error() << "--by must be workgroup, site, line or buffer\n";
+    return false;
+  }
+  Out = *G;
+  return true;
+}
+
 int runSummary(const WorkgroupFilter &Filter) {
   unsigned Line = LineSize;
-  if (!checkLineSize(Line))
+  GroupBy Rows;
+  if (!checkLineSize(Line) || !parseBy(Rows))
     return kExitUsage;
   return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
-    SummaryTool Summary(OS, Json, Line);
+    SummaryTool Summary(OS, Json, Line, Rows);
     AnalysisTool *Tools[] = {&Summary};
     return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
   });
@@ -433,10 +452,11 @@ bool parseGeometry(CacheGeometry &G) {
 
 int runCache(const WorkgroupFilter &Filter) {
   CacheGeometry G;
-  if (!parseGeometry(G))
+  GroupBy Rows;
+  if (!parseGeometry(G) || !parseBy(Rows))
     return kExitUsage;
   return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
-    CacheTool Cache(OS, Json, G, CacheCold);
+    CacheTool Cache(OS, Json, G, CacheCold, Rows);
     AnalysisTool *Tools[] = {&Cache};
     return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
   });

@@ -119,7 +119,7 @@ TEST(Footprint, TransposeStoresAreStrided) {
   EXPECT_EQ(W3.Streams[1].Pattern.kind(), Kind::Strided);
   EXPECT_EQ(W3.Streams[1].Pattern.step(), 64);
   EXPECT_EQ(W3.Streams[1].Pattern.first(), Out + 12);
-  EXPECT_NE(F.Text.find("  stream store 4 B buffer 1: 16 accesses from "
+  EXPECT_NE(F.Text.find("  stream store 4 B cluster 1: 16 accesses from "
                         "0x20000c, strided by 64 B\n"),
             std::string::npos)
       << F.Text;

@@ -1,0 +1,168 @@
+//===- BuffersTest.cc - Accesses by kernel parameter and source line -----===//
+//
+// With the rewriter's buffer parameters (BufferBase / BufferExtent values)
+// and access sites, reports speak of "a", "b", "c" and of file:line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CacheTool.h"
+#include "DecodeHelpers.h"
+#include "FootprintTool.h"
+#include "SummaryTool.h"
+#include "TraceBuilder.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <gtest/gtest.h>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+using namespace wgtrace::viewer;
+
+namespace {
+
+// simple_mul(wg, const float *a, const float *b, float *c, int n): three
+// buffers 256 bytes apart (closer than any address-gap rule separates),
+// a and b with extents, c a plain pointer.
+constexpr uint64_t kA = 0x10000, kB = 0x10100, kC = 0x10200;
+
+ExtensionSpec simpleMulExtension() {
+  ExtensionSpec X;
+  X.FunctionParams = {{{"a", "const float *", 1, 0, 4, true},
+                       {"b", "const float *", 2, 0, 4, true},
+                       {"c", "float *", 3, 0, 4, false}}};
+  X.AccessSites = {{"simple_mul.cc", 7, 12, 0, "simple_mul", "a[i]"},
+                   {"simple_mul.cc", 7, 19, 0, "simple_mul", "b[i]"},
+                   {"simple_mul.cc", 7, 5, 1, "simple_mul", "c[i]"}};
+  X.Untraced = {{"simple_mul.cc", 9, 3, "simple_mul", "M(c)",
+                 "access inside a macro expansion"}};
+  return X;
+}
+
+std::vector<uint8_t> simpleMul(unsigned Workgroups = 4) {
+  ExtensionSpec X = simpleMulExtension();
+  TraceBuilder B;
+  B.metadata({{"simple_mul", {}, {}, {}}}, {0}, &X);
+  RingBuilder R(1 << 16);
+  for (uint32_t W = 0; W < Workgroups; ++W) {
+    R.workgroup(0, {W, 0, 0}, {Workgroups, 1, 1}, W % 2);
+    R.value(format::ValueType::BufferBase, 0, kA);
+    R.value(format::ValueType::BufferExtent, 0, 256);
+    R.value(format::ValueType::BufferBase, 1, kB);
+    R.value(format::ValueType::BufferExtent, 1, 256);
+    R.value(format::ValueType::BufferBase, 2, kC);
+    for (uint32_t I = 0; I < 16; ++I) {
+      const uint64_t At = 4 * (16 * W + I);
+      R.load((kA + At) | format::accessSiteBits(1), 4);
+      R.load((kB + At) | format::accessSiteBits(2), 4);
+      R.store((kC + At) | format::accessSiteBits(3), 4);
+    }
+  }
+  B.ring(R);
+  return B.bytes();
+}
+
+TEST(Buffers, SummaryByBufferNamesTheParameters) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  SummaryTool Summary(OS, false, 64, GroupBy::Buffer);
+  decodeWith(Summary, simpleMul());
+  ASSERT_EQ(Summary.groups().size(), 3u) << Out;
+  EXPECT_EQ(Summary.groups()[0].Label, "a");
+  EXPECT_EQ(Summary.groups()[0].Counts.Loads, 64u);
+  EXPECT_EQ(Summary.groups()[0].Counts.Lines, 4u);
+  EXPECT_EQ(Summary.groups()[1].Label, "b");
+  EXPECT_EQ(Summary.groups()[2].Label, "c");
+  EXPECT_EQ(Summary.groups()[2].Counts.Stores, 64u);
+  EXPECT_EQ(Summary.groups()[2].Counts.StoreBytes, 256u);
+  EXPECT_NE(Out.find("by buffer"), std::string::npos);
+  // The values that named the buffers are not the kernel's values.
+  EXPECT_EQ(Summary.sites()[0].Totals.Values, 0u);
+  // Untraced accesses are said.
+  EXPECT_NE(Out.find("1 access in the source is not traced"), std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("simple_mul.cc:9:3: M(c) in simple_mul: access inside a "
+                     "macro expansion"),
+            std::string::npos)
+      << Out;
+}
+
+TEST(Buffers, SummaryByLineJoinsTheSitesOfOneLine) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  SummaryTool Summary(OS, true, 64, GroupBy::Line);
+  decodeWith(Summary, simpleMul());
+  ASSERT_EQ(Summary.groups().size(), 1u);
+  EXPECT_EQ(Summary.groups()[0].Label, "simple_mul.cc:7");
+  EXPECT_EQ(Summary.groups()[0].Counts.Loads, 128u);
+  EXPECT_EQ(Summary.groups()[0].Texts,
+            (std::vector<std::string>{"a[i]", "b[i]", "c[i]"}));
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  EXPECT_EQ(*V->getAsObject()->getString("by"), "line");
+  const llvm::json::Object *G =
+      (*V->getAsObject()->getArray("groups"))[0].getAsObject();
+  EXPECT_EQ(*G->getString("source"), "simple_mul.cc:7");
+}
+
+TEST(Buffers, FootprintSeparatesBuffersCloserThanAnyGap) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  FootprintTool Footprint(OS, false);
+  decodeWith(Footprint, simpleMul());
+  // No address clusters: every access is in a parameter.
+  EXPECT_TRUE(Footprint.buffers().empty());
+  const auto &W = Footprint.workgroups()[1];
+  ASSERT_EQ(W.Buffers.size(), 3u) << Out;
+  ASSERT_EQ(W.Streams.size(), 3u) << Out;
+  for (const FootprintTool::Stream &S : W.Streams)
+    EXPECT_EQ(S.Pattern.describe(), "contiguous") << Out;
+  EXPECT_NE(Out.find("  a loads:  0x10040+64 (1 range, 64 bytes)"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("stream load  4 B b at simple_mul.cc:7 b[i]: 16 accesses"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("c (float * of simple_mul): 0x10200 (size not recorded)"),
+            std::string::npos)
+      << Out;
+}
+
+TEST(Buffers, CacheMissesByLineAndBuffer) {
+  llvm::raw_null_ostream Null;
+  CacheTool ByBuffer(Null, false, CacheGeometry{}, false, GroupBy::Buffer);
+  decodeWith(ByBuffer, simpleMul());
+  ASSERT_EQ(ByBuffer.groups().size(), 3u);
+  uint64_t Misses = 0;
+  for (const CacheTool::GroupCounts &G : ByBuffer.groups()) {
+    EXPECT_EQ(G.C.Misses, 4u) << G.Label; // 256 bytes: four 64-byte lines
+    Misses += G.C.Misses;
+  }
+  EXPECT_EQ(Misses, ByBuffer.totals().Misses);
+  CacheTool ByLine(Null, true, CacheGeometry{}, false, GroupBy::Line);
+  decodeWith(ByLine, simpleMul());
+  ASSERT_EQ(ByLine.groups().size(), 1u);
+  EXPECT_EQ(ByLine.groups()[0].C.Misses, 12u);
+}
+
+TEST(Buffers, PointerWithoutExtentEndsAtTheNextParameter) {
+  // c is last: it reaches up to 64 GiB, not the whole address space; an
+  // access far beyond (a stack address) is in no buffer.
+  ExtensionSpec X = simpleMulExtension();
+  TraceBuilder B;
+  B.metadata({{"simple_mul", {}, {}, {}}}, {0}, &X);
+  RingBuilder R(4096);
+  R.workgroup(0, {0, 0, 0}, {1, 1, 1});
+  R.value(format::ValueType::BufferBase, 0, kA);
+  R.value(format::ValueType::BufferBase, 2, kC);
+  R.load(kA + 0x100, 4); // past a's missing extent, below c: still a
+  R.load(0x7FFF00000000, 4);
+  B.ring(R);
+  SummaryTool Summary(llvm::nulls(), false, 64, GroupBy::Buffer);
+  decodeWith(Summary, B.bytes());
+  ASSERT_EQ(Summary.groups().size(), 2u);
+  EXPECT_EQ(Summary.groups()[0].Label, "(no buffer)");
+  EXPECT_EQ(Summary.groups()[1].Label, "a");
+}
+
+} // namespace
