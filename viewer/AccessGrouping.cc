@@ -65,7 +65,8 @@ uint32_t AccessGrouping::key(const Record &R) {
   if (By == GroupBy::Line) {
     Key = lineKey(From);
   } else {
-    auto [It, New] = ByBuffer.try_emplace(From, uint32_t(Labels.size()));
+    auto [It, New] =
+        ByBuffer.try_emplace(uint64_t(From), uint32_t(Labels.size()));
     if (New) {
       Labels.push_back(From == kNoBuffer ? "(no buffer)" : "");
       Texts.emplace_back();

@@ -64,7 +64,8 @@ private:
   std::vector<std::vector<std::string>> Texts;
   llvm::StringMap<uint32_t> ByLabel;
   llvm::DenseMap<std::pair<const Metadata *, uint32_t>, uint32_t> BySite;
-  llvm::DenseMap<uint32_t, uint32_t> ByBuffer;
+  /// By buffer, widened: kNoBuffer is DenseMap's empty key as a uint32_t.
+  llvm::DenseMap<uint64_t, uint32_t> ByBuffer;
   std::vector<uint32_t> BufferOfKey;
   /// The last lookup, for runs of accesses from one site or buffer.
   const Metadata *LastMeta = nullptr;

@@ -160,7 +160,8 @@ TEST(Buffers, PointerWithoutExtentEndsAtTheNextParameter) {
   B.ring(R);
   SummaryTool Summary(llvm::nulls(), false, 64, GroupBy::Buffer);
   decodeWith(Summary, B.bytes());
-  ASSERT_EQ(Summary.groups().size(), 2u);
+  ASSERT_EQ(Summary.groups().size(), 2u)
+      << Summary.groups()[0].Label << " " << Summary.groups()[0].Counts.Loads;
   EXPECT_EQ(Summary.groups()[0].Label, "(no buffer)");
   EXPECT_EQ(Summary.groups()[1].Label, "a");
 }
