@@ -17,6 +17,23 @@ namespace wgtrace::viewer {
 
 void RacesTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 
+uint32_t RacesTool::source(uint32_t Site) {
+  if (Site == format::kNoAccessSite)
+    return 0;
+  auto [It, New] = SourceOf.try_emplace({Meta, Site}, 0);
+  if (New) {
+    const AccessSite *A = Meta ? Meta->accessSite(Site) : nullptr;
+    std::string Label = A && A->Where.known() ? A->Where.str() : "";
+    if (A && !A->Text.empty())
+      Label += (Label.empty() ? "`" : " `") + A->Text + "`";
+    if (Label.empty())
+      Label = fmt::format("access site {}", Site);
+    It->second = uint32_t(Sources.size());
+    Sources.push_back(std::move(Label));
+  }
+  return It->second;
+}
+
 void RacesTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
@@ -41,7 +58,20 @@ void RacesTool::record(const Record &R) {
     LastWorkgroup = W;
   }
   Accesses &A = PerWorkgroup[LastWorkgroup];
-  (R.Memory.IsStore ? A.Stores : A.Loads).add(I.Lo, I.Hi);
+  const bool Write = R.Memory.IsStore;
+  const uint32_t Source = source(R.AccessSite);
+  auto Same = [&](const AccessRun &Run) {
+    return Run.Write == Write && Run.Source == Source && Run.Buffer == R.Buffer;
+  };
+  if (A.Last >= A.Runs.size() || !Same(A.Runs[A.Last])) {
+    auto It = std::find_if(A.Runs.begin(), A.Runs.end(), Same);
+    if (It == A.Runs.end()) {
+      A.Runs.push_back({Write, Source, R.Buffer, IntervalAccumulator()});
+      It = A.Runs.end() - 1;
+    }
+    A.Last = It - A.Runs.begin();
+  }
+  A.Runs[A.Last].Ranges.add(I.Lo, I.Hi);
 }
 
 namespace {
@@ -49,6 +79,8 @@ struct Tagged {
   Interval Range;
   uint32_t Workgroup;
   bool Write;
+  uint32_t Source;
+  uint32_t Buffer;
 };
 struct EndsLater {
   bool operator()(const Tagged &X, const Tagged &Y) const {
@@ -64,6 +96,12 @@ struct ActiveSet : std::priority_queue<Tagged, std::vector<Tagged>, EndsLater> {
       pop();
   }
 };
+/// A race group while a launch is swept.
+struct Group {
+  RacesTool::Race Rc;
+  IntervalAccumulator Overlaps;
+  DenseSet<uint64_t> Pairs, WriteWrite, ReadWrite;
+};
 } // namespace
 
 void RacesTool::detect(uint32_t LaunchIndex) {
@@ -73,44 +111,50 @@ void RacesTool::detect(uint32_t LaunchIndex) {
     for (uint32_t W : Tracker.locals()[Local].Workgroups) {
       if (W >= PerWorkgroup.size())
         continue;
-      // A stream-mode copy shares its workgroup's slot: visit it once.
-      if (Tracker.workgroups()[W].Local != Local)
-        continue;
-      for (const Interval &I : PerWorkgroup[W].Loads.ranges())
-        All.push_back({I, W, false});
-      for (const Interval &I : PerWorkgroup[W].Stores.ranges())
-        All.push_back({I, W, true});
+      for (AccessRun &Run : PerWorkgroup[W].Runs)
+        for (const Interval &I : Run.Ranges.ranges())
+          All.push_back({I, W, Run.Write, Run.Source, Run.Buffer});
     }
   std::sort(All.begin(), All.end(), [](const Tagged &X, const Tagged &Y) {
     return X.Range.Lo < Y.Range.Lo;
   });
 
-  DenseMap<std::tuple<uint32_t, uint32_t, int>, size_t> PairIndex;
-  std::vector<Race> Found;
+  DenseSet<uint64_t> LaunchPairs;
+  DenseMap<uint64_t, size_t> GroupIndex;
+  std::vector<Group> Groups;
   auto Report = [&](const Tagged &X, const Tagged &Y) {
     if (X.Workgroup == Y.Workgroup || (!X.Write && !Y.Write))
       return;
-    Kind K = X.Write && Y.Write ? Kind::WriteWrite : Kind::ReadWrite;
-    // A is the writer of a read-write pair, else the lower workgroup.
+    const uint64_t Pair = (uint64_t(std::min(X.Workgroup, Y.Workgroup)) << 32) |
+                          std::max(X.Workgroup, Y.Workgroup);
+    LaunchPairs.insert(Pair);
+    // Side A writes; between two writers, the lower source (then the lower
+    // workgroup) first.
     const Tagged *A = &X, *B = &Y;
-    if (K == Kind::ReadWrite ? !A->Write : A->Workgroup > B->Workgroup)
+    if (!A->Write || (B->Write && std::tie(B->Source, B->Workgroup) <
+                                      std::tie(A->Source, A->Workgroup)))
       std::swap(A, B);
+    const uint64_t Key = (uint64_t(A->Source) << 32) | B->Source;
     Interval Overlap{std::max(A->Range.Lo, B->Range.Lo),
                      std::min(A->Range.Hi, B->Range.Hi)};
-    auto [It, New] = PairIndex.try_emplace({A->Workgroup, B->Workgroup, int(K)},
-                                           Found.size());
+    auto [It, New] = GroupIndex.try_emplace(Key, Groups.size());
     if (New) {
-      Race Rc;
-      Rc.K = K;
-      Rc.Launch = LaunchIndex;
-      Rc.A = A->Workgroup;
-      Rc.B = B->Workgroup;
-      Rc.Overlap = Overlap;
-      Rc.AccessA = A->Range;
-      Rc.AccessB = B->Range;
-      Found.push_back(Rc);
+      Group G;
+      G.Rc.Launch = LaunchIndex;
+      G.Rc.SourceA = A->Source;
+      G.Rc.SourceB = B->Source;
+      G.Rc.WriteB = B->Write;
+      G.Rc.Buffer = A->Buffer != kNoBuffer ? A->Buffer : B->Buffer;
+      G.Rc.A = A->Workgroup;
+      G.Rc.B = B->Workgroup;
+      G.Rc.AccessA = A->Range;
+      G.Rc.AccessB = B->Range;
+      Groups.push_back(std::move(G));
     }
-    Found[It->second].Bytes += Overlap.Hi - Overlap.Lo;
+    Group &G = Groups[It->second];
+    G.Overlaps.add(Overlap.Lo, Overlap.Hi);
+    G.Pairs.insert(Pair);
+    (A->Write && B->Write ? G.WriteWrite : G.ReadWrite).insert(Pair);
   };
 
   // Sweep by address. Every range still active when a range starts
@@ -129,14 +173,29 @@ void RacesTool::detect(uint32_t LaunchIndex) {
     (X.Write ? Writes : Reads).push(X);
   }
 
+  std::vector<Race> Found;
+  for (Group &G : Groups) {
+    Race &Rc = G.Rc;
+    Rc.Ranges = G.Overlaps.ranges();
+    Rc.Overlap = Rc.Ranges.front();
+    for (const Interval &I : Rc.Ranges)
+      Rc.Bytes += I.Hi - I.Lo;
+    Rc.Pairs = G.Pairs.size();
+    Rc.WriteWritePairs = G.WriteWrite.size();
+    Rc.ReadWritePairs = G.ReadWrite.size();
+    Rc.K = Rc.WriteWritePairs ? Kind::WriteWrite : Kind::ReadWrite;
+    Found.push_back(std::move(Rc));
+  }
   std::sort(Found.begin(), Found.end(), [](const Race &X, const Race &Y) {
-    return std::tie(X.Overlap.Lo, X.A, X.B) < std::tie(Y.Overlap.Lo, Y.A, Y.B);
+    return std::tie(X.Overlap.Lo, X.SourceA, X.SourceB) <
+           std::tie(Y.Overlap.Lo, Y.SourceA, Y.SourceB);
   });
-  RaceCount += Found.size();
-  for (const Race &Rc : Found) {
+  RaceCount += LaunchPairs.size();
+  GroupCount += Found.size();
+  for (Race &Rc : Found) {
     if (Races.size() >= Limit)
       break;
-    Races.push_back(Rc);
+    Races.push_back(std::move(Rc));
   }
 }
 
@@ -159,6 +218,14 @@ static std::string idText(const LaunchTracker::Workgroup &W) {
   return fmt::format("{},{},{}", W.Id[0], W.Id[1], W.Id[2]);
 }
 
+std::string RacesTool::bufferText(const Race &Rc) const {
+  if (Rc.Buffer == kNoBuffer || !Census || Rc.Buffer >= Census->Buffers.size())
+    return {};
+  const BufferInfo &B = Census->Buffers[Rc.Buffer];
+  return fmt::format(" in {}+{:#x}", Census->bufferLabel(Rc.Buffer),
+                     Rc.Overlap.Lo - B.Base);
+}
+
 void RacesTool::printText() {
   const auto &Launches = Tracker.launches();
   OS << fmt::format("{} racing workgroup pair{} in {} launch{} of {} "
@@ -167,6 +234,10 @@ void RacesTool::printText() {
                     Launches.size() == 1 ? "" : "es", Tracker.sites().size(),
                     Tracker.sites().size() == 1 ? "" : "s");
   uint32_t Shown = UINT32_MAX;
+  auto Side = [&](const char *Kind, uint32_t Source) {
+    const std::string &S = Sources[Source];
+    return fmt::format("{} {}", Kind, S.empty() ? "(no access site)" : S);
+  };
   for (const Race &Rc : Races) {
     const LaunchTracker::Launch &L = Launches[Rc.Launch];
     const LaunchTracker::Site &S = Tracker.sites()[L.SiteKey];
@@ -176,63 +247,84 @@ void RacesTool::printText() {
                         S.Id, S.Function,
                         S.Location.empty() ? "" : " at " + S.Location,
                         L.Ordinal, L.Grid[0], L.Grid[1], L.Grid[2]);
-      OS << fmt::format("  {:<11} {:>18} {:>8}  {:<14} {:>4} {:<30}  {:<14} "
-                        "{:>4} {}\n",
-                        "kind", "address", "bytes", "workgroup A", "pid",
-                        "access A", "workgroup B", "pid", "access B");
     }
     const auto &A = Tracker.workgroups()[Rc.A];
     const auto &B = Tracker.workgroups()[Rc.B];
-    auto Access = [](bool Write, const Interval &I) {
-      return fmt::format("{} {:#x}+{}", Write ? "store" : "load", I.Lo,
-                         I.Hi - I.Lo);
-    };
-    OS << fmt::format("  {:<11} {:>#18x} {:>8}  {:<14} {:>4} {:<30}  {:<14} "
-                      "{:>4} {}\n",
-                      kindName(Rc.K), Rc.Overlap.Lo, Rc.Bytes, idText(A),
-                      A.ProcessorId, Access(true, Rc.AccessA), idText(B),
-                      B.ProcessorId,
-                      Access(Rc.K == Kind::WriteWrite, Rc.AccessB));
+    std::string Ranges;
+    for (size_t I = 0; I < Rc.Ranges.size() && I < 4; ++I)
+      Ranges += fmt::format("{}{:#x}+{}", I ? ", " : "", Rc.Ranges[I].Lo,
+                            Rc.Ranges[I].Hi - Rc.Ranges[I].Lo);
+    if (Rc.Ranges.size() > 4)
+      Ranges += fmt::format(", ... {} more", Rc.Ranges.size() - 4);
+    OS << fmt::format("  {} {} ({} byte{}{}): {} workgroup pair{} ({} "
+                      "write-write, {} read-write)\n",
+                      Rc.K == Kind::WriteWrite ? "write-write" : "read-write",
+                      Ranges, Rc.Bytes, Rc.Bytes == 1 ? "" : "s",
+                      bufferText(Rc), Rc.Pairs, Rc.Pairs == 1 ? "" : "s",
+                      Rc.WriteWritePairs, Rc.ReadWritePairs);
+    // Side B wrote in the write-write pairs, read in the read-write ones.
+    const char *KindB = Rc.WriteWritePairs && Rc.ReadWritePairs ? "load/store"
+                        : Rc.WriteWritePairs                    ? "store"
+                                                                : "load";
+    OS << fmt::format("    {}  vs  {}\n", Side("store", Rc.SourceA),
+                      Side(KindB, Rc.SourceB));
+    OS << fmt::format("    e.g. {} (pid {}, {} {:#x}+{}) and {} (pid {}, {} "
+                      "{:#x}+{})\n",
+                      idText(A), A.ProcessorId, "store", Rc.AccessA.Lo,
+                      Rc.AccessA.Hi - Rc.AccessA.Lo, idText(B), B.ProcessorId,
+                      Rc.WriteB ? "store" : "load", Rc.AccessB.Lo,
+                      Rc.AccessB.Hi - Rc.AccessB.Lo);
   }
-  if (RaceCount > Races.size())
-    OS << fmt::format("\n... {} more pairs not shown (--limit)\n",
-                      RaceCount - Races.size());
+  if (GroupCount > Races.size())
+    OS << fmt::format("\n... {} more groups of racing accesses not shown "
+                      "(--limit)\n",
+                      GroupCount - Races.size());
   OS << censusText(Census);
 }
 
 void RacesTool::printJson() {
   const auto &Launches = Tracker.launches();
-  auto Wg = [&](uint32_t I) {
-    const auto &W = Tracker.workgroups()[I];
-    return json::Object{{"id", json::Array{W.Id[0], W.Id[1], W.Id[2]}},
-                        {"pid", W.ProcessorId}};
-  };
-  auto Access = [](bool Write, const Interval &I) {
-    return json::Object{{"kind", Write ? "store" : "load"},
-                        {"address", I.Lo},
-                        {"size", I.Hi - I.Lo}};
+  auto Side = [&](uint32_t W, bool Write, uint32_t Source, const Interval &I) {
+    const auto &WG = Tracker.workgroups()[W];
+    return json::Object{
+        {"id", json::Array{WG.Id[0], WG.Id[1], WG.Id[2]}},
+        {"pid", WG.ProcessorId},
+        {"source", Sources[Source]},
+        {"access", json::Object{{"kind", Write ? "store" : "load"},
+                                {"address", I.Lo},
+                                {"size", I.Hi - I.Lo}}}};
   };
   json::Array List;
   for (const Race &Rc : Races) {
     const LaunchTracker::Launch &L = Launches[Rc.Launch];
     const LaunchTracker::Site &S = Tracker.sites()[L.SiteKey];
-    json::Object A = Wg(Rc.A), B = Wg(Rc.B);
-    A["access"] = Access(true, Rc.AccessA);
-    B["access"] = Access(Rc.K == Kind::WriteWrite, Rc.AccessB);
-    List.push_back(
-        json::Object{{"kind", kindName(Rc.K)},
-                     {"site", S.Id},
-                     {"function", S.Function},
-                     {"location", S.Location},
-                     {"launch", L.Ordinal},
-                     {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
-                     {"address", Rc.Overlap.Lo},
-                     {"size", Rc.Overlap.Hi - Rc.Overlap.Lo},
-                     {"overlap_bytes", Rc.Bytes},
-                     {"a", std::move(A)},
-                     {"b", std::move(B)}});
+    json::Array Ranges;
+    for (const Interval &I : Rc.Ranges)
+      Ranges.push_back(json::Array{I.Lo, I.Hi - I.Lo});
+    json::Object O{{"kind", kindName(Rc.K)},
+                   {"site", S.Id},
+                   {"function", S.Function},
+                   {"location", S.Location},
+                   {"launch", L.Ordinal},
+                   {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
+                   {"address", Rc.Overlap.Lo},
+                   {"size", Rc.Overlap.Hi - Rc.Overlap.Lo},
+                   {"ranges", std::move(Ranges)},
+                   {"overlap_bytes", Rc.Bytes},
+                   {"pairs", Rc.Pairs},
+                   {"write_write_pairs", Rc.WriteWritePairs},
+                   {"read_write_pairs", Rc.ReadWritePairs},
+                   {"a", Side(Rc.A, true, Rc.SourceA, Rc.AccessA)},
+                   {"b", Side(Rc.B, Rc.WriteB, Rc.SourceB, Rc.AccessB)}};
+    if (Rc.Buffer != kNoBuffer && Census &&
+        Rc.Buffer < Census->Buffers.size()) {
+      O["buffer"] = Census->bufferLabel(Rc.Buffer);
+      O["buffer_offset"] = Rc.Overlap.Lo - Census->Buffers[Rc.Buffer].Base;
+    }
+    List.push_back(std::move(O));
   }
   json::Value Root = json::Object{{"races", RaceCount},
+                                  {"groups", GroupCount},
                                   {"launches", uint64_t(Launches.size())},
                                   {"loss", censusJson(Census)},
                                   {"listed", std::move(List)}};

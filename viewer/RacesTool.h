@@ -7,11 +7,17 @@
 // of one site one after another are ordered and never race (LaunchTracker.h
 // says how launches are recovered).
 //
+// Races are reported as groups: per launch, the racing accesses of one
+// pair of access sites (source expressions), with the byte ranges they
+// share and the number of unordered workgroup pairs that race there, of
+// which how many write-write and read-write. `*total += s` in eight
+// workgroups is one group of 28 pairs, not 84 ordered rows.
+//
 // Memory: each workgroup's loads and stores are kept as coalesced byte
-// ranges until the end of the file, because a launch's workgroups may be
-// spread over the ring chunks of several threads. Detection sorts a launch's
-// ranges by address and sweeps them once: O(n log n) in the ranges, plus the
-// racing pairs found.
+// ranges per access site and buffer until the end of the file, because a
+// launch's workgroups may be spread over the ring chunks of several
+// threads. Detection sorts a launch's ranges by address and sweeps them
+// once: O(n log n) in the ranges, plus the racing pairs found.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,16 +28,18 @@
 #include "Intervals.h"
 #include "LaunchTracker.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace wgtrace::viewer {
 
 class RacesTool : public AnalysisTool {
 public:
-  /// At most \p Limit racing pairs are listed; all are counted.
+  /// At most \p Limit groups are listed; all pairs are counted.
   RacesTool(llvm::raw_ostream &OS, bool Json, uint64_t Limit = 100)
       : OS(OS), Json(Json), Limit(Limit) {}
 
@@ -41,33 +49,55 @@ public:
   void finish() override;
 
   enum class Kind : uint8_t { WriteWrite, ReadWrite };
-  /// Two workgroups of one launch whose accesses overlap. For read-write,
-  /// A is the writer.
+  /// The races of one launch between the accesses of two access sites.
   struct Race {
+    /// WriteWrite when any of its pairs both write.
     Kind K = Kind::WriteWrite;
     uint32_t Launch = 0;
-    uint32_t A = 0, B = 0;
-    /// The first overlap found (lowest address): bytes [Lo, Hi).
+    /// The two sides, as indices in sources() (0: no access site); side A
+    /// writes.
+    uint32_t SourceA = 0, SourceB = 0;
+    bool WriteB = false;
+    /// The buffer of the first overlap (TraceCensus::Buffers), or kNoBuffer.
+    uint32_t Buffer = kNoBuffer;
+    /// The bytes both sides touched, coalesced, and their total.
+    std::vector<Interval> Ranges;
     Interval Overlap;
-    /// The coalesced accesses of A and B that overlap there.
-    Interval AccessA, AccessB;
-    /// All overlapping bytes of the pair (summed over overlaps).
     uint64_t Bytes = 0;
+    /// Unordered workgroup pairs racing here, and of those how many
+    /// write-write and read-write (a pair may be both).
+    uint64_t Pairs = 0, WriteWritePairs = 0, ReadWritePairs = 0;
+    /// An example pair (LaunchTracker workgroups) and their coalesced
+    /// accesses that overlap first.
+    uint32_t A = 0, B = 0;
+    Interval AccessA, AccessB;
   };
 
-  /// After finish(): the pairs listed (at most Limit), sorted by launch and
-  /// address, and how many pairs there are in all.
+  /// After finish(): the groups listed (at most Limit), by launch and
+  /// address, and how many unordered workgroup pairs race in all.
   const std::vector<Race> &races() const { return Races; }
   uint64_t raceCount() const { return RaceCount; }
+  uint64_t groupCount() const { return GroupCount; }
   const LaunchTracker &launches() const { return Tracker; }
+  /// "k.cc:12 `*total += s`", "" for accesses without an access site.
+  const std::vector<std::string> &sources() const { return Sources; }
 
 private:
-  struct Accesses {
-    IntervalAccumulator Loads, Stores;
+  struct AccessRun {
+    bool Write = false;
+    uint32_t Source = 0;
+    uint32_t Buffer = kNoBuffer;
+    IntervalAccumulator Ranges;
   };
+  struct Accesses {
+    std::vector<AccessRun> Runs;
+    size_t Last = 0;
+  };
+  uint32_t source(uint32_t Site);
   void detect(uint32_t Launch);
   void printText();
   void printJson();
+  std::string bufferText(const Race &Rc) const;
 
   llvm::raw_ostream &OS;
   bool Json;
@@ -79,8 +109,11 @@ private:
   uint32_t LastWorkgroup = 0;
   /// By tracker workgroup.
   std::vector<Accesses> PerWorkgroup;
+  std::vector<std::string> Sources = {""};
+  llvm::DenseMap<std::pair<const Metadata *, uint32_t>, uint32_t> SourceOf;
   std::vector<Race> Races;
   uint64_t RaceCount = 0;
+  uint64_t GroupCount = 0;
 };
 
 } // namespace wgtrace::viewer

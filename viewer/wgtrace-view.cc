@@ -134,8 +134,9 @@ cl::opt<std::string> By("by",
                         cl::sub(CacheCmd), cl::cat(ViewCategory));
 
 cl::opt<uint64_t> RacesLimit("limit",
-                             cl::desc("List at most this many racing pairs "
-                                      "(all are counted; default: 100)"),
+                             cl::desc("List at most this many groups of "
+                                      "racing accesses (all are counted; "
+                                      "default: 100)"),
                              cl::init(100), cl::sub(RacesCmd),
                              cl::cat(ViewCategory));
 

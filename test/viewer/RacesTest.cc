@@ -59,21 +59,22 @@ std::vector<uint8_t> reduction(bool Fixed) {
 }
 
 TEST(Races, DeliberateRaceIsFoundWithAddressesAndWorkgroups) {
+  // Two racing pairs (0 and 1 on 0x2000, 2 and 3 on 0x2004), both between
+  // the same store: one group over the bytes they share.
   RaceResult R = races(reduction(/*Fixed=*/false));
   ASSERT_EQ(R.Count, 2u) << R.Text;
-  ASSERT_EQ(R.Races.size(), 2u);
+  ASSERT_EQ(R.Races.size(), 1u);
   EXPECT_EQ(R.Launches, 1u);
   const RacesTool::Race &First = R.Races[0];
   EXPECT_EQ(First.K, RacesTool::Kind::WriteWrite);
   EXPECT_EQ(First.Overlap.Lo, 0x2000u);
-  EXPECT_EQ(First.Overlap.Hi, 0x2004u);
-  EXPECT_EQ(First.Bytes, 4u);
+  EXPECT_EQ(First.Overlap.Hi, 0x2008u);
+  EXPECT_EQ(First.Bytes, 8u);
+  EXPECT_EQ(First.Pairs, 2u);
+  EXPECT_EQ(First.WriteWritePairs, 2u);
+  EXPECT_EQ(First.ReadWritePairs, 0u);
   EXPECT_EQ(R.Workgroups[First.A].Id[0], 0u);
   EXPECT_EQ(R.Workgroups[First.B].Id[0], 1u);
-  const RacesTool::Race &Second = R.Races[1];
-  EXPECT_EQ(Second.Overlap.Lo, 0x2004u);
-  EXPECT_EQ(R.Workgroups[Second.A].Id[0], 2u);
-  EXPECT_EQ(R.Workgroups[Second.B].Id[0], 3u);
 }
 
 TEST(Races, FixedVersionHasNone) {
@@ -256,9 +257,53 @@ TEST(Races, ManyWriters) {
     Ring.store(0x1000, 4);
   }
   RaceResult R = races(oneRing(Ring), false, 10);
-  EXPECT_EQ(R.Count, 50u * 49 / 2 + 50u * 49);
-  EXPECT_EQ(R.Races.size(), 10u);
-  EXPECT_NE(R.Text.find("more pairs not shown"), std::string::npos);
+  // Each unordered pair once, though each races both write-write and
+  // read-write; one group (one counter, one pair of sources).
+  EXPECT_EQ(R.Count, 50u * 49 / 2);
+  ASSERT_EQ(R.Races.size(), 1u);
+  EXPECT_EQ(R.Races[0].Pairs, 50u * 49 / 2);
+  EXPECT_EQ(R.Races[0].WriteWritePairs, 50u * 49 / 2);
+  EXPECT_EQ(R.Races[0].ReadWritePairs, 50u * 49 / 2);
+  // With --limit 0 the group is counted, not listed.
+  RaceResult None = races(oneRing(Ring), false, 0);
+  EXPECT_NE(None.Text.find("1 more groups of racing accesses not shown"),
+            std::string::npos)
+      << None.Text;
+}
+
+TEST(Races, SharedAccumulatorIsOneGroupOfUnorderedPairsWithItsSourceLine) {
+  // sum(wg, const float *in, float *total): `*total += s` in 8 workgroups.
+  ExtensionSpec X;
+  X.FunctionParams = {{{"in", "const float *", 1, 0, 4, false},
+                       {"total", "float *", 2, 0, 4, false}}};
+  X.AccessSites = {{"sum.cc", 9, 5, 2, "sum", "*total += s"},
+                   {"sum.cc", 7, 12, 0, "sum", "in[i]"}};
+  TraceBuilder B;
+  B.metadata({{"sum", {}, {}, {}}}, {0}, &X);
+  RingBuilder Ring(1 << 14);
+  for (uint32_t W = 0; W < 8; ++W) {
+    Ring.workgroup(0, {W, 0, 0}, {8, 1, 1}, W % 2);
+    Ring.value(format::ValueType::BufferBase, 0, 0x10000);
+    Ring.value(format::ValueType::BufferBase, 1, 0x20000);
+    for (uint32_t I = 0; I < 4; ++I)
+      Ring.load((0x10000 + 16 * W + 4 * I) | format::accessSiteBits(2), 4);
+    Ring.load(0x20000 | format::accessSiteBits(1), 4);
+    Ring.store(0x20000 | format::accessSiteBits(1), 4);
+  }
+  B.ring(Ring);
+  RaceResult R = races(B.bytes());
+  EXPECT_EQ(R.Count, 28u) << R.Text;
+  ASSERT_EQ(R.Races.size(), 1u) << R.Text;
+  EXPECT_EQ(R.Races[0].Pairs, 28u);
+  EXPECT_NE(R.Text.find("28 racing workgroup pairs in 1 launch"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("  write-write 0x20000+4 (4 bytes in total+0x0): 28 "
+                        "workgroup pairs (28 write-write, 28 read-write)\n"
+                        "    store sum.cc:9 `*total += s`  vs  load/store "
+                        "sum.cc:9 `*total += s`\n"),
+            std::string::npos)
+      << R.Text;
 }
 
 TEST(Races, TextAndJson) {
@@ -266,7 +311,12 @@ TEST(Races, TextAndJson) {
   EXPECT_NE(T.Text.find("dispatch site 0: simple_mul, launch 0 (grid 4x1x1)"),
             std::string::npos)
       << T.Text;
-  EXPECT_NE(T.Text.find("write-write             0x2000        4  0,0,0"),
+  EXPECT_NE(T.Text.find("  write-write 0x2000+8 (8 bytes): 2 workgroup pairs "
+                        "(2 write-write, 0 read-write)\n"
+                        "    store (no access site)  vs  store (no access "
+                        "site)\n"
+                        "    e.g. 0,0,0 (pid 0, store 0x2000+4) and 1,0,0 "
+                        "(pid 0, store 0x2000+4)\n"),
             std::string::npos)
       << T.Text;
   RaceResult J = races(reduction(false), /*Json=*/true);
@@ -278,7 +328,8 @@ TEST(Races, TextAndJson) {
       (*Root->getArray("listed"))[0].getAsObject();
   EXPECT_EQ(First->getString("kind"), "write-write");
   EXPECT_EQ(First->getInteger("address"), 0x2000);
-  EXPECT_EQ(First->getInteger("size"), 4);
+  EXPECT_EQ(First->getInteger("size"), 8);
+  EXPECT_EQ(First->getInteger("pairs"), 2);
   EXPECT_EQ(First->getString("function"), "simple_mul");
   EXPECT_EQ(First->getObject("b")->getObject("access")->getString("kind"),
             "store");
