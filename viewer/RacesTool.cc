@@ -30,6 +30,7 @@ uint32_t RacesTool::source(uint32_t Site) {
       Label = fmt::format("access site {}", Site);
     It->second = uint32_t(Sources.size());
     Sources.push_back(std::move(Label));
+    SourceLines.push_back(A && A->Where.known() ? A->Where.str() : "");
   }
   return It->second;
 }

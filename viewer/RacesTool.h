@@ -81,6 +81,8 @@ public:
   const LaunchTracker &launches() const { return Tracker; }
   /// "k.cc:12 `*total += s`", "" for accesses without an access site.
   const std::vector<std::string> &sources() const { return Sources; }
+  /// The line alone of each source ("k.cc:12"), "" when unknown.
+  const std::vector<std::string> &sourceLines() const { return SourceLines; }
 
 private:
   struct AccessRun {
@@ -110,6 +112,7 @@ private:
   /// By tracker workgroup.
   std::vector<Accesses> PerWorkgroup;
   std::vector<std::string> Sources = {""};
+  std::vector<std::string> SourceLines = {""};
   llvm::DenseMap<std::pair<const Metadata *, uint32_t>, uint32_t> SourceOf;
   std::vector<Race> Races;
   uint64_t RaceCount = 0;

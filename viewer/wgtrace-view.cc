@@ -8,10 +8,12 @@
 
 #include "CacheTool.h"
 #include "ChromeTraceTool.h"
+#include "DiffReport.h"
 #include "DumpTool.h"
 #include "FootprintTool.h"
 #include "HtmlReportTool.h"
 #include "OutputFile.h"
+#include "ProfileTool.h"
 #include "Progress.h"
 #include "RacesTool.h"
 #include "RecordTableTool.h"
@@ -33,7 +35,9 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
+#include <thread>
 
 using namespace llvm;
 using namespace wgtrace::viewer;
@@ -66,6 +70,10 @@ cl::SubCommand ExportCmd("export",
                          "Chrome trace event JSON (Perfetto, "
                          "chrome://tracing), or one row per record as CSV "
                          "or JSON Lines (several files: one output)");
+cl::SubCommand DiffCmd("diff",
+                       "Two runs side by side: per kernel, site, buffer and "
+                       "source line, accesses, bytes, distinct cache lines, "
+                       "modelled misses and racing pairs before and after");
 cl::SubCommand HtmlCmd("html",
                        "One self-contained HTML report: dispatch sites, "
                        "workgroups and a zoomable access map");
@@ -74,7 +82,8 @@ cl::list<std::string> Inputs(cl::Positional, cl::desc("<trace file>..."),
                              cl::OneOrMore, cl::sub(DumpCmd),
                              cl::sub(SummaryCmd), cl::sub(RacesCmd),
                              cl::sub(FootprintCmd), cl::sub(CacheCmd),
-                             cl::sub(ExportCmd), cl::sub(HtmlCmd));
+                             cl::sub(ExportCmd), cl::sub(HtmlCmd),
+                             cl::sub(DiffCmd));
 
 // The filter of every subcommand.
 cl::opt<std::string>
@@ -83,7 +92,8 @@ cl::opt<std::string>
                           "glob (e.g. 'matmul*')"),
                  cl::value_desc("glob"), cl::sub(DumpCmd), cl::sub(SummaryCmd),
                  cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(CacheCmd),
-                 cl::sub(ExportCmd), cl::sub(HtmlCmd), cl::cat(ViewCategory));
+                 cl::sub(ExportCmd), cl::sub(HtmlCmd), cl::sub(DiffCmd),
+                 cl::cat(ViewCategory));
 cl::opt<int64_t> DispatchFilter("dispatch",
                                 cl::desc("Only workgroups of this dispatch "
                                          "site (default: all)"),
@@ -91,7 +101,7 @@ cl::opt<int64_t> DispatchFilter("dispatch",
                                 cl::sub(SummaryCmd), cl::sub(RacesCmd),
                                 cl::sub(FootprintCmd), cl::sub(CacheCmd),
                                 cl::sub(ExportCmd), cl::sub(HtmlCmd),
-                                cl::cat(ViewCategory));
+                                cl::sub(DiffCmd), cl::cat(ViewCategory));
 cl::opt<std::string> WorkgroupFilterText(
     "workgroup", cl::desc("Only workgroup x,y,z"), cl::value_desc("x,y,z"),
     cl::sub(DumpCmd), cl::sub(SummaryCmd), cl::sub(RacesCmd),
@@ -100,7 +110,7 @@ cl::opt<std::string> WorkgroupFilterText(
 
 cl::opt<bool> Json("json", cl::desc("Print JSON instead of text"),
                    cl::sub(SummaryCmd), cl::sub(RacesCmd),
-                   cl::sub(FootprintCmd), cl::sub(CacheCmd),
+                   cl::sub(FootprintCmd), cl::sub(CacheCmd), cl::sub(DiffCmd),
                    cl::cat(ViewCategory));
 cl::opt<std::string> Output("o",
                             cl::desc("Write to this file (atomically: "
@@ -110,7 +120,7 @@ cl::opt<std::string> Output("o",
                             cl::sub(SummaryCmd), cl::sub(RacesCmd),
                             cl::sub(FootprintCmd), cl::sub(CacheCmd),
                             cl::sub(ExportCmd), cl::sub(HtmlCmd),
-                            cl::cat(ViewCategory));
+                            cl::sub(DiffCmd), cl::cat(ViewCategory));
 
 cl::opt<bool> IreeCompat(
     "iree-compat",
@@ -123,7 +133,7 @@ cl::opt<unsigned> LineSize("line-size",
                            cl::desc("Cache line size in bytes, a power of "
                                     "two (default: 64)"),
                            cl::init(0), cl::sub(SummaryCmd), cl::sub(CacheCmd),
-                           cl::cat(ViewCategory));
+                           cl::sub(DiffCmd), cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, line "
@@ -145,14 +155,16 @@ cl::opt<std::string> CacheLevel("level",
                                          "(1 MiB, 16 ways), 64-byte lines "
                                          "(default: l1)"),
                                 cl::init("l1"), cl::sub(CacheCmd),
-                                cl::cat(ViewCategory));
+                                cl::sub(DiffCmd), cl::cat(ViewCategory));
 cl::opt<std::string> CacheSize("cache-size",
                                cl::desc("Cache size in bytes (suffixes k, "
                                         "kib, m, mib; default: the level's)"),
-                               cl::sub(CacheCmd), cl::cat(ViewCategory));
+                               cl::sub(CacheCmd), cl::sub(DiffCmd),
+                               cl::cat(ViewCategory));
 cl::opt<unsigned> CacheWays("ways",
                             cl::desc("Associativity (default: the level's)"),
-                            cl::sub(CacheCmd), cl::cat(ViewCategory));
+                            cl::sub(CacheCmd), cl::sub(DiffCmd),
+                            cl::cat(ViewCategory));
 cl::opt<bool> CacheCold("cold",
                         cl::desc("Empty the cache before each workgroup"),
                         cl::sub(CacheCmd), cl::cat(ViewCategory));
@@ -500,6 +512,70 @@ int runExport(const WorkgroupFilter &Filter) {
   return finishOutput(**Out, Status);
 }
 
+int runDiff(const WorkgroupFilter &Filter) {
+  if (Inputs.size() != 2) {
+    error() << "diff takes two trace files: BEFORE AFTER\n";
+    return kExitUsage;
+  }
+  CacheGeometry G;
+  if (!parseGeometry(G))
+    return kExitUsage;
+  // The two runs are read at the same time, one thread each.
+  struct Side {
+    std::string Path;
+    std::unique_ptr<ProfileTool> Profile;
+    std::unique_ptr<RacesTool> Races;
+    std::optional<TraceFile> File;
+    std::unique_ptr<TraceReader> Reader;
+    std::string Error;
+  } Sides[2];
+  auto Read = [&](Side &S) {
+    Expected<TraceFile> File = TraceFile::open(S.Path);
+    if (!File) {
+      S.Error = toString(File.takeError());
+      return;
+    }
+    S.File.emplace(std::move(*File));
+    S.Profile = std::make_unique<ProfileTool>(G);
+    S.Races = std::make_unique<RacesTool>(nulls(), false, UINT64_MAX);
+    S.Profile->attachRaces(*S.Races);
+    S.Reader =
+        std::make_unique<TraceReader>(*S.File, RingMode::WrapAware, Filter);
+    // Races first: the profile reads its groups when it finishes.
+    AnalysisTool *Tools[] = {S.Races.get(), S.Profile.get()};
+    if (Error E = S.Reader->run(Tools))
+      S.Error = toString(std::move(E));
+    else
+      S.Error = S.Reader->census().nothingToAnalyse(Filter.describe());
+  };
+  Sides[0].Path = Inputs[0];
+  Sides[1].Path = Inputs[1];
+  std::thread Other([&] { Read(Sides[1]); });
+  Read(Sides[0]);
+  Other.join();
+  int Status = 0;
+  for (Side &S : Sides) {
+    if (S.Reader)
+      for (const std::string &N : S.Reader->census().Notes)
+        if (NotesShown.insert(N).second)
+          note() << S.Path << ": " << N << "\n";
+    if (!S.Error.empty()) {
+      error() << S.Path << ": " << S.Error << "\n";
+      Status = kExitDamaged;
+    }
+  }
+  if (Status)
+    return Status;
+  Expected<std::unique_ptr<OutputFile>> Out = OutputFile::open(Output);
+  if (!Out)
+    return reportError("", Out.takeError());
+  printDiff(
+      (*Out)->os(), Json, G,
+      {Sides[0].Path, Sides[0].Profile.get(), &Sides[0].Reader->census()},
+      {Sides[1].Path, Sides[1].Profile.get(), &Sides[1].Reader->census()});
+  return finishOutput(**Out, 0);
+}
+
 int runHtml(const WorkgroupFilter &Filter) {
   if (Inputs.size() != 1) {
     error() << "html takes one trace file\n";
@@ -540,6 +616,8 @@ int main(int argc, char **argv) {
     return runExport(Filter);
   if (HtmlCmd)
     return runHtml(Filter);
+  if (DiffCmd)
+    return runDiff(Filter);
   error() << "a subcommand is required (try --help)\n";
   return kExitUsage;
 }

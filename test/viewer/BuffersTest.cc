@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "CacheTool.h"
+#include "CliRun.h"
 #include "DecodeHelpers.h"
+#include "DiffReport.h"
 #include "FootprintTool.h"
 #include "SummaryTool.h"
 #include "TraceBuilder.h"
@@ -164,6 +166,93 @@ TEST(Buffers, PointerWithoutExtentEndsAtTheNextParameter) {
       << Summary.groups()[0].Label << " " << Summary.groups()[0].Counts.Loads;
   EXPECT_EQ(Summary.groups()[0].Label, "(no buffer)");
   EXPECT_EQ(Summary.groups()[1].Label, "a");
+}
+
+/// Workgroup W reads 64 floats of b: down a column of a 256-float-wide
+/// matrix (every load a new cache line), or along a row once tiled.
+std::vector<uint8_t> readsOfB(bool Tiled) {
+  ExtensionSpec X;
+  X.FunctionParams = {{{"a", "const float *", 1, 0, 4, true},
+                       {"b", "const float *", 2, 0, 4, true}}};
+  X.AccessSites = {{"mm.cc", 12, 9, 0, "mm", "a[k]"},
+                   {"mm.cc", 13, 9, 0, "mm", "b[k * n + j]"}};
+  TraceBuilder B;
+  B.metadata({{"mm", {}, {}, {}}}, {0}, &X);
+  RingBuilder R(1 << 16);
+  constexpr uint64_t A = 0x100000, Bm = 0x200000;
+  for (uint32_t W = 0; W < 4; ++W) {
+    R.workgroup(0, {W, 0, 0}, {4, 1, 1});
+    R.value(format::ValueType::BufferBase, 0, A);
+    R.value(format::ValueType::BufferExtent, 0, 1024);
+    R.value(format::ValueType::BufferBase, 1, Bm);
+    R.value(format::ValueType::BufferExtent, 1, 256 * 256 * 4);
+    for (uint32_t K = 0; K < 64; ++K) {
+      R.load((A + 4 * K) | format::accessSiteBits(1), 4);
+      const uint64_t Offset = Tiled ? 4 * (64 * W + K) : 4 * (256 * K + W);
+      R.load((Bm + Offset) | format::accessSiteBits(2), 4);
+    }
+  }
+  B.ring(R);
+  return B.bytes();
+}
+
+TEST(Diff, TilingReducesMissesOnB) {
+  std::vector<uint8_t> Before = readsOfB(false), After = readsOfB(true);
+  CacheGeometry G;
+  ProfileTool PB(G), PA(G);
+  decodeWith(PB, Before);
+  decodeWith(PA, After);
+  const auto &BufB = PB.measures(ProfileTool::Buffer);
+  const auto &BufA = PA.measures(ProfileTool::Buffer);
+  ASSERT_TRUE(BufB.count("b") && BufA.count("b"));
+  EXPECT_EQ(BufB.at("b").Accesses, 256u);
+  EXPECT_EQ(BufA.at("b").Accesses, 256u);
+  // 64 rows; the four workgroups' columns of a row share its line.
+  EXPECT_EQ(BufB.at("b").Lines, 64u);
+  EXPECT_EQ(BufA.at("b").Lines, 16u);
+  EXPECT_GT(BufB.at("b").Misses, BufA.at("b").Misses);
+  // a is read the same way in both (the column walk evicts some of it).
+  EXPECT_EQ(BufB.at("a").Accesses, BufA.at("a").Accesses);
+  EXPECT_TRUE(PA.measures(ProfileTool::Line).count("mm.cc:13"));
+
+  std::string Text, Json;
+  llvm::raw_string_ostream TS(Text), JS(Json);
+  TraceCensus Empty;
+  printDiff(TS, false, G, {"before.bin", &PB, &Empty},
+            {"after.bin", &PA, &Empty});
+  printDiff(JS, true, G, {"before.bin", &PB, &Empty},
+            {"after.bin", &PA, &Empty});
+  EXPECT_NE(Text.find("  b                        = 256"), std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("64 -> 16 (-75.0%)"), std::string::npos) << Text;
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Json);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  bool Found = false;
+  for (const llvm::json::Value &Row : *V->getAsObject()->getArray("buffers")) {
+    const llvm::json::Object *O = Row.getAsObject();
+    if (O->getString("buffer") != llvm::StringRef("b"))
+      continue;
+    Found = true;
+    EXPECT_LT(*O->getObject("change")->getInteger("misses"), 0);
+  }
+  EXPECT_TRUE(Found);
+}
+
+TEST(Diff, CommandLine) {
+  std::string Before = writeTrace("before.bin", readsOfB(false));
+  std::string After = writeTrace("after.bin", readsOfB(true));
+  ViewRun R = view("diff " + Before + " " + After);
+  EXPECT_EQ(R.Status, 0) << R.Err;
+  EXPECT_NE(R.Out.find("\nbuffers\n"), std::string::npos) << R.Out;
+  R = view("diff --json --buffer-is-not-an-option " + Before + " " + After);
+  EXPECT_EQ(R.Status, 1);
+  R = view("diff " + Before);
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_NE(R.Err.find("diff takes two trace files"), std::string::npos);
+  R = view("diff " + Before + " " + writeTrace("empty.bin", {}));
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Err.find("empty.bin: the file is empty"), std::string::npos)
+      << R.Err;
 }
 
 } // namespace
