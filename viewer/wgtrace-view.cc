@@ -12,6 +12,7 @@
 #include "DumpTool.h"
 #include "FootprintTool.h"
 #include "HtmlReportTool.h"
+#include "IreeConvertTool.h"
 #include "OutputFile.h"
 #include "ProfileTool.h"
 #include "Progress.h"
@@ -74,6 +75,9 @@ cl::SubCommand DiffCmd("diff",
                        "Two runs side by side: per kernel, site, buffer and "
                        "source line, accesses, bytes, distinct cache lines, "
                        "modelled misses and racing pairs before and after");
+cl::SubCommand ConvertCmd("convert",
+                          "Write the trace as a file IREE's "
+                          "iree-dump-instruments reads exactly (--iree)");
 cl::SubCommand HtmlCmd("html",
                        "One self-contained HTML report: dispatch sites, "
                        "workgroups and a zoomable access map");
@@ -83,7 +87,7 @@ cl::list<std::string> Inputs(cl::Positional, cl::desc("<trace file>..."),
                              cl::sub(SummaryCmd), cl::sub(RacesCmd),
                              cl::sub(FootprintCmd), cl::sub(CacheCmd),
                              cl::sub(ExportCmd), cl::sub(HtmlCmd),
-                             cl::sub(DiffCmd));
+                             cl::sub(DiffCmd), cl::sub(ConvertCmd));
 
 // The filter of every subcommand.
 cl::opt<std::string>
@@ -120,7 +124,8 @@ cl::opt<std::string> Output("o",
                             cl::sub(SummaryCmd), cl::sub(RacesCmd),
                             cl::sub(FootprintCmd), cl::sub(CacheCmd),
                             cl::sub(ExportCmd), cl::sub(HtmlCmd),
-                            cl::sub(DiffCmd), cl::cat(ViewCategory));
+                            cl::sub(DiffCmd), cl::sub(ConvertCmd),
+                            cl::cat(ViewCategory));
 
 cl::opt<bool> IreeCompat(
     "iree-compat",
@@ -128,6 +133,13 @@ cl::opt<bool> IreeCompat(
              "8/16-bit values, wrapped rings read from offset 0, access-site "
              "bits in addresses, stop at the first timing chunk)"),
     cl::sub(DumpCmd), cl::cat(ViewCategory));
+
+cl::opt<bool> ToIree("iree",
+                     cl::desc("Convert to IREE's format: IREE's metadata "
+                              "tables, rings from offset 0 without wraps, "
+                              "plain addresses, no wgtrace values, trailers "
+                              "or timing chunks (the only target; required)"),
+                     cl::sub(ConvertCmd), cl::cat(ViewCategory));
 
 cl::opt<unsigned> LineSize("line-size",
                            cl::desc("Cache line size in bytes, a power of "
@@ -576,6 +588,25 @@ int runDiff(const WorkgroupFilter &Filter) {
   return finishOutput(**Out, 0);
 }
 
+int runConvert(const WorkgroupFilter &Filter) {
+  if (!ToIree) {
+    error() << "convert needs a target format: --iree\n";
+    return kExitUsage;
+  }
+  if (Inputs.size() != 1) {
+    error() << "convert takes one trace file\n";
+    return kExitUsage;
+  }
+  Expected<std::unique_ptr<OutputFile>> Out = OutputFile::open(Output);
+  if (!Out)
+    return reportError("", Out.takeError());
+  IreeConvertTool Convert((*Out)->os());
+  AnalysisTool *Tools[] = {&Convert};
+  int Status = runFile(Inputs[0], RingMode::WrapAware, Filter, Tools,
+                       /*Analysis=*/false, /*LossNotes=*/true);
+  return finishOutput(**Out, Status);
+}
+
 int runHtml(const WorkgroupFilter &Filter) {
   if (Inputs.size() != 1) {
     error() << "html takes one trace file\n";
@@ -618,6 +649,8 @@ int main(int argc, char **argv) {
     return runHtml(Filter);
   if (DiffCmd)
     return runDiff(Filter);
+  if (ConvertCmd)
+    return runConvert(Filter);
   error() << "a subcommand is required (try --help)\n";
   return kExitUsage;
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Benchmark of wgtrace-view on a generated trace of at least 1 GiB:
+# Benchmark of wgtrace-view on generated traces of at least 1 GiB:
 #   - summary throughput (MB/s) and max resident memory, on the big trace
 #     and on one a quarter of its size (memory must not follow file size);
+#   - races and diff: time and memory on the big traces and on the small
+#     ones (memory must not follow file size);
+#   - diff of two big traces and html of a big trace against summary's
+#     time (budget: within 3x);
 #   - dump > /dev/null in records per second;
 #   - the same for a naive decoder that fprintf's one line per record.
 # Prints one table, then deletes the traces. Not a ctest: it is a
@@ -24,9 +28,14 @@ NAIVE=$BUILD/bin/wgtrace-naive-dump
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/wgtrace-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 BIG=$WORK/big.bin
+BIG2=$WORK/big2.bin
 SMALL=$WORK/small.bin
+SMALL2=$WORK/small2.bin
 "$MAKE" "$BIG" "$SIZE"
+# The "after" run of diff: the same kernels on eight workers.
+"$MAKE" "$BIG2" "$SIZE" --workers 8
 "$MAKE" "$SMALL" $((SIZE / 4))
+"$MAKE" "$SMALL2" $((SIZE / 4)) --workers 8
 
 # Runs a command (stdout to /dev/null) under /usr/bin/time; prints
 # "seconds max_rss_kib". The file is read once before, so that every run
@@ -51,8 +60,15 @@ BIG_BYTES=$(bytes "$BIG")
 SMALL_BYTES=$(bytes "$SMALL")
 
 read -r S_SUM M_SUM < <(measure "$VIEW" summary "$BIG")
+read -r S_RACES M_RACES < <(measure "$VIEW" races "$BIG")
+read -r S_HTML M_HTML < <(measure "$VIEW" html "$BIG" -o "$WORK/report.html")
+warm "$BIG2"
+read -r S_DIFF M_DIFF < <(measure "$VIEW" diff "$BIG" "$BIG2")
 warm "$SMALL"
+warm "$SMALL2"
 read -r S_SUM_SMALL M_SUM_SMALL < <(measure "$VIEW" summary "$SMALL")
+read -r S_RACES_SMALL M_RACES_SMALL < <(measure "$VIEW" races "$SMALL")
+read -r S_DIFF_SMALL M_DIFF_SMALL < <(measure "$VIEW" diff "$SMALL" "$SMALL2")
 warm "$BIG"
 read -r S_DUMP M_DUMP < <(measure "$VIEW" dump "$BIG")
 read -r S_NAIVE M_NAIVE < <(measure "$NAIVE" "$BIG")
@@ -60,7 +76,11 @@ read -r S_NAIVE M_NAIVE < <(measure "$NAIVE" "$BIG")
 awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
     -v ssum="$S_SUM" -v msum="$M_SUM" -v ssums="$S_SUM_SMALL" \
     -v msums="$M_SUM_SMALL" -v sdump="$S_DUMP" -v mdump="$M_DUMP" \
-    -v snaive="$S_NAIVE" -v mnaive="$M_NAIVE" 'BEGIN {
+    -v snaive="$S_NAIVE" -v mnaive="$M_NAIVE" \
+    -v sraces="$S_RACES" -v mraces="$M_RACES" -v sracess="$S_RACES_SMALL" \
+    -v mracess="$M_RACES_SMALL" -v sdiff="$S_DIFF" -v mdiff="$M_DIFF" \
+    -v sdiffs="$S_DIFF_SMALL" -v mdiffs="$M_DIFF_SMALL" -v shtml="$S_HTML" \
+    -v mhtml="$M_HTML" 'BEGIN {
   mb = 1000 * 1000; mib = 1024 * 1024
   printf "trace: %.0f MiB, %d records\n\n", big / mib, nrec
   printf "%-34s %9s %12s %14s %12s\n", "run", "seconds", "MB/s", \
@@ -69,10 +89,21 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
          ssum, big / mb / ssum, nrec / ssum, msum / 1024
   printf "%-34s %9.2f %12.0f %14s %12.1f\n", "summary (" int(small / mib) " MiB)", \
          ssums, small / mb / ssums, "", msums / 1024
+  printf "%-34s %9.2f %12.0f %14s %12.1f\n", "races (" int(big / mib) " MiB)", \
+         sraces, big / mb / sraces, "", mraces / 1024
+  printf "%-34s %9.2f %12.0f %14s %12.1f\n", "races (" int(small / mib) " MiB)", \
+         sracess, small / mb / sracess, "", mracess / 1024
+  printf "%-34s %9.2f %12.0f %14s %12.1f\n", "diff (2 x " int(big / mib) " MiB)", \
+         sdiff, 2 * big / mb / sdiff, "", mdiff / 1024
+  printf "%-34s %9.2f %12.0f %14s %12.1f\n", "diff (2 x " int(small / mib) " MiB)", \
+         sdiffs, 2 * small / mb / sdiffs, "", mdiffs / 1024
+  printf "%-34s %9.2f %12.0f %14s %12.1f\n", "html (" int(big / mib) " MiB)", \
+         shtml, big / mb / shtml, "", mhtml / 1024
   printf "%-34s %9.2f %12.0f %14.0f %12.1f\n", "dump > /dev/null", sdump, \
          big / mb / sdump, nrec / sdump, mdump / 1024
   printf "%-34s %9.2f %12.0f %14.0f %12.1f\n", "naive fprintf dump > /dev/null", \
          snaive, big / mb / snaive, nrec / snaive, mnaive / 1024
-  printf "\ntargets: summary >= 500 MB/s with memory independent of file size; dump >= 20 M records/s\n"
+  printf "\ntargets: summary >= 1000 MB/s; diff of two and html of one big trace within 3x of summary; memory of summary, races and diff independent of file size; dump >= 20 M records/s\n"
+  printf "diff / summary: %.2fx   html / summary: %.2fx\n", sdiff / ssum, shtml / ssum
   printf "dump vs naive: %.1fx\n", snaive / sdump
 }'
