@@ -11,6 +11,7 @@ namespace wgtrace::viewer {
 void ProfileTool::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   LastInvocation = UINT64_MAX;
+  LastLineFrom = UINT64_MAX;
 }
 
 uint32_t ProfileTool::id(Dimension D, const Record &R) {
@@ -52,24 +53,17 @@ uint32_t ProfileTool::id(Dimension D, const Record &R) {
   return It->second;
 }
 
-void ProfileTool::add(Key &K, const Record &R, uint64_t Misses) {
+void ProfileTool::count(Key &K, const Record &R, uint64_t Misses) {
   ++K.M.Accesses;
   K.M.Bytes += R.Memory.Length;
   K.M.Misses += Misses;
-  uint64_t First = R.Memory.Address >> LineShift;
-  uint64_t Last = R.Memory.Length
-                      ? (R.Memory.Address + (R.Memory.Length - 1)) >> LineShift
-                      : First;
-  if (Last < First)
-    Last = First;
-  if (First == Last && First == K.LastLine)
+}
+
+void ProfileTool::addLine(Key &K, uint64_t Line) {
+  if (K.LastLine == Line)
     return;
-  for (uint64_t L = First;; ++L) {
-    K.Lines.insert(L);
-    if (L == Last)
-      break;
-  }
-  K.LastLine = Last;
+  K.Lines.insert(Line);
+  K.LastLine = Line;
 }
 
 void ProfileTool::record(const Record &R) {
@@ -94,10 +88,43 @@ void ProfileTool::record(const Record &R) {
     LastKernel = id(Kernel, R);
     LastSite = id(Site, R);
   }
-  add(Tables[Kernel].Keys[LastKernel], R, Misses);
-  add(Tables[Site].Keys[LastSite], R, Misses);
-  add(Tables[Buffer].Keys[id(Buffer, R)], R, Misses);
-  add(Tables[Line].Keys[id(Line, R)], R, Misses);
+  if (R.Buffer != LastBufferFrom) {
+    LastBufferFrom = R.Buffer;
+    LastBuffer = id(Buffer, R);
+  }
+  if (R.AccessSite != LastLineFrom) {
+    LastLineFrom = R.AccessSite;
+    LastLine = id(Line, R);
+  }
+  Key *Keys[Dimensions] = {
+      &Tables[Kernel].Keys[LastKernel], &Tables[Site].Keys[LastSite],
+      &Tables[Buffer].Keys[LastBuffer], &Tables[Line].Keys[LastLine]};
+  for (Key *K : Keys)
+    count(*K, R, Misses);
+  const bool Packable = LastKernel < 0xFFFF && LastSite < 0xFFFF &&
+                        LastBuffer < 0xFFFF && LastLine < 0xFFFF;
+  const uint64_t Combo = uint64_t(LastKernel) | (uint64_t(LastSite) << 16) |
+                         (uint64_t(LastBuffer) << 32) |
+                         (uint64_t(LastLine) << 48);
+  if (Packable && First == Last && First == PrevLine && Combo == PrevCombo)
+    return;
+  PrevLine = Last;
+  PrevCombo = Packable ? Combo : ~Combo;
+  for (uint64_t L = First;; ++L) {
+    if (Packable) {
+      auto [It, New] = LineKeys.try_emplace(L, Combo);
+      if (!New && It->second == Combo) {
+        if (L == Last)
+          break;
+        continue;
+      }
+      It->second = Combo;
+    }
+    for (Key *K : Keys)
+      addLine(*K, L);
+    if (L == Last)
+      break;
+  }
 }
 
 void ProfileTool::finish() {

@@ -69,7 +69,8 @@ private:
     std::vector<std::string> Labels;
   };
   uint32_t id(Dimension D, const Record &R);
-  void add(Key &K, const Record &R, uint64_t Misses);
+  void count(Key &K, const Record &R, uint64_t Misses);
+  void addLine(Key &K, uint64_t Line);
 
   CacheModel Cache;
   unsigned LineShift;
@@ -79,10 +80,19 @@ private:
   std::array<Table, Dimensions> Tables;
   llvm::DenseMap<std::pair<const Metadata *, uint64_t>, uint32_t>
       Ids[Dimensions];
-  /// The last record's ids: runs of one workgroup's accesses share them.
+  /// The last record's ids: runs of one workgroup's accesses share them,
+  /// and runs of one access site or buffer theirs.
   const Metadata *LastMeta = nullptr;
   uint64_t LastInvocation = UINT64_MAX;
   uint32_t LastSite = 0, LastKernel = 0;
+  uint64_t LastBufferFrom = UINT64_MAX, LastLineFrom = UINT64_MAX;
+  uint32_t LastBuffer = 0, LastLine = 0;
+  /// Per cache line, the keys (16 bits per dimension) that last recorded
+  /// it: a line touched again from the same kernel, site, buffer and
+  /// source line costs one lookup instead of four set insertions.
+  llvm::DenseMap<uint64_t, uint64_t> LineKeys;
+  /// The last line recorded and its keys: runs on one line skip even that.
+  uint64_t PrevLine = UINT64_MAX, PrevCombo = 0;
   std::array<std::map<std::string, Measures>, Dimensions> Results;
 };
 

@@ -20,6 +20,10 @@ void RacesTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 uint32_t RacesTool::source(uint32_t Site) {
   if (Site == format::kNoAccessSite)
     return 0;
+  if (Site == LastSite && Meta == LastSourceMeta)
+    return LastSource;
+  LastSite = Site;
+  LastSourceMeta = Meta;
   auto [It, New] = SourceOf.try_emplace({Meta, Site}, 0);
   if (New) {
     const AccessSite *A = Meta ? Meta->accessSite(Site) : nullptr;
@@ -32,6 +36,7 @@ uint32_t RacesTool::source(uint32_t Site) {
     Sources.push_back(std::move(Label));
     SourceLines.push_back(A && A->Where.known() ? A->Where.str() : "");
   }
+  LastSource = It->second;
   return It->second;
 }
 

@@ -114,6 +114,9 @@ private:
   std::vector<std::string> Sources = {""};
   std::vector<std::string> SourceLines = {""};
   llvm::DenseMap<std::pair<const Metadata *, uint32_t>, uint32_t> SourceOf;
+  /// The last lookup of source(): runs of accesses share their site.
+  const Metadata *LastSourceMeta = nullptr;
+  uint32_t LastSite = UINT32_MAX, LastSource = 0;
   std::vector<Race> Races;
   uint64_t RaceCount = 0;
   uint64_t GroupCount = 0;
