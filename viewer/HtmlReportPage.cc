@@ -49,6 +49,13 @@ td.l, th.l { text-align: left; }
 #loss:empty { display: none; }
 .note { color: #666; }
 .wgtable { max-height: 420px; overflow: auto; display: inline-block; }
+.plot { display: inline-block; margin: 4px 12px 4px 0; }
+.plot .pt { font: 12px system-ui, sans-serif; fill: #222; }
+.plot .xl, .plot .xt { font: 10px monospace; fill: #555; text-anchor: middle; }
+.plot .yl { font: 10px monospace; fill: #555; text-anchor: end; }
+.plot .ax { stroke: #999; }
+.plot .bar { fill: #4a7fb5; }
+.plot .curve { fill: none; stroke: #c0504d; stroke-width: 2; }
 button { font: inherit; }
 </style>
 </head>
@@ -62,11 +69,13 @@ button { font: inherit; }
 <th>workgroups</th><th>loads</th><th>stores</th></tr></thead><tbody></tbody>
 </table>
 <h2>Access map</h2>
-<div class="note">Address (down, accessed segments back to back, gaps
-between them compressed) against <span id="xaxis">record order</span>
-(right). Colour: workgroup. Loads: light dots; stores: dark crosses. Wheel:
-zoom (shift: addresses only, alt: x only); drag: pan; double-click: reset.
-<span id="xtoggle"></span> <span id="downsampled"></span></div>
+<div class="note">Address (down, accessed segments back to back, labelled
+with the kernel parameter they belong to, gaps between them compressed)
+against <span id="xaxis">record order</span> (right), one lane per
+processor; a dashed line where a processor begins a launch. Colour:
+workgroup. Loads: light; stores: dark. Every access is drawn. Wheel: zoom
+(shift: addresses only, alt: x only); drag: pan; double-click: reset.
+<span id="xtoggle"></span> <span id="aggregated"></span></div>
 <div id="mapbox"><canvas id="map"></canvas><div id="tip"></div></div>
 <h2>Workgroups</h2>
 <div class="note" id="wgnote"></div>
@@ -94,9 +103,11 @@ $('summary').textContent = D.workgroups.length + ' workgroups, ' +
     D.total_accesses + ' loads and stores, ' + D.records + ' records, ' +
     D.segments.length + ' address segments';
 $('loss').textContent = D.loss_text;
-if (D.step > 1)
-  $('downsampled').textContent = 'Downsampled: every ' + D.step +
-      'th access is shown (' + D.shown + ' of ' + D.total_accesses + ').';
+if (D.grid)
+  $('aggregated').textContent = 'Aggregated: all ' + D.total_accesses +
+      ' accesses counted in ' + D.grid.n.length + ' cells of ' +
+      D.grid.columns + ' x ' + D.grid.rows + ' per lane (more than the ' +
+      'page draws one by one).';
 
 // Tables.
 const siteRows = [];
@@ -126,23 +137,33 @@ function esc(t) {
       '>': '&gt;', '"': '&quot;'}[c]));
 }
 
+// Lanes: one per processor, each with its own record order.
+const lanes = D.lanes.length ? D.lanes : [[0, 1]];
+const NL = lanes.length;
+let maxRecords = 1;
+for (const l of lanes) maxRecords = Math.max(maxRecords, l[1]);
 // Points: decode the columns once.
 const P = D.points, N = P.x.length;
 const px = new Float64Array(N), py = new Float64Array(N);
 const plen = new Float64Array(N), pstore = new Uint8Array(N);
 const pw = new Uint32Array(N), prec = new Float64Array(N);
-// The address axis: segments back to back, each gap drawn as `gapUnits`.
-const segStart = [], segBase = [];
-let ySpan = 0;
-{
-  let total = 0;
-  for (const s of D.segments) total += s[1];
-  const gapUnits = Math.max(1, total * 0.02 / Math.max(1, D.segments.length));
-  for (let i = 0; i < D.segments.length; ++i) {
-    segStart.push(ySpan);
-    segBase.push(BigInt('0x' + D.segments[i][0]));
-    ySpan += D.segments[i][1] + (i + 1 < D.segments.length ? gapUnits : 0);
+const pl = new Uint32Array(N);
+// The address axis: segments back to back, gaps compressed (laid out by
+// the tool).
+const segStart = [], segBase = [], segLabel = [];
+for (const s of D.segments) {
+  segStart.push(s[3]);
+  segBase.push(BigInt('0x' + s[0]));
+  segLabel.push(s[2]);
+}
+const ySpan = D.yspan;
+function segmentAt(y) {
+  let lo = 0, hi = segStart.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (segStart[mid] <= y) lo = mid; else hi = mid - 1;
   }
+  return lo;
 }
 let rec = 0;
 for (let i = 0; i < N; ++i) {
@@ -152,8 +173,10 @@ for (let i = 0; i < N; ++i) {
   plen[i] = P.l[i] >> 1;
   pstore[i] = P.l[i] & 1;
   pw[i] = P.w[i];
+  pl[i] = P.n[i];
 }
-// x: record index, or time interpolated inside each workgroup's span.
+// x: record index in the lane, or time interpolated inside each
+// workgroup's span.
 let useTime = false;
 function computeX() {
   for (let i = 0; i < N; ++i) {
@@ -165,7 +188,7 @@ function computeX() {
   }
 }
 computeX();
-if (D.timed) {
+if (D.timed && !D.grid) {
   const b = document.createElement('button');
   b.textContent = 'x axis: record order';
   b.onclick = () => {
@@ -195,12 +218,14 @@ for (let i = 0; i < nw; ++i) {
 }
 
 const canvas = $('map'), ctx = canvas.getContext('2d');
-const kLeft = 110, kBottom = 22;
+const kLeft = 120, kBottom = 22;
 let W = 0, H = 0, x0 = 0, x1 = 1, y0 = 0, y1 = 1;
 function reset() {
   let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < N; ++i)
-    if (px[i] === px[i]) { lo = Math.min(lo, px[i]); hi = Math.max(hi, px[i]); }
+  if (useTime) {
+    for (let i = 0; i < N; ++i)
+      if (px[i] === px[i]) { lo = Math.min(lo, px[i]); hi = Math.max(hi, px[i]); }
+  } else { lo = 0; hi = maxRecords; }
   if (!(lo <= hi)) { lo = 0; hi = 1; }
   const pad = Math.max(1, (hi - lo) * 0.01);
   x0 = lo - pad; x1 = hi + pad;
@@ -213,58 +238,108 @@ function draw() {
   W = Math.max(200, Math.floor(r.width)); H = Math.max(100, Math.floor(r.height));
   canvas.width = W; canvas.height = H;
   const pw_ = W - kLeft, ph = H - kBottom;
+  const bandH = ph / NL;
   const img = ctx.createImageData(pw_, ph);
   const buf = new Uint32Array(img.data.buffer);
   buf.fill(0xFFFFFFFF);
-  const kx = pw_ / (x1 - x0), ky = ph / (y1 - y0);
+  const kx = pw_ / (x1 - x0), ky = (bandH - 2) / (y1 - y0);
   cols = Math.ceil(pw_ / cellSize);
   cells = new Int32Array(cols * Math.ceil(ph / cellSize)).fill(-1);
-  // Segment boundaries: thin grey lines.
-  for (let s = 0; s < segStart.length; ++s) {
-    const y = Math.round((segStart[s] - y0) * ky);
-    if (y >= 0 && y < ph) buf.fill(0xFFDDDDDD, y * pw_, (y + 1) * pw_);
-  }
-  let drawn = 0;
   const put = (x, y, c) => {
     if (x >= 0 && x < pw_ && y >= 0 && y < ph) buf[y * pw_ + x] = c;
   };
-  for (let pass = 0; pass < 2; ++pass) // stores on top of loads
-    for (let i = 0; i < N; ++i) {
-      if (pstore[i] !== pass) continue;
-      const fx = (px[i] - x0) * kx;
-      if (!(fx >= -2 && fx < pw_ + 2)) continue;
-      const fy = (py[i] - y0) * ky;
-      const h = Math.max(1, Math.round(plen[i] * ky));
-      if (fy + h < -2 || fy > ph + 2) continue;
-      const sx = Math.round(fx), sy = Math.round(fy);
-      ++drawn;
-      if (pass === 0) {
-        const c = lightColor[pw[i]];
-        for (let dy = 0; dy < Math.max(2, h); ++dy) {
-          put(sx, sy + dy, c); put(sx + 1, sy + dy, c);
-        }
-      } else {
-        const c = darkColor[pw[i]];
-        for (let dy = 0; dy < h; ++dy) put(sx, sy + dy, c);
-        put(sx - 1, sy, c); put(sx + 1, sy, c); put(sx, sy - 1, c);
-        put(sx, sy + 1, c); put(sx - 2, sy, c); put(sx + 2, sy, c);
-      }
-      const cx = Math.floor(sx / cellSize), cy = Math.floor(sy / cellSize);
-      if (cx >= 0 && cx < cols && cy >= 0 && sy < ph) cells[cy * cols + cx] = i;
+  // Lanes, segment boundaries and launch lines.
+  for (let l = 0; l < NL; ++l) {
+    const top = Math.round(l * bandH);
+    if (l > 0) buf.fill(0xFF888888, top * pw_, (top + 1) * pw_);
+    for (let s = 0; s < segStart.length; ++s) {
+      const y = Math.round(l * bandH + (segStart[s] - y0) * ky);
+      if (y > l * bandH && y < (l + 1) * bandH)
+        buf.fill(0xFFDDDDDD, y * pw_, (y + 1) * pw_);
     }
+  }
+  for (const [lane, at] of D.launches) {
+    if (useTime) break;
+    const x = Math.round((at - x0) * kx);
+    if (x < 0 || x >= pw_) continue;
+    for (let y = Math.ceil(lane * bandH); y < (lane + 1) * bandH; y += 2)
+      put(x, y, 0xFF3030D0);
+  }
+  const perSegment = new Float64Array(segStart.length);
+  let drawn = 0;
+  const index = (sx, sy, item) => {
+    const cx = Math.floor(sx / cellSize), cy = Math.floor(sy / cellSize);
+    if (cx >= 0 && cx < cols && cy >= 0 && sy < ph) cells[cy * cols + cx] = item;
+  };
+  if (D.grid) {
+    const G = D.grid, nc = G.n.length;
+    for (let pass = 0; pass < 2; ++pass) // cells with stores on top
+      for (let i = 0; i < nc; ++i) {
+        if ((G.stores[i] > 0 ? 1 : 0) !== pass) continue;
+        const lane = G.n[i], lr = lanes[lane][1];
+        const xa = G.c[i] * lr / G.columns, xb = (G.c[i] + 1) * lr / G.columns;
+        const ya = G.r[i] * ySpan / G.rows, yb = (G.r[i] + 1) * ySpan / G.rows;
+        const sx0 = Math.floor((xa - x0) * kx), sx1 = Math.max(sx0 + 1, Math.ceil((xb - x0) * kx));
+        const top = lane * bandH, bottom = (lane + 1) * bandH - 1;
+        const sy0 = Math.max(Math.floor(top + (ya - y0) * ky), Math.ceil(top));
+        const sy1 = Math.min(Math.max(sy0 + 1, Math.ceil(top + (yb - y0) * ky)), Math.floor(bottom));
+        if (sx1 <= 0 || sx0 >= pw_ || sy1 <= sy0) continue;
+        const c = pass ? darkColor[G.w[i]] : lightColor[G.w[i]];
+        for (let y = sy0; y < sy1; ++y)
+          for (let x = Math.max(0, sx0); x < Math.min(pw_, sx1); ++x)
+            buf[y * pw_ + x] = c;
+        ++drawn;
+        perSegment[segmentAt((ya + yb) / 2)] += 1;
+        index((sx0 + sx1) >> 1, (sy0 + sy1) >> 1, -2 - i);
+      }
+  } else {
+    for (let pass = 0; pass < 2; ++pass) // stores on top of loads
+      for (let i = 0; i < N; ++i) {
+        if (pstore[i] !== pass) continue;
+        const fx = (px[i] - x0) * kx;
+        if (!(fx >= -2 && fx < pw_ + 2)) continue;
+        const top = pl[i] * bandH;
+        const fy = top + (py[i] - y0) * ky;
+        const h = Math.max(1, Math.round(plen[i] * ky));
+        if (fy + h < top || fy > top + bandH) continue;
+        const sx = Math.round(fx), sy = Math.round(fy);
+        ++drawn;
+        perSegment[P.s[i]] += 1;
+        if (pass === 0) {
+          const c = lightColor[pw[i]];
+          for (let dy = 0; dy < Math.max(2, h); ++dy) {
+            put(sx, sy + dy, c); put(sx + 1, sy + dy, c);
+          }
+        } else {
+          const c = darkColor[pw[i]];
+          for (let dy = 0; dy < h; ++dy) put(sx, sy + dy, c);
+          put(sx - 1, sy, c); put(sx + 1, sy, c); put(sx, sy - 1, c);
+          put(sx, sy + 1, c); put(sx - 2, sy, c); put(sx + 2, sy, c);
+        }
+        index(sx, sy, i);
+      }
+  }
   ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
   ctx.putImageData(img, kLeft, 0);
-  // Axes.
+  // Axes: buffer labels down each lane, processor names, x ticks.
   ctx.fillStyle = '#333'; ctx.font = '11px monospace';
   ctx.strokeStyle = '#999';
   ctx.beginPath(); ctx.moveTo(kLeft - 0.5, 0); ctx.lineTo(kLeft - 0.5, ph + 0.5);
   ctx.lineTo(W, ph + 0.5); ctx.stroke();
-  let lastLabel = -100;
-  for (let s = 0; s < segStart.length; ++s) {
-    const y = (segStart[s] - y0) * ky;
-    if (y < 0 || y > ph || y - lastLabel < 14) continue;
-    lastLabel = y;
-    ctx.fillText('0x' + D.segments[s][0], 4, Math.max(10, y + 10));
+  for (let l = 0; l < NL; ++l) {
+    const top = l * bandH;
+    if (NL > 1) {
+      ctx.fillStyle = '#a00';
+      ctx.fillText('processor ' + lanes[l][0], 4, top + 11);
+      ctx.fillStyle = '#333';
+    }
+    let lastLabel = top + (NL > 1 ? 6 : -100);
+    for (let s = 0; s < segStart.length; ++s) {
+      const y = top + (segStart[s] - y0) * ky;
+      if (y < top || y > top + bandH - 8 || y - lastLabel < 13) continue;
+      lastLabel = y;
+      ctx.fillText(segLabel[s].slice(0, 15), 4, Math.max(top + 10, y + 10));
+    }
   }
   const step = niceStep((x1 - x0) / Math.max(1, pw_ / 90));
   for (let t = Math.ceil(x0 / step) * step; t <= x1; t += step) {
@@ -272,7 +347,11 @@ function draw() {
     ctx.fillText(String(+t.toPrecision(6)), x + 2, H - 6);
     ctx.fillRect(x, ph, 1, 4);
   }
-  document.body.dataset.rendered = drawn + ' points';
+  const shown = [];
+  for (let s = 0; s < segStart.length; ++s)
+    if (perSegment[s] > 0) shown.push(segLabel[s] + ':' + perSegment[s]);
+  document.body.dataset.segments = shown.join(',');
+  document.body.dataset.rendered = drawn + (D.grid ? ' cells' : ' points');
 }
 function niceStep(raw) {
   const e = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1e-9))));
@@ -286,7 +365,9 @@ canvas.addEventListener('wheel', (e) => {
   const r = canvas.getBoundingClientRect();
   const mx = e.clientX - r.left - kLeft, my = e.clientY - r.top;
   const f = Math.pow(1.0015, e.deltaY);
-  const ax = x0 + (x1 - x0) * mx / (W - kLeft), ay = y0 + (y1 - y0) * my / (H - kBottom);
+  const bandH = (H - kBottom) / NL;
+  const ax = x0 + (x1 - x0) * mx / (W - kLeft);
+  const ay = y0 + (y1 - y0) * (my % bandH) / bandH;
   if (!e.shiftKey) { x0 = ax - (ax - x0) * f; x1 = ax + (x1 - ax) * f; }
   if (!e.altKey) { y0 = ay - (ay - y0) * f; y1 = ay + (y1 - ay) * f; }
   schedule();
@@ -299,8 +380,9 @@ canvas.addEventListener('mousedown', (e) => {
 window.addEventListener('mouseup', () => { drag = null; canvas.style.cursor = 'grab'; });
 window.addEventListener('mousemove', (e) => {
   if (drag) {
+    const bandH = (H - kBottom) / NL;
     const dx = (e.clientX - drag.x) * (drag.x1 - drag.x0) / (W - kLeft);
-    const dy = (e.clientY - drag.y) * (drag.y1 - drag.y0) / (H - kBottom);
+    const dy = (e.clientY - drag.y) * (drag.y1 - drag.y0) / bandH;
     x0 = drag.x0 - dx; x1 = drag.x1 - dx; y0 = drag.y0 - dy; y1 = drag.y1 - dy;
     $('tip').style.display = 'none';
     schedule();
@@ -318,8 +400,8 @@ function schedule() {
   requestAnimationFrame(() => { pending = false; draw(); });
 }
 
-// The record under the mouse: the nearest drawn point in the 3x3 cells
-// around it.
+// The record (or grid cell) under the mouse: the item indexed in the
+// cell of the mouse or its neighbours.
 function tooltip(e) {
   const tip = $('tip');
   const r = canvas.getBoundingClientRect();
@@ -328,25 +410,35 @@ function tooltip(e) {
     tip.style.display = 'none';
     return;
   }
-  const kx = (W - kLeft) / (x1 - x0), ky = (H - kBottom) / (y1 - y0);
   const cx = Math.floor(mx / cellSize), cy = Math.floor(my / cellSize);
-  let best = -1, bestD = 1e9;
-  for (let y = cy - 1; y <= cy + 1; ++y)
-    for (let x = cx - 1; x <= cx + 1; ++x) {
-      if (x < 0 || x >= cols || y < 0) continue;
-      const i = cells[y * cols + x];
-      if (i === undefined || i < 0) continue;
-      const d = Math.hypot((px[i] - x0) * kx - mx, (py[i] - y0) * ky - my);
-      if (d < bestD) { bestD = d; best = i; }
-    }
-  if (best < 0 || bestD > 8) { tip.style.display = 'none'; return; }
-  const w = D.workgroups[pw[best]], s = D.sites[w[0]];
-  const addr = segBase[P.s[best]] + BigInt(P.o[best]);
-  tip.textContent = (pstore[best] ? 'STORE ' : 'LOAD  ') + '0x' +
-      addr.toString(16) + ' ' + plen[best] + ' bytes\n' +
-      'workgroup ' + w[1] + ',' + w[2] + ',' + w[3] + ' pid ' + w[4] +
-      ' (#' + pw[best] + ')\n' + 'dispatch site ' + s.site + ': ' +
-      s.function + '\nrecord ' + prec[best];
+  let best = -1;
+  for (let d = 0; d <= 1 && best === -1; ++d)
+    for (let y = cy - d; y <= cy + d; ++y)
+      for (let x = cx - d; x <= cx + d; ++x)
+        if (x >= 0 && x < cols && y >= 0 && cells[y * cols + x] !== -1 &&
+            cells[y * cols + x] !== undefined && best === -1)
+          best = cells[y * cols + x];
+  if (best === -1) { tip.style.display = 'none'; return; }
+  if (best <= -2) {
+    const G = D.grid, i = -2 - best, lane = G.n[i], lr = lanes[lane][1];
+    const ya = G.r[i] * ySpan / G.rows, s = segmentAt(ya);
+    const w = D.workgroups[G.w[i]];
+    const addr = segBase[s] + BigInt(Math.max(0, Math.floor(ya - segStart[s])));
+    tip.textContent = G.loads[i] + ' loads, ' + G.stores[i] + ' stores\n' +
+        segLabel[s] + ' from 0x' + addr.toString(16) + '\nprocessor ' +
+        lanes[lane][0] + ', records ' + Math.floor(G.c[i] * lr / G.columns) +
+        '-' + Math.floor((G.c[i] + 1) * lr / G.columns) + '\nlast workgroup ' +
+        w[1] + ',' + w[2] + ',' + w[3];
+  } else {
+    const w = D.workgroups[pw[best]], s = D.sites[w[0]];
+    const addr = segBase[P.s[best]] + BigInt(P.o[best]);
+    tip.textContent = (pstore[best] ? 'STORE ' : 'LOAD  ') + '0x' +
+        addr.toString(16) + ' ' + plen[best] + ' bytes (' +
+        segLabel[P.s[best]] + ')\n' + 'workgroup ' + w[1] + ',' + w[2] +
+        ',' + w[3] + ' pid ' + w[4] + ' (#' + pw[best] + ')\n' +
+        'dispatch site ' + s.site + ': ' + s.function + '\nrecord ' +
+        prec[best] + ' of processor ' + lanes[pl[best]][0];
+  }
   tip.style.display = 'block';
   tip.style.left = Math.min(e.clientX - r.left + 14, W - 260) + 'px';
   tip.style.top = (e.clientY - r.top + 14) + 'px';
@@ -356,13 +448,18 @@ reset();
 draw();
 })();
 </script>
-</body>
+<h2>Plots</h2>
+)html";
+
+static const char kTail[] = R"html(</body>
 </html>
 )html";
 
-std::string htmlReportPage(llvm::StringRef Title, llvm::StringRef DataJson) {
+std::string htmlReportPage(llvm::StringRef Title, llvm::StringRef DataJson,
+                           llvm::StringRef Plots) {
   std::string Page;
-  Page.reserve(DataJson.size() + sizeof(kStyle) + sizeof(kScript) + 256);
+  Page.reserve(DataJson.size() + Plots.size() + sizeof(kStyle) +
+               sizeof(kScript) + 256);
   Page += kHead;
   llvm::raw_string_ostream OS(Page);
   llvm::printHTMLEscaped(Title, OS);
@@ -370,6 +467,8 @@ std::string htmlReportPage(llvm::StringRef Title, llvm::StringRef DataJson) {
   Page += kStyle;
   Page += DataJson;
   Page += kScript;
+  Page += Plots;
+  Page += kTail;
   return Page;
 }
 

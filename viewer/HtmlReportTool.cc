@@ -16,10 +16,25 @@ namespace wgtrace::viewer {
 
 void HtmlReportTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 
+uint32_t HtmlReportTool::laneOf(uint32_t ProcessorId) {
+  auto [It, New] =
+      LaneOfProcessor.try_emplace(ProcessorId, uint32_t(LaneProcessors.size()));
+  if (New) {
+    LaneProcessors.push_back(ProcessorId);
+    LaneRecords.push_back(0);
+  }
+  return It->second;
+}
+
+bool HtmlReportTool::sampled(uint64_t Line) {
+  // A multiplicative hash: lines of one buffer are sampled evenly.
+  return ((Line * 0x9E3779B97F4A7C15ull) >> 32) % SampleRate == 0;
+}
+
 uint32_t HtmlReportTool::segmentOf(uint64_t Address) const {
-  auto It =
-      std::upper_bound(Segments.begin(), Segments.end(), Address,
-                       [](uint64_t A, const Interval &S) { return A < S.Lo; });
+  auto It = std::upper_bound(
+      Segments.begin(), Segments.end(), Address,
+      [](uint64_t A, const Segment &S) { return A < S.Range.Lo; });
   return It == Segments.begin() ? 0 : uint32_t(It - Segments.begin() - 1);
 }
 
@@ -28,15 +43,37 @@ void HtmlReportTool::record(const Record &R) {
     return; // --iree-compat on a wrapped ring: owner unknown
   const bool IsAccess =
       R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
+  const uint32_t Lane = laneOf(R.Workgroup->Record.ProcessorId);
   if (Pass == 0) {
-    if (IsAccess) {
-      ++Total;
-      Interval I = accessRange(R.Memory.Address, std::max(R.Memory.Length, 1u));
+    ++LaneRecords[Lane];
+    if (!IsAccess)
+      return;
+    ++Total;
+    Interval I = accessRange(R.Memory.Address, std::max(R.Memory.Length, 1u));
+    if (R.Buffer == kNoBuffer) {
       Touched.add(I.Lo, I.Hi);
+    } else {
+      auto [It, New] = BufferRanges.try_emplace(R.Buffer, I);
+      if (!New) {
+        It->second.Lo = std::min(It->second.Lo, I.Lo);
+        It->second.Hi = std::max(It->second.Hi, I.Hi);
+      }
+    }
+    const uint64_t First = R.Memory.Address >> 6;
+    const uint64_t Last = (I.Hi - 1) >> 6;
+    for (uint64_t L = First; L <= Last && L >= First; ++L) {
+      ++LineAccesses;
+      if (!sampled(L))
+        continue;
+      uint64_t D = Reuse.access(L);
+      if (D == ReuseDistance::ColdDistance)
+        ++ColdLines;
+      else
+        ++ReuseHistogram[ReuseDistance::bucket(D * SampleRate)];
     }
     return;
   }
-  const uint64_t Index = RecordIndex++;
+  const uint64_t Index = LaneRecordIndex[Lane]++;
   auto Known = ByInvocation.find(R.Workgroup->Invocation);
   if (R.Tag == format::Tag::Workgroup && Known == ByInvocation.end()) {
     const format::WorkgroupRecord &WG = R.Workgroup->Record;
@@ -51,9 +88,17 @@ void HtmlReportTool::record(const Record &R) {
     W.Site = It->second;
     W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
     W.ProcessorId = WG.ProcessorId;
+    W.Lane = Lane;
     W.FirstRecord = W.LastRecord = Index;
     ByInvocation[R.Workgroup->Invocation] = Workgroups.size();
     Workgroups.push_back(W);
+    // A line where this processor begins a launch.
+    uint32_t T = Launches.workgroup(R, *Meta);
+    uint32_t Local = Launches.workgroups()[T].Local;
+    if (LaneLaunch[Lane] != Local) {
+      LaneLaunch[Lane] = Local;
+      LaunchStarts.emplace_back(Lane, Index);
+    }
     return;
   }
   if (Known == ByInvocation.end())
@@ -65,14 +110,38 @@ void HtmlReportTool::record(const Record &R) {
   if (!IsAccess)
     return;
   ++(R.Memory.IsStore ? Sites[W.Site].Stores : Sites[W.Site].Loads);
-  if (AccessIndex++ % Step != 0)
+  const uint32_t S = segmentOf(R.Memory.Address);
+  const uint64_t Offset = R.Memory.Address - Segments[S].Range.Lo;
+  // The working set: distinct (sampled) lines per window of accesses.
+  for (uint64_t L = R.Memory.Address >> 6,
+                E = (R.Memory.Address + std::max(R.Memory.Length, 1u) - 1) >> 6;
+       L <= E && L >= (R.Memory.Address >> 6); ++L)
+    if (sampled(L))
+      WindowLines.insert(L);
+  if (++AccessIndex % WindowSize == 0) {
+    WorkingSet.push_back(WindowLines.size() * SampleRate);
+    WindowLines.clear();
+  }
+  if (!Gridded) {
+    PointLane.push_back(Lane);
+    PointX.push_back(Index);
+    PointSegment.push_back(S);
+    PointOffset.push_back(Offset);
+    PointLengthKind.push_back(R.Memory.Length * 2 + (R.Memory.IsStore ? 1 : 0));
+    PointWorkgroup.push_back(WI);
     return;
-  uint32_t Segment = segmentOf(R.Memory.Address);
-  PointX.push_back(Index);
-  PointSegment.push_back(Segment);
-  PointOffset.push_back(R.Memory.Address - Segments[Segment].Lo);
-  PointLengthKind.push_back(R.Memory.Length * 2 + (R.Memory.IsStore ? 1 : 0));
-  PointWorkgroup.push_back(WI);
+  }
+  const uint64_t Column =
+      Index * GridColumns / std::max<uint64_t>(1, LaneRecords[Lane]);
+  const double Y =
+      Segments[S].Y + double(std::min<uint64_t>(
+                          Offset, Segments[S].Range.Hi - Segments[S].Range.Lo));
+  const uint64_t Row =
+      std::min<uint64_t>(GridRows - 1, uint64_t(Y / YSpan * double(GridRows)));
+  Cell &C = Cells[(uint64_t(Lane) << 42) |
+                  (std::min<uint64_t>(Column, GridColumns - 1) << 21) | Row];
+  (R.Memory.IsStore ? C.Stores : C.Loads) += 1;
+  C.Workgroup = WI;
 }
 
 void HtmlReportTool::timing(ArrayRef<WorkgroupTime> Times) {
@@ -89,20 +158,62 @@ void HtmlReportTool::timing(ArrayRef<WorkgroupTime> Times) {
   }
 }
 
+void HtmlReportTool::layoutSegments() {
+  // Parameter buffers as accessed (labelled), then clusters of the rest;
+  // overlapping ones merge (keeping the buffer's name).
+  std::vector<Segment> All;
+  for (const auto &[Buffer, Range] : BufferRanges)
+    All.push_back({Range, Buffer, 0});
+  for (const Interval &I : Touched.ranges())
+    All.push_back({I, kNoBuffer, 0});
+  std::sort(All.begin(), All.end(), [](const Segment &A, const Segment &B) {
+    return A.Range.Lo < B.Range.Lo;
+  });
+  Segments.clear();
+  for (const Segment &S : All) {
+    if (!Segments.empty() && S.Range.Lo < Segments.back().Range.Hi) {
+      Segment &Prev = Segments.back();
+      Prev.Range.Hi = std::max(Prev.Range.Hi, S.Range.Hi);
+      if (Prev.Buffer == kNoBuffer)
+        Prev.Buffer = S.Buffer;
+      continue;
+    }
+    Segments.push_back(S);
+  }
+  if (Segments.empty())
+    Segments.push_back({{0, 1}, kNoBuffer, 0});
+  // Gaps between segments are drawn 2% of the bytes shown, shared.
+  double Bytes = 0;
+  for (const Segment &S : Segments)
+    Bytes += double(S.Range.Hi - S.Range.Lo);
+  const double Gap = std::max(1.0, Bytes * 0.02 / double(Segments.size()));
+  double Y = 0;
+  for (size_t I = 0; I < Segments.size(); ++I) {
+    Segments[I].Y = Y;
+    Y += double(Segments[I].Range.Hi - Segments[I].Range.Lo) +
+         (I + 1 < Segments.size() ? Gap : 0);
+  }
+  YSpan = std::max(1.0, Y);
+}
+
 bool HtmlReportTool::anotherPass() {
   if (Pass > 0)
     return false;
   Pass = 1;
-  Segments = Touched.ranges();
+  layoutSegments();
   Touched = IntervalAccumulator(SegmentGap);
-  Step =
-      MaxPoints && Total > MaxPoints ? (Total + MaxPoints - 1) / MaxPoints : 1;
-  uint64_t Expected = Total / Step + 1;
-  PointX.reserve(Expected);
-  PointOffset.reserve(Expected);
-  PointSegment.reserve(Expected);
-  PointLengthKind.reserve(Expected);
-  PointWorkgroup.reserve(Expected);
+  Gridded = MaxPoints == 0 || Total > MaxPoints;
+  LaneRecordIndex.assign(LaneRecords.size(), 0);
+  LaneLaunch.assign(LaneRecords.size(), UINT32_MAX);
+  WindowSize = std::max<uint64_t>(1, Total / 200);
+  if (!Gridded) {
+    PointX.reserve(Total);
+    PointOffset.reserve(Total);
+    PointLane.reserve(Total);
+    PointSegment.reserve(Total);
+    PointLengthKind.reserve(Total);
+    PointWorkgroup.reserve(Total);
+  }
   return true;
 }
 
@@ -124,8 +235,24 @@ std::string HtmlReportTool::dataJson() const {
     J.attribute("title", Title);
     J.attribute("total_accesses", Total);
     J.attribute("shown", uint64_t(PointX.size()));
-    J.attribute("step", Step);
-    J.attribute("records", RecordIndex);
+    uint64_t Records = 0;
+    for (uint64_t N : LaneRecords)
+      Records += N;
+    J.attribute("records", Records);
+    J.attributeArray("lanes", [&] {
+      for (size_t L = 0; L < LaneProcessors.size(); ++L)
+        J.array([&] {
+          J.value(LaneProcessors[L]);
+          J.value(LaneRecords[L]);
+        });
+    });
+    J.attributeArray("launches", [&] {
+      for (auto [Lane, X] : LaunchStarts)
+        J.array([&, Lane = Lane, X = X] {
+          J.value(Lane);
+          J.value(X);
+        });
+    });
     // What wrapped rings lost and what the rewriter could not trace, as
     // every other view says it.
     J.attribute("loss", censusJson(Census));
@@ -170,14 +297,50 @@ std::string HtmlReportTool::dataJson() const {
         });
     });
     // Addresses as hex strings: they may exceed a double's 53 bits.
+    // [hex address, size, label, axis position]
+    J.attribute("yspan", YSpan);
     J.attributeArray("segments", [&] {
-      for (const Interval &S : Segments)
+      for (const Segment &S : Segments)
         J.array([&] {
-          J.value(fmt::format("{:x}", S.Lo));
-          J.value(S.Hi - S.Lo);
+          J.value(fmt::format("{:x}", S.Range.Lo));
+          J.value(S.Range.Hi - S.Range.Lo);
+          J.value(S.Buffer != kNoBuffer && Census
+                      ? Census->bufferLabel(S.Buffer)
+                      : fmt::format("0x{:x}", S.Range.Lo));
+          J.value(S.Y);
         });
     });
+    if (Gridded) {
+      // Every access counted in one cell: [lane, column, row, loads,
+      // stores, workgroup] as columns.
+      std::vector<std::pair<uint64_t, Cell>> Sorted(Cells.begin(), Cells.end());
+      std::sort(Sorted.begin(), Sorted.end(),
+                [](const auto &A, const auto &B) { return A.first < B.first; });
+      J.attributeObject("grid", [&] {
+        J.attribute("columns", GridColumns);
+        J.attribute("rows", GridRows);
+        auto Column = [&](const char *Name, auto Get) {
+          J.attributeArray(Name, [&] {
+            for (const auto &KV : Sorted)
+              J.value(Get(KV));
+          });
+        };
+        using KV = std::pair<uint64_t, Cell>;
+        Column("n", [](const KV &C) { return int64_t(C.first >> 42); });
+        Column("c", [](const KV &C) {
+          return int64_t((C.first >> 21) & ((1u << 21) - 1));
+        });
+        Column("r",
+               [](const KV &C) { return int64_t(C.first & ((1u << 21) - 1)); });
+        Column("loads", [](const KV &C) { return int64_t(C.second.Loads); });
+        Column("stores", [](const KV &C) { return int64_t(C.second.Stores); });
+        Column("w", [](const KV &C) { return int64_t(C.second.Workgroup); });
+      });
+    }
     J.attributeObject("points", [&] {
+      J.attributeBegin("n");
+      Numbers(PointLane, false);
+      J.attributeEnd();
       J.attributeBegin("x");
       Numbers(PointX, true);
       J.attributeEnd();
@@ -211,8 +374,145 @@ std::string HtmlReportTool::dataJson() const {
   return Safe;
 }
 
+namespace {
+
+/// One bar or line chart as inline SVG, log2 x axis labels given.
+struct Chart {
+  std::string Title, XLabel, YLabel;
+  std::vector<std::string> Labels;
+  std::vector<double> Values;
+  bool Bars = true;
+  /// Y axis maximum (0: the largest value).
+  double YMax = 0;
+  std::string YUnit;
+};
+
+std::string svg(const Chart &C) {
+  constexpr int W = 460, H = 220, Left = 52, Bottom = 44, Top = 22;
+  const int PW = W - Left - 10, PH = H - Top - Bottom;
+  double Max = C.YMax;
+  for (double V : C.Values)
+    Max = std::max(Max, V);
+  if (Max <= 0)
+    Max = 1;
+  std::string Out =
+      fmt::format("<figure class=\"plot\"><svg "
+                  "width=\"{}\" height=\"{}\" role=\"img\"><title>{}</title>"
+                  "<text x=\"{}\" y=\"14\" class=\"pt\">{}</text>",
+                  W, H, C.Title, Left, C.Title);
+  Out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
+                     "class=\"ax\"/><line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" "
+                     "y2=\"{2}\" class=\"ax\"/>",
+                     Left, Top, Top + PH, Left + PW);
+  for (int T = 0; T <= 4; ++T) {
+    const double V = Max * T / 4;
+    const int Y = Top + PH - int(PH * T / 4);
+    Out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"yl\">{:.3g}{}</text>",
+                       Left - 4, Y + 4, V, C.YUnit);
+  }
+  const size_t N = std::max<size_t>(1, C.Values.size());
+  const double Step = double(PW) / double(N);
+  std::string Path;
+  for (size_t I = 0; I < C.Values.size(); ++I) {
+    const double X = Left + Step * double(I);
+    const double BarH = double(PH) * C.Values[I] / Max;
+    if (C.Bars)
+      Out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
+                         "height=\"{:.1f}\" class=\"bar\"><title>{}: "
+                         "{:.4g}</title></rect>",
+                         X + 1, Top + PH - BarH, std::max(1.0, Step - 2), BarH,
+                         I < C.Labels.size() ? C.Labels[I] : "", C.Values[I]);
+    else
+      Path += fmt::format("{}{:.1f},{:.1f}", Path.empty() ? "M" : " L",
+                          X + Step / 2, Top + PH - BarH);
+    if (I < C.Labels.size() && !C.Labels[I].empty())
+      Out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" class=\"xl\">{}</text>",
+                         X + Step / 2, Top + PH + 14, C.Labels[I]);
+  }
+  if (!Path.empty())
+    Out += "<path d=\"" + Path + "\" class=\"curve\"/>";
+  Out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xt\">{}</text>"
+                     "</svg></figure>\n",
+                     Left + PW / 2, H - 6, C.XLabel);
+  return Out;
+}
+
+std::string sizeText(uint64_t Bytes) {
+  if (Bytes >= (1u << 20))
+    return fmt::format("{}M", Bytes >> 20);
+  if (Bytes >= 1024)
+    return fmt::format("{}K", Bytes >> 10);
+  return fmt::format("{}", Bytes);
+}
+
+} // namespace
+
+std::string HtmlReportTool::plotsHtml() const {
+  std::string Out;
+  // Reuse distances (in distinct 64-byte lines, power-of-two buckets).
+  unsigned Highest = 0;
+  for (unsigned B = 0; B < ReuseHistogram.size(); ++B)
+    if (ReuseHistogram[B])
+      Highest = B;
+  Chart Reuse;
+  Reuse.Title = "Reuse distance (distinct 64-byte lines between uses)";
+  Reuse.XLabel = "distance (lines, power-of-two buckets; last bar: first use)";
+  for (unsigned B = 0; B <= Highest; ++B) {
+    Reuse.Labels.push_back(B == 0 ? "0"
+                           : B % 2 || Highest < 12
+                               ? sizeText(uint64_t(1) << (B - 1))
+                               : "");
+    Reuse.Values.push_back(double(ReuseHistogram[B] * SampleRate));
+  }
+  Reuse.Labels.push_back("new");
+  Reuse.Values.push_back(double(ColdLines * SampleRate));
+  Out += svg(Reuse);
+  // A fully associative LRU cache of C lines hits exactly the accesses
+  // whose reuse distance is below C.
+  Chart Miss;
+  Miss.Title = "Modelled miss rate against cache size (fully associative LRU)";
+  Miss.XLabel = "cache size (bytes)";
+  Miss.Bars = false;
+  Miss.YMax = 100;
+  Miss.YUnit = "%";
+  uint64_t Sampled = ColdLines;
+  for (uint64_t V : ReuseHistogram)
+    Sampled += V;
+  for (unsigned K = 10; K <= 30; ++K) { // 1 KiB .. 1 GiB
+    const uint64_t Lines = (uint64_t(1) << K) / 64;
+    // Buckets [2^(b-1), 2^b) at or above Lines miss.
+    uint64_t Misses = ColdLines;
+    for (unsigned B = 1; B < ReuseHistogram.size(); ++B)
+      if ((uint64_t(1) << (B - 1)) >= Lines)
+        Misses += ReuseHistogram[B];
+    Miss.Labels.push_back(K % 2 == 0 ? sizeText(uint64_t(1) << K) : "");
+    Miss.Values.push_back(Sampled ? 100.0 * double(Misses) / double(Sampled)
+                                  : 0.0);
+  }
+  Out += svg(Miss);
+  Chart Set;
+  Set.Title = fmt::format("Working set: distinct 64-byte lines per {} "
+                          "accesses",
+                          WindowSize);
+  Set.XLabel = "accesses (record order)";
+  Set.Bars = false;
+  for (size_t I = 0; I < WorkingSet.size(); ++I) {
+    Set.Labels.push_back(I % 40 == 0 ? sizeText(I * WindowSize) : "");
+    Set.Values.push_back(double(WorkingSet[I]));
+  }
+  Out += svg(Set);
+  Out += fmt::format("<p class=\"note\">Reuse distances and working sets "
+                     "follow one 64-byte line in {} (chosen by a hash of "
+                     "the line, as SHARDS samples) and scale what they count "
+                     "by {}; {} line accesses in all.</p>\n",
+                     SampleRate, SampleRate, LineAccesses);
+  return Out;
+}
+
 void HtmlReportTool::finish() {
-  OS << htmlReportPage(Title, dataJson());
+  if (!WindowLines.empty())
+    WorkingSet.push_back(WindowLines.size() * SampleRate);
+  OS << htmlReportPage(Title, dataJson(), plotsHtml());
   OS.flush();
 }
 

@@ -1,15 +1,24 @@
 //===- HtmlReportTool.h - One self-contained HTML report --------*- C++ -*-===//
 //
 // Writes a single HTML file that works offline (inline CSS and JS, no
-// network): the dispatch listing, the per-workgroup table and an access map
-// drawn on a <canvas> (HtmlReportPage.cc). The data is embedded as compact
-// columnar JSON.
+// network): the loss, the dispatch listing, the per-workgroup table, an
+// access map drawn on a <canvas> (HtmlReportPage.cc) and plots of reuse
+// distances, modelled miss rate against cache size and the working set over
+// time as inline SVG. The data is embedded as compact columnar JSON.
 //
-// Two passes: the first counts accesses and finds the address segments
-// (the y axis shows accessed segments back to back, gaps compressed); the
-// second keeps every k-th access so that at most DefaultMaxPoints are embedded,
-// and the page says when it was downsampled. Memory: the points kept (at
-// most DefaultMaxPoints) and one entry per workgroup.
+// The access map draws every access. Its address axis shows the accessed
+// segments back to back (one per kernel parameter buffer, labelled with its
+// name, and address clusters of other accesses), gaps compressed; its x
+// axis is each processor's record order, one lane per processor, with a
+// line where a launch begins. Up to MaxPoints accesses are embedded one by
+// one (the page aggregates them per pixel); above that, the accesses are
+// aggregated per cell of a grid (1600 columns per lane, 1024 rows), so a
+// buffer touched by one access in thirty still has its cells.
+//
+// Two passes: the first counts accesses and records per processor, finds
+// the segments and the reuse distances; the second embeds points or grid
+// cells, the workgroups, launches and the working set. Memory: the points
+// or cells, one entry per workgroup, one per distinct sampled cache line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,8 +28,11 @@
 #include "AccessCounts.h"
 #include "AnalysisTool.h"
 #include "Intervals.h"
+#include "LaunchTracker.h"
+#include "ReuseDistance.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -33,9 +45,15 @@ namespace wgtrace::viewer {
 class HtmlReportTool : public AnalysisTool {
 public:
   static constexpr uint64_t DefaultMaxPoints = 2'000'000;
-  /// Accessed bytes further apart than this are separate segments on the
-  /// address axis (the same rule as footprint's buffers).
+  /// Accessed bytes in no parameter further apart than this are separate
+  /// segments on the address axis (the same rule as footprint's clusters).
   static constexpr uint64_t SegmentGap = 4096;
+  /// The aggregation grid above MaxPoints accesses.
+  static constexpr uint32_t GridColumns = 1600, GridRows = 1024;
+  /// Reuse distances and working sets follow 1 in SampleRate cache lines
+  /// (chosen by a hash of the line: spatial sampling, as SHARDS does) and
+  /// scale what they count by it.
+  static constexpr uint64_t SampleRate = 16;
 
   HtmlReportTool(llvm::raw_ostream &OS, std::string Title,
                  uint64_t MaxPoints = DefaultMaxPoints)
@@ -53,13 +71,27 @@ public:
   uint64_t totalAccesses() const { return Total; }
   uint64_t pointsShown() const { return PointX.size(); }
   size_t workgroupCount() const { return Workgroups.size(); }
+  /// Whether the map is aggregated into grid cells, and how many.
+  bool gridded() const { return Gridded; }
+  size_t cellCount() const { return Cells.size(); }
+  /// The address axis: segments and their labels ("a", "0x7f...").
+  struct Segment {
+    Interval Range;
+    /// The parameter buffer (TraceCensus::Buffers), or kNoBuffer.
+    uint32_t Buffer = kNoBuffer;
+    /// Where it starts on the axis, in bytes with compressed gaps.
+    double Y = 0;
+  };
+  const std::vector<Segment> &segments() const { return Segments; }
 
 private:
   struct Workgroup {
     uint32_t Site = 0;
     std::array<uint32_t, 3> Id{};
     uint32_t ProcessorId = 0;
+    uint32_t Lane = 0;
     AccessCounts Counts;
+    /// First and last record in its lane's record order.
     uint64_t FirstRecord = 0, LastRecord = 0;
     bool Timed = false;
     uint64_t StartNs = 0, EndNs = 0;
@@ -69,37 +101,68 @@ private:
     std::string Function;
     uint64_t Workgroups = 0, Loads = 0, Stores = 0;
   };
+  struct Cell {
+    uint32_t Loads = 0, Stores = 0;
+    uint32_t Workgroup = 0;
+  };
+  uint32_t laneOf(uint32_t ProcessorId);
   uint32_t segmentOf(uint64_t Address) const;
+  void layoutSegments();
   std::string dataJson() const;
+  std::string plotsHtml() const;
+  static bool sampled(uint64_t Line);
 
   llvm::raw_ostream &OS;
   std::string Title;
   uint64_t MaxPoints;
   unsigned Pass = 0;
   const Metadata *Meta = nullptr;
-  /// Pass 1.
+  const TraceCensus *Census = nullptr;
+  /// Lanes: one per processor id, in order of first appearance.
+  std::map<uint32_t, uint32_t> LaneOfProcessor;
+  std::vector<uint32_t> LaneProcessors;
+  std::vector<uint64_t> LaneRecords;
+  /// Pass 1: accessed bytes in no parameter (clustered) and per parameter
+  /// buffer.
   IntervalAccumulator Touched;
+  std::map<uint32_t, Interval> BufferRanges;
   uint64_t Total = 0;
+  ReuseDistance Reuse;
+  std::vector<uint64_t> ReuseHistogram = std::vector<uint64_t>(65, 0);
+  uint64_t ColdLines = 0, LineAccesses = 0;
   /// Pass 2.
-  std::vector<Interval> Segments;
-  uint64_t Step = 1;
-  uint64_t RecordIndex = 0;
-  uint64_t AccessIndex = 0;
+  std::vector<Segment> Segments;
+  double YSpan = 1;
+  bool Gridded = false;
+  std::vector<uint64_t> LaneRecordIndex;
   std::vector<Workgroup> Workgroups;
   std::vector<Site> Sites;
   std::map<std::pair<uint32_t, std::string>, uint32_t> SiteIndex;
   /// Index in Workgroups of each invocation (WorkgroupInfo::Invocation).
   llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
-  const TraceCensus *Census = nullptr;
-  /// The points, columnar: record index, segment, offset in the segment,
-  /// length * 2 + is-store, workgroup.
+  LaunchTracker Launches;
+  /// Per lane, the local launch its last workgroup belonged to.
+  std::vector<uint32_t> LaneLaunch;
+  /// Lines where a launch begins: lane, record index in the lane.
+  std::vector<std::pair<uint32_t, uint64_t>> LaunchStarts;
+  /// The points, columnar: lane, record index in the lane, segment, offset
+  /// in the segment, length * 2 + is-store, workgroup.
   std::vector<uint64_t> PointX, PointOffset;
-  std::vector<uint32_t> PointSegment, PointLengthKind, PointWorkgroup;
+  std::vector<uint32_t> PointLane, PointSegment, PointLengthKind,
+      PointWorkgroup;
+  /// The grid: key lane << 42 | column << 21 | row.
+  llvm::DenseMap<uint64_t, Cell> Cells;
+  /// Working set: distinct sampled lines per window of accesses.
+  uint64_t AccessIndex = 0;
+  uint64_t WindowSize = 1;
+  llvm::DenseSet<uint64_t> WindowLines;
+  std::vector<uint64_t> WorkingSet;
 };
 
 /// The page around the data: \p DataJson must already be safe inside a
-/// <script> element.
-std::string htmlReportPage(llvm::StringRef Title, llvm::StringRef DataJson);
+/// <script> element; \p Plots is HTML (inline SVG) placed under the map.
+std::string htmlReportPage(llvm::StringRef Title, llvm::StringRef DataJson,
+                           llvm::StringRef Plots);
 
 } // namespace wgtrace::viewer
 

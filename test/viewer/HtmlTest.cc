@@ -81,7 +81,12 @@ TEST(Html, EmbedsListingWorkgroupsAndPoints) {
   ASSERT_TRUE(D);
   EXPECT_EQ(D->getInteger("total_accesses"), 9216);
   EXPECT_EQ(D->getInteger("shown"), 9216);
-  EXPECT_EQ(D->getInteger("step"), 1);
+  EXPECT_EQ(D->get("grid"), nullptr);
+  // Two processors: two lanes, each beginning a launch at its first record.
+  ASSERT_EQ(D->getArray("lanes")->size(), 2u);
+  EXPECT_EQ(D->getArray("launches")->size(), 2u);
+  // Three plots, inline SVG.
+  EXPECT_EQ(llvm::StringRef(Page).count("<figure class=\"plot\"><svg "), 3u);
   EXPECT_EQ(D->getArray("workgroups")->size(), 16u);
   EXPECT_EQ(D->getArray("segments")->size(), 3u);
   const llvm::json::Array *Seg0 = (*D->getArray("segments"))[0].getAsArray();
@@ -91,23 +96,87 @@ TEST(Html, EmbedsListingWorkgroupsAndPoints) {
   EXPECT_EQ(Site->getString("function"), "simple_mul");
   EXPECT_EQ(Site->getInteger("workgroups"), 16);
   EXPECT_EQ(Site->getInteger("stores"), 16 * 64);
-  // The first point: record 1 (after the WORKGROUP record), segment 0,
-  // offset 0, a 4-byte load (4 * 2 + 0), workgroup 0.
+  // The first point: record 1 of lane 0 (after the WORKGROUP record),
+  // segment 0, offset 0, a 4-byte load (4 * 2 + 0), workgroup 0.
   const llvm::json::Object *P = D->getObject("points");
+  EXPECT_EQ((*P->getArray("n"))[0].getAsInteger(), 0);
   EXPECT_EQ((*P->getArray("x"))[0].getAsInteger(), 1);
   EXPECT_EQ((*P->getArray("s"))[0].getAsInteger(), 0);
   EXPECT_EQ((*P->getArray("l"))[0].getAsInteger(), 8);
   EXPECT_EQ((*P->getArray("l")).back().getAsInteger(), 9); // a store
 }
 
-TEST(Html, DownsamplesAndSaysSo) {
+TEST(Html, AggregatesEveryAccessAboveMaxPoints) {
   std::string Page = html(matmulTrace(), 1000);
   llvm::json::Value V = embedded(Page);
   const llvm::json::Object *D = V.getAsObject();
-  // ceil(9216 / 1000) = 10: every 10th access, 922 of them.
-  EXPECT_EQ(D->getInteger("step"), 10);
-  EXPECT_EQ(D->getInteger("shown"), 922);
-  EXPECT_NE(Page.find("Downsampled: every "), std::string::npos);
+  EXPECT_EQ(D->getInteger("shown"), 0);
+  const llvm::json::Object *G = D->getObject("grid");
+  ASSERT_TRUE(G);
+  int64_t Counted = 0;
+  for (const char *Column : {"loads", "stores"})
+    for (const llvm::json::Value &N : *G->getArray(Column))
+      Counted += *N.getAsInteger();
+  EXPECT_EQ(Counted, 9216);
+  EXPECT_NE(Page.find("Aggregated: all "), std::string::npos);
+}
+
+/// A kernel whose accesses cycle through 30: 29 to buffer "a" (walked
+/// with a stride that a 1-in-30 sample would always miss or always hit),
+/// one to buffer "rare"; with parameter names from the rewriter.
+std::vector<uint8_t> rareBufferTrace() {
+  ExtensionSpec X;
+  X.WithAccessSites = false;
+  X.FunctionParams = {{{"a", "const float *", 1, 0, 4, true},
+                       {"rare", "float *", 2, 0, 4, true}}};
+  TraceBuilder B;
+  B.metadata({{"k", {}, {}, {}}}, {0}, &X);
+  RingBuilder R(1 << 20);
+  const uint64_t A = 0x100000, Rare = 0x100000 + 64 * 1024;
+  for (uint32_t W = 0; W < 8; ++W) {
+    R.workgroup(0, {W, 0, 0}, {8, 1, 1});
+    R.value(format::ValueType::BufferBase, 0, A);
+    R.value(format::ValueType::BufferExtent, 0, 64 * 1024);
+    R.value(format::ValueType::BufferBase, 1, Rare);
+    R.value(format::ValueType::BufferExtent, 1, 4096);
+    for (uint32_t I = 0; I < 600; ++I) {
+      if (I % 30 == 29)
+        R.store(Rare + 4 * (I / 30) + 128 * W, 4);
+      else
+        R.load(A + 4 * ((I * 37 + W * 600) % 16384), 4);
+    }
+  }
+  B.ring(R);
+  return B.bytes();
+}
+
+TEST(Html, BufferTouchedByOneAccessInThirtyStillAppears) {
+  // 4800 accesses, at most 160 embedded one by one: aggregated, and the
+  // rare buffer has cells of its own, labelled with its name.
+  std::string Page = html(rareBufferTrace(), 160);
+  llvm::json::Value V = embedded(Page);
+  const llvm::json::Object *D = V.getAsObject();
+  const llvm::json::Object *G = D->getObject("grid");
+  ASSERT_TRUE(G);
+  double Y = -1, Size = 0, Span = *D->getNumber("yspan");
+  for (const llvm::json::Value &S : *D->getArray("segments")) {
+    const llvm::json::Array &Seg = *S.getAsArray();
+    if (Seg[2].getAsString() == llvm::StringRef("rare")) {
+      Y = *Seg[3].getAsNumber();
+      Size = double(*Seg[1].getAsInteger());
+    }
+  }
+  ASSERT_GE(Y, 0) << "no segment labelled rare";
+  int64_t RareStores = 0;
+  const llvm::json::Array &Rows = *G->getArray("r");
+  const int64_t NumRows = *G->getInteger("rows");
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    double Lo = double(*Rows[I].getAsInteger()) * Span / double(NumRows);
+    double Hi = Lo + Span / double(NumRows);
+    if (Hi > Y && Lo < Y + Size)
+      RareStores += *(*G->getArray("stores"))[I].getAsInteger();
+  }
+  EXPECT_EQ(RareStores, 8 * 20);
 }
 
 TEST(Html, TitleAndNamesCannotBreakThePage) {
@@ -166,6 +235,62 @@ TEST(Html, RendersInHeadlessChromium) {
   EXPECT_EQ(Text.find("data-rendered=\"9216 points\""), Marker);
   EXPECT_NE(Text.find("<pre id=\"errors\"></pre>"), std::string::npos)
       << Text.substr(0, 2000);
+}
+
+/// Headless Chromium: the aggregated map of a trace whose buffer "rare" has
+/// one access in thirty draws cells in that buffer's segment, and a
+/// screenshot of the page is a picture of the window's size.
+TEST(Html, AggregatedMapAndScreenshotInHeadlessChromium) {
+  const char *Chromium = "/usr/bin/chromium";
+  if (access(Chromium, X_OK) != 0)
+    GTEST_SKIP() << Chromium << " is not installed (apt-get install chromium)";
+  std::string Dir =
+      ::testing::TempDir() + "wgtrace-html-shot-" + std::to_string(getpid());
+  std::string Profile = Dir + "/profile";
+  ASSERT_EQ(std::system(("rm -rf " + Dir + " && mkdir -p " + Profile).c_str()),
+            0);
+  std::string Page = Dir + "/report.html", Dom = Dir + "/dom.html",
+              Png = Dir + "/report.png";
+  std::ofstream(Page) << html(rareBufferTrace(), 160);
+  const std::string Flags =
+      " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
+      " --disable-background-networking --disable-component-update"
+      " --disable-sync --hide-scrollbars --window-size=1000,900"
+      " --user-data-dir=" +
+      Profile;
+  int Raw = std::system((std::string(Chromium) + Flags + " --dump-dom file://" +
+                         Page + " >" + Dom + " 2>" + Dir + "/stderr.txt")
+                            .c_str());
+  ASSERT_TRUE(WIFEXITED(Raw) && WEXITSTATUS(Raw) == 0)
+      << slurp(Dir + "/stderr.txt");
+  std::string Text = slurp(Dom);
+  EXPECT_NE(Text.find(" cells\""), std::string::npos) << Text.substr(0, 2000);
+  size_t Segments = Text.find("data-segments=\"");
+  ASSERT_NE(Segments, std::string::npos) << Text.substr(0, 2000);
+  std::string Drawn =
+      Text.substr(Segments, Text.find('"', Segments + 15) - Segments);
+  EXPECT_NE(Drawn.find("rare:"), std::string::npos) << Drawn;
+  EXPECT_NE(Drawn.find("a:"), std::string::npos) << Drawn;
+  EXPECT_NE(Text.find("<pre id=\"errors\"></pre>"), std::string::npos);
+
+  Raw =
+      std::system((std::string(Chromium) + Flags + " --screenshot=" + Png +
+                   " file://" + Page + " >/dev/null 2>>" + Dir + "/stderr.txt")
+                      .c_str());
+  ASSERT_TRUE(WIFEXITED(Raw) && WEXITSTATUS(Raw) == 0)
+      << slurp(Dir + "/stderr.txt");
+  std::string Shot = slurp(Png);
+  ASSERT_GT(Shot.size(), 24u);
+  EXPECT_EQ(Shot.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  auto BigEndian = [&](size_t At) {
+    return (uint32_t(uint8_t(Shot[At])) << 24) |
+           (uint32_t(uint8_t(Shot[At + 1])) << 16) |
+           (uint32_t(uint8_t(Shot[At + 2])) << 8) | uint8_t(Shot[At + 3]);
+  };
+  EXPECT_EQ(BigEndian(16), 1000u); // IHDR width
+  EXPECT_EQ(BigEndian(20), 900u);  // and height
+  // A drawn page compresses to more than a blank one.
+  EXPECT_GT(Shot.size(), 20000u);
 }
 
 } // namespace
