@@ -83,8 +83,9 @@ TEST(Cli, RacesExitOneWhenFoundZeroWhenNot) {
     ViewRun R = view("races " + Path);
     EXPECT_EQ(R.Status, Racy ? 1 : 0) << R.Out << R.Err;
     EXPECT_EQ(R.Err, "");
-    if (Racy)
+    if (Racy) {
       EXPECT_NE(R.Out.find("write-write"), std::string::npos) << R.Out;
+    }
   }
 }
 
