@@ -15,7 +15,7 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::open(StringRef Path) {
   F->Path = Path.str();
   if (Path == "-") {
     F->Stream = &outs();
-    return std::move(F);
+    return F;
   }
   // Beside the target, so that the rename stays on one file system.
   SmallString<256> Model(sys::path::parent_path(Path));
@@ -28,7 +28,7 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::open(StringRef Path) {
   F->TempPath = Temp.str().str();
   F->Own = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
   F->Stream = F->Own.get();
-  return std::move(F);
+  return F;
 }
 
 OutputFile::~OutputFile() {
