@@ -1,6 +1,7 @@
 # wgtrace_instrument_target(<target> [MEMORY_ACCESSES ON|OFF]
 #                           [BUFFER_SIZE <size>] [TIMING ON|OFF]
-#                           [FILTER <filter>] [SOURCES <file>...])
+#                           [FILTER <filter>] [SELECTABLE ON|OFF]
+#                           [SOURCES <file>...])
 #
 # Runs wgtrace-rewrite at build time over the target's C++ sources, into
 # the build tree, compiles the rewritten files in their place and links the
@@ -20,7 +21,10 @@
 # and TIMING ON adds the timing chunk; FILTER selects the workgroups that
 # record their accesses, as WGTRACE_FILTER does (docs/RUNTIME.md); the
 # WGTRACE_* environment variables still override these defaults when the
-# program runs. SOURCES limits the
+# program runs. SELECTABLE ON (implied by FILTER) gives each kernel an
+# uninstrumented copy of its body for the workgroups a filter leaves out,
+# which then run at the speed of a plain build (wgtrace-rewrite
+# --selectable). SOURCES limits the
 # rewrite to the given sources (default: every C++ source of the target).
 
 set(_WGTRACE_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
@@ -97,11 +101,15 @@ endfunction()
 
 function(wgtrace_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "MEMORY_ACCESSES;BUFFER_SIZE;TIMING;FILTER" "SOURCES")
+    "MEMORY_ACCESSES;BUFFER_SIZE;TIMING;FILTER;SELECTABLE" "SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "wgtrace_instrument_target(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
   _wgtrace_settings_source(${target} settings_source)
+  set(rewrite_options "")
+  if(ARG_SELECTABLE OR (DEFINED ARG_FILTER AND NOT DEFINED ARG_SELECTABLE))
+    set(rewrite_options "--selectable")
+  endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "wgtrace_instrument_target: no target named '${target}'")
   endif()
@@ -171,6 +179,7 @@ function(wgtrace_instrument_target target)
         "-DSOURCE=${absolute}"
         "-DOUTPUT=${output}"
         "-DDEPFILE=${output}.d"
+        "-DOPTIONS=${rewrite_options}"
         -P "${_WGTRACE_CMAKE_DIR}/WgtraceRewriteOne.cmake"
       DEPENDS "${absolute}" ${rewriter_dependency}
               "${database_dir}/compile_commands.json"

@@ -7,6 +7,7 @@
 #   -DREWRITER=<tool> -DDATABASE_DIR=<dir> -DSOURCE=<file> -DOUTPUT=<file>
 #   -DDEPFILE=<file>  (the headers the source includes, for incremental
 #                      builds: the rewrite re-runs when one of them changes)
+#   [-DOPTIONS=<options>]  further wgtrace-rewrite options (a ;-list)
 foreach(var REWRITER DATABASE_DIR SOURCE OUTPUT DEPFILE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "WgtraceRewriteOne.cmake: ${var} is not set")
@@ -19,6 +20,7 @@ file(MAKE_DIRECTORY "${output_dir}")
 execute_process(
   COMMAND "${REWRITER}" -p "${DATABASE_DIR}" "${SOURCE}"
           "--dependency-file=${DEPFILE}" "--dependency-target=${OUTPUT}"
+          ${OPTIONS}
   OUTPUT_FILE "${temporary}"
   RESULT_VARIABLE status)
 if(NOT status EQUAL 0)

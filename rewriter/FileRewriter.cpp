@@ -3,6 +3,7 @@
 #include "FileRewriter.h"
 
 #include "AccessCollector.h"
+#include "CompilationSetup.h"
 #include "DependencyFile.h"
 #include "EditSet.h"
 #include "HelperCloner.h"
@@ -10,6 +11,7 @@
 #include "KernelFinder.h"
 #include "MemoryModel.h"
 #include "MetadataEmitter.h"
+#include "PlainBodyCopy.h"
 #include "RewriteContext.h"
 #include "WatchCollector.h"
 
@@ -29,6 +31,13 @@ using namespace llvm;
 namespace wgtrace {
 namespace rewriter {
 namespace {
+
+cl::opt<bool> SelectableBodies(
+    "selectable",
+    cl::desc("Give each kernel an uninstrumented copy of its body, run by the "
+             "workgroups that WGTRACE_FILTER leaves out (they then cost what "
+             "a plain build costs)"),
+    cl::cat(toolOptions()));
 
 bool isWorkgroupReference(QualType T) {
   const auto *Ref = T->getAs<LValueReferenceType>();
@@ -124,9 +133,25 @@ bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
                  "' must be a plain '{ ... }' written outside any macro");
     return false;
   }
-  RC.Edits.insert(
-      *Offset,
-      (" WGTRACE_WORKGROUP(" + WGName + ", " + Twine(Index) + ");").str());
+  std::string Prologue =
+      (" WGTRACE_WORKGROUP(" + WGName + ", " + Twine(Index) + ");").str();
+  if (SelectableBodies) {
+    std::string Why;
+    if (std::optional<PlainBodyCopy> Copy =
+            plainBodyCopy(Body, RC, GivenPath, Why)) {
+      Prologue += Copy->Open;
+      RC.Edits.insert(
+          RC.SM.getFileOffset(RC.SM.getExpansionLoc(Body->getRBracLoc())),
+          Copy->Close);
+    } else {
+      RC.remark(FD->getLocation(),
+                "--selectable: " + std::string(What) + Name +
+                    "' has no uninstrumented copy for the workgroups a "
+                    "filter leaves out (" +
+                    Why + "); they run it instrumented, recording nothing");
+    }
+  }
+  RC.Edits.insert(*Offset, Prologue);
   return true;
 }
 

@@ -136,6 +136,9 @@ path, _ = traced("helper", "helper")
 wgs = workgroups(path)
 check(len(wgs) == 4 and all(c == {("LOAD", 4): 192, ("STORE", 4): 64} for _, _, c in wgs),
       "helper: %s" % [dict(c) for _, _, c in wgs])
+# Its 1024 records in a ring of the default 16 MiB: the ring chunk is written
+# as small as the records allow.
+check(os.path.getsize(path) < 64 * 1024, "helper: a %d-byte trace" % os.path.getsize(path))
 
 # out_of_bounds: both builds die of SIGSEGV; the trace keeps the 7 good
 # workgroups and the faulting one's first (faulting) store.

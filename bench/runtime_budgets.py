@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""The runtime's budgets for real programs, each measured paired in one run.
+
+  threads   a program that starts a thread per launch (200 launches of a
+            64-workgroup kernel, 400 MiB of records) against the same program
+            launching from one long-lived thread: wall time ratio (budget
+            1.3x); its trace against the records it holds (budget: at most
+            1 MiB more).
+  filter    matmul 256^3 tracing 1 workgroup of 64 (WGTRACE_FILTER) against
+            the plain build: kernel time ratio (budget 1.1x), with the plain
+            copy of the kernel body for unselected workgroups (the
+            bench_matmul_selectable build) and without (bench_matmul).
+  stream    the four overhead kernels in stream mode against ring mode, the
+            trace in /dev/shm: kernel time ratio (budget 3x), next to what
+            bounds it: the time this machine takes to write one run's
+            records to a new tmpfs file (measured in the same pair), over
+            ring mode's time; the rates at which it adds pages to a file by
+            write(2) and by prefaulting a shared mapping (the no-copy
+            alternative); and stream mode with the trace on the disk.
+
+Each pair runs in rotation --pairs times; the script prints the median and
+min-max of the ratios. Ratios, not times: the machine is shared and noisy.
+
+Usage: bench/runtime_budgets.py [--build build] [--pairs 5] [--quick]
+"""
+import argparse
+import mmap
+import os
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+KERNELS = {"simple_mul": 4 << 20, "matmul": 256, "stencil": 2048, "transpose": 2048}
+
+
+def clean_env(extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WGTRACE_")}
+    env["WGTRACE_QUIET"] = "1"
+    env.update(extra)
+    return env
+
+
+def run(binary, args, extra_env=None):
+    """(kernel seconds, checksum, wall seconds) of one run."""
+    start = time.monotonic()
+    proc = subprocess.run([binary] + args, env=clean_env(extra_env or {}),
+                          capture_output=True, text=True)
+    wall = time.monotonic() - start
+    fields = dict(line.split(": ", 1) for line in proc.stdout.splitlines() if ": " in line)
+    if proc.returncode != 0 or "kernel_seconds" not in fields:
+        sys.exit("%s %s failed (%d): %s" % (binary, args, proc.returncode, proc.stderr))
+    return float(fields["kernel_seconds"]), fields["checksum"], wall
+
+
+def ring_records(path):
+    """Bytes of records in the file's ring chunks (their heads)."""
+    data = open(path, "rb").read()
+    offset, total = 0, 0
+    while offset + 16 <= len(data):
+        _, ctype, _, length = struct.unpack_from("<IHHQ", data, offset)
+        if ctype == 1:
+            total += struct.unpack_from("<Q", data, offset + 16 + length - 8)[0]
+        offset += 16 + ((length + 15) & ~15)
+    return total
+
+
+def summary(ratios):
+    return "%6.2fx [%.2f - %.2f]" % (statistics.median(ratios), min(ratios), max(ratios))
+
+
+def verdict(ratios, budget, failures, what):
+    ok = statistics.median(ratios) <= budget
+    if not ok:
+        failures.append("%s: median %.2fx > %.2fx" % (what, statistics.median(ratios), budget))
+    return "(budget %.1fx: %s)" % (budget, "ok" if ok else "OVER")
+
+
+def tmpfs_rates(directory, megabytes):
+    """GB/s at which this machine adds pages to a new file in directory: by
+    write(2) from a buffer, as the stream writer does, and by prefaulting a
+    shared mapping of it, as a writer whose buffers are the file's own pages
+    would."""
+    chunk = 16 << 20
+    count = max(1, (megabytes << 20) // chunk)
+    buffer = b"\x01" * chunk
+    path = os.path.join(directory, "wgtrace-rate.bin")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    start = time.monotonic()
+    for _ in range(count):
+        os.write(fd, buffer)
+    write_rate = count * chunk / (time.monotonic() - start) / 1e9
+    os.close(fd)
+    os.unlink(path)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+    start = time.monotonic()
+    for i in range(count):
+        os.ftruncate(fd, (i + 1) * chunk)
+        m = mmap.mmap(fd, chunk, mmap.MAP_SHARED, offset=i * chunk)
+        if hasattr(m, "madvise") and hasattr(mmap, "MADV_POPULATE_WRITE"):
+            m.madvise(mmap.MADV_POPULATE_WRITE)
+        else:
+            for page in range(0, chunk, 4096):
+                m[page] = 1
+        m.close()
+    map_rate = count * chunk / (time.monotonic() - start) / 1e9
+    os.close(fd)
+    os.unlink(path)
+    return write_rate, map_rate
+
+
+def write_seconds(directory, length):
+    """Seconds this machine takes to write length bytes to a new file in
+    directory, 16 MiB at a time, as the stream writer does."""
+    chunk = 16 << 20
+    buffer = b"\x01" * chunk
+    path = os.path.join(directory, "wgtrace-floor.bin")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    start = time.monotonic()
+    left = int(length)
+    while left > 0:
+        left -= os.write(fd, buffer[:min(left, chunk)])
+    seconds = time.monotonic() - start
+    os.close(fd)
+    os.unlink(path)
+    return seconds
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="small sizes, one pair: a smoke test")
+    args = parser.parse_args()
+    bench = os.path.join(args.build, "bench")
+    pairs = 1 if args.quick else args.pairs
+    failures, wrong = [], []
+    work = tempfile.mkdtemp(prefix="wgtrace-budgets-")
+    shm = tempfile.mkdtemp(prefix="wgtrace-budgets-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    exe = lambda name: os.path.join(bench, "bench_" + name)
+
+    # A thread per launch against one long-lived thread.
+    launches, floats = (20, 64) if args.quick else (200, 1024)
+    ratios, sizes = [], []
+    common = ["--launches=%d" % launches, "--size=%d" % floats, "--reps=1"]
+    for _ in range(pairs):
+        trace = os.path.join(work, "threads.bin")
+        _, one_sum, one = run(exe("thread_launch"), ["--threads=one"] + common, {"WGTRACE_FILE": trace})
+        _, each_sum, each = run(exe("thread_launch"), ["--threads=per-launch"] + common, {"WGTRACE_FILE": trace})
+        if one_sum != each_sum:
+            wrong.append("thread_launch: %s against %s" % (each_sum, one_sum))
+        ratios.append(each / one)
+        sizes.append((os.path.getsize(trace), ring_records(trace)))
+    size, records = sizes[-1]
+    print("thread per launch: wall time %s of one long-lived thread %s" % (
+        summary(ratios), verdict(ratios, 1.3, failures, "thread per launch")))
+    print("  trace %.1f MiB for %.1f MiB of records it holds (+%.2f MiB; budget +1 MiB)" % (
+        size / 2**20, records / 2**20, (size - records) / 2**20))
+    if size - records > 1 << 20:
+        failures.append("thread per launch: trace %d bytes over its records" % (size - records))
+
+    # One workgroup of 64 traced.
+    size = 128 if args.quick else 256
+    variants = [("selectable", "plain copy of the body"), ("", "records to a scratch ring")]
+    variants = [(v, why) for v, why in variants if os.path.exists(exe("matmul" + ("_" + v if v else "")))]
+    ratios = {v: [] for v, _ in variants}
+    for _ in range(pairs):
+        plain, expected, _ = run(exe("matmul_plain"), ["--size=%d" % size])
+        for v, _ in variants:
+            seconds, checksum, _ = run(exe("matmul" + ("_" + v if v else "")), ["--size=%d" % size],
+                                       {"WGTRACE_FILE": os.path.join(work, "filter.bin"),
+                                        "WGTRACE_FILTER": "workgroup=0,0,0"})
+            if checksum != expected:
+                wrong.append("matmul %s: %s against %s" % (v, checksum, expected))
+            ratios[v].append(seconds / plain)
+    for v, why in variants:
+        line = "matmul, 1 workgroup of 64 traced (%s): %s of plain" % (why, summary(ratios[v]))
+        if v == "selectable":
+            line += " " + verdict(ratios[v], 1.1, failures, "filtered matmul")
+        print(line)
+
+    # Stream mode against ring mode, and what bounds it.
+    write_rate, map_rate = tmpfs_rates(shm, 64 if args.quick else 256)
+    disk_rate, _ = tmpfs_rates(work, 64 if args.quick else 256)
+    print("this machine adds pages to a file at %.2f GB/s by write(2) (%.2f GB/s by prefaulting a "
+          "shared mapping) in /dev/shm, %.2f GB/s by write(2) in %s" % (
+              write_rate, map_rate, disk_rate, os.path.dirname(work)))
+    print("kernel       stream/ring in /dev/shm (budget 3x)  bound: records/rate  stream/ring on disk")
+    for kernel, size in KERNELS.items():
+        if args.quick:
+            size = 1 << 16 if kernel == "simple_mul" else 128
+        shm_ratios, disk_ratios, bounds = [], [], []
+        for _ in range(pairs):
+            ring, expected, _ = run(exe(kernel), ["--size=%d" % size],
+                                    {"WGTRACE_FILE": os.path.join(work, "ring.bin")})
+            trace = os.path.join(shm, "stream.bin")
+            stream, checksum, _ = run(exe(kernel), ["--size=%d" % size],
+                                      {"WGTRACE_FILE": trace, "WGTRACE_MODE": "stream"})
+            # The harness runs the kernel 3 times: a third of the records
+            # is one run's.
+            per_run = ring_records(trace) / 3
+            os.unlink(trace)
+            bounds.append(write_seconds(shm, per_run) / ring)
+            disk, disk_checksum, _ = run(exe(kernel), ["--size=%d" % size],
+                                         {"WGTRACE_FILE": os.path.join(work, "stream.bin"),
+                                          "WGTRACE_MODE": "stream"})
+            if checksum != expected or disk_checksum != expected:
+                wrong.append("%s stream: %s, %s against %s" % (kernel, checksum, disk_checksum, expected))
+            shm_ratios.append(stream / ring)
+            disk_ratios.append(disk / ring)
+        over = statistics.median(shm_ratios) > 3.0
+        print("%-12s %s %-4s %6.2fx (%5.0f MiB/run)  %s" % (
+            kernel, summary(shm_ratios), "OVER" if over else "ok", statistics.median(bounds),
+            per_run / 2**20, summary(disk_ratios)))
+        if over:
+            bound = statistics.median(bounds)
+            failures.append("%s stream: median %.2fx > 3x (%s)" % (
+                kernel, statistics.median(shm_ratios),
+                "bounded by the machine: writing its records alone takes %.2fx ring mode's time" % bound
+                if bound > 3.0 else "not bounded by the machine's file write rate"))
+
+    for f in failures:
+        print("over budget: " + f)
+    for w in wrong:
+        print("WRONG RESULT: " + w)
+    for directory in (work, shm):
+        for name in os.listdir(directory):
+            os.unlink(os.path.join(directory, name))
+        os.rmdir(directory)
+    if wrong:
+        return 2
+    return 1 if failures and not args.quick else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
