@@ -25,7 +25,6 @@ Usage: bench/overhead.py [--build build] [--pairs 5] [--quick]
        (--build build-gcc: the kernels compiled by g++, from a build
        configured with CMake's default compiler)
 """
-import argparse
 import os
 import resource
 import shutil
@@ -33,6 +32,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+import bench_args
 
 KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
     "simple_mul": (4 << 20, 6.0),
@@ -93,13 +94,7 @@ def build_compiler(build):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--build", default="build")
-    parser.add_argument("--pairs", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="small sizes, one pair: a smoke test")
-    args = parser.parse_args()
-    bench_dir = os.path.join(args.build, "bench")
-    pairs = 1 if args.quick else args.pairs
+    args, bench_dir, pairs = bench_args.parse()
     trace_dir = tempfile.mkdtemp(prefix="wgtrace-bench-")
     trace = os.path.join(trace_dir, "trace.bin")
     # Stream mode writes while the kernel runs: in memory where the system

@@ -23,7 +23,6 @@ min-max of the ratios. Ratios, not times: the machine is shared and noisy.
 
 Usage: bench/runtime_budgets.py [--build build] [--pairs 5] [--quick]
 """
-import argparse
 import mmap
 import os
 import statistics
@@ -32,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import bench_args
 
 KERNELS = {"simple_mul": 4 << 20, "matmul": 256, "stencil": 2048, "transpose": 2048}
 
@@ -129,13 +130,7 @@ def write_seconds(directory, length):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--build", default="build")
-    parser.add_argument("--pairs", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="small sizes, one pair: a smoke test")
-    args = parser.parse_args()
-    bench = os.path.join(args.build, "bench")
-    pairs = 1 if args.quick else args.pairs
+    args, bench, pairs = bench_args.parse()
     failures, wrong = [], []
     work = tempfile.mkdtemp(prefix="wgtrace-budgets-")
     shm = tempfile.mkdtemp(prefix="wgtrace-budgets-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)

@@ -1,0 +1,13 @@
+"""The command line every paired benchmark script takes."""
+import argparse
+import os
+
+
+def parse():
+    """(arguments, the build's bench directory, pairs to run)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="small sizes, one pair: a smoke test")
+    args = parser.parse_args()
+    return args, os.path.join(args.build, "bench"), 1 if args.quick else args.pairs
