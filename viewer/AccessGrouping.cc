@@ -59,7 +59,7 @@ uint32_t AccessGrouping::lineKey(uint32_t Site) {
 
 uint32_t AccessGrouping::key(const Record &R) {
   const uint32_t From = By == GroupBy::Line ? R.AccessSite : R.Buffer;
-  if (From == LastFrom && Meta == LastMeta)
+  if (HaveLast && From == LastFrom && Meta == LastMeta)
     return LastKey;
   uint32_t Key;
   if (By == GroupBy::Line) {
@@ -74,6 +74,7 @@ uint32_t AccessGrouping::key(const Record &R) {
     }
     Key = It->second;
   }
+  HaveLast = true;
   LastFrom = From;
   LastMeta = Meta;
   LastKey = Key;

@@ -68,8 +68,9 @@ private:
   llvm::DenseMap<uint64_t, uint32_t> ByBuffer;
   std::vector<uint32_t> BufferOfKey;
   /// The last lookup, for runs of accesses from one site or buffer.
+  bool HaveLast = false;
   const Metadata *LastMeta = nullptr;
-  uint32_t LastFrom = UINT32_MAX;
+  uint32_t LastFrom = 0;
   uint32_t LastKey = 0;
 };
 

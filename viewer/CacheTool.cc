@@ -15,7 +15,10 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
-void CacheTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
+void CacheTool::beginRing(const RingInfo &Info) {
+  Meta = Info.Meta;
+  Grouping.beginRing(Info.Meta);
+}
 
 void CacheTool::record(const Record &R) {
   if (!R.Workgroup)
@@ -104,10 +107,11 @@ void CacheTool::finish() {
     }
   }
   // Most misses first: where a change would matter.
-  std::stable_sort(GroupRows.begin(), GroupRows.end(),
-                   [](const GroupCounts &A, const GroupCounts &B) {
-                     return A.C.Misses > B.C.Misses;
-                   });
+  std::sort(GroupRows.begin(), GroupRows.end(),
+            [](const GroupCounts &A, const GroupCounts &B) {
+              return A.C.Misses != B.C.Misses ? A.C.Misses > B.C.Misses
+                                              : A.Label < B.Label;
+            });
   if (Json)
     printJson();
   else

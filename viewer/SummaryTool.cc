@@ -137,10 +137,11 @@ void SummaryTool::finish() {
     G.Counts.Lines = Groups[K].Lines.size();
     GroupRows.push_back(std::move(G));
   }
-  std::stable_sort(GroupRows.begin(), GroupRows.end(),
-                   [](const GroupSummary &A, const GroupSummary &B) {
-                     return A.Label < B.Label;
-                   });
+  // Labels are unique (one row per line or buffer).
+  std::sort(GroupRows.begin(), GroupRows.end(),
+            [](const GroupSummary &A, const GroupSummary &B) {
+              return A.Label < B.Label;
+            });
   if (Json)
     printJson();
   else

@@ -11,6 +11,8 @@
 #include "DumpTool.h"
 #include "FootprintTool.h"
 #include "HtmlReportTool.h"
+#include "IreeConvertTool.h"
+#include "ProfileTool.h"
 #include "RacesTool.h"
 #include "RecordTableTool.h"
 #include "SummaryTool.h"
@@ -47,8 +49,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                                     ? RecordTableTool::Format::Csv
                                     : RecordTableTool::Format::JsonLines);
     HtmlReportTool Html(Null, "fuzz", /*MaxPoints=*/64);
-    AnalysisTool *Tools[] = {&Dump,  &Summary, &Races, &Footprint,
-                             &Cache, &Chrome,  &Table, &Html};
+    ProfileTool Profile(Small);
+    Profile.attachRaces(Races);
+    IreeConvertTool Convert(Null);
+    SummaryTool ByLine(Null, /*Json=*/true, 64, GroupBy::Line);
+    CacheTool ByBuffer(Null, /*Json=*/false, Small, /*Cold=*/false,
+                       GroupBy::Buffer);
+    AnalysisTool *Tools[] = {&Dump,    &Summary, &Races,  &Footprint,
+                             &Cache,   &Chrome,  &Table,  &Html,
+                             &Profile, &Convert, &ByLine, &ByBuffer};
     llvm::consumeError(Reader.run(Tools));
   }
   return 0;
