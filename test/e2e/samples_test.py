@@ -140,6 +140,21 @@ check(len(wgs) == 4 and all(c == {("LOAD", 4): 192, ("STORE", 4): 64} for _, _, 
 # as small as the records allow.
 check(os.path.getsize(path) < 64 * 1024, "helper: a %d-byte trace" % os.path.getsize(path))
 
+# simple_mul with a 64 KiB ring, each workgroup (192 KiB of records) larger
+# than it: the trace shows the newest records, all of workgroup 3,0,0, at
+# least the ring less one 8 KiB part of it; IREE's reading of the file
+# (dump --iree-compat) reads all of them too.
+path = os.path.join(WORK, "simple_mul_64k.bin")
+result = run("simple_mul", ["--instrument_file=" + path], {"WGTRACE_BUFFER_SIZE": "64kib"})
+check(result.returncode == 0, "simple_mul at 64kib exits %d" % result.returncode)
+wgs = workgroups(path)
+check(wgs and all(wid == (3, 0, 0) for _, wid, _ in wgs), "simple_mul at 64kib: %s" % [w for _, w, _ in wgs])
+records = sum(sum(c.values()) for _, _, c in wgs)
+check(records >= (65536 - 8192) // 16, "simple_mul at 64kib: %d records of workgroup 3,0,0" % records)
+compat = subprocess.run([VIEW, "dump", "--iree-compat", path], capture_output=True, text=True)
+check(compat.returncode == 0 and compat.stdout.count("| LOAD ") + compat.stdout.count("| STORE ") == records,
+      "simple_mul at 64kib: dump --iree-compat exits %d" % compat.returncode)
+
 # out_of_bounds: both builds die of SIGSEGV; the trace keeps the 7 good
 # workgroups and the faulting one's first (faulting) store.
 plain = run("out_of_bounds_plain")
