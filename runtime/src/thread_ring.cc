@@ -48,7 +48,7 @@ RingSpace advance(Ring *R, uint8_t *Cursor) noexcept {
       Bytes.reset(new uint8_t[kIdleRingSize]);
     R->Cursor = Bytes.get();
     R->End = Bytes.get() + kIdleRingSize;
-    return {R->Cursor, R->End, R->KeyBits};
+    return {R->Cursor, R->KeyBits | (kIdleRingSize >> 4)};
   }
   return runtime::ThreadRing::from(*R).advanceFrom(Cursor);
 }
@@ -188,7 +188,7 @@ void ThreadRing::reset(uint8_t *Buffer, uint64_t Lifetime) {
   Base = Lifetime;
   BufferBase = Lifetime;
   Hot.Cursor = Data;
-  Hot.End = Data + (streamMode() ? Size : nextBoundary(0));
+  setEnd(Data + (streamMode() ? Size : nextBoundary(0)));
 }
 
 uint64_t ThreadRing::continuationSize() const {
@@ -216,7 +216,7 @@ uint8_t *ThreadRing::place(uint64_t Length, uint64_t *Lifetime) {
     // partBegunByWorkgroup()).
     Base += Size;
     Hot.Cursor = Data;
-    Hot.End = Data;
+    setEnd(Data);
   }
   uint8_t *At = Hot.Cursor;
   if (Lifetime)
@@ -231,13 +231,28 @@ uint8_t *ThreadRing::place(uint64_t Length, uint64_t *Lifetime) {
   // (at the next record: this one may be the workgroup record itself).
   Base += Size;
   Hot.Cursor = Data + (Next - RingEnd);
-  Hot.End = Hot.Cursor;
+  setEnd(Hot.Cursor);
   return At;
+}
+
+void ThreadRing::setEnd(uint8_t *NewLimit) {
+  Limit = NewLimit;
+  // advance() hands the room back in 24 bits of 16-byte records.
+  constexpr uint64_t MaxRoom = detail::kWordLowBits << 4;
+  Hot.End =
+      uint64_t(Limit - Hot.Cursor) > MaxRoom ? Hot.Cursor + MaxRoom : Limit;
+}
+
+void ThreadRing::reachEnd() {
+  if (Hot.Cursor < Limit)
+    setEnd(Limit); // only as far as advance() can say: no boundary yet
+  else
+    crossBoundary();
 }
 
 uint8_t *ThreadRing::reserve(uint64_t Length) {
   if (Hot.Cursor >= Hot.End)
-    crossBoundary();
+    reachEnd();
   return place(Length);
 }
 
@@ -254,7 +269,7 @@ void ThreadRing::crossBoundary() {
   // would only repeat what the file holds anyway.
   if (Depth > 0 && Current.Selected && Base > Floor)
     emitContinuation();
-  Hot.End = Data + nextBoundary(uint64_t(Hot.Cursor - Data));
+  setEnd(Data + nextBoundary(uint64_t(Hot.Cursor - Data)));
 }
 
 void ThreadRing::handOver() {
@@ -294,8 +309,8 @@ detail::RingSpace ThreadRing::advanceFrom(uint8_t *At) {
   Hot.Cursor = At;
   // A 16-byte record never spills: every part of a ring ends on a record
   // boundary, and a continuation leaves room for one.
-  crossBoundary();
-  return {Hot.Cursor, Hot.End, Hot.KeyBits};
+  reachEnd();
+  return {Hot.Cursor, Hot.KeyBits | (uint64_t(Hot.End - Hot.Cursor) >> 4)};
 }
 
 void ThreadRing::scrubStaleRecords(uint64_t Key) {

@@ -88,7 +88,7 @@ struct ChunkPlan {
 /// Everything a thread records into. Hot is what the inline record path
 /// touches; the rest serves the workgroup prologue and the writers.
 struct ThreadRing {
-  detail::Ring Hot;
+  detail::Ring Hot = {};
   uint8_t *Data = nullptr;
   uint64_t Size = 0;
   /// Lifetime offset of Data[0] in the current lap (ring mode) or buffer
@@ -100,6 +100,10 @@ struct ThreadRing {
   uint64_t Floor = 0;
   /// Stream mode: lifetime offset of this buffer's first byte.
   uint64_t BufferBase = 0;
+  /// Where the current part (ring mode) or buffer (stream mode) ends; the
+  /// inline path's Hot.End is at most 2^28 bytes past the cursor before it
+  /// (what advance() can hand back), so it may come first.
+  uint8_t *Limit = nullptr;
   /// Process-wide ring id (RingTrailer::RingId): order of creation.
   uint32_t Ordinal = 0;
   /// Instrumented workgroups running on the thread (nested kernel calls).
@@ -182,8 +186,8 @@ struct ThreadRing {
   /// Ring mode: an outermost invocation's record that wrapped the ring
   /// begins the new part itself; no continuation of it is needed there.
   void partBegunByWorkgroup() {
-    if (Hot.Cursor >= Hot.End)
-      Hot.End = Data + nextBoundary(uint64_t(Hot.Cursor - Data));
+    if (Hot.Cursor >= Limit)
+      setEnd(Data + nextBoundary(uint64_t(Hot.Cursor - Data)));
   }
 
   /// Ring mode: notes a record at lifetime offset V from which a chunk may
@@ -223,6 +227,11 @@ struct ThreadRing {
   void forget();
 
 private:
+  /// Sets Limit, and Hot.End as far towards it as advance() can say.
+  void setEnd(uint8_t *NewLimit);
+  /// The cursor reached Hot.End: moves it on towards Limit, or crosses the
+  /// boundary there.
+  void reachEnd();
   /// Crosses the part boundary the cursor reached: wraps the ring (ring
   /// mode) or changes buffers (stream mode), and continues the running
   /// invocation there.

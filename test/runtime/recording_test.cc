@@ -98,6 +98,27 @@ TEST(Recording, RingWrapsAtItsPowerOfTwoSize) {
   EXPECT_EQ(format::recordTag(S.data()), uint8_t(format::Tag::MemoryLoad));
 }
 
+// advance() hands back the room before the new end in 24 bits of 16-byte
+// records: a part of a ring larger than that is reached in steps, with no
+// boundary (no wrap, no continuation) before its real end.
+TEST(Recording, PartsLargerThanAdvanceCanSayAreReachedInSteps) {
+  runtime::ThreadRing TR;
+  TR.setSize(uint64_t{8} << 30); // parts of 1 GiB
+  TR.reset(runtime::allocateBuffer(TR.size()));
+  constexpr uint64_t MaxRoom = kWordLowBits << 4;
+  EXPECT_EQ(uint64_t(TR.Hot.End - TR.Hot.Cursor), MaxRoom);
+  EXPECT_EQ(TR.Limit, TR.Data + (uint64_t{1} << 30));
+  uint8_t *At = TR.Hot.End;
+  RingSpace Space = advance(&TR.Hot, At);
+  EXPECT_EQ(Space.Cursor, At);
+  EXPECT_EQ((Space.KeyBitsAndRoom & kWordLowBits) << 4, MaxRoom);
+  EXPECT_EQ(TR.head(), uint64_t(At - TR.Data)) << "no record was written";
+  // The last step stops at the part's end.
+  At = TR.Limit - 64;
+  Space = advance(&TR.Hot, At);
+  EXPECT_EQ((Space.KeyBitsAndRoom & kWordLowBits) << 4, 64u);
+}
+
 TEST(Recording, PrintSpillsIntoThePaddingNotPastIt) {
   ScopedRing S(4096);
   S.TR.Hot.Cursor = S.TR.Data + 4096 - 16; // the last slot of the ring

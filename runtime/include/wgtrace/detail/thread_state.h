@@ -71,14 +71,23 @@ struct Ring {
   uint64_t KeyBits;
 };
 
-/// What advance() hands back: where the record goes, the new End and the
-/// key records are made with from now on (a new lap or buffer starts with
-/// a copy of the running workgroup's record, which the key then names).
+/// What advance() hands back, in two registers: where the record goes, and
+/// the key records are made with from now on (a new part or buffer starts
+/// with a copy of the running workgroup's record, which the key then names)
+/// or'ed with the room before the new End in 16-byte records (less than
+/// 2^24: the key's low 24 bits are zero). Three values in a third register
+/// would be returned through memory, which makes the compiler reload and
+/// store the cursor around every record.
 struct RingSpace {
   uint8_t *Cursor;
-  uint8_t *End;
-  uint64_t KeyBits;
+  uint64_t KeyBitsAndRoom;
 };
+static_assert(sizeof(RingSpace) == 2 * sizeof(uint64_t),
+              "advance() must return in two registers");
+
+/// The bits of a record's first word below the workgroup key, and of
+/// RingSpace::KeyBitsAndRoom below the key.
+inline constexpr uint64_t kWordLowBits = format::keyBits(1) - 1;
 
 /// Site id meaning "not launched through wgtrace::dispatch".
 inline constexpr uint32_t kNoSite = ~0u;
@@ -148,9 +157,6 @@ WGTRACE_ALWAYS_INLINE void storeNonTemporal(long long *Word, uint64_t Value) {
 /// it from the records themselves (ThreadRing::recoverRecords).
 RingSpace advance(Ring *R, uint8_t *Cursor) noexcept __attribute__((const));
 
-/// The bits of a record's first word below the workgroup key.
-inline constexpr uint64_t kWordLowBits = format::keyBits(1) - 1;
-
 /// Appends one 16-byte record whose first word \p First carries R's key.
 WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
                                         uint64_t Second) {
@@ -158,9 +164,9 @@ WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
   if (WGTRACE_UNLIKELY(Cursor >= R.End)) {
     RingSpace Space = advance(&R, Cursor);
     Cursor = Space.Cursor;
-    R.End = Space.End;
-    R.KeyBits = Space.KeyBits;
-    First = (First & kWordLowBits) | Space.KeyBits;
+    R.End = Cursor + ((Space.KeyBitsAndRoom & kWordLowBits) << 4);
+    R.KeyBits = Space.KeyBitsAndRoom & ~kWordLowBits;
+    First = (First & kWordLowBits) | R.KeyBits;
   }
   R.Cursor = Cursor + 16;
   // Stored as a struct of two words rather than through memcpy into bytes:
