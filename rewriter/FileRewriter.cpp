@@ -6,6 +6,7 @@
 #include "CompilationSetup.h"
 #include "DependencyFile.h"
 #include "EditSet.h"
+#include "HeaderKernels.h"
 #include "HelperCloner.h"
 #include "HelperFinder.h"
 #include "KernelFinder.h"
@@ -66,8 +67,13 @@ public:
 private:
   /// Adds the prologue of kernel number Index; false if the kernel cannot
   /// be instrumented (an error was reported).
+  /// SharedModule names the module a header kernel's copy records under
+  /// (empty: the file's own); Header is the header's path, which the
+  /// #line directives of a --selectable copy of its body name.
   bool addPrologue(RewriteContext &RC, const KernelDef &K,
-                   const std::string &Name, unsigned Index);
+                   const std::string &Name, unsigned Index,
+                   const std::string &SharedModule = "",
+                   StringRef Header = "");
   /// "lambda at FILE:LINE" for each lambda kernel (":COL" added when two
   /// share a line), by closure type.
   void nameLambdaKernels(const SourceManager &SM,
@@ -85,8 +91,11 @@ private:
 };
 
 bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
-                                  const std::string &Name, unsigned Index) {
+                                  const std::string &Name, unsigned Index,
+                                  const std::string &SharedModule,
+                                  StringRef Header) {
   const FunctionDecl *FD = K.Written;
+  StringRef LinePath = Header.empty() ? StringRef(GivenPath) : Header;
   // A generic lambda's pattern says `const auto &`: its instantiations say
   // what the dispatch passes.
   const FunctionDecl *Typed =
@@ -134,11 +143,15 @@ bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
     return false;
   }
   std::string Prologue =
-      (" WGTRACE_WORKGROUP(" + WGName + ", " + Twine(Index) + ");").str();
+      SharedModule.empty()
+          ? (" WGTRACE_WORKGROUP(" + WGName + ", " + Twine(Index) + ");").str()
+          : (" WGTRACE_WORKGROUP_OF(::" + SharedModule + ", " + WGName + ", " +
+             Twine(Index) + ");")
+                .str();
   if (SelectableBodies) {
     std::string Why;
     if (std::optional<PlainBodyCopy> Copy =
-            plainBodyCopy(Body, RC, GivenPath, Why)) {
+            plainBodyCopy(Body, RC, LinePath, Why)) {
       Prologue += Copy->Open;
       RC.Edits.insert(
           RC.SM.getFileOffset(RC.SM.getExpansionLoc(Body->getRBracLoc())),
@@ -233,7 +246,9 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   }
 
   FoundEntities Found = findKernelsAndCalls(Ctx);
-  if (Found.Kernels.empty() && Found.Calls.empty()) {
+  std::vector<KernelReference> References =
+      findKernelReferences(Ctx, Found.HeaderKernels);
+  if (Found.Kernels.empty() && Found.Calls.empty() && References.empty()) {
     Result.Rewritten = Result.Original;
     Result.Ok = true;
     return;
@@ -290,18 +305,75 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       Accesses.collect(Body, K.Lambda);
   }
 
+  // Kernels of project headers that this file uses: copied here,
+  // instrumented, recording under a module that their copies in every file
+  // share (HeaderKernels.h).
+  HelperCloner Cloner(RC, GivenPath);
+  std::vector<KernelDef> Scanned = Found.Kernels;
+  std::vector<SourceLocation> FirstUse(Found.HeaderKernels.size());
+  for (const KernelReference &R : References)
+    if (FirstUse[R.Kernel].isInvalid())
+      FirstUse[R.Kernel] = R.Ref->getBeginLoc();
+  for (size_t I = 0; I < Found.HeaderKernels.size(); ++I) {
+    const KernelDef &K = Found.HeaderKernels[I];
+    if (FirstUse[I].isInvalid())
+      continue;
+    std::string Name = kernelName(K.Written);
+    SourceLocation Defined = SM.getExpansionLoc(K.Written->getLocation());
+    std::string Why = whyNotCopyable(K.Written);
+    if (!Why.empty()) {
+      Diags.Report(SM.getExpansionLoc(FirstUse[I]),
+                   Diags.getCustomDiagID(DiagnosticsEngine::Warning,
+                                         "kernel '%0' is defined in %1, which "
+                                         "is not rewritten, and cannot be "
+                                         "copied here (%2): its workgroups "
+                                         "and accesses are not recorded"))
+          << Name << SM.getFilename(Defined) << Why;
+      continue;
+    }
+    RewriteContext &Copy = Cloner.addKernel(K, !isOptedOut(K.Written));
+    SmallString<256> File(SM.getFilename(Defined));
+    SM.getFileManager().makeAbsolutePath(File);
+    sys::path::remove_dots(File, /*remove_dot_dot=*/false);
+    unsigned Line = SM.getExpansionLineNumber(Defined);
+    std::string Module = sharedModuleName(File, Line, Name);
+    if (!addPrologue(Copy, K, Name, 0, Module, File))
+      continue;
+    WatchCollector Watches(Copy);
+    for (const FunctionDecl *Body : K.Bodies)
+      Watches.collect(Body);
+    std::string Layout = describeLayout(K.Written);
+    if (!Watches.watched().empty()) {
+      Layout += " watch:";
+      for (const WatchedVariable &W : Watches.watched())
+        Layout += " " + std::to_string(W.Ordinal) + "=" + W.Name;
+    }
+    FunctionMeta Meta{Name,
+                      Target,
+                      Layout,
+                      definitionText(K.Written),
+                      std::string(File),
+                      Line,
+                      SM.getExpansionColumnNumber(Defined),
+                      K.Written->getTemplatedKind() ==
+                              FunctionDecl::TK_FunctionTemplate
+                          ? 1u
+                          : 0u};
+    Cloner.setSharedModule(K.Written, emitSharedModule(Meta, Module));
+    Scanned.push_back(K);
+  }
+
   // Helpers called from kernels: their accesses, no prologue. Those in
   // project headers are copied into this file, instrumented.
-  FoundHelpers Helpers = findHelpers(Ctx, Found.Kernels);
+  FoundHelpers Helpers = findHelpers(Ctx, Scanned);
   for (const KernelDef &H : Helpers.InMainFile) {
     AccessCollector Accesses(RC);
     for (const FunctionDecl *Body : H.Bodies)
       Accesses.collect(Body);
   }
-  HelperCloner Cloner(RC, GivenPath);
   for (const KernelDef &H : Helpers.InHeaders)
     Cloner.add(H);
-  Cloner.finish(Helpers.Calls);
+  Cloner.finish(Helpers.Calls, References, Found.HeaderKernels);
   for (const UnrewrittenHelper &H : Helpers.Unrewritten)
     RC.remark(
         H.CallLoc,

@@ -125,6 +125,9 @@ struct HelperCloner::Clone {
   std::optional<unsigned> Position;
   bool NeedsDeclaration = false;
   bool Emitted = false;
+  /// For a header kernel: the definition of the module its copies share,
+  /// which goes before the copy.
+  std::string SharedModule;
 };
 
 /// A call, at its callee's name token, that may be redirected to a copy.
@@ -158,7 +161,7 @@ HelperCloner::HeaderEdits &HelperCloner::editsFor(FileID File) {
   return *E;
 }
 
-void HelperCloner::add(const KernelDef &Helper) {
+void HelperCloner::add(const KernelDef &Helper, bool RecordAccesses) {
   const FunctionDecl *FD = Helper.Written;
   SourceLocation Begin = definitionBegin(FD);
   SourceLocation Last = SM.getExpansionLoc(FD->getEndLoc());
@@ -173,10 +176,25 @@ void HelperCloner::add(const KernelDef &Helper) {
   CloneIndex[FD] = Clones.size();
   Clones.push_back(std::move(C));
 
+  if (!RecordAccesses)
+    return;
   HeaderEdits &H = editsFor(SM.getFileID(Begin));
   AccessCollector Accesses(H.RC);
   for (const FunctionDecl *Body : Helper.Bodies)
     Accesses.collect(Body);
+}
+
+RewriteContext &HelperCloner::addKernel(const KernelDef &Kernel,
+                                        bool RecordAccesses) {
+  add(Kernel, RecordAccesses);
+  return editsFor(Clones.back().File).RC;
+}
+
+void HelperCloner::setSharedModule(const FunctionDecl *Written,
+                                   std::string Definition) {
+  auto It = CloneIndex.find(Written);
+  if (It != CloneIndex.end())
+    Clones[It->second].SharedModule = std::move(Definition);
 }
 
 void HelperCloner::assignNames() {
@@ -198,12 +216,21 @@ void HelperCloner::assignNames() {
 /// text begins (template headers and leading attributes included).
 static SourceLocation topLevelBegin(const Decl *D) {
   auto Outer = [](const Decl *D) -> const Decl * {
-    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+    // An instantiation stands where its template is written.
+    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+        FD = Pattern;
       if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
         return T;
-    if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
+      return FD;
+    }
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+      if (const CXXRecordDecl *Pattern = RD->getTemplateInstantiationPattern())
+        RD = Pattern;
       if (const ClassTemplateDecl *T = RD->getDescribedClassTemplate())
         return T;
+      return RD;
+    }
     return D;
   };
   D = Outer(D);
@@ -217,18 +244,32 @@ static SourceLocation topLevelBegin(const Decl *D) {
   return SM.getExpansionLoc(D->getBeginLoc());
 }
 
+/// A use of a function that may be redirected to its copy: a call made by a
+/// kernel or a helper, or a reference to a header kernel in the main file.
+struct HelperCloner::Use {
+  const Decl *Caller;
+  const FunctionDecl *Callee;
+  const DeclRefExpr *Ref;
+};
+
 std::vector<HelperCloner::Site>
-HelperCloner::collectSites(ArrayRef<HelperCall> Calls) {
-  std::vector<Site> Sites;
-  FileID MainFile = SM.getMainFileID();
-  for (const HelperCall &HC : Calls) {
-    auto Callee = CloneIndex.find(HC.Callee);
-    const auto *Ref =
-        dyn_cast<DeclRefExpr>(HC.Call->getCallee()->IgnoreParenImpCasts());
+HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
+                           ArrayRef<KernelReference> References,
+                           ArrayRef<KernelDef> HeaderKernels) {
+  std::vector<Use> Uses;
+  for (const HelperCall &HC : Calls)
     // Calls through pointers and member calls are not redirected (member
     // functions are not copied).
-    if (!Ref)
-      continue;
+    if (const auto *Ref =
+            dyn_cast<DeclRefExpr>(HC.Call->getCallee()->IgnoreParenImpCasts()))
+      Uses.push_back({HC.Caller, HC.Callee, Ref});
+  for (const KernelReference &R : References)
+    Uses.push_back({R.Enclosing, HeaderKernels[R.Kernel].Written, R.Ref});
+  std::vector<Site> Sites;
+  FileID MainFile = SM.getMainFileID();
+  for (const Use &HC : Uses) {
+    auto Callee = CloneIndex.find(HC.Callee);
+    const DeclRefExpr *Ref = HC.Ref;
     SourceLocation NameLoc = Ref->getNameInfo().getLoc();
     if (NameLoc.isMacroID()) {
       if (Callee != CloneIndex.end())
@@ -243,7 +284,9 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls) {
     S.Offset = Offset;
     S.Length = Lexer::MeasureTokenLength(NameLoc, SM, Main.Ctx.getLangOpts());
     S.Loc = NameLoc;
-    auto Caller = CloneIndex.find(HC.Caller);
+    const auto *CallerFunction = dyn_cast<FunctionDecl>(HC.Caller);
+    auto Caller =
+        CallerFunction ? CloneIndex.find(CallerFunction) : CloneIndex.end();
     if (Caller != CloneIndex.end()) {
       S.CallerClone = static_cast<int>(Caller->second);
       if (File != Clones[Caller->second].File)
@@ -391,11 +434,13 @@ std::string HelperCloner::cloneText(const Clone &C, bool DeclarationOnly) {
   return Out;
 }
 
-void HelperCloner::finish(ArrayRef<HelperCall> Calls) {
+void HelperCloner::finish(ArrayRef<HelperCall> Calls,
+                          ArrayRef<KernelReference> References,
+                          ArrayRef<KernelDef> HeaderKernels) {
   if (Clones.empty())
     return;
   assignNames();
-  std::vector<Site> Sites = collectSites(Calls);
+  std::vector<Site> Sites = collectSites(Calls, References, HeaderKernels);
   place(Sites);
 
   // Redirect the calls, in the main file and in the copies' text.
@@ -476,6 +521,8 @@ void HelperCloner::emit() {
     FM.makeAbsolutePath(Header);
     sys::path::remove_dots(Header, /*remove_dot_dot=*/false);
     std::string Text;
+    if (!DeclarationOnly)
+      Text += C.SharedModule;
     if (!Open.empty())
       Text += StringRef(Open).rtrim().str() + "\n";
     Text += "#line " + std::to_string(SM.getLineNumber(C.File, C.Begin)) +

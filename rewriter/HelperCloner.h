@@ -20,6 +20,7 @@
 #define WGTRACE_REWRITER_HELPERCLONER_H
 
 #include "EditSet.h"
+#include "HeaderKernels.h"
 #include "HelperFinder.h"
 #include "KernelFinder.h"
 #include "RewriteContext.h"
@@ -48,11 +49,23 @@ public:
 
   /// Instruments the bodies of a copyable header helper (edits of its
   /// header's text, applied to the copy only).
-  void add(const KernelDef &Helper);
+  void add(const KernelDef &Helper, bool RecordAccesses = true);
 
-  /// Redirects the calls (to copies where they can be placed before the
-  /// caller) and inserts the copies into the main file's edits.
-  void finish(llvm::ArrayRef<HelperCall> Calls);
+  /// The same for a kernel defined in a project header (HeaderKernels.h).
+  /// Returns the context that edits the copy's text, for the kernel's
+  /// prologue.
+  RewriteContext &addKernel(const KernelDef &Kernel, bool RecordAccesses);
+  /// The definition of the module the copies of header kernel Written
+  /// record under: it goes before the copy.
+  void setSharedModule(const clang::FunctionDecl *Written,
+                       std::string Definition);
+
+  /// Redirects the calls and the references to header kernels (to copies
+  /// where they can be placed before the caller) and inserts the copies
+  /// into the main file's edits.
+  void finish(llvm::ArrayRef<HelperCall> Calls,
+              llvm::ArrayRef<KernelReference> References = {},
+              llvm::ArrayRef<KernelDef> HeaderKernels = {});
 
   /// Whether a copy calls a standard algorithm that records
   /// (<wgtrace/algorithms.h>).
@@ -62,10 +75,13 @@ private:
   struct Clone;
   struct HeaderEdits;
   struct Site;
+  struct Use;
 
   HeaderEdits &editsFor(clang::FileID File);
   void assignNames();
-  std::vector<Site> collectSites(llvm::ArrayRef<HelperCall> Calls);
+  std::vector<Site> collectSites(llvm::ArrayRef<HelperCall> Calls,
+                                 llvm::ArrayRef<KernelReference> References,
+                                 llvm::ArrayRef<KernelDef> HeaderKernels);
   void place(std::vector<Site> &Sites);
   void emit();
   std::string cloneText(const Clone &C, bool DeclarationOnly);

@@ -99,6 +99,11 @@ public:
     llvm::sort(Found.Kernels, [&](const KernelDef &A, const KernelDef &B) {
       return Offset(kernelBegin(A)) < Offset(kernelBegin(B));
     });
+    llvm::sort(Found.HeaderKernels,
+               [&](const KernelDef &A, const KernelDef &B) {
+                 return SM.isBeforeInTranslationUnit(A.Written->getBeginLoc(),
+                                                     B.Written->getBeginLoc());
+               });
     llvm::sort(Found.Calls, [&](const DispatchCall &A, const DispatchCall &B) {
       return Offset(A.Loc) < Offset(B.Loc);
     });
@@ -117,13 +122,17 @@ private:
     const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
     if (!Written)
       Written = FD;
-    if (!inMainFile(Written->getLocation()))
+    // A kernel of a project header is instrumented where the main file
+    // uses it (HelperCloner copies it); system headers are not the user's.
+    bool InMain = inMainFile(Written->getLocation());
+    if (!InMain &&
+        SM.isInSystemHeader(SM.getExpansionLoc(Written->getLocation())))
       return;
-    auto [It, Inserted] =
-        KernelIndex.try_emplace(Written, Found.Kernels.size());
+    std::vector<KernelDef> &List = InMain ? Found.Kernels : Found.HeaderKernels;
+    auto [It, Inserted] = KernelIndex.try_emplace(Written, List.size());
     if (Inserted)
-      Found.Kernels.push_back({Written, {}, nullptr, {}});
-    KernelDef &K = Found.Kernels[It->second];
+      List.push_back({Written, {}, nullptr, {}});
+    KernelDef &K = List[It->second];
     // A dependent body has no implicit casts to tell loads apart; the
     // instantiations do.
     if (FD->isDependentContext())

@@ -50,6 +50,9 @@ struct FoundEntities {
   /// Lambdas dispatched from inside a kernel: instrumented as part of that
   /// kernel, not as kernels of their own.
   std::vector<clang::SourceLocation> LambdasInKernels;
+  /// Kernels defined in project headers (not system headers), in
+  /// translation-unit order: instrumented where the main file uses them.
+  std::vector<KernelDef> HeaderKernels;
 };
 
 /// Whether FD carries __attribute__((annotate(Annotation))).

@@ -56,6 +56,23 @@ std::string escapeCString(StringRef Text) {
   return Out;
 }
 
+/// The initializer of F's FunctionInfo.
+static std::string functionInfo(const FunctionMeta &F) {
+  return "{\"" + escapeCString(F.Name) + "\", \"" + escapeCString(F.Target) +
+         "\", \"" + escapeCString(F.Layout) + "\", \"" +
+         escapeCString(F.Source) + "\", \"" + escapeCString(F.File) + "\", " +
+         std::to_string(F.Line) + ", " + std::to_string(F.Column) + ", " +
+         std::to_string(F.Kind) + ", nullptr, 0}";
+}
+
+std::string emitSharedModule(const FunctionMeta &Function, StringRef Name) {
+  return ("inline const ::wgtrace::detail::FunctionInfo " + Name +
+          "functions_[] = {" + functionInfo(Function) +
+          "};\ninline ::wgtrace::detail::Module " + Name + "(" + Name +
+          "functions_, 1, nullptr, 0);\n")
+      .str();
+}
+
 std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
                             ArrayRef<SiteMeta> Sites, StringRef FilePath) {
   std::string Out;
@@ -66,11 +83,7 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
   if (!Functions.empty()) {
     OS << "const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {\n";
     for (const FunctionMeta &F : Functions)
-      OS << "    {\"" << escapeCString(F.Name) << "\", \""
-         << escapeCString(F.Target) << "\", \"" << escapeCString(F.Layout)
-         << "\", \"" << escapeCString(F.Source) << "\", \""
-         << escapeCString(F.File) << "\", " << F.Line << ", " << F.Column
-         << ", " << F.Kind << ", nullptr, 0},\n";
+      OS << "    " << functionInfo(F) << ",\n";
     OS << "};\n";
   }
   if (!Sites.empty()) {

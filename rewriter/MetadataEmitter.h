@@ -45,6 +45,13 @@ std::string emitModuleBlock(llvm::ArrayRef<FunctionMeta> Functions,
                             llvm::ArrayRef<SiteMeta> Sites,
                             llvm::StringRef FilePath);
 
+/// The definition of a module of one kernel that several translation units
+/// define alike (inline variables, C++17): a kernel of a project header,
+/// whose instrumented copies in every file record under it, so that it is
+/// registered once. Name is HeaderKernels' sharedModuleName.
+std::string emitSharedModule(const FunctionMeta &Function,
+                             llvm::StringRef Name);
+
 /// Escapes Text for the inside of a C string literal, on one line.
 std::string escapeCString(llvm::StringRef Text);
 

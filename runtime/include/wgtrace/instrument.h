@@ -35,8 +35,13 @@
 
 /// Opens a kernel body: records the workgroup and makes it current.
 #define WGTRACE_WORKGROUP(workgroup, function_index)                           \
+  WGTRACE_WORKGROUP_OF(wgtrace_module_, workgroup, function_index)
+/// The same for a function of another module than the translation unit's:
+/// a kernel of a project header, whose copies in every file that uses it
+/// record under one module that they share.
+#define WGTRACE_WORKGROUP_OF(module, workgroup, function_index)                \
   ::wgtrace::detail::WorkgroupScope wgtrace_workgroup_scope_(                  \
-      wgtrace_module_, (function_index), (workgroup))
+      (module), (function_index), (workgroup))
 
 /// Whether the running workgroup records more than its WORKGROUP record
 /// (WGTRACE_FILTER): a kernel body may run an uninstrumented copy of itself

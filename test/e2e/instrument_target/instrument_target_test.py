@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
-"""wgtrace_instrument_target decides at build time which sources define or
-launch kernels: a project is configured and built, a kernel is added to a
-source that had none, and the next build (no configure) traces it.
+"""wgtrace_instrument_target on an outside project:
 
-Usage: build_time_test.py <wgtrace-rewrite> <runtime library> <wgtrace-view>
-                          <wgtrace source dir> <c++ compiler> <work dir>
+  - kernels of a project header (a template launched with float from one
+    source and with double from another, an inline kernel launched from
+    both) are traced wherever they are launched, as one function each in
+    the trace's metadata;
+  - which sources define or launch kernels is decided at build time: a
+    kernel added to a source that had none is traced by the next build,
+    with no configure.
+
+Usage: instrument_target_test.py <wgtrace-rewrite> <runtime library>
+           <wgtrace-view> <wgtrace source dir> <c++ compiler> <work dir>
 """
 import os
 import re
@@ -46,6 +52,20 @@ def workgroups(dump, kernel):
     return len(re.findall(r"\| WORKGROUP dispatch\(\d+ %s " % kernel, dump))
 
 
+def exports(dump, kernel):
+    return len(re.findall(r"^// export\[\d+\]: %s$" % re.escape(kernel), dump,
+                          re.M))
+
+
+def access_lengths(dump, kernel):
+    """The kinds and lengths of the accesses of kernel's workgroups."""
+    keys = set(l.split()[0] for l in dump.splitlines()
+               if re.search(r"WORKGROUP dispatch\(\d+ %s " % kernel, l))
+    return sorted(set((l.split()[2], l.split()[-1]) for l in dump.splitlines()
+                      if l.split()[:1] and l.split()[0] in keys
+                      and ("| LOAD" in l or "| STORE" in l)))
+
+
 shutil.rmtree(WORK, ignore_errors=True)
 shutil.copytree(os.path.join(HERE, "sources"), SRC)
 run(["cmake", "-G", "Ninja", "-S", os.path.join(HERE, "project"), "-B", BUILD,
@@ -53,10 +73,26 @@ run(["cmake", "-G", "Ninja", "-S", os.path.join(HERE, "project"), "-B", BUILD,
      "-DWGTRACE_RUNTIME=" + RUNTIME, "-DWGTRACE_SOURCE_DIR=" + SOURCE_DIR,
      "-DSOURCES=" + SRC])
 build()
+EXPECTED = ["2.5"] * 8 + ["105"]
 output, dump = trace("first")
-check(output.split() == ["3"] * 8, "first build computes 3s: %r" % output)
+check(output.split() == EXPECTED, "first build computes %r: %r"
+      % (EXPECTED, output))
 check(workgroups(dump, "twice") == 8, "first build traces twice's 8 workgroups")
 check("addOne" not in dump, "first build has no addOne")
+# The header's kernels: one function each, whichever files launched them.
+check(exports(dump, "lib::scaleBy") == 1 and exports(dump, "lib::bump") == 1,
+      "each header kernel is one export: %r" % re.findall(r"^// export.*$",
+                                                          dump, re.M))
+check(workgroups(dump, "lib::scaleBy") == 8 + 4,
+      "scaleBy's workgroups from main.cc (8, float) and doubles.cc (4, double)")
+check(access_lengths(dump, "lib::scaleBy") == [("LOAD", "4"), ("LOAD", "8"),
+                                               ("STORE", "4"), ("STORE", "8")],
+      "scaleBy<float> accesses 4 bytes, scaleBy<double> 8: %r"
+      % access_lengths(dump, "lib::scaleBy"))
+check(workgroups(dump, "lib::bump") == 8 + 2,
+      "bump's workgroups from main.cc (8) and doubles.cc (2)")
+check(len(re.findall(r"\| (LOAD|STORE) ", dump)) == 2 * (8 + 12 + 10),
+      "one load and one store per workgroup of twice, scaleBy and bump")
 # The sources are outside the project's directory: their rewritten copies
 # are under a path that mirrors theirs.
 rewritten = [os.path.join(d, "other.cc")
@@ -79,7 +115,8 @@ check(re.search(r"instrumenting \S*/other\.cc", log)
       and not re.search(r"instrumenting \S*/main\.cc", log),
       "only the edited source is rewritten again: %s" % log)
 output, dump = trace("second")
-check(output.split() == ["3"] * 8, "second build computes 3s: %r" % output)
+check(output.split() == EXPECTED, "second build computes the same: %r"
+      % output)
 check(workgroups(dump, "twice") == 8, "second build still traces twice")
 check(workgroups(dump, "addOne") == 8,
       "the kernel added after configuring is traced (8 workgroups)")

@@ -1,0 +1,97 @@
+//===- HeaderKernels.cpp - Kernels of project headers used here -----------===//
+
+#include "HeaderKernels.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace wgtrace {
+namespace rewriter {
+namespace {
+
+class ReferenceFinder : public RecursiveASTVisitor<ReferenceFinder> {
+  using Base = RecursiveASTVisitor<ReferenceFinder>;
+
+public:
+  ReferenceFinder(ASTContext &Ctx, const std::vector<KernelDef> &Kernels)
+      : SM(Ctx.getSourceManager()) {
+    for (size_t I = 0; I < Kernels.size(); ++I)
+      Index[Kernels[I].Written] = I;
+  }
+
+  // Uses in template instantiations carry the pattern's locations: each is
+  // a use of the instantiated kernel.
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    // Only what the main file writes (and the translation unit around it).
+    if (!isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        !SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    Enclosing.push_back(D);
+    bool Result = Base::TraverseDecl(D);
+    Enclosing.pop_back();
+    return Result;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+    if (!FD)
+      return true;
+    const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
+    auto It = Index.find(Written ? Written : FD);
+    if (It == Index.end() || Enclosing.size() < 2)
+      return true;
+    Found.push_back({E, Enclosing.back(), It->second});
+    return true;
+  }
+
+  std::vector<KernelReference> Found;
+
+private:
+  SourceManager &SM;
+  llvm::DenseMap<const FunctionDecl *, size_t> Index;
+  std::vector<const Decl *> Enclosing;
+};
+
+} // namespace
+
+std::vector<KernelReference>
+findKernelReferences(ASTContext &Ctx, const std::vector<KernelDef> &Kernels) {
+  if (Kernels.empty())
+    return {};
+  ReferenceFinder Finder(Ctx, Kernels);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(Finder.Found);
+}
+
+std::string sharedModuleName(StringRef File, unsigned Line, StringRef Kernel) {
+  // FNV-1a over the place: a name no user writes, the same in every file.
+  uint64_t Hash = 0xcbf29ce484222325ull;
+  auto Mix = [&](StringRef Text) {
+    for (unsigned char C : Text) {
+      Hash ^= C;
+      Hash *= 0x100000001b3ull;
+    }
+    Hash ^= 0xff;
+    Hash *= 0x100000001b3ull;
+  };
+  Mix(File);
+  Mix(std::to_string(Line));
+  Mix(Kernel);
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  OS << "wgtrace_kernel_" << llvm::format_hex_no_prefix(Hash, 16) << "_";
+  return Name;
+}
+
+} // namespace rewriter
+} // namespace wgtrace

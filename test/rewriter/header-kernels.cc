@@ -1,0 +1,57 @@
+// A kernel defined in a project header is instrumented where this file
+// uses it: copied here, instrumented, under a name of its own (like a
+// header helper), and the file's uses (dispatch arguments, direct calls,
+// addresses) go to the copy. The copy records its workgroups under a module
+// that every file copying the kernel defines alike (inline variables named
+// after the kernel's place), so the kernel is one function in the trace.
+// The header is not rewritten; a kernel this file does not use is not
+// copied; one that cannot be copied is a warning.
+// RUN: %strip-checks %s > %t.cc
+// RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
+// RUN: FileCheck --match-full-lines %s < %t.out.cc
+// RUN: FileCheck --check-prefix=WARN %s < %t.err
+// RUN: %cxx -fsyntax-only -Wall -Wextra -Werror -std=c++17 -I %wgtrace-include -I %S/Inputs %t.out.cc
+#include "header_kernels.h"
+
+// CHECK: {"lib::scaleBy", "{{.*}}.cc:38"},
+// CHECK-NEXT: {"lib::scaleBy", "{{.*}}.cc:46"},
+// CHECK-NEXT: {"lib::scaleBy", "{{.*}}.cc:48"},
+// CHECK-NEXT: {"lib::counted", "{{.*}}.cc:54"},
+// CHECK: inline const ::wgtrace::detail::FunctionInfo [[SCALE:wgtrace_kernel_[0-9a-f]+_]]functions_[] = {{[{][{]}}"lib::scaleBy", "{{[^"]*}}", "(const wgtrace::Workgroup &wg, T *data, T f)", "template <class T>\nWGTRACE_DISPATCH void scaleBy({{.*}}", "{{.*}}Inputs/header_kernels.h", 11, 23, 1, nullptr, 0}};
+// CHECK-NEXT: inline ::wgtrace::detail::Module [[SCALE]]([[SCALE]]functions_, 1, nullptr, 0);
+// CHECK-NEXT: namespace lib {
+// CHECK-NEXT: #line 10 "{{.*}}Inputs/header_kernels.h"
+// CHECK-NEXT: template <class T>
+// CHECK-NEXT: static inline WGTRACE_DISPATCH void scaleBy_wgtrace_{{[0-9]+}}(const wgtrace::Workgroup &wg, T *data, T f) { WGTRACE_WORKGROUP_OF(::[[SCALE]], wg, 0);
+// CHECK-NEXT:   WGTRACE_UPDATE(data[wg.id[0]]) *= f;
+// CHECK: #line 37 "{{.*}}.cc"
+// CHECK-NEXT: template <class T> void runAll(T *p) {
+// CHECK: inline ::wgtrace::detail::Module [[BUMP:wgtrace_kernel_[0-9a-f]+_]]([[BUMP]]functions_, 1, nullptr, 0);
+// CHECK: static WGTRACE_DISPATCH inline void bump_wgtrace_{{[0-9]+}}(const wgtrace::Workgroup &wg, float *data) { WGTRACE_WORKGROUP_OF(::[[BUMP]], wg, 0);
+// CHECK-NEXT:   WGTRACE_STORE(data[wg.id[0]]) = twice_wgtrace_{{[0-9]+}}(WGTRACE_LOAD(data[wg.id[0]])) + 1;
+// CHECK-NOT: unused_wgtrace
+
+// A function template that uses a kernel first: the copies go before its
+// template header.
+// (checked after the copy of scaleBy, above)
+template <class T> void runAll(T *p) {
+  wgtrace::dispatch(lib::scaleBy<T>, wgtrace::Grid{1, 1, 1}, p, T{2});
+}
+void both(float *f, double *d) {
+  runAll(f);
+  runAll(d);
+}
+
+void run(float *f, double *d, int *n) {
+  wgtrace::dispatch(lib::scaleBy<float>, wgtrace::Grid{4, 1, 1}, f, 2.0f);
+  // CHECK: wgtrace::dispatch(WGTRACE_SITE(1), lib::scaleBy_wgtrace_[[N:[0-9]+]]<float>, wgtrace::Grid{4, 1, 1}, f, 2.0f);
+  wgtrace::dispatch(&lib::scaleBy<double>, wgtrace::Grid{4, 1, 1}, d, 3.0);
+  // CHECK: wgtrace::dispatch(WGTRACE_SITE(2), &lib::scaleBy_wgtrace_[[N]]<double>, wgtrace::Grid{4, 1, 1}, d, 3.0);
+  using lib::bump;
+  wgtrace::Workgroup wg{};
+  bump(wg, f);
+  // CHECK: ::lib::bump_wgtrace_{{[0-9]+}}(wg, f);
+  wgtrace::dispatch(lib::counted, wgtrace::Grid{4, 1, 1}, n);
+  // WARN: [[@LINE-1]]:21: warning: kernel 'lib::counted' is defined in {{.*}}header_kernels.h, which is not rewritten, and cannot be copied here (it has a static local variable, which a copy would duplicate): its workgroups and accesses are not recorded
+  // CHECK: wgtrace::dispatch(WGTRACE_SITE(3), lib::counted, wgtrace::Grid{4, 1, 1}, n);
+}
