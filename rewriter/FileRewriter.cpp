@@ -72,8 +72,7 @@ private:
   /// #line directives of a --selectable copy of its body name.
   bool addPrologue(RewriteContext &RC, const KernelDef &K,
                    const std::string &Name, unsigned Index,
-                   const std::string &SharedModule = "",
-                   StringRef Header = "");
+                   const std::string &SharedModule = "", StringRef Header = "");
   /// "lambda at FILE:LINE" for each lambda kernel (":COL" added when two
   /// share a line), by closure type.
   void nameLambdaKernels(const SourceManager &SM,
