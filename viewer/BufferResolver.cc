@@ -28,7 +28,7 @@ void BufferResolver::value(const Record &R) {
       !R.Workgroup)
     return;
   const uint64_t Invocation = R.Workgroup->Invocation;
-  auto [It, New] = Naming_.try_emplace(Invocation);
+  auto [It, New] = Namings.try_emplace(Invocation);
   Naming &N = It->second;
   if (New) {
     N.Meta = Meta;
@@ -58,12 +58,13 @@ uint32_t BufferResolver::finish(const Naming &N) {
   const FunctionExtension *X = N.Meta->functionExtension(N.Function);
   std::vector<Range> Set;
   for (uint32_t I = 0; I < N.Params.size(); ++I) {
-    if (!N.Params[I].first)
+    const std::optional<uint64_t> &Base = N.Params[I].first;
+    if (!Base)
       continue;
     BufferInfo B;
     B.Function = N.Meta->Functions[N.Function].nameOr("(null)").str();
     B.Ordinal = I;
-    B.Base = *N.Params[I].first;
+    B.Base = *Base;
     B.Extent = N.Params[I].second;
     if (X && I < X->Params.size()) {
       B.Name = X->Params[I].Name;
@@ -93,6 +94,7 @@ uint32_t BufferResolver::finish(const Naming &N) {
     Set[I].Hi = Hi;
   }
   std::vector<std::tuple<uint64_t, uint64_t, uint32_t>> Key;
+  Key.reserve(Set.size());
   for (const Range &R : Set)
     Key.emplace_back(R.Lo, R.Hi, R.Buffer);
   auto [It, New] = SetIndex.try_emplace(std::move(Key), uint32_t(Sets.size()));
@@ -110,10 +112,10 @@ uint32_t BufferResolver::resolve(const Record &R) {
     if (Address - LastRange.Lo < LastRange.Hi - LastRange.Lo)
       return LastRange.Buffer;
   } else {
-    auto Named = Naming_.find(Invocation);
-    if (Named != Naming_.end()) {
+    auto Named = Namings.find(Invocation);
+    if (Named != Namings.end()) {
       SetOf[Invocation] = finish(Named->second);
-      Naming_.erase(Named);
+      Namings.erase(Named);
     }
     auto It = SetOf.find(Invocation);
     LastInvocation = Invocation;

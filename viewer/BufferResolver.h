@@ -81,7 +81,7 @@ private:
   bool Active = false;
   /// Invocations whose parameters are being named (the prologue's VALUE
   /// records come before its first access).
-  llvm::DenseMap<uint64_t, Naming> Naming_;
+  llvm::DenseMap<uint64_t, Naming> Namings;
   /// The buffer set of every invocation that named its parameters.
   llvm::DenseMap<uint64_t, uint32_t> SetOf;
   std::vector<std::vector<Range>> Sets;

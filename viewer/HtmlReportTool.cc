@@ -162,6 +162,7 @@ void HtmlReportTool::layoutSegments() {
   // Parameter buffers as accessed (labelled), then clusters of the rest;
   // overlapping ones merge (keeping the buffer's name).
   std::vector<Segment> All;
+  All.reserve(BufferRanges.size() + Touched.ranges().size());
   for (const auto &[Buffer, Range] : BufferRanges)
     All.push_back({Range, Buffer, 0});
   for (const Interval &I : Touched.ranges())

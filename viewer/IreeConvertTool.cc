@@ -29,6 +29,7 @@ void IreeConvertTool::metadata(const Metadata &M, const ChunkLocation &Where) {
              : flatbuffers::Offset<flatbuffers::String>();
   };
   std::vector<flatbuffers::Offset<fb::DispatchFunctionDef>> Functions;
+  Functions.reserve(M.Functions.size());
   for (const FunctionInfo &F : M.Functions) {
     auto Name = Str(F.Name), Target = Str(F.Target), Layout = Str(F.Layout),
          Source = Str(F.Source);
@@ -36,6 +37,7 @@ void IreeConvertTool::metadata(const Metadata &M, const ChunkLocation &Where) {
         fb::CreateDispatchFunctionDef(FBB, Name, Target, Layout, Source));
   }
   std::vector<flatbuffers::Offset<fb::DispatchSiteDef>> Sites;
+  Sites.reserve(M.SiteFunctions.size());
   for (uint32_t F : M.SiteFunctions)
     Sites.push_back(fb::CreateDispatchSiteDef(FBB, F));
   auto FunctionTable = FBB.CreateVector(Functions);

@@ -213,12 +213,10 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
                                       Twine(C.Header.Type) +
                                       " (IREE's dump tool stops here)"));
       ArrayRef<uint8_t> Content = C.Content;
-      size_t Ring = RingOffsets.size();
+      size_t Ring = SIZE_MAX;
       if (C.Header.Version == 0) {
         // Version 0 describes the ring chunk right before it.
-        if (!PreviousIsRing)
-          Ring = SIZE_MAX;
-        else
+        if (PreviousIsRing)
           Ring = RingOffsets.size() - 1;
       } else {
         format::TimingChunkHeader H;
