@@ -138,10 +138,28 @@ void HtmlReportTool::record(const Record &R) {
                           Offset, Segments[S].Range.Hi - Segments[S].Range.Lo));
   const uint64_t Row =
       std::min<uint64_t>(GridRows - 1, uint64_t(Y / YSpan * double(GridRows)));
-  Cell &C = Cells[(uint64_t(Lane) << 42) |
-                  (std::min<uint64_t>(Column, GridColumns - 1) << 21) | Row];
+  const uint64_t Col = std::min<uint64_t>(Column, GridColumns - 1);
+  if (Col != LaneColumnIndex[Lane]) {
+    flushColumn(Lane);
+    LaneColumnIndex[Lane] = Col;
+  }
+  Cell &C = LaneColumn[Lane][Row];
   (R.Memory.IsStore ? C.Stores : C.Loads) += 1;
   C.Workgroup = WI;
+}
+
+void HtmlReportTool::flushColumn(uint32_t Lane) {
+  if (LaneColumnIndex[Lane] == UINT64_MAX)
+    return;
+  std::vector<Cell> &Column = LaneColumn[Lane];
+  for (uint32_t Row = 0; Row < GridRows; ++Row)
+    if (Column[Row].Loads || Column[Row].Stores) {
+      Cells.emplace_back((uint64_t(Lane) << 42) |
+                             (LaneColumnIndex[Lane] << 21) | Row,
+                         Column[Row]);
+      Column[Row] = Cell();
+    }
+  LaneColumnIndex[Lane] = UINT64_MAX;
 }
 
 void HtmlReportTool::timing(ArrayRef<WorkgroupTime> Times) {
@@ -207,6 +225,10 @@ bool HtmlReportTool::anotherPass() {
   LaneRecordIndex.assign(LaneRecords.size(), 0);
   LaneLaunch.assign(LaneRecords.size(), UINT32_MAX);
   WindowSize = std::max<uint64_t>(1, Total / 200);
+  if (Gridded) {
+    LaneColumn.assign(LaneRecords.size(), std::vector<Cell>(GridRows));
+    LaneColumnIndex.assign(LaneRecords.size(), UINT64_MAX);
+  }
   if (!Gridded) {
     PointX.reserve(Total);
     PointOffset.reserve(Total);
@@ -314,7 +336,7 @@ std::string HtmlReportTool::dataJson() const {
     if (Gridded) {
       // Every access counted in one cell: [lane, column, row, loads,
       // stores, workgroup] as columns.
-      std::vector<std::pair<uint64_t, Cell>> Sorted(Cells.begin(), Cells.end());
+      std::vector<std::pair<uint64_t, Cell>> Sorted = Cells;
       std::sort(Sorted.begin(), Sorted.end(),
                 [](const auto &A, const auto &B) { return A.first < B.first; });
       J.attributeObject("grid", [&] {
@@ -511,6 +533,8 @@ std::string HtmlReportTool::plotsHtml() const {
 }
 
 void HtmlReportTool::finish() {
+  for (uint32_t Lane = 0; Lane < LaneColumnIndex.size(); ++Lane)
+    flushColumn(Lane);
   if (!WindowLines.empty())
     WorkingSet.push_back(WindowLines.size() * SampleRate);
   OS << htmlReportPage(Title, dataJson(), plotsHtml());

@@ -150,8 +150,14 @@ private:
   std::vector<uint64_t> PointX, PointOffset;
   std::vector<uint32_t> PointLane, PointSegment, PointLengthKind,
       PointWorkgroup;
-  /// The grid: key lane << 42 | column << 21 | row.
-  llvm::DenseMap<uint64_t, Cell> Cells;
+  /// The grid, finished cells: key lane << 42 | column << 21 | row. A
+  /// lane's records go left to right, so each lane fills one column at a
+  /// time (LaneColumn, a plain array: no hashing per access) and hands its
+  /// non-empty cells over when it moves on.
+  std::vector<std::pair<uint64_t, Cell>> Cells;
+  std::vector<std::vector<Cell>> LaneColumn;
+  std::vector<uint64_t> LaneColumnIndex;
+  void flushColumn(uint32_t Lane);
   /// Working set: distinct sampled lines per window of accesses.
   uint64_t AccessIndex = 0;
   uint64_t WindowSize = 1;
