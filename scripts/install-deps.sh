@@ -13,6 +13,10 @@ packages=(
   help2man man-db groff-base
   # wgtrace-view html's test renders the report in headless Chromium.
   chromium
+  # The Python module (python/): built against Debian's python3, tested
+  # with pytest, its sample plots with matplotlib.
+  python3-dev pybind11-dev python3-numpy python3-pandas python3-matplotlib
+  python3-pytest
 )
 
 missing=()

@@ -33,6 +33,29 @@ struct ChunkLocation {
 /// The name used for a chunk type in messages.
 std::string chunkTypeName(uint16_t Type);
 
+/// What chunkError() returns: its message is the line above, and a program
+/// that reports errors its own way (the Python module's TraceError) reads
+/// the location from the fields instead of parsing the text.
+class ChunkErrorInfo : public llvm::ErrorInfo<ChunkErrorInfo> {
+public:
+  static char ID;
+  ChunkErrorInfo(ChunkLocation Where, uint64_t FileOffset, std::string Problem)
+      : Where(std::move(Where)), FileOffset(FileOffset),
+        Problem(std::move(Problem)) {}
+
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+  const ChunkLocation &where() const { return Where; }
+  uint64_t fileOffset() const { return FileOffset; }
+  const std::string &problem() const { return Problem; }
+
+private:
+  ChunkLocation Where;
+  uint64_t FileOffset;
+  std::string Problem;
+};
+
 /// An error at \p FileOffset inside the chunk \p Where.
 llvm::Error chunkError(const ChunkLocation &Where, uint64_t FileOffset,
                        const llvm::Twine &Problem);

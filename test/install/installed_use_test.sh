@@ -6,9 +6,12 @@
 # and reads their traces with the installed wgtrace-view. Also: the
 # installed rewriter finds its headers with no -I, the installed tools'
 # --version, and the man pages render.
+# With a Python interpreter and the package's folder under the prefix, the
+# installed wgtrace module reads the CMake project's trace too.
 # Usage: installed_use_test.sh <build dir> <source dir of this test> <work dir>
+#          [<python> <site-packages folder relative to the prefix>]
 set -euo pipefail
-build=$1 here=$2 work=$3
+build=$1 here=$2 work=$3 python=${4:-} sitedir=${5:-}
 rm -rf "$work" && mkdir -p "$work"
 prefix=$work/prefix
 passed=0 failed=0
@@ -60,6 +63,30 @@ for generator in Ninja "Unix Makefiles"; do
   check grep -q 'add_one' <("$prefix/bin/wgtrace-view" dump "$dir/trace.bin")
   check test "$("$prefix/bin/wgtrace-view" dump "$dir/trace.bin" | grep -c '| LOAD ')" = 64
 done
+
+if [ -n "$python" ]; then
+  check test -f "$prefix/$sitedir/wgtrace/__init__.py"
+  # Only the installed package is importable: no build tree on the path,
+  # run from a folder without a wgtrace package.
+  if ! (cd "$work" && env -u PYTHONPATH PYTHONPATH="$prefix/$sitedir" "$python" - "$prefix" \
+      "$work/cmake-Ninja/trace.bin" <<'EOF'
+import sys
+import wgtrace
+prefix, trace = sys.argv[1:]
+assert wgtrace.__file__.startswith(prefix), wgtrace.__file__
+assert wgtrace._wgtrace.__file__.startswith(prefix), wgtrace._wgtrace.__file__
+t = wgtrace.open(trace)
+assert "add_one" in set(t.workgroups["kernel"]), t.workgroups
+a = t.accesses()
+assert (a["kind"] == wgtrace.LOAD).sum() == 64, a
+assert t.summary(by="kernel")["loads"].sum() == 64
+EOF
+  ); then
+    echo "FAIL: the installed Python module"; failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+  fi
+fi
 
 # A kernel with an error: the build fails, naming the original file and line.
 bdir="$work/broken"

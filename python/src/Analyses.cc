@@ -1,0 +1,50 @@
+//===- Analyses.cc --------------------------------------------------------===//
+
+#include "Analyses.h"
+
+#include "CacheTool.h"
+#include "FootprintTool.h"
+#include "RacesTool.h"
+#include "SummaryTool.h"
+#include "TraceReader.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+using namespace llvm;
+using namespace wgtrace::viewer;
+
+namespace wgtrace::python {
+
+AnalysisResult runAnalysis(const TraceFile &File,
+                           const AnalysisRequest &Request) {
+  AnalysisResult Result;
+  raw_string_ostream OS(Result.Json);
+  std::unique_ptr<AnalysisTool> Tool;
+  switch (Request.Kind) {
+  case AnalysisKind::Summary:
+    Tool = std::make_unique<SummaryTool>(OS, /*Json=*/true, Request.LineSize,
+                                         Request.By);
+    break;
+  case AnalysisKind::Footprint:
+    Tool = std::make_unique<FootprintTool>(OS, /*Json=*/true);
+    break;
+  case AnalysisKind::Races:
+    Tool = std::make_unique<RacesTool>(OS, /*Json=*/true, Request.Limit);
+    break;
+  case AnalysisKind::Cache:
+    Tool = std::make_unique<CacheTool>(OS, /*Json=*/true, Request.Cache,
+                                       Request.Cold, Request.By);
+    break;
+  }
+  TraceReader Reader(File, RingMode::WrapAware, Request.Filter);
+  AnalysisTool *Tools[] = {Tool.get()};
+  // The damage, if any, is the one wgtrace.open() reported.
+  consumeError(Reader.run(Tools));
+  OS.flush();
+  Result.Nothing = Reader.census().nothingToAnalyse(Request.Filter.describe());
+  return Result;
+}
+
+} // namespace wgtrace::python

@@ -1,0 +1,57 @@
+//===- Analyses.h - The viewer's analyses, as their --json says -*- C++ -*-===//
+//
+// The Python module's summary, footprint, races and cache run the very
+// tools behind `wgtrace-view <analysis> --json` and hand their JSON text to
+// Python, which turns it into DataFrames: the results are the CLI's by
+// construction, including what a later version of a tool adds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_PYTHON_ANALYSES_H
+#define WGTRACE_PYTHON_ANALYSES_H
+
+#include "AccessGrouping.h"
+#include "CacheModel.h"
+#include "TraceFile.h"
+#include "WorkgroupJoiner.h"
+
+#include <cstdint>
+#include <string>
+
+namespace wgtrace::python {
+
+enum class AnalysisKind : uint8_t { Summary, Footprint, Races, Cache };
+
+/// An analysis and its options (those of the subcommand of the same name).
+struct AnalysisRequest {
+  AnalysisKind Kind = AnalysisKind::Summary;
+  /// summary --line-size.
+  uint64_t LineSize = 64;
+  /// races --limit.
+  uint64_t Limit = 100;
+  /// cache --cache-size, --line-size, --ways, --cold.
+  viewer::CacheGeometry Cache;
+  bool Cold = false;
+  /// summary and cache --by.
+  viewer::GroupBy By = viewer::GroupBy::Workgroup;
+  /// --kernel, --dispatch, --workgroup (the kernel glob must be valid).
+  viewer::WorkgroupFilter Filter;
+};
+
+struct AnalysisResult {
+  /// The --json output.
+  std::string Json;
+  /// Why there is nothing to analyse (the CLI's error line then, and exit
+  /// status 2), or "".
+  std::string Nothing;
+};
+
+/// Runs the analysis over \p File. Damage stops it as it stops the CLI:
+/// the result covers the records before it (the caller learnt of the
+/// damage when the file was opened).
+AnalysisResult runAnalysis(const viewer::TraceFile &File,
+                           const AnalysisRequest &Request);
+
+} // namespace wgtrace::python
+
+#endif // WGTRACE_PYTHON_ANALYSES_H

@@ -1,0 +1,297 @@
+"""The viewer's analyses as DataFrames.
+
+Each function runs the same C++ tool as ``wgtrace-view <analysis> --json``
+(with the same options) and lays its JSON out as rows: the numbers are the
+CLI's. Across the Python API a workgroup id is ``wg_x``, ``wg_y``,
+``wg_z``, a grid ``count_x``... or ``grid_x``..., a processor id
+``processor`` and a function name ``kernel`` (the JSON's ``id``, ``count``,
+``grid``, ``pid`` and ``function``). Scalars of the JSON that are not rows
+(totals, the cache geometry, counts) are in ``DataFrame.attrs``.
+
+Every function takes a :class:`wgtrace.Trace` or what :func:`wgtrace.open`
+takes (a path or a list of paths), and the CLI's filters: ``kernel`` (a
+name or glob, ``--kernel``), ``dispatch`` (a site id, ``--dispatch``) and
+``workgroup`` (``(x, y, z)`` or ``"x,y,z"``, ``--workgroup``). For several
+files, each file is analysed on its own (they are different processes) and
+the rows carry ``file``. Where the CLI finds nothing to analyse (an empty
+file, no workgroup record, nothing matching the filters: exit status 2),
+:class:`wgtrace.TraceError` says why.
+"""
+
+import json
+
+import pandas as pd
+
+#: ``cache`` presets of ``wgtrace-view cache --level``: size, line size, ways.
+CACHE_LEVELS = {"l1": (32 << 10, 64, 8), "l2": (1 << 20, 64, 16)}
+
+_TRIPLES = {"id": "wg", "count": "count", "grid": "grid"}
+_RENAMED = {"pid": "processor", "function": "kernel"}
+_IDENTITY = ["file", "site", "kernel", "wg_x", "wg_y", "wg_z", "processor"]
+
+
+def parse(text):
+    return json.loads(text)
+
+
+def _flat(obj, prefix="", skip=()):
+    """One row from a JSON object: nested objects become prefixed columns,
+    [x, y, z] triples three columns; lists of objects are left out."""
+    row = {}
+    for key, value in obj.items():
+        if key in skip:
+            continue
+        if key in _TRIPLES and isinstance(value, list) and len(value) == 3:
+            for axis, v in zip("xyz", value):
+                row["%s%s_%s" % (prefix, _TRIPLES[key], axis)] = v
+        elif isinstance(value, dict):
+            row.update(_flat(value, prefix + _RENAMED.get(key, key) + "_"))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            continue
+        else:
+            row[prefix + _RENAMED.get(key, key)] = value
+    return row
+
+
+def _frame(rows, columns):
+    """A DataFrame of ``rows``; ``columns`` come first (and are the columns
+    of an empty result), any other key of the JSON follows."""
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    frame = pd.DataFrame.from_records(rows)
+    order = [c for c in columns if c in frame.columns]
+    return frame[order + [c for c in frame.columns if c not in order]]
+
+
+def _listed(results, key):
+    """A row per object of the list ``key`` of each file's result."""
+    return [dict(file=file, **_flat(item)) for file, result in enumerate(results)
+            for item in result[key]]
+
+
+def _trace(trace):
+    from .trace import Trace, open as open_trace
+    return trace if isinstance(trace, Trace) else open_trace(trace)
+
+
+def _power_of_two(name, value):
+    if not isinstance(value, int) or value <= 0 or value & (value - 1):
+        raise ValueError("%s must be a power of two, got %r" % (name, value))
+
+
+def summary(trace, by="workgroup", line_size=64, kernel=None, dispatch=None, workgroup=None):
+    """``wgtrace-view summary --json [--by ...]``: loads, stores, bytes,
+    distinct cache lines (``line_size``, a power of two), values and prints.
+
+    ``by="workgroup"`` (default): one row per workgroup (``file``,
+    ``site``, ``kernel``, ``wg_x``..., ``count_x``..., ``processor``,
+    ``loads``, ``stores``, ``load_bytes``, ``store_bytes``, ``lines``,
+    ``values``, ``prints``); ``by="site"``: the totals per dispatch site
+    (with ``workgroups``); ``by="kernel"``: per function name;
+    ``by="line"``: per source line of the accesses (``source``, ``text``:
+    the access expressions there); ``by="buffer"``: per kernel parameter
+    the accesses fall in (``buffer``). ``attrs``: ``line_size``,
+    ``lost_bytes``.
+    """
+    _power_of_two("line_size", line_size)
+    if by not in ("workgroup", "site", "kernel", "line", "buffer"):
+        raise ValueError("by must be 'workgroup', 'site', 'kernel', 'line' or 'buffer', got %r"
+                         % (by,))
+    trace = _trace(trace)
+    results = trace._analysis("summary", kernel, dispatch, workgroup, line_size=line_size,
+                              by="workgroup" if by == "kernel" else by)
+    rows = []
+    for file, result in enumerate(results):
+        if by in ("line", "buffer"):
+            rows.extend(dict(file=file, **_flat(group)) for group in result["groups"])
+            continue
+        if by == "kernel":
+            for name, totals in result["kernels"].items():
+                rows.append(dict(file=file, kernel=name, **_flat(totals)))
+            continue
+        for site in result["sites"]:
+            head = {"file": file, "site": site["site"], "kernel": site["function"]}
+            if by == "site":
+                rows.append(dict(head, **_flat(site["totals"])))
+                continue
+            for row in site["workgroups"]:
+                rows.append(dict(head, **_flat(row)))
+    counts = ["loads", "stores", "load_bytes", "store_bytes", "lines", "values", "prints"]
+    columns = {"workgroup": _IDENTITY[:6] + ["count_x", "count_y", "count_z", "processor"],
+               "site": ["file", "site", "kernel", "workgroups"],
+               "kernel": ["file", "kernel", "workgroups"],
+               "line": ["file", "source", "text"],
+               "buffer": ["file", "buffer"]}[by] + counts
+    frame = _frame(rows, columns)
+    frame.attrs["line_size"] = line_size
+    frame.attrs["lost_bytes"] = sum(r["lost_bytes"] for r in results)
+    return frame
+
+
+def footprint(trace, table="ranges", kernel=None, dispatch=None, workgroup=None):
+    """``wgtrace-view footprint --json``.
+
+    ``table="ranges"`` (default): the coalesced byte ranges each workgroup
+    loaded and stored, one row per range: workgroup identity (``file``,
+    ``site``, ``kernel``, ``wg_x``..., ``processor``), ``buffer``, ``kind``
+    (``"load"``/``"store"``), ``address``, ``size``.
+    ``table="streams"``: each access stream's stride pattern: identity,
+    ``kind``, ``length``, ``buffer``, ``count``, ``first``, ``pattern``,
+    ``stride``, ``row_length``, ``row_pitch`` (``<NA>`` where the pattern
+    has none). ``table="buffers"``: ``file``, ``buffer``, ``address``,
+    ``size``. ``attrs``: ``buffer_gap``.
+    """
+    if table not in ("ranges", "streams", "buffers"):
+        raise ValueError("table must be 'ranges', 'streams' or 'buffers', got %r" % (table,))
+    trace = _trace(trace)
+    results = trace._analysis("footprint", kernel, dispatch, workgroup)
+    rows = []
+    for file, result in enumerate(results):
+        if table == "buffers":
+            for index, buffer in enumerate(result["buffers"]):
+                rows.append(dict(file=file, buffer=index, **_flat(buffer)))
+            continue
+        for workgroup in result["workgroups"]:
+            head = dict(file=file, **_flat(workgroup, skip=("buffers", "streams")))
+            if table == "streams":
+                for stream in workgroup["streams"]:
+                    rows.append(dict(head, **_flat(stream)))
+                continue
+            for use in workgroup["buffers"]:
+                for kind, ranges in (("load", use["loads"]), ("store", use["stores"])):
+                    for address, size in ranges:
+                        rows.append(dict(head, buffer=use["buffer"], kind=kind, address=address,
+                                         size=size))
+    columns = {"ranges": _IDENTITY + ["buffer", "kind", "address", "size"],
+               "streams": _IDENTITY + ["kind", "length", "buffer", "count", "first", "pattern",
+                                       "stride", "row_length", "row_pitch"],
+               "buffers": ["file", "buffer", "address", "size"]}[table]
+    frame = _frame(rows, columns)
+    if table == "streams":
+        for name in ("stride", "row_length", "row_pitch"):
+            if name not in frame.columns:
+                frame[name] = pd.NA
+            frame[name] = frame[name].astype("Int64")
+    if results:
+        frame.attrs["buffer_gap"] = results[0]["buffer_gap"]
+    return frame
+
+
+def races(trace, limit=100, kernel=None, dispatch=None, workgroup=None):
+    """``wgtrace-view races --json``: workgroups of one launch that touch
+    the same bytes, at least one writing, grouped as the CLI groups them:
+    per launch, one row per pair of access sites (at most ``limit`` per
+    file, lowest addresses first): ``kind`` (``"write-write"`` or
+    ``"read-write"``), ``site``, ``kernel``, ``location``, ``launch``,
+    ``grid_x``..., ``address`` and ``size`` of the first shared range,
+    ``ranges`` (all of them, ``[address, size]``), ``overlap_bytes``,
+    ``pairs`` (unordered workgroup pairs racing there),
+    ``write_write_pairs``, ``read_write_pairs``, ``buffer`` and
+    ``buffer_offset`` where the file names buffers, then an example pair,
+    ``a_`` (the writer) and ``b_``: ``wg_x``..., ``processor``,
+    ``source``, ``access_kind``, ``access_address``, ``access_size``.
+    ``attrs``: ``races`` (all racing pairs), ``groups``, ``launches``.
+    """
+    if not isinstance(limit, int) or limit < 0:
+        raise ValueError("limit must be a non-negative integer, got %r" % (limit,))
+    trace = _trace(trace)
+    results = trace._analysis("races", kernel, dispatch, workgroup, limit=limit)
+    rows = _listed(results, "listed")
+    side = ["wg_x", "wg_y", "wg_z", "processor", "source", "access_kind", "access_address",
+            "access_size"]
+    columns = (["file", "kind", "site", "kernel", "location", "launch", "grid_x", "grid_y",
+                "grid_z", "address", "size", "ranges", "overlap_bytes", "pairs",
+                "write_write_pairs", "read_write_pairs"]
+               + ["a_" + c for c in side] + ["b_" + c for c in side])
+    frame = _frame(rows, columns)
+    for name in ("races", "groups", "launches"):
+        frame.attrs[name] = sum(r.get(name, 0) for r in results)
+    return frame
+
+
+def _size(value):
+    """Bytes from an int or a string like "32k", "32KiB", "1m", "1MiB"."""
+    if isinstance(value, int):
+        return value
+    text = str(value).strip().lower()
+    for suffix, scale in (("kib", 1 << 10), ("mib", 1 << 20), ("k", 1 << 10), ("m", 1 << 20)):
+        if text.endswith(suffix):
+            return int(text[:-len(suffix)]) * scale
+    return int(text)
+
+
+def _cache_options(level, cache_size, line_size, ways, cold):
+    if level not in CACHE_LEVELS:
+        raise ValueError("level must be l1 or l2, got %r" % (level,))
+    size, line, associativity = CACHE_LEVELS[level]
+    if cache_size is not None:
+        try:
+            size = _size(cache_size)
+        except ValueError:
+            raise ValueError("cache_size expects bytes, e.g. 32768, '32k', '1MiB'; got %r"
+                             % (cache_size,)) from None
+    if line_size is not None:
+        line = line_size
+    if ways is not None:
+        associativity = ways
+    sets = size // (line * associativity) if line > 0 and associativity > 0 else 0
+    if (line <= 0 or line & (line - 1) or associativity <= 0 or size % (line * associativity)
+            or sets <= 0 or sets & (sets - 1)):
+        raise ValueError("the line size and the number of sets (cache size / (line size * "
+                         "ways)) must be powers of two")
+    return dict(cache_size=size, cache_line_size=line, ways=associativity, cold=bool(cold))
+
+
+def cache(trace, level="l1", cache_size=None, line_size=None, ways=None, cold=False,
+          by="workgroup", kernel=None, dispatch=None, workgroup=None):
+    """``wgtrace-view cache --json [--by ...]``: hits and misses in a
+    set-associative LRU cache (``level`` ``"l1"``: 32 KiB, 64-byte lines, 8
+    ways; ``"l2"``: 1 MiB, 16 ways; ``cache_size`` (bytes or "32k"),
+    ``line_size`` and ``ways`` override it; ``cold`` empties it before
+    each workgroup). ``by="workgroup"`` (default): one row per workgroup
+    (identity, ``accesses``, ``line_accesses``, ``hits``, ``misses``);
+    ``by="site"``, ``"line"`` (``source``, ``text``) or ``"buffer"``: one
+    row per group. ``miss_rate`` is misses / line accesses. ``attrs``:
+    ``cache`` (the geometry), ``totals``, ``first_use``.
+    """
+    options = _cache_options(level, cache_size, line_size, ways, cold)
+    if by not in ("workgroup", "site", "line", "buffer"):
+        raise ValueError("by must be 'workgroup', 'site', 'line' or 'buffer', got %r" % (by,))
+    trace = _trace(trace)
+    results = trace._analysis("cache", kernel, dispatch, workgroup, by=by, **options)
+    counts = ["accesses", "line_accesses", "hits", "misses"]
+    if by == "workgroup":
+        frame = _frame(_listed(results, "workgroups"), _IDENTITY + counts)
+    else:
+        frame = _frame(_listed(results, "groups"),
+                       ["file", {"site": "site", "line": "source", "buffer": "buffer"}[by]]
+                       + counts)
+    line_accesses = frame["line_accesses"].astype("float64")
+    frame["miss_rate"] = (frame["misses"].astype("float64") / line_accesses).where(
+        line_accesses > 0, 0.0)
+    if results:
+        frame.attrs["cache"] = results[0]["cache"]
+        totals = {}
+        for result in results:
+            for key, value in result["totals"].items():
+                totals[key] = totals.get(key, 0) + value
+        frame.attrs["totals"] = totals
+        frame.attrs["first_use"] = sum(r["first_use"] for r in results)
+    return frame
+
+
+def reuse_distance(trace, level="l1", cache_size=None, line_size=None, ways=None, cold=False,
+                   kernel=None, dispatch=None, workgroup=None):
+    """The reuse-distance histogram of ``wgtrace-view cache --json``: line
+    accesses by the number of distinct other lines used since the previous
+    use of the same line, in power-of-two buckets: ``file``, ``min``,
+    ``max``, ``count``. First uses are not in a bucket:
+    ``attrs["first_use"]``. The options are :func:`cache`'s (the line size
+    and ``cold`` change distances).
+    """
+    options = _cache_options(level, cache_size, line_size, ways, cold)
+    trace = _trace(trace)
+    results = trace._analysis("cache", kernel, dispatch, workgroup, **options)
+    frame = _frame(_listed(results, "reuse_distance"), ["file", "min", "max", "count"])
+    frame.attrs["first_use"] = sum(r["first_use"] for r in results)
+    return frame

@@ -1,0 +1,67 @@
+//===- make_extension_trace.cc - A trace with wgtrace's extension ---------===//
+//
+// Usage: python-make-extension-trace OUT
+//
+// Writes, with the viewer tests' TraceBuilder (format.h encoders, the
+// FlatBuffers builder), a small trace that uses wgtrace's metadata extension
+// (docs/FORMAT.md): kernel "scale" with buffer parameters "in" and "out",
+// three numbered access sites and one untraced access, and two workgroups
+// whose LOAD/STORE records carry access site ids. The Python tests know
+// what it holds (test_extension.py); the runtime writes such records only
+// once its writers are done.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TraceBuilder.h"
+
+#include <cstdio>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUT\n", argv[0]);
+    return 1;
+  }
+  ExtensionSpec X;
+  X.FunctionParams = {{{"in", "const float *", 1, 0, 4, false},
+                       {"out", "float *", 2, 0, 4, false}}};
+  X.SiteLocations = {{"scale.cc", 30}};
+  X.AccessSites = {{"scale.cc", 12, 14, 0, "scale", "in[i]"},
+                   {"scale.cc", 12, 5, 1, "scale", "out[i]"},
+                   {"scale.cc", 13, 5, 2, "scale", "out[0] += 1"}};
+  X.Untraced = {{"scale.cc", 15, 3, "scale", "std::memcpy(out, in, n)",
+                 "a library call the rewriter does not model"}};
+  TraceBuilder B;
+  B.metadata({{"scale", "test", "(wg, in, out)", "void scale(...)"}}, {0}, &X);
+
+  const uint64_t In = 0x7F0000001000, Out = 0x7F0000002000;
+  RingBuilder Ring(4096);
+  for (uint32_t W = 0; W < 2; ++W) {
+    Ring.workgroup(0, {W, 0, 0}, {2, 1, 1}, W);
+    Ring.value(format::ValueType::BufferBase, 0, In);
+    Ring.value(format::ValueType::BufferBase, 1, Out);
+    for (uint64_t I = 0; I < 4; ++I) {
+      const uint64_t Element = (W * 4 + I) * 4;
+      Ring.load((In + Element) | format::accessSiteBits(1), 4);
+      Ring.store((Out + Element) | format::accessSiteBits(2), 4);
+    }
+    Ring.load(Out | format::accessSiteBits(3), 4);
+    Ring.store(Out | format::accessSiteBits(3), 4);
+    // An access without a site, and one naming a site the table lacks.
+    Ring.load(In, 4);
+    Ring.load(In | format::accessSiteBits(9), 4);
+  }
+  B.ring(Ring);
+
+  FILE *F = std::fopen(argv[1], "wb");
+  if (!F) {
+    std::perror(argv[1]);
+    return 1;
+  }
+  bool Ok =
+      std::fwrite(B.bytes().data(), 1, B.bytes().size(), F) == B.bytes().size();
+  Ok &= std::fclose(F) == 0;
+  return Ok ? 0 : 1;
+}

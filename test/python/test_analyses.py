@@ -1,0 +1,194 @@
+"""The analyses give what `wgtrace-view <analysis> --json` gives, on the
+samples' traces, and lay it out as documented."""
+
+import os
+
+import pytest
+
+import wgtrace
+from conftest import view, view_json
+
+SAMPLES = ["transpose", "matmul", "stencil", "simd", "histogram_racy", "matmul_task",
+           "matmul_stream", "values"]
+
+
+def cli(path, analysis, *options):
+    return view_json(analysis, path, *options)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_same_json_as_cli(traces, name):
+    """The tool behind each function is the CLI's, with the same options."""
+    path = traces[name]
+    t = wgtrace.open(path)
+    cases = [
+        ("summary", {}, []),
+        ("summary", {"line_size": 128}, ["--line-size", "128"]),
+        ("summary", {"by": "line"}, ["--by", "line"]),
+        ("summary", {"by": "buffer"}, ["--by", "buffer"]),
+        ("footprint", {}, []),
+        ("races", {}, []),
+        ("races", {"limit": 3}, ["--limit", "3"]),
+        ("cache", wgtrace.analyses._cache_options("l1", None, None, None, False), []),
+        ("cache", wgtrace.analyses._cache_options("l2", None, None, None, True),
+         ["--level", "l2", "--cold"]),
+        ("cache", wgtrace.analyses._cache_options("l1", "4k", 32, 2, False),
+         ["--cache-size", "4k", "--line-size", "32", "--ways", "2"]),
+        ("cache", dict(wgtrace.analyses._cache_options("l1", None, None, None, False),
+                       by="site"), ["--by", "site"]),
+    ]
+    for analysis, options, flags in cases:
+        assert t._analysis(analysis, **options) == [cli(path, analysis, *flags)], (analysis, flags)
+
+
+def test_filters_are_the_cli_filters(traces):
+    path = traces["matmul_task"]
+    t = wgtrace.open(path)
+    for filters, flags in (({"kernel": "mat*"}, ["--kernel", "mat*"]),
+                           ({"dispatch": 0}, ["--dispatch", "0"]),
+                           ({"workgroup": (1, 2, 0)}, ["--workgroup", "1,2,0"]),
+                           ({"workgroup": "3,3,0", "kernel": "matmul"},
+                            ["--workgroup", "3,3,0", "--kernel", "matmul"])):
+        for analysis in ("summary", "footprint", "races", "cache"):
+            options = {} if analysis != "cache" else wgtrace.analyses._cache_options(
+                "l1", None, None, None, False)
+            assert t._analysis(analysis, **filters, **options) == [
+                cli(path, analysis, *flags)], (analysis, filters)
+    assert len(t.summary(workgroup=(1, 2, 0))) == 1
+    assert set(wgtrace.cache(t, kernel="matmul")["kernel"]) == {"matmul"}
+
+
+def test_nothing_to_analyse_raises_as_the_cli_fails(traces, work):
+    t = wgtrace.open(traces["transpose"])
+    with pytest.raises(wgtrace.TraceError, match="no workgroup matches --kernel 'nothing\\*'"):
+        t.summary(kernel="nothing*")
+    status, _, err = view("summary", traces["transpose"], "--kernel", "nothing*")
+    assert status == 2 and "no workgroup matches" in err
+    with pytest.raises(ValueError, match="one workgroup"):
+        t.races(workgroup=[(0, 0, 0), (1, 0, 0)])
+    with pytest.raises(ValueError, match="kernel"):
+        t.summary(kernel="[")
+    empty = os.path.join(work, "empty-analysis.bin")
+    open(empty, "wb").close()
+    with pytest.warns(wgtrace.TraceWarning):
+        e = wgtrace.open(empty)
+    with pytest.raises(wgtrace.TraceError, match="the file is empty"):
+        e.races()
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_summary_frames(traces, name):
+    path = traces[name]
+    t = wgtrace.open(path)
+    expected = cli(path, "summary")
+    by_workgroup = t.summary()
+    rows = [(s["site"], s["function"], w) for s in expected["sites"] for w in s["workgroups"]]
+    assert len(by_workgroup) == len(rows)
+    for (_, row), (site, function, w) in zip(by_workgroup.iterrows(), rows):
+        assert (row["site"], row["kernel"]) == (site, function)
+        assert [row["wg_x"], row["wg_y"], row["wg_z"]] == w["id"]
+        assert [row["count_x"], row["count_y"], row["count_z"]] == w["count"]
+        assert row["processor"] == w["pid"]
+        for key in ("loads", "stores", "load_bytes", "store_bytes", "lines", "values", "prints"):
+            assert row[key] == w[key], key
+    by_site = t.summary(by="site")
+    assert list(by_site["workgroups"]) == [s["totals"]["workgroups"] for s in expected["sites"]]
+    assert list(by_site["lines"]) == [s["totals"]["lines"] for s in expected["sites"]]
+    by_kernel = t.summary(by="kernel")
+    assert list(by_kernel["kernel"]) == list(expected["kernels"])
+    assert list(by_kernel["loads"]) == [k["loads"] for k in expected["kernels"].values()]
+    assert by_workgroup.attrs == {"line_size": 64, "lost_bytes": expected["lost_bytes"]}
+    # Where every workgroup is one record (not stream mode), the summary's
+    # counts are the workgroups table's.
+    if name != "matmul_stream":
+        wg = t.workgroups
+        assert list(by_workgroup["loads"]) == list(wg["loads"])
+        assert list(by_workgroup["store_bytes"]) == list(wg["store_bytes"])
+
+
+def test_races_frame(traces):
+    path = traces["histogram_racy"]
+    t = wgtrace.open(path)
+    expected = cli(path, "races")
+    races = t.races()
+    assert races.attrs == {"races": expected["races"], "groups": expected["groups"],
+                           "launches": expected["launches"]}
+    assert expected["races"] > 0
+    assert len(races) == len(expected["listed"]) == expected["groups"]
+    first, row = expected["listed"][0], races.iloc[0]
+    assert row["kind"] == first["kind"] and row["kernel"] == first["function"]
+    assert row["location"] == first["location"]
+    assert (row["pairs"], row["write_write_pairs"], row["read_write_pairs"]) == (
+        first["pairs"], first["write_write_pairs"], first["read_write_pairs"])
+    assert row["ranges"] == first["ranges"]
+    assert [row["grid_x"], row["grid_y"], row["grid_z"]] == first["grid"]
+    assert [row["a_wg_x"], row["a_wg_y"], row["a_wg_z"]] == first["a"]["id"]
+    assert row["a_processor"] == first["a"]["pid"]
+    assert row["b_access_kind"] == first["b"]["access"]["kind"]
+    assert row["b_access_address"] == first["b"]["access"]["address"]
+    assert row["overlap_bytes"] == first["overlap_bytes"]
+    # No race: an empty frame that still has the columns.
+    none = wgtrace.open(traces["transpose"]).races()
+    assert none.empty and "a_wg_x" in none.columns and none.attrs["races"] == 0
+
+
+def test_footprint_frames(traces):
+    path = traces["transpose"]
+    t = wgtrace.open(path)
+    expected = cli(path, "footprint")
+    ranges = t.footprint()
+    assert len(ranges) == sum(len(b["loads"]) + len(b["stores"])
+                              for w in expected["workgroups"] for b in w["buffers"])
+    w0 = expected["workgroups"][0]
+    mine = ranges[(ranges["wg_x"] == w0["id"][0]) & (ranges["wg_y"] == w0["id"][1])]
+    assert sorted(zip(mine.loc[mine["kind"] == "store", "address"],
+                      mine.loc[mine["kind"] == "store", "size"])) == sorted(
+        tuple(r) for b in w0["buffers"] for r in b["stores"])
+    streams = t.footprint(table="streams")
+    assert len(streams) == sum(len(w["streams"]) for w in expected["workgroups"])
+    # transpose: loads walk rows (2d, step 4), stores walk columns.
+    first = streams.iloc[0]
+    stream = w0["streams"][0]
+    assert (first["pattern"], first["stride"], first["row_length"], first["row_pitch"]) == (
+        stream["pattern"], stream.get("stride"), stream.get("row_length"),
+        stream.get("row_pitch"))
+    buffers = t.footprint(table="buffers")
+    assert list(buffers["address"]) == [b["address"] for b in expected["buffers"]]
+    assert ranges.attrs["buffer_gap"] == expected["buffer_gap"]
+    single = wgtrace.open(traces["values"]).footprint(table="streams")
+    assert single["stride"].isna().any()  # a single access has no stride
+
+
+def test_cache_frames(traces):
+    path = traces["matmul"]
+    t = wgtrace.open(path)
+    expected = cli(path, "cache", "--level", "l2")
+    frame = t.cache(level="l2")
+    assert list(frame["misses"]) == [w["misses"] for w in expected["workgroups"]]
+    assert list(frame["hits"]) == [w["hits"] for w in expected["workgroups"]]
+    assert (frame["miss_rate"] == frame["misses"] / frame["line_accesses"]).all()
+    assert frame.attrs["totals"] == expected["totals"]
+    assert frame.attrs["cache"] == expected["cache"]
+    histogram = t.reuse_distance(level="l2")
+    assert [(r["min"], r["max"], r["count"]) for _, r in histogram.iterrows()] == [
+        (b["min"], b["max"], b["count"]) for b in expected["reuse_distance"]]
+    assert histogram.attrs["first_use"] == expected["first_use"]
+
+
+def test_options_are_checked_as_the_cli_checks_them(traces):
+    t = wgtrace.open(traces["transpose"])
+    with pytest.raises(ValueError, match="power of two"):
+        t.summary(line_size=48)
+    with pytest.raises(ValueError, match="by must be"):
+        t.summary(by="launch")
+    with pytest.raises(ValueError, match="level must be l1 or l2"):
+        t.cache(level="l3")
+    with pytest.raises(ValueError, match="powers of two"):
+        t.cache(ways=3)
+    with pytest.raises(ValueError, match="cache_size expects bytes"):
+        t.cache(cache_size="lots")
+    with pytest.raises(ValueError, match="limit"):
+        t.races(limit=-1)
+    with pytest.raises(ValueError, match="table must be"):
+        t.footprint(table="lines")
+    assert t.cache(cache_size="64KiB").attrs["cache"]["size"] == 65536

@@ -1,0 +1,97 @@
+"""wgtrace's metadata extension in the module: access sites and their source
+lines, untraced accesses, site locations, on a trace written by
+make_extension_trace.cc (whose content these tests know)."""
+
+import json
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+import wgtrace
+from conftest import view
+
+MAKE = os.environ["WGTRACE_TEST_MAKE_EXTENSION"]
+
+
+@pytest.fixture(scope="module")
+def trace_path(work):
+    path = os.path.join(work, "extension.bin")
+    subprocess.run([MAKE, path], check=True)
+    return path
+
+
+def test_access_sites_and_untraced(trace_path):
+    t = wgtrace.open(trace_path)
+    sites = t.access_sites
+    assert list(sites["access_site"]) == [1, 2, 3]
+    assert list(sites["source_file"]) == ["scale.cc"] * 3
+    assert list(sites["line"]) == [12, 12, 13] and list(sites["column"]) == [14, 5, 5]
+    assert list(sites["kind"]) == ["Load", "Store", "Update"]
+    assert list(sites["text"]) == ["in[i]", "out[i]", "out[0] += 1"]
+    assert list(sites["scope"]) == ["scale"] * 3
+    untraced = t.untraced
+    assert len(untraced) == 1
+    assert untraced.iloc[0]["text"] == "std::memcpy(out, in, n)"
+    assert untraced.iloc[0]["line"] == 15 and "library call" in untraced.iloc[0]["reason"]
+    assert t.sites["location"][0] == "scale.cc:30"
+
+
+def test_accesses_carry_their_site(trace_path):
+    t = wgtrace.open(trace_path)
+    a = t.accesses()
+    per_workgroup = [1, 2] * 4 + [3, 3, 0, 9]
+    assert a["access_site"].tolist() == per_workgroup * 2
+    # The address has no site bits: the word IREE's tool prints is both.
+    status, out, err = view("dump", "--iree-compat", trace_path)
+    assert status == 0, err
+    words = [int(w, 16) for w in re.findall(r"\| (?:LOAD |STORE) ([0-9A-F]{16}) ", out)]
+    assert words == [int(addr) | (int(site) << 48)
+                     for addr, site in zip(a["address"], a["access_site"])]
+    frame = t.accesses(as_frame=True)
+    source = frame["source"]
+    assert source[:10].tolist() == ["scale.cc:12"] * 8 + ["scale.cc:13"] * 2
+    # No site, and a site the metadata does not list.
+    assert source[10:12].isna().all()
+    assert frame.groupby("source").size().to_dict() == {"scale.cc:12": 16, "scale.cc:13": 4}
+    # Values of the runtime's own types (buffer bases) are not the
+    # program's values.
+    assert t.values.empty and (t.workgroups["values"] == 0).all()
+
+
+def test_buffers(trace_path):
+    """Every access in the kernel parameter the reader resolves it to:
+    loads of "in", stores (and the update) of "out"."""
+    t = wgtrace.open(trace_path)
+    buffers = t.buffers
+    assert list(buffers["name"]) == ["in", "out"] and list(buffers["label"]) == ["in", "out"]
+    assert list(buffers["type"]) == ["const float *", "float *"]
+    assert list(buffers["kernel"]) == ["scale", "scale"]
+    assert buffers["extent"].isna().all()
+    assert buffers["base"][1] - buffers["base"][0] == 0x1000
+    a = t.accesses()
+    per_workgroup = [0, 1] * 4 + [1, 1, 0, 0]
+    assert a["buffer"].tolist() == per_workgroup * 2
+    frame = t.accesses(as_frame=True)
+    assert frame["buffer"].tolist() == ["in", "out"] * 4 + ["out", "out", "in", "in"] * 1 + \
+        ["in", "out"] * 4 + ["out", "out", "in", "in"]
+    # The CLI's summary by buffer counts the same.
+    by_buffer = t.summary(by="buffer").set_index("buffer")
+    counts = frame.groupby(["buffer", "kind"]).size()
+    for name in ("in", "out"):
+        assert by_buffer.loc[name, "loads"] == counts.get((name, "load"), 0)
+        assert by_buffer.loc[name, "stores"] == counts.get((name, "store"), 0)
+
+
+def test_summary_of_extension_trace_is_the_cli_one(trace_path):
+    t = wgtrace.open(trace_path)
+    for by in ("workgroup", "line", "buffer"):
+        status, out, err = view("summary", trace_path, "--json", "--by", by)
+        assert status == 0, err
+        assert t._analysis("summary", line_size=64, by=by)[0] == json.loads(out)
+    assert np.array_equal(t.summary()["loads"].to_numpy(), t.workgroups["loads"].to_numpy())
+    lines = t.summary(by="line").set_index("source")
+    assert lines.loc["scale.cc:12", "text"] == ["in[i]", "out[i]"]
+    assert lines.loc["scale.cc:12", "loads"] == 8 and lines.loc["scale.cc:13", "stores"] == 2
