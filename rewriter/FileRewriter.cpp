@@ -17,6 +17,7 @@
 #include "WatchCollector.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
@@ -207,6 +208,22 @@ std::string RewriteConsumer::calleeName(const ASTContext &Ctx,
   return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
 }
 
+/// Whether the function that Call is written in is used by this
+/// translation unit (a header's launcher function that nothing calls is
+/// not worth a warning).
+static bool isUsedHere(ASTContext &Ctx, const Stmt *Call) {
+  DynTypedNodeList Parents = Ctx.getParents(*Call);
+  while (!Parents.empty()) {
+    const DynTypedNode &P = Parents[0];
+    if (const auto *FD = P.get<FunctionDecl>())
+      return FD->isUsed() || FD->getTemplateInstantiationPattern();
+    if (const auto *LE = P.get<LambdaExpr>())
+      return LE->getCallOperator()->isUsed();
+    Parents = Ctx.getParents(P);
+  }
+  return false;
+}
+
 bool RewriteConsumer::addSite(RewriteContext &RC, StringRef Code,
                               const CallExpr *Call, unsigned Index) {
   bool InMacro = false;
@@ -247,6 +264,21 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   FoundEntities Found = findKernelsAndCalls(Ctx);
   std::vector<KernelReference> References =
       findKernelReferences(Ctx, Found.HeaderKernels);
+  // A launch written in a header (a launcher function it defines) that
+  // this file uses runs the kernel as it is: said, since nothing of it is
+  // recorded.
+  for (const DispatchCall &C : Found.CallsInHeaders)
+    if (isUsedHere(Ctx, C.Call))
+      Diags.Report(SM.getExpansionLoc(C.Loc),
+                   Diags.getCustomDiagID(
+                       DiagnosticsEngine::Warning,
+                       "this launch of '%0' is written in %1, which is not "
+                       "rewritten: its workgroups are not recorded (launch "
+                       "the kernel from a source file, where the launch is "
+                       "instrumented)"))
+          << calleeName(Ctx, C.Call->getArg(0))
+          << SM.getFilename(SM.getExpansionLoc(C.Loc));
+
   if (Found.Kernels.empty() && Found.Calls.empty() && References.empty()) {
     Result.Rewritten = Result.Original;
     Result.Ok = true;

@@ -152,8 +152,13 @@ private:
       if (RD->getQualifiedNameAsString() == "wgtrace::detail::SiteRef")
         return;
     SourceLocation Loc = Call->getBeginLoc();
-    if (!inMainFile(Loc))
+    if (!inMainFile(Loc)) {
+      // A launch written in a project header is not rewritten.
+      if (Loc.isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(Loc)) &&
+          SeenCalls.insert(Loc).second)
+        Found.CallsInHeaders.push_back({Call, Loc});
       return;
+    }
     // Each instantiation of a template that dispatches a lambda has its own
     // closure type: all of them stand for the one lambda kernel.
     if (const CXXRecordDecl *Closure = closureOf(Call->getArg(0)))

@@ -53,6 +53,9 @@ struct FoundEntities {
   /// Kernels defined in project headers (not system headers), in
   /// translation-unit order: instrumented where the main file uses them.
   std::vector<KernelDef> HeaderKernels;
+  /// Dispatch calls written in project headers (not rewritten, so their
+  /// launches are not instrumented), once per location.
+  std::vector<DispatchCall> CallsInHeaders;
 };
 
 /// Whether FD carries __attribute__((annotate(Annotation))).

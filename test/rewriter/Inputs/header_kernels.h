@@ -1,6 +1,6 @@
 // Kernels of a project header, for header-kernels.cc: a template, an
 // inline function that calls a helper of the header, one that cannot be
-// copied (a static local).
+// copied (a static local), a launcher function.
 #pragma once
 #include <wgtrace/wgtrace.h>
 
@@ -19,6 +19,11 @@ WGTRACE_DISPATCH inline void bump(const wgtrace::Workgroup &wg, float *data) {
 WGTRACE_DISPATCH inline void counted(const wgtrace::Workgroup &wg, int *n) {
   static int calls = 0;
   n[wg.id[0]] = ++calls;
+}
+
+// A launcher written in the header: its launch is not rewritten.
+inline void launchBump(float *data) {
+  wgtrace::dispatch(bump, wgtrace::Grid{1, 1, 1}, data);
 }
 
 WGTRACE_DISPATCH inline void unused(const wgtrace::Workgroup &wg, int *n) {
