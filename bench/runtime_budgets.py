@@ -4,8 +4,9 @@
   threads   a program that starts a thread per launch (200 launches of a
             64-workgroup kernel, 400 MiB of records) against the same program
             launching from one long-lived thread: wall time ratio (budget
-            1.3x); its trace against the records it holds (budget: at most
-            1 MiB more).
+            1.3x), next to the same ratio of the plain build (what starting
+            200 threads costs on this machine by itself); its trace against
+            the records it holds (budget: at most 1 MiB more).
   filter    matmul 256^3 tracing 1 workgroup of 64 (WGTRACE_FILTER) against
             the plain build: kernel time ratio (budget 1.1x), with the plain
             copy of the kernel body for unselected workgroups (the
@@ -22,6 +23,7 @@ Each pair runs in rotation --pairs times; the script prints the median and
 min-max of the ratios. Ratios, not times: the machine is shared and noisy.
 
 Usage: bench/runtime_budgets.py [--build build] [--pairs 5] [--quick]
+                                [--only threads|filter|stream]
 """
 import mmap
 import os
@@ -130,33 +132,66 @@ def write_seconds(directory, length):
 
 
 def main():
-    args, bench, pairs = bench_args.parse()
+    args, bench, pairs = bench_args.parse(lambda parser: parser.add_argument(
+        "--only", choices=["threads", "filter", "stream"], help="measure one budget"))
+    wanted = lambda part: args.only in (None, part)
     failures, wrong = [], []
     work = tempfile.mkdtemp(prefix="wgtrace-budgets-")
     shm = tempfile.mkdtemp(prefix="wgtrace-budgets-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     exe = lambda name: os.path.join(bench, "bench_" + name)
 
-    # A thread per launch against one long-lived thread.
+    if wanted("threads"):
+        threads(args, exe, work, pairs, failures, wrong)
+    if wanted("filter"):
+        filtered(args, exe, work, pairs, failures, wrong)
+    if wanted("stream"):
+        stream(args, exe, work, shm, pairs, failures, wrong)
+
+    for f in failures:
+        print("over budget: " + f)
+    for w in wrong:
+        print("WRONG RESULT: " + w)
+    for directory in (work, shm):
+        for name in os.listdir(directory):
+            os.unlink(os.path.join(directory, name))
+        os.rmdir(directory)
+    if wrong:
+        return 2
+    return 1 if failures and not args.quick else 0
+
+
+def threads(args, exe, work, pairs, failures, wrong):
+    """A thread per launch against one long-lived thread."""
     launches, floats = (20, 64) if args.quick else (200, 1024)
-    ratios, sizes = [], []
+    ratios, plain_ratios, sizes, extra, plain_extra = [], [], [], [], []
     common = ["--launches=%d" % launches, "--size=%d" % floats, "--reps=1"]
     for _ in range(pairs):
         trace = os.path.join(work, "threads.bin")
         _, one_sum, one = run(exe("thread_launch"), ["--threads=one"] + common, {"WGTRACE_FILE": trace})
         _, each_sum, each = run(exe("thread_launch"), ["--threads=per-launch"] + common, {"WGTRACE_FILE": trace})
-        if one_sum != each_sum:
-            wrong.append("thread_launch: %s against %s" % (each_sum, one_sum))
-        ratios.append(each / one)
         sizes.append((os.path.getsize(trace), ring_records(trace)))
+        _, plain_sum, plain_one = run(exe("thread_launch_plain"), ["--threads=one"] + common)
+        _, _, plain_each = run(exe("thread_launch_plain"), ["--threads=per-launch"] + common)
+        if len({one_sum, each_sum, plain_sum}) != 1:
+            wrong.append("thread_launch: %s, %s, plain %s" % (each_sum, one_sum, plain_sum))
+        ratios.append(each / one)
+        plain_ratios.append(plain_each / plain_one)
+        extra.append(each - one)
+        plain_extra.append(plain_each - plain_one)
     size, records = sizes[-1]
-    print("thread per launch: wall time %s of one long-lived thread %s" % (
-        summary(ratios), verdict(ratios, 1.3, failures, "thread per launch")))
+    print("thread per launch: wall time %s of one long-lived thread %s; plain build %s" % (
+        summary(ratios), verdict(ratios, 1.3, failures, "thread per launch"), summary(plain_ratios)))
+    print("  a thread per launch takes %.0f ms more traced, %.0f ms more plain (starting %d threads)" % (
+        statistics.median(extra) * 1e3, statistics.median(plain_extra) * 1e3, launches))
     print("  trace %.1f MiB for %.1f MiB of records it holds (+%.2f MiB; budget +1 MiB)" % (
         size / 2**20, records / 2**20, (size - records) / 2**20))
     if size - records > 1 << 20:
         failures.append("thread per launch: trace %d bytes over its records" % (size - records))
 
-    # One workgroup of 64 traced.
+
+
+def filtered(args, exe, work, pairs, failures, wrong):
+    """One workgroup of 64 traced."""
     size = 128 if args.quick else 256
     variants = [("selectable", "plain copy of the body"), ("", "records to a scratch ring")]
     variants = [(v, why) for v, why in variants if os.path.exists(exe("matmul" + ("_" + v if v else "")))]
@@ -176,7 +211,10 @@ def main():
             line += " " + verdict(ratios[v], 1.1, failures, "filtered matmul")
         print(line)
 
-    # Stream mode against ring mode, and what bounds it.
+
+
+def stream(args, exe, work, shm, pairs, failures, wrong):
+    """Stream mode against ring mode, and what bounds it."""
     write_rate, map_rate = tmpfs_rates(shm, 64 if args.quick else 256)
     disk_rate, _ = tmpfs_rates(work, 64 if args.quick else 256)
     print("this machine adds pages to a file at %.2f GB/s by write(2) (%.2f GB/s by prefaulting a "
@@ -216,17 +254,6 @@ def main():
                 "bounded by the machine: writing its records alone takes %.2fx ring mode's time" % bound
                 if bound > 3.0 else "not bounded by the machine's file write rate"))
 
-    for f in failures:
-        print("over budget: " + f)
-    for w in wrong:
-        print("WRONG RESULT: " + w)
-    for directory in (work, shm):
-        for name in os.listdir(directory):
-            os.unlink(os.path.join(directory, name))
-        os.rmdir(directory)
-    if wrong:
-        return 2
-    return 1 if failures and not args.quick else 0
 
 
 if __name__ == "__main__":
