@@ -17,13 +17,18 @@ namespace wgtrace::viewer {
 void HtmlReportTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 
 uint32_t HtmlReportTool::laneOf(uint32_t ProcessorId) {
+  // A ring's records come from one processor: the map is asked once a run.
+  if (!LaneProcessors.empty() && ProcessorId == LastProcessor)
+    return LastLane;
   auto [It, New] =
       LaneOfProcessor.try_emplace(ProcessorId, uint32_t(LaneProcessors.size()));
   if (New) {
     LaneProcessors.push_back(ProcessorId);
     LaneRecords.push_back(0);
   }
-  return It->second;
+  LastProcessor = ProcessorId;
+  LastLane = It->second;
+  return LastLane;
 }
 
 bool HtmlReportTool::sampled(uint64_t Line) {
@@ -31,11 +36,19 @@ bool HtmlReportTool::sampled(uint64_t Line) {
   return ((Line * 0x9E3779B97F4A7C15ull) >> 32) % SampleRate == 0;
 }
 
-uint32_t HtmlReportTool::segmentOf(uint64_t Address) const {
+uint32_t HtmlReportTool::segmentOf(uint64_t Address) {
+  // Accesses come in runs within one buffer: try the last one's segment.
+  if (LastSegment < Segments.size() &&
+      Segments[LastSegment].Range.Lo <= Address &&
+      (LastSegment + 1 == Segments.size() ||
+       Address < Segments[LastSegment + 1].Range.Lo))
+    return LastSegment;
   auto It = std::upper_bound(
       Segments.begin(), Segments.end(), Address,
       [](uint64_t A, const Segment &S) { return A < S.Range.Lo; });
-  return It == Segments.begin() ? 0 : uint32_t(It - Segments.begin() - 1);
+  LastSegment =
+      It == Segments.begin() ? 0 : uint32_t(It - Segments.begin() - 1);
+  return LastSegment;
 }
 
 void HtmlReportTool::record(const Record &R) {
@@ -74,8 +87,15 @@ void HtmlReportTool::record(const Record &R) {
     return;
   }
   const uint64_t Index = LaneRecordIndex[Lane]++;
-  auto Known = ByInvocation.find(R.Workgroup->Invocation);
-  if (R.Tag == format::Tag::Workgroup && Known == ByInvocation.end()) {
+  // Records of one workgroup come together: one lookup per run of them.
+  if (R.Workgroup->Invocation != LastInvocation ||
+      R.Tag == format::Tag::Workgroup) {
+    auto Known = ByInvocation.find(R.Workgroup->Invocation);
+    LastInvocation = R.Workgroup->Invocation;
+    LastWorkgroup =
+        Known == ByInvocation.end() ? UnknownWorkgroup : Known->second;
+  }
+  if (R.Tag == format::Tag::Workgroup && LastWorkgroup == UnknownWorkgroup) {
     const format::WorkgroupRecord &WG = R.Workgroup->Record;
     std::string Function =
         Meta->siteFunction(WG.DispatchId).nameOr("(null)").str();
@@ -90,7 +110,8 @@ void HtmlReportTool::record(const Record &R) {
     W.ProcessorId = WG.ProcessorId;
     W.Lane = Lane;
     W.FirstRecord = W.LastRecord = Index;
-    ByInvocation[R.Workgroup->Invocation] = Workgroups.size();
+    LastWorkgroup = Workgroups.size();
+    ByInvocation[R.Workgroup->Invocation] = LastWorkgroup;
     Workgroups.push_back(W);
     // A line where this processor begins a launch.
     uint32_t T = Launches.workgroup(R, *Meta);
@@ -101,9 +122,9 @@ void HtmlReportTool::record(const Record &R) {
     }
     return;
   }
-  if (Known == ByInvocation.end())
+  if (LastWorkgroup == UnknownWorkgroup)
     return;
-  const uint32_t WI = Known->second;
+  const uint32_t WI = LastWorkgroup;
   Workgroup &W = Workgroups[WI];
   W.LastRecord = Index;
   W.Counts.count(R);
@@ -131,13 +152,20 @@ void HtmlReportTool::record(const Record &R) {
     PointWorkgroup.push_back(WI);
     return;
   }
-  const uint64_t Column =
-      Index * GridColumns / std::max<uint64_t>(1, LaneRecords[Lane]);
+  // Column = Index * GridColumns / records of the lane, divided only when
+  // Index reaches the next column's first record.
+  if (Index >= LaneNextColumnAt[Lane]) {
+    const uint64_t N = std::max<uint64_t>(1, LaneRecords[Lane]);
+    LaneColumn0[Lane] = Index * GridColumns / N;
+    LaneNextColumnAt[Lane] =
+        ((LaneColumn0[Lane] + 1) * N + GridColumns - 1) / GridColumns;
+  }
+  const uint64_t Column = LaneColumn0[Lane];
   const double Y =
       Segments[S].Y + double(std::min<uint64_t>(
                           Offset, Segments[S].Range.Hi - Segments[S].Range.Lo));
   const uint64_t Row =
-      std::min<uint64_t>(GridRows - 1, uint64_t(Y / YSpan * double(GridRows)));
+      std::min<uint64_t>(GridRows - 1, uint64_t(Y * RowsPerByte));
   const uint64_t Col = std::min<uint64_t>(Column, GridColumns - 1);
   if (Col != LaneColumnIndex[Lane]) {
     flushColumn(Lane);
@@ -213,6 +241,8 @@ void HtmlReportTool::layoutSegments() {
          (I + 1 < Segments.size() ? Gap : 0);
   }
   YSpan = std::max(1.0, Y);
+  // A multiplication per access, not a division.
+  RowsPerByte = double(GridRows) / YSpan;
 }
 
 bool HtmlReportTool::anotherPass() {
@@ -228,6 +258,8 @@ bool HtmlReportTool::anotherPass() {
   if (Gridded) {
     LaneColumn.assign(LaneRecords.size(), std::vector<Cell>(GridRows));
     LaneColumnIndex.assign(LaneRecords.size(), UINT64_MAX);
+    LaneColumn0.assign(LaneRecords.size(), 0);
+    LaneNextColumnAt.assign(LaneRecords.size(), 0);
   }
   if (!Gridded) {
     PointX.reserve(Total);

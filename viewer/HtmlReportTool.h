@@ -106,7 +106,7 @@ private:
     uint32_t Workgroup = 0;
   };
   uint32_t laneOf(uint32_t ProcessorId);
-  uint32_t segmentOf(uint64_t Address) const;
+  uint32_t segmentOf(uint64_t Address);
   void layoutSegments();
   std::string dataJson() const;
   std::string plotsHtml() const;
@@ -122,6 +122,7 @@ private:
   std::map<uint32_t, uint32_t> LaneOfProcessor;
   std::vector<uint32_t> LaneProcessors;
   std::vector<uint64_t> LaneRecords;
+  uint32_t LastProcessor = 0, LastLane = 0;
   /// Pass 1: accessed bytes in no parameter (clustered) and per parameter
   /// buffer.
   IntervalAccumulator Touched;
@@ -133,6 +134,7 @@ private:
   /// Pass 2.
   std::vector<Segment> Segments;
   double YSpan = 1;
+  double RowsPerByte = GridRows;
   bool Gridded = false;
   std::vector<uint64_t> LaneRecordIndex;
   std::vector<Workgroup> Workgroups;
@@ -140,6 +142,11 @@ private:
   std::map<std::pair<uint32_t, std::string>, uint32_t> SiteIndex;
   /// Index in Workgroups of each invocation (WorkgroupInfo::Invocation).
   llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
+  static constexpr uint32_t UnknownWorkgroup = UINT32_MAX;
+  /// The last record's invocation and its index in Workgroups.
+  uint64_t LastInvocation = UINT64_MAX;
+  uint32_t LastWorkgroup = UnknownWorkgroup;
+  uint32_t LastSegment = 0;
   LaunchTracker Launches;
   /// Per lane, the local launch its last workgroup belonged to.
   std::vector<uint32_t> LaneLaunch;
@@ -157,6 +164,8 @@ private:
   std::vector<std::pair<uint64_t, Cell>> Cells;
   std::vector<std::vector<Cell>> LaneColumn;
   std::vector<uint64_t> LaneColumnIndex;
+  /// Per lane, the grid column of its records up to LaneNextColumnAt.
+  std::vector<uint64_t> LaneColumn0, LaneNextColumnAt;
   void flushColumn(uint32_t Lane);
   /// Working set: distinct sampled lines per window of accesses.
   uint64_t AccessIndex = 0;
