@@ -412,13 +412,17 @@ template <char Role, class A> decltype(auto) wrap(A &&Arg) {
   }
 }
 
-/// A result as the caller gets it.
+/// A result as the caller gets it: a reference the algorithm returned stays
+/// one; a value (accumulate's sum, count's count) is returned as a value,
+/// never as a reference to the temporary that held it in run().
 template <class T> decltype(auto) unwrap(T &&Result) {
   using D = std::remove_cv_t<std::remove_reference_t<T>>;
   if constexpr (IsRecordedIterator<D>::value) {
     return std::move(Result).base();
-  } else {
+  } else if constexpr (std::is_lvalue_reference_v<T>) {
     return std::forward<T>(Result);
+  } else {
+    return D(std::move(Result));
   }
 }
 template <char Role, class F> F unwrap(Callable<Role, F> &&Result) {
