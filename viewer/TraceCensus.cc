@@ -143,7 +143,9 @@ std::string lossText(const TraceCensus &C, bool AllSites) {
       Sites += fmt::format("  {}: no surviving workgroup record (rings "
                            "wrapped: may have been overwritten)\n",
                            siteName(S));
-    else if (AllSites)
+    // A kernel's direct-call site is a bucket, not a launch written in the
+    // source: that nothing called the kernel directly is no news.
+    else if (AllSites && !S.Direct)
       Sites += fmt::format("  {}: no workgroup recorded\n", siteName(S));
   }
   if (!Sites.empty())

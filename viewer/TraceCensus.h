@@ -95,7 +95,8 @@ struct TraceCensus {
 /// The loss block of a text report ("" when nothing was lost): per ring,
 /// bytes, records and workgroups overwritten, then every site and kernel
 /// without a surviving workgroup record. With \p AllSites, also the sites
-/// that recorded no workgroup at all.
+/// that recorded no workgroup at all (but for direct-call sites, which
+/// exist whether or not the program calls the kernel directly).
 std::string lossText(const TraceCensus &C, bool AllSites = false);
 /// The same as JSON: {"bytes_lost", "rings": [...], "sites_without_records":
 /// [...], "kernels_without_records": [...], "untraced": N}.

@@ -85,6 +85,27 @@ TEST(CliReport, SummaryNamesSitesThatRecordedNoWorkgroup) {
       << R.Out;
 }
 
+TEST(CliReport, SummaryLeavesOutDirectCallSitesNothingCalled) {
+  // Site 0 launched, site 1 a launch that recorded nothing, site 2 the
+  // kernel's direct calls (there were none).
+  ExtensionSpec X;
+  X.SiteDirect = {false, false, true};
+  std::string Path = writeTrace("direct.bin", [&] {
+    RingBuilder Ring(4096);
+    Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+    Ring.load(0x1000, 4);
+    TraceBuilder B;
+    B.metadata({{"simple_mul", {}, {}, {}}}, {0, 0, 0}, &X).ring(Ring);
+    return B.bytes();
+  }());
+  ViewRun R = view("summary " + Path);
+  EXPECT_EQ(R.Status, 0) << R.Err;
+  EXPECT_NE(R.Out.find("site 1 (simple_mul): no workgroup recorded"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_EQ(R.Out.find("site 2"), std::string::npos) << R.Out;
+}
+
 TEST(CliReport, OutputIsAtomic) {
   std::string Good = writeTrace("good.bin", twoWorkgroups());
   std::vector<uint8_t> Damaged = twoWorkgroups();
