@@ -55,7 +55,7 @@ Trace::open(const std::vector<std::string> &Paths, std::string &Unreadable) {
       S.Error = decodeError(std::move(E));
     S.WorkgroupCount = uint32_t(T->Tables.Workgroups.size()) - S.FirstWorkgroup;
   }
-  return std::move(T);
+  return T;
 }
 
 Error Trace::unchanged(const TraceSource &S) const {
@@ -127,7 +127,7 @@ Expected<AnalysisResult> Trace::analysis(uint32_t File,
                                          const AnalysisRequest &Request) const {
   const TraceSource &S = Sources[File];
   if (Error E = unchanged(S))
-    return std::move(E);
+    return E;
   return runAnalysis(S.File, Request);
 }
 
