@@ -9,6 +9,8 @@ same compiler and flags are run in rotation, --pairs times:
   stream     the wgtrace binary run with WGTRACE_MODE=stream (lossless,
              written to the file while the kernels run)
   wg-only    built with MEMORY_ACCESSES OFF (workgroup records only)
+  no-sites   built with ACCESS_SITES OFF (records without access site bits)
+  no-buffers built without the prologue's buffer records
   mem-off    the wgtrace binary run with WGTRACE_MEMORY=0 (accesses compiled
              in, not recorded)
   tsan       -fsanitize=thread
@@ -22,6 +24,7 @@ the budgets, 2-worker scaling and resident memory. Ratios, not times: the
 machine is shared and noisy.
 
 Usage: bench/overhead.py [--build build] [--pairs 5] [--quick]
+                         [--variants no-sites,no-buffers,...]
        (--build build-gcc: the kernels compiled by g++, from a build
        configured with CMake's default compiler)
 """
@@ -41,7 +44,8 @@ KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
     "stencil": (2048, 7.0),
     "transpose": (2048, 1.1),
 }
-VARIANTS = ["wgtrace", "stream", "wg-only", "mem-off", "tsan", "sancov"]
+VARIANTS = ["wgtrace", "stream", "wg-only", "mem-off", "no-sites", "no-buffers",
+            "tsan", "sancov"]
 
 
 def run(binary, size, env_extra=None, reps=3):
@@ -94,7 +98,9 @@ def build_compiler(build):
 
 
 def main():
-    args, bench_dir, pairs = bench_args.parse()
+    args, bench_dir, pairs = bench_args.parse(lambda parser: parser.add_argument(
+        "--variants", help="comma-separated variants to run (default: all built); "
+        "wgtrace always runs"))
     trace_dir = tempfile.mkdtemp(prefix="wgtrace-bench-")
     trace = os.path.join(trace_dir, "trace.bin")
     # Stream mode writes while the kernel runs: in memory where the system
@@ -104,10 +110,16 @@ def main():
 
     print("kernels compiled by %s" % build_compiler(args.build))
     # Variants whose programs this build has (tsan and sancov need Clang).
-    variants = [v for v in VARIANTS
+    wanted = VARIANTS if not args.variants else ["wgtrace"] + [
+        v for v in args.variants.split(",") if v != "wgtrace"]
+    unknown = [v for v in wanted if v not in VARIANTS]
+    if unknown:
+        print("unknown variants: %s (known: %s)" % (", ".join(unknown), ", ".join(VARIANTS)))
+        return 2
+    variants = [v for v in wanted
                 if v not in ("tsan", "sancov")
                 or os.path.exists(os.path.join(bench_dir, "bench_simple_mul_" + v))]
-    for v in VARIANTS:
+    for v in wanted:
         if v not in variants:
             print("%s: not built by this compiler (needs Clang), skipped" % v)
 
@@ -124,6 +136,8 @@ def main():
                 "stream": (exe(""), {"WGTRACE_FILE": stream_trace, "WGTRACE_MODE": "stream"}),
                 "wg-only": (exe("_wgonly"), {"WGTRACE_FILE": trace}),
                 "mem-off": (exe(""), {"WGTRACE_FILE": trace, "WGTRACE_MEMORY": "0"}),
+                "no-sites": (exe("_nosites"), {"WGTRACE_FILE": trace}),
+                "no-buffers": (exe("_nobuffers"), {"WGTRACE_FILE": trace}),
                 "tsan": (exe("_tsan"), {}),
                 "sancov": (exe("_sancov"), {}),
             }
@@ -149,6 +163,23 @@ def main():
                 if not ok:
                     failures.append("%s %s median %.2fx > %.2fx" % (kernel, variant, statistics.median(r), limit))
             print("%-12s %-9s %8.2fx     [%.2f - %.2f]   %s" % (kernel, variant, statistics.median(r), min(r), max(r), verdict))
+        # What access sites and buffer records add to tracing, against the
+        # same tracing without them in the same rounds (budget 3% for sites).
+        for other, what, limit in (("no-sites", "access sites", 1.03),
+                                   ("no-buffers", "buffer records", None)):
+            if other not in ratios:
+                continue
+            extra = [w / o for w, o in zip(ratios["wgtrace"], ratios[other])]
+            verdict = ""
+            if limit is not None:
+                ok = statistics.median(extra) <= limit
+                verdict = "  budget %.2fx %s" % (limit, "ok" if ok else "OVER")
+                if not ok:
+                    failures.append("%s: %s cost %.3fx > %.2fx" % (
+                        kernel, what, statistics.median(extra), limit))
+            print("%-12s %s: wgtrace / %s %.3fx [%.3f - %.3f]%s" % (
+                kernel, what, other, statistics.median(extra), min(extra),
+                max(extra), verdict))
         for ours in ("wgtrace",):
             wg = statistics.median(ratios[ours])
             for other in ("tsan", "sancov"):

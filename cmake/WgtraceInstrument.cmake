@@ -1,4 +1,5 @@
 # wgtrace_instrument_target(<target> [MEMORY_ACCESSES ON|OFF]
+#                           [ACCESS_SITES ON|OFF] [STRICT ON|OFF]
 #                           [BUFFER_SIZE <size>] [TIMING ON|OFF]
 #                           [FILTER <filter>] [SELECTABLE ON|OFF]
 #                           [SOURCES <file>...])
@@ -17,6 +18,10 @@
 # MEMORY_ACCESSES OFF compiles the access macros to the bare accesses: the
 # program records only workgroups (and values and prints) at no cost per
 # access, whatever WGTRACE_MEMORY says;
+# ACCESS_SITES OFF leaves the access sites out of the records (bare
+# addresses, no access site table: a file IREE's own tools read exactly);
+# STRICT ON makes every access or kernel the rewriter cannot instrument a
+# build error instead of a warning;
 # BUFFER_SIZE sets the default ring size (a power of two: 64kib, 16mib, 2gib)
 # and TIMING ON adds the timing chunk; FILTER selects the workgroups that
 # record their accesses, as WGTRACE_FILTER does (docs/RUNTIME.md); the
@@ -101,14 +106,18 @@ endfunction()
 
 function(wgtrace_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "MEMORY_ACCESSES;BUFFER_SIZE;TIMING;FILTER;SELECTABLE" "SOURCES")
+    "MEMORY_ACCESSES;ACCESS_SITES;STRICT;BUFFER_SIZE;TIMING;FILTER;SELECTABLE"
+    "SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "wgtrace_instrument_target(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
   _wgtrace_settings_source(${target} settings_source)
   set(rewrite_options "")
   if(ARG_SELECTABLE OR (DEFINED ARG_FILTER AND NOT DEFINED ARG_SELECTABLE))
-    set(rewrite_options "--selectable")
+    list(APPEND rewrite_options "--selectable")
+  endif()
+  if(ARG_STRICT)
+    list(APPEND rewrite_options "--strict")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "wgtrace_instrument_target: no target named '${target}'")
@@ -194,6 +203,10 @@ function(wgtrace_instrument_target target)
     if(DEFINED ARG_MEMORY_ACCESSES AND NOT ARG_MEMORY_ACCESSES)
       # Access helpers compile to the bare access: workgroup records only.
       list(APPEND definitions "WGTRACE_MEMORY_ACCESSES=0")
+    endif()
+    if(DEFINED ARG_ACCESS_SITES AND NOT ARG_ACCESS_SITES)
+      # Bare addresses and no access site table, as IREE's files have.
+      list(APPEND definitions "WGTRACE_ACCESS_SITES=0")
     endif()
     if(definitions)
       set_source_files_properties("${output}" PROPERTIES

@@ -3,32 +3,25 @@
 #include "AccessCollector.h"
 
 #include "AlgorithmCalls.h"
+#include "KernelFinder.h"
 #include "LibraryCalls.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
 namespace wgtrace {
 namespace rewriter {
 
-static StringRef macroFor(AccessKind Kind) {
-  switch (Kind) {
-  case AccessKind::Load:
-    return "WGTRACE_LOAD(";
-  case AccessKind::Store:
-    return "WGTRACE_STORE(";
-  case AccessKind::Update:
-    return "WGTRACE_UPDATE(";
-  }
-  llvm_unreachable("unknown access kind");
-}
-
 void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
   if (Stmt *Body = FD->getBody()) {
     Scope = FD;
+    // A lambda kernel's scope is its export name, which the caller set.
+    if (!LambdaKernel)
+      RC.Scope = kernelName(FD);
     Model.analyzeLocalPointers(Body);
     Model.setKernelClosure(LambdaKernel ? cast<CXXMethodDecl>(FD)->getParent()
                                         : nullptr);
@@ -94,8 +87,19 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
   if (Scope && redirectAlgorithmCall(RC, Model, E, Scope))
     return true;
   const FunctionDecl *Callee = E->getDirectCallee();
-  if (!Callee)
+  if (!Callee) {
+    // Helpers are found by name: a function called through a pointer is
+    // instrumented only if something else makes it a kernel or a helper.
+    QualType T = E->getCallee()->IgnoreParenImpCasts()->getType();
+    if (T->isFunctionPointerType() || T->isMemberFunctionPointerType())
+      RC.untraced(E,
+                  "it is a call through a function pointer, which "
+                  "wgtrace does not follow: the accesses of the function "
+                  "it calls are recorded only if that function is "
+                  "instrumented for another reason",
+                  AccessKind::Call);
     return true;
+  }
   if (auto Fn = classifyMemoryFunction(Callee)) {
     if (E->getNumArgs() != 3)
       return true;
@@ -109,23 +113,16 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
       return true;
     std::string Name;
     if (*Fn == MemoryFunction::Memset)
-      Name = "::wgtrace::detail::tracedMemset";
+      Name = "::wgtrace::detail::tracedMemset(";
     else
       Name = (*Fn == MemoryFunction::Memcpy
                   ? "::wgtrace::detail::tracedMemcpy<"
                   : "::wgtrace::detail::tracedMemmove<") +
              std::string(StoreIsMemory ? "true, " : "false, ") +
-             (LoadIsMemory ? "true>" : "false>");
-    const Expr *CalleeExpr = E->getCallee()->IgnoreImpCasts();
-    bool InMacro = false;
-    auto Range = RC.editRange(CalleeExpr->getSourceRange(), InMacro);
-    if (!Range) {
-      if (InMacro && RC.isInTargetFile(E->getBeginLoc()))
-        RC.remark(E->getBeginLoc(),
-                  "access in macro expansion not instrumented");
-      return true;
-    }
-    RC.Edits.replace(Range->first, Range->second, Name);
+             (LoadIsMemory ? "true>(" : "false>(");
+    RC.replaceCallee(E, AccessKind::Call, [&](unsigned Site) {
+      return Name + RewriteContext::siteArgument(Site) + ")";
+    });
     return true;
   }
   if (auto Simd = classifySimdIntrinsic(Callee)) {
@@ -137,10 +134,14 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
     if (!Model.pointerTargetIsMemory(Address))
       return true;
     Address = Address->IgnoreImpCasts();
-    wrapText(Address, (Simd->IsStore ? "::wgtrace::detail::stored<"
-                                     : "::wgtrace::detail::loaded<") +
-                          std::to_string(Simd->Bytes) + ">(");
+    wrapWithSite(Address, Simd->IsStore ? AccessKind::Store : AccessKind::Load,
+                 (Simd->IsStore ? "::wgtrace::detail::stored<"
+                                : "::wgtrace::detail::loaded<") +
+                     std::to_string(Simd->Bytes) + ">(",
+                 ", ", ")", /*Stackable=*/false, E);
+    return true;
   }
+  untracedCall(E, Callee);
   return true;
 }
 
@@ -182,19 +183,17 @@ bool AccessCollector::TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
   Model.noteRangeFor(LoopVar, Range);
   if (!LoopVar->getType()->isReferenceType() && !isa<InitListExpr>(Range) &&
       Model.rangeElementsAreMemory(Range)) {
-    bool InMacro = false;
-    if (auto R = RC.editRange(Range->getSourceRange(), InMacro))
-      RC.Edits.wrap(R->first, R->second, "::wgtrace::detail::loads(", ")");
-    else if (InMacro && RC.isInTargetFile(Range->getBeginLoc()))
-      RC.remark(Range->getBeginLoc(),
-                "access in macro expansion not instrumented");
+    wrapWithSite(Range, AccessKind::Load, "::wgtrace::detail::loads(", ", ",
+                 ")", /*Stackable=*/false, nullptr);
   }
   if (!TraverseStmt(S->getRangeInit()))
     return false;
   return TraverseStmt(S->getBody());
 }
 
-void AccessCollector::use(const Expr *E, AccessKind Kind) {
+void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
+  if (!Spelled)
+    Spelled = E;
   E = E->IgnoreParens();
   // The value of `c ? x : y` as an lvalue is one of the branches: record the
   // branch that runs, by wrapping each.
@@ -215,6 +214,22 @@ void AccessCollector::use(const Expr *E, AccessKind Kind) {
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
     if (Cast->getCastKind() == CK_NoOp)
       use(Cast->getSubExpr(), Kind);
+    else if ((Cast->getCastKind() == CK_DerivedToBase ||
+              Cast->getCastKind() == CK_UncheckedDerivedToBase) &&
+             Cast->isGLValue() && Model.isMemory(Cast->getSubExpr()))
+      RC.untraced(Cast->getSubExpr(),
+                  "it is copied as its base class (a slicing copy), which "
+                  "reads part of the object, and no macro can wrap that "
+                  "part",
+                  Kind);
+    return;
+  }
+  // `static_cast<T &&>(x)` as the source of a move reads x: the macro yields
+  // x itself, which the cast then turns into an xvalue as before.
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+    if (Cast->getCastKind() == CK_NoOp && Cast->isGLValue() &&
+        Cast->getSubExpr()->isLValue())
+      use(Cast->getSubExpr(), Kind);
     return;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
@@ -231,9 +246,17 @@ void AccessCollector::use(const Expr *E, AccessKind Kind) {
       useBitField(M, Kind);
     return;
   }
-  // The macros take the address of their operand: it must be an lvalue.
-  if (!E->isLValue())
-    return;
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E))
+    if (Sub->getBase()->getType()->isVectorType()) {
+      // The vector's memory is recorded when the whole vector is loaded or
+      // stored; one element of it is not an object with an address.
+      if (Model.isMemory(Sub->getBase()))
+        RC.untraced(E,
+                    "it is one element of a vector type, which has no "
+                    "address for a macro to record",
+                    Kind);
+      return;
+    }
   if (!isa<ArraySubscriptExpr>(E) && !isa<MemberExpr>(E) &&
       !isa<DeclRefExpr>(E) && !isa<CallExpr>(E) &&
       !(isa<UnaryOperator>(E) &&
@@ -241,11 +264,31 @@ void AccessCollector::use(const Expr *E, AccessKind Kind) {
     return;
   if (!Model.isMemory(E))
     return;
-  wrap(E, Kind);
+  // The macros take the address of their operand: it must be an lvalue.
+  if (!E->isLValue()) {
+    RC.untraced(E,
+                "it is an xvalue (a member of a moved object, or a call "
+                "returning T &&), whose address no macro can take",
+                Kind);
+    return;
+  }
+  RC.wrapAccess(
+      E, Kind,
+      [&](unsigned Site) { return RewriteContext::accessMacro(Kind, Site); },
+      {/*Stackable=*/false, Spelled, nullptr});
 }
 
-void AccessCollector::wrap(const Expr *E, AccessKind Kind) {
-  wrapText(E, macroFor(Kind));
+void AccessCollector::wrapWithSite(const Expr *E, AccessKind Kind,
+                                   const std::string &Open, StringRef AfterSite,
+                                   StringRef Close, bool Stackable,
+                                   const Expr *Named) {
+  RC.wrapAccess(E, Kind,
+                [&](unsigned Site) {
+                  return AccessWrap{Open + RewriteContext::siteArgument(Site) +
+                                        AfterSite.str(),
+                                    Close.str()};
+                },
+                {Stackable, nullptr, Named});
 }
 
 /// Bytes from the start of the object an expression designates (or points
@@ -291,47 +334,68 @@ void AccessCollector::useBitField(const MemberExpr *M, AccessKind Kind) {
     return;
   std::optional<uint64_t> Offset = baseClassOffset(RC.Ctx, Base);
   if (!Offset) {
-    RC.remark(M->getMemberLoc(), "bit-field of a virtual base not recorded");
+    RC.untraced(M,
+                "it is a bit-field of a virtual base class, whose offset "
+                "in the object is only known at run time",
+                Kind);
     return;
   }
   const ASTRecordLayout &Layout = RC.Ctx.getASTRecordLayout(FD->getParent());
   uint64_t Bit = Layout.getFieldOffset(FD->getFieldIndex());
   uint64_t Width = FD->getBitWidthValue(RC.Ctx);
-  std::string Args = "<" + std::to_string(*Offset + Bit / 8) + ", " +
+  std::string Open = "::wgtrace::detail::bitfieldAccess<" +
+                     std::to_string(*Offset + Bit / 8) + ", " +
                      std::to_string((Bit % 8 + Width + 7) / 8) + ", " +
                      (Kind != AccessKind::Load ? "true, " : "false, ") +
-                     (Kind != AccessKind::Store ? "true>" : "false>");
+                     (Kind != AccessKind::Store ? "true>(" : "false>(");
   // Through the implicit `this` of a member function nothing spells the
   // object: the member's own text (with its qualifier, `Base::a`) becomes
-  // an explicit access, `bitfieldAccess<...>(this)->a`.
+  // an explicit access, `bitfieldAccess<...>(site, this)->a`.
   if (M->isImplicitAccess()) {
-    wrapText(M, "::wgtrace::detail::bitfieldAccess" + Args + "(this)->", "");
+    wrapWithSite(M, Kind, Open, ", this)->", "", /*Stackable=*/false, M);
     return;
   }
   // Stackable: the base may itself be a load (`p->q->bits`), wrapped inside.
   if (M->isArrow())
-    wrapText(Base, "::wgtrace::detail::bitfieldAccess" + Args + "(", ")",
-             /*Stackable=*/true);
+    wrapWithSite(Base, Kind, Open, ", ", ")", /*Stackable=*/true, M);
   else
-    wrapText(Base,
-             "(*::wgtrace::detail::bitfieldAccess" + Args +
-                 "(__builtin_addressof(",
-             ")))", /*Stackable=*/true);
+    wrapWithSite(Base, Kind, "(*" + Open, ", __builtin_addressof(", ")))",
+                 /*Stackable=*/true, M);
 }
 
-void AccessCollector::wrapText(const Expr *E, StringRef Open, StringRef Close,
-                               bool Stackable) {
-  bool InMacro = false;
-  auto Range = RC.editRange(E->getSourceRange(), InMacro);
-  if (!Range) {
-    if (InMacro && RC.isInTargetFile(E->getBeginLoc()))
-      RC.remark(E->getBeginLoc(), "access in macro expansion not instrumented");
+void AccessCollector::untracedCall(const CallExpr *E,
+                                   const FunctionDecl *Callee) {
+  // SIMD intrinsics that are not in the table of plain loads and stores
+  // (masked, gather, scatter, compress, expand; some are macros over
+  // __builtin_ia32_ functions) touch memory that depends on run-time data:
+  // one record per active lane would be needed.
+  StringRef Name = Callee->getName();
+  if (!Name.starts_with("_mm") && !Name.starts_with("__builtin_ia32_"))
+    return;
+  bool TakesMemory = false;
+  for (const Expr *Arg : E->arguments())
+    if (Arg->IgnoreParenImpCasts()->getType()->isPointerType() &&
+        Model.pointerTargetIsMemory(Arg))
+      TakesMemory = true;
+  if (!TakesMemory)
+    return;
+  // An intrinsic that is a macro is named by its invocation.
+  SourceLocation Begin = E->getBeginLoc();
+  if (Begin.isMacroID() && !RC.SM.isMacroArgExpansion(Begin)) {
+    CharSourceRange Invocation = RC.SM.getExpansionRange(E->getSourceRange());
+    StringRef Text =
+        Lexer::getSourceText(Invocation, RC.SM, RC.Ctx.getLangOpts());
+    RC.untraced(Invocation.getBegin(), "call '" + Text.str() + "'",
+                "'" + Text.take_until([](char C) { return C == '('; }).str() +
+                    "' accesses memory that depends on a mask or on indices "
+                    "known only at run time, which wgtrace does not record");
     return;
   }
-  if (!RC.Edits.wrap(Range->first, Range->second, Open, Close, Stackable))
-    RC.remark(E->getBeginLoc(),
-              "access in a macro argument that is used in different ways "
-              "not fully instrumented");
+  RC.untraced(E,
+              "'" + Name.str() +
+                  "' accesses memory that depends on a mask or on indices "
+                  "known only at run time, which wgtrace does not record",
+              AccessKind::Call);
 }
 
 } // namespace rewriter

@@ -6,7 +6,9 @@
 // of a plain assignment, WGTRACE_UPDATE for compound assignment and ++/--.
 // Only the outermost lvalue of an access is wrapped (`a[i][j]` is one
 // access); loads that compute its address (`p->q->x` reads `p->q`) are
-// accesses of their own and get their own wrap.
+// accesses of their own and get their own wrap. Each wrap names its access
+// site (RewriteContext::wrapAccess); an access of memory that cannot be
+// wrapped is reported as untraced, with the reason.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,12 +20,8 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
-#include <cstdint>
-
 namespace wgtrace {
 namespace rewriter {
-
-enum class AccessKind : uint8_t { Load, Store, Update };
 
 class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
   using Base = clang::RecursiveASTVisitor<AccessCollector>;
@@ -65,10 +63,19 @@ public:
 
 private:
   /// E is used as an lvalue in the given way: wrap the memory it designates.
-  void use(const clang::Expr *E, AccessKind Kind);
-  void wrap(const clang::Expr *E, AccessKind Kind);
-  void wrapText(const clang::Expr *E, llvm::StringRef Open,
-                llvm::StringRef Close = ")", bool Stackable = false);
+  /// Spelled is E with the parentheses written around it.
+  void use(const clang::Expr *E, AccessKind Kind,
+           const clang::Expr *Spelled = nullptr);
+  /// Wraps E in Open + <site argument> + AfterSite ... Close; Named is the
+  /// access the site names (default: E).
+  void wrapWithSite(const clang::Expr *E, AccessKind Kind,
+                    const std::string &Open, llvm::StringRef AfterSite,
+                    llvm::StringRef Close, bool Stackable,
+                    const clang::Expr *Named);
+  /// A call of a library function whose accesses are not recorded: warned
+  /// about when it touches kernel memory.
+  void untracedCall(const clang::CallExpr *E,
+                    const clang::FunctionDecl *Callee);
   /// A bit-field has no address: record the bytes that hold its bits,
   /// through the address of the object that contains it.
   void useBitField(const clang::MemberExpr *M, AccessKind Kind);

@@ -5,9 +5,14 @@
 #include "ToolCommandLine.h"
 #include "ToolIdentity.h"
 
+#include "clang/Driver/Driver.h"
+#include "clang/Driver/Options.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -250,6 +255,52 @@ CommandLineArguments addResourceDir(const CommandLineArguments &Args,
 }
 
 } // namespace
+
+void dropUnknownFlags(ClangTool &Tool, std::vector<std::string> &Dropped) {
+  Tool.appendArgumentsAdjuster([&Dropped](const CommandLineArguments &Args,
+                                          StringRef) {
+    if (Args.empty())
+      return Args;
+    const opt::OptTable &Table = clang::driver::getDriverOptTable();
+    std::vector<const char *> Argv;
+    Argv.reserve(Args.size() - 1);
+    for (size_t I = 1; I < Args.size(); ++I)
+      Argv.push_back(Args[I].c_str());
+    // The options a `cl`-style command takes are another set.
+    bool CL = clang::driver::IsClangCL(
+        clang::driver::getDriverMode(Args.front(), Argv));
+    opt::Visibility Visible(CL ? clang::driver::options::CLOption
+                               : clang::driver::options::ClangOption);
+    unsigned MissingIndex = 0, MissingCount = 0;
+    opt::InputArgList Parsed =
+        Table.ParseArgs(Argv, MissingIndex, MissingCount, Visible);
+    // Each parsed argument knows which of the command's words it took.
+    std::vector<bool> Drop(Args.size(), false);
+    for (const opt::Arg *A : Parsed) {
+      const opt::Option &O = A->getOption();
+      if (!O.matches(clang::driver::options::OPT_UNKNOWN) &&
+          !O.hasFlag(clang::driver::options::Unsupported))
+        continue;
+      unsigned First = A->getIndex();
+      unsigned Words = 1;
+      if (O.getKind() == opt::Option::SeparateClass ||
+          O.getKind() == opt::Option::JoinedOrSeparateClass)
+        Words = static_cast<unsigned>(A->getNumValues()) + 1;
+      std::string Text;
+      for (unsigned W = First; W < First + Words && W + 1 < Args.size(); ++W) {
+        Drop[W + 1] = true;
+        Text += (Text.empty() ? "" : " ") + Args[W + 1];
+      }
+      if (!llvm::is_contained(Dropped, Text))
+        Dropped.push_back(Text);
+    }
+    CommandLineArguments Out;
+    for (size_t I = 0; I < Args.size(); ++I)
+      if (!Drop[I])
+        Out.push_back(Args[I]);
+    return Out;
+  });
+}
 
 void addToolArguments(ClangTool &Tool) {
   Tool.appendArgumentsAdjuster(addResourceDir);

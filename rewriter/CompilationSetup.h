@@ -51,6 +51,14 @@ std::optional<Invocation> parseInvocation(int Argc, const char **Argv,
 /// headers after every include directory of the command's own.
 void addToolArguments(clang::tooling::ClangTool &Tool);
 
+/// Drops from each compile command of \p Tool the flags clang's driver does
+/// not know or does not support (another compiler's: GCC's
+/// -fopt-info-vec-missed=..., -fno-tree-pre, ...), as clangd does, so that
+/// a build by any compiler can be rewritten. What was dropped is added to
+/// \p Dropped, once each, for the caller to name in one note.
+void dropUnknownFlags(clang::tooling::ClangTool &Tool,
+                      std::vector<std::string> &Dropped);
+
 } // namespace wgtrace::rewriter
 
 #endif // WGTRACE_REWRITER_COMPILATIONSETUP_H

@@ -31,6 +31,32 @@ bool EditSet::wrap(unsigned Begin, unsigned End, StringRef Open,
   return true;
 }
 
+void EditSet::unwrap(unsigned Begin, unsigned End, StringRef Open,
+                     StringRef Close) {
+  std::vector<size_t> &Same = WrapIndex[{Begin, End}];
+  for (auto It = Same.begin(); It != Same.end(); ++It) {
+    Wrap &W = Wraps[*It];
+    if (W.Open == Open && W.Close == Close) {
+      W.Removed = true;
+      Same.erase(It);
+      return;
+    }
+  }
+}
+
+void EditSet::retextWrap(unsigned Begin, unsigned End, StringRef Open,
+                         StringRef Close, StringRef NewOpen,
+                         StringRef NewClose) {
+  for (size_t I : WrapIndex[{Begin, End}]) {
+    Wrap &W = Wraps[I];
+    if (W.Open == Open && W.Close == Close) {
+      W.Open = NewOpen.str();
+      W.Close = NewClose.str();
+      return;
+    }
+  }
+}
+
 void EditSet::insert(unsigned Offset, StringRef Text) {
   for (const Insert &I : Inserts)
     if (I.Offset == Offset && I.Text == Text)
@@ -45,6 +71,18 @@ bool EditSet::replace(unsigned Begin, unsigned End, StringRef Text) {
       return R.Text == Text;
   Replaces.push_back({Begin, End, Text.str()});
   return true;
+}
+
+void EditSet::unreplace(unsigned Begin, unsigned End) {
+  llvm::erase_if(Replaces, [&](const Replace &R) {
+    return R.Begin == Begin && R.End == End;
+  });
+}
+
+void EditSet::retextReplace(unsigned Begin, unsigned End, StringRef Text) {
+  for (Replace &R : Replaces)
+    if (R.Begin == Begin && R.End == End)
+      R.Text = Text.str();
 }
 
 namespace {
@@ -63,7 +101,8 @@ Expected<Replacements> EditSet::toReplacements() const {
   std::vector<const Wrap *> Sorted;
   Sorted.reserve(Wraps.size());
   for (const Wrap &W : Wraps)
-    Sorted.push_back(&W);
+    if (!W.Removed)
+      Sorted.push_back(&W);
   llvm::sort(Sorted, [](const Wrap *A, const Wrap *B) {
     if (A->Begin != B->Begin)
       return A->Begin < B->Begin;

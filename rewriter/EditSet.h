@@ -39,6 +39,16 @@ public:
   bool wrap(unsigned Begin, unsigned End, llvm::StringRef Open,
             llvm::StringRef Close, bool Stackable = false);
 
+  /// Removes the wrap of [Begin, End) with exactly Open and Close, if any.
+  void unwrap(unsigned Begin, unsigned End, llvm::StringRef Open,
+              llvm::StringRef Close);
+
+  /// Changes the text of the wrap of [Begin, End) with exactly Open and
+  /// Close (an access site renumbered).
+  void retextWrap(unsigned Begin, unsigned End, llvm::StringRef Open,
+                  llvm::StringRef Close, llvm::StringRef NewOpen,
+                  llvm::StringRef NewClose);
+
   /// Inserts Text at Offset, before any wrap that opens there.
   void insert(unsigned Offset, llvm::StringRef Text);
 
@@ -46,6 +56,10 @@ public:
   /// edit may fall strictly inside the range. Returns false if another
   /// replacement of the same range differs.
   bool replace(unsigned Begin, unsigned End, llvm::StringRef Text);
+  /// Drops the replacement of [Begin, End), if any.
+  void unreplace(unsigned Begin, unsigned End);
+  /// Changes the text of the replacement of [Begin, End), if any.
+  void retextReplace(unsigned Begin, unsigned End, llvm::StringRef Text);
 
   bool empty() const {
     return Wraps.empty() && Inserts.empty() && Replaces.empty();
@@ -63,6 +77,8 @@ private:
     std::string Close;
     unsigned Sequence;
     bool Stackable;
+    /// Taken back (unwrap): no text, no conflict.
+    bool Removed = false;
   };
   struct Insert {
     unsigned Offset;

@@ -59,20 +59,21 @@ bool isAlreadyInstrumented(StringRef Code, Preprocessor &PP) {
 class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(const CompilerInstance &CI, std::string GivenPath,
-                  RewriteResult &Result)
+                  RewriteResult &Result, RewriteOptions Options)
       : PP(CI.getPreprocessor()), Target(describeTarget(CI)),
-        GivenPath(std::move(GivenPath)), Result(Result) {}
+        GivenPath(std::move(GivenPath)), Result(Result), Options(Options) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override;
 
 private:
-  /// Adds the prologue of kernel number Index; false if the kernel cannot
-  /// be instrumented (an error was reported).
-  /// SharedModule names the module a header kernel's copy records under
-  /// (empty: the file's own); Header is the header's path, which the
-  /// #line directives of a --selectable copy of its body name.
+  /// Adds the prologue of kernel number Index, which records Params after
+  /// the workgroup; false if the kernel cannot be instrumented (an error
+  /// was reported). SharedModule names the module a header kernel's copy
+  /// records under (empty: the file's own); Header is the header's path,
+  /// which the #line directives of a --selectable copy of its body name.
   bool addPrologue(RewriteContext &RC, const KernelDef &K,
                    const std::string &Name, unsigned Index,
+                   ArrayRef<ParamMeta> Params,
                    const std::string &SharedModule = "", StringRef Header = "");
   /// "lambda at FILE:LINE" for each lambda kernel (":COL" added when two
   /// share a line), by closure type.
@@ -87,11 +88,13 @@ private:
   std::string Target;
   std::string GivenPath;
   RewriteResult &Result;
+  RewriteOptions Options;
   llvm::DenseMap<const CXXRecordDecl *, std::string> LambdaKernelNames;
 };
 
 bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
                                   const std::string &Name, unsigned Index,
+                                  ArrayRef<ParamMeta> Params,
                                   const std::string &SharedModule,
                                   StringRef Header) {
   const FunctionDecl *FD = K.Written;
@@ -148,6 +151,7 @@ bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
           : (" WGTRACE_WORKGROUP_OF(::" + SharedModule + ", " + WGName + ", " +
              Twine(Index) + ");")
                 .str();
+  Prologue += bufferPrologue(Params);
   if (SelectableBodies) {
     std::string Why;
     if (std::optional<PlainBodyCopy> Copy =
@@ -208,20 +212,22 @@ std::string RewriteConsumer::calleeName(const ASTContext &Ctx,
   return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
 }
 
-/// Whether the function that Call is written in is used by this
-/// translation unit (a header's launcher function that nothing calls is
-/// not worth a warning).
-static bool isUsedHere(ASTContext &Ctx, const Stmt *Call) {
+/// The function that Call is written in, if this translation unit uses it
+/// (a header's launcher function that nothing calls is not worth a
+/// warning); null otherwise.
+static const FunctionDecl *usedEnclosingFunction(ASTContext &Ctx,
+                                                 const Stmt *Call) {
   DynTypedNodeList Parents = Ctx.getParents(*Call);
   while (!Parents.empty()) {
     const DynTypedNode &P = Parents[0];
     if (const auto *FD = P.get<FunctionDecl>())
-      return FD->isUsed() || FD->getTemplateInstantiationPattern();
+      return FD->isUsed() || FD->getTemplateInstantiationPattern() ? FD
+                                                                   : nullptr;
     if (const auto *LE = P.get<LambdaExpr>())
-      return LE->getCallOperator()->isUsed();
+      return LE->getCallOperator()->isUsed() ? LE->getCallOperator() : nullptr;
     Parents = Ctx.getParents(P);
   }
-  return false;
+  return nullptr;
 }
 
 bool RewriteConsumer::addSite(RewriteContext &RC, StringRef Code,
@@ -265,29 +271,36 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   std::vector<KernelReference> References =
       findKernelReferences(Ctx, Found.HeaderKernels);
   // A launch written in a header (a launcher function it defines) that
-  // this file uses runs the kernel as it is: said, since nothing of it is
-  // recorded.
+  // this file uses runs the kernel as it is: untraced, since nothing of it
+  // is recorded (and listed, so the file gets a module even without
+  // kernels of its own).
+  std::vector<std::pair<const DispatchCall *, const FunctionDecl *>>
+      HeaderLaunches;
   for (const DispatchCall &C : Found.CallsInHeaders)
-    if (isUsedHere(Ctx, C.Call))
-      Diags.Report(SM.getExpansionLoc(C.Loc),
-                   Diags.getCustomDiagID(
-                       DiagnosticsEngine::Warning,
-                       "this launch of '%0' is written in %1, which is not "
-                       "rewritten: its workgroups are not recorded (launch "
-                       "the kernel from a source file, where the launch is "
-                       "instrumented)"))
-          << calleeName(Ctx, C.Call->getArg(0))
-          << SM.getFilename(SM.getExpansionLoc(C.Loc));
+    if (const FunctionDecl *In = usedEnclosingFunction(Ctx, C.Call))
+      HeaderLaunches.emplace_back(&C, In);
 
-  if (Found.Kernels.empty() && Found.Calls.empty() && References.empty()) {
+  if (Found.Kernels.empty() && Found.Calls.empty() && References.empty() &&
+      HeaderLaunches.empty()) {
     Result.Rewritten = Result.Original;
     Result.Ok = true;
     return;
   }
 
   EditSet Edits(Result.OpenedPath);
-  RewriteContext RC(Ctx, Edits);
+  ModuleTables Tables;
+  Tables.MainPath = GivenPath;
+  Tables.Strict = Options.Strict;
+  RewriteContext RC(Ctx, Edits, Tables);
   std::vector<FunctionMeta> Functions;
+  for (auto [C, In] : HeaderLaunches)
+    RC.untraced(
+        C->Loc, "launch of '" + calleeName(Ctx, C->Call->getArg(0)) + "'",
+        "it is written in " + SM.getFilename(SM.getExpansionLoc(C->Loc)).str() +
+            ", which is not rewritten: its workgroups are not "
+            "recorded (launch the kernel from a source file, where "
+            "the launch is instrumented)",
+        kernelName(In));
   nameLambdaKernels(SM, Found.Kernels);
   for (SourceLocation L : Found.LambdasInKernels)
     RC.remark(L, "lambda dispatched from inside a kernel: its accesses are "
@@ -296,7 +309,8 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   for (const KernelDef &K : Found.Kernels) {
     std::string Name = K.Lambda ? LambdaKernelNames[K.Closures.front()]
                                 : kernelName(K.Written);
-    if (!addPrologue(RC, K, Name, Functions.size()))
+    std::vector<ParamMeta> Params = describeBufferParams(K.Written, K.Bodies);
+    if (!addPrologue(RC, K, Name, Functions.size(), Params))
       continue;
     // Watched variables are values, recorded even when accesses are not.
     WatchCollector Watches(RC);
@@ -321,13 +335,16 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
         {Name, Target, Layout,
          K.Lambda ? lambdaText(K.Lambda) : definitionText(K.Written), GivenPath,
          SM.getExpansionLineNumber(Defined),
-         SM.getExpansionColumnNumber(Defined), Kind});
+         SM.getExpansionColumnNumber(Defined), Kind, std::move(Params)});
+    RC.Scope = Name;
     if (K.Bodies.empty())
-      RC.remark(K.Lambda ? K.Lambda->getBeginLoc() : K.Written->getLocation(),
-                (K.Lambda ? "generic lambda kernel '" : "template kernel '") +
-                    Name +
-                    "' is not instantiated in this file; its memory "
-                    "accesses are not instrumented");
+      RC.untraced(
+          K.Lambda ? K.Lambda->getBeginLoc() : K.Written->getLocation(),
+          (K.Lambda ? "generic lambda kernel '" : "template kernel '") + Name +
+              "'",
+          "it is not instantiated in this file, and only its instantiations "
+          "say which of its expressions access memory: it records its "
+          "workgroups, not its accesses");
     // An opted-out kernel still records its workgroups, not its accesses.
     if (!K.Lambda && isOptedOut(K.Written))
       continue;
@@ -353,13 +370,11 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     SourceLocation Defined = SM.getExpansionLoc(K.Written->getLocation());
     std::string Why = whyNotCopyable(K.Written);
     if (!Why.empty()) {
-      Diags.Report(SM.getExpansionLoc(FirstUse[I]),
-                   Diags.getCustomDiagID(DiagnosticsEngine::Warning,
-                                         "kernel '%0' is defined in %1, which "
-                                         "is not rewritten, and cannot be "
-                                         "copied here (%2): its workgroups "
-                                         "and accesses are not recorded"))
-          << Name << SM.getFilename(Defined) << Why;
+      RC.untraced(FirstUse[I], "kernel '" + Name + "'",
+                  "it is defined in " + SM.getFilename(Defined).str() +
+                      ", which is not rewritten, and cannot be copied here (" +
+                      Why + "): its workgroups and accesses are not recorded",
+                  Name);
       continue;
     }
     RewriteContext &Copy = Cloner.addKernel(K, !isOptedOut(K.Written));
@@ -368,7 +383,15 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     sys::path::remove_dots(File, /*remove_dot_dot=*/false);
     unsigned Line = SM.getExpansionLineNumber(Defined);
     std::string Module = sharedModuleName(File, Line, Name);
-    if (!addPrologue(Copy, K, Name, 0, Module, File))
+    // Every file that copies the kernel defines its module alike: a
+    // template's parameters are classified by its pattern, which they all
+    // share, not by the instantiations this file makes.
+    bool IsTemplate =
+        K.Written->getTemplatedKind() == FunctionDecl::TK_FunctionTemplate;
+    std::vector<ParamMeta> Params =
+        IsTemplate ? describeBufferParams(K.Written, {})
+                   : describeBufferParams(K.Written, K.Bodies);
+    if (!addPrologue(Copy, K, Name, 0, Params, Module, File))
       continue;
     WatchCollector Watches(Copy);
     for (const FunctionDecl *Body : K.Bodies)
@@ -386,10 +409,8 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
                       std::string(File),
                       Line,
                       SM.getExpansionColumnNumber(Defined),
-                      K.Written->getTemplatedKind() ==
-                              FunctionDecl::TK_FunctionTemplate
-                          ? 1u
-                          : 0u};
+                      IsTemplate ? 1u : 0u,
+                      std::move(Params)};
     Cloner.setSharedModule(K.Written, emitSharedModule(Meta, Module));
     Scanned.push_back(K);
   }
@@ -404,20 +425,27 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   }
   for (const KernelDef &H : Helpers.InHeaders)
     Cloner.add(H);
+  // Every access is wrapped by now: the copies take their text next.
+  Tables.finishSites();
   Cloner.finish(Helpers.Calls, References, Found.HeaderKernels);
   for (const UnrewrittenHelper &H : Helpers.Unrewritten)
-    RC.remark(
-        H.CallLoc,
+    RC.untraced(
+        H.CallLoc, "call of '" + kernelName(H.Written) + "'",
         "'" + kernelName(H.Written) + "' is defined in " +
             SM.getFilename(SM.getExpansionLoc(H.Written->getLocation())).str() +
-            ", which is not rewritten, and is not copied here (" + H.Reason +
-            "): its memory accesses are not recorded");
+            ", which is not rewritten, and cannot be copied into this file (" +
+            H.Reason + ")",
+        H.Caller ? kernelName(H.Caller) : std::string());
+  for (const UnrewrittenHelper &H : Helpers.Undefined)
+    RC.untraced(H.CallLoc, "call of '" + kernelName(H.Written) + "'", H.Reason,
+                H.Caller ? kernelName(H.Caller) : std::string());
 
   std::vector<SiteMeta> Sites;
   for (const DispatchCall &C : Found.Calls) {
     if (!addSite(RC, Code, C.Call, Sites.size())) {
-      RC.remark(C.Loc, "dispatch call in macro expansion not instrumented; "
-                       "its workgroups are recorded without a dispatch site");
+      RC.warning(C.Loc, "dispatch call in a macro expansion has no dispatch "
+                        "site: its workgroups are recorded under the "
+                        "kernel's direct-call site");
       continue;
     }
     unsigned Line = SM.getExpansionLineNumber(C.Loc);
@@ -434,7 +462,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // block, whose #line must stay last.
   if (RC.UsesAlgorithms || Cloner.usesAlgorithms())
     Edits.insert(Top, "#include <wgtrace/algorithms.h>\n");
-  Edits.insert(Top, emitModuleBlock(Functions, Sites, GivenPath));
+  Edits.insert(Top, emitModuleBlock(Functions, Sites, Tables, GivenPath));
 
   Expected<tooling::Replacements> Replacements = Edits.toReplacements();
   if (!Replacements) {
@@ -457,8 +485,9 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
 class RewriteAction : public ASTFrontendAction {
 public:
-  RewriteAction(std::string GivenPath, RewriteResult &Result)
-      : GivenPath(std::move(GivenPath)), Result(Result) {}
+  RewriteAction(std::string GivenPath, RewriteResult &Result,
+                RewriteOptions Options)
+      : GivenPath(std::move(GivenPath)), Result(Result), Options(Options) {}
 
   // The preprocessor exists by now; the main file is entered later, when
   // parsing starts, so the collector sees it and every include.
@@ -470,7 +499,7 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    return std::make_unique<RewriteConsumer>(CI, GivenPath, Result);
+    return std::make_unique<RewriteConsumer>(CI, GivenPath, Result, Options);
   }
 
   // Names are as the preprocessor opened them, relative to the compile
@@ -490,28 +519,33 @@ public:
 private:
   std::string GivenPath;
   RewriteResult &Result;
+  RewriteOptions Options;
   std::shared_ptr<IncludedFiles> Included;
 };
 
 class RewriteActionFactory : public tooling::FrontendActionFactory {
 public:
-  RewriteActionFactory(std::string GivenPath, RewriteResult &Result)
-      : GivenPath(std::move(GivenPath)), Result(Result) {}
+  RewriteActionFactory(std::string GivenPath, RewriteResult &Result,
+                       RewriteOptions Options)
+      : GivenPath(std::move(GivenPath)), Result(Result), Options(Options) {}
 
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<RewriteAction>(GivenPath, Result);
+    return std::make_unique<RewriteAction>(GivenPath, Result, Options);
   }
 
 private:
   std::string GivenPath;
   RewriteResult &Result;
+  RewriteOptions Options;
 };
 
 } // namespace
 
 std::unique_ptr<tooling::FrontendActionFactory>
-newRewriteActionFactory(std::string GivenPath, RewriteResult &Result) {
-  return std::make_unique<RewriteActionFactory>(std::move(GivenPath), Result);
+newRewriteActionFactory(std::string GivenPath, RewriteResult &Result,
+                        RewriteOptions Options) {
+  return std::make_unique<RewriteActionFactory>(std::move(GivenPath), Result,
+                                                Options);
 }
 
 } // namespace rewriter

@@ -35,10 +35,17 @@ struct RewriteResult {
   std::vector<std::string> Dependencies;
 };
 
+struct RewriteOptions {
+  /// Accesses and kernels that cannot be instrumented are errors (the file
+  /// is not rewritten), not warnings.
+  bool Strict = false;
+};
+
 /// Creates actions that rewrite the file given on the command line as
 /// GivenPath (the name that #line and the site locations show) into Result.
 std::unique_ptr<clang::tooling::FrontendActionFactory>
-newRewriteActionFactory(std::string GivenPath, RewriteResult &Result);
+newRewriteActionFactory(std::string GivenPath, RewriteResult &Result,
+                        RewriteOptions Options = RewriteOptions());
 
 } // namespace rewriter
 } // namespace wgtrace

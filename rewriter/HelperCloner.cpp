@@ -105,8 +105,9 @@ std::string whyNotCopyable(const FunctionDecl *Written) {
 }
 
 struct HelperCloner::HeaderEdits {
-  HeaderEdits(ASTContext &Ctx, FileID File, StringRef Path)
-      : Edits(Path), RC(Ctx, Edits, File) {}
+  HeaderEdits(ASTContext &Ctx, FileID File, StringRef Path,
+              ModuleTables &Tables)
+      : Edits(Path), RC(Ctx, Edits, Tables, File) {}
   EditSet Edits;
   RewriteContext RC;
   /// The header's replacements, computed once every edit is in.
@@ -143,6 +144,8 @@ struct HelperCloner::Site {
   int CallerClone = -1;
   /// For a call in the main file: offset of its top-level declaration.
   unsigned CallerPosition = 0;
+  /// The declaration the use is written in (a function, a variable).
+  const Decl *Caller = nullptr;
   bool Dropped = false;
 };
 
@@ -155,8 +158,8 @@ HelperCloner::HeaderEdits &HelperCloner::editsFor(FileID File) {
   std::unique_ptr<HeaderEdits> &E = Headers[File];
   if (!E) {
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(File);
-    E = std::make_unique<HeaderEdits>(Main.Ctx, File,
-                                      FE ? FE->getName() : StringRef());
+    E = std::make_unique<HeaderEdits>(
+        Main.Ctx, File, FE ? FE->getName() : StringRef(), Main.Tables);
   }
   return *E;
 }
@@ -210,6 +213,14 @@ void HelperCloner::assignNames() {
     auto [It, Inserted] = Groups.try_emplace({Scope, Base}, Groups.size());
     C.Name = Base + "_wgtrace_" + std::to_string(It->second);
   }
+}
+
+/// The scope an untraced use is listed under: the function it is written
+/// in, or none (a use in a variable's initializer).
+static std::string scopeName(const Decl *D) {
+  if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D))
+    return kernelName(FD);
+  return std::string();
 }
 
 /// The top-level declaration of the main file that holds D, and where its
@@ -273,9 +284,12 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
     SourceLocation NameLoc = Ref->getNameInfo().getLoc();
     if (NameLoc.isMacroID()) {
       if (Callee != CloneIndex.end())
-        Main.remark(NameLoc, "call of '" + kernelName(HC.Callee) +
-                                 "' in a macro expansion is not redirected "
-                                 "to its instrumented copy");
+        Main.untraced(NameLoc, "call of '" + kernelName(HC.Callee) + "'",
+                      "it is spelled in a macro expansion and is not "
+                      "redirected to the instrumented copy of '" +
+                          kernelName(HC.Callee) +
+                          "': what that call accesses is not recorded",
+                      scopeName(HC.Caller));
       continue;
     }
     Site S;
@@ -284,6 +298,7 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
     S.Offset = Offset;
     S.Length = Lexer::MeasureTokenLength(NameLoc, SM, Main.Ctx.getLangOpts());
     S.Loc = NameLoc;
+    S.Caller = HC.Caller;
     const auto *CallerFunction = dyn_cast<FunctionDecl>(HC.Caller);
     auto Caller =
         CallerFunction ? CloneIndex.find(CallerFunction) : CloneIndex.end();
@@ -334,10 +349,13 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
       continue;
     if (Conflicting.count({S.File, S.Offset})) {
       if (S.CallerClone < 0)
-        Main.remark(S.Loc, "call of '" + kernelName(Clones[S.Callee].Written) +
-                               "' is not redirected to its instrumented "
-                               "copy: some instantiations call a function "
-                               "that is not copied");
+        Main.untraced(
+            S.Loc, "call of '" + kernelName(Clones[S.Callee].Written) + "'",
+            "it is not redirected to the instrumented copy: some "
+            "instantiations of the template it is in call a function that "
+            "is not copied, and one text cannot call both; what the call "
+            "accesses is not recorded",
+            scopeName(S.Caller));
       continue;
     }
     Kept.push_back(S);
@@ -370,10 +388,12 @@ void HelperCloner::place(std::vector<Site> &Sites) {
       SourceLocation At = SM.getComposedLoc(MainFile, *Pos);
       if (!SM.isBeforeInTranslationUnit(X.DefinitionEnd, At)) {
         if (S.CallerClone < 0)
-          Main.remark(S.Loc, "call of '" + kernelName(X.Written) +
-                                 "' is not redirected to its instrumented "
-                                 "copy: the helper is defined after the "
-                                 "caller");
+          Main.untraced(S.Loc, "call of '" + kernelName(X.Written) + "'",
+                        "it is not redirected to the instrumented copy: the "
+                        "helper is defined after the caller, where the "
+                        "copy cannot go; what the call accesses is not "
+                        "recorded",
+                        scopeName(S.Caller));
         Drop(S);
         continue;
       }

@@ -99,14 +99,17 @@ private:
       const FunctionDecl *Callee = Call->getDirectCallee();
       const FunctionDecl *Def = Callee->getDefinition();
       Found.Calls.push_back({Written, written(Def ? Def : Callee), Call});
-      consider(Callee, Call->getBeginLoc());
+      consider(Callee, Call->getBeginLoc(), Written);
     }
   }
 
-  void consider(const FunctionDecl *Callee, SourceLocation CallLoc) {
+  void consider(const FunctionDecl *Callee, SourceLocation CallLoc,
+                const FunctionDecl *Caller) {
     const FunctionDecl *Def = Callee->getDefinition();
-    if (!Def || !Def->doesThisDeclarationHaveABody())
+    if (!Def || !Def->doesThisDeclarationHaveABody()) {
+      noteUndefined(Callee, CallLoc, Caller);
       return;
+    }
     const FunctionDecl *Written = written(Def);
     SourceLocation Loc = SM.getExpansionLoc(Written->getLocation());
     if (SM.isInSystemHeader(Loc))
@@ -127,7 +130,7 @@ private:
       std::string Why = whyNotCopyable(Written);
       if (!Why.empty()) {
         Reported.insert(Written);
-        Found.Unrewritten.push_back({Written, CallLoc, Why});
+        Found.Unrewritten.push_back({Written, CallLoc, Why, Caller});
         return;
       }
     }
@@ -142,6 +145,26 @@ private:
       return;
     H.Bodies.push_back(Def);
     Work.push_back({Def, Written});
+  }
+
+  /// A function of the project that this translation unit only declares:
+  /// its body, in another file, is not instrumented from here.
+  void noteUndefined(const FunctionDecl *Callee, SourceLocation CallLoc,
+                     const FunctionDecl *Caller) {
+    SourceLocation Loc = SM.getExpansionLoc(Callee->getLocation());
+    if (Callee->getBuiltinID() || SM.isInSystemHeader(Loc) ||
+        hasAnnotation(Callee, "wgtrace.dispatch") || isOptedOut(Callee) ||
+        Callee->isImplicit() || Callee->isDeleted() ||
+        StringRef(Callee->getQualifiedNameAsString())
+            .starts_with("wgtrace::") ||
+        !Reported.insert(Callee->getCanonicalDecl()).second)
+      return;
+    Found.Undefined.push_back(
+        {Callee, CallLoc,
+         "it is not defined in this file, so wgtrace cannot instrument "
+         "it from here (helpers are instrumented in the file of the kernel "
+         "that calls them)",
+         Caller});
   }
 
   SourceManager &SM;

@@ -42,6 +42,8 @@ struct UnrewrittenHelper {
   const clang::FunctionDecl *Written;
   clang::SourceLocation CallLoc;
   std::string Reason;
+  /// The kernel or helper (as written) that makes the call.
+  const clang::FunctionDecl *Caller = nullptr;
 };
 
 /// A direct call made by a kernel or a helper (as written: for templates,
@@ -62,6 +64,9 @@ struct FoundHelpers {
   std::vector<KernelDef> InHeaders;
   /// Header helpers that cannot be copied, once each.
   std::vector<UnrewrittenHelper> Unrewritten;
+  /// Functions of the project (not of system headers) that kernels or
+  /// helpers call but that this file only declares, once each.
+  std::vector<UnrewrittenHelper> Undefined;
   /// Every direct call in the bodies of kernels and helpers.
   std::vector<HelperCall> Calls;
 };

@@ -83,6 +83,12 @@ static cl::opt<std::string> DependencyTarget(
              "output file, '-' for stdout)"),
     cl::value_desc("target"), cl::cat(Category));
 
+static cl::opt<bool> Strict(
+    "strict",
+    cl::desc("Make every access or kernel that cannot be instrumented an "
+             "error (the file is not rewritten) instead of a warning"),
+    cl::cat(Category));
+
 static cl::extrahelp MoreHelp(R"(
 With one input and no -o, -i, --diff or --export-fixes, the rewritten source
 goes to stdout. A file without WGTRACE_DISPATCH kernels and wgtrace::dispatch
@@ -125,13 +131,15 @@ private:
     Tool.setPrintErrorMessage(false);
     Tool.setDiagnosticConsumer(&Printer);
     addToolArguments(Tool);
+    std::vector<std::string> Dropped;
+    dropUnknownFlags(Tool, Dropped);
     // The rewriter is not the compiler: the compiler will warn about this
     // file when it builds the rewritten text. Warnings here would repeat
     // them (or, under -Werror, stop the rewrite).
     Tool.appendArgumentsAdjuster(
         getInsertArgumentAdjuster("-w", ArgumentInsertPosition::END));
     std::unique_ptr<FrontendActionFactory> Factory =
-        newRewriteActionFactory(Sources[I], Results[I]);
+        newRewriteActionFactory(Sources[I], Results[I], RewriteOptions{Strict});
     DiagnosticsThenCount Action(*Factory, DiagStream);
     int Status = Tool.run(&Action);
     if (Status != 0 || !Results[I].Ok) {
@@ -143,6 +151,14 @@ private:
     if (Sources.size() > 1)
       errs() << "[" << ++Done << "/" << Sources.size() << "] "
              << (Results[I].Ok ? "rewrote " : "failed ") << Sources[I] << "\n";
+    // Another compiler's flags do not stop the rewrite: say which were left
+    // out, once.
+    if (!Dropped.empty()) {
+      wgtrace::cli::note(kToolName)
+          << Sources[I]
+          << ": ignoring flags that clang does not know: " << join(Dropped, " ")
+          << "\n";
+    }
     errs() << Diagnostics;
   }
 

@@ -2,8 +2,11 @@
 
 #include "MetadataEmitter.h"
 
+#include "MemoryModel.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/Lexer.h"
@@ -56,43 +59,112 @@ std::string escapeCString(StringRef Text) {
   return Out;
 }
 
-/// The initializer of F's FunctionInfo.
-static std::string functionInfo(const FunctionMeta &F) {
+/// The initializer of F's FunctionInfo; Params names its ParamInfo slice
+/// ("nullptr, 0" for none).
+static std::string functionInfo(const FunctionMeta &F, StringRef Params) {
   return "{\"" + escapeCString(F.Name) + "\", \"" + escapeCString(F.Target) +
          "\", \"" + escapeCString(F.Layout) + "\", \"" +
          escapeCString(F.Source) + "\", \"" + escapeCString(F.File) + "\", " +
          std::to_string(F.Line) + ", " + std::to_string(F.Column) + ", " +
-         std::to_string(F.Kind) + ", nullptr, 0}";
+         std::to_string(F.Kind) + ", " + Params.str() + "}";
+}
+
+/// The initializer of P's ParamInfo.
+static std::string paramInfo(const ParamMeta &P) {
+  return "{\"" + escapeCString(P.Name) + "\", \"" + escapeCString(P.Type) +
+         "\", " + std::to_string(P.Position) + ", " + std::to_string(P.Kind) +
+         ", " + std::to_string(P.ElementSize) + ", " +
+         (P.HasExtent ? "true" : "false") + "}";
 }
 
 std::string emitSharedModule(const FunctionMeta &Function, StringRef Name) {
-  return ("inline const ::wgtrace::detail::FunctionInfo " + Name +
-          "functions_[] = {" + functionInfo(Function) +
+  std::string Out;
+  std::string Params = "nullptr, 0";
+  if (!Function.Params.empty()) {
+    Out +=
+        ("inline const ::wgtrace::detail::ParamInfo " + Name + "params_[] = {")
+            .str();
+    for (const ParamMeta &P : Function.Params)
+      Out += paramInfo(P) + ", ";
+    Out += "};\n";
+    Params =
+        (Name + "params_, " + std::to_string(Function.Params.size())).str();
+  }
+  Out += ("inline const ::wgtrace::detail::FunctionInfo " + Name +
+          "functions_[] = {" + functionInfo(Function, Params) +
           "};\ninline ::wgtrace::detail::Module " + Name + "(" + Name +
           "functions_, 1, nullptr, 0);\n")
-      .str();
+             .str();
+  return Out;
 }
 
 std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
-                            ArrayRef<SiteMeta> Sites, StringRef FilePath) {
+                            ArrayRef<SiteMeta> Sites,
+                            const ModuleTables &Tables, StringRef FilePath) {
   std::string Out;
   raw_string_ostream OS(Out);
+  auto Quoted = [](StringRef Text) {
+    return "\"" + escapeCString(Text) + "\"";
+  };
   OS << "#include <wgtrace/instrument.h>\n"
      << "namespace {\n";
   // A zero-length array is not C++: an empty list becomes a null pointer.
+  // The buffer parameters of every kernel are one array, each kernel's a
+  // slice of it.
+  std::vector<size_t> ParamStart;
+  size_t NumParams = 0;
+  for (const FunctionMeta &F : Functions) {
+    ParamStart.push_back(NumParams);
+    NumParams += F.Params.size();
+  }
+  if (NumParams) {
+    OS << "const ::wgtrace::detail::ParamInfo wgtrace_params_[] = {\n";
+    for (const FunctionMeta &F : Functions)
+      for (const ParamMeta &P : F.Params)
+        OS << "    " << paramInfo(P) << ",\n";
+    OS << "};\n";
+  }
   if (!Functions.empty()) {
     OS << "const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {\n";
-    for (const FunctionMeta &F : Functions)
-      OS << "    " << functionInfo(F) << ",\n";
+    for (size_t I = 0; I < Functions.size(); ++I) {
+      const FunctionMeta &F = Functions[I];
+      std::string Params = F.Params.empty()
+                               ? "nullptr, 0"
+                               : "wgtrace_params_ + " +
+                                     std::to_string(ParamStart[I]) + ", " +
+                                     std::to_string(F.Params.size());
+      OS << "    " << functionInfo(F, Params) << ",\n";
+    }
     OS << "};\n";
   }
   if (!Sites.empty()) {
     OS << "const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {\n";
     for (const SiteMeta &S : Sites)
-      OS << "    {\"" << escapeCString(S.Callee) << "\", \""
-         << escapeCString(S.Location) << "\"},\n";
+      OS << "    {" << Quoted(S.Callee) << ", " << Quoted(S.Location) << "},\n";
     OS << "};\n";
   }
+  if (!Tables.AccessSites.empty()) {
+    OS << "const ::wgtrace::detail::AccessSiteInfo wgtrace_access_sites_[] = "
+          "{\n";
+    for (const AccessSiteMeta &A : Tables.AccessSites)
+      OS << "    {" << Quoted(A.File) << ", " << A.Line << ", " << A.Column
+         << ", " << static_cast<unsigned>(A.Kind) << ", " << Quoted(A.Scope)
+         << ", " << Quoted(A.Text) << "},\n";
+    OS << "};\n";
+  }
+  if (!Tables.Untraced.empty()) {
+    OS << "const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {\n";
+    for (const UntracedMeta &U : Tables.Untraced)
+      OS << "    {" << Quoted(U.File) << ", " << U.Line << ", " << U.Column
+         << ", " << Quoted(U.Scope) << ", " << Quoted(U.Text) << ", "
+         << Quoted(U.Reason) << "},\n";
+    OS << "};\n";
+  }
+  // What the access macros OR into addresses, filled when the module
+  // registers.
+  if (!Tables.AccessSites.empty())
+    OS << "::std::uint64_t wgtrace_access_site_bits_["
+       << Tables.AccessSites.size() << "];\n";
   OS << "::wgtrace::detail::Module wgtrace_module_(";
   if (Functions.empty())
     OS << "nullptr, 0, ";
@@ -102,6 +174,19 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
     OS << "nullptr, 0";
   else
     OS << "wgtrace_sites_, " << Sites.size();
+  if (!Tables.AccessSites.empty() || !Tables.Untraced.empty()) {
+    OS << ", WGTRACE_MODULE_EXTRAS(";
+    if (Tables.AccessSites.empty())
+      OS << "nullptr, 0, ";
+    else
+      OS << "wgtrace_access_sites_, " << Tables.AccessSites.size() << ", ";
+    if (Tables.Untraced.empty())
+      OS << "nullptr, 0, ";
+    else
+      OS << "wgtrace_untraced_, " << Tables.Untraced.size() << ", ";
+    OS << (Tables.AccessSites.empty() ? "nullptr" : "wgtrace_access_site_bits_")
+       << ")";
+  }
   OS << ");\n"
      << "} // namespace\n"
      << "#line 1 \"" << escapeCString(FilePath) << "\"\n";
@@ -150,6 +235,174 @@ std::string describeLayout(const FunctionDecl *FD) {
     OS << (FD->getNumParams() ? ", ..." : "...");
   OS << ")";
   return Out;
+}
+
+namespace {
+
+/// How one parameter's type makes it a buffer parameter, if it does.
+struct BufferKind {
+  /// fb::ParamKind.
+  unsigned Kind;
+  unsigned ElementSize;
+  /// For an array parameter: its bound.
+  uint64_t Bound = 0;
+};
+
+/// The member function of RD (or a base) named Name that takes no
+/// arguments, if any.
+const CXXMethodDecl *nullaryMethod(const CXXRecordDecl *RD, StringRef Name) {
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  RD = RD->getDefinition();
+  for (const CXXMethodDecl *M : RD->methods())
+    if (M->getName() == Name && M->getMinRequiredArguments() == 0 &&
+        !M->isDeleted() && M->getAccess() != AS_private &&
+        M->getAccess() != AS_protected)
+      return M;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (B.getAccessSpecifier() == AS_public)
+      if (const CXXMethodDecl *M =
+              nullaryMethod(B.getType()->getAsCXXRecordDecl(), Name))
+        return M;
+  return nullptr;
+}
+
+unsigned sizeOf(const ASTContext &Ctx, QualType T) {
+  if (T.isNull() || T->isDependentType() || T->isIncompleteType() ||
+      T->isVoidType() || T->isFunctionType())
+    return 0;
+  return static_cast<unsigned>(Ctx.getTypeSizeInChars(T).getQuantity());
+}
+
+/// The element type of a class with data() returning a pointer and
+/// size() returning an integer (std::span, std::vector, std::array, a
+/// user's view), if T is one.
+std::optional<QualType> contiguousElement(QualType T) {
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  const CXXMethodDecl *Data = nullaryMethod(RD, "data");
+  const CXXMethodDecl *Size = nullaryMethod(RD, "size");
+  if (!Data || !Size || !Data->getReturnType()->isPointerType() ||
+      !Size->getReturnType()->isIntegerType())
+    return std::nullopt;
+  return Data->getReturnType()->getPointeeType();
+}
+
+/// The buffer kind of a parameter of type T (as written: arrays not yet
+/// decayed), or nothing when it is not a buffer parameter.
+std::optional<BufferKind> bufferKind(const ASTContext &Ctx, QualType T) {
+  if (MemoryModel::isWorkgroupType(T.getNonReferenceType()))
+    return std::nullopt;
+  if (const auto *Array = Ctx.getAsConstantArrayType(T))
+    return BufferKind{3, sizeOf(Ctx, Array->getElementType()),
+                      Array->getSize().getZExtValue()};
+  if (const auto *Array = Ctx.getAsArrayType(T))
+    return BufferKind{0, sizeOf(Ctx, Array->getElementType())};
+  if (T->isPointerType()) {
+    QualType Pointee = T->getPointeeType();
+    if (Pointee->isFunctionType())
+      return std::nullopt;
+    return BufferKind{0, sizeOf(Ctx, Pointee)};
+  }
+  if (T->isReferenceType()) {
+    QualType Referee = T.getNonReferenceType();
+    if (Referee->isFunctionType())
+      return std::nullopt;
+    if (Referee->isDependentType())
+      return BufferKind{1, 0};
+    if (std::optional<QualType> Element = contiguousElement(Referee))
+      return BufferKind{4, sizeOf(Ctx, *Element)};
+    return BufferKind{1, sizeOf(Ctx, Referee)};
+  }
+  if (!T->isDependentType())
+    if (std::optional<QualType> Element = contiguousElement(T))
+      return BufferKind{2, sizeOf(Ctx, *Element)};
+  return std::nullopt;
+}
+
+} // namespace
+
+std::vector<ParamMeta>
+describeBufferParams(const FunctionDecl *Written,
+                     ArrayRef<const FunctionDecl *> Bodies) {
+  const ASTContext &Ctx = Written->getASTContext();
+  PrintingPolicy Policy = Ctx.getPrintingPolicy();
+  std::vector<ParamMeta> Out;
+  // A VALUE record's ordinal has 8 bits.
+  constexpr size_t MostParams = 256;
+  for (unsigned I = 0; I < Written->getNumParams(); ++I) {
+    const ParmVarDecl *P = Written->getParamDecl(I);
+    // Unnamed parameters cannot be spelled in the prologue; a pack
+    // expands to several.
+    if (P->getName().empty() || P->isParameterPack())
+      continue;
+    std::optional<BufferKind> Kind;
+    if (Bodies.empty()) {
+      Kind = bufferKind(Ctx, P->getOriginalType());
+      // A class that depends on a template parameter may or may not have
+      // data() and size(): only instantiations say.
+      if (Kind && Kind->Kind == 2)
+        Kind.reset();
+    } else {
+      bool Agree = true;
+      for (const FunctionDecl *Body : Bodies) {
+        if (I >= Body->getNumParams()) {
+          Agree = false;
+          break;
+        }
+        std::optional<BufferKind> K =
+            bufferKind(Ctx, Body->getParamDecl(I)->getOriginalType());
+        if (Body == Bodies.front()) {
+          Kind = K;
+        } else if (K.has_value() != Kind.has_value() ||
+                   (K && (K->Kind != Kind->Kind || K->Bound != Kind->Bound))) {
+          Agree = false;
+        } else if (K && K->ElementSize != Kind->ElementSize) {
+          // Instantiations of other element types: no one size.
+          Kind->ElementSize = 0;
+        }
+      }
+      if (!Agree)
+        Kind.reset();
+    }
+    if (!Kind || Out.size() == MostParams)
+      continue;
+    ParamMeta M;
+    M.Name = P->getName().str();
+    M.Type = P->getOriginalType().getAsString(Policy);
+    M.Position = I;
+    M.Kind = Kind->Kind;
+    M.ElementSize = Kind->ElementSize;
+    M.HasExtent = Kind->Kind != 0;
+    switch (Kind->Kind) {
+    case 0:
+      M.Argument = M.Name;
+      break;
+    case 1:
+      M.Argument = "::wgtrace::detail::objectBuffer(" + M.Name + ")";
+      break;
+    case 3:
+      M.Argument = "::wgtrace::detail::arrayBuffer<" +
+                   std::to_string(Kind->Bound) + ">(" + M.Name + ")";
+      break;
+    default:
+      M.Argument = "::wgtrace::detail::rangeBuffer(" + M.Name + ")";
+      break;
+    }
+    Out.push_back(std::move(M));
+  }
+  return Out;
+}
+
+std::string bufferPrologue(ArrayRef<ParamMeta> Params) {
+  if (Params.empty())
+    return "";
+  std::string Out = " WGTRACE_BUFFERS(";
+  for (const ParamMeta &P : Params) {
+    if (&P != &Params.front())
+      Out += ", ";
+    Out += P.Argument;
+  }
+  return Out + ");";
 }
 
 /// Whether Text ends with an identifier; if so, drops it.

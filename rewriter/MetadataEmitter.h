@@ -2,15 +2,18 @@
 //
 // A rewritten file opens with a block that includes <wgtrace/instrument.h>
 // and defines the translation unit's wgtrace::detail::Module: its kernels
-// (name, target, parameter layout, original source) and dispatch sites
-// (callee, file:line). The runtime writes these into the trace's metadata
-// chunk. The block ends with a #line directive so that every line after it
-// keeps its original number and file name.
+// (name, target, parameter layout, original source), dispatch sites
+// (callee, file:line), access sites (every access expression wrapped) and
+// untraced accesses (every one that could not be). The runtime writes these
+// into the trace's metadata chunk. The block ends with a #line directive so
+// that every line after it keeps its original number and file name.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_REWRITER_METADATAEMITTER_H
 #define WGTRACE_REWRITER_METADATAEMITTER_H
+
+#include "RewriteContext.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -18,9 +21,30 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <vector>
 
 namespace wgtrace {
 namespace rewriter {
+
+/// A buffer parameter of a kernel (detail::ParamInfo): the prologue records
+/// its address (and size, where the type says it) for every workgroup.
+struct ParamMeta {
+  std::string Name;
+  /// The type as written, without the name ("const float *").
+  std::string Type;
+  /// Position in the kernel's parameter list (0 is the Workgroup).
+  unsigned Position = 0;
+  /// fb::ParamKind: 0 pointer, 1 reference, 2 span (by value, data() and
+  /// size()), 3 array of known bound, 4 reference to a contiguous
+  /// container.
+  unsigned Kind = 0;
+  /// sizeof the element (the pointee); 0 when void, incomplete or
+  /// dependent on a template parameter.
+  unsigned ElementSize = 0;
+  bool HasExtent = false;
+  /// The argument of WGTRACE_BUFFERS that records it.
+  std::string Argument;
+};
 
 struct FunctionMeta {
   std::string Name;
@@ -33,6 +57,7 @@ struct FunctionMeta {
   unsigned Column = 0;
   /// fb::FunctionKind: 0 function, 1 template instance, 2 lambda.
   unsigned Kind = 0;
+  std::vector<ParamMeta> Params;
 };
 
 struct SiteMeta {
@@ -40,9 +65,11 @@ struct SiteMeta {
   std::string Location;
 };
 
-/// The text inserted at the top of the file.
+/// The text inserted at the top of the file: the kernels, the dispatch
+/// sites, and Tables' access sites and untraced accesses.
 std::string emitModuleBlock(llvm::ArrayRef<FunctionMeta> Functions,
                             llvm::ArrayRef<SiteMeta> Sites,
+                            const ModuleTables &Tables,
                             llvm::StringRef FilePath);
 
 /// The definition of a module of one kernel that several translation units
@@ -61,6 +88,20 @@ std::string describeTarget(const clang::CompilerInstance &CI);
 
 /// "(const wgtrace::Workgroup &wg, const float *a, ...)".
 std::string describeLayout(const clang::FunctionDecl *FD);
+
+/// The buffer parameters of kernel Written (pointers, references, spans,
+/// arrays, references to contiguous containers), in parameter order. For a
+/// template, the kind of each parameter is read off its instantiations
+/// (Bodies), which must agree; a parameter whose kind they do not agree on,
+/// or that depends on a template parameter in a way no instantiation
+/// settles, is not a buffer parameter.
+std::vector<ParamMeta>
+describeBufferParams(const clang::FunctionDecl *Written,
+                     llvm::ArrayRef<const clang::FunctionDecl *> Bodies);
+
+/// What the prologue adds after WGTRACE_WORKGROUP to record Params:
+/// " WGTRACE_BUFFERS(a, b, ...);", or "" when there are none.
+std::string bufferPrologue(llvm::ArrayRef<ParamMeta> Params);
 
 /// Where the definition's text begins: its template header, or the first
 /// attribute written before it (WGTRACE_DISPATCH), or its first token. An

@@ -2,15 +2,21 @@
 
 #include "RewriteContext.h"
 
+#include "clang/Basic/FileManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
+using namespace llvm;
 
 namespace wgtrace {
 namespace rewriter {
 
-RewriteContext::RewriteContext(ASTContext &Ctx, EditSet &Edits, FileID Target)
-    : Ctx(Ctx), SM(Ctx.getSourceManager()), Edits(Edits),
+RewriteContext::RewriteContext(ASTContext &Ctx, EditSet &Edits,
+                               ModuleTables &Tables, FileID Target)
+    : Ctx(Ctx), SM(Ctx.getSourceManager()), Edits(Edits), Tables(Tables),
       Target(Target.isValid() ? Target : SM.getMainFileID()) {}
 
 std::optional<std::pair<unsigned, unsigned>>
@@ -19,31 +25,25 @@ RewriteContext::editRange(SourceRange R, bool &InMacro) const {
   SourceLocation B = R.getBegin(), E = R.getEnd();
   if (B.isInvalid() || E.isInvalid())
     return std::nullopt;
-  if (B.isMacroID() || E.isMacroID()) {
-    // Only an access spelled whole inside one macro argument is editable:
-    // its text is the user's and appears once in the file. Text that comes
-    // from a macro body is shared by every expansion.
-    if (!B.isMacroID() || !E.isMacroID() || !SM.isMacroArgExpansion(B) ||
-        !SM.isMacroArgExpansion(E) ||
-        SM.getExpansionLoc(B) != SM.getExpansionLoc(E)) {
-      InMacro = true;
-      return std::nullopt;
-    }
-    B = SM.getSpellingLoc(B);
-    E = SM.getSpellingLoc(E);
-    if (B.isMacroID() || E.isMacroID()) {
-      InMacro = true;
-      return std::nullopt;
-    }
-  }
-  auto [BFile, BOffset] = SM.getDecomposedLoc(B);
-  auto [EFile, EOffset] = SM.getDecomposedLoc(E);
-  if (BFile != Target || EFile != Target || EOffset < BOffset) {
-    InMacro = R.getBegin().isMacroID();
+  // The text to edit is the user's and appears once in the file: the
+  // expression's own tokens, the one macro argument it is spelled in, or
+  // the whole invocation of a macro that expands to exactly it (`A(i, j)`
+  // for `#define A(i, j) a[(i) * n + (j)]`, also `X(1)[2]` when X's
+  // expansion starts the expression). Text inside a macro body is shared
+  // by every expansion and cannot be edited for one.
+  CharSourceRange File = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(B, E), SM, Ctx.getLangOpts());
+  if (File.isInvalid()) {
+    InMacro = B.isMacroID() || E.isMacroID();
     return std::nullopt;
   }
-  unsigned EndLength = Lexer::MeasureTokenLength(E, SM, Ctx.getLangOpts());
-  return std::make_pair(BOffset, EOffset + EndLength);
+  auto [BFile, BOffset] = SM.getDecomposedLoc(File.getBegin());
+  auto [EFile, EOffset] = SM.getDecomposedLoc(File.getEnd());
+  if (BFile != Target || EFile != Target || EOffset < BOffset) {
+    InMacro = B.isMacroID();
+    return std::nullopt;
+  }
+  return std::make_pair(BOffset, EOffset);
 }
 
 std::optional<unsigned>
@@ -56,9 +56,337 @@ RewriteContext::offsetAfterToken(SourceLocation Loc) const {
   return Offset + Lexer::MeasureTokenLength(Loc, SM, Ctx.getLangOpts());
 }
 
+AccessWrap RewriteContext::accessMacro(AccessKind Kind, unsigned Site) {
+  StringRef Macro;
+  switch (Kind) {
+  case AccessKind::Load:
+    Macro = "WGTRACE_LOAD_AT(";
+    break;
+  case AccessKind::Store:
+    Macro = "WGTRACE_STORE_AT(";
+    break;
+  case AccessKind::Update:
+    Macro = "WGTRACE_UPDATE_AT(";
+    break;
+  case AccessKind::Call:
+    llvm_unreachable("a call is not wrapped in an access macro");
+  }
+  return {(Macro + Twine(Site) + ", ").str(), ")"};
+}
+
+std::string RewriteContext::siteArgument(unsigned Site) {
+  return "WGTRACE_ACCESS_SITE(" + std::to_string(Site) + ")";
+}
+
+std::string RewriteContext::pathOf(FileID File) const {
+  if (File == SM.getMainFileID())
+    return Tables.MainPath;
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(File);
+  if (!FE)
+    return "";
+  SmallString<256> Path(FE->getName());
+  SM.getFileManager().makeAbsolutePath(Path);
+  sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+  return std::string(Path);
+}
+
+/// Text as a table shows it: on one line (runs of white space and line
+/// continuations become one space), abbreviated when long.
+static std::string oneLine(StringRef Text) {
+  std::string Out;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    // A line continuation in a macro's text is white space too.
+    bool Space = isSpace(C) || (C == '\\' && I + 1 < Text.size() &&
+                                (Text[I + 1] == '\n' || Text[I + 1] == '\r'));
+    if (Space && (Out.empty() || Out.back() == ' '))
+      continue;
+    Out += Space ? ' ' : C;
+  }
+  while (!Out.empty() && Out.back() == ' ')
+    Out.pop_back();
+  constexpr size_t Longest = 80;
+  if (Out.size() > Longest)
+    Out = Out.substr(0, Longest - 3) + "...";
+  return Out;
+}
+
+std::string RewriteContext::textOf(SourceRange R) const {
+  const LangOptions &LO = Ctx.getLangOpts();
+  CharSourceRange Range =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, LO);
+  // Not one piece of the file: the tokens as the macro body spells them.
+  if (Range.isInvalid()) {
+    SourceLocation B = SM.getSpellingLoc(R.getBegin());
+    SourceLocation E = SM.getSpellingLoc(R.getEnd());
+    if (SM.getFileID(B) != SM.getFileID(E) ||
+        SM.getFileOffset(E) < SM.getFileOffset(B))
+      return "";
+    Range = CharSourceRange::getTokenRange(B, E);
+  }
+  return oneLine(Lexer::getSourceText(Range, SM, LO));
+}
+
+std::pair<unsigned, bool>
+RewriteContext::siteFor(std::pair<unsigned, unsigned> Range,
+                        AccessKind Kind) const {
+  auto It = Tables.SiteIndex.find(
+      {Target.getHashValue(), Range.first, Range.second, Kind});
+  if (It != Tables.SiteIndex.end())
+    return {It->second, false};
+  return {static_cast<unsigned>(Tables.AccessSites.size() + 1), true};
+}
+
+void RewriteContext::addSite(std::pair<unsigned, unsigned> Range,
+                             AccessKind Kind, unsigned Site, const Expr *Named,
+                             ModuleTables::SiteEdit Edit) {
+  Tables.SiteIndex[{Target.getHashValue(), Range.first, Range.second, Kind}] =
+      Site;
+  Tables.SiteEdits.push_back(std::move(Edit));
+  std::pair<unsigned, unsigned> Shown = Range;
+  bool InMacro = false;
+  if (Named)
+    if (auto NamedRange = editRange(Named->getSourceRange(), InMacro))
+      Shown = *NamedRange;
+  AccessSiteMeta Meta;
+  Meta.File = pathOf(Target);
+  Meta.Line = SM.getLineNumber(Target, Shown.first);
+  Meta.Column = SM.getColumnNumber(Target, Shown.first);
+  Meta.Kind = Kind;
+  Meta.Scope = Scope;
+  Meta.Text =
+      oneLine(SM.getBufferData(Target).slice(Shown.first, Shown.second));
+  Tables.AccessSites.push_back(std::move(Meta));
+}
+
+static constexpr const char *kConflictReason =
+    "its text is a macro argument that the macro uses in several ways (say, "
+    "read and written), and one text cannot be wrapped for each";
+
+void RewriteContext::poison(std::pair<unsigned, unsigned> Range,
+                            StringRef Reason) {
+  Tables.Poisoned.insert({Target.getHashValue(), Range.first, Range.second});
+  for (size_t I = 0; I < Tables.SiteEdits.size(); ++I) {
+    ModuleTables::SiteEdit &E = Tables.SiteEdits[I];
+    if (E.Dead || E.Edits != &Edits || E.Begin != Range.first ||
+        E.End != Range.second)
+      continue;
+    E.Dead = true;
+    if (E.IsReplace)
+      Edits.unreplace(E.Begin, E.End);
+    else
+      Edits.unwrap(E.Begin, E.End, E.Open, E.Close);
+    if (E.Named)
+      untraced(E.Named, Reason, Tables.AccessSites[I].Kind);
+  }
+}
+
+unsigned RewriteContext::wrapAccess(const Expr *E, AccessKind Kind,
+                                    function_ref<AccessWrap(unsigned)> Make,
+                                    const WrapOptions &Options) {
+  const Expr *Named = Options.Named ? Options.Named : E;
+  bool InMacro = false;
+  auto Range = editRange(E->getSourceRange(), InMacro);
+  if (!Range && Options.Spelled && Options.Spelled != E)
+    Range = editRange(Options.Spelled->getSourceRange(), InMacro);
+  if (!Range) {
+    // Text outside the file being edited that is not a macro is another
+    // file's (a header's), which another part instruments or reports.
+    if (InMacro && isInTargetFile(E->getBeginLoc()))
+      untraced(Named, whyNotEditable(E), Kind);
+    return 0;
+  }
+  if (Tables.Poisoned.count(
+          {Target.getHashValue(), Range->first, Range->second})) {
+    untraced(Named, kConflictReason, Kind);
+    return 0;
+  }
+  auto [Site, New] = siteFor(*Range, Kind);
+  AccessWrap W = Make(Site);
+  if (!Edits.wrap(Range->first, Range->second, W.Open, W.Close,
+                  Options.Stackable)) {
+    // The same text is already wrapped for another access (a macro that
+    // reads and writes its argument): neither wrap would be right.
+    poison(*Range, kConflictReason);
+    untraced(Named, kConflictReason, Kind);
+    return 0;
+  }
+  if (New)
+    addSite(*Range, Kind, Site, Named,
+            {&Edits, Range->first, Range->second, W.Open, W.Close,
+             /*IsReplace=*/false, Named});
+  return Site;
+}
+
+unsigned
+RewriteContext::replaceCallee(const CallExpr *Call, AccessKind Kind,
+                              function_ref<std::string(unsigned)> Make) {
+  const Expr *Callee = Call->getCallee()->IgnoreImpCasts();
+  bool InMacro = false;
+  auto Name = editRange(Callee->getSourceRange(), InMacro);
+  // The site is the whole call's text where it can be edited.
+  auto Whole = editRange(Call->getSourceRange(), InMacro);
+  if (!Name) {
+    if (isInTargetFile(Call->getBeginLoc()))
+      untraced(Call, whyNotEditable(Callee), Kind);
+    return 0;
+  }
+  if (Tables.Poisoned.count(
+          {Target.getHashValue(), Name->first, Name->second})) {
+    untraced(Call, kConflictReason);
+    return 0;
+  }
+  std::pair<unsigned, unsigned> SiteRange = Whole ? *Whole : *Name;
+  auto [Site, New] = siteFor(SiteRange, Kind);
+  std::string Text = Make(Site);
+  if (!Edits.replace(Name->first, Name->second, Text)) {
+    poison(*Name, kConflictReason);
+    untraced(Call, kConflictReason);
+    return 0;
+  }
+  if (New)
+    addSite(SiteRange, Kind, Site, nullptr,
+            {&Edits, Name->first, Name->second, Text, "",
+             /*IsReplace=*/true, Call});
+  return Site;
+}
+
+/// Text with the mentions of access site Old (as accessMacro and
+/// siteArgument spell it) changed to New.
+static std::string renumbered(StringRef Text, unsigned Old, unsigned New) {
+  std::string Out = Text.str();
+  auto Change = [&Out](const std::string &From, const std::string &To) {
+    for (size_t At = Out.find(From); At != std::string::npos;
+         At = Out.find(From, At + To.size()))
+      Out.replace(At, From.size(), To);
+  };
+  Change("_AT(" + std::to_string(Old) + ", ",
+         "_AT(" + std::to_string(New) + ", ");
+  Change(RewriteContext::siteArgument(Old), RewriteContext::siteArgument(New));
+  return Out;
+}
+
+void ModuleTables::finishSites() {
+  if (llvm::none_of(SiteEdits, [](const SiteEdit &E) { return E.Dead; }))
+    return;
+  std::vector<AccessSiteMeta> Kept;
+  std::vector<SiteEdit> KeptEdits;
+  std::map<unsigned, unsigned> NewNumber;
+  for (size_t I = 0; I < SiteEdits.size(); ++I) {
+    SiteEdit &E = SiteEdits[I];
+    if (E.Dead)
+      continue;
+    unsigned Old = static_cast<unsigned>(I + 1);
+    unsigned New = static_cast<unsigned>(Kept.size() + 1);
+    NewNumber[Old] = New;
+    if (Old != New) {
+      std::string Open = renumbered(E.Open, Old, New);
+      std::string Close = renumbered(E.Close, Old, New);
+      if (E.IsReplace)
+        E.Edits->retextReplace(E.Begin, E.End, Open);
+      else
+        E.Edits->retextWrap(E.Begin, E.End, E.Open, E.Close, Open, Close);
+      E.Open = std::move(Open);
+      E.Close = std::move(Close);
+    }
+    Kept.push_back(std::move(AccessSites[I]));
+    KeptEdits.push_back(std::move(E));
+  }
+  for (auto It = SiteIndex.begin(); It != SiteIndex.end();) {
+    auto Found = NewNumber.find(It->second);
+    if (Found == NewNumber.end()) {
+      It = SiteIndex.erase(It);
+    } else {
+      It->second = Found->second;
+      ++It;
+    }
+  }
+  AccessSites = std::move(Kept);
+  SiteEdits = std::move(KeptEdits);
+}
+
+std::string RewriteContext::whyNotEditable(const Expr *E) const {
+  SourceLocation B = E->getBeginLoc(), End = E->getEndLoc();
+  for (SourceLocation L : {B, End}) {
+    if (!L.isMacroID())
+      continue;
+    // The innermost macro whose body (not an argument) holds the token.
+    SourceLocation At = L;
+    while (At.isMacroID() && SM.isMacroArgExpansion(At))
+      At = SM.getImmediateSpellingLoc(At);
+    if (At.isMacroID()) {
+      StringRef Name = Lexer::getImmediateMacroName(At, SM, Ctx.getLangOpts());
+      return ("it is part of the expansion of macro '" + Name +
+              "' (neither the whole expansion nor inside one of its "
+              "arguments), whose text every expansion shares")
+          .str();
+    }
+  }
+  if (B.isMacroID() || End.isMacroID())
+    return "it is spelled across several macro arguments or expansions";
+  return "its text is not in the file being rewritten";
+}
+
+void RewriteContext::untraced(const Expr *E, StringRef Reason,
+                              std::optional<AccessKind> Kind) {
+  SourceLocation B = E->getBeginLoc(), End = E->getEndLoc();
+  if (!Tables.UntracedSeen.insert({B.getRawEncoding(), End.getRawEncoding()})
+           .second)
+    return;
+  std::string Text = textOf(E->getSourceRange());
+  StringRef What = "access";
+  if (Kind == AccessKind::Load)
+    What = "load";
+  else if (Kind == AccessKind::Store)
+    What = "store";
+  else if (Kind == AccessKind::Update)
+    What = "update";
+  else if (Kind == AccessKind::Call)
+    What = "call";
+  report(B, (What + (Kind == AccessKind::Call ? " '" : " of '") + Text +
+             "' is not traced: " + Reason)
+                .str());
+  listUntraced(B, Text, Reason, Scope);
+}
+
+void RewriteContext::untraced(SourceLocation Loc, StringRef Text,
+                              StringRef Reason, StringRef InScope) {
+  if (!Tables.UntracedSeen.insert({Loc.getRawEncoding(), 0}).second)
+    return;
+  report(Loc, Text.str() + " is not traced: " + Reason.str());
+  listUntraced(Loc, Text, Reason, InScope);
+}
+
+void RewriteContext::listUntraced(SourceLocation Loc, StringRef Text,
+                                  StringRef Reason, StringRef InScope) {
+  // Where the user wrote it: the macro invocation, or the argument's text.
+  SourceLocation At = SM.getFileLoc(Loc);
+  UntracedMeta Meta;
+  Meta.File = pathOf(SM.getFileID(At));
+  Meta.Line = SM.getSpellingLineNumber(At);
+  Meta.Column = SM.getSpellingColumnNumber(At);
+  Meta.Scope = InScope.empty() ? Scope : InScope.str();
+  Meta.Text = Text.str();
+  Meta.Reason = Reason.str();
+  Tables.Untraced.push_back(std::move(Meta));
+}
+
+void RewriteContext::report(SourceLocation Loc, StringRef Message) {
+  DiagnosticsEngine &D = Ctx.getDiagnostics();
+  D.Report(Loc, D.getCustomDiagID(Tables.Strict ? DiagnosticsEngine::Error
+                                                : DiagnosticsEngine::Warning,
+                                  "%0"))
+      << Message;
+}
+
+void RewriteContext::warning(SourceLocation Loc, StringRef Message) {
+  if (!Warned.insert(SM.getExpansionLoc(Loc)).second)
+    return;
+  report(Loc, Message);
+}
+
 void RewriteContext::remark(SourceLocation Loc, StringRef Message) {
-  Loc = SM.getExpansionLoc(Loc);
-  if (!Remarked.insert(Loc).second)
+  if (!Warned.insert(SM.getExpansionLoc(Loc)).second)
     return;
   DiagnosticsEngine &D = Ctx.getDiagnostics();
   D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Remark, "%0")) << Message;

@@ -6,6 +6,13 @@
 // file edited is the main file, or a project header whose helpers are
 // copied, instrumented, into the main file (HelperCloner).
 //
+// Every access the rewriter wraps is numbered here (wrapAccess,
+// replaceCallee): the number, an access site, goes into the inserted text
+// and into the module's table of access sites, so that each record of the
+// trace names the expression that made it. Every access it cannot wrap is
+// reported here (untraced): a warning with the reason, an error under
+// --strict, and an entry of the module's table of untraced accesses.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_REWRITER_REWRITECONTEXT_H
@@ -14,36 +21,137 @@
 #include "EditSet.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
+#include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 namespace wgtrace {
 namespace rewriter {
 
+/// What an access does to memory (fb::AccessKind).
+enum class AccessKind : uint8_t { Load = 0, Store = 1, Update = 2, Call = 3 };
+
+/// An access expression the rewriter wrapped (detail::AccessSiteInfo).
+struct AccessSiteMeta {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  AccessKind Kind = AccessKind::Load;
+  std::string Scope;
+  std::string Text;
+};
+
+/// An access, or a whole kernel, the rewriter could not instrument
+/// (detail::UntracedInfo).
+struct UntracedMeta {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  std::string Scope;
+  std::string Text;
+  std::string Reason;
+};
+
+/// What one translation unit's module lists besides its kernels and
+/// dispatch sites. Every RewriteContext of the unit (the main file's, the
+/// headers' whose helpers are copied) adds to the same tables.
+struct ModuleTables {
+  /// The main file as the rewriter was given it (what #line names).
+  std::string MainPath;
+  /// --strict: untraced accesses are errors, not warnings.
+  bool Strict = false;
+  /// Site N is entry N - 1.
+  std::vector<AccessSiteMeta> AccessSites;
+  std::vector<UntracedMeta> Untraced;
+
+  /// Numbers the sites again without the ones whose wraps were taken back
+  /// (a macro argument found to be used in conflicting ways after it was
+  /// wrapped), in the text of every edit and in AccessSites. Call it after
+  /// the last access is wrapped and before the edits become text.
+  void finishSites();
+
+private:
+  friend class RewriteContext;
+  using RangeKey = std::tuple<unsigned, unsigned, unsigned>;
+  /// How site N's text was edited (entry N - 1), to take it back or
+  /// renumber it.
+  struct SiteEdit {
+    EditSet *Edits;
+    unsigned Begin, End;
+    std::string Open, Close;
+    /// A replaced callee's name (Open is the replacement), not a wrap.
+    bool IsReplace;
+    const clang::Expr *Named;
+    bool Dead = false;
+  };
+  /// (file, begin, end, kind) of each wrapped text: a template's
+  /// instantiations wrap the same text again and keep its site.
+  std::map<std::tuple<unsigned, unsigned, unsigned, AccessKind>, unsigned>
+      SiteIndex;
+  std::vector<SiteEdit> SiteEdits;
+  /// Texts used in conflicting ways: no wrap may go there.
+  std::set<RangeKey> Poisoned;
+  /// Untraced accesses already listed (instantiations repeat them).
+  std::set<
+      std::pair<clang::SourceLocation::UIntTy, clang::SourceLocation::UIntTy>>
+      UntracedSeen;
+};
+
+/// The text that goes around an access, given its site number.
+struct AccessWrap {
+  std::string Open;
+  std::string Close;
+};
+
+struct WrapOptions {
+  /// The wrap may share its text with others (EditSet::wrap).
+  bool Stackable = false;
+  /// The wrapped expression with the parentheses written around it, tried
+  /// when it cannot be edited alone (`#define A(i) (a[i])`).
+  const clang::Expr *Spelled = nullptr;
+  /// The access the site names (location, text, and what is reported
+  /// untraced) when it is not the wrapped expression: a bit-field member
+  /// whose object is wrapped, an intrinsic call whose address is.
+  const clang::Expr *Named = nullptr;
+};
+
 class RewriteContext {
 public:
-  /// Edits go to Target (default: the main file).
-  RewriteContext(clang::ASTContext &Ctx, EditSet &Edits,
+  /// Edits go to Target (default: the main file); access sites and
+  /// untraced accesses go to Tables.
+  RewriteContext(clang::ASTContext &Ctx, EditSet &Edits, ModuleTables &Tables,
                  clang::FileID Target = clang::FileID());
 
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
   EditSet &Edits;
+  ModuleTables &Tables;
   /// The file whose text Edits changes.
   clang::FileID Target;
   /// Set when a call was redirected to <wgtrace/algorithms.h>, which the
   /// rewritten file must then include.
   bool UsesAlgorithms = false;
+  /// The function whose body is being instrumented, as access sites and
+  /// untraced accesses name it (their scope).
+  std::string Scope;
 
   /// Where an expression can be edited in the target file, as [begin, end)
-  /// offsets. Accesses written entirely inside one macro argument map to
-  /// their spelling; anything else that involves a macro has no edit range,
-  /// and InMacro is set.
+  /// offsets: its own text, the text of the one macro argument it is
+  /// spelled in, or the whole macro invocation it is the expansion of
+  /// (`A(i, j)` for `#define A(i, j) a[(i) * n + (j)]`). Anything else that
+  /// involves a macro has no edit range, and InMacro is set.
   std::optional<std::pair<unsigned, unsigned>> editRange(clang::SourceRange R,
                                                          bool &InMacro) const;
 
@@ -55,13 +163,78 @@ public:
     return Loc.isValid() && SM.getFileID(SM.getExpansionLoc(Loc)) == Target;
   }
 
-  /// Reports a remark once per location (template instantiations and
-  /// repeated macro arguments would otherwise repeat it).
+  /// The text wrapped around an access by the access macros:
+  /// `WGTRACE_LOAD_AT(<site>, ` ... `)`.
+  static AccessWrap accessMacro(AccessKind Kind, unsigned Site);
+  /// How inserted code names access site \p Site: `WGTRACE_ACCESS_SITE(<n>)`,
+  /// the bits the records of the site carry (0 in a build without sites).
+  static std::string siteArgument(unsigned Site);
+
+  /// Wraps the text of the access E (of kind Kind) in what Make returns for
+  /// its access site, and lists the site in the module. The same text
+  /// wrapped again for the same kind (another instantiation of a
+  /// template) keeps its site. Returns the site (1-based), or 0 when E's
+  /// text cannot be wrapped: then the access is reported untraced with the
+  /// reason.
+  unsigned wrapAccess(const clang::Expr *E, AccessKind Kind,
+                      llvm::function_ref<AccessWrap(unsigned Site)> Make,
+                      const WrapOptions &Options = WrapOptions());
+
+  /// Replaces the callee's name of Call (a library function that accesses
+  /// memory: memcpy, an algorithm) with what Make returns for the access
+  /// site of the call, and lists the site (kind Kind, the call's text).
+  /// Returns the site, or 0 when the callee cannot be edited (reported
+  /// untraced).
+  unsigned replaceCallee(const clang::CallExpr *Call, AccessKind Kind,
+                         llvm::function_ref<std::string(unsigned Site)> Make);
+
+  /// Reports that the access E is not traced, for Reason (one sentence,
+  /// no final period): a warning at E (an error under --strict) and an
+  /// entry of the untraced table, once per expression.
+  /// Kind, when known, names what E does ("store of 'a[i]'").
+  void untraced(const clang::Expr *E, llvm::StringRef Reason,
+                std::optional<AccessKind> Kind = std::nullopt);
+  /// The same for something that is not one expression (a kernel, a call
+  /// of a helper that is not instrumented): Text names it. Scope, when
+  /// given, is the function it is in (default: this context's Scope).
+  void untraced(clang::SourceLocation Loc, llvm::StringRef Text,
+                llvm::StringRef Reason, llvm::StringRef InScope = "");
+
+  /// Reports something wgtrace cannot record that is not an access (a
+  /// watched value, a dispatch site): a warning (an error under --strict)
+  /// once per location.
+  void warning(clang::SourceLocation Loc, llvm::StringRef Message);
+  /// Says something the user may want to know that loses nothing (every
+  /// access is still recorded): a remark, once per location.
   void remark(clang::SourceLocation Loc, llvm::StringRef Message);
   void error(clang::SourceLocation Loc, llvm::StringRef Message);
 
+  /// Why an expression whose text has no edit range cannot be wrapped.
+  std::string whyNotEditable(const clang::Expr *E) const;
+
 private:
-  llvm::DenseSet<clang::SourceLocation> Remarked;
+  /// The path the metadata names File by: the main file as given, a
+  /// header by its absolute path.
+  std::string pathOf(clang::FileID File) const;
+  void listUntraced(clang::SourceLocation Loc, llvm::StringRef Text,
+                    llvm::StringRef Reason, llvm::StringRef InScope);
+  /// The access site of [Begin, End) for Kind: its number, and whether it
+  /// is new (not listed yet).
+  std::pair<unsigned, bool> siteFor(std::pair<unsigned, unsigned> Range,
+                                    AccessKind Kind) const;
+  /// Lists site Site: the text [Begin, End) of the target file wrapped for
+  /// Kind, named by the text of Named where it can be edited.
+  void addSite(std::pair<unsigned, unsigned> Range, AccessKind Kind,
+               unsigned Site, const clang::Expr *Named,
+               ModuleTables::SiteEdit Edit);
+  /// The text [Begin, End) is used by accesses that need different edits:
+  /// takes back the edits of its sites and reports all of them untraced.
+  void poison(std::pair<unsigned, unsigned> Range, llvm::StringRef Reason);
+  /// The source text of E as written, on one line and abbreviated.
+  std::string textOf(clang::SourceRange R) const;
+  void report(clang::SourceLocation Loc, llvm::StringRef Message);
+
+  llvm::DenseSet<clang::SourceLocation> Warned;
 };
 
 } // namespace rewriter

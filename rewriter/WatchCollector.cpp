@@ -107,17 +107,17 @@ bool WatchCollector::VisitCompoundStmt(CompoundStmt *S) {
     if (std::optional<unsigned> After = RC.offsetAfterToken(DS->getEndLoc()))
       RC.Edits.insert(*After, Records);
     else
-      RC.remark(DS->getBeginLoc(), "initial value of a watched variable "
-                                   "declared in a macro not recorded");
+      RC.warning(DS->getBeginLoc(), "initial value of a watched variable "
+                                    "declared in a macro not recorded");
   }
   return true;
 }
 
 bool WatchCollector::VisitVarDecl(VarDecl *VD) {
   if (ordinalOf(VD) && VD->hasInit() && !Initialised.contains(VD))
-    RC.remark(VD->getLocation(),
-              "initial value of watched variable '" + VD->getName().str() +
-                  "' not recorded: it is not declared in a block");
+    RC.warning(VD->getLocation(),
+               "initial value of watched variable '" + VD->getName().str() +
+                   "' not recorded: it is not declared in a block");
   return true;
 }
 
@@ -161,17 +161,17 @@ void WatchCollector::changed(const Expr *E, const Expr *Target) {
   bool InMacro = false;
   auto Range = RC.editRange(E->getSourceRange(), InMacro);
   if (!Range) {
-    RC.remark(E->getBeginLoc(), "change of watched variable '" +
-                                    VD->getName().str() +
-                                    "' in a macro expansion not recorded");
+    RC.warning(E->getBeginLoc(), "change of watched variable '" +
+                                     VD->getName().str() +
+                                     "' in a macro expansion not recorded");
     return;
   }
   if (!RC.Edits.wrap(Range->first, Range->second,
                      "::wgtrace::detail::watched(" + std::to_string(*Ordinal) +
                          ", __builtin_addressof(" + VD->getName().str() + "), ",
                      ")"))
-    RC.remark(E->getBeginLoc(), "change of watched variable '" +
-                                    VD->getName().str() + "' not recorded");
+    RC.warning(E->getBeginLoc(), "change of watched variable '" +
+                                     VD->getName().str() + "' not recorded");
 }
 
 } // namespace rewriter

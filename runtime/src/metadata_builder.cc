@@ -170,10 +170,18 @@ std::vector<uint8_t> MetadataBuilder::build() {
   FileStrings.reserve(Files.size());
   for (const std::string &F : Files)
     FileStrings.push_back(Builder.CreateString(F));
+  // No access sites anywhere (every module built with WGTRACE_ACCESS_SITES=0,
+  // or none wrapped an access): no table, and the address words of the
+  // file's records are bare addresses, as IREE's tools read them.
+  auto AccessSiteVector =
+      AccessSites.empty()
+          ? flatbuffers::Offset<
+                flatbuffers::Vector<flatbuffers::Offset<fb::AccessSiteDef>>>()
+          : Builder.CreateVector(AccessSites);
   auto Extension = fb::CreateWgtraceDef(
       Builder, /*version=*/1, Builder.CreateVector(FileStrings),
       Builder.CreateVector(FunctionExtras), Builder.CreateVector(SiteExtras),
-      Builder.CreateVector(AccessSites), Builder.CreateVector(Untraced));
+      AccessSiteVector, Builder.CreateVector(Untraced));
 
   auto FunctionVector = Builder.CreateVector(Functions);
   auto SiteVector = Builder.CreateVector(Sites);

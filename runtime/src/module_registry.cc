@@ -64,6 +64,9 @@ Module::Module(const FunctionInfo *Functions, size_t NumFunctions,
     NumAccessSitesNumbered =
         static_cast<uint32_t>(std::min<uint64_t>(Extras.NumAccessSites, Room));
     List.NextAccessSite += NumAccessSitesNumbered;
+    if (Extras.AccessSiteBits)
+      for (uint32_t I = 1; I <= Extras.NumAccessSites; ++I)
+        Extras.AccessSiteBits[I - 1] = accessSiteBits(I);
     if (NumAccessSitesNumbered < Extras.NumAccessSites &&
         !List.ToldAccessSitesRanOut) {
       List.ToldAccessSitesRanOut = true;

@@ -89,7 +89,7 @@ WorkgroupScope::~WorkgroupScope() {
 }
 
 void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
-                      uint64_t Length) {
+                      uint64_t Length, uint64_t SiteBits) {
   if (&R == &ThreadStateTLS.Idle)
     return;
   // One record per piece the 16-bit length field can hold.
@@ -97,7 +97,7 @@ void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
   for (uint64_t Done = 0; Done < Length;) {
     uint64_t Piece =
         std::min<uint64_t>(Length - Done, format::kMaxAccessLength);
-    appendRecord(R, memoryWord(R, IsStore, Piece), Start + Done);
+    appendRecord(R, memoryWord(R, IsStore, Piece), (Start + Done) | SiteBits);
     Done += Piece;
   }
 }

@@ -39,6 +39,35 @@ class Table:
         at = self._field(index)
         return default if at is None else struct.unpack_from("<I", self.buf, at)[0]
 
+    def u8(self, index, default=0):
+        at = self._field(index)
+        return default if at is None else self.buf[at]
+
+    def location(self, index):
+        """A SourceLocation struct (file, line, column), stored inline."""
+        at = self._field(index)
+        return (0, 0, 0) if at is None else struct.unpack_from("<3I", self.buf, at)
+
+    def strings(self, index):
+        at = self._field(index)
+        if at is None:
+            return []
+        v = self._indirect(at)
+        n = struct.unpack_from("<I", self.buf, v)[0]
+        out = []
+        for i in range(n):
+            s = self._indirect(v + 4 + 4 * i)
+            length = struct.unpack_from("<I", self.buf, s)[0]
+            out.append(self.buf[s + 4:s + 4 + length].decode("utf-8", "replace"))
+        return out
+
+    def has(self, index):
+        return self._field(index) is not None
+
+    def table(self, index):
+        at = self._field(index)
+        return None if at is None else Table(self.buf, self._indirect(at))
+
     def _indirect(self, at):
         return at + struct.unpack_from("<I", self.buf, at)[0]
 
@@ -82,7 +111,12 @@ def dump_metadata(content, out):
         out.append("// dispatch site %d: %s" % (i, functions[s.u32(0)].string(0)))
     out.append(RULE)
     out.append("")
-    return [f.string(0) for f in functions], [s.u32(0) for s in sites]
+    # wgtrace's extension (root field 16, WgtraceDef): with its access_sites
+    # vector (field 4) present, the top 16 bits of a memory record's
+    # address word are an access site id, not address.
+    extension = root.table(16)
+    has_sites = extension is not None and extension.has(4)
+    return [f.string(0) for f in functions], [s.u32(0) for s in sites], has_sites
 
 
 def value_text(vtype, bits):
@@ -103,7 +137,7 @@ def value_text(vtype, bits):
     return "<<unknown type: %02X>>" % vtype
 
 
-def dump_ring(content, names, sites, out):
+def dump_ring(content, names, sites, has_sites, out):
     ring_size = len(content) - PADDING
     head = struct.unpack_from("<Q", content, len(content) - 8)[0]
     i = 0
@@ -127,14 +161,15 @@ def dump_ring(content, names, sites, out):
                                                     value_text(payload & 0xFF, second)))
             i += 16
         elif tag in (4, 5):
-            out.append("%016X | %s %016X %u" % (key, "LOAD " if tag == 4 else "STORE", second, payload))
+            address = second & ((1 << 48) - 1) if has_sites else second
+            out.append("%016X | %s %016X %u" % (key, "LOAD " if tag == 4 else "STORE", address, payload))
             i += 16
         else:
             raise ValueError("unknown record tag %d at ring offset %d" % (tag, i))
 
 
 def dump(data):
-    out, names, sites = [], [], []
+    out, names, sites, has_sites = [], [], [], False
     offset = 0
     while offset < len(data):
         magic, ctype, _version, length = struct.unpack_from("<IHHQ", data, offset)
@@ -142,13 +177,103 @@ def dump(data):
             raise ValueError("bad magic at offset %d" % offset)
         content = data[offset + 16:offset + 16 + length]
         if ctype == 0:
-            names, sites = dump_metadata(content, out)
+            names, sites, has_sites = dump_metadata(content, out)
         elif ctype == 1:
-            dump_ring(content, names, sites, out)
+            dump_ring(content, names, sites, has_sites, out)
         else:
             raise ValueError("unknown chunk type %d" % ctype)
         offset += 16 + align16(length)
     return "\n".join(out) + "\n"
+
+
+def extension(content):
+    """wgtrace's metadata extension (WgtraceDef, root field 16) as plain
+    data: buffer parameters per function, access sites (None when the file
+    has no access_sites vector), untraced accesses."""
+    root = Table(content, struct.unpack_from("<I", content, 0)[0])
+    ext = root.table(16)
+    result = {"params": [], "access_sites": None, "untraced": [],
+              "names": [f.string(0) for f in root.tables(2)]}
+    if ext is None:
+        return result
+    files = ext.strings(1)
+
+    def place(t, index):
+        f, line, column = t.location(index)
+        return (files[f] if f < len(files) else "?", line, column)
+
+    for f in ext.tables(2):
+        result["params"].append([
+            {"name": p.string(0), "type": p.string(1), "position": p.u32(2),
+             "kind": p.u8(3), "element_size": p.u32(4), "has_extent": bool(p.u8(5))}
+            for p in f.tables(2)])
+    if ext.has(4):
+        result["access_sites"] = [
+            {"place": place(a, 0), "kind": a.u8(1), "scope": a.string(2), "text": a.string(3)}
+            for a in ext.tables(4)]
+    result["untraced"] = [
+        {"place": place(u, 0), "scope": u.string(1), "text": u.string(2), "reason": u.string(3)}
+        for u in ext.tables(5)]
+    return result
+
+
+def records(data):
+    """Every record of a trace, in file order, as dicts: kind WORKGROUP
+    (offset, site, function, id), VALUE (key, type, ordinal, bits), LOAD /
+    STORE (key, address, site, length, word), PRINT (key, text); and the
+    extension of the last metadata chunk. Keys are ring offsets of
+    WORKGROUP records in the same chunk ("chunk" numbers the ring chunks)."""
+    out, meta, sites_of, has_sites = [], extension_placeholder(), [], False
+    offset, chunk = 0, -1
+    while offset < len(data):
+        magic, ctype, _version, length = struct.unpack_from("<IHHQ", data, offset)
+        if magic != MAGIC:
+            raise ValueError("bad magic at offset %d" % offset)
+        content = data[offset + 16:offset + 16 + length]
+        if ctype == 0:
+            root = Table(content, struct.unpack_from("<I", content, 0)[0])
+            sites_of = [s.u32(0) for s in root.tables(3)]
+            meta = extension(content)
+            has_sites = meta["access_sites"] is not None
+        elif ctype == 1:
+            chunk += 1
+            ring_size = len(content) - PADDING
+            head = struct.unpack_from("<Q", content, len(content) - 8)[0]
+            i = 0
+            while i < min(head, ring_size):
+                tag = content[i]
+                if tag == 0:
+                    w = struct.unpack_from("<8I", content, i)
+                    out.append({"kind": "WORKGROUP", "chunk": chunk, "offset": i,
+                                "site": w[0] >> 8, "function": sites_of[w[0] >> 8],
+                                "id": tuple(w[1:4])})
+                    i += 32
+                    continue
+                word, second = struct.unpack_from("<QQ", content, i)
+                payload, key = (word >> 8) & 0xFFFF, word >> 24
+                if tag == 1:
+                    out.append({"kind": "PRINT", "chunk": chunk, "key": key,
+                                "text": content[i + 8:i + 8 + payload]})
+                    i += align16(8 + payload)
+                elif tag == 2:
+                    out.append({"kind": "VALUE", "chunk": chunk, "key": key,
+                                "type": payload & 0xFF, "ordinal": payload >> 8,
+                                "bits": second})
+                    i += 16
+                elif tag in (4, 5):
+                    out.append({"kind": "LOAD" if tag == 4 else "STORE", "chunk": chunk,
+                                "key": key, "length": payload, "word": second,
+                                "address": second & ((1 << 48) - 1) if has_sites else second,
+                                "site": second >> 48 if has_sites else 0})
+                    i += 16
+                else:
+                    raise ValueError("unknown record tag %d at ring offset %d" % (tag, i))
+        offset += 16 + align16(length)
+    return out, meta
+
+
+def extension_placeholder():
+    return {"params": [], "access_sites": None, "untraced": [], "names": []}
 
 
 if __name__ == "__main__":

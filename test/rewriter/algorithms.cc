@@ -38,18 +38,18 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
   std::copy(local, local + 4, local + 4);
   // CHECK: std::copy(local, local + 4, local + 4);
   std::sort(v.begin(), v.end(), [](const float &p, const float &q) { return p > q; });
-  // CHECK: ::wgtrace::detail::recorded::sort<'M', 'M', 'R'>(v.begin(), v.end(), [](const float &p, const float &q) { return WGTRACE_LOAD(p) > WGTRACE_LOAD(q); });
+  // CHECK: ::wgtrace::detail::recorded::sort<'M', 'M', 'R'>(v.begin(), v.end(), [](const float &p, const float &q) { return WGTRACE_LOAD_AT({{[0-9]+}}, p) > WGTRACE_LOAD_AT({{[0-9]+}}, q); });
   b[0] = std::transform_reduce(x, x + 8, b, 0.0f);
-  // CHECK: WGTRACE_STORE(b[0]) = ::wgtrace::detail::recorded::transform_reduce<'M', 'M', 'M', '-'>(x, x + 8, b, 0.0f);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[0]) = ::wgtrace::detail::recorded::transform_reduce<'M', 'M', 'M', '-'>(x, x + 8, b, 0.0f);
   std::transform(x, x + 8, b, half);
   // CHECK: ::wgtrace::detail::recorded::transform<'M', 'M', 'M', 'L'>(x, x + 8, b, half);
   b[1] = std::accumulate(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + e; });
-  // CHECK: WGTRACE_STORE(b[1]) = ::wgtrace::detail::recorded::accumulate<'M', 'M', '-', 'B'>(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + WGTRACE_LOAD(e); });
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[1]) = ::wgtrace::detail::recorded::accumulate<'M', 'M', '-', 'B'>(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + WGTRACE_LOAD_AT({{[0-9]+}}, e); });
   std::for_each(v.rbegin(), v.rend(), [](auto &e) { e *= 2; });
-  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'R'>(v.rbegin(), v.rend(), [](auto &e) { WGTRACE_UPDATE(e) *= 2; });
+  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'R'>(v.rbegin(), v.rend(), [](auto &e) { WGTRACE_UPDATE_AT({{[0-9]+}}, e) *= 2; });
   using namespace std;
   b[2] = *max_element(x, x + 8, greater<float>());
-  // CHECK: WGTRACE_STORE(b[2]) = WGTRACE_LOAD(*::wgtrace::detail::recorded::max_element<'M', 'M', 'L'>(x, x + 8, greater<float>()));
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[2]) = WGTRACE_LOAD_AT({{[0-9]+}}, *::wgtrace::detail::recorded::max_element<'M', 'M', 'L'>(x, x + 8, greater<float>()));
   std::ranges::sort(std::span<float>(x, 8), {}, [](float e) { return -e; });
   // CHECK: ::wgtrace::detail::recorded::ranges::sort<'M', 'L', 'L'>(std::span<float>(x, 8), std::ranges::less{}, [](float e) { return -e; });
   std::ranges::fill(local, 1.0f);
@@ -57,7 +57,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
   std::move(x, x + 2, x + 4);
   // CHECK: ::wgtrace::detail::recorded::move<'M', 'M', 'M'>(x, x + 2, x + 4);
   float moved = std::move(b[3]);
-  // CHECK: float moved = std::move(WGTRACE_LOAD(b[3]));
+  // CHECK: float moved = std::move(WGTRACE_LOAD_AT({{[0-9]+}}, b[3]));
   a[0] = moved + static_cast<float>(n);
 
   // Not recorded, with a warning saying why.

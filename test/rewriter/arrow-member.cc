@@ -10,9 +10,9 @@ struct Particle {
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Particle *p) {
   p->x = p->y;
-  // CHECK: WGTRACE_STORE(p->x) = WGTRACE_LOAD(p->y);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, p->x) = WGTRACE_LOAD_AT({{[0-9]+}}, p->y);
   p[wg.id[0]].mass = 2.0 * p->mass;
-  // CHECK: WGTRACE_STORE(p[wg.id[0]].mass) = 2.0 * WGTRACE_LOAD(p->mass);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, p[wg.id[0]].mass) = 2.0 * WGTRACE_LOAD_AT({{[0-9]+}}, p->mass);
   (*p).y = 0;
-  // CHECK: WGTRACE_STORE((*p).y) = 0;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, (*p).y) = 0;
 }

@@ -18,23 +18,23 @@ struct Flags {
   unsigned b : 7;
   void set(unsigned v) {
     a = v;
-    // CHECK: ::wgtrace::detail::bitfieldAccess<0, 1, true, false>(this)->a = v;
+    // CHECK: ::wgtrace::detail::bitfieldAccess<0, 1, true, false>(WGTRACE_ACCESS_SITE({{[0-9]+}}), this)->a = v;
     Flags::b += 1;
-    // CHECK: ::wgtrace::detail::bitfieldAccess<0, 2, true, true>(this)->Flags::b += 1;
+    // CHECK: ::wgtrace::detail::bitfieldAccess<0, 2, true, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}), this)->Flags::b += 1;
     auto bump = [this] { ++a; };
-    // CHECK: auto bump = [this] { ++::wgtrace::detail::bitfieldAccess<0, 1, true, true>(this)->a; };
+    // CHECK: auto bump = [this] { ++::wgtrace::detail::bitfieldAccess<0, 1, true, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}), this)->a; };
     bump();
   }
 };
 struct Derived : Pad, Flags {
   unsigned total() { return a + b; }
-  // CHECK: unsigned total() { return ::wgtrace::detail::bitfieldAccess<8, 1, false, true>(this)->a + ::wgtrace::detail::bitfieldAccess<8, 2, false, true>(this)->b; }
+  // CHECK: unsigned total() { return ::wgtrace::detail::bitfieldAccess<8, 1, false, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}), this)->a + ::wgtrace::detail::bitfieldAccess<8, 2, false, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}), this)->b; }
 };
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Flags *p, Derived *d,
                         unsigned *out) {
   p->set(3);
   out[0] = d->total() + d->b;
-  // CHECK: WGTRACE_STORE(out[0]) = d->total() + ::wgtrace::detail::bitfieldAccess<8, 2, false, true>(d)->b;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[0]) = d->total() + ::wgtrace::detail::bitfieldAccess<8, 2, false, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}), d)->b;
   (void)wg;
 }

@@ -24,17 +24,17 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Flags *p, Flags &r,
                         Node *n) {
   Flags local{};
   p->a = 1;
-  // CHECK: ::wgtrace::detail::bitfieldAccess<0, 1, true, false>(p)->a = 1;
+  // CHECK: ::wgtrace::detail::bitfieldAccess<0, 1, true, false>(WGTRACE_ACCESS_SITE({{[0-9]+}}), p)->a = 1;
   r.b += p[1].c;
-  // CHECK: (*::wgtrace::detail::bitfieldAccess<0, 2, true, true>(__builtin_addressof(r))).b += (*::wgtrace::detail::bitfieldAccess<8, 2, false, true>(__builtin_addressof(p[1]))).c;
+  // CHECK: (*::wgtrace::detail::bitfieldAccess<0, 2, true, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}), __builtin_addressof(r))).b += (*::wgtrace::detail::bitfieldAccess<8, 2, false, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}), __builtin_addressof(p[1]))).c;
   n->next->f.c++;
-  // CHECK: (*::wgtrace::detail::bitfieldAccess<8, 2, true, true>(__builtin_addressof(WGTRACE_LOAD(n->next)->f))).c++;
+  // CHECK: (*::wgtrace::detail::bitfieldAccess<8, 2, true, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}), __builtin_addressof(WGTRACE_LOAD_AT({{[0-9]+}}, n->next)->f))).c++;
   n->flags->a = 2;
-  // CHECK: ::wgtrace::detail::bitfieldAccess<0, 1, true, false>(WGTRACE_LOAD(n->flags))->a = 2;
+  // CHECK: ::wgtrace::detail::bitfieldAccess<0, 1, true, false>(WGTRACE_ACCESS_SITE({{[0-9]+}}), WGTRACE_LOAD_AT({{[0-9]+}}, n->flags))->a = 2;
   unsigned x = n->f.b;
   local.a = x;
   // CHECK: local.a = x;
   p->b = local.a;
-  // CHECK: ::wgtrace::detail::bitfieldAccess<0, 2, true, false>(p)->b = local.a;
+  // CHECK: ::wgtrace::detail::bitfieldAccess<0, 2, true, false>(WGTRACE_ACCESS_SITE({{[0-9]+}}), p)->b = local.a;
   (void)wg;
 }

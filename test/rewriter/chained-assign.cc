@@ -13,13 +13,13 @@ struct P {
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
                         P *p) {
   a[0] = b[0] = a[1];
-  // CHECK: WGTRACE_STORE(a[0]) = WGTRACE_STORE(b[0]) = WGTRACE_LOAD(a[1]);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[0]) = WGTRACE_STORE_AT({{[0-9]+}}, b[0]) = WGTRACE_LOAD_AT({{[0-9]+}}, a[1]);
   float t;
   t = a[2] = 5;
-  // CHECK: t = WGTRACE_STORE(a[2]) = 5;
+  // CHECK: t = WGTRACE_STORE_AT({{[0-9]+}}, a[2]) = 5;
   p->x = p->y = t;
-  // CHECK: WGTRACE_STORE(p->x) = WGTRACE_STORE(p->y) = t;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, p->x) = WGTRACE_STORE_AT({{[0-9]+}}, p->y) = t;
   a[3] += b[3] = 1;
-  // CHECK: WGTRACE_UPDATE(a[3]) += WGTRACE_STORE(b[3]) = 1;
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, a[3]) += WGTRACE_STORE_AT({{[0-9]+}}, b[3]) = 1;
   (void)wg;
 }

@@ -6,14 +6,14 @@
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *acc,
                         const float *x, unsigned *bits, int i) {
   acc[i] += x[i];
-  // CHECK: WGTRACE_UPDATE(acc[i]) += WGTRACE_LOAD(x[i]);
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, acc[i]) += WGTRACE_LOAD_AT({{[0-9]+}}, x[i]);
   acc[i] *= 2.0f;
-  // CHECK: WGTRACE_UPDATE(acc[i]) *= 2.0f;
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, acc[i]) *= 2.0f;
   *bits |= 1u << i;
-  // CHECK: WGTRACE_UPDATE(*bits) |= 1u << i;
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, *bits) |= 1u << i;
   float sum = 0;
   sum += x[0];
-  // CHECK: sum += WGTRACE_LOAD(x[0]);
+  // CHECK: sum += WGTRACE_LOAD_AT({{[0-9]+}}, x[0]);
   acc[0] = sum;
   (void)wg;
 }

@@ -5,7 +5,7 @@
 // that every file copying the kernel defines alike (inline variables named
 // after the kernel's place), so the kernel is one function in the trace.
 // The header is not rewritten; a kernel this file does not use is not
-// copied; one that cannot be copied is a warning.
+// copied; one that cannot be copied is untraced (warning, table entry).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -13,22 +13,32 @@
 // RUN: %cxx -fsyntax-only -Wall -Wextra -Werror -std=c++17 -I %wgtrace-include -I %S/Inputs %t.out.cc
 #include "header_kernels.h"
 
-// CHECK: {"lib::scaleBy", "{{.*}}.cc:38"},
-// CHECK-NEXT: {"lib::scaleBy", "{{.*}}.cc:46"},
-// CHECK-NEXT: {"lib::scaleBy", "{{.*}}.cc:48"},
-// CHECK-NEXT: {"lib::counted", "{{.*}}.cc:54"},
-// CHECK: inline const ::wgtrace::detail::FunctionInfo [[SCALE:wgtrace_kernel_[0-9a-f]+_]]functions_[] = {{[{][{]}}"lib::scaleBy", "{{[^"]*}}", "(const wgtrace::Workgroup &wg, T *data, T f)", "template <class T>\nWGTRACE_DISPATCH void scaleBy({{.*}}", "{{.*}}Inputs/header_kernels.h", 11, 23, 1, nullptr, 0}};
+// CHECK: {"lib::scaleBy", "{{.*}}.cc:48"},
+// CHECK-NEXT: {"lib::scaleBy", "{{.*}}.cc:56"},
+// CHECK-NEXT: {"lib::scaleBy", "{{.*}}.cc:58"},
+// CHECK-NEXT: {"lib::counted", "{{.*}}.cc:64"},
+// CHECK: const ::wgtrace::detail::AccessSiteInfo wgtrace_access_sites_[] = {
+// CHECK-NEXT: {"{{.*}}Inputs/header_kernels.h", 12, 3, 2, "lib::scaleBy", "data[wg.id[0]]"},
+// CHECK-NEXT: {"{{.*}}Inputs/header_kernels.h", 16, 3, 1, "lib::bump", "data[wg.id[0]]"},
+// CHECK-NEXT: {"{{.*}}Inputs/header_kernels.h", 16, 26, 0, "lib::bump", "data[wg.id[0]]"},
+// CHECK-NEXT: };
+// CHECK-NEXT: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
+// CHECK-NEXT: {"{{.*}}Inputs/header_kernels.h", 26, 3, "lib::launchBump", "launch of 'lib::bump'", "it is written in {{.*}}header_kernels.h, which is not rewritten: its workgroups are not recorded (launch the kernel from a source file, where the launch is instrumented)"},
+// CHECK-NEXT: {"{{.*}}.cc", 64, 21, "lib::counted", "kernel 'lib::counted'", "it is defined in {{.*}}header_kernels.h, which is not rewritten, and cannot be copied here (it has a static local variable, which a copy would duplicate): its workgroups and accesses are not recorded"},
+// CHECK: inline const ::wgtrace::detail::ParamInfo [[SCALE:wgtrace_kernel_[0-9a-f]+_]]params_[] = {{[{][{]}}"data", "T *", 1, 0, 0, false}, };
+// CHECK-NEXT: inline const ::wgtrace::detail::FunctionInfo [[SCALE]]functions_[] = {{[{][{]}}"lib::scaleBy", "{{[^"]*}}", "(const wgtrace::Workgroup &wg, T *data, T f)", "template <class T>\nWGTRACE_DISPATCH void scaleBy({{.*}}", "{{.*}}Inputs/header_kernels.h", 11, 23, 1, [[SCALE]]params_, 1}};
 // CHECK-NEXT: inline ::wgtrace::detail::Module [[SCALE]]([[SCALE]]functions_, 1, nullptr, 0);
 // CHECK-NEXT: namespace lib {
 // CHECK-NEXT: #line 10 "{{.*}}Inputs/header_kernels.h"
 // CHECK-NEXT: template <class T>
-// CHECK-NEXT: static inline WGTRACE_DISPATCH void scaleBy_wgtrace_{{[0-9]+}}(const wgtrace::Workgroup &wg, T *data, T f) { WGTRACE_WORKGROUP_OF(::[[SCALE]], wg, 0);
-// CHECK-NEXT:   WGTRACE_UPDATE(data[wg.id[0]]) *= f;
-// CHECK: #line 37 "{{.*}}.cc"
+// CHECK-NEXT: static inline WGTRACE_DISPATCH void scaleBy_wgtrace_{{[0-9]+}}(const wgtrace::Workgroup &wg, T *data, T f) { WGTRACE_WORKGROUP_OF(::[[SCALE]], wg, 0); WGTRACE_BUFFERS(data);
+// CHECK-NEXT:   WGTRACE_UPDATE_AT(1, data[wg.id[0]]) *= f;
+// CHECK: #line 47 "{{.*}}.cc"
 // CHECK-NEXT: template <class T> void runAll(T *p) {
-// CHECK: inline ::wgtrace::detail::Module [[BUMP:wgtrace_kernel_[0-9a-f]+_]]([[BUMP]]functions_, 1, nullptr, 0);
-// CHECK: static WGTRACE_DISPATCH inline void bump_wgtrace_{{[0-9]+}}(const wgtrace::Workgroup &wg, float *data) { WGTRACE_WORKGROUP_OF(::[[BUMP]], wg, 0);
-// CHECK-NEXT:   WGTRACE_STORE(data[wg.id[0]]) = twice_wgtrace_{{[0-9]+}}(WGTRACE_LOAD(data[wg.id[0]])) + 1;
+// CHECK: inline const ::wgtrace::detail::ParamInfo [[BUMP:wgtrace_kernel_[0-9a-f]+_]]params_[] = {{[{][{]}}"data", "float *", 1, 0, 4, false}, };
+// CHECK: inline ::wgtrace::detail::Module [[BUMP]]([[BUMP]]functions_, 1, nullptr, 0);
+// CHECK: static WGTRACE_DISPATCH inline void bump_wgtrace_{{[0-9]+}}(const wgtrace::Workgroup &wg, float *data) { WGTRACE_WORKGROUP_OF(::[[BUMP]], wg, 0); WGTRACE_BUFFERS(data);
+// CHECK-NEXT:   WGTRACE_STORE_AT(2, data[wg.id[0]]) = twice_wgtrace_{{[0-9]+}}(WGTRACE_LOAD_AT(3, data[wg.id[0]])) + 1;
 // CHECK-NOT: unused_wgtrace
 
 // A function template that uses a kernel first: the copies go before its
@@ -52,8 +62,8 @@ void run(float *f, double *d, int *n) {
   bump(wg, f);
   // CHECK: ::lib::bump_wgtrace_{{[0-9]+}}(wg, f);
   wgtrace::dispatch(lib::counted, wgtrace::Grid{4, 1, 1}, n);
-  // WARN-DAG: [[@LINE-1]]:21: warning: kernel 'lib::counted' is defined in {{.*}}header_kernels.h, which is not rewritten, and cannot be copied here (it has a static local variable, which a copy would duplicate): its workgroups and accesses are not recorded
+  // WARN-DAG: [[@LINE-1]]:21: warning: kernel 'lib::counted' is not traced: it is defined in {{.*}}header_kernels.h, which is not rewritten, and cannot be copied here (it has a static local variable, which a copy would duplicate): its workgroups and accesses are not recorded
   // CHECK: wgtrace::dispatch(WGTRACE_SITE(3), lib::counted, wgtrace::Grid{4, 1, 1}, n);
   lib::launchBump(f);
-  // WARN-DAG: header_kernels.h:26:3: warning: this launch of 'lib::bump' is written in {{.*}}header_kernels.h, which is not rewritten: its workgroups are not recorded (launch the kernel from a source file, where the launch is instrumented)
+  // WARN-DAG: header_kernels.h:26:3: warning: launch of 'lib::bump' is not traced: it is written in {{.*}}header_kernels.h, which is not rewritten: its workgroups are not recorded (launch the kernel from a source file, where the launch is instrumented)
 }

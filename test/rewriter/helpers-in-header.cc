@@ -13,11 +13,11 @@
 #include <algorithm>
 
 // CHECK:#line 3 "{{.*}}Inputs/helper.h"
-// CHECK-NEXT:static inline float header_sum_wgtrace_0(const float *p) { return WGTRACE_LOAD(p[0]) + WGTRACE_LOAD(p[1]); }
+// CHECK-NEXT:static inline float header_sum_wgtrace_0(const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[0]) + WGTRACE_LOAD_AT({{[0-9]+}}, p[1]); }
 // CHECK-NEXT:#line 18 "{{.*}}.cc"
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a) {
   a[2] = header_sum(a) + header_sum(a + 1);
-  // CHECK: WGTRACE_STORE(a[2]) = header_sum_wgtrace_0(a) + header_sum_wgtrace_0(a + 1);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[2]) = header_sum_wgtrace_0(a) + header_sum_wgtrace_0(a + 1);
   header_quiet(a);
   // CHECK: header_quiet(a);
   std::fill(a, a + 2, 1.0f);

@@ -14,17 +14,17 @@
 static float dot(const float *a, const float *b, int n);
 
 template <class T> T twice(const T *p) { return p[0] * 2; }
-// CHECK: template <class T> T twice(const T *p) { return WGTRACE_LOAD(p[0]) * 2; }
+// CHECK: template <class T> T twice(const T *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[0]) * 2; }
 
 WGTRACE_NO_INSTRUMENT static void skipped(float *x) { x[0] = 1; }
 // CHECK: WGTRACE_NO_INSTRUMENT static void skipped(float *x) { x[0] = 1; }
 
 static void inner(float *x) { x[1] += 1; }
-// CHECK: static void inner(float *x) { WGTRACE_UPDATE(x[1]) += 1; }
+// CHECK: static void inner(float *x) { WGTRACE_UPDATE_AT({{[0-9]+}}, x[1]) += 1; }
 static void outer(float *x) {
   inner(x);
   x[2] = 0;
-  // CHECK: WGTRACE_STORE(x[2]) = 0;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, x[2]) = 0;
 }
 
 void unused(float *x) { x[3] = 0; }
@@ -40,18 +40,18 @@ struct Tile {
   void scale(float f) {
     for (int i = 0; i < size(); ++i)
       data[i] *= f;
-    // CHECK: WGTRACE_UPDATE(WGTRACE_LOAD(data)[i]) *= f;
+    // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, WGTRACE_LOAD_AT({{[0-9]+}}, data)[i]) *= f;
   }
 };
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
                         double *d, Tile &t) {
   a[0] = dot(a, b, 4) + twice(a) + static_cast<float>(twice(d));
-  // CHECK: WGTRACE_STORE(a[0]) = dot(a, b, 4) + twice(a) + static_cast<float>(twice(d));
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[0]) = dot(a, b, 4) + twice(a) + static_cast<float>(twice(d));
   skipped(a);
   outer(b);
   t.at(1) = static_cast<float>(t.size());
-  // CHECK: WGTRACE_STORE(t.at(1)) = static_cast<float>(t.size());
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, t.at(1)) = static_cast<float>(t.size());
   t.scale(2);
   std::fill(a, a + 4, 0.0f);
   (void)wg;
@@ -59,7 +59,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
 
 WGTRACE_DISPATCH WGTRACE_NO_INSTRUMENT void quiet(const wgtrace::Workgroup &wg,
                                                   float *a) {
-  // CHECK: float *a) { WGTRACE_WORKGROUP(wg, 1);
+  // CHECK: float *a) { WGTRACE_WORKGROUP(wg, 1); WGTRACE_BUFFERS(a);
   a[0] = 1;
   // CHECK: {{^}}  a[0] = 1;
   (void)wg;
@@ -69,6 +69,6 @@ static float dot(const float *a, const float *b, int n) {
   float s = 0;
   for (int i = 0; i < n; ++i)
     s += a[i] * b[i];
-  // CHECK: s += WGTRACE_LOAD(a[i]) * WGTRACE_LOAD(b[i]);
+  // CHECK: s += WGTRACE_LOAD_AT({{[0-9]+}}, a[i]) * WGTRACE_LOAD_AT({{[0-9]+}}, b[i]);
   return s;
 }

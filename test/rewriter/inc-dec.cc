@@ -10,13 +10,13 @@ struct Counter {
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, int *a, Counter *c,
                         int i) {
   a[i]++;
-  // CHECK: WGTRACE_UPDATE(a[i])++;
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, a[i])++;
   ++a[i];
-  // CHECK: ++WGTRACE_UPDATE(a[i]);
+  // CHECK: ++WGTRACE_UPDATE_AT({{[0-9]+}}, a[i]);
   --c->hits;
-  // CHECK: --WGTRACE_UPDATE(c->hits);
+  // CHECK: --WGTRACE_UPDATE_AT({{[0-9]+}}, c->hits);
   int x = c->hits--;
-  // CHECK: int x = WGTRACE_UPDATE(c->hits)--;
+  // CHECK: int x = WGTRACE_UPDATE_AT({{[0-9]+}}, c->hits)--;
   i++;
   // CHECK: i++;
   a[0] = x + i;

@@ -14,22 +14,22 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
     a[j] += sum;
     return b[j];
   };
-  // CHECK: WGTRACE_UPDATE(a[j]) += sum;
-  // CHECK: return WGTRACE_LOAD(b[j]);
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, a[j]) += sum;
+  // CHECK: return WGTRACE_LOAD_AT({{[0-9]+}}, b[j]);
   auto l2 = [=](int j) { return r + a[j]; };
-  // CHECK: auto l2 = [=](int j) { return r + WGTRACE_LOAD(a[j]); };
+  // CHECK: auto l2 = [=](int j) { return r + WGTRACE_LOAD_AT({{[0-9]+}}, a[j]); };
   auto l3 = [&](auto j) { return a[j] * 2; };
-  // CHECK: auto l3 = [&](auto j) { return WGTRACE_LOAD(a[j]) * 2; };
+  // CHECK: auto l3 = [&](auto j) { return WGTRACE_LOAD_AT({{[0-9]+}}, a[j]) * 2; };
   auto l4 = [x = a[0]]() { return x; };
-  // CHECK: auto l4 = [x = WGTRACE_LOAD(a[0])]() { return x; };
+  // CHECK: auto l4 = [x = WGTRACE_LOAD_AT({{[0-9]+}}, a[0])]() { return x; };
   auto l5 = [&r] { r = 1; };
-  // CHECK: auto l5 = [&r] { WGTRACE_STORE(r) = 1; };
+  // CHECK: auto l5 = [&r] { WGTRACE_STORE_AT({{[0-9]+}}, r) = 1; };
   l5();
   // [&] captures a reference parameter, and a local reference bound to
   // memory, as what they refer to; [=] copies them into the closure.
   float &e = b[1];
   auto l6 = [&] { r += e; e = 0; };
-  // CHECK: auto l6 = [&] { WGTRACE_UPDATE(r) += WGTRACE_LOAD(e); WGTRACE_STORE(e) = 0; };
+  // CHECK: auto l6 = [&] { WGTRACE_UPDATE_AT({{[0-9]+}}, r) += WGTRACE_LOAD_AT({{[0-9]+}}, e); WGTRACE_STORE_AT({{[0-9]+}}, e) = 0; };
   auto l7 = [=] { return r + e; };
   // CHECK: auto l7 = [=] { return r + e; };
   l6();

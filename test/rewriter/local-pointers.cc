@@ -13,7 +13,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *out,
   float *p = tmp;
   for (int i = 0; i < 4; ++i)
     *p++ = in[i];
-  // CHECK: *p++ = WGTRACE_LOAD(in[i]);
+  // CHECK: *p++ = WGTRACE_LOAD_AT({{[0-9]+}}, in[i]);
   float *q = tmp + 4;
   q[0] = tmp[1];
   // CHECK: q[0] = tmp[1];
@@ -28,15 +28,15 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *out,
   float *r = tmp;
   r = out;
   r[1] = 2;
-  // CHECK: WGTRACE_STORE(r[1]) = 2;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, r[1]) = 2;
   float *s = tmp;
   float **escaped = &s;
   *escaped = out;
   // CHECK: *escaped = out;
   s[2] = 3;
-  // CHECK: WGTRACE_STORE(s[2]) = 3;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, s[2]) = 3;
   const float *src = in;
   out[0] = *src + tmp[0] + acc[0];
-  // CHECK: WGTRACE_STORE(out[0]) = WGTRACE_LOAD(*src) + tmp[0] + acc[0];
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[0]) = WGTRACE_LOAD_AT({{[0-9]+}}, *src) + tmp[0] + acc[0];
   (void)wg;
 }

@@ -23,6 +23,6 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, int n, Pair byval,
   n = acc;
   // CHECK: n = acc;
   out[0] = n;
-  // CHECK: WGTRACE_STORE(out[0]) = n;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[0]) = n;
   (void)wg;
 }

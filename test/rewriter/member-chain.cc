@@ -15,15 +15,15 @@ struct Node {
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Node *s, Node &r,
                         int i) {
   s->arr[i].x = r.arr[i].y;
-  // CHECK: WGTRACE_STORE(s->arr[i].x) = WGTRACE_LOAD(r.arr[i].y);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, s->arr[i].x) = WGTRACE_LOAD_AT({{[0-9]+}}, r.arr[i].y);
   s->next->next->arr[0].z = 1;
-  // CHECK: WGTRACE_STORE(WGTRACE_LOAD(WGTRACE_LOAD(s->next)->next)->arr[0].z) = 1;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, WGTRACE_LOAD_AT({{[0-9]+}}, WGTRACE_LOAD_AT({{[0-9]+}}, s->next)->next)->arr[0].z) = 1;
   Node local{};
   local.arr[i].x = 3;
   // CHECK: local.arr[i].x = 3;
   float f = local.arr[i].y;
   // CHECK: float f = local.arr[i].y;
   r.arr[1].z = f;
-  // CHECK: WGTRACE_STORE(r.arr[1].z) = f;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, r.arr[1].z) = f;
   (void)wg;
 }

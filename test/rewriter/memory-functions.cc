@@ -15,18 +15,18 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a,
                         const float *b, int n) {
   float tmp[8];
   std::memcpy(a, b, n * sizeof(float));
-  // CHECK: ::wgtrace::detail::tracedMemcpy<true, true>(a, b, n * sizeof(float));
+  // CHECK: ::wgtrace::detail::tracedMemcpy<true, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(a, b, n * sizeof(float));
   memcpy(tmp, b, sizeof(tmp));
-  // CHECK: ::wgtrace::detail::tracedMemcpy<false, true>(tmp, b, sizeof(tmp));
+  // CHECK: ::wgtrace::detail::tracedMemcpy<false, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(tmp, b, sizeof(tmp));
   memcpy(a + 8, tmp, sizeof(tmp));
-  // CHECK: ::wgtrace::detail::tracedMemcpy<true, false>(a + 8, tmp, sizeof(tmp));
+  // CHECK: ::wgtrace::detail::tracedMemcpy<true, false>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(a + 8, tmp, sizeof(tmp));
   memcpy(tmp, tmp + 4, 16);
   // CHECK: memcpy(tmp, tmp + 4, 16);
   std::memmove(a + 1, a, 100000);
-  // CHECK: ::wgtrace::detail::tracedMemmove<true, true>(a + 1, a, 100000);
+  // CHECK: ::wgtrace::detail::tracedMemmove<true, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(a + 1, a, 100000);
   ::memset(a, 0, 64);
-  // CHECK: ::wgtrace::detail::tracedMemset(a, 0, 64);
+  // CHECK: ::wgtrace::detail::tracedMemset(WGTRACE_ACCESS_SITE({{[0-9]+}}))(a, 0, 64);
   __builtin_memcpy(a, b, 4);
-  // CHECK: ::wgtrace::detail::tracedMemcpy<true, true>(a, b, 4);
+  // CHECK: ::wgtrace::detail::tracedMemcpy<true, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(a, b, 4);
   (void)wg;
 }

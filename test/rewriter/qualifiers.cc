@@ -15,16 +15,16 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, volatile int *flag,
                         const float *in, float *out) {
   while (*flag == 0) {
   }
-  // CHECK: while (WGTRACE_LOAD(*flag) == 0) {
+  // CHECK: while (WGTRACE_LOAD_AT({{[0-9]+}}, *flag) == 0) {
   *flag = 0;
-  // CHECK: WGTRACE_STORE(*flag) = 0;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, *flag) = 0;
   static_assert(std::is_same_v<decltype((in[0])), const float &>);
   // CHECK: static_assert(std::is_same_v<decltype((in[0])), const float &>);
   pick(out, 1) = in[0];
-  // CHECK: WGTRACE_STORE(pick(out, 1)) = WGTRACE_LOAD(in[0]);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, pick(out, 1)) = WGTRACE_LOAD_AT({{[0-9]+}}, in[0]);
   float &r = (out[2] = 3);
-  // CHECK: float &r = (WGTRACE_STORE(out[2]) = 3);
+  // CHECK: float &r = (WGTRACE_STORE_AT({{[0-9]+}}, out[2]) = 3);
   r += static_cast<float>(sizeof(out[0]));
-  // CHECK: WGTRACE_UPDATE(r) += static_cast<float>(sizeof(out[0]));
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, r) += static_cast<float>(sizeof(out[0]));
   (void)wg;
 }

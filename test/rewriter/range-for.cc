@@ -24,31 +24,31 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::vector<float> &vec,
   float sum = 0;
   for (float x : vec)
     sum += x;
-  // CHECK: for (float x : ::wgtrace::detail::loads(vec))
+  // CHECK: for (float x : ::wgtrace::detail::loads(WGTRACE_ACCESS_SITE({{[0-9]+}}), vec))
   for (float x : sp)
     sum += x;
-  // CHECK: for (float x : ::wgtrace::detail::loads(sp))
+  // CHECK: for (float x : ::wgtrace::detail::loads(WGTRACE_ACCESS_SITE({{[0-9]+}}), sp))
   for (float x : table)
     sum += x;
-  // CHECK: for (float x : ::wgtrace::detail::loads(table))
+  // CHECK: for (float x : ::wgtrace::detail::loads(WGTRACE_ACCESS_SITE({{[0-9]+}}), table))
   for (float x : t->v)
     sum += x;
-  // CHECK: for (float x : ::wgtrace::detail::loads(t->v))
+  // CHECK: for (float x : ::wgtrace::detail::loads(WGTRACE_ACCESS_SITE({{[0-9]+}}), t->v))
   for (float x : local)
     sum += x;
   // CHECK: for (float x : local)
   for (float &x : vec)
     x *= 2;
-  // CHECK: WGTRACE_UPDATE(x) *= 2;
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, x) *= 2;
   for (float &x : local)
     x *= 2;
   // CHECK: x *= 2;
   for (const auto &[key, value] : pairs)
     sum += value + key;
-  // CHECK: sum += WGTRACE_LOAD(value) + WGTRACE_LOAD(key);
+  // CHECK: sum += WGTRACE_LOAD_AT({{[0-9]+}}, value) + WGTRACE_LOAD_AT({{[0-9]+}}, key);
   for (auto [key, value] : pairs)
     sum += value + key;
-  // CHECK: for (auto [key, value] : ::wgtrace::detail::loads(pairs))
+  // CHECK: for (auto [key, value] : ::wgtrace::detail::loads(WGTRACE_ACCESS_SITE({{[0-9]+}}), pairs))
   // CHECK-NEXT: sum += value + key;
   vec[wg.id[0]] = sum + local[0];
 }

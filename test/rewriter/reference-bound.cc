@@ -17,16 +17,16 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *c, Holder h) {
   float &r = c[wg.id[0]];
   // CHECK: float &r = c[wg.id[0]];
   r *= 2;
-  // CHECK: WGTRACE_UPDATE(r) *= 2;
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, r) *= 2;
   float &r2 = r;
   r2 = r + 1;
-  // CHECK: WGTRACE_STORE(r2) = WGTRACE_LOAD(r) + 1;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, r2) = WGTRACE_LOAD_AT({{[0-9]+}}, r) + 1;
   const float &cr = c[1];
   float x = cr;
-  // CHECK: float x = WGTRACE_LOAD(cr);
+  // CHECK: float x = WGTRACE_LOAD_AT({{[0-9]+}}, cr);
   float &loc = tmp[0];
   loc = x;
   // CHECK: loc = x;
   h.ref = loc;
-  // CHECK: WGTRACE_STORE(h.ref) = loc;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, h.ref) = loc;
 }

@@ -11,7 +11,7 @@
 WGTRACE_DISPATCH void twice(const wgtrace::Workgroup &wg, float *x) {
   x[wg.id[0]] *= 2.0f;
 }
-// CHECK: WGTRACE_DISPATCH void twice(const wgtrace::Workgroup &wg, float *x) { WGTRACE_WORKGROUP(wg, 0); if (!WGTRACE_SELECTED()) {
+// CHECK: WGTRACE_DISPATCH void twice(const wgtrace::Workgroup &wg, float *x) { WGTRACE_WORKGROUP(wg, 0); WGTRACE_BUFFERS(x); if (!WGTRACE_SELECTED()) {
 // CHECK-NEXT: #line 11 "{{.*}}.cc"
 // CHECK-EMPTY:
 // CHECK-NEXT:   x[wg.id[0]] *= 2.0f;
@@ -19,14 +19,14 @@ WGTRACE_DISPATCH void twice(const wgtrace::Workgroup &wg, float *x) {
 // CHECK-NEXT: } else {
 // CHECK-NEXT: #line 11 "{{.*}}.cc"
 // CHECK-EMPTY:
-// CHECK-NEXT:   WGTRACE_UPDATE(x[wg.id[0]]) *= 2.0f;
+// CHECK-NEXT:   WGTRACE_UPDATE_AT(1, x[wg.id[0]]) *= 2.0f;
 // CHECK-NEXT: }}
 
 WGTRACE_DISPATCH void counted(const wgtrace::Workgroup &wg, int *x) {
   static int calls = 0;
   x[wg.id[0]] = ++calls;
 }
-// CHECK: WGTRACE_DISPATCH void counted(const wgtrace::Workgroup &wg, int *x) { WGTRACE_WORKGROUP(wg, 1);
+// CHECK: WGTRACE_DISPATCH void counted(const wgtrace::Workgroup &wg, int *x) { WGTRACE_WORKGROUP(wg, 1); WGTRACE_BUFFERS(x);
 // CHECK-NEXT:   static int calls = 0;
 // REMARK: {{.*}}.cc:[[@LINE-6]]:23: remark: --selectable: kernel 'counted' has no uninstrumented copy for the workgroups a filter leaves out (its static local 'calls' would be two variables); they run it instrumented, recording nothing
 
@@ -37,7 +37,7 @@ WGTRACE_DISPATCH void jumps(const wgtrace::Workgroup &wg, int *x) {
 done:
   return;
 }
-// CHECK: WGTRACE_DISPATCH void jumps(const wgtrace::Workgroup &wg, int *x) { WGTRACE_WORKGROUP(wg, 2);
+// CHECK: WGTRACE_DISPATCH void jumps(const wgtrace::Workgroup &wg, int *x) { WGTRACE_WORKGROUP(wg, 2); WGTRACE_BUFFERS(x);
 // REMARK: {{.*}}.cc:[[@LINE-8]]:23: remark: --selectable: kernel 'jumps' has no uninstrumented copy for the workgroups a filter leaves out (it has a label, which a function may have only once); they run it instrumented, recording nothing
 
 int main() {

@@ -8,12 +8,12 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
                         const float *q, int n) {
   int i = 0;
   a[i++] = 1.0f;
-  // CHECK: WGTRACE_STORE(a[i++]) = 1.0f;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[i++]) = 1.0f;
   b[i++] += a[--i];
-  // CHECK: WGTRACE_UPDATE(b[i++]) += WGTRACE_LOAD(a[--i]);
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, b[i++]) += WGTRACE_LOAD_AT({{[0-9]+}}, a[--i]);
   float *p = b;
   while (n-- > 0)
     *p++ = *q++;
-  // CHECK: WGTRACE_STORE(*p++) = WGTRACE_LOAD(*q++);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, *p++) = WGTRACE_LOAD_AT({{[0-9]+}}, *q++);
   (void)wg;
 }

@@ -6,7 +6,7 @@
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
-// RUN: FileCheck --check-prefix=REMARK --implicit-check-not=remark: %s < %t.err
+// RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning: %s < %t.err
 // RUN: %cxx -fsyntax-only -Wall -Wextra -Werror -std=c++17 -I %wgtrace-include %t.out.cc
 // RUN: %if gxx %{ %gxx -fsyntax-only -Wall -Wextra -Werror -std=c++17 -I %wgtrace-include %t.out.cc %}
 // The un-instrumented source builds with any compiler.
@@ -17,12 +17,12 @@
 // CHECK: {"tk", "{{[^"]*}}", "(const wgtrace::Workgroup &wg, T *a) watch: 7=t", {{.*}}
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n) {
   WGTRACE_WATCH(1) float sum = a[0];
-  // CHECK: WGTRACE_WATCH(1) float sum = WGTRACE_LOAD(a[0]); WGTRACE_VALUE(1, sum);
+  // CHECK: WGTRACE_WATCH(1) float sum = WGTRACE_LOAD_AT({{[0-9]+}}, a[0]); WGTRACE_VALUE(1, sum);
   for (WGTRACE_WATCH(2) int i = 1; i < n; ++i)
     sum += a[i];
-  // REMARK: {{.*}}.cc:[[@LINE-2]]:29: remark: initial value of watched variable 'i' not recorded: it is not declared in a block
+  // WARN: {{.*}}.cc:[[@LINE-2]]:29: warning: initial value of watched variable 'i' not recorded: it is not declared in a block
   // CHECK: for (WGTRACE_WATCH(2) int i = 1; i < n; ::wgtrace::detail::watched(2, __builtin_addressof(i), ++i))
-  // CHECK-NEXT: ::wgtrace::detail::watched(1, __builtin_addressof(sum), sum += WGTRACE_LOAD(a[i]));
+  // CHECK-NEXT: ::wgtrace::detail::watched(1, __builtin_addressof(sum), sum += WGTRACE_LOAD_AT({{[0-9]+}}, a[i]));
   WGTRACE_WATCH(3) int count;
   count = n;
   count--;
@@ -44,7 +44,7 @@ template <class T> WGTRACE_DISPATCH void tk(const wgtrace::Workgroup &wg, T *a) 
   WGTRACE_WATCH(7) T t = a[wg.id[0]];
   t = t * 2;
   a[0] = t;
-  // CHECK: WGTRACE_WATCH(7) T t = WGTRACE_LOAD(a[wg.id[0]]); WGTRACE_VALUE(7, t);
+  // CHECK: WGTRACE_WATCH(7) T t = WGTRACE_LOAD_AT({{[0-9]+}}, a[wg.id[0]]); WGTRACE_VALUE(7, t);
   // CHECK-NEXT: ::wgtrace::detail::watched(7, __builtin_addressof(t), t = t * 2);
 }
 template void tk(const wgtrace::Workgroup &, float *);

@@ -8,5 +8,5 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, unsigned *out) {
   unsigned x = wg.id[0] + wg.id[1] * wg.count[0];
   // CHECK: unsigned x = wg.id[0] + wg.id[1] * wg.count[0];
   out[x] = wg.processor_id;
-  // CHECK: WGTRACE_STORE(out[x]) = wg.processor_id;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[x]) = wg.processor_id;
 }

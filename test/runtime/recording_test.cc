@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 using namespace wgtrace;
@@ -84,6 +85,58 @@ TEST(Recording, LongAccessesAreSplit) {
   EXPECT_EQ(First.Length, 0xFFFFu);
   EXPECT_EQ(Second.Length, 70000u - 0xFFFF);
   EXPECT_EQ(Second.Address, First.Address + 0xFFFF);
+}
+
+TEST(Recording, AccessSiteBitsGoAboveTheAddress) {
+  ScopedRing S(4096);
+  int V = 0;
+  // What WGTRACE_LOAD_AT(site, v) passes: the module's bits of the site.
+  const uint64_t Bits = format::accessSiteBits(0xBEEF);
+  (void)*load(&V, Bits);
+  *store(&V, Bits) = 1;
+  struct Big {
+    char Bytes[70000];
+  };
+  static Big B;
+  (void)*load(&B, Bits);
+  ASSERT_EQ(S.TR.head(), 4u * 16);
+  for (int I = 0; I < 4; ++I) {
+    uint64_t Word;
+    std::memcpy(&Word, S.data() + 16 * I + 8, sizeof(Word));
+    EXPECT_EQ(format::accessSiteOfWord(Word), 0xBEEFu) << "record " << I;
+    EXPECT_EQ(format::addressOfWord(Word),
+              I < 2 ? reinterpret_cast<uintptr_t>(&V)
+                    : reinterpret_cast<uintptr_t>(&B) + (I - 2) * 0xFFFF);
+  }
+  // Without a site (written by hand), the word is the address alone.
+  (void)*load(&V);
+  uint64_t Word;
+  std::memcpy(&Word, S.data() + 4 * 16 + 8, sizeof(Word));
+  EXPECT_EQ(Word, reinterpret_cast<uintptr_t>(&V));
+}
+
+TEST(Recording, ModulesNumberTheirAccessSitesInTurn) {
+  // Modules stay registered until the process ends: static, like the
+  // ones instrumented files define.
+  static const AccessSiteInfo Sites[] = {{"f.cc", 1, 2, 0, "k", "a[i]"},
+                                         {"f.cc", 3, 4, 1, "k", "b[i]"}};
+  static uint64_t FirstBits[2], SecondBits[2];
+  static Module First(nullptr, 0, nullptr, 0,
+                      ModuleExtras{Sites, 2, nullptr, 0, FirstBits});
+  static Module Second(nullptr, 0, nullptr, 0,
+                       ModuleExtras{Sites, 2, nullptr, 0, SecondBits});
+  EXPECT_NE(First.accessSite(1), format::kNoAccessSite);
+  EXPECT_EQ(First.accessSite(2), First.accessSite(1) + 1);
+  EXPECT_EQ(Second.accessSite(1), First.accessSite(2) + 1);
+  EXPECT_EQ(First.accessSiteBits(2),
+            format::accessSiteBits(First.accessSite(2)));
+  // Registration filled the words the access macros read.
+  EXPECT_EQ(FirstBits[0], First.accessSiteBits(1));
+  EXPECT_EQ(FirstBits[1], First.accessSiteBits(2));
+  EXPECT_EQ(SecondBits[1], Second.accessSiteBits(2));
+  // An index the module does not have gets no site.
+  EXPECT_EQ(First.accessSite(3), format::kNoAccessSite);
+  EXPECT_EQ(First.accessSiteBits(3), 0u);
 }
 
 TEST(Recording, RingWrapsAtItsPowerOfTwoSize) {

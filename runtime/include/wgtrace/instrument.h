@@ -22,16 +22,52 @@
 /// Marks a rewritten file; wgtrace-rewrite refuses input that defines it.
 #define WGTRACE_INSTRUMENTED 1
 
-/// The access forms. Each takes the address of the lvalue once, records it,
-/// and yields the same lvalue, so side effects in the operand happen once and
-/// the value category is kept.
+/// The access forms the rewriter writes: access site \p site of this
+/// translation unit (1-based, an index into its access site table) and the
+/// lvalue. Each takes the address of the lvalue once, records it with the
+/// site's id, and yields the same lvalue, so side effects in the operand
+/// happen once and the value category is kept.
+#define WGTRACE_LOAD_AT(site, ...)                                             \
+  (*::wgtrace::detail::load(__builtin_addressof(__VA_ARGS__),                  \
+                            WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_STORE_AT(site, ...)                                            \
+  (*::wgtrace::detail::store(__builtin_addressof(__VA_ARGS__),                 \
+                             WGTRACE_ACCESS_SITE(site)))
+/// Read-modify-write: compound assignment, ++ and --.
+#define WGTRACE_UPDATE_AT(site, ...)                                           \
+  (*::wgtrace::detail::update(__builtin_addressof(__VA_ARGS__),                \
+                              WGTRACE_ACCESS_SITE(site)))
+
+/// The same without a site (records carry site 0, "none"), for accesses
+/// written by hand.
 #define WGTRACE_LOAD(...)                                                      \
   (*::wgtrace::detail::load(__builtin_addressof(__VA_ARGS__)))
 #define WGTRACE_STORE(...)                                                     \
   (*::wgtrace::detail::store(__builtin_addressof(__VA_ARGS__)))
-/// Read-modify-write: compound assignment, ++ and --.
 #define WGTRACE_UPDATE(...)                                                    \
   (*::wgtrace::detail::update(__builtin_addressof(__VA_ARGS__)))
+
+// WGTRACE_ACCESS_SITES=0 (wgtrace_instrument_target's ACCESS_SITES OFF)
+// leaves the access sites out: records carry bare addresses and the
+// metadata has no access site table, as in the files of IREE's runtime,
+// which IREE's own tools read exactly.
+#if defined(WGTRACE_ACCESS_SITES) && !WGTRACE_ACCESS_SITES
+/// The bits the records of access site \p index of this translation unit
+/// carry in their address word.
+#define WGTRACE_ACCESS_SITE(index) (::std::uint64_t{0})
+/// The module's extra tables (access sites, untraced accesses) and the
+/// words registration fills with the sites' bits.
+#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced, bits)  \
+  ::wgtrace::detail::ModuleExtras {                                            \
+    (sites), 0, (untraced), (num_untraced), (bits)                             \
+  }
+#else
+#define WGTRACE_ACCESS_SITE(index) (wgtrace_access_site_bits_[(index) - 1])
+#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced, bits)  \
+  ::wgtrace::detail::ModuleExtras {                                            \
+    (sites), (num_sites), (untraced), (num_untraced), (bits)                   \
+  }
+#endif
 
 /// Opens a kernel body: records the workgroup and makes it current.
 #define WGTRACE_WORKGROUP(workgroup, function_index)                           \
@@ -47,6 +83,18 @@
 /// (WGTRACE_FILTER): a kernel body may run an uninstrumented copy of itself
 /// when it does not, at the cost of workgroup-only tracing.
 #define WGTRACE_SELECTED() (wgtrace_workgroup_scope_.selected())
+
+/// Follows WGTRACE_WORKGROUP: records the kernel's buffer parameters, one
+/// BufferBase VALUE (and a BufferExtent where the argument knows its size)
+/// each, with its position in the list as ordinal (the index in the
+/// function's ParamInfo table). A plain pointer is passed as it is;
+/// objectBuffer, rangeBuffer and arrayBuffer give the others their extent.
+#if defined(WGTRACE_BUFFER_RECORDS) && !WGTRACE_BUFFER_RECORDS
+// Only for bench/overhead.py, which measures what the records cost.
+#define WGTRACE_BUFFERS(...) static_cast<void>(0)
+#else
+#define WGTRACE_BUFFERS(...) ::wgtrace::detail::recordBuffers(__VA_ARGS__)
+#endif
 
 /// The id of dispatch site \p index of this translation unit.
 #define WGTRACE_SITE(index)                                                    \
@@ -126,6 +174,11 @@ struct ModuleExtras {
   size_t NumAccessSites = 0;
   const UntracedInfo *Untraced = nullptr;
   size_t NumUntraced = 0;
+  /// NumAccessSites words that registration fills with accessSiteBits(1),
+  /// accessSiteBits(2), ...: what the access macros OR into an address is
+  /// then one load from a fixed place (often folded into the OR), which
+  /// the compiler need not recompute after a call.
+  uint64_t *AccessSiteBits = nullptr;
 };
 
 /// The kernels and sites of one instrumented translation unit. Constructing
@@ -151,6 +204,10 @@ public:
   uint32_t accessSite(uint32_t Index) const {
     return Index <= NumAccessSitesNumbered ? AccessSiteBase + Index
                                            : format::kNoAccessSite;
+  }
+  /// accessSite(Index) in place in a memory record's address word.
+  uint64_t accessSiteBits(uint32_t Index) const {
+    return format::accessSiteBits(accessSite(Index));
   }
 
   const FunctionInfo *Functions;
@@ -221,21 +278,71 @@ private:
   Invocation Saved;
 };
 
+/// A buffer parameter's address, and its size in bytes when its type says
+/// it.
+struct BufferArgument {
+  const volatile void *Base;
+  uint64_t Bytes;
+  bool HasExtent;
+};
+
+/// A pointer parameter: its value.
+template <class T> BufferArgument bufferArgument(T *Pointer) {
+  return {Pointer, 0, false};
+}
+inline BufferArgument bufferArgument(BufferArgument Argument) {
+  return Argument;
+}
+
+/// A reference parameter: the object it refers to.
+template <class T> BufferArgument objectBuffer(T &Object) {
+  return {__builtin_addressof(Object), sizeof(T), true};
+}
+
+/// A span (by value) or a reference to a contiguous container: its
+/// elements.
+template <class Range> BufferArgument rangeBuffer(Range &&R) {
+  return {R.data(), uint64_t(R.size()) * sizeof(*R.data()), true};
+}
+
+/// An array parameter `T a[N]` (a pointer once passed): N elements.
+template <size_t N, class T> BufferArgument arrayBuffer(T *Pointer) {
+  return {Pointer, N * sizeof(T), true};
+}
+
+inline void recordBuffer(uint8_t Ordinal, BufferArgument Argument) {
+  recordValueBits(format::ValueType::BufferBase, Ordinal,
+                  reinterpret_cast<uintptr_t>(Argument.Base));
+  if (Argument.HasExtent)
+    recordValueBits(format::ValueType::BufferExtent, Ordinal, Argument.Bytes);
+}
+
+template <class... Arguments>
+inline void recordBuffers(const Arguments &...Argument) {
+  uint8_t Ordinal = 0;
+  (recordBuffer(Ordinal++, bufferArgument(Argument)), ...);
+}
+
 inline namespace WGTRACE_DETAIL_ACCESSES {
 
-template <class T> WGTRACE_ALWAYS_INLINE T *load(T *Address) {
-  recordAccess(false, Address, sizeof(T));
+// SiteBits: Module::accessSiteBits of the access's site, or 0 (none).
+
+template <class T>
+WGTRACE_ALWAYS_INLINE T *load(T *Address, uint64_t SiteBits = 0) {
+  recordAccess(false, Address, sizeof(T), SiteBits);
   return Address;
 }
 
-template <class T> WGTRACE_ALWAYS_INLINE T *store(T *Address) {
-  recordAccess(true, Address, sizeof(T));
+template <class T>
+WGTRACE_ALWAYS_INLINE T *store(T *Address, uint64_t SiteBits = 0) {
+  recordAccess(true, Address, sizeof(T), SiteBits);
   return Address;
 }
 
-template <class T> WGTRACE_ALWAYS_INLINE T *update(T *Address) {
-  recordAccess(false, Address, sizeof(T));
-  recordAccess(true, Address, sizeof(T));
+template <class T>
+WGTRACE_ALWAYS_INLINE T *update(T *Address, uint64_t SiteBits = 0) {
+  recordAccess(false, Address, sizeof(T), SiteBits);
+  recordAccess(true, Address, sizeof(T), SiteBits);
   return Address;
 }
 

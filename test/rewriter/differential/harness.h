@@ -8,6 +8,11 @@
 // addresses and the expected accesses to the file named by DIFF_META, which
 // run.py matches against the trace of the instrumented build.
 //
+// An expected access may also name the expression that makes it, as
+// "<marker>:<text>": the access site of its records must be the source
+// text <text> (spaces written as '~') on the line that carries the comment
+// `// @<marker>`. A program that names one names all.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_TEST_DIFFERENTIAL_HARNESS_H
@@ -42,6 +47,8 @@ struct Expected {
   std::string Buffer;
   size_t Offset;
   size_t Length;
+  /// "<marker>:<text>", or "-" for any.
+  std::string Site;
 };
 
 inline std::vector<Buffer> &buffers() {
@@ -51,6 +58,27 @@ inline std::vector<Buffer> &buffers() {
 inline std::vector<Expected> &expected() {
   static std::vector<Expected> E;
   return E;
+}
+
+/// A buffer a kernel is launched with, as its prologue must name it.
+struct Argument {
+  std::string Kernel;
+  std::string Param;
+  const void *Data;
+  size_t Bytes;
+};
+inline std::vector<Argument> &arguments() {
+  static std::vector<Argument> A;
+  return A;
+}
+
+/// Kernel's buffer parameter Param is given Count objects of type T at P:
+/// the BufferBase (and BufferExtent) records of its workgroups must lie in
+/// them. Several calls for one parameter: any of them.
+template <class T>
+void argument(const char *Kernel, const char *Param, const T *P,
+              size_t Count = 1) {
+  arguments().push_back({Kernel, Param, P, Count * sizeof(T)});
 }
 
 /// Registers Count objects of type T at P under Name.
@@ -68,26 +96,30 @@ void addressBuffer(const char *Name, const T *P, size_t Count = 1) {
 /// An access of Length bytes at byte Offset of buffer Name. Accesses longer
 /// than a record's 16-bit length field are recorded in pieces.
 inline void bytes(Wg W, char Kind, const char *Name, size_t Offset,
-                  size_t Length) {
+                  size_t Length, const char *Site = "-") {
   while (Length > 0xFFFF) {
-    expected().push_back({W, Kind, Name, Offset, 0xFFFF});
+    expected().push_back({W, Kind, Name, Offset, 0xFFFF, Site});
     Offset += 0xFFFF;
     Length -= 0xFFFF;
   }
   if (Length)
-    expected().push_back({W, Kind, Name, Offset, Length});
+    expected().push_back({W, Kind, Name, Offset, Length, Site});
 }
 
-/// A load / store / read-modify-write of element Index (of type T).
-template <class T> void load(Wg W, const char *Name, size_t Index) {
-  bytes(W, 'L', Name, Index * sizeof(T), sizeof(T));
+/// A load / store / read-modify-write of element Index (of type T), made
+/// by the expression Site names (see above).
+template <class T>
+void load(Wg W, const char *Name, size_t Index, const char *Site = "-") {
+  bytes(W, 'L', Name, Index * sizeof(T), sizeof(T), Site);
 }
-template <class T> void store(Wg W, const char *Name, size_t Index) {
-  bytes(W, 'S', Name, Index * sizeof(T), sizeof(T));
+template <class T>
+void store(Wg W, const char *Name, size_t Index, const char *Site = "-") {
+  bytes(W, 'S', Name, Index * sizeof(T), sizeof(T), Site);
 }
-template <class T> void update(Wg W, const char *Name, size_t Index) {
-  load<T>(W, Name, Index);
-  store<T>(W, Name, Index);
+template <class T>
+void update(Wg W, const char *Name, size_t Index, const char *Site = "-") {
+  load<T>(W, Name, Index, Site);
+  store<T>(W, Name, Index, Site);
 }
 
 inline int finish() {
@@ -106,9 +138,13 @@ inline int finish() {
       return 1;
     for (const Buffer &B : buffers())
       std::fprintf(F, "BUF %s %p %zu\n", B.Name.c_str(), B.Data, B.Bytes);
+    for (const Argument &A : arguments())
+      std::fprintf(F, "ARG %s %s %p %zu\n", A.Kernel.c_str(), A.Param.c_str(),
+                   A.Data, A.Bytes);
     for (const Expected &E : expected())
-      std::fprintf(F, "EXP %u,%u,%u %c %s %zu %zu\n", E.W.X, E.W.Y, E.W.Z,
-                   E.Kind, E.Buffer.c_str(), E.Offset, E.Length);
+      std::fprintf(F, "EXP %u,%u,%u %c %s %zu %zu %s\n", E.W.X, E.W.Y, E.W.Z,
+                   E.Kind, E.Buffer.c_str(), E.Offset, E.Length,
+                   E.Site.c_str());
     std::fclose(F);
   }
   return 0;

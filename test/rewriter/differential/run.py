@@ -8,7 +8,19 @@ given, g++), run both, and check that
      semantics), and
   2. the instrumented run's trace holds, for every workgroup, exactly the
      accesses the program says it must make: same count, kinds, lengths and
-     byte offsets into the program's buffers.
+     byte offsets into the program's buffers;
+  3. every memory record names its access site, and the site is right: its
+     kind agrees with the record's, the program's text at its place is its
+     text, and where the program names the expression of an access
+     (harness.h), it is that one;
+  4. every WORKGROUP record is followed by its kernel's buffer records
+     (BufferBase, and BufferExtent where the parameter has one, ordinals in
+     parameter order), inside the buffer the program says it passes there
+     (diff::argument);
+  5. the metadata lists as untraced exactly the lines marked
+     `// @untraced...`.
+The trace is read here by test/e2e/reference_decoder.py, which shares no
+code with the runtime or wgtrace-view.
 """
 
 import argparse
@@ -18,10 +30,16 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "e2e"))
+import reference_decoder  # noqa: E402
+
 # The kernel's name may hold spaces ("lambda at file.cc:12").
 WORKGROUP = re.compile(
     r"^([0-9A-F]{16}) \| WORKGROUP dispatch\(.*\) (\d+),(\d+),(\d+) ")
 ACCESS = re.compile(r"^([0-9A-F]{16}) \| (LOAD|STORE) +([0-9A-F]+) (\d+)$")
+MARKER = re.compile(r"//\s*@(\w+)")
+BUFFER_BASE, BUFFER_EXTENT = 0x40, 0x41
 
 
 def run(cmd, **kwargs):
@@ -34,16 +52,162 @@ def run(cmd, **kwargs):
 
 def read_meta(path):
     buffers, expected = [], collections.defaultdict(collections.Counter)
+    arguments = collections.defaultdict(list)
     with open(path) as f:
         for line in f:
             parts = line.split()
             if parts[0] == "BUF":
                 buffers.append((parts[1], int(parts[2], 16), int(parts[3])))
+            elif parts[0] == "ARG":
+                arguments[(parts[1], parts[2])].append(
+                    (int(parts[3], 16), int(parts[4])))
             elif parts[0] == "EXP":
                 wg = tuple(int(v) for v in parts[1].split(","))
-                expected[wg][(parts[2], parts[3], int(parts[4]),
-                              int(parts[5]))] += 1
-    return buffers, expected
+                key = (parts[2], parts[3], int(parts[4]), int(parts[5]))
+                if parts[6] != "-":
+                    key += (parts[6],)
+                expected[wg][key] += 1
+    return buffers, expected, arguments
+
+
+class Source:
+    """The text and `// @name` markers of the files access sites name."""
+
+    def __init__(self):
+        self.files = {}
+
+    def get(self, path):
+        if path not in self.files:
+            try:
+                with open(path) as f:
+                    text = f.read()
+            except OSError:
+                text = None
+            lines = text.split("\n") if text is not None else []
+            marks = {}
+            for number, line in enumerate(lines, 1):
+                m = MARKER.search(line)
+                if m:
+                    marks[number] = m.group(1)
+            self.files[path] = (text, lines, marks)
+        return self.files[path]
+
+    def text_at(self, path, line, column, length):
+        """The program's text from (line, column), on one line as the
+        rewriter prints a site's text."""
+        _, lines, _ = self.get(path)
+        if not 1 <= line <= len(lines):
+            return None
+        rest = "\n".join(lines[line - 1:])[column - 1:]
+        return re.sub(r"(\s|\\\n)+", " ", rest)[:length]
+
+    def marker(self, path, line):
+        return self.get(path)[2].get(line)
+
+
+def site_spec(source, site):
+    path, line, _ = site["place"]
+    name = source.marker(path, line) or "L%d" % line
+    return "%s:%s" % (name, site["text"].replace(" ", "~"))
+
+
+def check_sites_and_buffers(program, trace, buffers, expected, arguments):
+    """Checks 3-5 of the module docstring; returns problems and the
+    recorded accesses keyed by site where the program names them."""
+    with open(trace, "rb") as f:
+        records, meta = reference_decoder.records(f.read())
+    problems = []
+    sites = meta["access_sites"]
+    if sites is None:
+        return ["the metadata has no access site table"], None
+    source = Source()
+    # 3. Sites exist, agree with the records and with the source text.
+    for number, site in enumerate(sites, 1):
+        path, line, column = site["place"]
+        text = site["text"]
+        shown = text[:-3] if text.endswith("...") else text
+        if source.text_at(path, line, column, len(shown)) != shown:
+            problems.append("access site %d '%s' is not the text at %s:%d:%d"
+                            % (number, text, path, line, column))
+    kinds = {0: {"LOAD"}, 1: {"STORE"}, 2: {"LOAD", "STORE"},
+             3: {"LOAD", "STORE"}}
+    for r in records:
+        if r["kind"] not in ("LOAD", "STORE"):
+            continue
+        if not 1 <= r["site"] <= len(sites):
+            problems.append("a %s of %X has access site %d, not one of the "
+                            "table's %d" % (r["kind"], r["address"], r["site"],
+                                            len(sites)))
+        elif r["kind"] not in kinds.get(sites[r["site"] - 1]["kind"], ()):
+            problems.append("a %s has access site %d of kind %d" % (
+                r["kind"], r["site"], sites[r["site"] - 1]["kind"]))
+    # 4. Buffer records after each WORKGROUP record, in the buffers.
+    named = {(meta["names"][f], p["name"]) for f, ps in
+             enumerate(meta["params"]) for p in ps}
+    for kernel, param in sorted(set(arguments) - named):
+        problems.append("kernel %s has no buffer parameter %s" % (kernel, param))
+    for i, r in enumerate(records):
+        if r["kind"] != "WORKGROUP":
+            continue
+        params = (meta["params"][r["function"]]
+                  if r["function"] < len(meta["params"]) else [])
+        want = []
+        for ordinal, p in enumerate(params):
+            want.append((BUFFER_BASE, ordinal))
+            if p["has_extent"]:
+                want.append((BUFFER_EXTENT, ordinal))
+        got = records[i + 1:i + 1 + len(want)]
+        if [(g.get("type"), g.get("ordinal")) for g in got] != want or any(
+                g["kind"] != "VALUE" or g["key"] != r["offset"] for g in got):
+            problems.append("workgroup %s: the buffer records are not %s" % (
+                r["id"], want))
+            continue
+        values = {}
+        for g in got:
+            values.setdefault(g["ordinal"], {})[g["type"]] = g["bits"]
+        for ordinal, p in enumerate(params):
+            base = values[ordinal][BUFFER_BASE]
+            extent = values[ordinal].get(BUFFER_EXTENT, 0)
+            known = arguments.get((meta["names"][r["function"]], p["name"]))
+            if known and not any(b <= base < b + s and base + extent <= b + s
+                                 for b, s in known):
+                problems.append(
+                    "workgroup %s: buffer %s = %X (+%d) is not in what the "
+                    "program passes there" % (r["id"], p["name"], base, extent))
+    # 5. Untraced: exactly the marked lines.
+    _, _, marks = source.get(program)
+    marked = {line for line, name in marks.items()
+              if name.startswith("untraced")}
+    listed = {u["place"][1] for u in meta["untraced"]
+              if u["place"][0] == program}
+    for line in sorted(marked - listed):
+        problems.append("line %d is marked untraced but not listed" % line)
+    for u in meta["untraced"]:
+        if u["place"][0] != program or u["place"][1] not in marked:
+            problems.append("untraced, unexpectedly: %s:%d '%s': %s" % (
+                u["place"][0], u["place"][1], u["text"], u["reason"]))
+    # Accesses by site, where the program names them.
+    if not any(len(k) == 5 for c in expected.values() for k in c):
+        return problems, None
+    keyed = collections.defaultdict(collections.Counter)
+    groups = {}
+    for r in records:
+        if r["kind"] == "WORKGROUP":
+            groups[(r["chunk"], r["offset"])] = r["id"]
+            continue
+        if r["kind"] not in ("LOAD", "STORE"):
+            continue
+        where = ("?", r["address"])
+        for name, base, size in buffers:
+            if base <= r["address"] < base + size:
+                where = (name, r["address"] - base)
+                break
+        spec = (site_spec(source, sites[r["site"] - 1])
+                if 1 <= r["site"] <= len(sites) else "none")
+        keyed[groups.get((r["chunk"], r["key"]), ("?",))][
+            ("L" if r["kind"] == "LOAD" else "S", where[0], where[1],
+             r["length"], spec)] += 1
+    return problems, keyed
 
 
 def recorded_accesses(dump, buffers):
@@ -124,9 +288,13 @@ def main():
             if plain != traced:
                 problems.append("the instrumented program computes "
                                 "different results")
-            buffers, expected = read_meta(out + ".meta")
+            buffers, expected, arguments = read_meta(out + ".meta")
             dump = run([args.view, "dump", out + ".trace"])
+            site_problems, by_site = check_sites_and_buffers(
+                program, out + ".trace", buffers, expected, arguments)
+            problems += site_problems
             problems += compare(expected,
+                                by_site if by_site is not None else
                                 recorded_accesses(dump, buffers))
         except RuntimeError as e:
             problems = [str(e)]

@@ -15,6 +15,7 @@
 #include "wgtrace/detail/thread_state.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <type_traits>
@@ -27,20 +28,26 @@ inline namespace WGTRACE_DETAIL_ACCESSES {
 //
 // `for (float x : v)` copies each element out of v: a load per iteration
 // that no expression in the source spells. The rewriter turns the range into
-// `::wgtrace::detail::loads(v)`, a view whose iterators record a load of the
-// element each time they are dereferenced. A range passed as an lvalue is
-// referred to; a temporary range is moved into the view, so it lives as
-// long as the loop, as it would without the view.
+// `::wgtrace::detail::loads(site, v)`, a view whose iterators record a load
+// of the element each time they are dereferenced. A range passed as an
+// lvalue is referred to; a temporary range is moved into the view, so it
+// lives as long as the loop, as it would without the view.
+//
+// Every helper here takes the access site's bits (Module::accessSiteBits,
+// what WGTRACE_ACCESS_SITE(n) spells) first: its records name the
+// expression that made them.
 
 template <class Iterator> class LoadingIterator {
 public:
-  explicit LoadingIterator(Iterator I) : I(std::move(I)) {}
+  LoadingIterator(Iterator I, uint64_t SiteBits)
+      : I(std::move(I)), SiteBits(SiteBits) {}
 
   decltype(auto) operator*() const {
     using Ref = decltype(*I);
     if constexpr (std::is_lvalue_reference_v<Ref>) {
       Ref Element = *I;
-      recordAccess(false, __builtin_addressof(Element), sizeof(Element));
+      recordAccess(false, __builtin_addressof(Element), sizeof(Element),
+                   SiteBits);
       return static_cast<Ref>(Element);
     } else {
       return *I;
@@ -58,96 +65,128 @@ public:
 
 private:
   Iterator I;
+  uint64_t SiteBits;
 };
 
 template <class Range> class LoadingRange {
 public:
-  explicit LoadingRange(Range &&R) : R(std::forward<Range>(R)) {}
+  LoadingRange(uint64_t SiteBits, Range &&R)
+      : SiteBits(SiteBits), R(std::forward<Range>(R)) {}
 
   auto begin() {
     using std::begin;
-    return LoadingIterator<decltype(begin(R))>(begin(R));
+    return LoadingIterator<decltype(begin(R))>(begin(R), SiteBits);
   }
   auto end() {
     using std::end;
-    return LoadingIterator<decltype(end(R))>(end(R));
+    return LoadingIterator<decltype(end(R))>(end(R), SiteBits);
   }
 
 private:
+  uint64_t SiteBits;
   /// A reference for an lvalue range, the range itself for a temporary.
   Range R;
 };
 
-template <class Range> LoadingRange<Range> loads(Range &&R) {
-  return LoadingRange<Range>(std::forward<Range>(R));
+template <class Range> LoadingRange<Range> loads(uint64_t SiteBits, Range &&R) {
+  return LoadingRange<Range>(SiteBits, std::forward<Range>(R));
 }
 
 //===-- memcpy, memmove, memset -------------------------------------------===//
 //
-// The rewriter replaces the callee's name with one of these. The flags say
-// which ranges are recorded memory (a copy out of a local array records the
-// store only). A range longer than a record's 16-bit length field becomes
-// several records (recordAccess splits it). Zero-length calls record
-// nothing.
+// The rewriter replaces the callee's name with one of these, called with
+// the site: `memcpy(d, s, n)` becomes
+// `::wgtrace::detail::tracedMemcpy<true, true>(site)(d, s, n)`. The flags
+// say which ranges are recorded memory (a copy out of a local array records
+// the store only). A range longer than a record's 16-bit length field
+// becomes several records (recordAccess splits it). Zero-length calls
+// record nothing.
+
+template <bool RecordStore, bool RecordLoad> struct TracedMemcpy {
+  uint64_t SiteBits;
+  WGTRACE_ALWAYS_INLINE void *operator()(void *Dst, const void *Src,
+                                         size_t Size) const {
+    if (Size && RecordLoad)
+      recordAccess(false, Src, Size, SiteBits);
+    if (Size && RecordStore)
+      recordAccess(true, Dst, Size, SiteBits);
+    return std::memcpy(Dst, Src, Size);
+  }
+};
+
+template <bool RecordStore, bool RecordLoad> struct TracedMemmove {
+  uint64_t SiteBits;
+  WGTRACE_ALWAYS_INLINE void *operator()(void *Dst, const void *Src,
+                                         size_t Size) const {
+    if (Size && RecordLoad)
+      recordAccess(false, Src, Size, SiteBits);
+    if (Size && RecordStore)
+      recordAccess(true, Dst, Size, SiteBits);
+    return std::memmove(Dst, Src, Size);
+  }
+};
+
+struct TracedMemset {
+  uint64_t SiteBits;
+  WGTRACE_ALWAYS_INLINE void *operator()(void *Dst, int Value,
+                                         size_t Size) const {
+    if (Size)
+      recordAccess(true, Dst, Size, SiteBits);
+    return std::memset(Dst, Value, Size);
+  }
+};
 
 template <bool RecordStore, bool RecordLoad>
-WGTRACE_ALWAYS_INLINE void *tracedMemcpy(void *Dst, const void *Src,
-                                         size_t Size) {
-  if (Size && RecordLoad)
-    recordAccess(false, Src, Size);
-  if (Size && RecordStore)
-    recordAccess(true, Dst, Size);
-  return std::memcpy(Dst, Src, Size);
+WGTRACE_ALWAYS_INLINE TracedMemcpy<RecordStore, RecordLoad>
+tracedMemcpy(uint64_t SiteBits) {
+  return {SiteBits};
 }
 
 template <bool RecordStore, bool RecordLoad>
-WGTRACE_ALWAYS_INLINE void *tracedMemmove(void *Dst, const void *Src,
-                                          size_t Size) {
-  if (Size && RecordLoad)
-    recordAccess(false, Src, Size);
-  if (Size && RecordStore)
-    recordAccess(true, Dst, Size);
-  return std::memmove(Dst, Src, Size);
+WGTRACE_ALWAYS_INLINE TracedMemmove<RecordStore, RecordLoad>
+tracedMemmove(uint64_t SiteBits) {
+  return {SiteBits};
 }
 
-WGTRACE_ALWAYS_INLINE void *tracedMemset(void *Dst, int Value, size_t Size) {
-  if (Size)
-    recordAccess(true, Dst, Size);
-  return std::memset(Dst, Value, Size);
+WGTRACE_ALWAYS_INLINE TracedMemset tracedMemset(uint64_t SiteBits) {
+  return {SiteBits};
 }
 
 //===-- SIMD loads and stores ---------------------------------------------===//
 //
 // `_mm256_storeu_ps(p, v)` becomes
-// `_mm256_storeu_ps(::wgtrace::detail::stored<32>(p), v)`: the address is
-// recorded with the intrinsic's access size and passed on unchanged.
+// `_mm256_storeu_ps(::wgtrace::detail::stored<32>(site, p), v)`: the address
+// is recorded with the intrinsic's access size and passed on unchanged.
 
-template <size_t Bytes, class T> WGTRACE_ALWAYS_INLINE T *loaded(T *Address) {
-  recordAccess(false, Address, Bytes);
+template <size_t Bytes, class T>
+WGTRACE_ALWAYS_INLINE T *loaded(uint64_t SiteBits, T *Address) {
+  recordAccess(false, Address, Bytes, SiteBits);
   return Address;
 }
 
-template <size_t Bytes, class T> WGTRACE_ALWAYS_INLINE T *stored(T *Address) {
-  recordAccess(true, Address, Bytes);
+template <size_t Bytes, class T>
+WGTRACE_ALWAYS_INLINE T *stored(uint64_t SiteBits, T *Address) {
+  recordAccess(true, Address, Bytes, SiteBits);
   return Address;
 }
 
 //===-- Bit-fields --------------------------------------------------------===//
 //
 // A bit-field has no address. `p->bits = v` becomes
-// `::wgtrace::detail::bitfieldAccess<Offset, Length, true, false>(p)->bits
-// = v`: the bytes at Offset..Offset+Length of the containing object, those
-// that hold the field's bits, are recorded, and the object's address is
-// passed on unchanged (for `s.bits`, through __builtin_addressof(s)).
+// `::wgtrace::detail::bitfieldAccess<Offset, Length, true, false>(site,
+// p)->bits = v`: the bytes at Offset..Offset+Length of the containing
+// object, those that hold the field's bits, are recorded, and the object's
+// address is passed on unchanged (for `s.bits`, through
+// __builtin_addressof(s)).
 
 template <size_t Offset, size_t Length, bool IsStore, bool IsLoad, class T>
-WGTRACE_ALWAYS_INLINE T *bitfieldAccess(T *Object) {
+WGTRACE_ALWAYS_INLINE T *bitfieldAccess(uint64_t SiteBits, T *Object) {
   const volatile char *Bytes =
       reinterpret_cast<const volatile char *>(Object) + Offset;
   if (IsLoad)
-    recordAccess(false, Bytes, Length);
+    recordAccess(false, Bytes, Length, SiteBits);
   if (IsStore)
-    recordAccess(true, Bytes, Length);
+    recordAccess(true, Bytes, Length, SiteBits);
   return Object;
 }
 

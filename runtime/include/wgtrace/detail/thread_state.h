@@ -200,25 +200,31 @@ WGTRACE_ALWAYS_INLINE uint64_t memoryWord(const Ring &R, bool IsStore,
 
 /// Slow path for accesses longer than a record's 16-bit length field.
 void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
-                      uint64_t Length);
+                      uint64_t Length, uint64_t SiteBits);
 
 inline namespace WGTRACE_DETAIL_ACCESSES {
 
-WGTRACE_ALWAYS_INLINE void
-recordAccess(bool IsStore, const volatile void *Address, uint64_t Length) {
+/// Records an access of \p Length bytes at \p Address. \p SiteBits is the
+/// access site's id in place in the address word (format::accessSiteBits;
+/// 0 for none): one OR, with a value the compiler hoists out of loops.
+WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
+                                        const volatile void *Address,
+                                        uint64_t Length,
+                                        uint64_t SiteBits = 0) {
 #if !WGTRACE_DETAIL_RECORD_MEMORY
   (void)IsStore;
   (void)Address;
   (void)Length;
+  (void)SiteBits;
   return;
 #endif
   Ring &R = ringOrIdle(ThreadStateTLS.Recording);
   if (WGTRACE_UNLIKELY(Length > format::kMaxAccessLength)) {
-    recordLongAccess(R, IsStore, Address, Length);
+    recordLongAccess(R, IsStore, Address, Length, SiteBits);
     return;
   }
   appendRecord(R, memoryWord(R, IsStore, Length),
-               reinterpret_cast<uintptr_t>(Address));
+               reinterpret_cast<uintptr_t>(Address) | SiteBits);
 }
 
 } // namespace WGTRACE_DETAIL_ACCESSES
