@@ -109,6 +109,16 @@ void recordBufferValue(format::ValueType Type, uint8_t Ordinal, uint64_t Bits) {
   TR.BufferValues.push_back({Type, Ordinal, Bits});
 }
 
+void recordBufferParameter(uint8_t Ordinal, const volatile void *Base,
+                           uint64_t Bytes, bool HasExtent) {
+  if (!ThreadStateTLS.Current)
+    return;
+  recordBufferValue(format::ValueType::BufferBase, Ordinal,
+                    reinterpret_cast<uintptr_t>(Base));
+  if (HasExtent)
+    recordBufferValue(format::ValueType::BufferExtent, Ordinal, Bytes);
+}
+
 void recordPrint(const char *Text, uint32_t Length) {
   Ring *R = ThreadStateTLS.Current;
   if (!R)

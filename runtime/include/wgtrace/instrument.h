@@ -310,11 +310,17 @@ template <size_t N, class T> BufferArgument arrayBuffer(T *Pointer) {
   return {Pointer, N * sizeof(T), true};
 }
 
+/// Records one buffer parameter of the running workgroup (its BufferBase,
+/// and its BufferExtent when it has one). Wholly out of line, the thread's
+/// state included: an inline look at it in the prologue would make the
+/// compiler keep its address live across the kernel's loops, taking a
+/// register they need (stencil's inner loop then spilled it).
+void recordBufferParameter(uint8_t Ordinal, const volatile void *Base,
+                           uint64_t Bytes, bool HasExtent);
+
 inline void recordBuffer(uint8_t Ordinal, BufferArgument Argument) {
-  recordValueBits(format::ValueType::BufferBase, Ordinal,
-                  reinterpret_cast<uintptr_t>(Argument.Base));
-  if (Argument.HasExtent)
-    recordValueBits(format::ValueType::BufferExtent, Ordinal, Argument.Bytes);
+  recordBufferParameter(Ordinal, Argument.Base, Argument.Bytes,
+                        Argument.HasExtent);
 }
 
 template <class... Arguments>
