@@ -11,10 +11,15 @@ another compiler (g++):
 - ACCESS_SITES OFF writes a file IREE's tools read exactly: no access site
   table, bare addresses; its records are those of the same program built
   with access sites, once the site bits are taken off (addresses compared
-  as offsets into the kernel's buffers, which the buffer records name).
+  as offsets into the kernel's buffers, which the buffer records name);
+- `wgtrace-view convert --iree` of the trace with sites is such a file
+  too: no access site table, no wgtrace VALUE records, the workgroups and
+  accesses (kind, length) of the ACCESS_SITES OFF build in order, and the
+  original's address words with the site bits taken off.
 
 Usage: build_options_test.py <wgtrace-rewrite> <runtime library>
                              <wgtrace source dir> <c++ compiler> <work dir>
+                             <wgtrace-view>
 """
 import os
 import shutil
@@ -26,7 +31,7 @@ sys.path.insert(0, HERE)
 import reference_decoder  # noqa: E402
 from checks import check, clean_env, finish  # noqa: E402
 
-REWRITE, RUNTIME, SOURCE_DIR, CXX, WORK = sys.argv[1:6]
+REWRITE, RUNTIME, SOURCE_DIR, CXX, WORK, VIEW = sys.argv[1:7]
 BUILD = os.path.join(WORK, "build")
 BUFFER_BASE, BUFFER_EXTENT = 0x40, 0x41
 
@@ -124,4 +129,23 @@ check(relative(with_sites) == relative(without),
       "the records of the two builds differ once the site bits are left out")
 check(len(relative(without)) == 8 * (1 + 2 + 8 * 3),
       "%d records, not 8 workgroups of 27" % len(relative(without)))
+
+# 4. wgtrace-view convert --iree of the trace with sites: what ACCESS_SITES
+# OFF writes, from the same run (IREE's tables only, no wgtrace values).
+converted_path = os.path.join(WORK, "converted.trace")
+result = subprocess.run([VIEW, "convert", "--iree", os.path.join(WORK, "sites_app.trace"),
+                         "-o", converted_path], capture_output=True, text=True)
+check(result.returncode == 0, "convert --iree failed: %s" % result.stderr)
+with open(converted_path, "rb") as f:
+    converted, converted_meta = reference_decoder.records(f.read())
+check(converted_meta["access_sites"] is None, "the converted file has access sites")
+check(not [r for r in converted if r["kind"] == "VALUE"],
+      "the converted file keeps wgtrace's VALUE records")
+shape = lambda rs: [(r["kind"], r.get("length"), r.get("id")) for r in rs
+                    if r["kind"] in ("WORKGROUP", "LOAD", "STORE")]
+check(shape(converted) == shape(without),
+      "the converted file's workgroups and accesses are not those ACCESS_SITES OFF writes")
+check([r["word"] for r in converted if r["kind"] in ("LOAD", "STORE")] ==
+      [r["word"] & ((1 << 48) - 1) for r in with_sites if r["kind"] in ("LOAD", "STORE")],
+      "the converted file's address words are not the original's without site bits")
 finish()
