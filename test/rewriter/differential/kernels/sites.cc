@@ -59,7 +59,12 @@ int main() {
   const float sdata[4] = {1, 2, 4, 8};
   std::vector<float> v = {7, 9};
   float arr[4] = {0.25f, 0.5f, 0.75f, 1};
-  Flags flags{1, 1};
+  // The printed bytes include the three bytes no bit-field occupies: zero
+  // them (an aggregate initializer leaves them indeterminate).
+  Flags flags;
+  std::memset(&flags, 0, sizeof flags);
+  flags.lo = 1;
+  flags.hi = 1;
   float out[24] = {};
   wgtrace::dispatch(forms, wgtrace::Grid{2, 1, 1}, a, 4u, x, 2u, y, 1u,
                     std::span<const float>(sdata), v, arr, flags, out);
