@@ -539,13 +539,20 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
     Name += Roles[I];
     Name += "'";
   }
-  Name += ">";
-  if (!RC.Edits.replace(Range->first, Range->second, Name))
-    warn(RC, E->getBeginLoc(),
-         "the element accesses of '" + Spelled +
-             "' are not fully recorded: the instantiations of the template "
-             "it is in need different roles for its arguments");
-  RC.UsesAlgorithms = true;
+  Name += ">(";
+  // The call is an access site of kind Call, as memcpy is: every record
+  // the algorithm makes names the call (its place, its text).
+  unsigned CallSite = RC.replaceCallee(
+      E, AccessKind::Call,
+      [&](unsigned Site) {
+        return Name + RewriteContext::siteArgument(Site) + ")";
+      },
+      C->CalleeExpr,
+      "the instantiations of the template it is in need different roles "
+      "for the arguments of '" +
+          Spelled + "', and one call cannot be redirected for each");
+  if (CallSite)
+    RC.UsesAlgorithms = true;
   return true;
 }
 

@@ -5,11 +5,13 @@
 // ...) called in a kernel reads and writes the kernel's buffers in library
 // code that the rewriter does not rewrite. When one of the call's ranges is
 // kernel memory, the call is redirected to the function of the same name in
-// <wgtrace/algorithms.h>, with one role per argument as template arguments:
-// `std::copy(a, a + n, b)` becomes
-// `::wgtrace::detail::recorded::copy<'M', 'M', 'M'>(a, a + n, b)`. That
-// function runs the library's own algorithm on iterators that record each
-// element access as the algorithm makes it.
+// <wgtrace/algorithms.h>, with one role per argument as template arguments
+// and the call's access site (kind Call, the call's place and text) as its
+// argument: `std::copy(a, a + n, b)` becomes
+// `::wgtrace::detail::recorded::copy<'M', 'M', 'M'>(WGTRACE_ACCESS_SITE(n))(
+// a, a + n, b)`. That runs the library's own algorithm on iterators that
+// record each element access as the algorithm makes it, with the call's
+// site.
 //
 // The roles come from a table of the algorithms' forms (which arguments
 // are iterators, ranges, values, callables, projections) and from the

@@ -218,10 +218,14 @@ unsigned RewriteContext::wrapAccess(const Expr *E, AccessKind Kind,
   return Site;
 }
 
-unsigned
-RewriteContext::replaceCallee(const CallExpr *Call, AccessKind Kind,
-                              function_ref<std::string(unsigned)> Make) {
-  const Expr *Callee = Call->getCallee()->IgnoreImpCasts();
+unsigned RewriteContext::replaceCallee(const CallExpr *Call, AccessKind Kind,
+                                       function_ref<std::string(unsigned)> Make,
+                                       const Expr *Callee,
+                                       StringRef ConflictReason) {
+  if (!Callee)
+    Callee = Call->getCallee()->IgnoreImpCasts();
+  if (ConflictReason.empty())
+    ConflictReason = kConflictReason;
   bool InMacro = false;
   auto Name = editRange(Callee->getSourceRange(), InMacro);
   // The site is the whole call's text where it can be edited.
@@ -233,15 +237,15 @@ RewriteContext::replaceCallee(const CallExpr *Call, AccessKind Kind,
   }
   if (Tables.Poisoned.count(
           {Target.getHashValue(), Name->first, Name->second})) {
-    untraced(Call, kConflictReason);
+    untraced(Call, ConflictReason);
     return 0;
   }
   std::pair<unsigned, unsigned> SiteRange = Whole ? *Whole : *Name;
   auto [Site, New] = siteFor(SiteRange, Kind);
   std::string Text = Make(Site);
   if (!Edits.replace(Name->first, Name->second, Text)) {
-    poison(*Name, kConflictReason);
-    untraced(Call, kConflictReason);
+    poison(*Name, ConflictReason);
+    untraced(Call, ConflictReason);
     return 0;
   }
   if (New)

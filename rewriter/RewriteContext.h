@@ -183,10 +183,16 @@ public:
   /// Replaces the callee's name of Call (a library function that accesses
   /// memory: memcpy, an algorithm) with what Make returns for the access
   /// site of the call, and lists the site (kind Kind, the call's text).
-  /// Returns the site, or 0 when the callee cannot be edited (reported
-  /// untraced).
+  /// Callee, when given, is the text to replace (the algorithm object of
+  /// `std::ranges::sort(r)`, whose call is to its operator()).
+  /// ConflictReason, when given, says why the call is not traced when
+  /// another instantiation of the template it is in replaced the same
+  /// callee differently. Returns the site, or 0 when the callee cannot be
+  /// edited (reported untraced).
   unsigned replaceCallee(const clang::CallExpr *Call, AccessKind Kind,
-                         llvm::function_ref<std::string(unsigned Site)> Make);
+                         llvm::function_ref<std::string(unsigned Site)> Make,
+                         const clang::Expr *Callee = nullptr,
+                         llvm::StringRef ConflictReason = "");
 
   /// Reports that the access E is not traced, for Reason (one sentence,
   /// no final period): a warning at E (an error under --strict) and an

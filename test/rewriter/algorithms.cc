@@ -22,6 +22,14 @@
 
 // CHECK: #include <wgtrace/algorithms.h>
 // CHECK-NEXT: #include <wgtrace/instrument.h>
+// Each redirected call is an access site of kind 3 (a call), with the call's
+// place and text, and is given it first: its records name the call.
+// CHECK: const ::wgtrace::detail::AccessSiteInfo wgtrace_access_sites_[] = {
+// CHECK-NEXT: {"{{.*}}", [[#COPY:]], 3, 3, "k", "std::copy(x, x + 8, b)"},
+// CHECK-NEXT: {"{{.*}}", [[#COPY+2]], 3, 3, "k", "std::copy(x, x + 8, local)"},
+// CHECK-NEXT: {"{{.*}}", [[#COPY+6]], 3, 3, "k", "std::sort(v.begin(), v.end(), [](const float &p, const float &q) { return p >..."},
+// The lambda's own accesses name its expressions.
+// CHECK-NEXT: {"{{.*}}", [[#COPY+6]], 77, 0, "k", "p"},
 
 static float half(float x) { return x / 2; }
 static void bump(float &x) { x += 1; }
@@ -32,30 +40,30 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
   float local[8] = {};
   float *x = a + wg.id[0] * 8;
   std::copy(x, x + 8, b);
-  // CHECK: ::wgtrace::detail::recorded::copy<'M', 'M', 'M'>(x, x + 8, b);
+  // CHECK: ::wgtrace::detail::recorded::copy<'M', 'M', 'M'>(WGTRACE_ACCESS_SITE(1))(x, x + 8, b);
   std::copy(x, x + 8, local);
-  // CHECK: ::wgtrace::detail::recorded::copy<'M', 'M', '-'>(x, x + 8, local);
+  // CHECK: ::wgtrace::detail::recorded::copy<'M', 'M', '-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, local);
   std::copy(local, local + 4, local + 4);
   // CHECK: std::copy(local, local + 4, local + 4);
   std::sort(v.begin(), v.end(), [](const float &p, const float &q) { return p > q; });
-  // CHECK: ::wgtrace::detail::recorded::sort<'M', 'M', 'R'>(v.begin(), v.end(), [](const float &p, const float &q) { return WGTRACE_LOAD_AT({{[0-9]+}}, p) > WGTRACE_LOAD_AT({{[0-9]+}}, q); });
+  // CHECK: ::wgtrace::detail::recorded::sort<'M', 'M', 'R'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(v.begin(), v.end(), [](const float &p, const float &q) { return WGTRACE_LOAD_AT({{[0-9]+}}, p) > WGTRACE_LOAD_AT({{[0-9]+}}, q); });
   b[0] = std::transform_reduce(x, x + 8, b, 0.0f);
-  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[0]) = ::wgtrace::detail::recorded::transform_reduce<'M', 'M', 'M', '-'>(x, x + 8, b, 0.0f);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[0]) = ::wgtrace::detail::recorded::transform_reduce<'M', 'M', 'M', '-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, b, 0.0f);
   std::transform(x, x + 8, b, half);
-  // CHECK: ::wgtrace::detail::recorded::transform<'M', 'M', 'M', 'L'>(x, x + 8, b, half);
+  // CHECK: ::wgtrace::detail::recorded::transform<'M', 'M', 'M', 'L'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, b, half);
   b[1] = std::accumulate(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + e; });
-  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[1]) = ::wgtrace::detail::recorded::accumulate<'M', 'M', '-', 'B'>(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + WGTRACE_LOAD_AT({{[0-9]+}}, e); });
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[1]) = ::wgtrace::detail::recorded::accumulate<'M', 'M', '-', 'B'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + WGTRACE_LOAD_AT({{[0-9]+}}, e); });
   std::for_each(v.rbegin(), v.rend(), [](auto &e) { e *= 2; });
-  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'R'>(v.rbegin(), v.rend(), [](auto &e) { WGTRACE_UPDATE_AT({{[0-9]+}}, e) *= 2; });
+  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'R'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(v.rbegin(), v.rend(), [](auto &e) { WGTRACE_UPDATE_AT({{[0-9]+}}, e) *= 2; });
   using namespace std;
   b[2] = *max_element(x, x + 8, greater<float>());
-  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[2]) = WGTRACE_LOAD_AT({{[0-9]+}}, *::wgtrace::detail::recorded::max_element<'M', 'M', 'L'>(x, x + 8, greater<float>()));
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[2]) = WGTRACE_LOAD_AT({{[0-9]+}}, *::wgtrace::detail::recorded::max_element<'M', 'M', 'L'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, greater<float>()));
   std::ranges::sort(std::span<float>(x, 8), {}, [](float e) { return -e; });
-  // CHECK: ::wgtrace::detail::recorded::ranges::sort<'M', 'L', 'L'>(std::span<float>(x, 8), std::ranges::less{}, [](float e) { return -e; });
+  // CHECK: ::wgtrace::detail::recorded::ranges::sort<'M', 'L', 'L'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(std::span<float>(x, 8), std::ranges::less{}, [](float e) { return -e; });
   std::ranges::fill(local, 1.0f);
   // CHECK: std::ranges::fill(local, 1.0f);
   std::move(x, x + 2, x + 4);
-  // CHECK: ::wgtrace::detail::recorded::move<'M', 'M', 'M'>(x, x + 2, x + 4);
+  // CHECK: ::wgtrace::detail::recorded::move<'M', 'M', 'M'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 2, x + 4);
   float moved = std::move(b[3]);
   // CHECK: float moved = std::move(WGTRACE_LOAD_AT({{[0-9]+}}, b[3]));
   a[0] = moved + static_cast<float>(n);
@@ -69,7 +77,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
   // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::sort' are not recorded: its elements, of type 'std::string', are not trivially copyable (wgtrace records elements by copying them, where the algorithm may move them)
   std::for_each(x, x + 8, bump);
   // WARN: [[@LINE-1]]:27: warning: 'bump' takes elements by non-const reference but is not instrumented: what it writes through them is not recorded (each element it is handed is recorded as one load)
-  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'L'>(x, x + 8, bump);
+  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'L'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, bump);
   SORT(x, x + 8);
   // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::sort' are not recorded: the call is spelled in a macro
   std::copy<float *, float *>(x, x + 1, b);

@@ -21,6 +21,6 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a) {
   header_quiet(a);
   // CHECK: header_quiet(a);
   std::fill(a, a + 2, 1.0f);
-  // CHECK: ::wgtrace::detail::recorded::fill<'M', 'M', '-'>(a, a + 2, 1.0f);
+  // CHECK: ::wgtrace::detail::recorded::fill<'M', 'M', '-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(a, a + 2, 1.0f);
   (void)wg;
 }

@@ -1,6 +1,6 @@
 //===- recording_test.cc - The hot path writes the records it promises ----===//
 
-#include "thread_ring.h"
+#include "scoped_ring.h"
 
 #include "wgtrace/instrument.h"
 
@@ -11,31 +11,13 @@
 
 using namespace wgtrace;
 using namespace wgtrace::detail;
+using wgtrace::test::ScopedRing;
 
 namespace {
 
 const FunctionInfo TestFunctions[] = {{"kernel", "test", "(wg, p)", "src"}};
 const SiteInfo TestSites[] = {{"kernel", "recording_test.cc:1"}};
 Module TestModule(TestFunctions, 1, TestSites, 1);
-
-/// A ring-mode ring of \p Size bytes made current for the test's duration.
-struct ScopedRing {
-  explicit ScopedRing(uint64_t Size)
-      : Storage(format::ringChunkContentLength(Size)) {
-    TR.setSize(Size);
-    TR.reset(Storage.data());
-    TR.Hot.KeyBits = 0;
-    ThreadStateTLS.Recording = &TR.Hot;
-    ThreadStateTLS.Current = &TR.Hot;
-  }
-  ~ScopedRing() {
-    ThreadStateTLS.Recording = nullptr;
-    ThreadStateTLS.Current = nullptr;
-  }
-  const uint8_t *data() const { return Storage.data(); }
-  std::vector<uint8_t> Storage;
-  runtime::ThreadRing TR;
-};
 
 } // namespace
 

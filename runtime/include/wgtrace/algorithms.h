@@ -3,11 +3,13 @@
 // A standard algorithm called in a kernel touches the kernel's buffers in
 // library code that wgtrace-rewrite cannot rewrite. The rewriter redirects
 // such a call, `std::copy(a, a + n, b)`, to the function of the same name
-// here, `::wgtrace::detail::recorded::copy<'M', 'M', 'M'>(a, a + n, b)`,
-// which runs the standard library's own algorithm on the same arguments,
-// with the iterators and ranges into kernel memory wrapped so that every
-// element access the algorithm makes through them is recorded, at the
-// moment it makes it:
+// here, `::wgtrace::detail::recorded::copy<'M', 'M', 'M'>(site)(a, a + n,
+// b)`, which runs the standard library's own algorithm on the same
+// arguments, with the iterators and ranges into kernel memory wrapped so
+// that every element access the algorithm makes through them is recorded,
+// at the moment it makes it, with the access site of the call (`site` is
+// WGTRACE_ACCESS_SITE(n) of the call's site, as for memcpy: each record
+// names the algorithm call that made it):
 //
 //   - Recorded<It> is a random-access (or weaker) iterator whose `*it` and
 //     `it[n]` give an Element, a reference to one element that records a
@@ -58,6 +60,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -87,18 +90,24 @@ template <class T> class Element {
 public:
   using Value = std::remove_const_t<T>;
 
-  explicit Element(T *Address) : Address(Address) {}
+  /// \p SiteBits: the access site of the algorithm call, as
+  /// WGTRACE_ACCESS_SITE gives it; every record of the element carries it.
+  Element(T *Address, uint64_t SiteBits)
+      : Address(Address), SiteBits(SiteBits) {}
   Element(const Element &) = default;
 
   /// The element itself, unrecorded: what a callable gets.
   T &get() const { return *Address; }
 
+  /// A load of the element recorded without reading it: what is handed
+  /// over to a callable that reads it itself, uninstrumented.
+  void recordLoad() const { recordAccess(false, Address, sizeof(T), SiteBits); }
   Value load() const {
-    recordAccess(false, Address, sizeof(T));
+    recordLoad();
     return *Address;
   }
   template <class U> void store(U &&V) const {
-    recordAccess(true, Address, sizeof(T));
+    recordAccess(true, Address, sizeof(T), SiteBits);
     *Address = std::forward<U>(V);
   }
 
@@ -161,6 +170,7 @@ public:
 
 private:
   T *Address;
+  uint64_t SiteBits;
 };
 
 template <class It, class = void> struct IsRecordable : std::false_type {};
@@ -194,26 +204,29 @@ public:
 #endif
 
   Recorded() = default;
-  explicit Recorded(It I) : I(std::move(I)) {}
+  /// \p SiteBits: the access site of the algorithm call (Element).
+  Recorded(It I, uint64_t SiteBits) : I(std::move(I)), SiteBits(SiteBits) {}
 
   const It &base() const & { return I; }
   It base() && { return std::move(I); }
 
-  reference operator*() const { return reference(std::addressof(*I)); }
+  reference operator*() const {
+    return reference(std::addressof(*I), SiteBits);
+  }
   reference operator[](difference_type N) const {
-    return reference(std::addressof(I[N]));
+    return reference(std::addressof(I[N]), SiteBits);
   }
 
   Recorded &operator++() {
     ++I;
     return *this;
   }
-  Recorded operator++(int) { return Recorded(I++); }
+  Recorded operator++(int) { return Recorded(I++, SiteBits); }
   Recorded &operator--() {
     --I;
     return *this;
   }
-  Recorded operator--(int) { return Recorded(I--); }
+  Recorded operator--(int) { return Recorded(I--, SiteBits); }
   Recorded &operator+=(difference_type N) {
     I += N;
     return *this;
@@ -223,13 +236,13 @@ public:
     return *this;
   }
   friend Recorded operator+(const Recorded &R, difference_type N) {
-    return Recorded(R.I + N);
+    return Recorded(R.I + N, R.SiteBits);
   }
   friend Recorded operator+(difference_type N, const Recorded &R) {
-    return Recorded(R.I + N);
+    return Recorded(R.I + N, R.SiteBits);
   }
   friend Recorded operator-(const Recorded &R, difference_type N) {
-    return Recorded(R.I - N);
+    return Recorded(R.I - N, R.SiteBits);
   }
   template <class Other>
   friend auto operator-(const Recorded &A, const Recorded<Other> &B)
@@ -268,6 +281,7 @@ public:
 
 private:
   It I{};
+  uint64_t SiteBits = 0;
 };
 
 /// A callable the algorithm calls, wrapped. An element the algorithm hands
@@ -282,13 +296,15 @@ private:
 /// `&S::key`) gets it with nothing recorded, and its result is an Element.
 template <char Role, class F> class Callable {
 public:
-  explicit Callable(F Fn) : Fn(std::move(Fn)) {}
+  /// \p SiteBits: the access site of the algorithm call, which the loads
+  /// recorded at the hand-over carry.
+  Callable(F Fn, uint64_t SiteBits) : Fn(std::move(Fn)), SiteBits(SiteBits) {}
 
   template <class... A> decltype(auto) operator()(A &&...Args) {
-    return call<A...>(Fn, std::index_sequence_for<A...>(), Args...);
+    return call<A...>(Fn, SiteBits, std::index_sequence_for<A...>(), Args...);
   }
   template <class... A> decltype(auto) operator()(A &&...Args) const {
-    return call<A...>(Fn, std::index_sequence_for<A...>(), Args...);
+    return call<A...>(Fn, SiteBits, std::index_sequence_for<A...>(), Args...);
   }
 
   F &&unwrap() && { return std::move(Fn); }
@@ -321,13 +337,14 @@ private:
   }
 
   template <class... A, class G, size_t... Index>
-  static decltype(auto) call(G &Fn, std::index_sequence<Index...>,
+  static decltype(auto) call(G &Fn, uint64_t SiteBits,
+                             std::index_sequence<Index...>,
                              std::remove_reference_t<A> &...Args) {
     constexpr bool TakesElements =
         std::is_invocable_v<G &,
                             decltype(hand<A, recordsItself<Index>()>(Args))...>;
     if constexpr (TakesElements) {
-      return invoke(Fn, hand<A, recordsItself<Index>()>(Args)...);
+      return invoke(Fn, SiteBits, hand<A, recordsItself<Index>()>(Args)...);
     } else {
       using Result =
           std::invoke_result_t<G &, decltype(hand<A, true>(Args))...>;
@@ -338,12 +355,12 @@ private:
         auto RecordLoad = [](auto &Arg, bool Record) {
           if constexpr (IsElementV<decltype(Arg)>)
             if (Record)
-              recordAccess(false, std::addressof(Arg.get()), sizeof(Arg.get()));
+              Arg.recordLoad();
         };
         // Left to right, as the compiled call evaluates its arguments.
         (RecordLoad(Args, !recordsItself<Index>()), ...);
       }
-      return invoke(Fn, hand<A, true>(Args)...);
+      return invoke(Fn, SiteBits, hand<A, true>(Args)...);
     }
   }
 
@@ -351,7 +368,7 @@ private:
   /// value, a reference to a trivially copyable object as an Element, or
   /// the result as it is.
   template <class G, class... P>
-  static decltype(auto) invoke(G &Fn, P &&...Args) {
+  static decltype(auto) invoke(G &Fn, uint64_t SiteBits, P &&...Args) {
     using R = std::invoke_result_t<G &, P...>;
     using D = std::remove_cv_t<std::remove_reference_t<R>>;
     if constexpr (std::is_void_v<R>) {
@@ -361,13 +378,14 @@ private:
     } else if constexpr (std::is_lvalue_reference_v<R> &&
                          std::is_trivially_copyable_v<D>) {
       return Element<std::remove_reference_t<R>>(
-          std::addressof(std::invoke(Fn, std::forward<P>(Args)...)));
+          std::addressof(std::invoke(Fn, std::forward<P>(Args)...)), SiteBits);
     } else {
       return std::invoke(Fn, std::forward<P>(Args)...);
     }
   }
 
   F Fn;
+  uint64_t SiteBits;
 };
 
 template <class T> struct IsRecordedIterator : std::false_type {};
@@ -375,31 +393,35 @@ template <class It> struct IsRecordedIterator<Recorded<It>> : std::true_type {};
 
 #ifdef WGTRACE_RECORDED_RANGES
 /// The view of a range into kernel memory: its iterators are Recorded.
-template <class R> auto recordedRange(R &&Range) {
+template <class R> auto recordedRange(R &&Range, uint64_t SiteBits) {
   using It = std::ranges::iterator_t<R>;
   using Sentinel = std::ranges::sentinel_t<R>;
   if constexpr (std::is_same_v<It, Sentinel>)
-    return std::ranges::subrange(Recorded<It>(std::ranges::begin(Range)),
-                                 Recorded<It>(std::ranges::end(Range)));
+    return std::ranges::subrange(
+        Recorded<It>(std::ranges::begin(Range), SiteBits),
+        Recorded<It>(std::ranges::end(Range), SiteBits));
   else
     return std::ranges::subrange(
-        Recorded<It>(std::ranges::begin(Range)),
+        Recorded<It>(std::ranges::begin(Range), SiteBits),
         Recorded<It>(std::ranges::next(std::ranges::begin(Range),
-                                       std::ranges::end(Range))));
+                                       std::ranges::end(Range)),
+                     SiteBits));
 }
 #endif
 
-/// An argument as the algorithm gets it.
-template <char Role, class A> decltype(auto) wrap(A &&Arg) {
+/// An argument as the algorithm gets it; what it records carries
+/// \p SiteBits, the access site of the call.
+template <char Role, class A> decltype(auto) wrap(uint64_t SiteBits, A &&Arg) {
   using D = std::remove_cv_t<std::remove_reference_t<A>>;
+  (void)SiteBits; // Not every branch records.
   if constexpr (Role == 'M') {
     if constexpr (IsRecordable<D>::value && !std::is_array_v<D>) {
-      return Recorded<D>(std::forward<A>(Arg));
+      return Recorded<D>(std::forward<A>(Arg), SiteBits);
     }
 #ifdef WGTRACE_RECORDED_RANGES
     else if constexpr (std::ranges::range<A> &&
                        IsRecordable<std::ranges::iterator_t<A>>::value) {
-      return recordedRange(std::forward<A>(Arg));
+      return recordedRange(std::forward<A>(Arg), SiteBits);
     }
 #endif
     else {
@@ -408,7 +430,7 @@ template <char Role, class A> decltype(auto) wrap(A &&Arg) {
   } else if constexpr (Role == '-') {
     return std::forward<A>(Arg);
   } else {
-    return Callable<Role, std::decay_t<A>>(std::forward<A>(Arg));
+    return Callable<Role, std::decay_t<A>>(std::forward<A>(Arg), SiteBits);
   }
 }
 
@@ -463,16 +485,26 @@ auto unwrap(std::ranges::subrange<I, S, K> &&R) {
 #endif
 
 /// Runs the algorithm (a generic lambda that calls it) on the wrapped
-/// arguments.
+/// arguments; every record carries \p SiteBits.
 template <char... Roles, class Algorithm, class... A>
-decltype(auto) run(Algorithm &&Run, A &&...Args) {
+decltype(auto) run(uint64_t SiteBits, Algorithm &&Run, A &&...Args) {
   static_assert(sizeof...(Roles) == sizeof...(A),
                 "one role per argument of the algorithm call");
-  using Result = decltype(Run(wrap<Roles>(std::forward<A>(Args))...));
+  using Result = decltype(Run(wrap<Roles>(SiteBits, std::forward<A>(Args))...));
   if constexpr (std::is_void_v<Result>)
-    Run(wrap<Roles>(std::forward<A>(Args))...);
+    Run(wrap<Roles>(SiteBits, std::forward<A>(Args))...);
   else
-    return unwrap(Run(wrap<Roles>(std::forward<A>(Args))...));
+    return unwrap(Run(wrap<Roles>(SiteBits, std::forward<A>(Args))...));
+}
+
+/// What `recorded::NAME<Roles...>(site)` gives the call's arguments: the
+/// algorithm run with its records naming the call's access site.
+template <char... Roles, class Algorithm>
+auto atSite(uint64_t SiteBits, Algorithm Run) {
+  return [SiteBits, Run](auto &&...Args) -> decltype(auto) {
+    return ::wgtrace::detail::recorded::run<Roles...>(
+        SiteBits, Run, std::forward<decltype(Args)>(Args)...);
+  };
 }
 
 template <class In, class Out, class Operation = std::plus<>>
@@ -489,12 +521,11 @@ Out scanSeededWithFirst(In First, In Last, Out Result,
 }
 
 #define WGTRACE_RECORDED_ALGORITHM(NAMESPACE, NAME)                            \
-  template <char... Roles, class... A> decltype(auto) NAME(A &&...Args) {      \
-    return ::wgtrace::detail::recorded::run<Roles...>(                         \
-        [](auto &&...X) -> decltype(auto) {                                    \
+  template <char... Roles> auto NAME(uint64_t SiteBits) {                      \
+    return ::wgtrace::detail::recorded::atSite<Roles...>(                      \
+        SiteBits, [](auto &&...X) -> decltype(auto) {                          \
           return NAMESPACE::NAME(std::forward<decltype(X)>(X)...);             \
-        },                                                                     \
-        std::forward<A>(Args)...);                                             \
+        });                                                                    \
   }
 
 WGTRACE_RECORDED_ALGORITHM(std, copy)
@@ -519,17 +550,15 @@ WGTRACE_RECORDED_ALGORITHM(std, exclusive_scan)
 /// element instead of copying it. This is the same code with the copy
 /// spelled out: the first element read (a load) and stored, then the form
 /// with an initial value over the rest.
-template <char... Roles, class... A>
-decltype(auto) inclusive_scan(A &&...Args) {
-  return ::wgtrace::detail::recorded::run<Roles...>(
-      [](auto &&...X) -> decltype(auto) {
+template <char... Roles> auto inclusive_scan(uint64_t SiteBits) {
+  return ::wgtrace::detail::recorded::atSite<Roles...>(
+      SiteBits, [](auto &&...X) -> decltype(auto) {
         if constexpr (sizeof...(X) == 3 || sizeof...(X) == 4) {
           return scanSeededWithFirst(std::forward<decltype(X)>(X)...);
         } else {
           return std::inclusive_scan(std::forward<decltype(X)>(X)...);
         }
-      },
-      std::forward<A>(Args)...);
+      });
 }
 WGTRACE_RECORDED_ALGORITHM(std, adjacent_difference)
 WGTRACE_RECORDED_ALGORITHM(std, iota)

@@ -12,7 +12,12 @@ For each program: build it twice from the same source,
 run both and check that
   1. they print the same buffer contents (instrumenting keeps semantics),
   2. invocation by invocation, the trace holds exactly the oracle's
-     sequence of (kind, buffer, offset, length), in the same order.
+     sequence of (kind, buffer, offset, length), in the same order;
+  3. every record names its access site (an algorithm's element accesses
+     too: they name the algorithm call, a site of kind Call whose text is
+     the call, `std::sort(x, x + n)`), and each site is the program's text
+     at its place.
+The trace is read for 3 by test/e2e/reference_decoder.py.
 """
 
 import argparse
@@ -20,6 +25,13 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "e2e"))
+import reference_decoder  # noqa: E402
+
+ACCESS_SITE_CALL = 3
+ALGORITHM_CALL = re.compile(r"^std::(ranges::)?[a-z_]+ ?\(")
 
 WORKGROUP = re.compile(r"^([0-9A-F]{16}) \| WORKGROUP ")
 ACCESS = re.compile(r"^([0-9A-F]{16}) \| (LOAD|STORE) +([0-9A-F]+) (\d+)$")
@@ -71,6 +83,51 @@ def oracle_invocations(path):
                 invocations[-1].append(
                     (parts[0], parts[1], int(parts[2]), int(parts[3])))
     return invocations
+
+
+def text_at(lines, line, column, length):
+    """The program's text from (line, column), on one line as the rewriter
+    prints a site's text."""
+    if not 1 <= line <= len(lines):
+        return None
+    rest = "\n".join(lines[line - 1:])[column - 1:]
+    return re.sub(r"(\s|\\\n)+", " ", rest)[:length]
+
+
+def check_sites(program, trace):
+    """Check 3: the site of every record of the trace."""
+    with open(trace, "rb") as f:
+        records, meta = reference_decoder.records(f.read())
+    sites = meta["access_sites"]
+    if sites is None:
+        return ["the metadata has no access site table"]
+    problems = []
+    with open(program) as f:
+        lines = f.read().split("\n")
+    for number, site in enumerate(sites, 1):
+        path, line, column = site["place"]
+        text = site["text"]
+        shown = text[:-3] if text.endswith("...") else text
+        if path != program or text_at(lines, line, column,
+                                       len(shown)) != shown:
+            problems.append("access site %d '%s' is not the text at %s:%d:%d"
+                            % (number, text, path, line, column))
+        elif (site["kind"] == ACCESS_SITE_CALL and
+              not ALGORITHM_CALL.match(text)):
+            problems.append("access site %d of kind Call is not an algorithm "
+                            "call: '%s'" % (number, text))
+    accesses = [r for r in records if r["kind"] in ("LOAD", "STORE")]
+    unnamed = [r for r in accesses if not 1 <= r["site"] <= len(sites)]
+    if unnamed:
+        problems.append("%d of %d records name no access site (the first: "
+                        "%s of %X, site %d)" % (
+                            len(unnamed), len(accesses), unnamed[0]["kind"],
+                            unnamed[0]["address"], unnamed[0]["site"]))
+    if not any(1 <= r["site"] <= len(sites) and
+               sites[r["site"] - 1]["kind"] == ACCESS_SITE_CALL
+               for r in accesses):
+        problems.append("no record names an algorithm call")
+    return problems
 
 
 def compare(oracle, traced):
@@ -157,6 +214,7 @@ def main():
             dump = run([args.view, "dump", out + ".trace"]).stdout
             recorded = traced_invocations(dump, read_buffers(out + ".meta"))
             problems += compare(oracle, recorded)
+            problems += check_sites(program, out + ".trace")
         except RuntimeError as e:
             problems = [str(e)]
         if problems:

@@ -5,12 +5,16 @@
 // types) states its accesses with their access site, the line marked
 // `// @<name>` and the text. The prologue's buffer records name the buffers
 // main() passes (diff::argument). A store only part of a macro's expansion is not
-// recorded and is listed as untraced (the line marked untraced_macro).
+// recorded and is listed as untraced (the line marked untraced_macro). The
+// element accesses of a standard algorithm name the algorithm call, except
+// those a lambda of the kernel makes itself, which name the lambda's.
 #include "harness.h"
 #include "header_helpers.h"
 
+#include <algorithm>
 #include <cstring>
 #include <immintrin.h>
+#include <numeric>
 #include <span>
 #include <vector>
 
@@ -52,6 +56,16 @@ WGTRACE_DISPATCH void tmpl(const wgtrace::Workgroup &wg, T *p) {
   p[wg.id[0]] *= 2; // @tmpl
 }
 
+WGTRACE_DISPATCH void algos(const wgtrace::Workgroup &wg, const float *src,
+                            float *dst) {
+  float *d = dst + 4 * wg.id[0];
+  std::copy(src, src + 2, d);                          // @copy
+  d[2] = std::accumulate(src + 2, src + 4, 0.0f);      // @sum
+  std::fill_n(d + 3, 1, 1.0f);                         // @fill
+  std::for_each(d, d + 2, [](float &e) { e *= 2; });   // @each
+  d[3] += std::count_if(d, d + 4, [](float e) { return e > 2; }); // @count
+}
+
 int main() {
   float a[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   float x[4] = {0.5f, 1.5f, 2.5f, 3.5f};
@@ -72,6 +86,9 @@ int main() {
   double d[2] = {3.5, 4.5};
   wgtrace::dispatch(tmpl<float>, wgtrace::Grid{2, 1, 1}, f);
   wgtrace::dispatch(tmpl<double>, wgtrace::Grid{2, 1, 1}, d);
+  const float src[4] = {1, 2, 3, 4};
+  float dst[8] = {};
+  wgtrace::dispatch(algos, wgtrace::Grid{2, 1, 1}, src, dst);
 
   diff::buffer("a", a, 8);
   diff::buffer("x", x, 4);
@@ -83,6 +100,8 @@ int main() {
   diff::buffer("out", out, 24);
   diff::buffer("p", f, 2);
   diff::buffer("pd", d, 2);
+  diff::buffer("src", src, 4);
+  diff::buffer("dst", dst, 8);
   diff::argument("forms", "a", a, 8);
   diff::argument("forms", "x", x, 4);
   diff::argument("forms", "y", y, 2);
@@ -93,6 +112,8 @@ int main() {
   diff::argument("forms", "out", out, 24);
   diff::argument("tmpl", "p", f, 2);
   diff::argument("tmpl", "p", d, 2);
+  diff::argument("algos", "src", src, 4);
+  diff::argument("algos", "dst", dst, 8);
   for (unsigned w = 0; w < 2; ++w) {
     diff::store<float>({w}, "a", w * 4, "poly:A(w,~0)");
     diff::load<float>({w}, "a", w * 4 + 1, "poly:A(w,~1)");
@@ -117,6 +138,23 @@ int main() {
     diff::store<float>({w}, "out", 18 + w, "header:out[18~+~w]");
     diff::update<float>({w}, "p", w, "tmpl:p[wg.id[0]]");
     diff::update<double>({w}, "pd", w, "tmpl:p[wg.id[0]]");
+    const char *Copy = "copy:std::copy(src,~src~+~2,~d)";
+    const char *Sum = "sum:std::accumulate(src~+~2,~src~+~4,~0.0f)";
+    const char *Count =
+        "count:std::count_if(d,~d~+~4,~[](float~e)~{~return~e~>~2;~})";
+    for (unsigned k = 0; k < 2; ++k) {
+      diff::load<float>({w}, "src", k, Copy);
+      diff::store<float>({w}, "dst", 4 * w + k, Copy);
+      diff::load<float>({w}, "src", 2 + k, Sum);
+      // The lambda takes the element by reference: its own access.
+      diff::update<float>({w}, "dst", 4 * w + k, "each:e");
+    }
+    diff::store<float>({w}, "dst", 4 * w + 2, "sum:d[2]");
+    diff::store<float>({w}, "dst", 4 * w + 3, "fill:std::fill_n(d~+~3,~1,~1.0f)");
+    // By value: each element handed over is loaded at the call's site.
+    for (unsigned k = 0; k < 4; ++k)
+      diff::load<float>({w}, "dst", 4 * w + k, Count);
+    diff::update<float>({w}, "dst", 4 * w + 3, "count:d[3]");
   }
   return diff::finish();
 }
