@@ -10,6 +10,7 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
@@ -363,8 +364,23 @@ void AccessCollector::useBitField(const MemberExpr *M, AccessKind Kind) {
                  /*Stackable=*/true, M);
 }
 
+/// Library functions that take an object by reference or pointer only to
+/// name it (its address, its bounds, a cast): they access nothing.
+static bool onlyNamesItsArgument(const FunctionDecl *Callee) {
+  return llvm::StringSwitch<bool>(Callee->getName())
+      .Cases("move", "forward", "move_if_noexcept", "as_const", "addressof",
+             true)
+      .Cases("launder", "to_address", "assume_aligned", "ref", "cref", true)
+      .Cases("begin", "end", "cbegin", "cend", "rbegin", "rend", true)
+      .Cases("crbegin", "crend", "data", "size", "ssize", "empty", true)
+      .Cases("get", "distance", "next", "prev", "advance", true)
+      .Default(false);
+}
+
 void AccessCollector::untracedCall(const CallExpr *E,
                                    const FunctionDecl *Callee) {
+  if (untracedLibraryCall(E, Callee))
+    return;
   // SIMD intrinsics that are not in the table of plain loads and stores
   // (masked, gather, scatter, compress, expand; some are macros over
   // __builtin_ia32_ functions) touch memory that depends on run-time data:
@@ -396,6 +412,49 @@ void AccessCollector::untracedCall(const CallExpr *E,
                   "' accesses memory that depends on a mask or on indices "
                   "known only at run time, which wgtrace does not record",
               AccessKind::Call);
+}
+
+bool AccessCollector::untracedLibraryCall(const CallExpr *E,
+                                          const FunctionDecl *Callee) {
+  // A function of the standard or C library (a system header's) that is
+  // given kernel memory through a pointer, or through a reference it may
+  // write (std::swap, std::exchange, std::modf's pointer, strlen), reads or
+  // writes it in code wgtrace does not rewrite. Member functions of library
+  // classes are the containers' business (their elements are recorded
+  // where the kernel uses them); a call whose result is the memory it was
+  // given (std::max of two elements) is recorded as that result's access.
+  StringRef Name = Callee->getName();
+  if (isa<CXXMethodDecl>(Callee) || Callee->getBuiltinID() ||
+      Name.starts_with("_mm") || Name.starts_with("__builtin_ia32_") ||
+      !RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Callee->getLocation())) ||
+      onlyNamesItsArgument(Callee) ||
+      StringRef(Callee->getQualifiedNameAsString()).starts_with("wgtrace::"))
+    return false;
+  unsigned Params = std::min(E->getNumArgs(), Callee->getNumParams());
+  for (unsigned I = 0; I < Params; ++I) {
+    QualType Param = Callee->getParamDecl(I)->getType();
+    const Expr *Arg = E->getArg(I);
+    bool Reaches = false;
+    if (Param->isPointerType())
+      Reaches = Model.pointerTargetIsMemory(Arg);
+    else if (Param->isReferenceType() &&
+             !Param.getNonReferenceType().isConstQualified())
+      Reaches = Arg->isGLValue() && Model.isMemory(Arg);
+    if (!Reaches)
+      continue;
+    RC.untraced(
+        E,
+        "'" + Callee->getQualifiedNameAsString() +
+            "' is given kernel memory ('" +
+            Lexer::getSourceText(RC.SM.getExpansionRange(Arg->getSourceRange()),
+                                 RC.SM, RC.Ctx.getLangOpts())
+                .str() +
+            "') by pointer or reference and reads or writes it in "
+            "library code, which wgtrace does not record",
+        AccessKind::Call);
+    return true;
+  }
+  return false;
 }
 
 } // namespace rewriter

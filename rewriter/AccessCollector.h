@@ -74,6 +74,10 @@ private:
                     const clang::Expr *Named);
   /// A call of a library function whose accesses are not recorded: warned
   /// about when it touches kernel memory.
+  /// A library function given kernel memory it may access: reported
+  /// untraced; true when it was.
+  bool untracedLibraryCall(const clang::CallExpr *E,
+                           const clang::FunctionDecl *Callee);
   void untracedCall(const clang::CallExpr *E,
                     const clang::FunctionDecl *Callee);
   /// A bit-field has no address: record the bytes that hold its bits,

@@ -13,14 +13,15 @@
 #include <utility>
 
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
-// CHECK-NEXT:     {"{{.*}}.cc", 47, 14, "k", "call '_mm256_i32gather_ps(a, _mm256_loadu_si256((const __m256i *)idx), 4)'", "'_mm256_i32gather_ps' accesses {{.*}}"},
-// CHECK-NEXT:     {"{{.*}}.cc", 50, 3, "k", "_mm256_maskstore_ps(a, _mm256_set1_epi32(-1), g)", "{{.*}}"},
-// CHECK-NEXT:     {"{{.*}}.cc", 52, 10, "k", "fp(a)", "it is a call through a function pointer{{.*}}"},
-// CHECK-NEXT:     {"{{.*}}.cc", 57, 3, "k", "vp[0][1]", "it is one element of a vector type{{.*}}"},
-// CHECK-NEXT:     {"{{.*}}.cc", 60, 12, "k", "d[0]", "it is copied as its base class{{.*}}"},
-// CHECK-NEXT:     {"{{.*}}.cc", 64, 13, "k", "std::move(d[2]).y", "it is an xvalue{{.*}}"},
-// CHECK-NEXT:     {"{{.*}}.cc", 66, 3, "k", "v->a", "it is a bit-field of a virtual base class{{.*}}"},
-// CHECK-NEXT:     {"{{.*}}.cc", 55, 10, "k", "call of 'elsewhere'", "it is not defined in this file{{.*}}"},
+// CHECK-NEXT:     {"{{.*}}.cc", 48, 14, "k", "call '_mm256_i32gather_ps(a, _mm256_loadu_si256((const __m256i *)idx), 4)'", "'_mm256_i32gather_ps' accesses {{.*}}"},
+// CHECK-NEXT:     {"{{.*}}.cc", 51, 3, "k", "_mm256_maskstore_ps(a, _mm256_set1_epi32(-1), g)", "{{.*}}"},
+// CHECK-NEXT:     {"{{.*}}.cc", 53, 10, "k", "fp(a)", "it is a call through a function pointer{{.*}}"},
+// CHECK-NEXT:     {"{{.*}}.cc", 58, 3, "k", "vp[0][1]", "it is one element of a vector type{{.*}}"},
+// CHECK-NEXT:     {"{{.*}}.cc", 61, 12, "k", "d[0]", "it is copied as its base class{{.*}}"},
+// CHECK-NEXT:     {"{{.*}}.cc", 65, 13, "k", "std::move(d[2]).y", "it is an xvalue{{.*}}"},
+// CHECK-NEXT:     {"{{.*}}.cc", 67, 3, "k", "v->a", "it is a bit-field of a virtual base class{{.*}}"},
+// CHECK-NEXT:     {"{{.*}}.cc", 70, 3, "k", "std::swap(a[3], a[4])", "'std::swap' is given kernel memory ('a[3]') by pointer or reference{{.*}}"},
+// CHECK-NEXT:     {"{{.*}}.cc", 56, 10, "k", "call of 'elsewhere'", "it is not defined in this file{{.*}}"},
 // CHECK-NEXT: };
 
 typedef float v4sf __attribute__((vector_size(16)));
@@ -66,5 +67,9 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a,
   v->a = 1;
   // WARN-DAG: {{.*}}.cc:[[@LINE-1]]:3: warning: store of 'v->a' is not traced: it is a bit-field of a virtual base class, whose offset in the object is only known at run time
   a[2] = b.x + e.y + f;
+  std::swap(a[3], a[4]);
+  // WARN-DAG: {{.*}}.cc:[[@LINE-1]]:3: warning: call 'std::swap(a[3], a[4])' is not traced: 'std::swap' is given kernel memory ('a[3]') by pointer or reference and reads or writes it in library code, which wgtrace does not record
+  a[5] = std::move(a[6]);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[5]) = {{.*}}a[6]{{.*}};
   (void)wg;
 }
