@@ -102,7 +102,9 @@ template <class Range> LoadingRange<Range> loads(uint64_t SiteBits, Range &&R) {
 // becomes several records (recordAccess splits it). Zero-length calls
 // record nothing.
 
-template <bool RecordStore, bool RecordLoad> struct TracedMemcpy {
+/// memcpy, or memmove when Overlapping: the same records either way.
+template <bool RecordStore, bool RecordLoad, bool Overlapping>
+struct TracedCopy {
   uint64_t SiteBits;
   WGTRACE_ALWAYS_INLINE void *operator()(void *Dst, const void *Src,
                                          size_t Size) const {
@@ -110,19 +112,10 @@ template <bool RecordStore, bool RecordLoad> struct TracedMemcpy {
       recordAccess(false, Src, Size, SiteBits);
     if (Size && RecordStore)
       recordAccess(true, Dst, Size, SiteBits);
-    return std::memcpy(Dst, Src, Size);
-  }
-};
-
-template <bool RecordStore, bool RecordLoad> struct TracedMemmove {
-  uint64_t SiteBits;
-  WGTRACE_ALWAYS_INLINE void *operator()(void *Dst, const void *Src,
-                                         size_t Size) const {
-    if (Size && RecordLoad)
-      recordAccess(false, Src, Size, SiteBits);
-    if (Size && RecordStore)
-      recordAccess(true, Dst, Size, SiteBits);
-    return std::memmove(Dst, Src, Size);
+    if constexpr (Overlapping)
+      return std::memmove(Dst, Src, Size);
+    else
+      return std::memcpy(Dst, Src, Size);
   }
 };
 
@@ -137,13 +130,13 @@ struct TracedMemset {
 };
 
 template <bool RecordStore, bool RecordLoad>
-WGTRACE_ALWAYS_INLINE TracedMemcpy<RecordStore, RecordLoad>
+WGTRACE_ALWAYS_INLINE TracedCopy<RecordStore, RecordLoad, false>
 tracedMemcpy(uint64_t SiteBits) {
   return {SiteBits};
 }
 
 template <bool RecordStore, bool RecordLoad>
-WGTRACE_ALWAYS_INLINE TracedMemmove<RecordStore, RecordLoad>
+WGTRACE_ALWAYS_INLINE TracedCopy<RecordStore, RecordLoad, true>
 tracedMemmove(uint64_t SiteBits) {
   return {SiteBits};
 }
