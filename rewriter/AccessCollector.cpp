@@ -366,8 +366,8 @@ void AccessCollector::useBitField(const MemberExpr *M, AccessKind Kind) {
 
 /// Library functions that take an object by reference or pointer only to
 /// name it (its address, its bounds, a cast): they access nothing.
-static bool onlyNamesItsArgument(const FunctionDecl *Callee) {
-  return llvm::StringSwitch<bool>(Callee->getName())
+static bool onlyNamesItsArgument(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
       .Cases("move", "forward", "move_if_noexcept", "as_const", "addressof",
              true)
       .Cases("launder", "to_address", "assume_aligned", "ref", "cref", true)
@@ -423,17 +423,36 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
   // classes are the containers' business (their elements are recorded
   // where the kernel uses them); a call whose result is the memory it was
   // given (std::max of two elements) is recorded as that result's access.
-  StringRef Name = Callee->getName();
-  if (isa<CXXMethodDecl>(Callee) || Callee->getBuiltinID() ||
-      Name.starts_with("_mm") || Name.starts_with("__builtin_ia32_") ||
-      !RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Callee->getLocation())) ||
-      onlyNamesItsArgument(Callee) ||
-      StringRef(Callee->getQualifiedNameAsString()).starts_with("wgtrace::"))
+  // A customization point object (std::ranges::swap) is a library object
+  // whose call operator is the function: it is named by the object, and its
+  // first argument is the object itself.
+  const NamedDecl *Named = Callee;
+  unsigned ArgOffset = 0;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee)) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+    const auto *Object =
+        Op && M->getOverloadedOperator() == OO_Call
+            ? dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts())
+            : nullptr;
+    if (!Object)
+      return false;
+    Named = Object->getDecl();
+    ArgOffset = 1;
+  }
+  const IdentifierInfo *Id = Named->getIdentifier();
+  StringRef Name = Id ? Id->getName() : "";
+  std::string Qualified = Named->getQualifiedNameAsString();
+  if (Callee->getBuiltinID() || Name.starts_with("_mm") ||
+      Name.starts_with("__builtin_ia32_") ||
+      !RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Named->getLocation())) ||
+      onlyNamesItsArgument(Name) ||
+      StringRef(Qualified).starts_with("wgtrace::"))
     return false;
-  unsigned Params = std::min(E->getNumArgs(), Callee->getNumParams());
+  unsigned Params =
+      std::min(E->getNumArgs() - ArgOffset, Callee->getNumParams());
   for (unsigned I = 0; I < Params; ++I) {
     QualType Param = Callee->getParamDecl(I)->getType();
-    const Expr *Arg = E->getArg(I);
+    const Expr *Arg = E->getArg(I + ArgOffset);
     bool Reaches = false;
     if (Param->isPointerType())
       Reaches = Model.pointerTargetIsMemory(Arg);
@@ -444,8 +463,7 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
       continue;
     RC.untraced(
         E,
-        "'" + Callee->getQualifiedNameAsString() +
-            "' is given kernel memory ('" +
+        "'" + Qualified + "' is given kernel memory ('" +
             Lexer::getSourceText(RC.SM.getExpansionRange(Arg->getSourceRange()),
                                  RC.SM, RC.Ctx.getLangOpts())
                 .str() +
