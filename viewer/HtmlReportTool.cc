@@ -16,10 +16,7 @@ namespace wgtrace::viewer {
 
 void HtmlReportTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
 
-uint32_t HtmlReportTool::laneOf(uint32_t ProcessorId) {
-  // A ring's records come from one processor: the map is asked once a run.
-  if (!LaneProcessors.empty() && ProcessorId == LastProcessor)
-    return LastLane;
+uint32_t HtmlReportTool::newLane(uint32_t ProcessorId) {
   auto [It, New] =
       LaneOfProcessor.try_emplace(ProcessorId, uint32_t(LaneProcessors.size()));
   if (New) {
@@ -139,9 +136,10 @@ void HtmlReportTool::record(const Record &R) {
        L <= E && L >= (R.Memory.Address >> 6); ++L)
     if (sampled(L))
       WindowLines.insert(L);
-  if (++AccessIndex % WindowSize == 0) {
+  if (--WindowLeft == 0) {
     WorkingSet.push_back(WindowLines.size() * SampleRate);
     WindowLines.clear();
+    WindowLeft = WindowSize;
   }
   if (!Gridded) {
     PointLane.push_back(Lane);
@@ -162,10 +160,9 @@ void HtmlReportTool::record(const Record &R) {
   }
   const uint64_t Column = LaneColumn0[Lane];
   const double Y =
-      Segments[S].Y + double(std::min<uint64_t>(
+      Segments[S].Y + toDouble(std::min<uint64_t>(
                           Offset, Segments[S].Range.Hi - Segments[S].Range.Lo));
-  const uint64_t Row =
-      std::min<uint64_t>(GridRows - 1, uint64_t(Y * RowsPerByte));
+  const uint64_t Row = rowOf(Y);
   const uint64_t Col = std::min<uint64_t>(Column, GridColumns - 1);
   if (Col != LaneColumnIndex[Lane]) {
     flushColumn(Lane);
@@ -255,6 +252,7 @@ bool HtmlReportTool::anotherPass() {
   LaneRecordIndex.assign(LaneRecords.size(), 0);
   LaneLaunch.assign(LaneRecords.size(), UINT32_MAX);
   WindowSize = std::max<uint64_t>(1, Total / 200);
+  WindowLeft = WindowSize;
   if (Gridded) {
     LaneColumn.assign(LaneRecords.size(), std::vector<Cell>(GridRows));
     LaneColumnIndex.assign(LaneRecords.size(), UINT64_MAX);

@@ -105,7 +105,27 @@ private:
     uint32_t Loads = 0, Stores = 0;
     uint32_t Workgroup = 0;
   };
-  uint32_t laneOf(uint32_t ProcessorId);
+  uint32_t laneOf(uint32_t ProcessorId) {
+    // A ring's records come from one processor: the map is asked once a
+    // run.
+    if (ProcessorId == LastProcessor && !LaneProcessors.empty())
+      return LastLane;
+    return newLane(ProcessorId);
+  }
+  uint32_t newLane(uint32_t ProcessorId);
+  /// Grid row of axis position \p Y: what min(GridRows - 1, uint64_t(Y *
+  /// RowsPerByte)) is, with one signed conversion instead of the unsigned
+  /// one's branches (Y is never negative).
+  uint64_t rowOf(double Y) const {
+    const double Scaled = Y * RowsPerByte;
+    return Scaled >= double(GridRows - 1) ? GridRows - 1
+                                          : uint64_t(int64_t(Scaled));
+  }
+  /// double(V), with one signed conversion when V fits (it always does on
+  /// the address axis but for adversarial addresses).
+  static double toDouble(uint64_t V) {
+    return V <= uint64_t(INT64_MAX) ? double(int64_t(V)) : double(V);
+  }
   uint32_t segmentOf(uint64_t Address);
   void layoutSegments();
   std::string dataJson() const;
@@ -167,9 +187,9 @@ private:
   /// Per lane, the grid column of its records up to LaneNextColumnAt.
   std::vector<uint64_t> LaneColumn0, LaneNextColumnAt;
   void flushColumn(uint32_t Lane);
-  /// Working set: distinct sampled lines per window of accesses.
-  uint64_t AccessIndex = 0;
-  uint64_t WindowSize = 1;
+  /// Working set: distinct sampled lines per window of accesses, and the
+  /// accesses left in the current window.
+  uint64_t WindowSize = 1, WindowLeft = 1;
   llvm::DenseSet<uint64_t> WindowLines;
   std::vector<uint64_t> WorkingSet;
 };

@@ -25,18 +25,30 @@ uint64_t ReuseDistance::prefix(uint64_t Time) const {
 }
 
 void ReuseDistance::renumber() {
-  // Keep the order of last uses, drop the gaps between them.
-  std::vector<std::pair<uint64_t, uint64_t>> ByTime;
-  ByTime.reserve(LastUse.size());
-  for (const auto &[Line, Time] : LastUse)
-    ByTime.push_back({Time, Line});
-  std::sort(ByTime.begin(), ByTime.end());
-  Tree.assign(std::max<uint64_t>(1024, 2 * ByTime.size() + 2), 0);
-  for (uint64_t I = 0; I < ByTime.size(); ++I) {
-    LastUse[ByTime[I].second] = I;
-    mark(I, 1);
+  // Keep the order of last uses, drop the gaps between them. Every time is
+  // below the tree's size, so the times index a table: no sort. The map
+  // does not change meanwhile, so pointers to its values stay valid.
+  std::vector<uint64_t *> ByTime(Tree.size(), nullptr);
+  for (auto &Entry : LastUse)
+    ByTime[Entry.second] = &Entry.second;
+  uint64_t Lines = 0;
+  for (uint64_t *Time : ByTime)
+    if (Time)
+      *Time = Lines++;
+  // Room for three times as many accesses as there are lines before the
+  // next renumbering (and never fewer than MinTimes): the cost of a
+  // renumbering, linear in the lines, is spread over that many accesses.
+  Tree.assign(std::max<uint64_t>(MinTimes, 4 * Lines + 2), 0);
+  // Marks at times [0, Lines), built bottom-up in linear time: each node
+  // adds itself to its parent.
+  for (uint64_t I = 1; I <= Tree.size(); ++I) {
+    if (I <= Lines)
+      Tree[I - 1] += 1;
+    const uint64_t Parent = I + (I & (~I + 1));
+    if (Parent <= Tree.size())
+      Tree[Parent - 1] += Tree[I - 1];
   }
-  Now = ByTime.size();
+  Now = Lines;
 }
 
 uint64_t ReuseDistance::access(uint64_t Line) {

@@ -10,8 +10,8 @@
 // Computed exactly, as in Bennett and Kruskal (1975): each line's last
 // access time is marked in a Fenwick tree, and the distance is the number of
 // marks after the previous access. Times are renumbered whenever they reach
-// twice the number of distinct lines, so memory is proportional to the
-// distinct lines, not to the length of the trace.
+// four times the number of distinct lines (at least 64 Ki), so memory is
+// proportional to the distinct lines, not to the length of the trace.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +38,9 @@ public:
   static unsigned bucket(uint64_t Distance);
 
 private:
+  /// The smallest time span between renumberings.
+  static constexpr uint64_t MinTimes = uint64_t(1) << 16;
+
   void mark(uint64_t Time, int Delta);
   /// Marks at times [0, Time).
   uint64_t prefix(uint64_t Time) const;

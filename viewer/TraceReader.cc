@@ -290,10 +290,27 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
     RingOffsets.emplace_back();
     OffsetTable &Offsets = RingOffsets.back();
     Error E = Error::success();
-    if (!Filter.active() && !WantTiming && !Buffers.active() &&
-        RecordTools.size() == 1) {
+    if (!Filter.active() && !Buffers.active() && RecordTools.size() == 1) {
       // The common case, as lean as the decoder: one tool, every record.
-      E = D->decode([T = RecordTools[0]](Record &R) { T->record(R); }, &Joiner);
+      AnalysisTool *T = RecordTools[0];
+      if (WantTiming)
+        E = D->decode(
+            [T, &Offsets](Record &R) {
+              if (R.Tag == format::Tag::Workgroup && R.Workgroup)
+                Offsets.emplace_back(R.Offset, R.Workgroup->Invocation);
+              T->record(R);
+            },
+            &Joiner);
+      else
+        E = D->decode([T](Record &R) { T->record(R); }, &Joiner);
+    } else if (!Filter.active() && !Buffers.active() && !WantTiming) {
+      // Several tools (diff: races and profile), every record.
+      E = D->decode(
+          [Tools = ArrayRef<AnalysisTool *>(RecordTools)](Record &R) {
+            for (AnalysisTool *T : Tools)
+              T->record(R);
+          },
+          &Joiner);
     } else {
       const bool ResolveBuffers = Buffers.active();
       E = D->decode(

@@ -130,10 +130,10 @@ TEST(Cache, TextAndJson) {
 }
 
 TEST(ReuseDistance, CyclesAcrossRenumbering) {
-  // Ten lines in a loop, 5000 times over the 1024-slot initial tree: every
-  // access after the first lap has distance 9.
+  // Ten lines in a loop, 200000 times over the 65536-slot initial tree:
+  // every access after the first lap has distance 9.
   ReuseDistance RD;
-  for (int I = 0; I < 5000; ++I) {
+  for (int I = 0; I < 200000; ++I) {
     uint64_t D = RD.access(I % 10);
     if (I < 10)
       EXPECT_EQ(D, ReuseDistance::ColdDistance);
@@ -145,13 +145,26 @@ TEST(ReuseDistance, CyclesAcrossRenumbering) {
   EXPECT_EQ(ReuseDistance::bucket(9), 4u);
 }
 
+TEST(ReuseDistance, ManyLinesAcrossRenumbering) {
+  // 20000 lines in a loop: renumbering keeps them all, and the tree then
+  // outgrows its initial size.
+  ReuseDistance RD;
+  for (int I = 0; I < 200000; ++I) {
+    uint64_t D = RD.access(uint64_t(I % 20000) * 977);
+    if (I < 20000)
+      EXPECT_EQ(D, ReuseDistance::ColdDistance);
+    else
+      ASSERT_EQ(D, 19999u) << I;
+  }
+}
+
 TEST(CacheModel, FullyAssociativeHitsExactlyBelowItsCapacity) {
   // One set of 4 ways is a fully associative LRU cache of 4 lines: an
   // access hits if and only if its reuse distance is below 4.
   CacheModel Cache(CacheGeometry{256, 64, 4});
   ReuseDistance RD;
   std::mt19937 Rng(7);
-  for (int I = 0; I < 20000; ++I) {
+  for (int I = 0; I < 200000; ++I) {
     uint64_t Line = Rng() % 12;
     uint64_t D = RD.access(Line);
     ASSERT_EQ(Cache.access(Line), D != ReuseDistance::ColdDistance && D < 4)
