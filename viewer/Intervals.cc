@@ -21,14 +21,7 @@ void coalesce(std::vector<Interval> &Ranges, uint64_t Gap) {
   Ranges.resize(Out + 1);
 }
 
-void IntervalAccumulator::add(uint64_t Lo, uint64_t Hi) {
-  if (!Ranges.empty()) {
-    Interval &Last = Ranges.back();
-    if (Lo >= Last.Lo && (Lo <= Last.Hi || Lo - Last.Hi <= Gap)) {
-      Last.Hi = std::max(Last.Hi, Hi);
-      return;
-    }
-  }
+void IntervalAccumulator::append(uint64_t Lo, uint64_t Hi) {
   Ranges.push_back({Lo, Hi});
   if (Ranges.size() >= 2 * Compacted + 1024) {
     coalesce(Ranges, Gap);

@@ -10,6 +10,7 @@
 #ifndef WGTRACE_VIEWER_INTERVALS_H
 #define WGTRACE_VIEWER_INTERVALS_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -34,12 +35,24 @@ class IntervalAccumulator {
 public:
   /// Ranges at most \p Gap bytes apart are merged too.
   explicit IntervalAccumulator(uint64_t Gap = 0) : Gap(Gap) {}
-  void add(uint64_t Lo, uint64_t Hi);
+  void add(uint64_t Lo, uint64_t Hi) {
+    if (!Ranges.empty()) {
+      Interval &Last = Ranges.back();
+      if (Lo >= Last.Lo && (Lo <= Last.Hi || Lo - Last.Hi <= Gap)) {
+        Last.Hi = std::max(Last.Hi, Hi);
+        return;
+      }
+    }
+    append(Lo, Hi);
+  }
   /// The merged, sorted ranges.
   const std::vector<Interval> &ranges();
   bool empty() const { return Ranges.empty(); }
 
 private:
+  /// A range that does not extend the last one.
+  void append(uint64_t Lo, uint64_t Hi);
+
   std::vector<Interval> Ranges;
   size_t Compacted = 0;
   uint64_t Gap;

@@ -53,10 +53,16 @@ uint32_t ProfileTool::id(Dimension D, const Record &R) {
   return It->second;
 }
 
-void ProfileTool::count(Key &K, const Record &R, uint64_t Misses) {
-  ++K.M.Accesses;
-  K.M.Bytes += R.Memory.Length;
-  K.M.Misses += Misses;
+void ProfileTool::flushPending() {
+  if (!Pending.Accesses)
+    return;
+  for (unsigned D = 0; D < Dimensions; ++D) {
+    Measures &M = Tables[D].Keys[PendingIds[D]].M;
+    M.Accesses += Pending.Accesses;
+    M.Bytes += Pending.Bytes;
+    M.Misses += Pending.Misses;
+  }
+  Pending = Measures();
 }
 
 void ProfileTool::addLine(Key &K, uint64_t Line) {
@@ -64,6 +70,30 @@ void ProfileTool::addLine(Key &K, uint64_t Line) {
     return;
   K.Lines.insert(Line);
   K.LastLine = Line;
+}
+
+bool ProfileTool::markLine(uint64_t Line, uint64_t Combo) {
+  const uint64_t Page = Line >> PageShift;
+  if (Page != LastPage || !LastPageLines) {
+    // Inserting may move every entry: only this pointer is kept.
+    LastPageLines = &Pages[Page];
+    LastPage = Page;
+  }
+  PageLines &P = *LastPageLines;
+  if (P.Combo[0] != Combo) {
+    // The other slot, or a fresh one in place of the older.
+    if (P.Combo[1] != Combo) {
+      P.Combo[1] = Combo;
+      P.Lines[1] = 0;
+    }
+    std::swap(P.Combo[0], P.Combo[1]);
+    std::swap(P.Lines[0], P.Lines[1]);
+  }
+  const uint64_t Bit = uint64_t(1) << (Line & ((uint64_t(1) << PageShift) - 1));
+  if (P.Lines[0] & Bit)
+    return false;
+  P.Lines[0] |= Bit;
+  return true;
 }
 
 void ProfileTool::record(const Record &R) {
@@ -77,10 +107,16 @@ void ProfileTool::record(const Record &R) {
   if (Last < First)
     Last = First;
   uint64_t Misses = 0;
-  for (uint64_t L = First;; ++L) {
-    Misses += !Cache.access(L);
-    if (L == Last)
-      break;
+  // The line the cache saw last is the most recent of its set: touching it
+  // alone again hits and changes nothing.
+  if (First != Last || First != CacheLast || !CacheUsed) {
+    for (uint64_t L = First;; ++L) {
+      Misses += !Cache.access(L);
+      if (L == Last)
+        break;
+    }
+    CacheLast = Last;
+    CacheUsed = true;
   }
   if (R.Workgroup->Invocation != LastInvocation || Meta != LastMeta) {
     LastInvocation = R.Workgroup->Invocation;
@@ -96,11 +132,16 @@ void ProfileTool::record(const Record &R) {
     LastLineFrom = R.AccessSite;
     LastLine = id(Line, R);
   }
-  Key *Keys[Dimensions] = {
-      &Tables[Kernel].Keys[LastKernel], &Tables[Site].Keys[LastSite],
-      &Tables[Buffer].Keys[LastBuffer], &Tables[Line].Keys[LastLine]};
-  for (Key *K : Keys)
-    count(*K, R, Misses);
+  // Field by field: a 16-byte compare of the array would load what was
+  // just stored in four parts (a store-forwarding stall per access).
+  if (LastKernel != PendingIds[Kernel] || LastSite != PendingIds[Site] ||
+      LastBuffer != PendingIds[Buffer] || LastLine != PendingIds[Line]) {
+    flushPending();
+    PendingIds = {LastKernel, LastSite, LastBuffer, LastLine};
+  }
+  ++Pending.Accesses;
+  Pending.Bytes += R.Memory.Length;
+  Pending.Misses += Misses;
   const bool Packable = LastKernel < 0xFFFF && LastSite < 0xFFFF &&
                         LastBuffer < 0xFFFF && LastLine < 0xFFFF;
   const uint64_t Combo = uint64_t(LastKernel) | (uint64_t(LastSite) << 16) |
@@ -111,23 +152,20 @@ void ProfileTool::record(const Record &R) {
   PrevLine = Last;
   PrevCombo = Packable ? Combo : ~Combo;
   for (uint64_t L = First;; ++L) {
-    if (Packable) {
-      auto [It, New] = LineKeys.try_emplace(L, Combo);
-      if (!New && It->second == Combo) {
-        if (L == Last)
-          break;
-        continue;
-      }
-      It->second = Combo;
+    if (Packable && !markLine(L, Combo)) {
+      if (L == Last)
+        break;
+      continue;
     }
-    for (Key *K : Keys)
-      addLine(*K, L);
+    for (unsigned D = 0; D < Dimensions; ++D)
+      addLine(Tables[D].Keys[PendingIds[D]], L);
     if (L == Last)
       break;
   }
 }
 
 void ProfileTool::finish() {
+  flushPending();
   for (const auto &[Key, Id] : Ids[Buffer])
     Tables[Buffer].Labels[Id] =
         Key.second == kNoBuffer

@@ -69,7 +69,8 @@ private:
     std::vector<std::string> Labels;
   };
   uint32_t id(Dimension D, const Record &R);
-  void count(Key &K, const Record &R, uint64_t Misses);
+  /// Adds the pending run's measures to its keys.
+  void flushPending();
   void addLine(Key &K, uint64_t Line);
 
   CacheModel Cache;
@@ -87,10 +88,30 @@ private:
   uint32_t LastSite = 0, LastKernel = 0;
   uint64_t LastBufferFrom = UINT64_MAX, LastLineFrom = UINT64_MAX;
   uint32_t LastBuffer = 0, LastLine = 0;
-  /// Per cache line, the keys (16 bits per dimension) that last recorded
-  /// it: a line touched again from the same kernel, site, buffer and
-  /// source line costs one lookup instead of four set insertions.
-  llvm::DenseMap<uint64_t, uint64_t> LineKeys;
+  /// Which lines are in the sets of which keys, so that a line touched
+  /// again from the same kernel, site, buffer and source line costs no set
+  /// insertion. Per page of 64 consecutive lines (runs of accesses stay in
+  /// one page: one lookup per page, not per line), for the two key
+  /// combinations (16 bits per dimension) that used it last, the lines
+  /// already inserted under them. Sets only grow, so a set bit stays true;
+  /// a combination pushed out of its page only costs insertions again.
+  struct PageLines {
+    std::array<uint64_t, 2> Combo = {~uint64_t(0), ~uint64_t(0)};
+    std::array<uint64_t, 2> Lines = {0, 0};
+  };
+  static constexpr unsigned PageShift = 6;
+  /// Marks \p Line inserted under \p Combo; false if it already was.
+  bool markLine(uint64_t Line, uint64_t Combo);
+  llvm::DenseMap<uint64_t, PageLines> Pages;
+  uint64_t LastPage = 0;
+  PageLines *LastPageLines = nullptr;
+  /// The measures of the current run of accesses with the same keys, not
+  /// yet added to them: one addition per run instead of four per access.
+  Measures Pending;
+  std::array<uint32_t, Dimensions> PendingIds = {};
+  /// The line the cache model was asked for last, if any.
+  uint64_t CacheLast = 0;
+  bool CacheUsed = false;
   /// The last line recorded and its keys: runs on one line skip even that.
   uint64_t PrevLine = UINT64_MAX, PrevCombo = 0;
   std::array<std::map<std::string, Measures>, Dimensions> Results;

@@ -15,13 +15,18 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
-void RacesTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
+void RacesTool::beginRing(const RingInfo &Info) {
+  closeRun();
+  Meta = Info.Meta;
+}
 
-uint32_t RacesTool::source(uint32_t Site) {
-  if (Site == format::kNoAccessSite)
-    return 0;
-  if (Site == LastSite && Meta == LastSourceMeta)
-    return LastSource;
+void RacesTool::closeRun() {
+  if (Open.Ranges)
+    Open.Ranges->add(Open.Lo, Open.Hi);
+  Open.Ranges = nullptr;
+}
+
+uint32_t RacesTool::newSource(uint32_t Site) {
   LastSite = Site;
   LastSourceMeta = Meta;
   auto [It, New] = SourceOf.try_emplace({Meta, Site}, 0);
@@ -44,6 +49,7 @@ void RacesTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
   if (R.Tag == format::Tag::Workgroup) {
+    closeRun(); // PerWorkgroup may move
     uint32_t W = Tracker.workgroup(R, *Meta);
     if (W >= PerWorkgroup.size())
       PerWorkgroup.resize(W + 1);
@@ -56,6 +62,21 @@ void RacesTool::record(const Record &R) {
   Interval I = accessRange(R.Memory.Address, R.Memory.Length);
   if (I.Lo == I.Hi)
     return; // a zero-length access touches no byte
+  const bool Write = R.Memory.IsStore;
+  if (Open.Ranges && R.Workgroup->Invocation == Open.Invocation &&
+      R.AccessSite == Open.Site && R.Buffer == Open.Buffer &&
+      Write == Open.Write) {
+    // What IntervalAccumulator::add would do to the run's last range.
+    if (I.Lo >= Open.Lo && I.Lo <= Open.Hi) {
+      Open.Hi = std::max(Open.Hi, I.Hi);
+      return;
+    }
+    Open.Ranges->add(Open.Lo, Open.Hi);
+    Open.Lo = I.Lo;
+    Open.Hi = I.Hi;
+    return;
+  }
+  closeRun();
   if (R.Workgroup->Invocation != LastInvocation) {
     uint32_t W = Tracker.find(R.Workgroup->Invocation);
     if (W == UINT32_MAX)
@@ -64,7 +85,6 @@ void RacesTool::record(const Record &R) {
     LastWorkgroup = W;
   }
   Accesses &A = PerWorkgroup[LastWorkgroup];
-  const bool Write = R.Memory.IsStore;
   const uint32_t Source = source(R.AccessSite);
   auto Same = [&](const AccessRun &Run) {
     return Run.Write == Write && Run.Source == Source && Run.Buffer == R.Buffer;
@@ -77,7 +97,8 @@ void RacesTool::record(const Record &R) {
     }
     A.Last = It - A.Runs.begin();
   }
-  A.Runs[A.Last].Ranges.add(I.Lo, I.Hi);
+  Open = {&A.Runs[A.Last].Ranges, I.Lo,     I.Hi, R.Workgroup->Invocation,
+          R.AccessSite,           R.Buffer, Write};
 }
 
 namespace {
@@ -206,6 +227,7 @@ void RacesTool::detect(uint32_t LaunchIndex) {
 }
 
 void RacesTool::finish() {
+  closeRun();
   Tracker.assemble();
   for (uint32_t L = 0; L < Tracker.launches().size(); ++L)
     detect(L);

@@ -95,7 +95,30 @@ private:
     std::vector<AccessRun> Runs;
     size_t Last = 0;
   };
-  uint32_t source(uint32_t Site);
+  /// The run that the last access went to (in the ring being read) and
+  /// the range it is extending, not yet added: consecutive accesses (the
+  /// common case) touch only this. Within one ring an access site id means
+  /// one source. The order in which ranges reach an accumulator does not
+  /// change its merged ranges.
+  struct OpenRun {
+    IntervalAccumulator *Ranges = nullptr;
+    uint64_t Lo = 0, Hi = 0;
+    uint64_t Invocation = 0;
+    uint32_t Site = 0;
+    uint32_t Buffer = 0;
+    bool Write = false;
+  };
+  OpenRun Open;
+  /// Adds the open range to its run and forgets the run.
+  void closeRun();
+  uint32_t source(uint32_t Site) {
+    if (Site == format::kNoAccessSite)
+      return 0;
+    if (Site == LastSite && Meta == LastSourceMeta)
+      return LastSource;
+    return newSource(Site);
+  }
+  uint32_t newSource(uint32_t Site);
   void detect(uint32_t Launch);
   void printText();
   void printJson();
