@@ -69,18 +69,6 @@ void HtmlReportTool::record(const Record &R) {
         It->second.Hi = std::max(It->second.Hi, I.Hi);
       }
     }
-    const uint64_t First = R.Memory.Address >> 6;
-    const uint64_t Last = (I.Hi - 1) >> 6;
-    for (uint64_t L = First; L <= Last && L >= First; ++L) {
-      ++LineAccesses;
-      if (!sampled(L))
-        continue;
-      uint64_t D = Reuse.access(L);
-      if (D == ReuseDistance::ColdDistance)
-        ++ColdLines;
-      else
-        ++ReuseHistogram[ReuseDistance::bucket(D * SampleRate)];
-    }
     return;
   }
   const uint64_t Index = LaneRecordIndex[Lane]++;
@@ -119,6 +107,29 @@ void HtmlReportTool::record(const Record &R) {
     }
     return;
   }
+  if (IsAccess) {
+    // Its lines, sampled, once for both the reuse distances (every access)
+    // and the working set (accesses of known workgroups; it takes no line
+    // of an access that wraps past the top of the address space).
+    const uint32_t Length = std::max(R.Memory.Length, 1u);
+    const Interval I = accessRange(R.Memory.Address, Length);
+    const uint64_t First = R.Memory.Address >> 6;
+    const uint64_t Last = (I.Hi - 1) >> 6;
+    const bool InWindow = LastWorkgroup != UnknownWorkgroup &&
+                          R.Memory.Address + (Length - 1) >= R.Memory.Address;
+    for (uint64_t L = First; L <= Last && L >= First; ++L) {
+      ++LineAccesses;
+      if (!sampled(L))
+        continue;
+      if (InWindow)
+        WindowLines.insert(L);
+      uint64_t D = Reuse.access(L);
+      if (D == ReuseDistance::ColdDistance)
+        ++ColdLines;
+      else
+        ++ReuseHistogram[ReuseDistance::bucket(D * SampleRate)];
+    }
+  }
   if (LastWorkgroup == UnknownWorkgroup)
     return;
   const uint32_t WI = LastWorkgroup;
@@ -131,11 +142,6 @@ void HtmlReportTool::record(const Record &R) {
   const uint32_t S = segmentOf(R.Memory.Address);
   const uint64_t Offset = R.Memory.Address - Segments[S].Range.Lo;
   // The working set: distinct (sampled) lines per window of accesses.
-  for (uint64_t L = R.Memory.Address >> 6,
-                E = (R.Memory.Address + std::max(R.Memory.Length, 1u) - 1) >> 6;
-       L <= E && L >= (R.Memory.Address >> 6); ++L)
-    if (sampled(L))
-      WindowLines.insert(L);
   if (--WindowLeft == 0) {
     WorkingSet.push_back(WindowLines.size() * SampleRate);
     WindowLines.clear();
@@ -164,13 +170,28 @@ void HtmlReportTool::record(const Record &R) {
                           Offset, Segments[S].Range.Hi - Segments[S].Range.Lo));
   const uint64_t Row = rowOf(Y);
   const uint64_t Col = std::min<uint64_t>(Column, GridColumns - 1);
-  if (Col != LaneColumnIndex[Lane]) {
-    flushColumn(Lane);
-    LaneColumnIndex[Lane] = Col;
+  if (Lane != Open.Lane || Row != Open.Row || Col != Open.Column) {
+    flushOpenCell();
+    if (Col != LaneColumnIndex[Lane]) {
+      flushColumn(Lane);
+      LaneColumnIndex[Lane] = Col;
+    }
+    Open.Lane = Lane;
+    Open.Row = Row;
+    Open.Column = Col;
   }
-  Cell &C = LaneColumn[Lane][Row];
-  (R.Memory.IsStore ? C.Stores : C.Loads) += 1;
-  C.Workgroup = WI;
+  (R.Memory.IsStore ? Open.Counts.Stores : Open.Counts.Loads) += 1;
+  Open.Counts.Workgroup = WI;
+}
+
+void HtmlReportTool::flushOpenCell() {
+  if (Open.Lane == UINT32_MAX)
+    return;
+  Cell &C = LaneColumn[Open.Lane][Open.Row];
+  C.Loads += Open.Counts.Loads;
+  C.Stores += Open.Counts.Stores;
+  C.Workgroup = Open.Counts.Workgroup;
+  Open = OpenCell();
 }
 
 void HtmlReportTool::flushColumn(uint32_t Lane) {
@@ -563,6 +584,7 @@ std::string HtmlReportTool::plotsHtml() const {
 }
 
 void HtmlReportTool::finish() {
+  flushOpenCell();
   for (uint32_t Lane = 0; Lane < LaneColumnIndex.size(); ++Lane)
     flushColumn(Lane);
   if (!WindowLines.empty())

@@ -15,9 +15,10 @@
 // aggregated per cell of a grid (1600 columns per lane, 1024 rows), so a
 // buffer touched by one access in thirty still has its cells.
 //
-// Two passes: the first counts accesses and records per processor, finds
-// the segments and the reuse distances; the second embeds points or grid
-// cells, the workgroups, launches and the working set. Memory: the points
+// Two passes: the first counts accesses and records per processor and
+// finds the segments, no more (what the second needs to place a point);
+// the second embeds points or grid cells, the workgroups, launches, reuse
+// distances and the working set. Memory: the points
 // or cells, one entry per workgroup, one per distinct sampled cache line.
 //
 //===----------------------------------------------------------------------===//
@@ -143,15 +144,15 @@ private:
   std::vector<uint32_t> LaneProcessors;
   std::vector<uint64_t> LaneRecords;
   uint32_t LastProcessor = 0, LastLane = 0;
-  /// Pass 1: accessed bytes in no parameter (clustered) and per parameter
-  /// buffer.
+  /// The first pass: accessed bytes in no parameter (clustered) and per
+  /// parameter buffer.
   IntervalAccumulator Touched;
   std::map<uint32_t, Interval> BufferRanges;
   uint64_t Total = 0;
   ReuseDistance Reuse;
   std::vector<uint64_t> ReuseHistogram = std::vector<uint64_t>(65, 0);
   uint64_t ColdLines = 0, LineAccesses = 0;
-  /// Pass 2.
+  /// The second pass.
   std::vector<Segment> Segments;
   double YSpan = 1;
   double RowsPerByte = GridRows;
@@ -187,6 +188,17 @@ private:
   /// Per lane, the grid column of its records up to LaneNextColumnAt.
   std::vector<uint64_t> LaneColumn0, LaneNextColumnAt;
   void flushColumn(uint32_t Lane);
+  /// The cell that the last accesses went to, counted here until an access
+  /// goes elsewhere: runs in one cell (the common case) update fixed
+  /// fields instead of a cell whose address waits for the row arithmetic.
+  struct OpenCell {
+    uint32_t Lane = UINT32_MAX;
+    uint64_t Row = 0, Column = 0;
+    Cell Counts;
+  };
+  OpenCell Open;
+  /// Adds the open cell to its lane's column.
+  void flushOpenCell();
   /// Working set: distinct sampled lines per window of accesses, and the
   /// accesses left in the current window.
   uint64_t WindowSize = 1, WindowLeft = 1;
