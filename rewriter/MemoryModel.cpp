@@ -364,7 +364,7 @@ bool MemoryModel::isMemory(const Expr *E) const {
       return isMemory(B->getLHS());
     return false;
   }
-  if (isa<StringLiteral>(E) || isa<PredefinedExpr>(E))
+  if (isa<clang::StringLiteral>(E) || isa<PredefinedExpr>(E))
     return true;
   if (const auto *CL = dyn_cast<CompoundLiteralExpr>(E))
     return CL->isFileScope();

@@ -21,6 +21,7 @@ The trace is read for 3 by test/e2e/reference_decoder.py.
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -177,10 +178,19 @@ def main():
         "-D__builtin_memcmp(A,B,N)="
         "::wgtrace_oracle::memcmp(A,B,N,__builtin_FUNCTION())",
     ]
-    failures = 0
-    for program in args.programs:
+    runtime = os.path.join(args.work, "oracle_runtime.o")
+    try:
+        run([args.clang, "-O0", "-c", os.path.join(here, "oracle_runtime.cc"),
+             "-o", runtime])
+    except RuntimeError as e:
+        print("FAIL oracle_runtime.cc\n  %s" % e)
+        return 1
+
+    def check(program):
+        """Builds, runs and checks one program: (name, problems, report)."""
         name = os.path.splitext(os.path.basename(program))[0]
         out = os.path.join(args.work, name)
+        oracle = []
         try:
             instrumented = out + ".instrumented.cc"
             rewrite = run([args.rewrite, program, "--"] + flags)
@@ -192,10 +202,6 @@ def main():
             if args.gxx:
                 run([args.gxx] + flags + strict + ["-fsyntax-only",
                                                    instrumented])
-            runtime = os.path.join(args.work, "oracle_runtime.o")
-            run([args.clang, "-O0", "-c", os.path.join(here,
-                                                       "oracle_runtime.cc"),
-                 "-o", runtime])
             run([args.clang] + flags + oracle_flags +
                 [program, runtime, "-o", out + ".oracle"] + link)
             env = {k: v for k, v in os.environ.items()
@@ -217,15 +223,22 @@ def main():
             problems += check_sites(program, out + ".trace")
         except RuntimeError as e:
             problems = [str(e)]
+        return name, problems, "%d accesses in %d invocations" % (
+            sum(len(i) for i in oracle), len(oracle))
+
+    failures = 0
+    # The programs are independent: built and run side by side, reported
+    # in the order given.
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+        results = list(pool.map(check, args.programs))
+    for name, problems, report in results:
         if problems:
             failures += 1
             print("FAIL %s" % name)
             for p in problems[:20]:
                 print("  " + p)
         else:
-            print("ok   %s (%d accesses in %d invocations, in the "
-                  "oracle's order)" % (name, sum(len(i) for i in oracle),
-                                       len(oracle)))
+            print("ok   %s (%s, in the oracle's order)" % (name, report))
     print("%d of %d programs passed" % (len(args.programs) - failures,
                                         len(args.programs)))
     return 1 if failures else 0

@@ -25,6 +25,7 @@ code with the runtime or wgtrace-view.
 
 import argparse
 import collections
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -262,10 +263,11 @@ def main():
     flags = ["-std=c++20", "-I", args.include, "-I", here]
     lib_dir = os.path.dirname(os.path.abspath(args.runtime_lib))
     link = [args.runtime_lib, "-Wl,-rpath," + lib_dir, "-lfmt", "-pthread"]
-    failures = 0
-    for program in args.programs:
+    def check(program):
+        """Builds, runs and checks one program: (name, problems, report)."""
         name = os.path.splitext(os.path.basename(program))[0]
         out = os.path.join(args.work, name)
+        expected = {}
         try:
             instrumented = out + ".instrumented.cc"
             with open(instrumented, "w") as f:
@@ -298,6 +300,16 @@ def main():
                                 recorded_accesses(dump, buffers))
         except RuntimeError as e:
             problems = [str(e)]
+        total = sum(sum(c.values()) for c in expected.values())
+        return name, problems, "%d accesses in %d workgroups" % (
+            total, len(expected))
+
+    failures = 0
+    # The programs are independent: built and run side by side, reported
+    # in the order given.
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+        results = list(pool.map(check, args.programs))
+    for name, problems, report in results:
         if problems:
             failures += 1
             print("FAIL %s" % name)
@@ -306,9 +318,7 @@ def main():
             if len(problems) > 40:
                 print("  ... %d more" % (len(problems) - 40))
         else:
-            total = sum(sum(c.values()) for c in expected.values())
-            print("ok   %s (%d accesses in %d workgroups)" % (
-                name, total, len(expected)))
+            print("ok   %s (%s)" % (name, report))
     print("%d of %d programs passed" % (len(args.programs) - failures,
                                         len(args.programs)))
     return 1 if failures else 0
