@@ -121,8 +121,10 @@ void HtmlReportTool::record(const Record &R) {
       ++LineAccesses;
       if (!sampled(L))
         continue;
-      if (InWindow)
+      if (InWindow && L != LastWindowLine) {
         WindowLines.insert(L);
+        LastWindowLine = L;
+      }
       uint64_t D = Reuse.access(L);
       if (D == ReuseDistance::ColdDistance)
         ++ColdLines;
@@ -145,6 +147,7 @@ void HtmlReportTool::record(const Record &R) {
   if (--WindowLeft == 0) {
     WorkingSet.push_back(WindowLines.size() * SampleRate);
     WindowLines.clear();
+    LastWindowLine = UINT64_MAX;
     WindowLeft = WindowSize;
   }
   if (!Gridded) {

@@ -203,6 +203,9 @@ private:
   /// accesses left in the current window.
   uint64_t WindowSize = 1, WindowLeft = 1;
   llvm::DenseSet<uint64_t> WindowLines;
+  /// The line inserted last into WindowLines (runs of accesses to one line
+  /// insert it once), UINT64_MAX after the window is cleared.
+  uint64_t LastWindowLine = UINT64_MAX;
   std::vector<uint64_t> WorkingSet;
 };
 

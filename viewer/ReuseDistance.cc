@@ -52,6 +52,11 @@ void ReuseDistance::renumber() {
 }
 
 uint64_t ReuseDistance::access(uint64_t Line) {
+  // The most recent line again: distance 0, and the order of last uses,
+  // all that later distances depend on, stays as it is.
+  if (Line == MostRecent && Now > 0)
+    return 0;
+  MostRecent = Line;
   if (Now == Tree.size())
     renumber();
   uint64_t Distance = ColdDistance;
@@ -69,6 +74,7 @@ uint64_t ReuseDistance::access(uint64_t Line) {
 
 void ReuseDistance::clear() {
   LastUse.clear();
+  MostRecent = 0;
   Tree.clear();
   Now = 0;
 }

@@ -49,6 +49,8 @@ private:
   llvm::DenseMap<uint64_t, uint64_t> LastUse;
   std::vector<int32_t> Tree;
   uint64_t Now = 0;
+  /// The line accessed last (meaningful once Now > 0).
+  uint64_t MostRecent = 0;
 };
 
 } // namespace wgtrace::viewer
