@@ -210,7 +210,10 @@ void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
       use(B->getRHS(), Kind);
     // The result of an assignment is its target, but the compiler does not
     // read it back: `a = b = c` reads c once and writes b and a.
-    return;
+    // `o.*pm` and `p->*pm` designate a data member: wrapped below, as a
+    // member expression is.
+    if (!B->isPtrMemOp())
+      return;
   }
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
     if (Cast->getCastKind() == CK_NoOp)
@@ -258,13 +261,20 @@ void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
                     Kind);
       return;
     }
-  if (!isa<ArraySubscriptExpr>(E) && !isa<MemberExpr>(E) &&
-      !isa<DeclRefExpr>(E) && !isa<CallExpr>(E) &&
-      !(isa<UnaryOperator>(E) &&
-        cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
-    return;
   if (!Model.isMemory(E))
     return;
+  if (!isa<ArraySubscriptExpr>(E) && !isa<MemberExpr>(E) &&
+      !isa<DeclRefExpr>(E) && !isa<CallExpr>(E) && !isa<BinaryOperator>(E) &&
+      !(isa<UnaryOperator>(E) &&
+        cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
+    // Never silently: a form of memory expression the macros are not
+    // written around yet.
+    RC.untraced(E,
+                std::string("wgtrace does not wrap this form of expression (") +
+                    E->getStmtClassName() + ")",
+                Kind);
+    return;
+  }
   // The macros take the address of their operand: it must be an lvalue.
   if (!E->isLValue()) {
     RC.untraced(E,

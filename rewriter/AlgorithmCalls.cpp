@@ -8,9 +8,10 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -314,16 +315,6 @@ char callableRole(const Expr *Arg, const FunctionDecl *Scope,
   return 'L';
 }
 
-void warn(RewriteContext &RC, SourceLocation Loc, StringRef Message) {
-  Loc = RC.SM.getExpansionLoc(Loc);
-  // Template instantiations repeat a call.
-  static llvm::DenseSet<std::pair<const void *, SourceLocation>> Warned;
-  if (!Warned.insert({&RC.Ctx, Loc}).second)
-    return;
-  DiagnosticsEngine &D = RC.Ctx.getDiagnostics();
-  D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Warning, "%0")) << Message;
-}
-
 /// The algorithm a call names, its arguments as written and the text to
 /// replace with the recording function's name.
 struct AlgorithmCallee {
@@ -390,6 +381,17 @@ bool isExecutionPolicy(QualType T) {
          StringRef(Name).ends_with("_policy");
 }
 
+/// Whether the iterator or range argument Arg designates kernel memory.
+/// An iterator that a container hands out designates the container's
+/// elements: `v.begin()` is memory when v's elements are.
+bool designatesMemory(const MemoryModel &Model, const Expr *Arg) {
+  if (const auto *Member =
+          dyn_cast<CXXMemberCallExpr>(Arg->IgnoreImplicit()->IgnoreParens()))
+    if (const Expr *Object = Member->getImplicitObjectArgument())
+      return rangeIsMemory(Model, Object);
+  return rangeIsMemory(Model, Arg);
+}
+
 } // namespace
 
 bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
@@ -403,10 +405,13 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
   if (!C->Ranges && StringRef(C->Algo->Name) == "move" && C->Args.size() != 3)
     return false;
   if (!C->Args.empty() && isExecutionPolicy(C->Args.front()->getType())) {
-    warn(RC, E->getBeginLoc(),
-         "'" + Spelled +
-             "' with an execution policy may run on other threads: its "
-             "element accesses are not recorded");
+    if (llvm::any_of(llvm::drop_begin(C->Args), [&](const Expr *Arg) {
+          return designatesMemory(Model, Arg);
+        }))
+      RC.untraced(E,
+                  "it has an execution policy, and the algorithm may run on "
+                  "other threads: its element accesses are not recorded",
+                  AccessKind::Call);
     return true;
   }
   const char *Form = nullptr;
@@ -430,16 +435,8 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
     case 'O':
     case 'S':
     case 'R': {
-      bool Memory = rangeIsMemory(Model, Arg);
-      // An iterator that a container hands out designates the container's
-      // elements: `v.begin()` is memory when v's elements are.
-      const Expr *Object = nullptr;
-      if (const auto *Member = dyn_cast<CXXMemberCallExpr>(
-              Arg->IgnoreImplicit()->IgnoreParens()))
-        Object = Member->getImplicitObjectArgument();
-      if (Object && Kind != 'R')
-        Memory = rangeIsMemory(Model, Object);
-      if (!Memory)
+      if (!(Kind == 'R' ? rangeIsMemory(Model, Arg)
+                        : designatesMemory(Model, Arg)))
         break;
       if (Kind != 'R' && !dereferencesToLvalue(Arg->getType())) {
         Problem = "it writes through an iterator of type '" +
@@ -465,12 +462,13 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
       std::string Writes;
       Role = callableRole(Arg, Scope, Writes);
       if (!Writes.empty())
-        warn(RC, Arg->getBeginLoc(),
-             "'" + Writes +
-                 "' takes elements by non-const reference but is not "
-                 "instrumented: what it writes through them is not "
-                 "recorded (each element it is handed is recorded as one "
-                 "load)");
+        RC.untraced(Arg->getBeginLoc(),
+                    llvm::formatv("what '{0}' writes to the elements of '{1}'",
+                                  Writes, Spelled)
+                        .str(),
+                    "it takes them by non-const reference but is not "
+                    "instrumented (each element it is handed is recorded "
+                    "as one load)");
       break;
     }
     default:
@@ -479,35 +477,41 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
       if (C->Function && I < C->Function->getNumParams() &&
           C->Function->getParamDecl(I)->getType()->isReferenceType() &&
           Arg->isGLValue() && Model.isMemory(Arg))
-        warn(RC, Arg->getBeginLoc(),
-             "'" + Spelled +
-                 "' reads this argument through a reference: its loads are "
-                 "not recorded (pass a local copy to record one load)");
+        RC.untraced(Arg,
+                    "'" + Spelled +
+                        "' reads it through a reference, inside the library "
+                        "(pass a local copy to record one load)",
+                    AccessKind::Load);
       break;
     }
     Roles += Role;
   }
   if (!Problem.empty()) {
-    warn(RC, E->getBeginLoc(),
-         "the element accesses of '" + Spelled +
-             "' are not recorded: " + Problem);
+    RC.untraced(E, Problem + ": its element accesses are not recorded",
+                AccessKind::Call);
     return true;
   }
   if (!AnyMemory)
     return true;
   if (C->ExplicitTemplateArguments) {
-    warn(RC, E->getBeginLoc(),
-         "the element accesses of '" + Spelled +
-             "' are not recorded: the call names its template arguments");
+    RC.untraced(E,
+                "it names its template arguments, which wgtrace's recording "
+                "version of '" +
+                    Spelled +
+                    "' cannot take: its element accesses are not "
+                    "recorded",
+                AccessKind::Call);
     return true;
   }
   bool InMacro = false;
   auto Range = RC.editRange(C->CalleeExpr->getSourceRange(), InMacro);
   if (!Range) {
     if (RC.isInTargetFile(E->getBeginLoc()))
-      warn(RC, E->getBeginLoc(),
-           "the element accesses of '" + Spelled +
-               "' are not recorded: the call is spelled in a macro");
+      RC.untraced(E,
+                  "'" + Spelled +
+                      "' is spelled in a macro, where it cannot be "
+                      "redirected: its element accesses are not recorded",
+                  AccessKind::Call);
     return true;
   }
   // A braced argument (`{}` for a ranges algorithm's default comparison)

@@ -362,6 +362,12 @@ bool MemoryModel::isMemory(const Expr *E) const {
       return isMemory(B->getRHS());
     if (B->isAssignmentOp())
       return isMemory(B->getLHS());
+    // A data member named by a pointer to member: `o.*pm` is in o,
+    // `p->*pm` in *p.
+    if (B->getOpcode() == BO_PtrMemD)
+      return isMemory(B->getLHS());
+    if (B->getOpcode() == BO_PtrMemI)
+      return pointerTargetIsMemory(B->getLHS());
     return false;
   }
   if (isa<clang::StringLiteral>(E) || isa<PredefinedExpr>(E))

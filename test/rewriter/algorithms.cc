@@ -4,7 +4,7 @@
 // 'L' a callable that is not instrumented or takes elements by value, 'R'
 // a lambda of the kernel that takes them by reference, 'A'/'B' mixed. A
 // call over locals only stays as it is; what cannot be recorded is a
-// warning.
+// warning, an error under --strict, and an entry of the untraced table.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -std=c++20 > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -13,6 +13,7 @@
 #include <wgtrace/wgtrace.h>
 
 #include <algorithm>
+#include <execution>
 #include <functional>
 #include <iterator>
 #include <numeric>
@@ -30,6 +31,18 @@
 // CHECK-NEXT: {"{{.*}}", [[#COPY+6]], 3, 3, "k", "std::sort(v.begin(), v.end(), [](const float &p, const float &q) { return p >..."},
 // The lambda's own accesses name its expressions.
 // CHECK-NEXT: {"{{.*}}", [[#COPY+6]], 77, 0, "k", "p"},
+// The untraced calls (below) are listed in the metadata, which the viewer
+// reports.
+// CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
+// CHECK-NEXT: {"{{.*}}", [[#FILL:]], 23, "k", "b[5]", "'std::fill' reads it through a reference, inside the library (pass a local copy to record one load)"},
+// CHECK-NEXT: {"{{.*}}", [[#FILL+2]], 3, "k", "std::copy(x, x + 2, std::back_inserter(v))", "it writes through {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#FILL+2]], 23, "k", "std::back_inserter(v)", "{{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#FILL+4]], 3, "k", "std::sort(s, s + n)", "its elements, {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#FILL+6]], 27, "k", "what 'bump' writes to the elements of 'std::for_each'", "{{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#FILL+9]], 3, "k", "SORT(x, x + 8)", "{{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#FILL+11]], 3, "k", "std::copy<float *, float *>(x, x + 1, b)", "{{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#FILL+13]], 3, "k", "std::transform(std::execution::seq, x, x + 8, b, [](float e) { return e; })", "it has an execution policy{{.*}}"},
+// CHECK-NEXT: };
 
 static float half(float x) { return x / 2; }
 static void bump(float &x) { x += 1; }
@@ -70,16 +83,20 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
 
   // Not recorded, with a warning saying why.
   std::fill(x, x + 8, b[5]);
-  // WARN: [[@LINE-1]]:23: warning: 'std::fill' reads this argument through a reference: its loads are not recorded (pass a local copy to record one load)
+  // WARN: [[@LINE-1]]:23: warning: load of 'b[5]' is not traced: 'std::fill' reads it through a reference, inside the library (pass a local copy to record one load)
   std::copy(x, x + 2, std::back_inserter(v));
-  // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::copy' are not recorded: it writes through an iterator of type '{{.*}}back_insert_iterator<{{.*}}>', which does not designate elements of memory
+  // WARN: [[@LINE-1]]:3: warning: call 'std::copy(x, x + 2, std::back_inserter(v))' is not traced: it writes through an iterator of type '{{.*}}back_insert_iterator<{{.*}}>', which does not designate elements of memory: its element accesses are not recorded
   std::sort(s, s + n);
-  // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::sort' are not recorded: its elements, of type 'std::string', are not trivially copyable (wgtrace records elements by copying them, where the algorithm may move them)
+  // WARN: [[@LINE-1]]:3: warning: call 'std::sort(s, s + n)' is not traced: its elements, of type 'std::string', are not trivially copyable (wgtrace records elements by copying them, where the algorithm may move them): its element accesses are not recorded
   std::for_each(x, x + 8, bump);
-  // WARN: [[@LINE-1]]:27: warning: 'bump' takes elements by non-const reference but is not instrumented: what it writes through them is not recorded (each element it is handed is recorded as one load)
+  // WARN: [[@LINE-1]]:27: warning: what 'bump' writes to the elements of 'std::for_each' is not traced: it takes them by non-const reference but is not instrumented (each element it is handed is recorded as one load)
   // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'L'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, bump);
   SORT(x, x + 8);
-  // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::sort' are not recorded: the call is spelled in a macro
+  // WARN: [[@LINE-1]]:3: warning: call 'SORT(x, x + 8)' is not traced: 'std::sort' is spelled in a macro, where it cannot be redirected: its element accesses are not recorded
   std::copy<float *, float *>(x, x + 1, b);
-  // WARN: [[@LINE-1]]:3: warning: the element accesses of 'std::copy' are not recorded: the call names its template arguments
+  // WARN: [[@LINE-1]]:3: warning: call 'std::copy<float *, float *>(x, x + 1, b)' is not traced: it names its template arguments, which wgtrace's recording version of 'std::copy' cannot take: its element accesses are not recorded
+  std::transform(std::execution::seq, x, x + 8, b, [](float e) { return e; });
+  // WARN: [[@LINE-1]]:3: warning: call 'std::transform(std::execution::seq, x, x + 8, b, [](float e) { return e; })' is not traced: it has an execution policy, and the algorithm may run on other threads: its element accesses are not recorded
+  std::fill(std::execution::seq, local, local + 4, 0.0f);
+  // WARN-NOT: local + 4
 }

@@ -1,5 +1,6 @@
 // Member chains through pointers, references and arrays; a pointer loaded
-// on the way is an access of its own; locals are not recorded.
+// on the way is an access of its own; locals are not recorded. Members
+// named by pointers to members (`.*`, `->*`) are accesses of the member.
 #include "harness.h"
 
 struct Vec3 {
@@ -19,7 +20,23 @@ WGTRACE_DISPATCH void chains(const wgtrace::Workgroup &wg, Node *s, Node &r) {
   r.arr[i].x = local.arr[0].x * 2.0f;
 }
 
+WGTRACE_DISPATCH void pick(const wgtrace::Workgroup &wg, Vec3 *v,
+                           float Vec3::*from, float Vec3::*to) {
+  Vec3 *p = v + wg.id[0];
+  v[wg.id[0]].*to = p->*from;
+  Vec3 local{};
+  local.*to = local.*from;
+}
+
 int main() {
+  Vec3 vecs[2] = {{1, 2, 3}, {4, 5, 6}};
+  wgtrace::dispatch(pick, wgtrace::Grid{2, 1, 1}, vecs, &Vec3::z, &Vec3::x);
+  diff::buffer("vecs", vecs, 2);
+  for (unsigned w = 0; w < 2; ++w) {
+    diff::bytes({w}, 'L', "vecs", w * sizeof(Vec3) + offsetof(Vec3, z), 4);
+    diff::bytes({w}, 'S', "vecs", w * sizeof(Vec3) + offsetof(Vec3, x), 4);
+  }
+
   Node nodes[2] = {};
   nodes[0].next = &nodes[1];
   nodes[1].arr[1].z = 3.0f;
