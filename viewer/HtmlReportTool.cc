@@ -140,7 +140,6 @@ void HtmlReportTool::record(const Record &R) {
   W.Counts.count(R);
   if (!IsAccess)
     return;
-  ++(R.Memory.IsStore ? Sites[W.Site].Stores : Sites[W.Site].Loads);
   const uint32_t S = segmentOf(R.Memory.Address);
   const uint64_t Offset = R.Memory.Address - Segments[S].Range.Lo;
   // The working set: distinct (sampled) lines per window of accesses.
@@ -588,6 +587,11 @@ std::string HtmlReportTool::plotsHtml() const {
 
 void HtmlReportTool::finish() {
   flushOpenCell();
+  // A site's loads and stores are its workgroups'.
+  for (const Workgroup &W : Workgroups) {
+    Sites[W.Site].Loads += W.Counts.Loads;
+    Sites[W.Site].Stores += W.Counts.Stores;
+  }
   for (uint32_t Lane = 0; Lane < LaneColumnIndex.size(); ++Lane)
     flushColumn(Lane);
   if (!WindowLines.empty())

@@ -51,11 +51,7 @@ void ReuseDistance::renumber() {
   Now = Lines;
 }
 
-uint64_t ReuseDistance::access(uint64_t Line) {
-  // The most recent line again: distance 0, and the order of last uses,
-  // all that later distances depend on, stays as it is.
-  if (Line == MostRecent && Now > 0)
-    return 0;
+uint64_t ReuseDistance::accessOther(uint64_t Line) {
   MostRecent = Line;
   if (Now == Tree.size())
     renumber();

@@ -31,13 +31,21 @@ public:
 
   /// Accesses \p Line; returns its reuse distance, or ColdDistance for its
   /// first access.
-  uint64_t access(uint64_t Line);
+  uint64_t access(uint64_t Line) {
+    // The most recent line again: distance 0, and the order of last uses,
+    // all that later distances depend on, stays as it is.
+    if (Line == MostRecent && Now > 0)
+      return 0;
+    return accessOther(Line);
+  }
   void clear();
 
   /// Histogram bucket of a distance: 0 for 0, k for [2^(k-1), 2^k).
   static unsigned bucket(uint64_t Distance);
 
 private:
+  /// access() of a line other than the most recent.
+  uint64_t accessOther(uint64_t Line);
   /// The smallest time span between renumberings.
   static constexpr uint64_t MinTimes = uint64_t(1) << 16;
 
