@@ -10,6 +10,7 @@ namespace wgtrace::viewer {
 
 void ProfileTool::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
+  Repeatable = false;
   LastInvocation = UINT64_MAX;
   LastLineFrom = UINT64_MAX;
 }
@@ -106,6 +107,15 @@ void ProfileTool::record(const Record &R) {
                       : First;
   if (Last < First)
     Last = First;
+  if (Repeatable && First == Last && First == PrevLine &&
+      R.Workgroup->Invocation == LastInvocation && R.Buffer == LastBufferFrom &&
+      R.AccessSite == LastLineFrom) {
+    // The line and keys of the access before: a cache hit that changes
+    // nothing, the same pending run, a line already in every set.
+    ++Pending.Accesses;
+    Pending.Bytes += R.Memory.Length;
+    return;
+  }
   uint64_t Misses = 0;
   // The line the cache saw last is the most recent of its set: touching it
   // alone again hits and changes nothing.
@@ -147,6 +157,7 @@ void ProfileTool::record(const Record &R) {
   const uint64_t Combo = uint64_t(LastKernel) | (uint64_t(LastSite) << 16) |
                          (uint64_t(LastBuffer) << 32) |
                          (uint64_t(LastLine) << 48);
+  Repeatable = Packable && First == Last;
   if (Packable && First == Last && First == PrevLine && Combo == PrevCombo)
     return;
   PrevLine = Last;

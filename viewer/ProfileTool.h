@@ -112,6 +112,9 @@ private:
   /// The line the cache model was asked for last, if any.
   uint64_t CacheLast = 0;
   bool CacheUsed = false;
+  /// Whether the last access touched one line with packable keys: the
+  /// next access of that line from the same keys then only counts.
+  bool Repeatable = false;
   /// The last line recorded and its keys: runs on one line skip even that.
   uint64_t PrevLine = UINT64_MAX, PrevCombo = 0;
   std::array<std::map<std::string, Measures>, Dimensions> Results;
