@@ -2,7 +2,9 @@
 //
 // Exit status: 0 success, 1 usage error (or an analysis found a problem,
 // e.g. races), 2 the trace is damaged, holds nothing to analyse, or the
-// output could not be written (after printing what was decodable).
+// output could not be written (after printing what was decodable), 3 a
+// report over a trace that misses part of the run (lost records, untraced
+// accesses). Precedence: 2, then 1, then 3.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +52,26 @@ constexpr int kExitUsage = 1;
 /// An analysis found what it looks for (races).
 constexpr int kExitFound = 1;
 constexpr int kExitDamaged = 2;
+/// The report is complete for the trace, but the trace is not for the run:
+/// wrapped rings lost records, or the source has accesses the rewriter
+/// could not wrap (the report's loss block says which). Never silent in
+/// the exit status either, so that a script's gate (no races) does not
+/// pass on part of the run.
+constexpr int kExitIncomplete = 3;
+
+/// The status of two outcomes together: damage over a finding or usage
+/// error over an incomplete trace over success.
+int worse(int A, int B) {
+  auto Rank = [](int S) {
+    return S == kExitIncomplete ? 1 : S == 0 ? 0 : S + 1;
+  };
+  return Rank(A) >= Rank(B) ? A : B;
+}
+
+/// kExitIncomplete when \p C says the trace misses part of the run.
+int completeness(const TraceCensus &C) {
+  return C.anyLoss() || !C.Untraced.empty() ? kExitIncomplete : 0;
+}
 
 cl::OptionCategory ViewCategory("wgtrace-view options");
 
@@ -312,6 +334,7 @@ int runFile(StringRef Path, RingMode Mode, const WorkgroupFilter &Filter,
       error() << Path << ": " << Why << "\n";
       return kExitDamaged;
     }
+    return completeness(C);
   }
   return 0;
 }
@@ -349,7 +372,7 @@ int runReports(
          << ", \"report\":\n";
     else if (Many)
       OS << (I ? "\n" : "") << "== " << Inputs[I] << " ==\n";
-    Status = std::max(Status, Each(Inputs[I], OS));
+    Status = worse(Status, Each(Inputs[I], OS));
     if (Many && IsJson)
       OS << "}";
   }
@@ -421,7 +444,7 @@ int runRaces(const WorkgroupFilter &Filter) {
     Found |= Races.raceCount() != 0;
     return S;
   });
-  return Status ? Status : (Found ? kExitFound : 0);
+  return worse(Status, Found ? kExitFound : 0);
 }
 
 int runFootprint(const WorkgroupFilter &Filter) {
@@ -519,8 +542,8 @@ int runExport(const WorkgroupFilter &Filter) {
     if (Table)
       Table->setFile(Inputs.size() > 1 ? StringRef(Path) : StringRef());
     AnalysisTool *Tools[] = {Tool};
-    Status = std::max(Status, runFile(Path, RingMode::WrapAware, Filter, Tools,
-                                      true, /*LossNotes=*/true));
+    Status = worse(Status, runFile(Path, RingMode::WrapAware, Filter, Tools,
+                                   true, /*LossNotes=*/true));
   }
   return finishOutput(**Out, Status);
 }
@@ -588,7 +611,8 @@ int runDiff(const WorkgroupFilter &Filter) {
       (*Out)->os(), Json, G,
       {Sides[0].Path, Sides[0].Profile.get(), &Sides[0].Reader->census()},
       {Sides[1].Path, Sides[1].Profile.get(), &Sides[1].Reader->census()});
-  return finishOutput(**Out, 0);
+  return finishOutput(**Out, worse(completeness(Sides[0].Reader->census()),
+                                   completeness(Sides[1].Reader->census())));
 }
 
 int runConvert(const WorkgroupFilter &Filter) {

@@ -19,7 +19,8 @@ from conftest import view, view_json
 def export_rows(path):
     """wgtrace-view export --format csv, as dicts."""
     status, out, err = view("export", path, "--format", "csv")
-    assert status == 0, err
+    # 3: the trace misses part of the run, which the notes say.
+    assert status == 0 or (status == 3 and "lost" in err), err
     return list(csv.DictReader(io.StringIO(out)))
 
 

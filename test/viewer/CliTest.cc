@@ -89,6 +89,48 @@ TEST(Cli, RacesExitOneWhenFoundZeroWhenNot) {
   }
 }
 
+// A report over a trace that misses part of the run (a wrapped ring lost
+// workgroups, or the source has untraced accesses) exits 3, so that a
+// gate like "no races" does not pass on part of the run; a race found (1)
+// and damage (2) take precedence; the dump, which only prints records,
+// exits 0.
+TEST(Cli, IncompleteTraceExitsThree) {
+  for (bool Racy : {false, true}) {
+    RingBuilder Ring(512);
+    // Four workgroups of 256 bytes each in a 512-byte ring: two are lost.
+    for (uint32_t X = 0; X < 4; ++X) {
+      Ring.workgroup(0, {X, 0, 0}, {4, 1, 1});
+      for (uint32_t I = 0; I < 14; ++I)
+        Ring.store(Racy ? 0x1000 : 0x1000 + 64 * X + 4 * I, 4);
+    }
+    TraceBuilder B;
+    addSimpleMetadata(B).ring(Ring);
+    std::string Path = writeTrace("wrapped.bin", B.bytes());
+    ViewRun R = view("races " + Path);
+    EXPECT_EQ(R.Status, Racy ? 1 : 3) << R.Out << R.Err;
+    EXPECT_NE(R.Out.find("lost"), std::string::npos) << R.Out;
+    for (const char *Report : {"summary", "footprint", "cache", "export"}) {
+      R = view(std::string(Report) + " " + Path);
+      EXPECT_EQ(R.Status, 3) << Report << "\n" << R.Out << R.Err;
+    }
+    EXPECT_EQ(view("dump " + Path).Status, 0);
+  }
+
+  ExtensionSpec X;
+  X.Untraced = {{"k.cc", 9, 3, "simple_mul", "M(c)", "it is in a macro"}};
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+  Ring.store(0x1000, 4);
+  TraceBuilder B;
+  B.metadata({{"simple_mul", {}, {}, {}}}, {0}, &X).ring(Ring);
+  std::string Path = writeTrace("untraced.bin", B.bytes());
+  ViewRun R = view("summary " + Path);
+  EXPECT_EQ(R.Status, 3) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("k.cc:9:3"), std::string::npos) << R.Out;
+  R = view("diff " + Path + " " + Path);
+  EXPECT_EQ(R.Status, 3) << R.Out << R.Err;
+}
+
 TEST(Cli, RacesOnDamageExitsTwo) {
   RingBuilder Ring(4096);
   Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
