@@ -11,14 +11,18 @@
 # Prints one table, then deletes the traces. Not a ctest: it is a
 # benchmark, and its numbers depend on the machine.
 #
-# usage: bench/viewer/run.sh [BUILD_DIR] [SIZE_MIB]
+# usage: bench/viewer/run.sh [BUILD_DIR] [SIZE_MIB] [RUNS]
 #   BUILD_DIR: a configured build tree (default: build); the targets
 #   wgtrace-view, wgtrace-make-big-trace and wgtrace-naive-dump are built.
 #   SIZE_MIB: size of the big trace (default 1024).
+#   RUNS: summary, diff and html of the big traces are run in turn RUNS
+#   times (default 1); their rows and ratios use the median times, so that
+#   a moment of load on a shared machine does not decide the ratio.
 set -euo pipefail
 
 BUILD=${1:-build}
 SIZE=${2:-1024}
+RUNS=${3:-1}
 ninja -C "$BUILD" wgtrace-view wgtrace-make-big-trace wgtrace-naive-dump \
   >/dev/null
 VIEW=$BUILD/bin/wgtrace-view
@@ -59,11 +63,21 @@ NREC=$(records "$BIG")
 BIG_BYTES=$(bytes "$BIG")
 SMALL_BYTES=$(bytes "$SMALL")
 
-read -r S_SUM M_SUM < <(measure "$VIEW" summary "$BIG")
-read -r S_RACES M_RACES < <(measure "$VIEW" races "$BIG")
-read -r S_HTML M_HTML < <(measure "$VIEW" html "$BIG" -o "$WORK/report.html")
+# The median of RUNS runs of summary, diff and html, taken in turn.
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 warm "$BIG2"
-read -r S_DIFF M_DIFF < <(measure "$VIEW" diff "$BIG" "$BIG2")
+for ((I = 0; I < RUNS; ++I)); do
+  measure "$VIEW" summary "$BIG" >>"$WORK/summary.txt"
+  measure "$VIEW" diff "$BIG" "$BIG2" >>"$WORK/diff.txt"
+  measure "$VIEW" html "$BIG" -o "$WORK/report.html" >>"$WORK/html.txt"
+done
+S_SUM=$(cut -d' ' -f1 "$WORK/summary.txt" | median)
+M_SUM=$(cut -d' ' -f2 "$WORK/summary.txt" | median)
+S_DIFF=$(cut -d' ' -f1 "$WORK/diff.txt" | median)
+M_DIFF=$(cut -d' ' -f2 "$WORK/diff.txt" | median)
+S_HTML=$(cut -d' ' -f1 "$WORK/html.txt" | median)
+M_HTML=$(cut -d' ' -f2 "$WORK/html.txt" | median)
+read -r S_RACES M_RACES < <(measure "$VIEW" races "$BIG")
 warm "$SMALL"
 warm "$SMALL2"
 read -r S_SUM_SMALL M_SUM_SMALL < <(measure "$VIEW" summary "$SMALL")
@@ -80,7 +94,7 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
     -v sraces="$S_RACES" -v mraces="$M_RACES" -v sracess="$S_RACES_SMALL" \
     -v mracess="$M_RACES_SMALL" -v sdiff="$S_DIFF" -v mdiff="$M_DIFF" \
     -v sdiffs="$S_DIFF_SMALL" -v mdiffs="$M_DIFF_SMALL" -v shtml="$S_HTML" \
-    -v mhtml="$M_HTML" 'BEGIN {
+    -v mhtml="$M_HTML" -v runs="$RUNS" 'BEGIN {
   mb = 1000 * 1000; mib = 1024 * 1024
   printf "trace: %.0f MiB, %d records\n\n", big / mib, nrec
   printf "%-34s %9s %12s %14s %12s\n", "run", "seconds", "MB/s", \
@@ -104,6 +118,7 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
   printf "%-34s %9.2f %12.0f %14.0f %12.1f\n", "naive fprintf dump > /dev/null", \
          snaive, big / mb / snaive, nrec / snaive, mnaive / 1024
   printf "\ntargets: summary >= 1000 MB/s; diff of two and html of one big trace within 3x of summary; memory of summary, races and diff independent of file size; dump >= 20 M records/s\n"
-  printf "diff / summary: %.2fx   html / summary: %.2fx\n", sdiff / ssum, shtml / ssum
+  printf "diff / summary: %.2fx   html / summary: %.2fx (medians of %d runs)\n", \
+         sdiff / ssum, shtml / ssum, runs
   printf "dump vs naive: %.1fx\n", snaive / sdump
 }'
