@@ -116,6 +116,10 @@ void ProfileTool::record(const Record &R) {
     Pending.Bytes += R.Memory.Length;
     return;
   }
+  recordOther(R, First, Last);
+}
+
+void ProfileTool::recordOther(const Record &R, uint64_t First, uint64_t Last) {
   uint64_t Misses = 0;
   // The line the cache saw last is the most recent of its set: touching it
   // alone again hits and changes nothing.

@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Compiler.h"
 
 #include <array>
 #include <map>
@@ -69,6 +70,11 @@ private:
     std::vector<std::string> Labels;
   };
   uint32_t id(Dimension D, const Record &R);
+  /// record() of an access that is not a repeat of the one before, on
+  /// lines [First, Last]. Kept out of line so that the repeat costs no
+  /// more than its test.
+  LLVM_ATTRIBUTE_NOINLINE void recordOther(const Record &R, uint64_t First,
+                                           uint64_t Last);
   /// Adds the pending run's measures to its keys.
   void flushPending();
   void addLine(Key &K, uint64_t Line);

@@ -46,6 +46,29 @@ uint32_t RacesTool::newSource(uint32_t Site) {
 }
 
 void RacesTool::record(const Record &R) {
+  // The common case first, with nothing else in the way: the next access
+  // of the open run.
+  if (Open.Ranges && R.Workgroup &&
+      (R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore) &&
+      R.Workgroup->Invocation == Open.Invocation && R.AccessSite == Open.Site &&
+      R.Buffer == Open.Buffer && R.Memory.IsStore == Open.Write) {
+    const Interval I = accessRange(R.Memory.Address, R.Memory.Length);
+    if (I.Lo == I.Hi)
+      return; // a zero-length access touches no byte
+    // What IntervalAccumulator::add would do to the run's last range.
+    if (I.Lo >= Open.Lo && I.Lo <= Open.Hi) {
+      Open.Hi = std::max(Open.Hi, I.Hi);
+      return;
+    }
+    Open.Ranges->add(Open.Lo, Open.Hi);
+    Open.Lo = I.Lo;
+    Open.Hi = I.Hi;
+    return;
+  }
+  recordOther(R);
+}
+
+void RacesTool::recordOther(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
   if (R.Tag == format::Tag::Workgroup) {
@@ -63,19 +86,6 @@ void RacesTool::record(const Record &R) {
   if (I.Lo == I.Hi)
     return; // a zero-length access touches no byte
   const bool Write = R.Memory.IsStore;
-  if (Open.Ranges && R.Workgroup->Invocation == Open.Invocation &&
-      R.AccessSite == Open.Site && R.Buffer == Open.Buffer &&
-      Write == Open.Write) {
-    // What IntervalAccumulator::add would do to the run's last range.
-    if (I.Lo >= Open.Lo && I.Lo <= Open.Hi) {
-      Open.Hi = std::max(Open.Hi, I.Hi);
-      return;
-    }
-    Open.Ranges->add(Open.Lo, Open.Hi);
-    Open.Lo = I.Lo;
-    Open.Hi = I.Hi;
-    return;
-  }
   closeRun();
   if (R.Workgroup->Invocation != LastInvocation) {
     uint32_t W = Tracker.find(R.Workgroup->Invocation);

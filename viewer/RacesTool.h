@@ -29,6 +29,7 @@
 #include "LaunchTracker.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -111,6 +112,8 @@ private:
   OpenRun Open;
   /// Adds the open range to its run and forgets the run.
   void closeRun();
+  /// record() of anything but the next access of the open run.
+  LLVM_ATTRIBUTE_NOINLINE void recordOther(const Record &R);
   uint32_t source(uint32_t Site) {
     if (Site == format::kNoAccessSite)
       return 0;
