@@ -387,8 +387,50 @@ static bool onlyNamesItsArgument(StringRef Name) {
       .Default(false);
 }
 
+/// The standard library's run-time call wrappers: the function they call
+/// is chosen when the program runs, as through a function pointer. By the
+/// class of the call operator (libstdc++'s bind, mem_fn and not_fn results
+/// are classes of its own, `std::_Bind...`), or by the free function.
+static std::optional<std::string> callWrapper(const CallExpr *E,
+                                              const FunctionDecl *Callee) {
+  const DeclContext *Owner = Callee->getDeclContext();
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee)) {
+    if (M->getOverloadedOperator() != OO_Call || !isa<CXXOperatorCallExpr>(E))
+      return std::nullopt;
+    Owner = M->getParent();
+  }
+  const auto *Named = dyn_cast<NamedDecl>(Owner);
+  if (isa<CXXMethodDecl>(Callee) && Named) {
+    if (!Named->isInStdNamespace())
+      return std::nullopt;
+    StringRef Class = Named->getName();
+    if (Class == "function" || Class == "move_only_function" ||
+        Class == "copyable_function" || Class == "function_ref" ||
+        Class == "reference_wrapper" || Class == "packaged_task" ||
+        Class.starts_with("_Bind") || Class == "_Mem_fn" || Class == "_Not_fn")
+      return "a '" + Named->getQualifiedNameAsString() + "' object";
+    return std::nullopt;
+  }
+  if (!Callee->isInStdNamespace() || !Callee->getIdentifier())
+    return std::nullopt;
+  StringRef Name = Callee->getName();
+  if (Name == "invoke" || Name == "invoke_r" || Name == "apply")
+    return "'std::" + Name.str() + "'";
+  return std::nullopt;
+}
+
 void AccessCollector::untracedCall(const CallExpr *E,
                                    const FunctionDecl *Callee) {
+  if (std::optional<std::string> Wrapper = callWrapper(E, Callee)) {
+    RC.untraced(E,
+                "it calls through " + *Wrapper +
+                    ", which wgtrace does not follow: the accesses of the "
+                    "function it calls are recorded only if that function "
+                    "is instrumented for another reason (a lambda of the "
+                    "kernel is)",
+                AccessKind::Call);
+    return;
+  }
   if (untracedLibraryCall(E, Callee))
     return;
   // SIMD intrinsics that are not in the table of plain loads and stores
