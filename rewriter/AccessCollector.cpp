@@ -51,6 +51,22 @@ bool AccessCollector::VisitUnaryOperator(UnaryOperator *E) {
   return true;
 }
 
+/// Why an atomic operation on kernel memory is not recorded (one text for
+/// every form, so that the untraced table groups them).
+static constexpr const char *kAtomicReason =
+    "it is an atomic operation, which wgtrace does not record: a record has "
+    "no atomic flag, and as plain loads and stores synchronized updates "
+    "would show as races between workgroups";
+
+/// std::atomic, std::atomic_ref, std::atomic_flag and libstdc++'s bases of
+/// them (std::__atomic_base, std::__atomic_float, ...).
+static bool isAtomicClass(const CXXRecordDecl *RD) {
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  StringRef Name = RD->getName();
+  return Name.starts_with("atomic") || Name.starts_with("__atomic");
+}
+
 bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   // A trivial copy or move reads the whole source object, like a load of a
   // scalar does. A non-trivial constructor reads what its own body reads.
@@ -58,6 +74,19 @@ bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   if (Ctor && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial() &&
       E->getNumArgs() >= 1)
     use(E->getArg(0), AccessKind::Load);
+  // std::atomic_ref<T>(a[i]): what it then does to a[i] is atomic.
+  if (Ctor && isAtomicClass(Ctor->getParent()) && E->getNumArgs() == 1 &&
+      E->getArg(0)->isGLValue() && Model.isMemory(E->getArg(0)) &&
+      Ctor->getParamDecl(0)->getType()->isLValueReferenceType() &&
+      !Ctor->isCopyOrMoveConstructor())
+    RC.untraced(E, kAtomicReason, AccessKind::Call);
+  return true;
+}
+
+bool AccessCollector::VisitAtomicExpr(AtomicExpr *E) {
+  // __atomic_* and __c11_atomic_* builtins (not calls in Clang's AST).
+  if (Model.pointerTargetIsMemory(E->getPtr()))
+    RC.untraced(E, kAtomicReason, AccessKind::Call);
   return true;
 }
 
@@ -421,6 +450,30 @@ static std::optional<std::string> callWrapper(const CallExpr *E,
 
 void AccessCollector::untracedCall(const CallExpr *E,
                                    const FunctionDecl *Callee) {
+  // A member of std::atomic (fetch_add, load, ++, conversion) called on an
+  // object in kernel memory.
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+      M && M->isInstance() && isAtomicClass(M->getParent())) {
+    const Expr *Object = nullptr;
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
+      Object = Member->getImplicitObjectArgument();
+    else if (isa<CXXOperatorCallExpr>(E) && E->getNumArgs() > 0)
+      Object = E->getArg(0);
+    if (Object && (Object->getType()->isPointerType()
+                       ? Model.pointerTargetIsMemory(Object)
+                       : Object->isGLValue() && Model.isMemory(Object))) {
+      RC.untraced(E, kAtomicReason, AccessKind::Call);
+      return;
+    }
+  }
+  // GCC's older __sync_* builtins are calls (the __atomic_* ones are
+  // AtomicExprs, VisitAtomicExpr).
+  if (Callee->getBuiltinID() && Callee->getIdentifier() &&
+      Callee->getName().starts_with("__sync_") && E->getNumArgs() > 0 &&
+      Model.pointerTargetIsMemory(E->getArg(0))) {
+    RC.untraced(E, kAtomicReason, AccessKind::Call);
+    return;
+  }
   if (std::optional<std::string> Wrapper = callWrapper(E, Callee)) {
     RC.untraced(E,
                 "it calls through " + *Wrapper +

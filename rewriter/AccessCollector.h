@@ -42,6 +42,7 @@ public:
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *E);
   bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *E);
   bool VisitArrayInitLoopExpr(clang::ArrayInitLoopExpr *E);
+  bool VisitAtomicExpr(clang::AtomicExpr *E);
   /// memcpy/memmove/memset and SIMD load/store intrinsics.
   bool VisitCallExpr(clang::CallExpr *E);
 
