@@ -45,6 +45,36 @@ bool AccessCollector::VisitBinaryOperator(BinaryOperator *E) {
   return true;
 }
 
+bool AccessCollector::VisitGCCAsmStmt(GCCAsmStmt *S) {
+  // Register outputs are stores (`+` ones updates), wrapped like the
+  // target of an assignment; register inputs are loads through their
+  // lvalue-to-rvalue conversion. A memory operand ("m") is an address the
+  // assembly may read or write as it likes: not known, so untraced.
+  for (unsigned I = 0; I < S->getNumOutputs(); ++I) {
+    const Expr *Out = S->getOutputExpr(I);
+    if (S->getOutputConstraint(I).contains('m')) {
+      if (Model.isMemory(Out))
+        RC.untraced(Out,
+                    "it is a memory operand of inline assembly, whose "
+                    "accesses wgtrace cannot see",
+                    AccessKind::Update);
+      continue;
+    }
+    use(Out,
+        S->isOutputPlusConstraint(I) ? AccessKind::Update : AccessKind::Store);
+  }
+  for (unsigned I = 0; I < S->getNumInputs(); ++I) {
+    const Expr *In = S->getInputExpr(I);
+    if (S->getInputConstraint(I).contains('m') && In->isGLValue() &&
+        Model.isMemory(In))
+      RC.untraced(In,
+                  "it is a memory operand of inline assembly, whose "
+                  "accesses wgtrace cannot see",
+                  AccessKind::Load);
+  }
+  return true;
+}
+
 bool AccessCollector::VisitUnaryOperator(UnaryOperator *E) {
   if (E->isIncrementDecrementOp())
     use(E->getSubExpr(), AccessKind::Update);
@@ -260,10 +290,14 @@ void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
   // `static_cast<T &&>(x)` as the source of a move reads x: the macro yields
   // x itself, which the cast then turns into an xvalue as before.
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
-    if (Cast->getCastKind() == CK_NoOp && Cast->isGLValue() &&
-        Cast->getSubExpr()->isLValue())
-      use(Cast->getSubExpr(), Kind);
-    return;
+    // `reinterpret_cast<int &>(a[i])` accesses a[i] as an int: the cast
+    // itself is wrapped below (its address is a[i]'s, its size the int's).
+    if (Cast->getCastKind() != CK_LValueBitCast || !Cast->isLValue()) {
+      if (Cast->getCastKind() == CK_NoOp && Cast->isGLValue() &&
+          Cast->getSubExpr()->isLValue())
+        use(Cast->getSubExpr(), Kind);
+      return;
+    }
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     // std::move(x) as the source of a copy: the read is of x.
@@ -294,6 +328,7 @@ void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
     return;
   if (!isa<ArraySubscriptExpr>(E) && !isa<MemberExpr>(E) &&
       !isa<DeclRefExpr>(E) && !isa<CallExpr>(E) && !isa<BinaryOperator>(E) &&
+      !isa<ExplicitCastExpr>(E) &&
       !(isa<UnaryOperator>(E) &&
         cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
     // Never silently: a form of memory expression the macros are not

@@ -39,6 +39,7 @@ public:
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr *E);
   bool VisitBinaryOperator(clang::BinaryOperator *E);
   bool VisitUnaryOperator(clang::UnaryOperator *E);
+  bool VisitGCCAsmStmt(clang::GCCAsmStmt *S);
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *E);
   bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *E);
   bool VisitArrayInitLoopExpr(clang::ArrayInitLoopExpr *E);

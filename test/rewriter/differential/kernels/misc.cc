@@ -42,7 +42,32 @@ WGTRACE_DISPATCH void locals_only(const wgtrace::Workgroup &wg, int n,
   out[wg.id[0]] = acc;
 }
 
+// An element read as another type through a reference cast; register
+// operands of inline assembly: "=r" a store, "+r" an update, "r" a load.
+WGTRACE_DISPATCH void punning(const wgtrace::Workgroup &wg, float *in,
+                              int *out) {
+  unsigned w = wg.id[0];
+  int bits = reinterpret_cast<const int &>(in[w]);
+#if defined(__x86_64__)
+  asm("mov %1, %0" : "=r"(out[w]) : "r"(bits));
+  asm("add $1, %0" : "+r"(out[w + 2]));
+#else
+  out[w] = bits;
+  out[w + 2] += 1;
+#endif
+}
+
 int main() {
+  float pin[2] = {1.0f, 2.0f};
+  int pout[4] = {};
+  wgtrace::dispatch(punning, wgtrace::Grid{2, 1, 1}, pin, pout);
+  diff::buffer("pin", pin, 2);
+  diff::buffer("pout", pout, 4);
+  for (unsigned w = 0; w < 2; ++w) {
+    diff::load<int>({w}, "pin", w);
+    diff::store<int>({w}, "pout", w);
+    diff::update<int>({w}, "pout", w + 2);
+  }
   wgtrace::dispatch(globals, wgtrace::Grid{2, 1, 1}, 5);
   v4sf v[4] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {}, {}};
   wgtrace::dispatch(vectors, wgtrace::Grid{2, 1, 1}, v);
