@@ -43,11 +43,15 @@ config.substitutions.append(
     ("%clang-apply-replacements",
      os.path.join(tools, "clang-apply-replacements")))
 
-# g++ compiles the rewritten output too, where it is installed.
+# g++ compiles the rewritten output too, where it is installed. The
+# differential tests' second compiler (%gxx-option) only where the build's
+# own compiler (%cxx) is not g++ already: there, it compiles the output
+# with the same flags the check would.
 gxx = shutil.which("g++")
+cxx_is_gxx = "g++" in os.path.basename(os.path.realpath(config.cxx_compiler))
 if gxx:
     config.available_features.add("gxx")
-    config.substitutions.append(("%gxx-option", "--gxx " + gxx))
+    config.substitutions.append(("%gxx-option", "" if cxx_is_gxx else "--gxx " + gxx))
     config.substitutions.append(("%gxx", gxx))
 else:
     config.substitutions.append(("%gxx-option", ""))
