@@ -9,6 +9,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -48,29 +49,45 @@ bool AccessCollector::VisitBinaryOperator(BinaryOperator *E) {
 bool AccessCollector::VisitGCCAsmStmt(GCCAsmStmt *S) {
   // Register outputs are stores (`+` ones updates), wrapped like the
   // target of an assignment; register inputs are loads through their
-  // lvalue-to-rvalue conversion. A memory operand ("m") is an address the
-  // assembly may read or write as it likes: not known, so untraced.
+  // lvalue-to-rvalue conversion (Sema leaves exactly the memory-only
+  // inputs as lvalues). A memory operand ("m", "o", ...) is an address the
+  // assembly may read or write as it likes, and so is a pointer into
+  // kernel memory handed to it: not known, so untraced.
+  const TargetInfo &Target = RC.Ctx.getTargetInfo();
+  auto MemoryOperand = [&](const Expr *E, AccessKind Kind) {
+    RC.untraced(E,
+                "it is a memory operand of inline assembly, whose accesses "
+                "wgtrace cannot see",
+                Kind);
+  };
+  auto PointerOperand = [&](const Expr *E) {
+    RC.untraced(E, "it points into kernel memory and is handed to inline "
+                   "assembly, whose accesses wgtrace cannot see");
+  };
+  auto PointsIntoMemory = [&](const Expr *E) {
+    return E->IgnoreParenImpCasts()->getType()->isPointerType() &&
+           Model.pointerTargetIsMemory(E);
+  };
   for (unsigned I = 0; I < S->getNumOutputs(); ++I) {
     const Expr *Out = S->getOutputExpr(I);
-    if (S->getOutputConstraint(I).contains('m')) {
+    TargetInfo::ConstraintInfo Info(S->getOutputConstraint(I), "");
+    if (Target.validateOutputConstraint(Info) && Info.allowsMemory() &&
+        !Info.allowsRegister()) {
       if (Model.isMemory(Out))
-        RC.untraced(Out,
-                    "it is a memory operand of inline assembly, whose "
-                    "accesses wgtrace cannot see",
-                    AccessKind::Update);
+        MemoryOperand(Out, AccessKind::Update);
       continue;
     }
     use(Out,
         S->isOutputPlusConstraint(I) ? AccessKind::Update : AccessKind::Store);
+    if (PointsIntoMemory(Out))
+      PointerOperand(Out);
   }
   for (unsigned I = 0; I < S->getNumInputs(); ++I) {
     const Expr *In = S->getInputExpr(I);
-    if (S->getInputConstraint(I).contains('m') && In->isGLValue() &&
-        Model.isMemory(In))
-      RC.untraced(In,
-                  "it is a memory operand of inline assembly, whose "
-                  "accesses wgtrace cannot see",
-                  AccessKind::Load);
+    if (In->isGLValue() && Model.isMemory(In))
+      MemoryOperand(In, AccessKind::Load);
+    else if (PointsIntoMemory(In))
+      PointerOperand(In);
   }
   return true;
 }
@@ -457,22 +474,17 @@ static bool onlyNamesItsArgument(StringRef Name) {
 /// are classes of its own, `std::_Bind...`), or by the free function.
 static std::optional<std::string> callWrapper(const CallExpr *E,
                                               const FunctionDecl *Callee) {
-  const DeclContext *Owner = Callee->getDeclContext();
   if (const auto *M = dyn_cast<CXXMethodDecl>(Callee)) {
-    if (M->getOverloadedOperator() != OO_Call || !isa<CXXOperatorCallExpr>(E))
+    const CXXRecordDecl *Class = M->getParent();
+    if (M->getOverloadedOperator() != OO_Call || !isa<CXXOperatorCallExpr>(E) ||
+        !Class->isInStdNamespace() || !Class->getIdentifier())
       return std::nullopt;
-    Owner = M->getParent();
-  }
-  const auto *Named = dyn_cast<NamedDecl>(Owner);
-  if (isa<CXXMethodDecl>(Callee) && Named) {
-    if (!Named->isInStdNamespace())
-      return std::nullopt;
-    StringRef Class = Named->getName();
-    if (Class == "function" || Class == "move_only_function" ||
-        Class == "copyable_function" || Class == "function_ref" ||
-        Class == "reference_wrapper" || Class == "packaged_task" ||
-        Class.starts_with("_Bind") || Class == "_Mem_fn" || Class == "_Not_fn")
-      return "a '" + Named->getQualifiedNameAsString() + "' object";
+    StringRef Name = Class->getName();
+    if (Name == "function" || Name == "move_only_function" ||
+        Name == "copyable_function" || Name == "function_ref" ||
+        Name == "reference_wrapper" || Name == "packaged_task" ||
+        Name.starts_with("_Bind") || Name == "_Mem_fn" || Name == "_Not_fn")
+      return "a '" + Class->getQualifiedNameAsString() + "' object";
     return std::nullopt;
   }
   if (!Callee->isInStdNamespace() || !Callee->getIdentifier())

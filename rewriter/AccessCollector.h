@@ -74,12 +74,13 @@ private:
                     const std::string &Open, llvm::StringRef AfterSite,
                     llvm::StringRef Close, bool Stackable,
                     const clang::Expr *Named);
-  /// A call of a library function whose accesses are not recorded: warned
-  /// about when it touches kernel memory.
   /// A library function given kernel memory it may access: reported
   /// untraced; true when it was.
   bool untracedLibraryCall(const clang::CallExpr *E,
                            const clang::FunctionDecl *Callee);
+  /// A call whose accesses are not recorded (an atomic operation, a call
+  /// wrapper, a library function, a masked intrinsic): reported untraced
+  /// when it touches kernel memory.
   void untracedCall(const clang::CallExpr *E,
                     const clang::FunctionDecl *Callee);
   /// A bit-field has no address: record the bytes that hold its bits,
