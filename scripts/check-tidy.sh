@@ -3,12 +3,16 @@
 # configures it, in the project's own C++: the tracked sources under cli/,
 # rewriter/, runtime/ and viewer/ and the headers there that they include.
 #
-# Usage: check-tidy.sh [--all | --record | --list] [BUILD_DIR]  (default build/)
+# Usage: check-tidy.sh [--all | --record | --update | --list] [BUILD_DIR]
+#                                                     (default build/)
 #   (no flag)  check every file that is not unchanged since the clean run
 #              recorded in scripts/check-tidy.clean (see below)
 #   --all      check every file: the full run
 #   --record   the full run, then, if every file is clean, write
 #              scripts/check-tidy.clean (commit it with the change)
+#   --update   check what the default mode checks, then, if it is clean,
+#              write scripts/check-tidy.clean as --record would: every
+#              other file is unchanged since a clean run
 #   --list     print the files the default mode would check, check none
 #
 # What "unchanged" means: scripts/check-tidy.clean lists, per source, a
@@ -34,8 +38,9 @@ mode=changed
 case "${1:-}" in
   --all) mode=all; shift ;;
   --record) mode=record; shift ;;
+  --update) mode=update; shift ;;
   --list) mode=list; shift ;;
-  -*) echo "check-tidy: unknown option $1 (--all, --record, --list)" >&2; exit 2 ;;
+  -*) echo "check-tidy: unknown option $1 (--all, --record, --update, --list)" >&2; exit 2 ;;
 esac
 build_dir="$(cd "${1:-build}" && pwd)"
 if [ ! -f "$build_dir/compile_commands.json" ]; then
@@ -136,12 +141,12 @@ def key(source):
 
 keys = {source: key(source) for source in chosen}
 recorded = set()
-if mode in ("changed", "list") and os.path.isfile(record):
+if mode in ("changed", "list", "update") and os.path.isfile(record):
     for line in open(record):
         if line.strip() and not line.startswith("#"):
             recorded.add(tuple(line.split()[:2]))
 to_check = sorted(s for s in chosen
-                  if mode not in ("changed", "list") or keys[s] is None
+                  if mode not in ("changed", "list", "update") or keys[s] is None
                   or (keys[s], os.path.relpath(s, root)) not in recorded)
 with open(os.path.join(work, "files"), "w") as out:
     out.write("".join(f + "\n" for f in to_check))
@@ -163,7 +168,7 @@ if [ "$total" -eq 0 ]; then
   echo "check-tidy: no project sources in $build_dir/compile_commands.json" >&2
   exit 2
 fi
-if [ "$mode" = record ] && [ "$unkeyed" -gt 0 ]; then
+if { [ "$mode" = record ] || [ "$mode" = update ]; } && [ "$unkeyed" -gt 0 ]; then
   echo "check-tidy: $unkeyed sources have no dependency information in" \
        "$build_dir (build it all with Ninja first): $(cat "$work/unkeyed");" \
        "cannot record" >&2
@@ -194,7 +199,7 @@ if [ "$count" -gt 0 ]; then
     exit 1
   fi
 fi
-if [ "$mode" = record ]; then
+if [ "$mode" = record ] || [ "$mode" = update ]; then
   cp "$work/keys" "$record"
   echo "check-tidy: $count files checked, all clean ($((SECONDS - start)) s, $jobs jobs); recorded in scripts/check-tidy.clean"
 elif [ "$skipped" -gt 0 ]; then
