@@ -32,7 +32,7 @@ release=(-DCMAKE_BUILD_TYPE=RelWithDebInfo
 t=$SECONDS
 rm -rf "$clang_dir"
 cmake -G Ninja -S . -B "$clang_dir" -DCMAKE_C_COMPILER=clang-19 \
-  -DCMAKE_CXX_COMPILER=clang++-19 "${release[@]}"
+  -DCMAKE_CXX_COMPILER=clang++-19 "${release[@]}" -DWGTRACE_UNITY_TESTS=ON
 BUILD_DIR="$clang_dir" bash scripts/build.sh
 step "clang-19 build" "$t"
 t=$SECONDS
