@@ -160,11 +160,10 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
          << Quoted(U.Reason) << "},\n";
     OS << "};\n";
   }
-  // What the access macros OR into addresses, filled when the module
-  // registers.
+  // The base the access macros add each site's index to, filled when the
+  // module registers.
   if (!Tables.AccessSites.empty())
-    OS << "::std::uint64_t wgtrace_access_site_bits_["
-       << Tables.AccessSites.size() << "];\n";
+    OS << "WGTRACE_ACCESS_SITE_BASE()\n";
   OS << "::wgtrace::detail::Module wgtrace_module_(";
   if (Functions.empty())
     OS << "nullptr, 0, ";
@@ -184,7 +183,8 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
       OS << "nullptr, 0, ";
     else
       OS << "wgtrace_untraced_, " << Tables.Untraced.size() << ", ";
-    OS << (Tables.AccessSites.empty() ? "nullptr" : "wgtrace_access_site_bits_")
+    OS << (Tables.AccessSites.empty() ? "nullptr"
+                                      : "&wgtrace_access_site_base_bits_")
        << ")";
   }
   OS << ");\n"

@@ -3,6 +3,7 @@
 #include "Metadata.h"
 
 #include "wgtrace/dispatch_instrument_generated.h"
+#include "wgtrace/format.h"
 
 #include <flatbuffers/flatbuffers.h>
 
@@ -173,6 +174,15 @@ Expected<Metadata> Metadata::decode(const Chunk &C) {
         "schema (source lines, buffer names and untraced accesses unknown)";
   else if (const fb::WgtraceDef *X = Def->wgtrace())
     decodeExtension(*X, M);
+  if (M.AccessSites.size() > format::kMaxAccessSite) {
+    M.AccessSiteIdsWrapped = true;
+    M.ExtensionNote =
+        "metadata at offset " + std::to_string(C.contentOffset()) +
+        ": the program has " + std::to_string(M.AccessSites.size()) +
+        " access sites, more than the " +
+        std::to_string(format::kMaxAccessSite) +
+        " a record can name: no access is attributed to its source line";
+  }
   return M;
 }
 

@@ -107,6 +107,10 @@ struct Metadata {
   bool HasAccessSites = false;
   /// Access site id N is AccessSites[N - 1].
   std::vector<AccessSite> AccessSites;
+  /// Set when the table is longer than the ids a record can name
+  /// (format::kMaxAccessSite): the writer's ids wrapped, so a record's id
+  /// may name another site, and no record is attributed to one.
+  bool AccessSiteIdsWrapped = false;
   std::vector<UntracedAccess> Untraced;
   /// Set when the extension table did not verify and was ignored: the
   /// file was read with IREE's schema alone. One line for the user.
@@ -117,9 +121,12 @@ struct Metadata {
     return Function < FunctionExtensions.size() ? &FunctionExtensions[Function]
                                                 : nullptr;
   }
-  /// The access site with id \p Id, or null (0, or not in the table).
+  /// The access site with id \p Id, or null (0, not in the table, or ids
+  /// that wrapped).
   const AccessSite *accessSite(uint32_t Id) const {
-    return Id >= 1 && Id <= AccessSites.size() ? &AccessSites[Id - 1] : nullptr;
+    return Id >= 1 && Id <= AccessSites.size() && !AccessSiteIdsWrapped
+               ? &AccessSites[Id - 1]
+               : nullptr;
   }
 
   const FunctionInfo &siteFunction(uint32_t Site) const {

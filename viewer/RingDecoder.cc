@@ -226,6 +226,8 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   const Metadata *Meta = Info.Meta;
   const size_t NumSites = Meta ? Meta->SiteFunctions.size() : 0;
   const bool HasAccessSites = Meta && Meta->HasAccessSites;
+  // Ids that wrapped may name the wrong site: records keep none.
+  const bool TrustAccessSites = HasAccessSites && !Meta->AccessSiteIdsWrapped;
   const uint64_t Limit = C.Content.size() - format::kRingHeadSize;
   std::vector<WorkgroupInfo> Workgroups;
   DenseMap<uint64_t, size_t> ByOffset;
@@ -329,7 +331,8 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
         Rec.WorkgroupOffset = Rec.Memory.WorkgroupOffset;
         Rec.AddressWord = Rec.Memory.Address;
         if (HasAccessSites) {
-          Rec.AccessSite = format::accessSiteOfWord(Rec.AddressWord);
+          if (TrustAccessSites)
+            Rec.AccessSite = format::accessSiteOfWord(Rec.AddressWord);
           Rec.Memory.Address = format::addressOfWord(Rec.AddressWord);
         }
         break;

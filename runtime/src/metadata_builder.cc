@@ -136,11 +136,9 @@ void MetadataBuilder::addModuleSites(const detail::Module &M) {
 
 void MetadataBuilder::addModuleAccessSites(const detail::Module &M) {
   const detail::ModuleExtras &X = M.Extras;
-  // Ids are base + index; a module numbered after the id space ran out
-  // has none, and its entries would misplace every later one.
+  // Every site, also beyond the 65535 that ids can name: a table longer
+  // than that tells a reader that the ids in records wrapped.
   for (size_t I = 0; I < X.NumAccessSites; ++I) {
-    if (M.accessSite(static_cast<uint32_t>(I + 1)) == format::kNoAccessSite)
-      break;
     const detail::AccessSiteInfo &A = X.AccessSites[I];
     fb::SourceLocation Where = location(A.File, A.Line, A.Column);
     AccessSites.push_back(fb::CreateAccessSiteDef(

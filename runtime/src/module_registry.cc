@@ -4,7 +4,6 @@
 
 #include "trace_writer.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <mutex>
 #include <vector>
@@ -57,23 +56,20 @@ Module::Module(const FunctionInfo *Functions, size_t NumFunctions,
     std::lock_guard<std::mutex> Guard(List.Lock);
     SiteBase = List.NextSite;
     FunctionBase = List.NextFunction;
-    // The address word has 16 bits for a site id: the sites that do not
-    // fit record id 0 and are attributed to no source line. Said once.
     AccessSiteBase = List.NextAccessSite - 1;
-    uint64_t Room = format::kMaxAccessSite + 1 - List.NextAccessSite;
-    NumAccessSitesNumbered =
-        static_cast<uint32_t>(std::min<uint64_t>(Extras.NumAccessSites, Room));
-    List.NextAccessSite += NumAccessSitesNumbered;
-    if (Extras.AccessSiteBits)
-      for (uint32_t I = 1; I <= Extras.NumAccessSites; ++I)
-        Extras.AccessSiteBits[I - 1] = accessSiteBits(I);
-    if (NumAccessSitesNumbered < Extras.NumAccessSites &&
+    List.NextAccessSite += static_cast<uint32_t>(Extras.NumAccessSites);
+    if (Extras.AccessSiteBaseBits)
+      *Extras.AccessSiteBaseBits = accessSiteBaseBits();
+    // The address word has 16 bits for a site id: beyond them ids wrap
+    // and name other sites. The metadata's table then has more entries
+    // than ids, which tells readers not to trust them; said here once.
+    if (List.NextAccessSite - 1 > format::kMaxAccessSite &&
         !List.ToldAccessSitesRanOut) {
       List.ToldAccessSitesRanOut = true;
       std::fprintf(stderr,
-                   "wgtrace: more than %u access sites in this process: "
-                   "accesses of the sites beyond it are recorded without "
-                   "their source location\n",
+                   "wgtrace: more than %u access sites in this process, more "
+                   "than a record's 16 bits can name: no access is attributed "
+                   "to its source location\n",
                    format::kMaxAccessSite);
     }
     // Each function also gets a site standing for its direct calls.

@@ -97,28 +97,56 @@ TEST(Recording, AccessSiteBitsGoAboveTheAddress) {
   EXPECT_EQ(Word, reinterpret_cast<uintptr_t>(&V));
 }
 
+// What wgtrace-rewrite writes into a file with access sites: the base word
+// and its reader, and a module whose registration fills the word.
+namespace {
+WGTRACE_ACCESS_SITE_BASE()
+const AccessSiteInfo SitedSites[] = {{"f.cc", 1, 2, 0, "k", "a[i]"},
+                                     {"f.cc", 3, 4, 1, "k", "b[i]"}};
+Module SitedModule(nullptr, 0, nullptr, 0,
+                   WGTRACE_MODULE_EXTRAS(SitedSites, 2, nullptr, 0,
+                                         &wgtrace_access_site_base_bits_));
+} // namespace
+
 TEST(Recording, ModulesNumberTheirAccessSitesInTurn) {
   // Modules stay registered until the process ends: static, like the
   // ones instrumented files define.
-  static const AccessSiteInfo Sites[] = {{"f.cc", 1, 2, 0, "k", "a[i]"},
-                                         {"f.cc", 3, 4, 1, "k", "b[i]"}};
-  static uint64_t FirstBits[2], SecondBits[2];
+  static uint64_t FirstBase, SecondBase;
   static Module First(nullptr, 0, nullptr, 0,
-                      ModuleExtras{Sites, 2, nullptr, 0, FirstBits});
+                      ModuleExtras{SitedSites, 2, nullptr, 0, &FirstBase});
   static Module Second(nullptr, 0, nullptr, 0,
-                       ModuleExtras{Sites, 2, nullptr, 0, SecondBits});
+                       ModuleExtras{SitedSites, 2, nullptr, 0, &SecondBase});
   EXPECT_NE(First.accessSite(1), format::kNoAccessSite);
   EXPECT_EQ(First.accessSite(2), First.accessSite(1) + 1);
   EXPECT_EQ(Second.accessSite(1), First.accessSite(2) + 1);
-  EXPECT_EQ(First.accessSiteBits(2),
+  EXPECT_EQ(Second.accessSiteBase(), First.accessSiteBase() + 2);
+  // Registration filled the words the access macros add indices to.
+  EXPECT_EQ(FirstBase, First.accessSiteBaseBits());
+  EXPECT_EQ(SecondBase, Second.accessSiteBaseBits());
+  EXPECT_EQ(FirstBase + format::accessSiteBits(2),
             format::accessSiteBits(First.accessSite(2)));
-  // Registration filled the words the access macros read.
-  EXPECT_EQ(FirstBits[0], First.accessSiteBits(1));
-  EXPECT_EQ(FirstBits[1], First.accessSiteBits(2));
-  EXPECT_EQ(SecondBits[1], Second.accessSiteBits(2));
-  // An index the module does not have gets no site.
-  EXPECT_EQ(First.accessSite(3), format::kNoAccessSite);
-  EXPECT_EQ(First.accessSiteBits(3), 0u);
+}
+
+TEST(Recording, AccessMacrosRecordTheirModulesSiteIds) {
+  ScopedRing S(4096);
+  float V[2] = {1, 2};
+  float Sum = WGTRACE_LOAD_AT(1, V[0]) + WGTRACE_LOAD_AT(2, V[1]);
+  WGTRACE_STORE_AT(2, V[1]) = Sum;
+  EXPECT_EQ(V[1], 3.0f);
+  ASSERT_EQ(S.TR.head(), 3u * 16);
+  const uint32_t Expected[] = {SitedModule.accessSite(1),
+                               SitedModule.accessSite(2),
+                               SitedModule.accessSite(2)};
+  const float *Addresses[] = {&V[0], &V[1], &V[1]};
+  for (int I = 0; I < 3; ++I) {
+    format::MemoryRecord R = format::decodeMemory(S.data() + 16 * I);
+    EXPECT_EQ(format::accessSiteOfWord(R.Address), Expected[I])
+        << "record " << I;
+    EXPECT_EQ(format::addressOfWord(R.Address),
+              reinterpret_cast<uintptr_t>(Addresses[I]))
+        << "record " << I;
+  }
+  EXPECT_NE(Expected[0], format::kNoAccessSite);
 }
 
 TEST(Recording, RingWrapsAtItsPowerOfTwoSize) {

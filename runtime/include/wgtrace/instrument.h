@@ -56,18 +56,41 @@
 /// carry in their address word.
 #define WGTRACE_ACCESS_SITE(index) (::std::uint64_t{0})
 /// The module's extra tables (access sites, untraced accesses) and the
-/// words registration fills with the sites' bits.
-#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced, bits)  \
+/// word registration fills with the bits of the module's first site.
+#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced,       \
+                              base_bits)                                       \
   ::wgtrace::detail::ModuleExtras {                                            \
-    (sites), 0, (untraced), (num_untraced), (bits)                             \
+    (sites), 0, (untraced), (num_untraced), (base_bits)                        \
   }
 #else
-#define WGTRACE_ACCESS_SITE(index) (wgtrace_access_site_bits_[(index) - 1])
-#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced, bits)  \
+// A site's bits are its module's base (the id before its first site, in
+// place: Module::accessSiteBaseBits) plus the site's index in place, a
+// constant, and they are added to the address (the sum is the OR: the
+// address is below the site bits). The base is read through a function
+// declared const and kept out of line, so the compiler calls it once per
+// function and keeps the value: base plus constant plus the address of a
+// loop's access folds into the loop's pointer arithmetic, and a record
+// costs what it costs without sites. A word read where the macro is used
+// would be read again after every record, which a store might change.
+#define WGTRACE_ACCESS_SITE(index)                                             \
+  (wgtrace_access_site_base_() +                                               \
+   (::std::uint64_t(index) << ::wgtrace::format::kAccessSiteShift))
+#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced,       \
+                              base_bits)                                       \
   ::wgtrace::detail::ModuleExtras {                                            \
-    (sites), (num_sites), (untraced), (num_untraced), (bits)                   \
+    (sites), (num_sites), (untraced), (num_untraced), (base_bits)              \
   }
 #endif
+
+/// Defines, in a rewritten file's anonymous namespace, the word its
+/// module's registration fills with the access site base and the function
+/// WGTRACE_ACCESS_SITE reads it with (see there).
+#define WGTRACE_ACCESS_SITE_BASE()                                             \
+  ::std::uint64_t wgtrace_access_site_base_bits_ = 0;                          \
+  [[maybe_unused, gnu::const, gnu::noinline]] ::std::uint64_t                 \
+  wgtrace_access_site_base_() noexcept {                                       \
+    return wgtrace_access_site_base_bits_;                                     \
+  }
 
 /// Opens a kernel body: records the workgroup and makes it current.
 #define WGTRACE_WORKGROUP(workgroup, function_index)                           \
@@ -174,11 +197,9 @@ struct ModuleExtras {
   size_t NumAccessSites = 0;
   const UntracedInfo *Untraced = nullptr;
   size_t NumUntraced = 0;
-  /// NumAccessSites words that registration fills with accessSiteBits(1),
-  /// accessSiteBits(2), ...: what the access macros OR into an address is
-  /// then one load from a fixed place (often folded into the OR), which
-  /// the compiler need not recompute after a call.
-  uint64_t *AccessSiteBits = nullptr;
+  /// The word that registration fills with accessSiteBaseBits(), which
+  /// WGTRACE_ACCESS_SITE adds each site's index to.
+  uint64_t *AccessSiteBaseBits = nullptr;
 };
 
 /// The kernels and sites of one instrumented translation unit. Constructing
@@ -198,17 +219,22 @@ public:
   uint32_t directSite(uint32_t Function) const {
     return SiteBase + static_cast<uint32_t>(NumSites) + Function;
   }
-  /// Process-wide id of this module's access site \p Index (1-based), or
-  /// format::kNoAccessSite when the process has more than
-  /// format::kMaxAccessSite of them (the runtime said so at start-up).
+  /// Process-wide id of this module's access site \p Index (1-based):
+  /// the base plus the index, modulo 2^16 when the process has more than
+  /// format::kMaxAccessSite sites (the runtime says so at start-up, and
+  /// the metadata's table, longer than the ids can name, tells readers).
   uint32_t accessSite(uint32_t Index) const {
-    return Index <= NumAccessSitesNumbered ? AccessSiteBase + Index
-                                           : format::kNoAccessSite;
+    return (AccessSiteBase + Index) & format::kMaxAccessSite;
   }
-  /// accessSite(Index) in place in a memory record's address word.
-  uint64_t accessSiteBits(uint32_t Index) const {
-    return format::accessSiteBits(accessSite(Index));
+  /// The id before this module's first access site in place in a memory
+  /// record's address word: adding format::accessSiteBits(Index) gives
+  /// accessSite(Index) in place, carries beyond 64 bits dropped.
+  uint64_t accessSiteBaseBits() const {
+    return format::accessSiteBits(AccessSiteBase & format::kMaxAccessSite);
   }
+  /// Position of this module's first access site in the process's table
+  /// (the metadata's access_sites) minus one.
+  uint32_t accessSiteBase() const { return AccessSiteBase; }
 
   const FunctionInfo *Functions;
   size_t NumFunctions;
@@ -221,8 +247,6 @@ private:
   uint32_t FunctionBase = 0;
   /// Global id of access site 0 of this module (ids are base + index).
   uint32_t AccessSiteBase = 0;
-  /// How many of the module's access sites got an id.
-  uint32_t NumAccessSitesNumbered = 0;
 };
 
 /// Run-time defaults a program was built with (wgtrace_instrument_target's

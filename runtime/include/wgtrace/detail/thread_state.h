@@ -206,7 +206,9 @@ inline namespace WGTRACE_DETAIL_ACCESSES {
 
 /// Records an access of \p Length bytes at \p Address. \p SiteBits is the
 /// access site's id in place in the address word (format::accessSiteBits;
-/// 0 for none): one OR, with a value the compiler hoists out of loops.
+/// 0 for none), added rather than ORed (the same bits: the address is
+/// below them) so that the compiler can fold site and address into one
+/// pointer, which a loop steps (see WGTRACE_ACCESS_SITE).
 WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
                                         const volatile void *Address,
                                         uint64_t Length,
@@ -224,7 +226,7 @@ WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
     return;
   }
   appendRecord(R, memoryWord(R, IsStore, Length),
-               reinterpret_cast<uintptr_t>(Address) | SiteBits);
+               reinterpret_cast<uintptr_t>(Address) + SiteBits);
 }
 
 } // namespace WGTRACE_DETAIL_ACCESSES
