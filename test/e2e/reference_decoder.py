@@ -223,7 +223,7 @@ def records(data):
     STORE (key, address, site, length, word), PRINT (key, text); and the
     extension of the last metadata chunk. Keys are ring offsets of
     WORKGROUP records in the same chunk ("chunk" numbers the ring chunks)."""
-    out, meta, sites_of, has_sites = [], extension_placeholder(), [], False
+    out, meta, sites_of, has_sites, trust_sites = [], extension_placeholder(), [], False, False
     offset, chunk = 0, -1
     while offset < len(data):
         magic, ctype, _version, length = struct.unpack_from("<IHHQ", data, offset)
@@ -235,6 +235,8 @@ def records(data):
             sites_of = [s.u32(0) for s in root.tables(3)]
             meta = extension(content)
             has_sites = meta["access_sites"] is not None
+            # More sites than 16 bits name: the ids wrapped, none is kept.
+            trust_sites = has_sites and len(meta["access_sites"]) <= 0xFFFF
         elif ctype == 1:
             chunk += 1
             ring_size = len(content) - PADDING
@@ -264,7 +266,7 @@ def records(data):
                     out.append({"kind": "LOAD" if tag == 4 else "STORE", "chunk": chunk,
                                 "key": key, "length": payload, "word": second,
                                 "address": second & ((1 << 48) - 1) if has_sites else second,
-                                "site": second >> 48 if has_sites else 0})
+                                "site": second >> 48 if trust_sites else 0})
                     i += 16
                 else:
                     raise ValueError("unknown record tag %d at ring offset %d" % (tag, i))

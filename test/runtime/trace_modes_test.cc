@@ -1024,3 +1024,52 @@ TEST(TraceModes, FlushSnapshotAndResetFromTheProgram) {
   ASSERT_TRUE(S.Ok) << S.Error;
   EXPECT_EQ(S.Workgroups.size(), 3u) << "stream mode: nothing was reset";
 }
+
+TEST(TraceModes, MoreAccessSitesThanIdsAttributeNoAccessAndSaySo) {
+  std::string Path = tracePath("access_site_overflow");
+  ChildResult R =
+      runProgram(WGTRACE_ACCESS_SITE_OVERFLOW, {}, {"WGTRACE_FILE=" + Path});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+  EXPECT_NE(R.Stderr.find("more than 65535 access sites"), std::string::npos)
+      << R.Stderr;
+
+  // The program's sites got ids 70001 and 70002, which wrapped to those of
+  // the first module's sites 4465 and 4466: the table lists every site,
+  // and a reader seeing more sites than ids trusts none of them.
+  struct Sites : AnalysisTool {
+    size_t TableSize = 0;
+    bool Wrapped = false;
+    std::vector<uint64_t> Words, Addresses;
+    std::vector<uint32_t> Ids;
+    void metadata(const Metadata &M, const ChunkLocation &) override {
+      TableSize = M.AccessSites.size();
+      Wrapped = M.AccessSiteIdsWrapped;
+      EXPECT_EQ(M.accessSite(1), nullptr);
+    }
+    void record(const Record &R) override {
+      if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
+        return;
+      Words.push_back(R.AddressWord);
+      Addresses.push_back(R.Memory.Address);
+      Ids.push_back(R.AccessSite);
+    }
+  } S;
+  llvm::Expected<TraceFile> File = TraceFile::open(Path);
+  ASSERT_TRUE(bool(File)) << llvm::toString(File.takeError());
+  TraceReader Reader(*File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&S};
+  ASSERT_FALSE(bool(Reader.run(Tools)));
+  EXPECT_EQ(S.TableSize, 70002u);
+  EXPECT_TRUE(S.Wrapped);
+  ASSERT_EQ(S.Words.size(), 2u);
+  EXPECT_EQ(format::accessSiteOfWord(S.Words[0]), 70001u & 0xFFFF);
+  EXPECT_EQ(format::accessSiteOfWord(S.Words[1]), 70002u & 0xFFFF);
+  EXPECT_EQ(S.Ids, (std::vector<uint32_t>{0, 0}));
+  EXPECT_EQ(S.Addresses[1], S.Addresses[0] + sizeof(float));
+  ASSERT_EQ(Reader.census().Notes.size(), 1u);
+  EXPECT_NE(Reader.census().Notes[0].find(
+                "the program has 70002 access sites, more than the 65535 a "
+                "record can name: no access is attributed to its source line"),
+            std::string::npos)
+      << Reader.census().Notes[0];
+}

@@ -56,8 +56,9 @@
 /// carry in their address word.
 #define WGTRACE_ACCESS_SITE(index) (::std::uint64_t{0})
 /// The module's extra tables (access sites, untraced accesses) and the
-/// word registration fills with the bits of the module's first site.
-#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced,       \
+/// word registration fills with its access site base
+/// (Module::accessSiteBaseBits).
+#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced,        \
                               base_bits)                                       \
   ::wgtrace::detail::ModuleExtras {                                            \
     (sites), 0, (untraced), (num_untraced), (base_bits)                        \
@@ -75,7 +76,7 @@
 #define WGTRACE_ACCESS_SITE(index)                                             \
   (wgtrace_access_site_base_() +                                               \
    (::std::uint64_t(index) << ::wgtrace::format::kAccessSiteShift))
-#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced,       \
+#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced,        \
                               base_bits)                                       \
   ::wgtrace::detail::ModuleExtras {                                            \
     (sites), (num_sites), (untraced), (num_untraced), (base_bits)              \
@@ -87,7 +88,7 @@
 /// WGTRACE_ACCESS_SITE reads it with (see there).
 #define WGTRACE_ACCESS_SITE_BASE()                                             \
   ::std::uint64_t wgtrace_access_site_base_bits_ = 0;                          \
-  [[maybe_unused, gnu::const, gnu::noinline]] ::std::uint64_t                 \
+  [[maybe_unused, gnu::const, gnu::noinline]] ::std::uint64_t                  \
   wgtrace_access_site_base_() noexcept {                                       \
     return wgtrace_access_site_base_bits_;                                     \
   }
