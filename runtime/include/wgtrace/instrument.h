@@ -356,7 +356,8 @@ inline void recordBuffers(const Arguments &...Argument) {
 
 inline namespace WGTRACE_DETAIL_ACCESSES {
 
-// SiteBits: Module::accessSiteBits of the access's site, or 0 (none).
+// SiteBits: what WGTRACE_ACCESS_SITE gives for the access's site (its id in
+// place), or 0 (none).
 
 template <class T>
 WGTRACE_ALWAYS_INLINE T *load(T *Address, uint64_t SiteBits = 0) {

@@ -33,9 +33,9 @@ inline namespace WGTRACE_DETAIL_ACCESSES {
 // lvalue is referred to; a temporary range is moved into the view, so it
 // lives as long as the loop, as it would without the view.
 //
-// Every helper here takes the access site's bits (Module::accessSiteBits,
-// what WGTRACE_ACCESS_SITE(n) spells) first: its records name the
-// expression that made them.
+// Every helper here takes the access site's bits (its id in place, what
+// WGTRACE_ACCESS_SITE(n) spells) first: its records name the expression
+// that made them.
 
 template <class Iterator> class LoadingIterator {
 public:
