@@ -125,9 +125,69 @@ bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   if (Ctor && isAtomicClass(Ctor->getParent()) && E->getNumArgs() == 1 &&
       E->getArg(0)->isGLValue() && Model.isMemory(E->getArg(0)) &&
       Ctor->getParamDecl(0)->getType()->isLValueReferenceType() &&
-      !Ctor->isCopyOrMoveConstructor())
+      !Ctor->isCopyOrMoveConstructor()) {
     RC.untraced(E, kAtomicReason, AccessKind::Call);
+    return true;
+  }
+  if (Ctor && !Ctor->isTrivial() &&
+      RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Ctor->getLocation())))
+    untracedLibraryConstruction(E, Ctor);
   return true;
+}
+
+void AccessCollector::untracedLibraryConstruction(
+    const CXXConstructExpr *E, const CXXConstructorDecl *Ctor) {
+  // A library object built from kernel memory copies it in library code
+  // when it owns storage (a non-trivial destructor: std::vector(a, a + n),
+  // std::string(s), a copy of a kernel's std::vector) or when it is given
+  // a value by reference (std::pair(a[0], a[1]), std::optional(a[i]),
+  // std::vector(n, a[0])). A view (std::span(a, n), std::string_view(s,
+  // n), std::reverse_iterator(p)) keeps the pointer or the range, and what
+  // the kernel reads through it is recorded where it does; but
+  // std::string_view(s) measures s. std::reference_wrapper keeps the
+  // reference.
+  const CXXRecordDecl *Class = Ctor->getParent();
+  StringRef ClassName = Class->getIdentifier() ? Class->getName() : "";
+  if (ClassName == "reference_wrapper")
+    return;
+  const bool Owns = Class->hasDefinition() && !Class->hasTrivialDestructor();
+  const bool Measures =
+      ClassName == "basic_string_view" && E->getNumArgs() == 1;
+  // A consteval constructor (fmt's checked format strings) runs in the
+  // compiler.
+  if (Ctor->isConsteval())
+    return;
+  const unsigned Params = std::min(E->getNumArgs(), Ctor->getNumParams());
+  for (unsigned I = 0; I < Params; ++I) {
+    QualType Param = Ctor->getParamDecl(I)->getType();
+    const Expr *Arg = E->getArg(I);
+    if (isa<StringLiteral>(Arg->IgnoreParenImpCasts()))
+      continue;
+    bool Reaches = false;
+    if (Param->isPointerType())
+      Reaches = (Owns || Measures) && Model.pointerTargetIsMemory(Arg);
+    else if (Param->isReferenceType())
+      Reaches = (Owns || !Param.getNonReferenceType()->isRecordType()) &&
+                Arg->isGLValue() && Model.isMemory(Arg);
+    if (!Reaches)
+      continue;
+    RC.untraced(E,
+                libraryReason(Class->getQualifiedNameAsString(), Arg,
+                              "construction of '"),
+                AccessKind::Call);
+    return;
+  }
+}
+
+std::string AccessCollector::libraryReason(const std::string &Function,
+                                           const Expr *Arg,
+                                           StringRef What) const {
+  return What.str() + Function + "' is given kernel memory ('" +
+         Lexer::getSourceText(RC.SM.getExpansionRange(Arg->getSourceRange()),
+                              RC.SM, RC.Ctx.getLangOpts())
+             .str() +
+         "') by pointer or reference and reads or writes it in library "
+         "code, which wgtrace does not record";
 }
 
 bool AccessCollector::VisitAtomicExpr(AtomicExpr *E) {
@@ -232,6 +292,17 @@ bool AccessCollector::TraverseVarDecl(VarDecl *VD) {
   if (VD->isConstexpr())
     return true;
   return Base::TraverseVarDecl(VD);
+}
+
+bool AccessCollector::TraverseInitListExpr(InitListExpr *S,
+                                           DataRecursionQueue *Queue) {
+  // RecursiveASTVisitor walks a braced list's syntactic form, the
+  // initializers as written; the reads that initialize the elements
+  // (lvalue-to-rvalue conversions, copy constructions: `float t[2] =
+  // {a[0], a[1]}`, `std::max({a[0], a[1]})`) are in the semantic form
+  // only. Walk that one, and only it, so that nothing is wrapped twice.
+  InitListExpr *Semantic = S->isSemanticForm() ? S : S->getSemanticForm();
+  return TraverseSynOrSemInitListExpr(Semantic ? Semantic : S, Queue);
 }
 
 bool AccessCollector::TraverseLambdaExpr(LambdaExpr *L) {
@@ -569,16 +640,18 @@ void AccessCollector::untracedCall(const CallExpr *E,
 bool AccessCollector::untracedLibraryCall(const CallExpr *E,
                                           const FunctionDecl *Callee) {
   // A function of the standard or C library (a system header's) that is
-  // given kernel memory through a pointer, or through a reference it may
-  // write (std::swap, std::exchange, std::modf's pointer, strlen), reads or
-  // writes it in code wgtrace does not rewrite. Member functions of library
-  // classes are the containers' business (their elements are recorded
-  // where the kernel uses them); a call whose result is the memory it was
-  // given (std::max of two elements) is recorded as that result's access.
-  // A customization point object (std::ranges::swap) is a library object
-  // whose call operator is the function: it is named by the object, and its
-  // first argument is the object itself.
+  // given kernel memory through a pointer or a reference (std::swap,
+  // std::exchange, std::max's comparison, std::modf's pointer, strlen, a
+  // container's push_back or assign) reads or writes it in code wgtrace
+  // does not rewrite. The object a member function is called on is the
+  // container's business (its elements are recorded where the kernel uses
+  // them); a call whose result is the memory it was given (std::max of two
+  // elements) is also recorded as that result's access. A customization
+  // point object (std::ranges::swap) is a library object whose call
+  // operator is the function: it is named by the object, and its first
+  // argument is the object itself.
   const NamedDecl *Named = Callee;
+  std::string Qualified = Callee->getQualifiedNameAsString();
   unsigned ArgOffset = 0;
   if (const auto *M = dyn_cast<CXXMethodDecl>(Callee)) {
     const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
@@ -586,42 +659,47 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
         Op && M->getOverloadedOperator() == OO_Call
             ? dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts())
             : nullptr;
-    if (!Object)
-      return false;
-    Named = Object->getDecl();
-    ArgOffset = 1;
+    if (Object) {
+      Named = Object->getDecl();
+      Qualified = Named->getQualifiedNameAsString();
+      ArgOffset = 1;
+    } else {
+      // A member function, named by its class without template arguments.
+      Qualified =
+          M->getParent()->getQualifiedNameAsString() + "::" +
+          (M->getIdentifier() ? M->getName().str() : M->getNameAsString());
+      ArgOffset = Op && !M->isStatic() ? 1 : 0;
+    }
   }
   const IdentifierInfo *Id = Named->getIdentifier();
   StringRef Name = Id ? Id->getName() : "";
-  std::string Qualified = Named->getQualifiedNameAsString();
-  if (Callee->getBuiltinID() || Name.starts_with("_mm") ||
-      Name.starts_with("__builtin_ia32_") ||
+  // Compiler builtins are not library code, but the C library's functions
+  // that Clang also knows as builtins (strlen, memcmp) are.
+  const unsigned Builtin = Callee->getBuiltinID();
+  if ((Builtin && !RC.Ctx.BuiltinInfo.isPredefinedLibFunction(Builtin)) ||
+      Name.starts_with("_mm") || Name.starts_with("__builtin_ia32_") ||
       !RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Named->getLocation())) ||
       onlyNamesItsArgument(Name) ||
       StringRef(Qualified).starts_with("wgtrace::"))
+    return false;
+  if (E->getNumArgs() <= ArgOffset)
     return false;
   unsigned Params =
       std::min(E->getNumArgs() - ArgOffset, Callee->getNumParams());
   for (unsigned I = 0; I < Params; ++I) {
     QualType Param = Callee->getParamDecl(I)->getType();
     const Expr *Arg = E->getArg(I + ArgOffset);
+    // A string literal is the program's constant text, not a buffer.
+    if (isa<StringLiteral>(Arg->IgnoreParenImpCasts()))
+      continue;
     bool Reaches = false;
     if (Param->isPointerType())
       Reaches = Model.pointerTargetIsMemory(Arg);
-    else if (Param->isReferenceType() &&
-             !Param.getNonReferenceType().isConstQualified())
+    else if (Param->isReferenceType())
       Reaches = Arg->isGLValue() && Model.isMemory(Arg);
     if (!Reaches)
       continue;
-    RC.untraced(
-        E,
-        "'" + Qualified + "' is given kernel memory ('" +
-            Lexer::getSourceText(RC.SM.getExpansionRange(Arg->getSourceRange()),
-                                 RC.SM, RC.Ctx.getLangOpts())
-                .str() +
-            "') by pointer or reference and reads or writes it in "
-            "library code, which wgtrace does not record",
-        AccessKind::Call);
+    RC.untraced(E, libraryReason(Qualified, Arg, "'"), AccessKind::Call);
     return true;
   }
   return false;

@@ -62,6 +62,8 @@ public:
   bool TraverseVarDecl(clang::VarDecl *VD);
   bool TraverseLambdaExpr(clang::LambdaExpr *L);
   bool TraverseCXXForRangeStmt(clang::CXXForRangeStmt *S);
+  bool TraverseInitListExpr(clang::InitListExpr *S,
+                            DataRecursionQueue *Queue = nullptr);
 
 private:
   /// E is used as an lvalue in the given way: wrap the memory it designates.
@@ -78,6 +80,13 @@ private:
   /// untraced; true when it was.
   bool untracedLibraryCall(const clang::CallExpr *E,
                            const clang::FunctionDecl *Callee);
+  /// A library object constructed from kernel memory that it copies:
+  /// reported untraced.
+  void untracedLibraryConstruction(const clang::CXXConstructExpr *E,
+                                   const clang::CXXConstructorDecl *Ctor);
+  /// "<What><Function>' is given kernel memory ('<Arg>') ...".
+  std::string libraryReason(const std::string &Function, const clang::Expr *Arg,
+                            llvm::StringRef What) const;
   /// A call whose accesses are not recorded (an atomic operation, a call
   /// wrapper, a library function, a masked intrinsic): reported untraced
   /// when it touches kernel memory.

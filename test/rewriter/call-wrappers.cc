@@ -3,10 +3,10 @@
 // call a function chosen when the program runs, as a function pointer
 // does: the call is untraced (warning, --strict error, table entry), since
 // what the function it calls accesses is recorded only if that function is
-// instrumented for another reason. They were silent. Library function
-// objects that are not wrappers (std::plus) and customization point objects
-// are not reported here (what std::plus reads through its const references
-// is not recorded: docs/REWRITER.md, Untraced accesses).
+// instrumented for another reason. They were silent. A library function
+// object that is not a wrapper (std::plus) is a library function: given
+// kernel memory by reference, it reads it in library code (untraced, with
+// that reason).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -std=c++17 > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -25,6 +25,7 @@ static void bump(float *p) { p[0] += 1; }
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "b()", "it calls through a 'std::_Bind' object, {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "std::invoke(bump, a + 3)", "it calls through 'std::invoke', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "std::apply(bump, std::make_tuple(a + 4))", "it calls through 'std::apply', {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 10, "k", "std::plus<float>()(a[6], 1.0f)", "'std::plus::operator()' is given kernel memory ('a[6]') {{.*}}"},
 // CHECK-NEXT: };
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a) {
   std::function<void(float *)> f = bump;
@@ -43,4 +44,5 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a) {
   // WARN: [[@LINE-1]]:3: warning: call 'std::apply(bump, std::make_tuple(a + 4))' is not traced: it calls through 'std::apply'
   a[5] = std::plus<float>()(a[6], 1.0f);
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[5]) = std::plus<float>()(a[6], 1.0f);
+  // WARN: [[@LINE-2]]:10: warning: call 'std::plus<float>()(a[6], 1.0f)' is not traced: 'std::plus::operator()' is given kernel memory ('a[6]') by pointer or reference and reads or writes it in library code, which wgtrace does not record
 }

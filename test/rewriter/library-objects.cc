@@ -1,0 +1,72 @@
+// Library code handed kernel memory reads or writes it where wgtrace
+// cannot record: building a container or a string from it, a container's
+// member functions given it, a value handed by reference (std::pair,
+// std::vector(n, v), std::max's comparison, a function object). Each is
+// untraced (warning, table entry, --strict error); they were silent. A
+// view keeps the pointer and reads nothing (std::span, std::string_view
+// with a length, std::reverse_iterator): not reported; what the kernel
+// reads through it is recorded where it does.
+// RUN: %strip-checks %s > %t.cc
+// RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -std=c++20 > %t.out.cc 2> %t.err
+// RUN: FileCheck --match-full-lines %s < %t.out.cc
+// RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning: %s < %t.err
+// RUN: not %wgtrace-rewrite --strict %t.cc -- %wgtrace-flags -std=c++20 2>&1 | FileCheck --check-prefix=STRICT %s
+// RUN: %cxx -fsyntax-only -std=c++20 -Wall -Wextra -Werror -I %wgtrace-include %t.out.cc
+#include <wgtrace/wgtrace.h>
+
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+// CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
+// CHECK-NEXT: {"{{.*}}", [[#]], 22, "k", "v(a, a + n)", "construction of 'std::vector' is given kernel memory ('a') by pointer or reference and reads or writes it in library code, which wgtrace does not record"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 15, "k", "s(text)", "construction of 'std::basic_string' {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "v.assign(a, a + 2)", "'std::vector::assign' is given kernel memory ('a') {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "v.push_back(a[3])", "'std::vector::push_back' is given kernel memory ('a[3]') {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 27, "k", "pr(a[4], a[5])", "construction of 'std::pair' is given kernel memory ('a[4]') {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 22, "k", "fill(4, a[6])", "construction of 'std::vector' is given kernel memory ('a[6]') {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 13, "k", "std::max(a[7], a[8])", "'std::max' is given kernel memory ('a[7]') {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 20, "k", "sv(text)", "construction of 'std::basic_string_view' is given kernel memory ('text') {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 16, "k", "std::strlen(text)", "'strlen' is given kernel memory ('text') {{.*}}"},
+// CHECK-NEXT: };
+WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n,
+                        const char *text) {
+  std::vector<float> v(a, a + n);
+  // WARN: [[@LINE-1]]:22: warning: call 'v(a, a + n)' is not traced: construction of 'std::vector' is given kernel memory ('a') by pointer or reference and reads or writes it in library code, which wgtrace does not record
+  // STRICT: [[@LINE-2]]:22: error: call 'v(a, a + n)' is not traced
+  std::string s(text);
+  // WARN: [[@LINE-1]]:15: warning: call 's(text)' is not traced: construction of 'std::basic_string'
+  v.assign(a, a + 2);
+  // WARN: [[@LINE-1]]:3: warning: call 'v.assign(a, a + 2)' is not traced: 'std::vector::assign'
+  v.push_back(a[3]);
+  // WARN: [[@LINE-1]]:3: warning: call 'v.push_back(a[3])' is not traced: 'std::vector::push_back'
+  std::pair<float, float> pr(a[4], a[5]);
+  // WARN: [[@LINE-1]]:27: warning: call 'pr(a[4], a[5])' is not traced: construction of 'std::pair'
+  std::vector<float> fill(4, a[6]);
+  // WARN: [[@LINE-1]]:22: warning: call 'fill(4, a[6])' is not traced: construction of 'std::vector'
+  float m = std::max(a[7], a[8]);
+  // WARN: [[@LINE-1]]:13: warning: call 'std::max(a[7], a[8])' is not traced: 'std::max'
+  // CHECK: float m = WGTRACE_LOAD_AT({{[0-9]+}}, std::max(a[7], a[8]));
+  std::string_view sv(text);
+  // WARN: [[@LINE-1]]:20: warning: call 'sv(text)' is not traced: construction of 'std::basic_string_view'
+  size_t len = std::strlen(text) + std::strlen("literal");
+  // WARN: [[@LINE-1]]:16: warning: call 'std::strlen(text)' is not traced: 'strlen'
+  // Views, library objects built from locals or string literals: nothing
+  // to report.
+  std::span<float> view(a, n);
+  std::string_view name(text, 4);
+  std::reverse_iterator<float *> back(a + n);
+  float local[2] = {1, 2};
+  std::vector<float> copy(local, local + 2);
+  std::pair<float, float> lp(local[0], local[1]);
+  std::string greeting("hello");
+  a[9] = view[1] + float(name.size()) + *back + m + copy[0] + lp.first +
+         pr.first + float(s.size() + sv.size() + fill.size() + v.size()) +
+         float(len + greeting.size());
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[9]) = WGTRACE_LOAD_AT({{[0-9]+}}, view[1]) + float(name.size()) + WGTRACE_LOAD_AT({{[0-9]+}}, *back) + m + WGTRACE_LOAD_AT({{[0-9]+}}, copy[0]) + lp.first +
+}
