@@ -160,10 +160,10 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
          << Quoted(U.Reason) << "},\n";
     OS << "};\n";
   }
-  // The base the access macros add each site's index to, filled when the
-  // module registers.
+  // The words the access macros take the sites' bits from, filled when
+  // the module registers.
   if (!Tables.AccessSites.empty())
-    OS << "WGTRACE_ACCESS_SITE_BASE()\n";
+    OS << "WGTRACE_ACCESS_SITE_TABLE(" << Tables.AccessSites.size() << ")\n";
   OS << "::wgtrace::detail::Module wgtrace_module_(";
   if (Functions.empty())
     OS << "nullptr, 0, ";
@@ -183,8 +183,7 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
       OS << "nullptr, 0, ";
     else
       OS << "wgtrace_untraced_, " << Tables.Untraced.size() << ", ";
-    OS << (Tables.AccessSites.empty() ? "nullptr"
-                                      : "&wgtrace_access_site_base_bits_")
+    OS << (Tables.AccessSites.empty() ? "nullptr" : "wgtrace_access_site_bits_")
        << ")";
   }
   OS << ");\n"

@@ -58,8 +58,11 @@ Module::Module(const FunctionInfo *Functions, size_t NumFunctions,
     FunctionBase = List.NextFunction;
     AccessSiteBase = List.NextAccessSite - 1;
     List.NextAccessSite += static_cast<uint32_t>(Extras.NumAccessSites);
-    if (Extras.AccessSiteBaseBits)
-      *Extras.AccessSiteBaseBits = accessSiteBaseBits();
+    if (Extras.AccessSiteBits) {
+      Extras.AccessSiteBits[0] = accessSiteBaseBits();
+      for (uint32_t I = 1; I <= Extras.NumAccessSites; ++I)
+        Extras.AccessSiteBits[I] = format::accessSiteBits(accessSite(I));
+    }
     // The address word has 16 bits for a site id: beyond them ids wrap
     // and name other sites. The metadata's table then has more entries
     // than ids, which tells readers not to trust them; said here once.

@@ -9,7 +9,7 @@ WGTRACE_DISPATCH void add_one(const wgtrace::Workgroup &wg, int *x) {
   x[wg.id[0]] += 1;
 }
 
-// CHECK: ::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, nullptr, 0, WGTRACE_MODULE_EXTRAS(wgtrace_access_sites_, 1, nullptr, 0, &wgtrace_access_site_base_bits_));
+// CHECK: ::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, nullptr, 0, WGTRACE_MODULE_EXTRAS(wgtrace_access_sites_, 1, nullptr, 0, wgtrace_access_site_bits_));
 
 int main() {
   int x[4] = {0, 0, 0, 0};

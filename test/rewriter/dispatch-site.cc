@@ -21,7 +21,7 @@ WGTRACE_DISPATCH void fill(const wgtrace::Workgroup &wg, float *x) {
 // CHECK-NEXT: {"ns::scale", "{{.*}}.cc:33"},
 // CHECK-NEXT: {"lambda at {{.*}}.cc:35", "{{.*}}.cc:35"},
 // CHECK-NEXT: };
-// CHECK: ::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 3, wgtrace_sites_, 4, WGTRACE_MODULE_EXTRAS(wgtrace_access_sites_, 2, nullptr, 0, &wgtrace_access_site_base_bits_));
+// CHECK: ::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 3, wgtrace_sites_, 4, WGTRACE_MODULE_EXTRAS(wgtrace_access_sites_, 2, nullptr, 0, wgtrace_access_site_bits_));
 
 void run(float *x) {
   wgtrace::Grid g{4, 1, 1};

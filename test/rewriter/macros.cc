@@ -36,8 +36,8 @@
 // CHECK-NEXT:     {"{{.*}}.cc", 78, 14, "k", "b[4]", "its text is a macro argument {{.*}}"},
 // CHECK-NEXT:     {"{{.*}}.cc", 78, 14, "k", "b[4]", "its text is a macro argument {{.*}}"},
 // CHECK-NEXT: };
-// CHECK-NEXT: WGTRACE_ACCESS_SITE_BASE()
-// CHECK-NEXT: ::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, nullptr, 0, WGTRACE_MODULE_EXTRAS(wgtrace_access_sites_, 13, wgtrace_untraced_, 5, &wgtrace_access_site_base_bits_));
+// CHECK-NEXT: WGTRACE_ACCESS_SITE_TABLE(13)
+// CHECK-NEXT: ::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, nullptr, 0, WGTRACE_MODULE_EXTRAS(wgtrace_access_sites_, 13, wgtrace_untraced_, 5, wgtrace_access_site_bits_));
 
 
 #define IDENTITY(x) (x)

@@ -36,8 +36,8 @@ static_assert(__LINE__ == 21, "the original lines keep their numbers");
 // CHECK-NEXT:    {"{{.*}}metadata.cc.tmp.cc", 17, 28, 0, "ns::simple_mul", "b[0]"},
 // CHECK-NEXT:    {"{{.*}}metadata.cc.tmp.cc", 17, 35, 0, "ns::simple_mul", "\"\\\"q\\\"\\t?\?=\"[0]"},
 // CHECK-NEXT:};
-// CHECK-NEXT:WGTRACE_ACCESS_SITE_BASE()
-// CHECK-NEXT:::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, nullptr, 0, WGTRACE_MODULE_EXTRAS(wgtrace_access_sites_, 4, nullptr, 0, &wgtrace_access_site_base_bits_));
+// CHECK-NEXT:WGTRACE_ACCESS_SITE_TABLE(4)
+// CHECK-NEXT:::wgtrace::detail::Module wgtrace_module_(wgtrace_functions_, 1, nullptr, 0, WGTRACE_MODULE_EXTRAS(wgtrace_access_sites_, 4, nullptr, 0, wgtrace_access_site_bits_));
 // CHECK-NEXT:} // namespace
 // CHECK-NEXT:#line 1 "{{.*}}metadata.cc.tmp.cc"
 // CHECK-NEXT:// The module block: nothing before it, one FunctionInfo per kernel with its

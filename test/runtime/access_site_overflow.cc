@@ -19,11 +19,12 @@ std::vector<::wgtrace::detail::AccessSiteInfo> manySites() {
 }
 // Defined before the program's module: registered first (definition order).
 const std::vector<::wgtrace::detail::AccessSiteInfo> ManySites = manySites();
-std::uint64_t ManyBaseBits;
+// The words registration fills: the base, then each site's bits.
+std::vector<std::uint64_t> ManyBits(70001);
 ::wgtrace::detail::Module Many(nullptr, 0, nullptr, 0,
                                ::wgtrace::detail::ModuleExtras{
                                    ManySites.data(), ManySites.size(), nullptr,
-                                   0, &ManyBaseBits});
+                                   0, ManyBits.data()});
 
 const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
     {"touch", "test", "(wg, data)", "void touch(...)"}};
@@ -32,11 +33,11 @@ const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
 const ::wgtrace::detail::AccessSiteInfo wgtrace_access_sites_[] = {
     {"access_site_overflow.cc", 50, 34, 0, "touch", "data[0]"},
     {"access_site_overflow.cc", 50, 3, 1, "touch", "data[1]"}};
-WGTRACE_ACCESS_SITE_BASE()
+WGTRACE_ACCESS_SITE_TABLE(2)
 ::wgtrace::detail::Module
     wgtrace_module_(wgtrace_functions_, 1, wgtrace_sites_, 1,
                     WGTRACE_MODULE_EXTRAS(wgtrace_access_sites_, 2, nullptr, 0,
-                                          &wgtrace_access_site_base_bits_));
+                                          wgtrace_access_site_bits_));
 } // namespace
 
 static void touch(const wgtrace::Workgroup &wg, float *data) {

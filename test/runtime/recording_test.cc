@@ -100,31 +100,35 @@ TEST(Recording, AccessSiteBitsGoAboveTheAddress) {
 // What wgtrace-rewrite writes into a file with access sites: the base word
 // and its reader, and a module whose registration fills the word.
 namespace {
-WGTRACE_ACCESS_SITE_BASE()
+WGTRACE_ACCESS_SITE_TABLE(2)
 const AccessSiteInfo SitedSites[] = {{"f.cc", 1, 2, 0, "k", "a[i]"},
                                      {"f.cc", 3, 4, 1, "k", "b[i]"}};
 Module SitedModule(nullptr, 0, nullptr, 0,
                    WGTRACE_MODULE_EXTRAS(SitedSites, 2, nullptr, 0,
-                                         &wgtrace_access_site_base_bits_));
+                                         wgtrace_access_site_bits_));
 } // namespace
 
 TEST(Recording, ModulesNumberTheirAccessSitesInTurn) {
   // Modules stay registered until the process ends: static, like the
   // ones instrumented files define.
-  static uint64_t FirstBase, SecondBase;
+  static uint64_t FirstBits[3], SecondBits[3];
   static Module First(nullptr, 0, nullptr, 0,
-                      ModuleExtras{SitedSites, 2, nullptr, 0, &FirstBase});
+                      ModuleExtras{SitedSites, 2, nullptr, 0, FirstBits});
   static Module Second(nullptr, 0, nullptr, 0,
-                       ModuleExtras{SitedSites, 2, nullptr, 0, &SecondBase});
+                       ModuleExtras{SitedSites, 2, nullptr, 0, SecondBits});
   EXPECT_NE(First.accessSite(1), format::kNoAccessSite);
   EXPECT_EQ(First.accessSite(2), First.accessSite(1) + 1);
   EXPECT_EQ(Second.accessSite(1), First.accessSite(2) + 1);
   EXPECT_EQ(Second.accessSiteBase(), First.accessSiteBase() + 2);
-  // Registration filled the words the access macros add indices to.
-  EXPECT_EQ(FirstBase, First.accessSiteBaseBits());
-  EXPECT_EQ(SecondBase, Second.accessSiteBaseBits());
-  EXPECT_EQ(FirstBase + format::accessSiteBits(2),
-            format::accessSiteBits(First.accessSite(2)));
+  // Registration filled the words the access macros read: the base, then
+  // each site's bits, which are the base plus the index in place.
+  EXPECT_EQ(FirstBits[0], First.accessSiteBaseBits());
+  EXPECT_EQ(SecondBits[0], Second.accessSiteBaseBits());
+  for (uint32_t I = 1; I <= 2; ++I) {
+    EXPECT_EQ(FirstBits[I], format::accessSiteBits(First.accessSite(I)));
+    EXPECT_EQ(SecondBits[I], format::accessSiteBits(Second.accessSite(I)));
+    EXPECT_EQ(FirstBits[0] + format::accessSiteBits(I), FirstBits[I]);
+  }
 }
 
 TEST(Recording, AccessMacrosRecordTheirModulesSiteIds) {

@@ -56,41 +56,45 @@
 /// carry in their address word.
 #define WGTRACE_ACCESS_SITE(index) (::std::uint64_t{0})
 /// The module's extra tables (access sites, untraced accesses) and the
-/// word registration fills with its access site base
-/// (Module::accessSiteBaseBits).
-#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced,        \
-                              base_bits)                                       \
+/// words registration fills with the sites' bits (WGTRACE_ACCESS_SITE_TABLE).
+#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced, bits)  \
   ::wgtrace::detail::ModuleExtras {                                            \
-    (sites), 0, (untraced), (num_untraced), (base_bits)                        \
+    (sites), 0, (untraced), (num_untraced), (bits)                             \
   }
 #else
-// A site's bits are its module's base (the id before its first site, in
-// place: Module::accessSiteBaseBits) plus the site's index in place, a
-// constant, and they are added to the address (the sum is the OR: the
-// address is below the site bits). The base is read through a function
-// declared const and kept out of line, so the compiler calls it once per
-// function and keeps the value: base plus constant plus the address of a
-// loop's access folds into the loop's pointer arithmetic, and a record
-// costs what it costs without sites. A word read where the macro is used
-// would be read again after every record, which a store might change.
+// The bits are added to the address (the same bits as an OR: the address
+// is below them), in the way each compiler turns into the fewest
+// instructions per record. Clang: the module's base (the id before its
+// first site, in place: Module::accessSiteBaseBits), read through a
+// function declared const and kept out of line, so that it is called once
+// per function and kept, plus the site's index in place, a constant; base,
+// constant and the address of a loop's access fold into one pointer that
+// the loop steps, and a record costs what it costs without sites. GCC does
+// not fold them (it rebuilds the constant and adds twice per record): it
+// reads the site's own word instead, one memory operand per record, which
+// it must read again after each record's store.
+#if defined(__clang__)
 #define WGTRACE_ACCESS_SITE(index)                                             \
   (wgtrace_access_site_base_() +                                               \
    (::std::uint64_t(index) << ::wgtrace::format::kAccessSiteShift))
-#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced,        \
-                              base_bits)                                       \
+#else
+#define WGTRACE_ACCESS_SITE(index) (wgtrace_access_site_bits_[(index)])
+#endif
+#define WGTRACE_MODULE_EXTRAS(sites, num_sites, untraced, num_untraced, bits)  \
   ::wgtrace::detail::ModuleExtras {                                            \
-    (sites), (num_sites), (untraced), (num_untraced), (base_bits)              \
+    (sites), (num_sites), (untraced), (num_untraced), (bits)                   \
   }
 #endif
 
-/// Defines, in a rewritten file's anonymous namespace, the word its
-/// module's registration fills with the access site base and the function
-/// WGTRACE_ACCESS_SITE reads it with (see there).
-#define WGTRACE_ACCESS_SITE_BASE()                                             \
-  ::std::uint64_t wgtrace_access_site_base_bits_ = 0;                          \
+/// Defines, in a rewritten file's anonymous namespace, the words its
+/// module's registration fills for its \p num_sites access sites (word 0
+/// the base, word i site i's bits: Module::ModuleExtras::AccessSiteBits)
+/// and the function WGTRACE_ACCESS_SITE reads the base with (see there).
+#define WGTRACE_ACCESS_SITE_TABLE(num_sites)                                   \
+  ::std::uint64_t wgtrace_access_site_bits_[(num_sites) + 1] = {};             \
   [[maybe_unused, gnu::const, gnu::noinline]] ::std::uint64_t                  \
   wgtrace_access_site_base_() noexcept {                                       \
-    return wgtrace_access_site_base_bits_;                                     \
+    return wgtrace_access_site_bits_[0];                                       \
   }
 
 /// Opens a kernel body: records the workgroup and makes it current.
@@ -198,9 +202,10 @@ struct ModuleExtras {
   size_t NumAccessSites = 0;
   const UntracedInfo *Untraced = nullptr;
   size_t NumUntraced = 0;
-  /// The word that registration fills with accessSiteBaseBits(), which
-  /// WGTRACE_ACCESS_SITE adds each site's index to.
-  uint64_t *AccessSiteBaseBits = nullptr;
+  /// NumAccessSites + 1 words that registration fills: word 0 with
+  /// accessSiteBaseBits(), which WGTRACE_ACCESS_SITE adds each site's
+  /// index to (Clang), word i with site i's bits, which it reads (GCC).
+  uint64_t *AccessSiteBits = nullptr;
 };
 
 /// The kernels and sites of one instrumented translation unit. Constructing
