@@ -659,7 +659,10 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
         Op && M->getOverloadedOperator() == OO_Call
             ? dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts())
             : nullptr;
-    if (Object) {
+    // A library function object of the kernel's own (`std::plus<float>
+    // add; add(a[i], x)`) is a member function call like a temporary one.
+    if (Object && RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(
+                      Object->getDecl()->getLocation()))) {
       Named = Object->getDecl();
       Qualified = Named->getQualifiedNameAsString();
       ArgOffset = 1;

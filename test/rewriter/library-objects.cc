@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <span>
 #include <string>
@@ -33,6 +34,7 @@
 // CHECK-NEXT: {"{{.*}}", [[#]], 13, "k", "std::max(a[7], a[8])", "'std::max' is given kernel memory ('a[7]') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 20, "k", "sv(text)", "construction of 'std::basic_string_view' is given kernel memory ('text') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 16, "k", "std::strlen(text)", "'strlen' is given kernel memory ('text') {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 15, "k", "add(a[10], 1.0f)", "'std::plus::operator()' is given kernel memory ('a[10]') {{.*}}"},
 // CHECK-NEXT: };
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n,
                         const char *text) {
@@ -56,6 +58,9 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n,
   // WARN: [[@LINE-1]]:20: warning: call 'sv(text)' is not traced: construction of 'std::basic_string_view'
   size_t len = std::strlen(text) + std::strlen("literal");
   // WARN: [[@LINE-1]]:16: warning: call 'std::strlen(text)' is not traced: 'strlen'
+  std::plus<float> add;
+  float sum = add(a[10], 1.0f);
+  // WARN: [[@LINE-1]]:15: warning: call 'add(a[10], 1.0f)' is not traced: 'std::plus::operator()'
   // Views, library objects built from locals or string literals: nothing
   // to report.
   std::span<float> view(a, n);
@@ -67,6 +72,6 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n,
   std::string greeting("hello");
   a[9] = view[1] + float(name.size()) + *back + m + copy[0] + lp.first +
          pr.first + float(s.size() + sv.size() + fill.size() + v.size()) +
-         float(len + greeting.size());
+         float(len + greeting.size()) + sum;
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[9]) = WGTRACE_LOAD_AT({{[0-9]+}}, view[1]) + float(name.size()) + WGTRACE_LOAD_AT({{[0-9]+}}, *back) + m + WGTRACE_LOAD_AT({{[0-9]+}}, copy[0]) + lp.first +
 }
