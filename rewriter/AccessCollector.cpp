@@ -278,7 +278,60 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
                  ", ", ")", /*Stackable=*/false, E);
     return true;
   }
+  if (recordMinMax(E, Callee))
+    return true;
   untracedCall(E, Callee);
+  return true;
+}
+
+bool AccessCollector::recordMinMax(const CallExpr *E,
+                                   const FunctionDecl *Callee) {
+  // std::min, std::max, std::minmax and std::clamp of numbers read their
+  // arguments in library code: the call goes to a copy that records the
+  // reads as libstdc++'s version makes them (wgtrace/detail/intrinsics.h).
+  // Not the initializer_list or comparison forms, nor a call naming
+  // template arguments: those stay library calls (reported untraced when
+  // given kernel memory).
+  if (!Callee->isInStdNamespace() || !Callee->getIdentifier())
+    return false;
+  StringRef Name = Callee->getName();
+  const char *Function = llvm::StringSwitch<const char *>(Name)
+                             .Case("max", "tracedMax")
+                             .Case("min", "tracedMin")
+                             .Case("minmax", "tracedMinmax")
+                             .Case("clamp", "tracedClamp")
+                             .Default(nullptr);
+  if (!Function)
+    return false;
+  const unsigned Arity = Name == "clamp" ? 3 : 2;
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(E->getCallee()->IgnoreParenImpCasts());
+  if (E->getNumArgs() != Arity || Callee->getNumParams() != Arity || !Ref ||
+      Ref->hasExplicitTemplateArgs())
+    return false;
+  std::string Flags;
+  bool AnyMemory = false;
+  for (unsigned I = 0; I < Arity; ++I) {
+    QualType Param = Callee->getParamDecl(I)->getType();
+    if (!Param->isReferenceType() ||
+        !Param.getNonReferenceType()->isArithmeticType())
+      return false;
+    const Expr *Arg = E->getArg(I);
+    const bool Memory = Arg->isGLValue() && Model.isMemory(Arg);
+    AnyMemory |= Memory;
+    Flags += (I ? ", " : "") + std::string(Memory ? "true" : "false");
+  }
+  if (!AnyMemory)
+    return true;
+  RC.replaceCallee(
+      E, AccessKind::Call,
+      [&](unsigned Site) {
+        return "::wgtrace::detail::" + std::string(Function) + "<" + Flags +
+               ">(" + RewriteContext::siteArgument(Site) + ")";
+      },
+      nullptr,
+      "its arguments are kernel memory in some instantiations of the "
+      "template it is in and not in others");
   return true;
 }
 

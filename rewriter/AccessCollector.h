@@ -80,6 +80,10 @@ private:
   /// untraced; true when it was.
   bool untracedLibraryCall(const clang::CallExpr *E,
                            const clang::FunctionDecl *Callee);
+  /// std::min, std::max, std::minmax, std::clamp of numbers: redirected to
+  /// copies that record their reads; true when handled.
+  bool recordMinMax(const clang::CallExpr *E,
+                    const clang::FunctionDecl *Callee);
   /// A library object constructed from kernel memory that it copies:
   /// reported untraced.
   void untracedLibraryConstruction(const clang::CXXConstructExpr *E,

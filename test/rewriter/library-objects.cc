@@ -1,7 +1,7 @@
 // Library code handed kernel memory reads or writes it where wgtrace
 // cannot record: building a container or a string from it, a container's
 // member functions given it, a value handed by reference (std::pair,
-// std::vector(n, v), std::max's comparison, a function object). Each is
+// std::vector(n, v), std::max with a comparison, a function object). Each is
 // untraced (warning, table entry, --strict error); they were silent. A
 // view keeps the pointer and reads nothing (std::span, std::string_view
 // with a length, std::reverse_iterator): not reported; what the kernel
@@ -31,7 +31,7 @@
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "v.push_back(a[3])", "'std::vector::push_back' is given kernel memory ('a[3]') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 27, "k", "pr(a[4], a[5])", "construction of 'std::pair' is given kernel memory ('a[4]') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 22, "k", "fill(4, a[6])", "construction of 'std::vector' is given kernel memory ('a[6]') {{.*}}"},
-// CHECK-NEXT: {"{{.*}}", [[#]], 13, "k", "std::max(a[7], a[8])", "'std::max' is given kernel memory ('a[7]') {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 14, "k", "std::max(a[7], a[8], std::less<float>())", "'std::max' is given kernel memory ('a[7]') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 20, "k", "sv(text)", "construction of 'std::basic_string_view' is given kernel memory ('text') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 16, "k", "std::strlen(text)", "'strlen' is given kernel memory ('text') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 15, "k", "add(a[10], 1.0f)", "'std::plus::operator()' is given kernel memory ('a[10]') {{.*}}"},
@@ -51,9 +51,13 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n,
   // WARN: [[@LINE-1]]:27: warning: call 'pr(a[4], a[5])' is not traced: construction of 'std::pair'
   std::vector<float> fill(4, a[6]);
   // WARN: [[@LINE-1]]:22: warning: call 'fill(4, a[6])' is not traced: construction of 'std::vector'
+  // std::max of numbers is recorded (its reads, in libstdc++'s order); with
+  // a comparison it is a library call like the others.
   float m = std::max(a[7], a[8]);
-  // WARN: [[@LINE-1]]:13: warning: call 'std::max(a[7], a[8])' is not traced: 'std::max'
-  // CHECK: float m = WGTRACE_LOAD_AT({{[0-9]+}}, std::max(a[7], a[8]));
+  // CHECK: float m = WGTRACE_LOAD_AT({{[0-9]+}}, ::wgtrace::detail::tracedMax<true, true>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(a[7], a[8]));
+  float mc = std::max(a[7], a[8], std::less<float>());
+  // WARN: [[@LINE-1]]:14: warning: call 'std::max(a[7], a[8], std::less<float>())' is not traced: 'std::max'
+  // CHECK: float mc = WGTRACE_LOAD_AT({{[0-9]+}}, std::max(a[7], a[8], std::less<float>()));
   std::string_view sv(text);
   // WARN: [[@LINE-1]]:20: warning: call 'sv(text)' is not traced: construction of 'std::basic_string_view'
   size_t len = std::strlen(text) + std::strlen("literal");
@@ -72,6 +76,6 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n,
   std::string greeting("hello");
   a[9] = view[1] + float(name.size()) + *back + m + copy[0] + lp.first +
          pr.first + float(s.size() + sv.size() + fill.size() + v.size()) +
-         float(len + greeting.size()) + sum;
+         float(len + greeting.size()) + sum + mc;
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[9]) = WGTRACE_LOAD_AT({{[0-9]+}}, view[1]) + float(name.size()) + WGTRACE_LOAD_AT({{[0-9]+}}, *back) + m + WGTRACE_LOAD_AT({{[0-9]+}}, copy[0]) + lp.first +
 }

@@ -145,6 +145,87 @@ WGTRACE_ALWAYS_INLINE TracedMemset tracedMemset(uint64_t SiteBits) {
   return {SiteBits};
 }
 
+//===-- std::min, std::max, std::minmax, std::clamp -----------------------===//
+//
+// `std::max(a[i], x)` over a number becomes
+// `::wgtrace::detail::tracedMax<true, false>(site)(a[i], x)`: the flags say
+// which arguments are recorded memory. Each reads its arguments as
+// libstdc++'s own does (std::max compares a < b, std::min and std::minmax
+// b < a, std::clamp is min(max(v, lo), hi)): one load per argument read,
+// in that order, and the same reference returned, whose later read the
+// caller's own wrap records.
+
+template <bool RecordA, bool RecordB> struct TracedMax {
+  uint64_t SiteBits;
+  template <class T>
+  WGTRACE_ALWAYS_INLINE const T &operator()(const T &A, const T &B) const {
+    if (RecordA)
+      recordAccess(false, &A, sizeof(T), SiteBits);
+    if (RecordB)
+      recordAccess(false, &B, sizeof(T), SiteBits);
+    return A < B ? B : A;
+  }
+};
+
+template <bool RecordA, bool RecordB> struct TracedMin {
+  uint64_t SiteBits;
+  template <class T>
+  WGTRACE_ALWAYS_INLINE const T &operator()(const T &A, const T &B) const {
+    if (RecordB)
+      recordAccess(false, &B, sizeof(T), SiteBits);
+    if (RecordA)
+      recordAccess(false, &A, sizeof(T), SiteBits);
+    return B < A ? B : A;
+  }
+};
+
+template <bool RecordA, bool RecordB> struct TracedMinmax {
+  uint64_t SiteBits;
+  template <class T>
+  WGTRACE_ALWAYS_INLINE std::pair<const T &, const T &>
+  operator()(const T &A, const T &B) const {
+    if (RecordB)
+      recordAccess(false, &B, sizeof(T), SiteBits);
+    if (RecordA)
+      recordAccess(false, &A, sizeof(T), SiteBits);
+    if (B < A)
+      return {B, A};
+    return {A, B};
+  }
+};
+
+template <bool RecordValue, bool RecordLow, bool RecordHigh>
+struct TracedClamp {
+  uint64_t SiteBits;
+  template <class T>
+  WGTRACE_ALWAYS_INLINE const T &operator()(const T &Value, const T &Low,
+                                            const T &High) const {
+    const T &Larger = TracedMax<RecordValue, RecordLow>{SiteBits}(Value, Low);
+    const bool RecordLarger = &Larger == &Value ? RecordValue : RecordLow;
+    return RecordLarger ? TracedMin<true, RecordHigh>{SiteBits}(Larger, High)
+                        : TracedMin<false, RecordHigh>{SiteBits}(Larger, High);
+  }
+};
+
+template <bool RecordA, bool RecordB>
+WGTRACE_ALWAYS_INLINE TracedMax<RecordA, RecordB> tracedMax(uint64_t Bits) {
+  return {Bits};
+}
+template <bool RecordA, bool RecordB>
+WGTRACE_ALWAYS_INLINE TracedMin<RecordA, RecordB> tracedMin(uint64_t Bits) {
+  return {Bits};
+}
+template <bool RecordA, bool RecordB>
+WGTRACE_ALWAYS_INLINE TracedMinmax<RecordA, RecordB>
+tracedMinmax(uint64_t Bits) {
+  return {Bits};
+}
+template <bool RecordValue, bool RecordLow, bool RecordHigh>
+WGTRACE_ALWAYS_INLINE TracedClamp<RecordValue, RecordLow, RecordHigh>
+tracedClamp(uint64_t Bits) {
+  return {Bits};
+}
+
 //===-- SIMD loads and stores ---------------------------------------------===//
 //
 // `_mm256_storeu_ps(p, v)` becomes
