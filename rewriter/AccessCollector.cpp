@@ -146,43 +146,49 @@ void AccessCollector::untracedLibraryConstruction(
   // the kernel reads through it is recorded where it does; but
   // std::string_view(s) measures s. std::reference_wrapper keeps the
   // reference.
+  // A consteval constructor (fmt's checked format strings) runs in the
+  // compiler.
   const CXXRecordDecl *Class = Ctor->getParent();
   StringRef ClassName = Class->getIdentifier() ? Class->getName() : "";
-  if (ClassName == "reference_wrapper")
+  if (Ctor->isConsteval() || ClassName == "reference_wrapper")
     return;
   const bool Owns = Class->hasDefinition() && !Class->hasTrivialDestructor();
   const bool Measures =
       ClassName == "basic_string_view" && E->getNumArgs() == 1;
-  // A consteval constructor (fmt's checked format strings) runs in the
-  // compiler.
-  if (Ctor->isConsteval())
-    return;
   const unsigned Params = std::min(E->getNumArgs(), Ctor->getNumParams());
   for (unsigned I = 0; I < Params; ++I) {
     QualType Param = Ctor->getParamDecl(I)->getType();
     const Expr *Arg = E->getArg(I);
-    if (isa<StringLiteral>(Arg->IgnoreParenImpCasts()))
-      continue;
-    bool Reaches = false;
-    if (Param->isPointerType())
-      Reaches = (Owns || Measures) && Model.pointerTargetIsMemory(Arg);
-    else if (Param->isReferenceType())
-      Reaches = (Owns || !Param.getNonReferenceType()->isRecordType()) &&
-                Arg->isGLValue() && Model.isMemory(Arg);
-    if (!Reaches)
-      continue;
-    RC.untraced(E,
-                libraryReason(Class->getQualifiedNameAsString(), Arg,
-                              "construction of '"),
-                AccessKind::Call);
-    return;
+    const Handover H = handover(Param, Arg);
+    if ((H == Handover::Pointer && (Owns || Measures)) ||
+        (H == Handover::Reference &&
+         (Owns || !Param.getNonReferenceType()->isRecordType()))) {
+      RC.untraced(E,
+                  libraryReason("construction of '" +
+                                    Class->getQualifiedNameAsString() + "'",
+                                Arg),
+                  AccessKind::Call);
+      return;
+    }
   }
 }
 
-std::string AccessCollector::libraryReason(const std::string &Function,
-                                           const Expr *Arg,
-                                           StringRef What) const {
-  return What.str() + Function + "' is given kernel memory ('" +
+AccessCollector::Handover AccessCollector::handover(QualType Param,
+                                                    const Expr *Arg) const {
+  // A string literal is the program's constant text, not a buffer.
+  if (isa<StringLiteral>(Arg->IgnoreParenImpCasts()))
+    return Handover::None;
+  if (Param->isPointerType())
+    return Model.pointerTargetIsMemory(Arg) ? Handover::Pointer
+                                            : Handover::None;
+  if (Param->isReferenceType() && Arg->isGLValue() && Model.isMemory(Arg))
+    return Handover::Reference;
+  return Handover::None;
+}
+
+std::string AccessCollector::libraryReason(const std::string &Subject,
+                                           const Expr *Arg) const {
+  return Subject + " is given kernel memory ('" +
          Lexer::getSourceText(RC.SM.getExpansionRange(Arg->getSourceRange()),
                               RC.SM, RC.Ctx.getLangOpts())
              .str() +
@@ -694,8 +700,8 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
                                           const FunctionDecl *Callee) {
   // A function of the standard or C library (a system header's) that is
   // given kernel memory through a pointer or a reference (std::swap,
-  // std::exchange, std::max's comparison, std::modf's pointer, strlen, a
-  // container's push_back or assign) reads or writes it in code wgtrace
+  // std::exchange, std::max with a comparison, std::modf's pointer, strlen,
+  // a container's push_back or assign) reads or writes it in code wgtrace
   // does not rewrite. The object a member function is called on is the
   // container's business (its elements are recorded where the kernel uses
   // them); a call whose result is the memory it was given (std::max of two
@@ -743,20 +749,12 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
   unsigned Params =
       std::min(E->getNumArgs() - ArgOffset, Callee->getNumParams());
   for (unsigned I = 0; I < Params; ++I) {
-    QualType Param = Callee->getParamDecl(I)->getType();
     const Expr *Arg = E->getArg(I + ArgOffset);
-    // A string literal is the program's constant text, not a buffer.
-    if (isa<StringLiteral>(Arg->IgnoreParenImpCasts()))
-      continue;
-    bool Reaches = false;
-    if (Param->isPointerType())
-      Reaches = Model.pointerTargetIsMemory(Arg);
-    else if (Param->isReferenceType())
-      Reaches = Arg->isGLValue() && Model.isMemory(Arg);
-    if (!Reaches)
-      continue;
-    RC.untraced(E, libraryReason(Qualified, Arg, "'"), AccessKind::Call);
-    return true;
+    if (handover(Callee->getParamDecl(I)->getType(), Arg) != Handover::None) {
+      RC.untraced(E, libraryReason("'" + Qualified + "'", Arg),
+                  AccessKind::Call);
+      return true;
+    }
   }
   return false;
 }

@@ -88,9 +88,15 @@ private:
   /// reported untraced.
   void untracedLibraryConstruction(const clang::CXXConstructExpr *E,
                                    const clang::CXXConstructorDecl *Ctor);
-  /// "<What><Function>' is given kernel memory ('<Arg>') ...".
-  std::string libraryReason(const std::string &Function, const clang::Expr *Arg,
-                            llvm::StringRef What) const;
+  /// How argument Arg, passed for a parameter of type Param, hands
+  /// library code kernel memory: as a pointer into it, as a reference bound
+  /// to it, or not at all (string literals are not kernel memory).
+  enum class Handover : uint8_t { None, Pointer, Reference };
+  Handover handover(clang::QualType Param, const clang::Expr *Arg) const;
+  /// "<Subject> is given kernel memory ('<Arg>') ...", Subject naming the
+  /// function or the construction with its quotes.
+  std::string libraryReason(const std::string &Subject,
+                            const clang::Expr *Arg) const;
   /// A call whose accesses are not recorded (an atomic operation, a call
   /// wrapper, a library function, a masked intrinsic): reported untraced
   /// when it touches kernel memory.

@@ -174,15 +174,13 @@ Expected<Metadata> Metadata::decode(const Chunk &C) {
         "schema (source lines, buffer names and untraced accesses unknown)";
   else if (const fb::WgtraceDef *X = Def->wgtrace())
     decodeExtension(*X, M);
-  if (M.AccessSites.size() > format::kMaxAccessSite) {
-    M.AccessSiteIdsWrapped = true;
+  if (M.accessSiteIdsWrapped())
     M.ExtensionNote =
         "metadata at offset " + std::to_string(C.contentOffset()) +
         ": the program has " + std::to_string(M.AccessSites.size()) +
         " access sites, more than the " +
         std::to_string(format::kMaxAccessSite) +
         " a record can name: no access is attributed to its source line";
-  }
   return M;
 }
 

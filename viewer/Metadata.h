@@ -12,6 +12,8 @@
 
 #include "TraceFile.h"
 
+#include "wgtrace/format.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -107,10 +109,6 @@ struct Metadata {
   bool HasAccessSites = false;
   /// Access site id N is AccessSites[N - 1].
   std::vector<AccessSite> AccessSites;
-  /// Set when the table is longer than the ids a record can name
-  /// (format::kMaxAccessSite): the writer's ids wrapped, so a record's id
-  /// may name another site, and no record is attributed to one.
-  bool AccessSiteIdsWrapped = false;
   std::vector<UntracedAccess> Untraced;
   /// Set when the extension table did not verify and was ignored: the
   /// file was read with IREE's schema alone. One line for the user.
@@ -121,10 +119,16 @@ struct Metadata {
     return Function < FunctionExtensions.size() ? &FunctionExtensions[Function]
                                                 : nullptr;
   }
+  /// Whether the table is longer than the ids a record can name
+  /// (format::kMaxAccessSite): the writer's ids wrapped, so a record's id
+  /// may name another site, and no record is attributed to one.
+  bool accessSiteIdsWrapped() const {
+    return AccessSites.size() > format::kMaxAccessSite;
+  }
   /// The access site with id \p Id, or null (0, not in the table, or ids
   /// that wrapped).
   const AccessSite *accessSite(uint32_t Id) const {
-    return Id >= 1 && Id <= AccessSites.size() && !AccessSiteIdsWrapped
+    return Id >= 1 && Id <= AccessSites.size() && !accessSiteIdsWrapped()
                ? &AccessSites[Id - 1]
                : nullptr;
   }

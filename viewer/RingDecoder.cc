@@ -227,7 +227,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   const size_t NumSites = Meta ? Meta->SiteFunctions.size() : 0;
   const bool HasAccessSites = Meta && Meta->HasAccessSites;
   // Ids that wrapped may name the wrong site: records keep none.
-  const bool TrustAccessSites = HasAccessSites && !Meta->AccessSiteIdsWrapped;
+  const bool TrustAccessSites = HasAccessSites && !Meta->accessSiteIdsWrapped();
   const uint64_t Limit = C.Content.size() - format::kRingHeadSize;
   std::vector<WorkgroupInfo> Workgroups;
   DenseMap<uint64_t, size_t> ByOffset;

@@ -1043,7 +1043,7 @@ TEST(TraceModes, MoreAccessSitesThanIdsAttributeNoAccessAndSaySo) {
     std::vector<uint32_t> Ids;
     void metadata(const Metadata &M, const ChunkLocation &) override {
       TableSize = M.AccessSites.size();
-      Wrapped = M.AccessSiteIdsWrapped;
+      Wrapped = M.accessSiteIdsWrapped();
       EXPECT_EQ(M.accessSite(1), nullptr);
     }
     void record(const Record &R) override {

@@ -155,14 +155,19 @@ WGTRACE_ALWAYS_INLINE TracedMemset tracedMemset(uint64_t SiteBits) {
 // in that order, and the same reference returned, whose later read the
 // caller's own wrap records.
 
+/// The load of one argument, when \p Record says it is kernel memory.
+template <bool Record, class T>
+WGTRACE_ALWAYS_INLINE void recordRead(const T &Value, uint64_t SiteBits) {
+  if (Record)
+    recordAccess(false, &Value, sizeof(T), SiteBits);
+}
+
 template <bool RecordA, bool RecordB> struct TracedMax {
   uint64_t SiteBits;
   template <class T>
   WGTRACE_ALWAYS_INLINE const T &operator()(const T &A, const T &B) const {
-    if (RecordA)
-      recordAccess(false, &A, sizeof(T), SiteBits);
-    if (RecordB)
-      recordAccess(false, &B, sizeof(T), SiteBits);
+    recordRead<RecordA>(A, SiteBits);
+    recordRead<RecordB>(B, SiteBits);
     return A < B ? B : A;
   }
 };
@@ -171,10 +176,8 @@ template <bool RecordA, bool RecordB> struct TracedMin {
   uint64_t SiteBits;
   template <class T>
   WGTRACE_ALWAYS_INLINE const T &operator()(const T &A, const T &B) const {
-    if (RecordB)
-      recordAccess(false, &B, sizeof(T), SiteBits);
-    if (RecordA)
-      recordAccess(false, &A, sizeof(T), SiteBits);
+    recordRead<RecordB>(B, SiteBits);
+    recordRead<RecordA>(A, SiteBits);
     return B < A ? B : A;
   }
 };
@@ -184,10 +187,8 @@ template <bool RecordA, bool RecordB> struct TracedMinmax {
   template <class T>
   WGTRACE_ALWAYS_INLINE std::pair<const T &, const T &>
   operator()(const T &A, const T &B) const {
-    if (RecordB)
-      recordAccess(false, &B, sizeof(T), SiteBits);
-    if (RecordA)
-      recordAccess(false, &A, sizeof(T), SiteBits);
+    recordRead<RecordB>(B, SiteBits);
+    recordRead<RecordA>(A, SiteBits);
     if (B < A)
       return {B, A};
     return {A, B};
@@ -200,10 +201,13 @@ struct TracedClamp {
   template <class T>
   WGTRACE_ALWAYS_INLINE const T &operator()(const T &Value, const T &Low,
                                             const T &High) const {
+    // min(max(Value, Low), High): the min reads High, then whichever of
+    // Value and Low the max returned.
     const T &Larger = TracedMax<RecordValue, RecordLow>{SiteBits}(Value, Low);
-    const bool RecordLarger = &Larger == &Value ? RecordValue : RecordLow;
-    return RecordLarger ? TracedMin<true, RecordHigh>{SiteBits}(Larger, High)
-                        : TracedMin<false, RecordHigh>{SiteBits}(Larger, High);
+    recordRead<RecordHigh>(High, SiteBits);
+    if (&Larger == &Value ? RecordValue : RecordLow)
+      recordAccess(false, &Larger, sizeof(T), SiteBits);
+    return High < Larger ? High : Larger;
   }
 };
 
