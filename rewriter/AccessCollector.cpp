@@ -5,6 +5,7 @@
 #include "AlgorithmCalls.h"
 #include "KernelFinder.h"
 #include "LibraryCalls.h"
+#include "ValueCalls.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
@@ -27,6 +28,9 @@ void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
     Model.analyzeLocalPointers(Body);
     Model.setKernelClosure(LambdaKernel ? cast<CXXMethodDecl>(FD)->getParent()
                                         : nullptr);
+    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+    Model.setScope(FD, LambdaKernel || hasAnnotation(Pattern ? Pattern : FD,
+                                                     "wgtrace.dispatch"));
     TraverseStmt(Body);
     Model.setKernelClosure(nullptr);
   }
@@ -284,60 +288,10 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
                  ", ", ")", /*Stackable=*/false, E);
     return true;
   }
-  if (recordMinMax(E, Callee))
+  // std::min, std::swap, ...: ValueCalls.
+  if (redirectValueCall(RC, Model, E, ChosenReads.contains(E)))
     return true;
   untracedCall(E, Callee);
-  return true;
-}
-
-bool AccessCollector::recordMinMax(const CallExpr *E,
-                                   const FunctionDecl *Callee) {
-  // std::min, std::max, std::minmax and std::clamp of numbers read their
-  // arguments in library code: the call goes to a copy that records the
-  // reads as libstdc++'s version makes them (wgtrace/detail/intrinsics.h).
-  // Not the initializer_list or comparison forms, nor a call naming
-  // template arguments: those stay library calls (reported untraced when
-  // given kernel memory).
-  if (!Callee->isInStdNamespace() || !Callee->getIdentifier())
-    return false;
-  StringRef Name = Callee->getName();
-  const char *Function = llvm::StringSwitch<const char *>(Name)
-                             .Case("max", "tracedMax")
-                             .Case("min", "tracedMin")
-                             .Case("minmax", "tracedMinmax")
-                             .Case("clamp", "tracedClamp")
-                             .Default(nullptr);
-  if (!Function)
-    return false;
-  const unsigned Arity = Name == "clamp" ? 3 : 2;
-  const auto *Ref =
-      dyn_cast<DeclRefExpr>(E->getCallee()->IgnoreParenImpCasts());
-  if (E->getNumArgs() != Arity || Callee->getNumParams() != Arity || !Ref ||
-      Ref->hasExplicitTemplateArgs())
-    return false;
-  std::string Flags;
-  bool AnyMemory = false;
-  for (unsigned I = 0; I < Arity; ++I) {
-    QualType Param = Callee->getParamDecl(I)->getType();
-    if (!Param->isReferenceType() ||
-        !Param.getNonReferenceType()->isArithmeticType())
-      return false;
-    const Expr *Arg = E->getArg(I);
-    const bool Memory = Arg->isGLValue() && Model.isMemory(Arg);
-    AnyMemory |= Memory;
-    Flags += (I ? ", " : "") + std::string(Memory ? "true" : "false");
-  }
-  if (!AnyMemory)
-    return true;
-  RC.replaceCallee(
-      E, AccessKind::Call,
-      [&](unsigned Site) {
-        return "::wgtrace::detail::" + std::string(Function) + "<" + Flags +
-               ">(" + RewriteContext::siteArgument(Site) + ")";
-      },
-      nullptr,
-      "its arguments are kernel memory in some instantiations of the "
-      "template it is in and not in others");
   return true;
 }
 
@@ -494,10 +448,24 @@ void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
                 Kind);
     return;
   }
-  RC.wrapAccess(
-      E, Kind,
-      [&](unsigned Site) { return RewriteContext::accessMacro(Kind, Site); },
-      {/*Stackable=*/false, Spelled, nullptr});
+  // The result of std::min(a[i], t) is memory only when the call returns
+  // a[i]: its read is recorded then, and only then.
+  if (const auto *Call = dyn_cast<CallExpr>(E);
+      Call && Kind == AccessKind::Load &&
+      returnsMemoryOnlySometimes(Model, Call)) {
+    if (wrapChosenRead(RC, Call, Spelled))
+      ChosenReads.insert(Call);
+    return;
+  }
+  // What a helper's parameter or a local reference refers to may be the
+  // kernel's own stack: the runtime tells (WGTRACE_LOAD_REF_AT).
+  const bool ThroughReference = Model.mayBeKernelStack(E);
+  RC.wrapAccess(E, Kind,
+                [&](unsigned Site) {
+                  return RewriteContext::accessMacro(Kind, Site,
+                                                     ThroughReference);
+                },
+                {/*Stackable=*/false, Spelled, nullptr});
 }
 
 void AccessCollector::wrapWithSite(const Expr *E, AccessKind Kind,

@@ -19,6 +19,7 @@
 #include "RewriteContext.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace wgtrace {
 namespace rewriter {
@@ -80,10 +81,6 @@ private:
   /// untraced; true when it was.
   bool untracedLibraryCall(const clang::CallExpr *E,
                            const clang::FunctionDecl *Callee);
-  /// std::min, std::max, std::minmax, std::clamp of numbers: redirected to
-  /// copies that record their reads; true when handled.
-  bool recordMinMax(const clang::CallExpr *E,
-                    const clang::FunctionDecl *Callee);
   /// A library object constructed from kernel memory that it copies:
   /// reported untraced.
   void untracedLibraryConstruction(const clang::CXXConstructExpr *E,
@@ -110,6 +107,9 @@ private:
   MemoryModel Model;
   /// The function whose body is being collected.
   const clang::FunctionDecl *Scope = nullptr;
+  /// Calls of std::min, std::max and std::clamp whose result the caller
+  /// reads at once through readChosen (ValueCalls.h).
+  llvm::DenseSet<const clang::CallExpr *> ChosenReads;
 };
 
 } // namespace rewriter

@@ -3,6 +3,7 @@
 #include "MemoryModel.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
@@ -264,6 +265,41 @@ bool MemoryModel::sourceIsMemory(const Expr *Arg) const {
   return holdsPointers(Arg->getType());
 }
 
+/// Whether a call of std::get<I>(t) (or std::get<T>(t)) returns what a
+/// reference member of t refers to rather than a member of t, or may: the
+/// element type is a reference, or unknown.
+static bool getsReferenceMember(const CallExpr *Call) {
+  const FunctionDecl *Get = Call->getDirectCallee();
+  const TemplateArgumentList *GetArgs =
+      Get ? Get->getTemplateSpecializationArgs() : nullptr;
+  const auto *Object = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Call->getArg(0)->getType()->getAsCXXRecordDecl());
+  if (!GetArgs || GetArgs->size() == 0 || !Object)
+    return true;
+  const TemplateArgument &Which = GetArgs->get(0);
+  if (Which.getKind() == TemplateArgument::Type)
+    return Which.getAsType()->isReferenceType();
+  if (Which.getKind() != TemplateArgument::Integral)
+    return true;
+  StringRef Class = Object->getName();
+  if (Class == "array")
+    return false;
+  if (Class != "pair" && Class != "tuple")
+    return true;
+  // The element types, packs expanded: pair<T1, T2>, tuple<Ts...>.
+  llvm::SmallVector<QualType, 4> Elements;
+  for (const TemplateArgument &A : Object->getTemplateArgs().asArray()) {
+    if (A.getKind() == TemplateArgument::Pack) {
+      for (const TemplateArgument &P : A.pack_elements())
+        Elements.push_back(P.getAsType());
+    } else if (A.getKind() == TemplateArgument::Type) {
+      Elements.push_back(A.getAsType());
+    }
+  }
+  uint64_t Index = Which.getAsIntegral().getZExtValue();
+  return Index >= Elements.size() || Elements[Index]->isReferenceType();
+}
+
 bool MemoryModel::callResultIsMemory(const CallExpr *Call) const {
   // std::move and std::forward only change the value category.
   if (unsigned ID = Call->getBuiltinCallee())
@@ -273,6 +309,13 @@ bool MemoryModel::callResultIsMemory(const CallExpr *Call) const {
       return isMemory(Call->getArg(0));
 
   const FunctionDecl *Callee = Call->getDirectCallee();
+  // std::get of a pair, a tuple or an array (what a structured binding of
+  // one names) returns one of the object's own members: memory when the
+  // object is, unless that member is a reference.
+  if (Callee && Callee->isInStdNamespace() && Callee->getIdentifier() &&
+      Callee->getName() == "get" && Call->getNumArgs() == 1 &&
+      !getsReferenceMember(Call))
+    return Call->getArg(0)->isGLValue() && isMemory(Call->getArg(0));
   // Assignment operators return their left operand.
   if (Callee && Callee->getOverloadedOperator() == OO_Equal &&
       Call->getNumArgs() >= 1 && isa<CXXOperatorCallExpr>(Call))
@@ -375,6 +418,106 @@ bool MemoryModel::isMemory(const Expr *E) const {
   if (const auto *CL = dyn_cast<CompoundLiteralExpr>(E))
     return CL->isFileScope();
   return false;
+}
+
+bool MemoryModel::mayBeKernelStack(const Expr *E) const {
+  // The object E is part of: through its members (`s.x`), the elements of
+  // an array (`r[i]` of `float (&r)[4]`) and casts that keep the object.
+  for (;;) {
+    E = E->IgnoreParens();
+    if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      if (M->isArrow())
+        return pointerMayBeKernelStack(M->getBase());
+      E = M->getBase();
+    } else if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
+      return pointerMayBeKernelStack(Sub->getBase());
+    } else if (const auto *U = dyn_cast<UnaryOperator>(E);
+               U && U->getOpcode() == UO_Deref) {
+      return pointerMayBeKernelStack(U->getSubExpr());
+    } else if (const auto *Cast = dyn_cast<CastExpr>(E);
+               Cast && (Cast->getCastKind() == CK_NoOp ||
+                        Cast->getCastKind() == CK_LValueBitCast ||
+                        Cast->getCastKind() == CK_DerivedToBase ||
+                        Cast->getCastKind() == CK_UncheckedDerivedToBase ||
+                        Cast->getCastKind() == CK_BaseToDerived)) {
+      E = Cast->getSubExpr();
+    } else {
+      break;
+    }
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  if (!Ref)
+    return false;
+  if (const auto *BD = dyn_cast<BindingDecl>(Ref->getDecl())) {
+    // A binding of a tuple-like object names what its get() returned.
+    const Expr *Binding = BD->getBinding();
+    return Binding && (isa<CallExpr>(Binding->IgnoreImplicit()) ||
+                       mayBeKernelStack(Binding));
+  }
+  const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+  if (!VD || !VD->hasLocalStorage())
+    return false;
+  if (const auto *Param = dyn_cast<ParmVarDecl>(VD))
+    return !isOwnKernelParameter(Param);
+  // A local reference: bound to a range's element, to what its initializer
+  // designates, or to a call's result, which may be a temporary or a local
+  // (`const int &m = std::max(a[i], t)`).
+  if (!VD->getType()->isReferenceType() || RangeLoopVars.count(VD))
+    return false;
+  const Expr *Init = VD->getInit();
+  if (!Init)
+    return true;
+  Init = Init->IgnoreParens();
+  return isa<CallExpr>(Init) || mayBeKernelStack(Init);
+}
+
+bool MemoryModel::pointerMayBeKernelStack(const Expr *P) const {
+  P = P->IgnoreParens();
+  if (isa<CXXThisExpr>(P))
+    return !ScopeIsKernel;
+  if (const auto *Cast = dyn_cast<CastExpr>(P)) {
+    switch (Cast->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return mayBeKernelStack(Cast->getSubExpr());
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_BaseToDerived:
+      return pointerMayBeKernelStack(Cast->getSubExpr());
+    case CK_LValueToRValue: {
+      // A pointer parameter of a helper may point to the kernel's locals.
+      const auto *Ref =
+          dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens());
+      const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      return Param && !isOwnKernelParameter(Param);
+    }
+    default:
+      return false;
+    }
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(P)) {
+    if (U->getOpcode() == UO_AddrOf)
+      return mayBeKernelStack(U->getSubExpr());
+    if (U->isIncrementDecrementOp())
+      return false;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+    if (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) {
+      if (B->getLHS()->getType()->isPointerType())
+        return pointerMayBeKernelStack(B->getLHS());
+      if (B->getRHS()->getType()->isPointerType())
+        return pointerMayBeKernelStack(B->getRHS());
+    }
+    if (B->getOpcode() == BO_Comma)
+      return pointerMayBeKernelStack(B->getRHS());
+  }
+  return false;
+}
+
+bool MemoryModel::isOwnKernelParameter(const ParmVarDecl *Param) const {
+  // The kernel's own parameters; not those of a lambda written in it.
+  return ScopeIsKernel && Param->getDeclContext() == Scope;
 }
 
 } // namespace rewriter

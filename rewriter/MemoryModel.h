@@ -28,6 +28,8 @@ class MemoryModel {
 public:
   explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx) {}
 
+  clang::ASTContext &context() const { return Ctx; }
+
   /// Whether the glvalue E designates recorded memory.
   bool isMemory(const clang::Expr *E) const;
 
@@ -75,6 +77,22 @@ public:
     KernelClosure = Closure;
   }
 
+  /// The function whose body is analysed, and whether it is a kernel (not
+  /// a helper): a kernel's parameters are bound by its caller, outside the
+  /// kernel's own stack; a helper's may be bound to the kernel's locals.
+  void setScope(const clang::FunctionDecl *FD, bool IsKernel) {
+    Scope = FD;
+    ScopeIsKernel = IsKernel;
+  }
+
+  /// Whether the memory lvalue E may, when the program runs, be of the
+  /// kernel's own stack (a local of the kernel, a temporary, what a library
+  /// function keeps on its stack): what a helper's or a lambda's parameter
+  /// (pointer or reference) or `this` designates, or a local reference or
+  /// a structured binding bound to a call's result. The runtime then
+  /// records it only when it is not (WGTRACE_LOAD_REF_AT).
+  bool mayBeKernelStack(const clang::Expr *E) const;
+
   /// Whether T is wgtrace::Workgroup (possibly cv-qualified or a reference
   /// to it): the workgroup argument is never recorded.
   static bool isWorkgroupType(clang::QualType T);
@@ -90,10 +108,17 @@ private:
   /// Whether the lvalue E is (an increment of, an assignment to) a local
   /// pointer variable that points into locals.
   bool isLocalPointer(const clang::Expr *E) const;
+  /// Whether the pointer P may point into the kernel's own stack
+  /// (mayBeKernelStack).
+  bool pointerMayBeKernelStack(const clang::Expr *P) const;
+  /// Whether Param is a parameter of the kernel being analysed.
+  bool isOwnKernelParameter(const clang::ParmVarDecl *Param) const;
 
   clang::ASTContext &Ctx;
   std::vector<const clang::LambdaExpr *> Lambdas;
   const clang::CXXRecordDecl *KernelClosure = nullptr;
+  const clang::FunctionDecl *Scope = nullptr;
+  bool ScopeIsKernel = false;
   mutable llvm::DenseMap<const clang::Type *, bool> PointerCache;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeLoopVars;
   llvm::DenseSet<const clang::VarDecl *> LocalPointers;

@@ -56,22 +56,26 @@ RewriteContext::offsetAfterToken(SourceLocation Loc) const {
   return Offset + Lexer::MeasureTokenLength(Loc, SM, Ctx.getLangOpts());
 }
 
-AccessWrap RewriteContext::accessMacro(AccessKind Kind, unsigned Site) {
+AccessWrap RewriteContext::accessMacro(AccessKind Kind, unsigned Site,
+                                       bool ThroughReference) {
   StringRef Macro;
   switch (Kind) {
   case AccessKind::Load:
-    Macro = "WGTRACE_LOAD_AT(";
+    Macro = "WGTRACE_LOAD";
     break;
   case AccessKind::Store:
-    Macro = "WGTRACE_STORE_AT(";
+    Macro = "WGTRACE_STORE";
     break;
   case AccessKind::Update:
-    Macro = "WGTRACE_UPDATE_AT(";
+    Macro = "WGTRACE_UPDATE";
     break;
   case AccessKind::Call:
     llvm_unreachable("a call is not wrapped in an access macro");
   }
-  return {(Macro + Twine(Site) + ", ").str(), ")"};
+  return {
+      (Macro + (ThroughReference ? "_REF_AT(" : "_AT(") + Twine(Site) + ", ")
+          .str(),
+      ")"};
 }
 
 std::string RewriteContext::siteArgument(unsigned Site) {

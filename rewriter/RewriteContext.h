@@ -164,8 +164,11 @@ public:
   }
 
   /// The text wrapped around an access by the access macros:
-  /// `WGTRACE_LOAD_AT(<site>, ` ... `)`.
-  static AccessWrap accessMacro(AccessKind Kind, unsigned Site);
+  /// `WGTRACE_LOAD_AT(<site>, ` ... `)`; ThroughReference: an access
+  /// that may be of the kernel's own stack, `WGTRACE_LOAD_REF_AT`
+  /// (MemoryModel::mayBeKernelStack).
+  static AccessWrap accessMacro(AccessKind Kind, unsigned Site,
+                                bool ThroughReference = false);
   /// How inserted code names access site \p Site: `WGTRACE_ACCESS_SITE(<n>)`,
   /// the bits the records of the site carry (0 in a build without sites).
   static std::string siteArgument(unsigned Site);

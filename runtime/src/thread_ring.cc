@@ -15,8 +15,8 @@
 #include <sys/mman.h>
 
 namespace wgtrace::detail {
-WGTRACE_TLS ThreadState ThreadStateTLS = {
-    nullptr, nullptr, kNoSite, kNoDispatch, {}};
+WGTRACE_TLS ThreadState ThreadStateTLS = {nullptr,     nullptr, kNoSite,
+                                          kNoDispatch, {},      {}};
 
 namespace {
 

@@ -2,6 +2,7 @@
 
 #include "config.h"
 #include "thread_ring.h"
+#include "thread_stack.h"
 #include "workgroup_filter.h"
 
 #include "wgtrace/instrument.h"
@@ -62,6 +63,18 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   StartNs = C.Timing ? runtime::steadyNanoseconds() : 0;
   State.Current = Now.Selected ? &TR.Hot : nullptr;
   State.Recording = Now.Selected && C.RecordMemory ? &TR.Hot : nullptr;
+  // The kernel's own stack ends at its caller's frame, which holds the
+  // Workgroup it was given (the launcher's, or the user's loop's): above
+  // this scope, which is a local of the kernel. A Workgroup kept elsewhere
+  // bounds nothing, and every access is recorded.
+  SavedKernelStack = State.KernelStack;
+  const runtime::StackRange &Stack = runtime::threadStack();
+  const uintptr_t Caller = reinterpret_cast<uintptr_t>(&WG);
+  if (Caller > reinterpret_cast<uintptr_t>(this) && Caller < Stack.High &&
+      reinterpret_cast<uintptr_t>(this) >= Stack.Low)
+    State.KernelStack = {Stack.Low, Caller - Stack.Low};
+  else
+    State.KernelStack = {0, 0};
 }
 
 WorkgroupScope::~WorkgroupScope() {
@@ -78,6 +91,7 @@ WorkgroupScope::~WorkgroupScope() {
   --TR.Depth;
   State.Recording = SavedRecording;
   State.Current = SavedCurrent;
+  State.KernelStack = SavedKernelStack;
   // Back in an enclosing invocation (or none): its records are keyed to its
   // record again, unless a continuation started a new part of the ring or
   // a new buffer meanwhile. Then that record may be overwritten (ring mode)

@@ -59,15 +59,15 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
   std::copy(local, local + 4, local + 4);
   // CHECK: std::copy(local, local + 4, local + 4);
   std::sort(v.begin(), v.end(), [](const float &p, const float &q) { return p > q; });
-  // CHECK: ::wgtrace::detail::recorded::sort<'M', 'M', 'R'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(v.begin(), v.end(), [](const float &p, const float &q) { return WGTRACE_LOAD_AT({{[0-9]+}}, p) > WGTRACE_LOAD_AT({{[0-9]+}}, q); });
+  // CHECK: ::wgtrace::detail::recorded::sort<'M', 'M', 'R'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(v.begin(), v.end(), [](const float &p, const float &q) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p) > WGTRACE_LOAD_REF_AT({{[0-9]+}}, q); });
   b[0] = std::transform_reduce(x, x + 8, b, 0.0f);
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[0]) = ::wgtrace::detail::recorded::transform_reduce<'M', 'M', 'M', '-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, b, 0.0f);
   std::transform(x, x + 8, b, half);
   // CHECK: ::wgtrace::detail::recorded::transform<'M', 'M', 'M', 'L'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, b, half);
   b[1] = std::accumulate(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + e; });
-  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[1]) = ::wgtrace::detail::recorded::accumulate<'M', 'M', '-', 'B'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + WGTRACE_LOAD_AT({{[0-9]+}}, e); });
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[1]) = ::wgtrace::detail::recorded::accumulate<'M', 'M', '-', 'B'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, 0.0f, [](float acc, const float &e) { return acc + WGTRACE_LOAD_REF_AT({{[0-9]+}}, e); });
   std::for_each(v.rbegin(), v.rend(), [](auto &e) { e *= 2; });
-  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'R'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(v.rbegin(), v.rend(), [](auto &e) { WGTRACE_UPDATE_AT({{[0-9]+}}, e) *= 2; });
+  // CHECK: ::wgtrace::detail::recorded::for_each<'M', 'M', 'R'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(v.rbegin(), v.rend(), [](auto &e) { WGTRACE_UPDATE_REF_AT({{[0-9]+}}, e) *= 2; });
   using namespace std;
   b[2] = *max_element(x, x + 8, greater<float>());
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[2]) = WGTRACE_LOAD_AT({{[0-9]+}}, *::wgtrace::detail::recorded::max_element<'M', 'M', 'L'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, greater<float>()));

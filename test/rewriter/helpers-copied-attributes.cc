@@ -11,11 +11,11 @@
 #include "copied-attributes.h"
 
 // CHECK: {"k", "{{[^"]*}}", "{{[^"]*}}", "{{\[\[}}gnu::noinline]] WGTRACE_DISPATCH void k({{.*}}
-// CHECK: {{\[\[}}nodiscard]] static inline float nd_wgtrace_0(const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[0]); }
-// CHECK: {{\[\[}}gnu::always_inline]] static inline float ga_wgtrace_1(const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[1]); }
-// CHECK: {{\[\[}}nodiscard, gnu::pure]] static inline float both_wgtrace_2(const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[2]); }
-// CHECK: static __attribute__((pure)) inline float gp_wgtrace_3(const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[3]); }
-// CHECK: static FORCE_INLINE float fi_wgtrace_4(const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[4]); }
+// CHECK: {{\[\[}}nodiscard]] static inline float nd_wgtrace_0(const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[0]); }
+// CHECK: {{\[\[}}gnu::always_inline]] static inline float ga_wgtrace_1(const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[1]); }
+// CHECK: {{\[\[}}nodiscard, gnu::pure]] static inline float both_wgtrace_2(const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[2]); }
+// CHECK: static __attribute__((pure)) inline float gp_wgtrace_3(const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[3]); }
+// CHECK: static FORCE_INLINE float fi_wgtrace_4(const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[4]); }
 [[gnu::noinline]] WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg,
                                           float *a) {
   a[9] = nd(a) + ga(a) + both(a) + gp(a) + fi(a);

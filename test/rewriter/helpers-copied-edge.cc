@@ -14,10 +14,10 @@
 
 #include "copied-edge.h"
 
-// CHECK: template <class T> static inline T g_wgtrace_0(const T *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[0]); }
-// CHECK: static inline int fact_wgtrace_1(const int *p, int n) { return n ? WGTRACE_LOAD_AT({{[0-9]+}}, p[n]) * fact_wgtrace_1(p, n - 1) : 1; }
-// CHECK: static inline float cfun_wgtrace_2(const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[5]); }
-// CHECK: static inline float own_default_wgtrace_3(const float *p, int n = 6) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[n]); }
+// CHECK: template <class T> static inline T g_wgtrace_0(const T *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[0]); }
+// CHECK: static inline int fact_wgtrace_1(const int *p, int n) { return n ? WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[n]) * fact_wgtrace_1(p, n - 1) : 1; }
+// CHECK: static inline float cfun_wgtrace_2(const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[5]); }
+// CHECK: static inline float own_default_wgtrace_3(const float *p, int n = 6) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[n]); }
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int *b) {
   a[9] = g(a) + static_cast<float>(g(b)) + dflt(a) + tdef<>(a) + cfun(a);
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[9]) = g(a) + static_cast<float>(g_wgtrace_0(b)) + dflt(a) + tdef<>(a) + cfun_wgtrace_2(a);

@@ -26,33 +26,33 @@ namespace app {
 // CHECK-NEXT:}
 // CHECK-NEXT:namespace lib {
 // CHECK-NEXT:#line 9 "{{.*}}Inputs/copied-helpers.h"
-// CHECK-NEXT:static inline float first_wgtrace_[[FIRST:[0-9]]](const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[0]); }
+// CHECK-NEXT:static inline float first_wgtrace_[[FIRST:[0-9]]](const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[0]); }
 // CHECK-NEXT:}
 // CHECK-NEXT:namespace lib {
 // CHECK-NEXT:#line 11 "{{.*}}Inputs/copied-helpers.h"
-// CHECK-NEXT:template <class T> static inline T twice_wgtrace_[[TWICE:[0-9]]](const T *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[0]) * 2; }
+// CHECK-NEXT:template <class T> static inline T twice_wgtrace_[[TWICE:[0-9]]](const T *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[0]) * 2; }
 // CHECK-NEXT:}
 // CHECK-NEXT:namespace lib {
 // CHECK-NEXT:#line 13 "{{.*}}Inputs/copied-helpers.h"
-// CHECK-NEXT:static inline float over_wgtrace_[[OVER:[0-9]]](const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[1]); }
+// CHECK-NEXT:static inline float over_wgtrace_[[OVER:[0-9]]](const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[1]); }
 // CHECK-NEXT:}
 // CHECK-NEXT:namespace lib {
 // CHECK-NEXT:#line 14 "{{.*}}Inputs/copied-helpers.h"
-// CHECK-NEXT:static inline double over_wgtrace_[[OVER]](const double *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[1]); }
+// CHECK-NEXT:static inline double over_wgtrace_[[OVER]](const double *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[1]); }
 // CHECK-NEXT:}
 // CHECK-NEXT:namespace lib {
 // CHECK-NEXT:#line 17 "{{.*}}Inputs/copied-helpers.h"
 // CHECK-NEXT:static inline void chain_wgtrace_[[CHAIN:[0-9]]](float *p) {
-// CHECK-NEXT:  WGTRACE_STORE_AT({{[0-9]+}}, p[2]) = later_wgtrace_[[LATER:[0-9]]](p) + first_wgtrace_[[FIRST]](p);
+// CHECK-NEXT:  WGTRACE_STORE_REF_AT({{[0-9]+}}, p[2]) = later_wgtrace_[[LATER:[0-9]]](p) + first_wgtrace_[[FIRST]](p);
 // CHECK-NEXT:}
 // CHECK-NEXT:}
 // CHECK-NEXT:namespace lib {
 // CHECK-NEXT:#line 21 "{{.*}}Inputs/copied-helpers.h"
-// CHECK-NEXT:static inline float later_wgtrace_[[LATER]](const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[3]); }
+// CHECK-NEXT:static inline float later_wgtrace_[[LATER]](const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[3]); }
 // CHECK-NEXT:}
 // CHECK-NEXT:namespace lib { namespace {
 // CHECK-NEXT:#line 34 "{{.*}}Inputs/copied-helpers.h"
-// CHECK-NEXT:static inline void hidden_wgtrace_[[HIDDEN:[0-9]]](float *p) { WGTRACE_STORE_AT({{[0-9]+}}, p[4]) = 1; }
+// CHECK-NEXT:static inline void hidden_wgtrace_[[HIDDEN:[0-9]]](float *p) { WGTRACE_STORE_REF_AT({{[0-9]+}}, p[4]) = 1; }
 // CHECK-NEXT:} }
 // CHECK-NEXT:#line 20 "{{.*}}helpers-copied.cc.tmp.cc"
 // CHECK-NEXT:namespace app {
@@ -85,7 +85,7 @@ template void k1(const wgtrace::Workgroup &, double *, float *, int *,
 #include "copied-later.h"
 
 // CHECK:#line 4 "{{.*}}Inputs/copied-later.h"
-// CHECK-NEXT:static inline float late_load_wgtrace_[[LATE:[0-9]]](const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[5]); }
+// CHECK-NEXT:static inline float late_load_wgtrace_[[LATE:[0-9]]](const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[5]); }
 // CHECK-NEXT:#line 91 "{{.*}}helpers-copied.cc.tmp.cc"
 // CHECK-NEXT:WGTRACE_DISPATCH void k2(const wgtrace::Workgroup &wg, float *a) { WGTRACE_WORKGROUP(wg, 1); WGTRACE_BUFFERS(a);
 WGTRACE_DISPATCH void k2(const wgtrace::Workgroup &wg, float *a) {

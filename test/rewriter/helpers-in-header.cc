@@ -13,7 +13,7 @@
 #include <algorithm>
 
 // CHECK:#line 3 "{{.*}}Inputs/helper.h"
-// CHECK-NEXT:static inline float header_sum_wgtrace_0(const float *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[0]) + WGTRACE_LOAD_AT({{[0-9]+}}, p[1]); }
+// CHECK-NEXT:static inline float header_sum_wgtrace_0(const float *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[0]) + WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[1]); }
 // CHECK-NEXT:#line 18 "{{.*}}.cc"
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a) {
   a[2] = header_sum(a) + header_sum(a + 1);

@@ -14,17 +14,17 @@
 static float dot(const float *a, const float *b, int n);
 
 template <class T> T twice(const T *p) { return p[0] * 2; }
-// CHECK: template <class T> T twice(const T *p) { return WGTRACE_LOAD_AT({{[0-9]+}}, p[0]) * 2; }
+// CHECK: template <class T> T twice(const T *p) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, p[0]) * 2; }
 
 WGTRACE_NO_INSTRUMENT static void skipped(float *x) { x[0] = 1; }
 // CHECK: WGTRACE_NO_INSTRUMENT static void skipped(float *x) { x[0] = 1; }
 
 static void inner(float *x) { x[1] += 1; }
-// CHECK: static void inner(float *x) { WGTRACE_UPDATE_AT({{[0-9]+}}, x[1]) += 1; }
+// CHECK: static void inner(float *x) { WGTRACE_UPDATE_REF_AT({{[0-9]+}}, x[1]) += 1; }
 static void outer(float *x) {
   inner(x);
   x[2] = 0;
-  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, x[2]) = 0;
+  // CHECK: WGTRACE_STORE_REF_AT({{[0-9]+}}, x[2]) = 0;
 }
 
 void unused(float *x) { x[3] = 0; }
@@ -40,7 +40,7 @@ struct Tile {
   void scale(float f) {
     for (int i = 0; i < size(); ++i)
       data[i] *= f;
-    // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, WGTRACE_LOAD_AT({{[0-9]+}}, data)[i]) *= f;
+    // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, WGTRACE_LOAD_REF_AT({{[0-9]+}}, data)[i]) *= f;
   }
 };
 
@@ -69,6 +69,6 @@ static float dot(const float *a, const float *b, int n) {
   float s = 0;
   for (int i = 0; i < n; ++i)
     s += a[i] * b[i];
-  // CHECK: s += WGTRACE_LOAD_AT({{[0-9]+}}, a[i]) * WGTRACE_LOAD_AT({{[0-9]+}}, b[i]);
+  // CHECK: s += WGTRACE_LOAD_REF_AT({{[0-9]+}}, a[i]) * WGTRACE_LOAD_REF_AT({{[0-9]+}}, b[i]);
   return s;
 }

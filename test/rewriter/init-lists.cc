@@ -23,7 +23,7 @@ struct Box {
 };
 
 static Pt pair(const float *a) { return {a[0], a[1]}; }
-// CHECK: static Pt pair(const float *a) { return {WGTRACE_LOAD_AT({{[0-9]+}}, a[0]), WGTRACE_LOAD_AT({{[0-9]+}}, a[1])}; }
+// CHECK: static Pt pair(const float *a) { return {WGTRACE_LOAD_REF_AT({{[0-9]+}}, a[0]), WGTRACE_LOAD_REF_AT({{[0-9]+}}, a[1])}; }
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, Pt *p,
                         Box *bx, int *t) {

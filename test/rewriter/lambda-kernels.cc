@@ -38,15 +38,15 @@ void run(float *a, float *b, int n) {
   // CHECK: wgtrace::dispatch(WGTRACE_SITE(0),
   // CHECK-NEXT: [&](const wgtrace::Workgroup &wg, float *c) { WGTRACE_WORKGROUP(wg, 0); WGTRACE_BUFFERS(c);
   // CHECK-NEXT: unsigned i = wg.id[0];
-  // CHECK-NEXT: WGTRACE_STORE_AT({{[0-9]+}}, c[i]) = WGTRACE_LOAD_AT({{[0-9]+}}, a[i]) * WGTRACE_LOAD_AT({{[0-9]+}}, gScale) + WGTRACE_LOAD_AT({{[0-9]+}}, m);
-  // CHECK-NEXT: WGTRACE_UPDATE_AT({{[0-9]+}}, acc[i % 4]) += WGTRACE_LOAD_AT({{[0-9]+}}, b[i]);
-  // CHECK-NEXT: WGTRACE_UPDATE_AT({{[0-9]+}}, total) += WGTRACE_LOAD_AT({{[0-9]+}}, a[i]);
+  // CHECK-NEXT: WGTRACE_STORE_AT({{[0-9]+}}, c[i]) = WGTRACE_LOAD_REF_AT({{[0-9]+}}, a[i]) * WGTRACE_LOAD_AT({{[0-9]+}}, gScale) + WGTRACE_LOAD_AT({{[0-9]+}}, m);
+  // CHECK-NEXT: WGTRACE_UPDATE_AT({{[0-9]+}}, acc[i % 4]) += WGTRACE_LOAD_REF_AT({{[0-9]+}}, b[i]);
+  // CHECK-NEXT: WGTRACE_UPDATE_AT({{[0-9]+}}, total) += WGTRACE_LOAD_REF_AT({{[0-9]+}}, a[i]);
   auto k = [=](const wgtrace::Workgroup &wg, float *c) {
     c[wg.id[0]] = a[wg.id[0]] + n + acc[0] + total;
   };
   wgtrace::dispatch(k, wgtrace::Grid{4, 1, 1}, b);
   wgtrace::dispatch(k, wgtrace::Grid{2, 1, 1}, b);
-  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, c[wg.id[0]]) = WGTRACE_LOAD_AT({{[0-9]+}}, a[wg.id[0]]) + n + acc[0] + total;
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, c[wg.id[0]]) = WGTRACE_LOAD_REF_AT({{[0-9]+}}, a[wg.id[0]]) + n + acc[0] + total;
   auto g = [](const auto &wg, auto *c) { c[wg.id[0]] += 1; };
   // CHECK: auto g = [](const auto &wg, auto *c) { WGTRACE_WORKGROUP(wg, 2); WGTRACE_BUFFERS(c); WGTRACE_UPDATE_AT({{[0-9]+}}, c[wg.id[0]]) += 1; };
   double d[4] = {0, 0, 0, 0};
@@ -61,7 +61,7 @@ void run(float *a, float *b, int n) {
 
 template <class T> void twice(T *p) {
   wgtrace::dispatch([p](const wgtrace::Workgroup &wg) { p[wg.id[0]] *= 2; }, wgtrace::Grid{2, 1, 1});
-  // CHECK: wgtrace::dispatch(WGTRACE_SITE(7), [p](const wgtrace::Workgroup &wg) { WGTRACE_WORKGROUP(wg, 5); WGTRACE_UPDATE_AT({{[0-9]+}}, p[wg.id[0]]) *= 2; }, wgtrace::Grid{2, 1, 1});
+  // CHECK: wgtrace::dispatch(WGTRACE_SITE(7), [p](const wgtrace::Workgroup &wg) { WGTRACE_WORKGROUP(wg, 5); WGTRACE_UPDATE_REF_AT({{[0-9]+}}, p[wg.id[0]]) *= 2; }, wgtrace::Grid{2, 1, 1});
 }
 void both(float *f, int *i) {
   twice(f);

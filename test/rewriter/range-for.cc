@@ -45,7 +45,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::vector<float> &vec,
   // CHECK: x *= 2;
   for (const auto &[key, value] : pairs)
     sum += value + key;
-  // CHECK: sum += WGTRACE_LOAD_AT({{[0-9]+}}, value) + WGTRACE_LOAD_AT({{[0-9]+}}, key);
+  // CHECK: sum += WGTRACE_LOAD_REF_AT({{[0-9]+}}, value) + WGTRACE_LOAD_REF_AT({{[0-9]+}}, key);
   for (auto [key, value] : pairs)
     sum += value + key;
   // CHECK: for (auto [key, value] : ::wgtrace::detail::loads(WGTRACE_ACCESS_SITE({{[0-9]+}}), pairs))

@@ -38,6 +38,20 @@
   (*::wgtrace::detail::update(__builtin_addressof(__VA_ARGS__),                \
                               WGTRACE_ACCESS_SITE(site)))
 
+/// The same through a reference that may be bound to the kernel's own
+/// stack (a helper's or a lambda's reference parameter, a reference bound
+/// to a call's result): recorded only when it is not
+/// (detail::referencedAccess).
+#define WGTRACE_LOAD_REF_AT(site, ...)                                         \
+  (*::wgtrace::detail::loadReferenced(__builtin_addressof(__VA_ARGS__),        \
+                                      WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_STORE_REF_AT(site, ...)                                        \
+  (*::wgtrace::detail::storeReferenced(__builtin_addressof(__VA_ARGS__),       \
+                                       WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_UPDATE_REF_AT(site, ...)                                       \
+  (*::wgtrace::detail::updateReferenced(__builtin_addressof(__VA_ARGS__),      \
+                                        WGTRACE_ACCESS_SITE(site)))
+
 /// The same without a site (records carry site 0, "none"), for accesses
 /// written by hand.
 #define WGTRACE_LOAD(...)                                                      \
@@ -306,6 +320,7 @@ private:
   bool Selected;
   /// The enclosing invocation, for a kernel called from a kernel.
   Invocation Saved;
+  ThreadState::Bytes SavedKernelStack;
 };
 
 /// A buffer parameter's address, and its size in bytes when its type says
@@ -380,6 +395,25 @@ template <class T>
 WGTRACE_ALWAYS_INLINE T *update(T *Address, uint64_t SiteBits = 0) {
   recordAccess(false, Address, sizeof(T), SiteBits);
   recordAccess(true, Address, sizeof(T), SiteBits);
+  return Address;
+}
+
+template <class T>
+WGTRACE_ALWAYS_INLINE T *loadReferenced(T *Address, uint64_t SiteBits) {
+  referencedAccess(false, Address, sizeof(T), SiteBits);
+  return Address;
+}
+
+template <class T>
+WGTRACE_ALWAYS_INLINE T *storeReferenced(T *Address, uint64_t SiteBits) {
+  referencedAccess(true, Address, sizeof(T), SiteBits);
+  return Address;
+}
+
+template <class T>
+WGTRACE_ALWAYS_INLINE T *updateReferenced(T *Address, uint64_t SiteBits) {
+  referencedAccess(false, Address, sizeof(T), SiteBits);
+  referencedAccess(true, Address, sizeof(T), SiteBits);
   return Address;
 }
 

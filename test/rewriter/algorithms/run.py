@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import reference_decoder  # noqa: E402
 
 ACCESS_SITE_CALL = 3
-ALGORITHM_CALL = re.compile(r"^std::(ranges::)?[a-z_]+ ?\(")
+ALGORITHM_CALL = re.compile(r"^(std::(ranges::)?)?[a-z_]+ ?\(")
 
 WORKGROUP = re.compile(r"^([0-9A-F]{16}) \| WORKGROUP ")
 ACCESS = re.compile(r"^([0-9A-F]{16}) \| (LOAD|STORE) +([0-9A-F]+) (\d+)$")
@@ -56,7 +56,12 @@ def read_buffers(path):
 
 
 def traced_invocations(dump, buffers):
+    """Each invocation's accesses inside the program's buffers, and every
+    access outside them: the programs keep all their kernels' memory in
+    buffers, so any other record (of the kernel's own stack: a temporary,
+    a local) is one the trace must not have."""
     invocations = []
+    outside = []
     for line in dump.splitlines():
         if WORKGROUP.match(line):
             invocations.append([])
@@ -65,12 +70,14 @@ def traced_invocations(dump, buffers):
         if not m or not invocations:
             continue
         address, length = int(m.group(3), 16), int(m.group(4))
+        kind = "L" if m.group(2) == "LOAD" else "S"
         for name, base, size in buffers:
             if base <= address < base + size:
-                kind = "L" if m.group(2) == "LOAD" else "S"
                 invocations[-1].append((kind, name, address - base, length))
                 break
-    return invocations
+        else:
+            outside.append((len(invocations) - 1, kind, address, length))
+    return invocations, outside
 
 
 def oracle_invocations(path):
@@ -218,8 +225,15 @@ def main():
                                 "different results")
             oracle = oracle_invocations(out + ".oracle.trace")
             dump = run([args.view, "dump", out + ".trace"]).stdout
-            recorded = traced_invocations(dump, read_buffers(out + ".meta"))
+            recorded, outside = traced_invocations(
+                dump, read_buffers(out + ".meta"))
             problems += compare(oracle, recorded)
+            if outside:
+                invocation, kind, address, length = outside[0]
+                problems.append(
+                    "%d records outside the program's buffers (the first, "
+                    "in invocation %d: %s of %d bytes at %X)" % (
+                        len(outside), invocation, kind, length, address))
             problems += check_sites(program, out + ".trace")
         except RuntimeError as e:
             problems = [str(e)]

@@ -149,11 +149,18 @@ WGTRACE_ALWAYS_INLINE TracedMemset tracedMemset(uint64_t SiteBits) {
 //
 // `std::max(a[i], x)` over a number becomes
 // `::wgtrace::detail::tracedMax<true, false>(site)(a[i], x)`: the flags say
-// which arguments are recorded memory. Each reads its arguments as
-// libstdc++'s own does (std::max compares a < b, std::min and std::minmax
-// b < a, std::clamp is min(max(v, lo), hi)): one load per argument read,
-// in that order, and the same reference returned, whose later read the
-// caller's own wrap records.
+// which arguments are recorded memory (never a temporary, a local or a
+// by-value parameter). Each reads its arguments as libstdc++'s own does
+// (std::max compares a < b, std::min and std::minmax b < a, std::clamp is
+// min(max(v, lo), hi)): one load per memory argument read, in that order,
+// and the same reference returned, whose later read the caller's own wrap
+// records.
+//
+// Where only some arguments are memory and the caller reads the result at
+// once, the rewriter calls `choose` instead, which returns the argument
+// chosen and whether it is memory, and wraps the call in readChosen: the
+// read of the result is recorded when it is of memory, never when the call
+// returned a temporary or a local (`i < std::min(n, it + tile)`).
 
 /// The load of one argument, when \p Record says it is kernel memory.
 template <bool Record, class T>
@@ -162,23 +169,46 @@ WGTRACE_ALWAYS_INLINE void recordRead(const T &Value, uint64_t SiteBits) {
     recordAccess(false, &Value, sizeof(T), SiteBits);
 }
 
+/// The argument a traced std::min, std::max or std::clamp returned, and
+/// whether it is recorded memory.
+template <class T> struct Chosen {
+  const T &Value;
+  bool IsMemory;
+};
+
+/// The caller's read of a Chosen result: recorded when it is of memory.
+template <class T>
+WGTRACE_ALWAYS_INLINE T readChosen(uint64_t SiteBits, Chosen<T> C) {
+  if (C.IsMemory)
+    recordAccess(false, &C.Value, sizeof(T), SiteBits);
+  return C.Value;
+}
+
 template <bool RecordA, bool RecordB> struct TracedMax {
   uint64_t SiteBits;
   template <class T>
-  WGTRACE_ALWAYS_INLINE const T &operator()(const T &A, const T &B) const {
+  WGTRACE_ALWAYS_INLINE Chosen<T> choose(const T &A, const T &B) const {
     recordRead<RecordA>(A, SiteBits);
     recordRead<RecordB>(B, SiteBits);
-    return A < B ? B : A;
+    return A < B ? Chosen<T>{B, RecordB} : Chosen<T>{A, RecordA};
+  }
+  template <class T>
+  WGTRACE_ALWAYS_INLINE const T &operator()(const T &A, const T &B) const {
+    return choose(A, B).Value;
   }
 };
 
 template <bool RecordA, bool RecordB> struct TracedMin {
   uint64_t SiteBits;
   template <class T>
-  WGTRACE_ALWAYS_INLINE const T &operator()(const T &A, const T &B) const {
+  WGTRACE_ALWAYS_INLINE Chosen<T> choose(const T &A, const T &B) const {
     recordRead<RecordB>(B, SiteBits);
     recordRead<RecordA>(A, SiteBits);
-    return B < A ? B : A;
+    return B < A ? Chosen<T>{B, RecordB} : Chosen<T>{A, RecordA};
+  }
+  template <class T>
+  WGTRACE_ALWAYS_INLINE const T &operator()(const T &A, const T &B) const {
+    return choose(A, B).Value;
   }
 };
 
@@ -199,15 +229,21 @@ template <bool RecordValue, bool RecordLow, bool RecordHigh>
 struct TracedClamp {
   uint64_t SiteBits;
   template <class T>
-  WGTRACE_ALWAYS_INLINE const T &operator()(const T &Value, const T &Low,
-                                            const T &High) const {
+  WGTRACE_ALWAYS_INLINE Chosen<T> choose(const T &Value, const T &Low,
+                                         const T &High) const {
     // min(max(Value, Low), High): the min reads High, then whichever of
     // Value and Low the max returned.
-    const T &Larger = TracedMax<RecordValue, RecordLow>{SiteBits}(Value, Low);
+    Chosen<T> Larger =
+        TracedMax<RecordValue, RecordLow>{SiteBits}.choose(Value, Low);
     recordRead<RecordHigh>(High, SiteBits);
-    if (&Larger == &Value ? RecordValue : RecordLow)
-      recordAccess(false, &Larger, sizeof(T), SiteBits);
-    return High < Larger ? High : Larger;
+    if (Larger.IsMemory)
+      recordAccess(false, &Larger.Value, sizeof(T), SiteBits);
+    return High < Larger.Value ? Chosen<T>{High, RecordHigh} : Larger;
+  }
+  template <class T>
+  WGTRACE_ALWAYS_INLINE const T &operator()(const T &Value, const T &Low,
+                                            const T &High) const {
+    return choose(Value, Low, High).Value;
   }
 };
 
@@ -227,6 +263,68 @@ tracedMinmax(uint64_t Bits) {
 template <bool RecordValue, bool RecordLow, bool RecordHigh>
 WGTRACE_ALWAYS_INLINE TracedClamp<RecordValue, RecordLow, RecordHigh>
 tracedClamp(uint64_t Bits) {
+  return {Bits};
+}
+
+//===-- std::swap, std::exchange, std::ranges::swap -----------------------===//
+//
+// `std::swap(a[i], a[j])` of trivially copyable objects becomes
+// `::wgtrace::detail::tracedSwap<true, true>(site)(a[i], a[j])`, which makes
+// libstdc++'s accesses in its order: `tmp = a; a = b; b = tmp` loads a, loads
+// b, stores a, stores b (std::ranges::swap and std::iter_swap do the same);
+// arrays are swapped element by element, each element so. std::exchange(obj,
+// v) loads obj, reads v, stores obj. The flags say which arguments are
+// recorded memory.
+
+template <bool Record, class T>
+WGTRACE_ALWAYS_INLINE void recordWrite(const T &Object, uint64_t SiteBits) {
+  if (Record)
+    recordAccess(true, &Object, sizeof(T), SiteBits);
+}
+
+template <bool RecordA, bool RecordB> struct TracedSwap {
+  uint64_t SiteBits;
+  template <class T> WGTRACE_ALWAYS_INLINE void operator()(T &A, T &B) const {
+    if constexpr (std::is_array_v<T>) {
+      for (size_t I = 0; I < std::extent_v<T>; ++I)
+        (*this)(A[I], B[I]);
+    } else {
+      static_assert(std::is_trivially_copyable_v<T>,
+                    "wgtrace records swaps of trivially copyable objects");
+      recordRead<RecordA>(A, SiteBits);
+      T Held = A;
+      recordRead<RecordB>(B, SiteBits);
+      recordWrite<RecordA>(A, SiteBits);
+      A = B;
+      recordWrite<RecordB>(B, SiteBits);
+      B = Held;
+    }
+  }
+};
+
+template <bool RecordObject, bool RecordValue> struct TracedExchange {
+  uint64_t SiteBits;
+  template <class T, class U = T>
+  WGTRACE_ALWAYS_INLINE T operator()(T &Object, U &&Value) const {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "wgtrace records exchanges of trivially copyable objects");
+    recordRead<RecordObject>(Object, SiteBits);
+    T Old = Object;
+    if constexpr (RecordValue)
+      recordRead<true>(Value, SiteBits);
+    recordWrite<RecordObject>(Object, SiteBits);
+    Object = std::forward<U>(Value);
+    return Old;
+  }
+};
+
+template <bool RecordA, bool RecordB>
+WGTRACE_ALWAYS_INLINE TracedSwap<RecordA, RecordB> tracedSwap(uint64_t Bits) {
+  return {Bits};
+}
+template <bool RecordObject, bool RecordValue>
+WGTRACE_ALWAYS_INLINE TracedExchange<RecordObject, RecordValue>
+tracedExchange(uint64_t Bits) {
   return {Bits};
 }
 

@@ -114,6 +114,17 @@ struct ThreadState {
   /// WGTRACE_MEMORY=0) go to this per-thread scratch ring, so that the
   /// inline path needs no branch to skip them. Set up on its first use.
   Ring Idle;
+  /// The running kernel invocation's own stack: from the thread stack's
+  /// lowest address up to the caller's frame (where the Workgroup it was
+  /// given lives), so its frame and every frame it calls. An access through
+  /// a reference the rewriter cannot prove refers to kernel memory (a
+  /// helper's or a lambda's reference parameter, a reference bound to a
+  /// call's result) is recorded only outside it (referencedAccess). Empty
+  /// (Size 0) outside kernels, and where the Workgroup is not on the stack.
+  struct Bytes {
+    uintptr_t Begin;
+    uintptr_t Size;
+  } KernelStack;
 };
 
 extern WGTRACE_TLS ThreadState ThreadStateTLS;
@@ -227,6 +238,28 @@ WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
   }
   appendRecord(R, memoryWord(R, IsStore, Length),
                reinterpret_cast<uintptr_t>(Address) + SiteBits);
+}
+
+/// An access through a reference that may be bound to the running
+/// kernel's own stack (WGTRACE_LOAD_REF_AT, ...): a local of the kernel
+/// handed to a helper by reference, a temporary a library function
+/// returned, a standard algorithm's own values handed to a lambda. Those
+/// are not kernel memory and are not recorded; anything else is.
+WGTRACE_ALWAYS_INLINE void referencedAccess(bool IsStore,
+                                            const volatile void *Address,
+                                            uint64_t Length,
+                                            uint64_t SiteBits) {
+#if !WGTRACE_DETAIL_RECORD_MEMORY
+  (void)IsStore;
+  (void)Address;
+  (void)Length;
+  (void)SiteBits;
+  return;
+#endif
+  const ThreadState::Bytes &Stack = ThreadStateTLS.KernelStack;
+  if (reinterpret_cast<uintptr_t>(Address) - Stack.Begin < Stack.Size)
+    return;
+  recordAccess(IsStore, Address, Length, SiteBits);
 }
 
 } // namespace WGTRACE_DETAIL_ACCESSES

@@ -6,6 +6,7 @@
 #include "oracle.h"
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 constexpr unsigned N = 8;
@@ -26,6 +27,31 @@ WGTRACE_DISPATCH void extremes(const wgtrace::Workgroup &wg, float *a,
   o[6] = static_cast<float>(std::min(m[3], m[3]));
 }
 
+// Temporaries, locals, by-value parameters and kernel memory in every
+// argument position: only the arguments that are kernel memory are read
+// from memory, and the kernel's read of the result is recorded only when
+// the call returned one of them (`i < std::min(lim, t + 0)` reads lim each
+// time, and never the temporary it may return).
+WGTRACE_DISPATCH void mixed(const wgtrace::Workgroup &wg, int *a,
+                            const int &lim, int t, int *out) {
+  int *x = a + wg.id[0] * N;
+  int *o = out + wg.id[0] * N;
+  int local = x[0] - 1;
+  int s = 0;
+  for (int i = 0; i < std::min(lim, t + 0); i++)
+    s += x[i];
+  for (int i = 0; i < std::min(t + 1, lim); i = std::max(i + 1, i))
+    s += 1;
+  o[0] = std::max(local, x[1]);
+  o[1] = std::max(x[2], t) + std::min(x[3], local + 1);
+  o[2] = std::clamp(local, x[4], 3);
+  o[3] = std::clamp(x[5], t, lim);
+  o[4] = std::clamp(2, 1, x[6]) + std::clamp(x[7], x[7], x[7]);
+  o[5] = s + std::min(t, 4) + std::max(local, s);
+  auto [lo, hi] = std::minmax(t, lim);
+  o[6] = lo * hi;
+}
+
 int main() {
   std::vector<float> a(2 * N), out(2 * N);
   std::vector<int> n(2 * N);
@@ -37,5 +63,13 @@ int main() {
   oracle::buffer("n", n.data(), n.size());
   oracle::buffer("out", out.data(), out.size());
   oracle::run(extremes, 2, a.data(), n.data(), out.data());
+  std::vector<int> m(2 * N), mout(2 * N);
+  for (unsigned i = 0; i < 2 * N; ++i)
+    m[i] = static_cast<int>((i * 5) % 9) - 3;
+  int lim = 5;
+  oracle::buffer("m", m.data(), m.size());
+  oracle::buffer("mout", mout.data(), mout.size());
+  oracle::buffer("lim", &lim, 1);
+  oracle::run(mixed, 2, m.data(), std::cref(lim), 3, mout.data());
   return oracle::finish();
 }
