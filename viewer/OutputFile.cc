@@ -2,13 +2,19 @@
 
 #include "OutputFile.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+
+#include <system_error>
 
 using namespace llvm;
 
 namespace wgtrace::viewer {
+
+namespace {
+std::string message(int Errno) {
+  return std::error_code(Errno, std::generic_category()).message();
+}
+} // namespace
 
 Expected<std::unique_ptr<OutputFile>> OutputFile::open(StringRef Path) {
   std::unique_ptr<OutputFile> F(new OutputFile());
@@ -17,16 +23,23 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::open(StringRef Path) {
     F->Stream = &outs();
     return F;
   }
-  // Beside the target, so that the rename stays on one file system.
-  SmallString<256> Model(sys::path::parent_path(Path));
-  sys::path::append(Model, "." + sys::path::filename(Path) + ".%%%%%%.tmp");
-  int FD = -1;
-  SmallString<256> Temp;
-  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Temp))
-    return createStringError(EC, "%s: cannot create a file here: %s",
-                             Path.str().c_str(), EC.message().c_str());
-  F->TempPath = Temp.str().str();
-  F->Own = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
+  if (int E = output::resolve(F->Path.c_str(), F->Target))
+    return createStringError(std::error_code(E, std::generic_category()),
+                             "%s: cannot write here: %s", F->Path.c_str(),
+                             message(E).c_str());
+  if (F->Target.How != output::Kind::Replace)
+    F->NoSigpipe = std::make_unique<output::SigpipeBlock>();
+  if (int E = output::open(F->Target, F->File))
+    return createStringError(std::error_code(E, std::generic_category()),
+                             "%s: %s: %s", F->Path.c_str(),
+                             F->Target.How == output::Kind::Replace
+                                 ? "cannot create a temporary file beside it"
+                                 : "cannot open",
+                             message(E).c_str());
+  // Ctrl-C while the report is written leaves no temporary file.
+  if (F->File.TemporaryPath[0])
+    sys::RemoveFileOnSignal(F->File.TemporaryPath);
+  F->Own = std::make_unique<raw_fd_ostream>(F->File.Fd, /*shouldClose=*/false);
   F->Stream = F->Own.get();
   return F;
 }
@@ -40,29 +53,40 @@ void OutputFile::discard() {
   Done = true;
   if (!Own)
     return;
+  Own->flush();
   Own->clear_error();
-  Own->close();
-  Own->clear_error();
-  (void)sys::fs::remove(TempPath);
+  std::string Temporary = File.TemporaryPath;
+  output::discard(File);
+  if (!Temporary.empty())
+    sys::DontRemoveFileOnSignal(Temporary);
 }
 
 Error OutputFile::commit() {
   Done = true;
   if (!Own)
     return checkStdout();
-  Own->close();
+  Own->flush();
+  std::string Temporary = File.TemporaryPath;
+  auto Forget = [&] {
+    if (!Temporary.empty())
+      sys::DontRemoveFileOnSignal(Temporary);
+  };
   if (Own->has_error()) {
     std::error_code EC = Own->error();
     Own->clear_error();
-    (void)sys::fs::remove(TempPath);
+    output::discard(File);
+    Forget();
     return createStringError(EC, "%s: write failed: %s", Path.c_str(),
                              EC.message().c_str());
   }
-  if (std::error_code EC = sys::fs::rename(TempPath, Path)) {
-    (void)sys::fs::remove(TempPath);
-    return createStringError(EC, "%s: cannot replace the file: %s",
-                             Path.c_str(), EC.message().c_str());
-  }
+  int E = output::commitReplace(Target, File);
+  Forget();
+  if (E)
+    return createStringError(
+        std::error_code(E, std::generic_category()), "%s: %s: %s", Path.c_str(),
+        Target.How == output::Kind::Replace ? "cannot replace the file"
+                                            : "write failed",
+        message(E).c_str());
   return Error::success();
 }
 

@@ -1,16 +1,21 @@
-//===- OutputFile.h - Write a report atomically, or fail in one line -*- C++
+//===- OutputFile.h - Write a report to a path, or fail in one line -*- C++
 //-*-===//
 //
-// `-o FILE` goes to a temporary file in FILE's directory that is renamed
-// over FILE only when everything was written: a damaged input, a full disk
-// or a crash never leaves a partial report behind. Standard output ("-")
-// is written directly. Write errors are returned, never left to LLVM's
-// "IO failure on output stream" abort.
+// `-o PATH` is written as the runtime writes traces (output_target.h): a
+// file is replaced atomically (a temporary file in its folder, unique to
+// this process, renamed over it only when everything was written, removed
+// on an error or a signal), so a damaged input, a full disk or Ctrl-C
+// never leaves a partial report behind; a symlink's target is written and
+// the link stays; a device, FIFO or socket is written in place, never
+// replaced; "-" and /dev/stdout are standard output. Write errors are
+// returned, never left to LLVM's "IO failure on output stream" abort.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_VIEWER_OUTPUTFILE_H
 #define WGTRACE_VIEWER_OUTPUTFILE_H
+
+#include "output_target.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -23,7 +28,7 @@ namespace wgtrace::viewer {
 
 class OutputFile {
 public:
-  /// Opens \p Path ("-": standard output).
+  /// Opens \p Path ("-": standard output). A FIFO waits for its reader.
   static llvm::Expected<std::unique_ptr<OutputFile>> open(llvm::StringRef Path);
   ~OutputFile();
   OutputFile(const OutputFile &) = delete;
@@ -35,8 +40,14 @@ public:
   /// what failed ("<path>: No space left on device").
   llvm::Error commit();
   /// Removes the temporary file (the report is not wanted: the input was
-  /// damaged). Standard output cannot be taken back.
+  /// damaged). What went to standard output, a device, a FIFO or a socket
+  /// cannot be taken back.
   void discard();
+  /// Whether discard() leaves no trace of the report: the output replaces
+  /// a file only when committed.
+  bool discardable() const {
+    return !isStdout() && Target.How == output::Kind::Replace;
+  }
   bool isStdout() const { return Path == "-"; }
   const std::string &path() const { return Path; }
 
@@ -44,7 +55,11 @@ private:
   OutputFile() = default;
 
   std::string Path;
-  std::string TempPath;
+  output::Target Target;
+  output::Open File;
+  /// Writes to a FIFO or socket whose reader has gone fail with EPIPE
+  /// instead of ending the process.
+  std::unique_ptr<output::SigpipeBlock> NoSigpipe;
   std::unique_ptr<llvm::raw_fd_ostream> Own;
   llvm::raw_fd_ostream *Stream = nullptr;
   bool Done = false;

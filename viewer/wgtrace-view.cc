@@ -142,7 +142,9 @@ cl::opt<bool> Json("json", cl::desc("Print JSON instead of text"),
 cl::opt<std::string> Output("o",
                             cl::desc("Write to this file (atomically: "
                                      "nothing is left behind on an error; "
-                                     "default: standard output)"),
+                                     "a symlink's target is written, a "
+                                     "device, FIFO or socket in place; "
+                                     "default: standard output, also '-')"),
                             cl::value_desc("file"), cl::init("-"),
                             cl::sub(SummaryCmd), cl::sub(RacesCmd),
                             cl::sub(FootprintCmd), cl::sub(CacheCmd),
@@ -342,7 +344,7 @@ int runFile(StringRef Path, RingMode Mode, const WorkgroupFilter &Filter,
 /// Commits \p Out, or discards it when an input was damaged (a partial
 /// report is never left in a file); returns the exit status.
 int finishOutput(OutputFile &Out, int Status) {
-  if (Status == kExitDamaged && !Out.isStdout()) {
+  if (Status == kExitDamaged && Out.discardable()) {
     Out.discard();
     note() << Out.path() << ": not written\n";
     return Status;

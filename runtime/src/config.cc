@@ -181,11 +181,13 @@ static Config readConfig() {
 }
 
 const Config &config() {
-  static const Config C = [] {
+  // Leaked: the exit handler that writes the trace reads it after static
+  // destructors have run.
+  static const Config *C = [] {
     defaults().Read = true;
-    return readConfig();
+    return new Config(readConfig());
   }();
-  return C;
+  return *C;
 }
 
 } // namespace wgtrace::runtime

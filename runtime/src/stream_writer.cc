@@ -71,6 +71,7 @@ public:
     }
     Writer.join();
     // The writer thread is gone: the rest is written from here.
+    output::SigpipeBlock NoSigpipe;
     FdSink Out(Fd);
     // Modules loaded after the first chunk (dlopen) need a newer metadata
     // chunk; readers use the latest one for the chunks that follow it.
@@ -88,7 +89,8 @@ public:
     writeTimingChunks(Out, Done.size(), 0, Done.data(), Done.size());
     if (!Error)
       Error = Out.error();
-    closeAndRename(Out.failed() || Failed);
+    commitTraceFile(File, Error);
+    Fd = -1;
   }
 
 private:
@@ -103,19 +105,22 @@ private:
       fatal("WGTRACE_MODE=stream needs a trace file: set WGTRACE_FILE (or "
             "pass --instrument_file=PATH to the samples)");
     }
-    if (!expandedTracePath(FinalPath, sizeof(FinalPath)))
+    char Path[PATH_MAX];
+    if (!expandedTracePath(Path, sizeof(Path)))
       fatal(std::string("the trace file name that WGTRACE_FILE='") +
             tracePath() + "' makes is longer than PATH_MAX");
-    std::snprintf(TemporaryPath, sizeof(TemporaryPath), "%s.tmp", FinalPath);
-    Fd = ::open(TemporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (Fd < 0)
-      fatal(std::string("cannot open '") + TemporaryPath +
-            "': " + std::strerror(errno));
+    // A FIFO waits here for its reader (and for another process writing
+    // it to finish).
+    if (!openTraceFile(Path, File)) {
+      std::fflush(nullptr);
+      std::_Exit(2);
+    }
+    Fd = File.File.Fd;
     refreshMetadata();
     FdSink Out(Fd);
+    output::SigpipeBlock NoSigpipe;
     writeMetadataChunk(Out);
     ModulesInMetadata = moduleCount();
-    Failed = Out.failed();
     Error = Out.error();
     Writer = std::thread([this] { run(); });
   }
@@ -127,6 +132,9 @@ private:
     sigemptyset(&Terminations);
     for (int Signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU})
       sigaddset(&Terminations, Signal);
+    // A FIFO or socket whose reader has gone fails the write (EPIPE,
+    // reported at exit) instead of killing the process.
+    sigaddset(&Terminations, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &Terminations, nullptr);
 
     FdSink Out(Fd);
@@ -153,7 +161,6 @@ private:
       }
       Returned.notify_all();
     }
-    Failed = Failed || Out.failed();
     if (!Error)
       Error = Out.error();
   }
@@ -183,6 +190,7 @@ private:
         ::usleep(1000);
     // Nothing below allocates: the buffers still queued and the rings'
     // current ones are written where they are, their timing after them.
+    output::SigpipeBlock NoSigpipe;
     FdSink Out(Fd);
     for (const FullBuffer &Job : Queue)
       writeBufferChunk(Out, Job.Buffer, 0, /*Compact=*/false);
@@ -213,34 +221,10 @@ private:
           static_cast<uint32_t>(P->Total - P->Index++), B.RingId, B.Sequence};
       writeTimingChunk(P->Out, Header, TR.Timing);
     });
-    int WriteError = Out.error();
-    if (::close(Fd) != 0 && !WriteError)
-      WriteError = errno;
-    if (WriteError)
-      reportNotWritten("cannot write", TemporaryPath, WriteError);
-    else if (::rename(TemporaryPath, FinalPath) != 0)
-      reportNotWritten("cannot rename the temporary file to", FinalPath, errno);
-  }
-
-  void closeAndRename(bool WriteFailed) {
-    if (::close(Fd) != 0)
-      WriteFailed = true;
+    if (!Error)
+      Error = Out.error();
+    commitTraceFile(File, Error);
     Fd = -1;
-    if (WriteFailed) {
-      std::fprintf(stderr,
-                   "wgtrace: error: trace not written: cannot write '%s': %s\n",
-                   TemporaryPath, std::strerror(Error ? Error : errno));
-      ::unlink(TemporaryPath);
-      noteTraceNotWritten();
-      return;
-    }
-    if (::rename(TemporaryPath, FinalPath) != 0) {
-      std::fprintf(stderr,
-                   "wgtrace: error: trace not written: cannot rename '%s' to "
-                   "'%s': %s\n",
-                   TemporaryPath, FinalPath, std::strerror(errno));
-      noteTraceNotWritten();
-    }
   }
 
   std::mutex Mutex;
@@ -257,13 +241,12 @@ private:
   std::atomic<int> State{Idle};
   bool Started = false;
   bool Stopping = false;
-  bool Failed = false;
   /// errno of the first failed write.
   int Error = 0;
+  /// The trace file, and its descriptor while it is open.
+  TraceFileWrite File;
   int Fd = -1;
   size_t ModulesInMetadata = 0;
-  char FinalPath[PATH_MAX] = {};
-  char TemporaryPath[PATH_MAX + 4] = {};
 };
 
 } // namespace

@@ -2,6 +2,8 @@
 
 #include "trace_path.h"
 
+#include <climits>
+#include <cstring>
 #include <ctime>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -38,7 +40,63 @@ size_t length(const char *Text) {
   return N;
 }
 
+/// What this process knows of its trace file (see trace_path.h). Plain
+/// static storage: the crash handler reads and updates it.
+struct TraceFileState {
+  /// The expanded path the state is about ("" before anything is known).
+  char Path[PATH_MAX] = {};
+  /// Where this process wrote it last ("" before its first write).
+  char Written[PATH_MAX] = {};
+  /// The file that may be replaced at Written, or else at Path.
+  output::FileIdentity Baseline;
+};
+TraceFileState FileState;
+
+bool hasPid(const char *Pattern) {
+  for (const char *P = Pattern; *P; ++P)
+    if (*P == '%' && P[1]) {
+      if (P[1] == 'p')
+        return true;
+      ++P;
+    }
+  return false;
+}
+
 } // namespace
+
+void noteTraceFileAtStart(const char *Pattern) {
+  TraceFileState &S = FileState;
+  S = TraceFileState();
+  // A path with the process id is this process's alone.
+  if (!Pattern || !*Pattern || hasPid(Pattern) ||
+      !expandTracePath(Pattern, S.Path, sizeof(S.Path))) {
+    S.Path[0] = '\0';
+    return;
+  }
+  S.Baseline = output::identify(S.Path);
+}
+
+const char *traceFileFor(const char *Path, output::FileIdentity &Baseline) {
+  TraceFileState &S = FileState;
+  if (!S.Path[0] || std::strcmp(S.Path, Path) != 0) {
+    // Not known from the start (a %p path, or one set later): whatever is
+    // there now may be replaced.
+    Baseline = output::identify(Path);
+    return Path;
+  }
+  Baseline = S.Baseline;
+  return S.Written[0] ? S.Written : Path;
+}
+
+void noteTraceFileWritten(const char *Path, const char *Written) {
+  TraceFileState &S = FileState;
+  size_t PathLength = std::strlen(Path), WrittenLength = std::strlen(Written);
+  if (PathLength >= sizeof(S.Path) || WrittenLength >= sizeof(S.Written))
+    return;
+  std::memcpy(S.Path, Path, PathLength + 1);
+  std::memcpy(S.Written, Written, WrittenLength + 1);
+  S.Baseline = output::identify(Written);
+}
 
 std::string tracePathProblem(std::string_view Pattern) {
   for (size_t I = 0; I < Pattern.size(); ++I) {

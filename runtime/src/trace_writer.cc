@@ -189,50 +189,78 @@ void reportNotWritten(const char *What, const char *Path, int Error) {
   TraceNotWritten.store(true);
 }
 
-namespace {
-
-/// Opens "<path>.tmp" for writing; -1 on failure.
-int openTemporary(const char *Path, char *Temporary) {
+bool openTraceFile(const char *Path, TraceFileWrite &W) {
   size_t Length = std::strlen(Path);
-  if (Length + 5 > PATH_MAX) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  // NOLINTNEXTLINE(bugprone-not-null-terminated-result): terminated below.
-  std::memcpy(Temporary, Path, Length);
-  std::memcpy(Temporary + Length, ".tmp", 5);
-  return ::open(Temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-}
-
-/// Writes the ring-mode trace to \p Path through "<path>.tmp", with
-/// async-signal-safe calls when \p FromSignal. Returns false, and reports
-/// why on stderr, when it could not.
-bool writeRingTraceFile(const char *Path, bool FromSignal) {
-  char Temporary[PATH_MAX];
-  int Fd = openTemporary(Path, Temporary);
-  if (Fd < 0) {
-    reportNotWritten("cannot create", errno == ENAMETOOLONG ? Path : Temporary,
-                     errno);
+  if (Length >= sizeof(W.Path)) {
+    reportNotWritten("the path is too long:", Path, ENAMETOOLONG);
     return false;
   }
-  FdSink Out(Fd);
-  if (FromSignal)
-    forEachRingUnlocked([](ThreadRing &TR) { TR.recoverRecords(); });
-  writeRingTrace(Out, /*Report=*/!config().Quiet, /*Crash=*/FromSignal);
-  int Error = Out.error();
-  if (::close(Fd) != 0 && !Error)
-    Error = errno;
-  if (Error) {
-    reportNotWritten("cannot write", Temporary, Error);
-    ::unlink(Temporary);
+  std::memcpy(W.Path, Path, Length + 1);
+  const char *Where = traceFileFor(Path, W.Baseline);
+  if (int Error = output::resolve(Where, W.Target)) {
+    reportNotWritten("cannot write to", Where, Error);
     return false;
   }
-  if (::rename(Temporary, Path) != 0) {
-    reportNotWritten("cannot rename the temporary file to", Path, errno);
-    ::unlink(Temporary);
+  if (int Error = output::open(W.Target, W.File)) {
+    reportNotWritten(W.Target.How == output::Kind::Replace
+                         ? "cannot create a temporary file beside"
+                         : "cannot open",
+                     W.Target.Path, Error);
     return false;
   }
   return true;
+}
+
+bool commitTraceFile(TraceFileWrite &W, int WriteError) {
+  if (WriteError) {
+    output::discard(W.File);
+    reportNotWritten("cannot write", W.Target.Path, WriteError);
+    return false;
+  }
+  char Written[PATH_MAX];
+  if (int Error = output::commitExclusive(W.Target, W.File, W.Baseline, Written,
+                                          sizeof(Written))) {
+    reportNotWritten(W.Target.How == output::Kind::Replace
+                         ? "cannot rename the temporary file to"
+                         : "cannot write",
+                     W.Target.Path, Error);
+    return false;
+  }
+  if (std::strcmp(Written, W.Target.Path) != 0) {
+    // Another process wrote the path since this one began: its trace is
+    // kept, and this one's is beside it.
+    char Line[3 * PATH_MAX];
+    char *At = appendText(Line, "wgtrace: warning: '");
+    At = appendText(At, W.Target.Path);
+    At = appendText(At, "' was written by another process since this one "
+                        "started; this process's trace is in '");
+    At = appendText(At, Written);
+    At = appendText(At, "' (put %p in WGTRACE_FILE for one file per "
+                        "process)\n");
+    ssize_t Ignored = ::write(2, Line, static_cast<size_t>(At - Line));
+    (void)Ignored;
+  }
+  noteTraceFileWritten(W.Path, Written);
+  return true;
+}
+
+namespace {
+
+/// Writes the ring-mode trace to the expanded path \p Path, with
+/// async-signal-safe calls when \p FromSignal. Returns false, and reports
+/// why on stderr, when it could not.
+bool writeRingTraceFile(const char *Path, bool FromSignal) {
+  // Static: the crash handler's stack is small, and one trace is written
+  // at a time.
+  static TraceFileWrite W;
+  if (!openTraceFile(Path, W))
+    return false;
+  output::SigpipeBlock NoSigpipe;
+  FdSink Out(W.File.Fd);
+  if (FromSignal)
+    forEachRingUnlocked([](ThreadRing &TR) { TR.recoverRecords(); });
+  writeRingTrace(Out, /*Report=*/!config().Quiet, /*Crash=*/FromSignal);
+  return commitTraceFile(W, Out.error());
 }
 
 /// At exit without a trace file: one line saying what was not written and
@@ -279,8 +307,31 @@ void onExitStatus(int Status, void *) {
   }
 }
 
+/// Registers, once, the exit handler that writes the trace.
+void registerExitWriter() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    std::atexit([] { writeFinalTrace(/*InSignalHandler=*/false); });
+  });
+}
+
 __attribute__((constructor)) void registerExitStatus() {
   on_exit(onExitStatus, nullptr);
+  // What is at the trace path before this process writes anything there
+  // (trace_path.h).
+  const char *Pattern = std::getenv("WGTRACE_FILE");
+  if (Pattern && *Pattern && tracePathProblem(Pattern).empty())
+    noteTraceFileAtStart(Pattern);
+}
+
+// A run asked to be traced always leaves its file, even one that neither
+// registered an instrumented module nor launched a kernel (whose exit
+// handler is then never registered). The trace is written here, when the
+// runtime is unloaded at exit, only then: exit handlers registered while
+// the runtime loads would run as late, after the program's static
+// destructors, which the tables of its modules may not survive.
+__attribute__((destructor)) void writeTraceIfNoneWas() {
+  writeFinalTrace(/*InSignalHandler=*/false);
 }
 
 } // namespace
@@ -289,27 +340,29 @@ void noteTraceNotWritten() { TraceNotWritten.store(true); }
 
 bool writeTrace(const std::string &Path, bool Report, std::string *Error) {
   refreshMetadata();
-  char Temporary[PATH_MAX];
-  int Fd = openTemporary(Path.c_str(), Temporary);
-  if (Fd < 0) {
-    *Error = "cannot create '" + Path + ".tmp': " + std::strerror(errno);
+  output::Target T;
+  if (int E = output::resolve(Path.c_str(), T)) {
+    *Error = "cannot write to '" + Path + "': " + std::strerror(E);
     return false;
   }
-  FdSink Out(Fd);
+  output::Open File;
+  if (int E = output::open(T, File)) {
+    *Error = (T.How == output::Kind::Replace
+                  ? "cannot create a temporary file beside '"
+                  : "cannot open '") +
+             std::string(T.Path) + "': " + std::strerror(E);
+    return false;
+  }
+  output::SigpipeBlock NoSigpipe;
+  FdSink Out(File.Fd);
   writeRingTrace(Out, Report);
-  int WriteError = Out.error();
-  if (::close(Fd) != 0 && !WriteError)
-    WriteError = errno;
-  if (WriteError) {
-    *Error = "cannot write '" + std::string(Temporary) +
-             "': " + std::strerror(WriteError);
-    ::unlink(Temporary);
+  if (int E = Out.error()) {
+    output::discard(File);
+    *Error = "cannot write '" + std::string(T.Path) + "': " + std::strerror(E);
     return false;
   }
-  if (::rename(Temporary, Path.c_str()) != 0) {
-    *Error = "cannot rename '" + std::string(Temporary) + "' to '" + Path +
-             "': " + std::strerror(errno);
-    ::unlink(Temporary);
+  if (int E = output::commitReplace(T, File)) {
+    *Error = "cannot write '" + std::string(T.Path) + "': " + std::strerror(E);
     return false;
   }
   return true;
@@ -360,11 +413,9 @@ void writeTraceBeforeHandler() {
 }
 
 void writeTraceAtExit() {
+  registerExitWriter();
   static std::once_flag Once;
-  std::call_once(Once, [] {
-    std::atexit([] { writeFinalTrace(/*InSignalHandler=*/false); });
-    installCrashHandlers();
-  });
+  std::call_once(Once, [] { installCrashHandlers(); });
 }
 
 } // namespace wgtrace::runtime
@@ -382,6 +433,8 @@ void setTraceFile(std::string Path) {
     fatal("trace file '" + Path + "' " + Problem);
   std::memcpy(TracePathBuffer, Path.c_str(), Path.size() + 1);
   TracePathOverridden.store(true, std::memory_order_release);
+  noteTraceFileAtStart(TracePathBuffer);
+  writeTraceAtExit();
 }
 
 } // namespace wgtrace

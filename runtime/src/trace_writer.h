@@ -9,6 +9,7 @@
 #ifndef WGTRACE_RUNTIME_TRACE_WRITER_H
 #define WGTRACE_RUNTIME_TRACE_WRITER_H
 
+#include "output_target.h"
 #include "sink.h"
 #include "thread_ring.h"
 
@@ -26,11 +27,32 @@ void refreshMetadata();
 
 void writeMetadataChunk(Sink &Out);
 
-/// Writes a complete ring-mode trace to \p Path through a temporary file
-/// renamed into place, so that a reader never sees half a trace. Reports
-/// wrapped rings on stderr when \p Report. Returns false and fills \p Error
-/// on failure.
+/// Writes a complete ring-mode trace to \p Path (output_target.h: a file
+/// through a temporary file renamed into place, so that a reader never sees
+/// half a trace; a device, FIFO or socket in place). Reports wrapped rings
+/// on stderr when \p Report. Returns false and fills \p Error on failure.
 bool writeTrace(const std::string &Path, bool Report, std::string *Error);
+
+/// The process's trace file while it is written (at exit in ring mode,
+/// during the run in stream mode).
+struct TraceFileWrite {
+  /// The expanded path asked for.
+  char Path[PATH_MAX] = {};
+  output::Target Target;
+  output::Open File;
+  /// What may be replaced there (trace_path.h).
+  output::FileIdentity Baseline;
+};
+
+/// Opens the trace file for the expanded path \p Path into \p W. Prints
+/// why not (reportNotWritten) and returns false. Async-signal-safe.
+bool openTraceFile(const char *Path, TraceFileWrite &W);
+
+/// Completes \p W after \p WriteError (an errno, or 0: all written): the
+/// file replaced or written beside another process's (one warning line
+/// naming both), or the temporary file removed and the reason printed.
+/// Returns whether the trace was written. Async-signal-safe.
+bool commitTraceFile(TraceFileWrite &W, int WriteError);
 
 /// A complete ring-mode trace in memory.
 std::vector<uint8_t> snapshotTrace();

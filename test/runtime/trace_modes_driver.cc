@@ -36,15 +36,21 @@
 // Before the module below registers (and wgtrace installs its signal
 // handlers), DRIVER_OWN_HANDLER=exit or =return gives SIGTERM a handler of
 // the program's that prints "handled" and calls _exit(7) or returns, and
-// DRIVER_IGNORE_SIGTERM=1 ignores SIGTERM.
+// DRIVER_IGNORE_SIGTERM=1 ignores SIGTERM. DRIVER_FILE_SIZE=N limits the
+// files the process writes to N bytes (writing more fails with EFBIG).
+// DRIVER_GATE=PATH: when its kernels are done the program creates
+// PATH.ready.<pid> and waits until PATH exists before it exits, so that a
+// test can have several processes exit at the same moment.
 //
 //===----------------------------------------------------------------------===//
 
 #include <wgtrace/instrument.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,8 +75,26 @@ struct ProgramSignalSetup {
       });
     if (std::getenv("DRIVER_IGNORE_SIGTERM"))
       std::signal(SIGTERM, SIG_IGN);
+    if (const char *Size = std::getenv("DRIVER_FILE_SIZE")) {
+      std::signal(SIGXFSZ, SIG_IGN);
+      rlim_t Bytes = std::strtoull(Size, nullptr, 10);
+      struct rlimit Limit = {Bytes, Bytes};
+      setrlimit(RLIMIT_FSIZE, &Limit);
+    }
   }
 } SignalSetup;
+
+/// DRIVER_GATE (above): returns when the test opens the gate.
+void waitAtGate() {
+  const char *Gate = std::getenv("DRIVER_GATE");
+  if (!Gate)
+    return;
+  std::string Ready = std::string(Gate) + ".ready." + std::to_string(getpid());
+  if (FILE *F = std::fopen(Ready.c_str(), "w"))
+    std::fclose(F);
+  while (access(Gate, F_OK) != 0)
+    usleep(1000);
+}
 } // namespace
 
 namespace {
@@ -170,7 +194,15 @@ static void outer(const wgtrace::Workgroup &wg, float *rows, int accesses,
   }
 }
 
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv) {
+  int Status = run(argc, argv);
+  waitAtGate();
+  return Status;
+}
+
+static int run(int argc, char **argv) {
   if (argc != 4) {
     std::fprintf(stderr, "usage: %s <scenario> <workgroups> <accesses>\n",
                  argv[0]);

@@ -141,7 +141,8 @@ TEST(CliReport, WriteErrorIsOneLineAndExitTwo) {
   }
   ViewRun R = view("summary " + Good + " -o /nonexistent-dir/x.txt");
   EXPECT_EQ(R.Status, 2);
-  EXPECT_NE(R.Err.find("/nonexistent-dir/x.txt: cannot create a file here"),
+  EXPECT_NE(R.Err.find("/nonexistent-dir/x.txt: cannot create a temporary "
+                       "file beside it: No such file or directory"),
             std::string::npos)
       << R.Err;
 }
