@@ -37,9 +37,31 @@ void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
 }
 
 bool AccessCollector::VisitImplicitCastExpr(ImplicitCastExpr *E) {
-  if (E->getCastKind() == CK_LValueToRValue)
+  if (E->getCastKind() == CK_LValueToRValue &&
+      !readsFoldedConstant(E->getSubExpr()))
     use(E->getSubExpr(), AccessKind::Load);
   return true;
+}
+
+bool AccessCollector::readsFoldedConstant(const Expr *E) const {
+  // What Clang's code generation emits as a constant instead of a load
+  // (CodeGenFunction::tryEmitAsConstant): a variable of a const,
+  // non-volatile type (no mutable or non-trivial class) whose value the
+  // constant evaluator folds, such as `static const double DT = 1.0;`,
+  // which the language does not count as a constant expression.
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD || isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType())
+    return false;
+  QualType T = VD->getType().getCanonicalType();
+  if (!T.isConstQualified() || T.isVolatileQualified())
+    return false;
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+    if (RD->hasMutableFields() || !RD->isTrivial())
+      return false;
+  Expr::EvalResult Result;
+  return !Ref->isValueDependent() && Ref->EvaluateAsRValue(Result, RC.Ctx) &&
+         !Result.HasSideEffects;
 }
 
 bool AccessCollector::VisitBinaryOperator(BinaryOperator *E) {
@@ -179,8 +201,11 @@ void AccessCollector::untracedLibraryConstruction(
 
 AccessCollector::Handover AccessCollector::handover(QualType Param,
                                                     const Expr *Arg) const {
-  // A string literal is the program's constant text, not a buffer.
-  if (isa<StringLiteral>(Arg->IgnoreParenImpCasts()))
+  // A string literal is the program's constant text, not a buffer; a
+  // function (std::endl given to operator<<) is code.
+  const Expr *Plain = Arg->IgnoreParenImpCasts();
+  if (isa<StringLiteral>(Plain) || Plain->getType()->isFunctionType() ||
+      Plain->getType()->isFunctionPointerType())
     return Handover::None;
   if (Param->isPointerType())
     return Model.pointerTargetIsMemory(Arg) ? Handover::Pointer

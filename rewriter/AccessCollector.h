@@ -99,6 +99,9 @@ private:
   /// when it touches kernel memory.
   void untracedCall(const clang::CallExpr *E,
                     const clang::FunctionDecl *Callee);
+  /// Whether E, read, is a constant the compiler emits instead of loading
+  /// it (`static const double DT = 1.0;`): no access.
+  bool readsFoldedConstant(const clang::Expr *E) const;
   /// A bit-field has no address: record the bytes that hold its bits,
   /// through the address of the object that contains it.
   void useBitField(const clang::MemberExpr *M, AccessKind Kind);
