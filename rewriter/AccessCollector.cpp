@@ -260,18 +260,26 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
     return true;
   const FunctionDecl *Callee = E->getDirectCallee();
   if (!Callee) {
-    // Helpers are found by name: a function called through a pointer is
-    // instrumented only if something else makes it a kernel or a helper.
-    QualType T = E->getCallee()->IgnoreParenImpCasts()->getType();
-    if (T->isFunctionPointerType() || T->isMemberFunctionPointerType())
-      RC.untraced(E,
-                  "it is a call through a function pointer, which "
-                  "wgtrace does not follow: the accesses of the function "
-                  "it calls are recorded only if that function is "
-                  "instrumented for another reason",
-                  AccessKind::Call);
+    // A call through a pointer runs the instrumented version of the
+    // function it reaches, when the file has one (HelperFinder instruments
+    // every function of the file of the pointer's type), and says so when
+    // it has not (<wgtrace/detail/indirect.h>).
+    const Expr *Pointer = E->getCallee()->IgnoreParens();
+    if (const auto *B = dyn_cast<BinaryOperator>(Pointer); B && B->isPtrMemOp())
+      RC.wrapIndirectCall(E, B->getRHS(), "throughMember");
+    else if (Pointer->getType()->isFunctionPointerType())
+      RC.wrapIndirectCall(E, E->getCallee(), "throughPointer");
     return true;
   }
+  // `f(args)` on a std::function: a function it holds is looked up like a
+  // function pointer; another callable is not followed (untracedCall).
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+    if (const CXXRecordDecl *Class =
+            Op->getArg(0)->getType()->getAsCXXRecordDecl();
+        Class && Class->isInStdNamespace() && Class->getIdentifier() &&
+        Class->getName() == "function")
+      RC.wrapIndirectCall(E, Op->getArg(0), "throughFunction");
   if (auto Fn = classifyMemoryFunction(Callee)) {
     if (E->getNumArgs() != 3)
       return true;
@@ -647,10 +655,15 @@ void AccessCollector::untracedCall(const CallExpr *E,
   if (std::optional<std::string> Wrapper = callWrapper(E, Callee)) {
     RC.untraced(E,
                 "it calls through " + *Wrapper +
-                    ", which wgtrace does not follow: the accesses of the "
-                    "function it calls are recorded only if that function "
-                    "is instrumented for another reason (a lambda of the "
-                    "kernel is)",
+                    (Wrapper->find("std::function") != std::string::npos
+                         ? ": a function of this file it holds runs "
+                           "instrumented, but a lambda or a functor it "
+                           "holds is recorded only if it is instrumented "
+                           "for another reason (a lambda of the kernel is)"
+                         : ", which wgtrace does not follow: the accesses "
+                           "of the function it calls are recorded only if "
+                           "that function is instrumented for another "
+                           "reason (a lambda of the kernel is)"),
                 AccessKind::Call);
     return;
   }

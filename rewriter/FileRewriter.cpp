@@ -9,6 +9,7 @@
 #include "HeaderKernels.h"
 #include "HelperCloner.h"
 #include "HelperFinder.h"
+#include "IndirectTargets.h"
 #include "KernelFinder.h"
 #include "MemoryModel.h"
 #include "MetadataEmitter.h"
@@ -427,7 +428,12 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     Cloner.add(H);
   // Every access is wrapped by now: the copies take their text next.
   Tables.finishSites();
-  Cloner.finish(Helpers.Calls, References, Found.HeaderKernels);
+  std::vector<const FunctionDecl *> IndirectRoots;
+  for (const IndirectTarget &T : Helpers.IndirectTargets)
+    IndirectRoots.push_back(writtenFunction(T.Function));
+  Cloner.finish(Helpers.Calls, References, Found.HeaderKernels, IndirectRoots);
+  std::string Registration =
+      emitIndirectTargets(indirectTargets(Ctx, Helpers, Cloner));
   for (const UnrewrittenHelper &H : Helpers.Unrewritten)
     RC.untraced(
         H.CallLoc, "call of '" + kernelName(H.Written) + "'",
@@ -463,6 +469,10 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   if (RC.UsesAlgorithms || Cloner.usesAlgorithms())
     Edits.insert(Top, "#include <wgtrace/algorithms.h>\n");
   Edits.insert(Top, emitModuleBlock(Functions, Sites, Tables, GivenPath));
+  if (!Registration.empty())
+    Edits.insert(static_cast<unsigned>(Code.size()),
+                 (Code.ends_with("\n") || Code.empty() ? "" : "\n") +
+                     Registration);
 
   Expected<tooling::Replacements> Replacements = Edits.toReplacements();
   if (!Replacements) {

@@ -456,11 +456,21 @@ std::string HelperCloner::cloneText(const Clone &C, bool DeclarationOnly) {
 
 void HelperCloner::finish(ArrayRef<HelperCall> Calls,
                           ArrayRef<KernelReference> References,
-                          ArrayRef<KernelDef> HeaderKernels) {
+                          ArrayRef<KernelDef> HeaderKernels,
+                          ArrayRef<const FunctionDecl *> Roots) {
   if (Clones.empty())
     return;
   assignNames();
   std::vector<Site> Sites = collectSites(Calls, References, HeaderKernels);
+  const unsigned EndOfMain =
+      static_cast<unsigned>(SM.getBufferData(SM.getMainFileID()).size());
+  for (const FunctionDecl *Root : Roots) {
+    auto It = CloneIndex.find(Root);
+    if (It == CloneIndex.end())
+      continue;
+    Clones[It->second].Position = EndOfMain;
+    Clones[It->second].Emitted = true;
+  }
   place(Sites);
 
   // Redirect the calls, in the main file and in the copies' text.
@@ -503,6 +513,18 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
     H->Applied = std::move(*R);
   }
   emit();
+}
+
+std::string HelperCloner::copyName(const FunctionDecl *Written) const {
+  auto It = CloneIndex.find(Written);
+  if (It == CloneIndex.end() || !Clones[It->second].Emitted)
+    return "";
+  const Clone &C = Clones[It->second];
+  std::string Name = "::";
+  for (const NamespaceDecl *NS : enclosingNamespaces(C.Written))
+    if (!NS->isAnonymousNamespace())
+      Name += NS->getName().str() + "::";
+  return Name + C.Name;
 }
 
 bool HelperCloner::usesAlgorithms() const {

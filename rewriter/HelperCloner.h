@@ -62,10 +62,19 @@ public:
 
   /// Redirects the calls and the references to header kernels (to copies
   /// where they can be placed before the caller) and inserts the copies
-  /// into the main file's edits.
+  /// into the main file's edits. The copies of Roots (helpers that calls
+  /// through pointers may reach) are emitted whether or not a call names
+  /// them: at the end of the main file at the latest, where they are
+  /// registered.
   void finish(llvm::ArrayRef<HelperCall> Calls,
               llvm::ArrayRef<KernelReference> References = {},
-              llvm::ArrayRef<KernelDef> HeaderKernels = {});
+              llvm::ArrayRef<KernelDef> HeaderKernels = {},
+              llvm::ArrayRef<const clang::FunctionDecl *> Roots = {});
+
+  /// The name of the emitted copy of the header function Written, as the
+  /// end of the main file spells it (`::lib::f_wgtrace_0`), or "" when it
+  /// has none.
+  std::string copyName(const clang::FunctionDecl *Written) const;
 
   /// Whether a copy calls a standard algorithm that records
   /// (<wgtrace/algorithms.h>).

@@ -27,21 +27,70 @@ bool isOptedOut(const FunctionDecl *FD) {
 
 namespace {
 
-/// The functions a body calls, outside unevaluated operands.
+/// The functions a body calls, outside unevaluated operands, and the types
+/// of the calls it makes through pointers.
 class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
   std::vector<const CallExpr *> Calls;
+  /// Function types called through function pointers or std::function,
+  /// and member function pointer types.
+  std::vector<QualType> IndirectTypes;
 
   bool VisitCallExpr(CallExpr *E) {
-    if (E->getDirectCallee())
+    if (E->getDirectCallee()) {
       Calls.push_back(E);
+      if (std::optional<QualType> Held = heldFunctionType(E))
+        IndirectTypes.push_back(*Held);
+      return true;
+    }
+    const Expr *Callee = E->getCallee()->IgnoreParens();
+    if (const auto *B = dyn_cast<BinaryOperator>(Callee); B && B->isPtrMemOp())
+      IndirectTypes.push_back(B->getRHS()->getType());
+    else if (Callee->getType()->isFunctionPointerType())
+      IndirectTypes.push_back(Callee->getType()->getPointeeType());
     return true;
+  }
+
+  /// `f(args)` on a std::function<R(A...)>: R(A...), the type of the
+  /// functions it may hold.
+  static std::optional<QualType> heldFunctionType(const CallExpr *E) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+    if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+      return std::nullopt;
+    const auto *Function = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        Op->getArg(0)->getType()->getAsCXXRecordDecl());
+    if (!Function || !Function->isInStdNamespace() ||
+        Function->getName() != "function" ||
+        Function->getTemplateArgs().size() != 1 ||
+        Function->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      return std::nullopt;
+    return Function->getTemplateArgs()[0].getAsType();
   }
   bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
     return true;
   }
   bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
   bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
+};
+
+/// Every function definition outside system headers, template
+/// instantiations included.
+class DefinitionCollector : public RecursiveASTVisitor<DefinitionCollector> {
+public:
+  DefinitionCollector(const SourceManager &SM,
+                      std::vector<const FunctionDecl *> &Out)
+      : SM(SM), Out(Out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
+        !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
+      Out.push_back(FD);
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+  std::vector<const FunctionDecl *> &Out;
 };
 
 bool isAccessorOrBookkeeping(const FunctionDecl *FD) {
@@ -71,17 +120,31 @@ const FunctionDecl *written(const FunctionDecl *FD) {
 
 class Finder {
 public:
-  explicit Finder(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+  explicit Finder(ASTContext &Ctx)
+      : Context(&Ctx), SM(Ctx.getSourceManager()) {}
 
   FoundHelpers run(const std::vector<KernelDef> &Kernels) {
     for (const KernelDef &K : Kernels)
       for (const FunctionDecl *Body : K.Bodies)
         scan(Body, K.Written);
-    while (!Work.empty()) {
-      auto [FD, Written] = Work.back();
-      Work.pop_back();
-      scan(FD, Written);
+    while (!Work.empty() || !PendingTypes.empty()) {
+      while (!Work.empty()) {
+        auto [FD, Written] = Work.back();
+        Work.pop_back();
+        scan(FD, Written);
+      }
+      // Calls through pointers reach every function of their type that
+      // the file can instrument; those may call further.
+      std::vector<QualType> Types = std::move(PendingTypes);
+      PendingTypes.clear();
+      for (QualType T : Types)
+        addIndirectTargets(T);
     }
+    llvm::sort(Found.IndirectTargets,
+               [&](const IndirectTarget &A, const IndirectTarget &B) {
+                 return SM.isBeforeInTranslationUnit(A.Function->getLocation(),
+                                                     B.Function->getLocation());
+               });
     auto InOrder = [&](const KernelDef &A, const KernelDef &B) {
       return SM.isBeforeInTranslationUnit(A.Written->getBeginLoc(),
                                           B.Written->getBeginLoc());
@@ -95,12 +158,80 @@ private:
   void scan(const FunctionDecl *FD, const FunctionDecl *Written) {
     CallCollector Calls;
     Calls.TraverseStmt(FD->getBody());
+    for (QualType T : Calls.IndirectTypes) {
+      T = T.getCanonicalType();
+      if (SeenTypes.insert(T.getAsOpaquePtr()).second)
+        PendingTypes.push_back(T);
+    }
     for (const CallExpr *Call : Calls.Calls) {
       const FunctionDecl *Callee = Call->getDirectCallee();
       const FunctionDecl *Def = Callee->getDefinition();
       Found.Calls.push_back({Written, written(Def ? Def : Callee), Call});
       consider(Callee, Call->getBeginLoc(), Written);
     }
+  }
+
+  /// The functions of the main file and of project headers that a call
+  /// through a pointer of type T (a function type, or a member function
+  /// pointer type) may reach: instrumented and registered.
+  void addIndirectTargets(QualType T) {
+    ASTContext &Ctx = *Context;
+    const auto *Member = T->getAs<MemberPointerType>();
+    QualType Function = Member ? Member->getPointeeType() : T;
+    if (!Function->isFunctionType())
+      return;
+    for (const FunctionDecl *FD : definitions(Ctx)) {
+      const auto *M = dyn_cast<CXXMethodDecl>(FD);
+      bool IsMember = M && !M->isStatic();
+      if (IsMember != (Member != nullptr) ||
+          !Ctx.hasSameFunctionTypeIgnoringExceptionSpec(FD->getType(),
+                                                        Function))
+        continue;
+      // Named from the end of the file: only what is accessible there,
+      // and a member function pointer to a virtual function calls an
+      // override found at run time, which may be another's.
+      if (FD->getAccess() == AS_private || FD->getAccess() == AS_protected)
+        continue;
+      if (IsMember && (M->isVirtual() ||
+                       !Ctx.hasSameType(QualType(Member->getClass(), 0),
+                                        Ctx.getRecordType(M->getParent()))))
+        continue;
+      const FunctionDecl *Written = written(FD);
+      bool InMain = SM.isInMainFile(SM.getExpansionLoc(Written->getLocation()));
+      bool IsKernel = hasAnnotation(Written, "wgtrace.dispatch");
+      if (!IsKernel && !considerTarget(FD))
+        continue;
+      // Header kernels run instrumented only through their copies, which
+      // the file's own uses of them name.
+      if (IsKernel && !InMain)
+        continue;
+      Found.IndirectTargets.push_back({FD, IsMember});
+    }
+  }
+
+  /// Makes FD a helper if it can be one; whether it is instrumented then.
+  bool considerTarget(const FunctionDecl *FD) {
+    const FunctionDecl *Written = written(FD);
+    SourceLocation Loc = SM.getExpansionLoc(Written->getLocation());
+    if (isOptedOut(FD) || Written->isConstexpr() ||
+        isAccessorOrBookkeeping(Written) || Written->isImplicit() ||
+        FD->isDependentContext())
+      return false;
+    if (!SM.isInMainFile(Loc) && !whyNotCopyable(Written).empty())
+      return false;
+    consider(FD, SourceLocation(), nullptr);
+    return true;
+  }
+
+  /// Every function definition of the main file and of project headers,
+  /// instantiations included, found once.
+  const std::vector<const FunctionDecl *> &definitions(ASTContext &C) {
+    if (!Definitions) {
+      Definitions.emplace();
+      DefinitionCollector Collect(SM, *Definitions);
+      Collect.TraverseDecl(C.getTranslationUnitDecl());
+    }
+    return *Definitions;
   }
 
   void consider(const FunctionDecl *Callee, SourceLocation CallLoc,
@@ -167,8 +298,12 @@ private:
          Caller});
   }
 
+  ASTContext *Context;
   SourceManager &SM;
   FoundHelpers Found;
+  llvm::DenseSet<const void *> SeenTypes;
+  std::vector<QualType> PendingTypes;
+  std::optional<std::vector<const FunctionDecl *>> Definitions;
   llvm::DenseSet<const FunctionDecl *> Reported;
   llvm::DenseMap<const FunctionDecl *, size_t> Index;
   std::vector<std::pair<const FunctionDecl *, const FunctionDecl *>> Work;

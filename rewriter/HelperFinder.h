@@ -54,6 +54,18 @@ struct HelperCall {
   const clang::CallExpr *Call;
 };
 
+/// A function a call through a pointer made by a kernel or a helper may
+/// reach, which is instrumented (in place, or copied from a header) and
+/// registered with the runtime under its plain address
+/// (<wgtrace/detail/indirect.h>).
+struct IndirectTarget {
+  /// The function (an instantiation, for a template).
+  const clang::FunctionDecl *Function;
+  /// Reached through a member function pointer (else: a function pointer
+  /// or a std::function).
+  bool Member;
+};
+
 /// What the kernels reach. KernelDef is reused: a helper too is written
 /// once and may have several instantiations.
 struct FoundHelpers {
@@ -69,6 +81,12 @@ struct FoundHelpers {
   std::vector<UnrewrittenHelper> Undefined;
   /// Every direct call in the bodies of kernels and helpers.
   std::vector<HelperCall> Calls;
+  /// What their calls through pointers may reach, in translation-unit
+  /// order: functions of the main file and of project headers whose type
+  /// such a call names (see IndirectTarget). Those of headers that cannot
+  /// be copied are not here: calls that reach them are counted at run
+  /// time.
+  std::vector<IndirectTarget> IndirectTargets;
 };
 
 FoundHelpers findHelpers(clang::ASTContext &Ctx,

@@ -186,9 +186,44 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
     OS << (Tables.AccessSites.empty() ? "nullptr" : "wgtrace_access_site_bits_")
        << ")";
   }
-  OS << ");\n"
-     << "} // namespace\n"
+  OS << ");\n";
+  // Calls through pointers: WGTRACE_INDIRECT_CALL(n) names entry n.
+  if (!Tables.IndirectCalls.empty()) {
+    OS << "const ::wgtrace::detail::IndirectCallInfo "
+          "wgtrace_indirect_call_info_[] = {\n";
+    for (const IndirectCallMeta &C : Tables.IndirectCalls)
+      OS << "    {" << Quoted(C.File) << ", " << C.Line << ", " << C.Column
+         << ", " << Quoted(C.Scope) << ", " << Quoted(C.Text) << "},\n";
+    OS << "};\n"
+       << "::wgtrace::detail::IndirectCalls wgtrace_indirect_calls_("
+          "wgtrace_indirect_call_info_, "
+       << Tables.IndirectCalls.size() << ");\n";
+  }
+  OS << "} // namespace\n"
      << "#line 1 \"" << escapeCString(FilePath) << "\"\n";
+  return Out;
+}
+
+std::string emitIndirectTargets(ArrayRef<IndirectTargetMeta> Targets) {
+  if (Targets.empty())
+    return "";
+  // After everything the file declares, on lines of their own after its
+  // last: every original line keeps its number.
+  std::string Out = "\nnamespace {\n"
+                    "const ::wgtrace::detail::IndirectTarget "
+                    "wgtrace_indirect_targets_[] = {\n";
+  for (const IndirectTargetMeta &T : Targets) {
+    if (T.Member)
+      Out += "    ::wgtrace::detail::memberTarget<" + T.Type + ">(&" + T.Plain +
+             "),\n";
+    else
+      Out += "    ::wgtrace::detail::functionTarget<" + T.Type + ">(&" +
+             T.Plain + ", &" + T.Instrumented + "),\n";
+  }
+  Out += "};\n"
+         "const ::wgtrace::detail::IndirectTargets "
+         "wgtrace_indirect_registration_(wgtrace_indirect_targets_, " +
+         std::to_string(Targets.size()) + ");\n} // namespace\n";
   return Out;
 }
 

@@ -72,6 +72,23 @@ std::string emitModuleBlock(llvm::ArrayRef<FunctionMeta> Functions,
                             const ModuleTables &Tables,
                             llvm::StringRef FilePath);
 
+/// A function calls through pointers may reach, as the end of the file
+/// registers it (detail::IndirectTarget).
+struct IndirectTargetMeta {
+  /// The function's type ("void (int, float *)"), or for a member function
+  /// its member function pointer's type.
+  std::string Type;
+  /// How the end of the file names the function as written, and its
+  /// instrumented version (the same name when it is instrumented in place).
+  std::string Plain;
+  std::string Instrumented;
+  bool Member = false;
+};
+
+/// The text appended to the file: the registration of the functions calls
+/// through pointers may reach ("" when there are none).
+std::string emitIndirectTargets(llvm::ArrayRef<IndirectTargetMeta> Targets);
+
 /// The definition of a module of one kernel that several translation units
 /// define alike (inline variables, C++17): a kernel of a project header,
 /// whose instrumented copies in every file record under it, so that it is

@@ -163,6 +163,43 @@ void RewriteContext::addSite(std::pair<unsigned, unsigned> Range,
   Tables.AccessSites.push_back(std::move(Meta));
 }
 
+bool RewriteContext::wrapIndirectCall(const CallExpr *Call, const Expr *Callee,
+                                      StringRef Function) {
+  bool InMacro = false;
+  auto Whole = editRange(Call->getSourceRange(), InMacro);
+  auto Pointer = editRange(Callee->getSourceRange(), InMacro);
+  if (!Whole || !Pointer) {
+    if (isInTargetFile(Call->getBeginLoc()))
+      untraced(Call,
+               "it calls through a pointer spelled in a macro expansion, "
+               "which wgtrace cannot send to the function's instrumented "
+               "version: " +
+                   whyNotEditable(Call),
+               AccessKind::Call);
+    return false;
+  }
+  auto [It, New] = Tables.IndirectCallIndex.try_emplace(
+      {Target.getHashValue(), Whole->first, Whole->second},
+      static_cast<unsigned>(Tables.IndirectCalls.size()));
+  if (New) {
+    IndirectCallMeta Meta;
+    Meta.File = pathOf(Target);
+    Meta.Line = SM.getLineNumber(Target, Whole->first);
+    Meta.Column = SM.getColumnNumber(Target, Whole->first);
+    Meta.Scope = Scope;
+    Meta.Text =
+        oneLine(SM.getBufferData(Target).slice(Whole->first, Whole->second));
+    Tables.IndirectCalls.push_back(std::move(Meta));
+  }
+  // Outermost: a pointer loaded from memory is wrapped inside, as a load.
+  Edits.wrap(Pointer->first, Pointer->second,
+             ("::wgtrace::detail::" + Function + "(WGTRACE_INDIRECT_CALL(" +
+              Twine(It->second) + "), ")
+                 .str(),
+             ")", /*Stackable=*/true);
+  return true;
+}
+
 static constexpr const char *kConflictReason =
     "its text is a macro argument that the macro uses in several ways (say, "
     "read and written), and one text cannot be wrapped for each";

@@ -64,6 +64,16 @@ struct UntracedMeta {
   std::string Reason;
 };
 
+/// A call through a pointer the rewriter sends through the runtime's
+/// lookup (detail::IndirectCallInfo).
+struct IndirectCallMeta {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  std::string Scope;
+  std::string Text;
+};
+
 /// What one translation unit's module lists besides its kernels and
 /// dispatch sites. Every RewriteContext of the unit (the main file's, the
 /// headers' whose helpers are copied) adds to the same tables.
@@ -75,6 +85,8 @@ struct ModuleTables {
   /// Site N is entry N - 1.
   std::vector<AccessSiteMeta> AccessSites;
   std::vector<UntracedMeta> Untraced;
+  /// Call N (0-based) is entry N.
+  std::vector<IndirectCallMeta> IndirectCalls;
 
   /// Numbers the sites again without the ones whose wraps were taken back
   /// (a macro argument found to be used in conflicting ways after it was
@@ -103,6 +115,9 @@ private:
   std::vector<SiteEdit> SiteEdits;
   /// Texts used in conflicting ways: no wrap may go there.
   std::set<RangeKey> Poisoned;
+  /// (file, begin, end) of each call through a pointer: instantiations
+  /// of a template make the same call again and keep its entry.
+  std::map<RangeKey, unsigned> IndirectCallIndex;
   /// Untraced accesses already listed (instantiations repeat them).
   std::set<
       std::pair<clang::SourceLocation::UIntTy, clang::SourceLocation::UIntTy>>
@@ -196,6 +211,14 @@ public:
                          llvm::function_ref<std::string(unsigned Site)> Make,
                          const clang::Expr *Callee = nullptr,
                          llvm::StringRef ConflictReason = "");
+
+  /// Sends the call through a pointer Call through the runtime's lookup:
+  /// Callee (the pointer's text) is wrapped in Function (throughPointer,
+  /// throughMember, throughFunction) with the call's entry in the module's
+  /// table of such calls. Reported untraced, and false, when the text
+  /// cannot be edited.
+  bool wrapIndirectCall(const clang::CallExpr *Call, const clang::Expr *Callee,
+                        llvm::StringRef Function);
 
   /// Reports that the access E is not traced, for Reason (one sentence,
   /// no final period): a warning at E (an error under --strict) and an

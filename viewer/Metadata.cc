@@ -115,6 +115,10 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
     for (const fb::UntracedAccessDef *U : *Untraced)
       M.Untraced.push_back({place(U->location(), Files), text(U->scope()),
                             text(U->text()), text(U->reason())});
+  if (const auto *Calls = X.indirect_calls())
+    for (const fb::IndirectCallDef *C : *Calls)
+      M.IndirectCalls.push_back(
+          {place(C->location(), Files), text(C->scope()), text(C->text())});
 }
 
 Expected<Metadata> Metadata::decode(const Chunk &C) {

@@ -82,6 +82,14 @@ struct UntracedAccess {
   std::string Reason;
 };
 
+/// A call through a pointer in instrumented code (fb::IndirectCallDef):
+/// the bits of an UninstrumentedCall VALUE index them.
+struct IndirectCall {
+  SourcePlace Where;
+  std::string Scope;
+  std::string Text;
+};
+
 /// The decoded metadata of one chunk. A ring chunk's dispatch ids index the
 /// sites of the metadata chunk most recently read before it (IREE's rule).
 struct Metadata {
@@ -110,6 +118,7 @@ struct Metadata {
   /// Access site id N is AccessSites[N - 1].
   std::vector<AccessSite> AccessSites;
   std::vector<UntracedAccess> Untraced;
+  std::vector<IndirectCall> IndirectCalls;
   /// Set when the extension table did not verify and was ignored: the
   /// file was read with IREE's schema alone. One line for the user.
   std::string ExtensionNote;

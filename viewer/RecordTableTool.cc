@@ -30,6 +30,8 @@ const char *valueTypeName(format::ValueType Type) {
     return "buffer_extent";
   case format::ValueType::Continuation:
     return "continuation";
+  case format::ValueType::UninstrumentedCall:
+    return "uninstrumented_call";
   default:
     return "unknown";
   }
@@ -76,6 +78,7 @@ std::string valueNumber(format::ValueType Type, uint64_t Bits) {
   case VT::BufferBase:
   case VT::BufferExtent:
   case VT::Continuation:
+  case VT::UninstrumentedCall:
     return fmt::format("{}", Bits);
   case VT::Float16:
     return Float(halfToFloat(uint16_t(Bits)));

@@ -325,6 +325,8 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
       case format::Tag::Value:
         Rec.Value = format::decodeValue(P);
         Rec.WorkgroupOffset = Rec.Value.WorkgroupOffset;
+        if (Rec.Value.Type == format::ValueType::UninstrumentedCall)
+          ++UninstrumentedCalls[Rec.Value.Bits];
         break;
       default:
         Rec.Memory = format::decodeMemory(P);

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 
 namespace wgtrace::viewer {
 
@@ -57,6 +58,12 @@ public:
     Consumed = std::move(F);
   }
 
+  /// After decode(): how many UninstrumentedCall VALUEs it read, per call
+  /// (the VALUE's bits, an index of Metadata::IndirectCalls).
+  const std::map<uint64_t, uint64_t> &uninstrumentedCalls() const {
+    return UninstrumentedCalls;
+  }
+
 private:
   explicit RingDecoder(const Chunk &C) : C(C) {}
 
@@ -85,6 +92,8 @@ private:
   /// Every key must name a workgroup record decoded before it.
   bool CheckKeys = true;
   std::function<void(uint64_t, uint64_t)> Consumed;
+  /// Counted as decode() reads the records.
+  mutable std::map<uint64_t, uint64_t> UninstrumentedCalls;
 };
 
 } // namespace wgtrace::viewer

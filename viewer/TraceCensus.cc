@@ -217,11 +217,24 @@ json::Object lossJson(const TraceCensus &C) {
                        {"status", K.Lost            ? "lost"
                                   : C.LossUncounted ? "maybe lost"
                                                     : "not recorded"}});
+  json::Array Calls;
+  for (const UninstrumentedCall &U : C.UninstrumentedCalls) {
+    json::Object O{{"calls", U.Calls}};
+    if (U.Call) {
+      O["file"] = U.Call->Where.File;
+      O["line"] = U.Call->Where.Line;
+      O["column"] = U.Call->Where.Column;
+      O["scope"] = U.Call->Scope;
+      O["text"] = U.Call->Text;
+    }
+    Calls.push_back(std::move(O));
+  }
   return json::Object{{"bytes_lost", C.bytesLost()},
                       {"rings", std::move(Rings)},
                       {"sites_without_records", std::move(Sites)},
                       {"kernels_without_records", std::move(Kernels)},
-                      {"untraced_accesses", uint64_t(C.Untraced.size())}};
+                      {"untraced_accesses", uint64_t(C.Untraced.size())},
+                      {"uninstrumented_calls", std::move(Calls)}};
 }
 
 std::string censusText(const TraceCensus *C, bool AllSites) {
@@ -234,6 +247,9 @@ std::string censusText(const TraceCensus *C, bool AllSites) {
   std::string Untraced = untracedText(*C);
   if (!Untraced.empty())
     Out += "\n" + Untraced;
+  std::string Calls = uninstrumentedCallsText(*C);
+  if (!Calls.empty())
+    Out += "\n" + Calls;
   return Out;
 }
 
@@ -261,6 +277,30 @@ std::string untracedText(const TraceCensus &C, size_t MaxListed) {
   }
   if (C.Untraced.size() > MaxListed)
     Out += fmt::format("  ... {} more\n", C.Untraced.size() - MaxListed);
+  return Out;
+}
+
+std::string uninstrumentedCallsText(const TraceCensus &C) {
+  if (C.UninstrumentedCalls.empty())
+    return {};
+  uint64_t Total = 0;
+  for (const UninstrumentedCall &U : C.UninstrumentedCalls)
+    Total += U.Calls;
+  std::string Out = fmt::format(
+      "{} call{} through pointers ran code wgtrace did not instrument (a "
+      "function of no rewritten file, or one the rewriter could not copy): "
+      "{} accesses are missing from every count:\n",
+      Total, Total == 1 ? "" : "s", Total == 1 ? "its" : "their");
+  for (const UninstrumentedCall &U : C.UninstrumentedCalls) {
+    if (!U.Call) {
+      Out += fmt::format("  {} x a call the metadata does not list\n", U.Calls);
+      continue;
+    }
+    Out += fmt::format(
+        "  {} x {}: {}{}\n", U.Calls,
+        U.Call->Where.known() ? U.Call->Where.str(true) : "(unknown place)",
+        U.Call->Text, U.Call->Scope.empty() ? "" : " in " + U.Call->Scope);
+  }
   return Out;
 }
 

@@ -60,6 +60,14 @@ struct SiteCensus {
   uint64_t WorkgroupsLost = 0;
 };
 
+/// A call through a pointer that ran code wgtrace did not instrument, and
+/// how often (UninstrumentedCall VALUEs); Call is null for a VALUE whose
+/// call the metadata does not list.
+struct UninstrumentedCall {
+  const IndirectCall *Call = nullptr;
+  uint64_t Calls = 0;
+};
+
 struct TraceCensus {
   uint64_t FileBytes = 0;
   unsigned Chunks = 0, MetadataChunks = 0, RingChunks = 0, TimingChunks = 0;
@@ -74,6 +82,8 @@ struct TraceCensus {
   std::vector<std::string> Notes;
   /// Accesses the rewriter could not wrap, each once.
   std::vector<UntracedAccess> Untraced;
+  /// Calls through pointers that ran uninstrumented code, in file order.
+  std::vector<UninstrumentedCall> UninstrumentedCalls;
   /// The buffers Record::Buffer indexes (kernel parameters and the memory
   /// each invocation gave them).
   std::vector<BufferInfo> Buffers;
@@ -86,6 +96,12 @@ struct TraceCensus {
 
   uint64_t bytesLost() const;
   bool anyLoss() const { return !Rings.empty(); }
+  /// Whether the trace misses part of what the program did: records lost
+  /// to wrapping, accesses the rewriter could not wrap, or code that calls
+  /// through pointers ran uninstrumented.
+  bool incomplete() const {
+    return anyLoss() || !Untraced.empty() || !UninstrumentedCalls.empty();
+  }
   /// Why there is nothing to analyse ("the file is empty", "no workgroup
   /// record: ...", "no workgroup matches --kernel 'x'"), or "" when there
   /// is something. \p FilterText describes the reader's filter.
@@ -109,6 +125,9 @@ std::string censusText(const TraceCensus *C, bool AllSites = false);
 llvm::json::Value censusJson(const TraceCensus *C);
 /// "N accesses in the source are not traced (...)" lines, "" when none.
 std::string untracedText(const TraceCensus &C, size_t MaxListed = 10);
+/// "N calls through pointers ran code wgtrace did not instrument" lines,
+/// "" when none.
+std::string uninstrumentedCallsText(const TraceCensus &C);
 
 } // namespace wgtrace::viewer
 

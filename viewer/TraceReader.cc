@@ -81,6 +81,28 @@ void TraceReader::countRing(const RingInfo &Info) {
   Census.LossUncounted = true;
 }
 
+void TraceReader::countUninstrumentedCalls(
+    const Metadata *Meta, const std::map<uint64_t, uint64_t> &Counts) {
+  for (const auto &[Id, Calls] : Counts) {
+    const IndirectCall *Call = Meta && Id < Meta->IndirectCalls.size()
+                                   ? &Meta->IndirectCalls[Id]
+                                   : nullptr;
+    // The same call of several rings (threads) is one entry.
+    auto Same = std::find_if(
+        Census.UninstrumentedCalls.begin(), Census.UninstrumentedCalls.end(),
+        [&](const UninstrumentedCall &U) {
+          return U.Call == Call ||
+                 (U.Call && Call &&
+                  U.Call->Where.str(true) == Call->Where.str(true) &&
+                  U.Call->Text == Call->Text);
+        });
+    if (Same == Census.UninstrumentedCalls.end())
+      Census.UninstrumentedCalls.push_back({Call, Calls});
+    else
+      Same->Calls += Calls;
+  }
+}
+
 void TraceReader::finishCensus(const WorkgroupJoiner &Joiner,
                                const BufferResolver &Buffers) {
   Census.Invocations = Joiner.invocations();
@@ -333,6 +355,8 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
           },
           &Joiner);
     }
+    if (FirstPass)
+      countUninstrumentedCalls(Info.Meta, D->uninstrumentedCalls());
     for (AnalysisTool *T : Tools)
       T->endRing(Info);
     EndWorkgroups();

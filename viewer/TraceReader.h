@@ -43,6 +43,8 @@ public:
 private:
   llvm::Error runChunks(llvm::ArrayRef<AnalysisTool *> Tools, bool FirstPass);
   void countRing(const RingInfo &Info);
+  void countUninstrumentedCalls(const Metadata *Meta,
+                                const std::map<uint64_t, uint64_t> &Counts);
   void finishCensus(const WorkgroupJoiner &Joiner,
                     const BufferResolver &Buffers);
 

@@ -90,6 +90,7 @@ void formatValue(fmt::memory_buffer &Out, uint8_t Type, uint64_t Bits,
   case format::ValueType::BufferBase:
   case format::ValueType::BufferExtent:
   case format::ValueType::Continuation:
+  case format::ValueType::UninstrumentedCall:
     // wgtrace's own types: printed as IREE's tool prints them, below.
     break;
   }

@@ -70,7 +70,7 @@ int worse(int A, int B) {
 
 /// kExitIncomplete when \p C says the trace misses part of the run.
 int completeness(const TraceCensus &C) {
-  return C.anyLoss() || !C.Untraced.empty() ? kExitIncomplete : 0;
+  return C.incomplete() ? kExitIncomplete : 0;
 }
 
 cl::OptionCategory ViewCategory("wgtrace-view options");

@@ -10,6 +10,7 @@
 
 #include "metadata_builder.h"
 
+#include "indirect_calls.h"
 #include "module_registry.h"
 
 #include "wgtrace/dispatch_instrument_generated.h"
@@ -54,6 +55,7 @@ private:
   std::vector<flatbuffers::Offset<fb::WgtraceSiteDef>> SiteExtras;
   std::vector<flatbuffers::Offset<fb::AccessSiteDef>> AccessSites;
   std::vector<flatbuffers::Offset<fb::UntracedAccessDef>> Untraced;
+  std::vector<flatbuffers::Offset<fb::IndirectCallDef>> IndirectCalls;
   // Index 0 of the file table is a placeholder so that 0 means "no file".
   std::vector<std::string> Files = {""};
   std::map<std::string, uint32_t> FileByPath;
@@ -163,6 +165,15 @@ std::vector<uint8_t> MetadataBuilder::build() {
   });
   forEachModule([&](const detail::Module &M) { addModuleSites(M); });
   forEachModule([&](const detail::Module &M) { addModuleAccessSites(M); });
+  forEachIndirectCalls([&](const detail::IndirectCalls &C) {
+    for (size_t I = 0; I < C.NumCalls; ++I) {
+      const detail::IndirectCallInfo &Call = C.Calls[I];
+      fb::SourceLocation Where = location(Call.File, Call.Line, Call.Column);
+      IndirectCalls.push_back(
+          fb::CreateIndirectCallDef(Builder, &Where, optionalString(Call.Scope),
+                                    optionalString(Call.Text)));
+    }
+  });
 
   std::vector<StringOffset> FileStrings;
   FileStrings.reserve(Files.size());
@@ -179,7 +190,8 @@ std::vector<uint8_t> MetadataBuilder::build() {
   auto Extension = fb::CreateWgtraceDef(
       Builder, /*version=*/1, Builder.CreateVector(FileStrings),
       Builder.CreateVector(FunctionExtras), Builder.CreateVector(SiteExtras),
-      AccessSiteVector, Builder.CreateVector(Untraced));
+      AccessSiteVector, Builder.CreateVector(Untraced),
+      IndirectCalls.empty() ? 0 : Builder.CreateVector(IndirectCalls));
 
   auto FunctionVector = Builder.CreateVector(Functions);
   auto SiteVector = Builder.CreateVector(Sites);

@@ -20,7 +20,7 @@
 static void bump(float *p) { p[0] += 1; }
 
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
-// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "f(a + wg.id[0])", "it calls through a 'std::function' object, {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "f(a + wg.id[0])", "it calls through a 'std::function' object: {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "r(a + 1)", "it calls through a 'std::reference_wrapper' object, {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "b()", "it calls through a 'std::_Bind' object, {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "std::invoke(bump, a + 3)", "it calls through 'std::invoke', {{.*}}"},
@@ -30,7 +30,7 @@ static void bump(float *p) { p[0] += 1; }
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a) {
   std::function<void(float *)> f = bump;
   f(a + wg.id[0]);
-  // WARN: [[@LINE-1]]:3: warning: call 'f(a + wg.id[0])' is not traced: it calls through a 'std::function' object, which wgtrace does not follow: the accesses of the function it calls are recorded only if that function is instrumented for another reason (a lambda of the kernel is)
+  // WARN: [[@LINE-1]]:3: warning: call 'f(a + wg.id[0])' is not traced: it calls through a 'std::function' object: a function of this file it holds runs instrumented, but a lambda or a functor it holds is recorded only if it is instrumented for another reason (a lambda of the kernel is)
   // STRICT: [[@LINE-2]]:3: error: call 'f(a + wg.id[0])' is not traced
   auto r = std::ref(bump);
   r(a + 1);

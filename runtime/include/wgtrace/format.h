@@ -127,6 +127,10 @@ enum class ValueType : uint8_t {
   /// WORKGROUP record. All copies with the same ring and Bits are one
   /// workgroup.
   Continuation = 0x42,
+  /// A call through a pointer ran a function wgtrace did not instrument
+  /// while this workgroup ran: its accesses are not in the trace. Ordinal
+  /// is 0; Bits is the call's index in WgtraceDef.indirect_calls.
+  UninstrumentedCall = 0x43,
 };
 inline constexpr unsigned kValueTypeCount = 13;
 

@@ -12,6 +12,7 @@
 #ifndef WGTRACE_INSTRUMENT_H
 #define WGTRACE_INSTRUMENT_H
 
+#include "wgtrace/detail/indirect.h"
 #include "wgtrace/detail/intrinsics.h"
 #include "wgtrace/detail/watch.h"
 #include "wgtrace/wgtrace.h"
@@ -137,6 +138,10 @@
 #else
 #define WGTRACE_BUFFERS(...) ::wgtrace::detail::recordBuffers(__VA_ARGS__)
 #endif
+
+/// The id of this translation unit's call through a pointer \p index
+/// (detail::IndirectCalls).
+#define WGTRACE_INDIRECT_CALL(index) (wgtrace_indirect_calls_.id(index))
 
 /// The id of dispatch site \p index of this translation unit.
 #define WGTRACE_SITE(index)                                                    \

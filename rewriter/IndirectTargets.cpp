@@ -1,0 +1,80 @@
+//===- IndirectTargets.cpp - What calls through pointers reach ------------===//
+
+#include "IndirectTargets.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/PrettyPrinter.h"
+#include "clang/AST/TemplateBase.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace wgtrace {
+namespace rewriter {
+
+const FunctionDecl *writtenFunction(const FunctionDecl *FD) {
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    return Pattern;
+  return FD;
+}
+
+/// How the end of the file spells things: fully qualified, without the
+/// scopes nobody can write (an anonymous namespace's members are found
+/// without it).
+static PrintingPolicy endOfFilePolicy(const ASTContext &Ctx) {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.FullyQualifiedName = true;
+  Policy.SuppressScope = false;
+  Policy.SuppressUnwrittenScope = true;
+  Policy.PrintCanonicalTypes = true;
+  return Policy;
+}
+
+/// `<float, 4>` for an instantiation of a template, "" otherwise.
+static std::string templateArguments(const FunctionDecl *FD,
+                                     const PrintingPolicy &Policy) {
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!Args)
+    return "";
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  printTemplateArgumentList(OS, Args->asArray(), Policy);
+  return Out;
+}
+
+std::vector<IndirectTargetMeta> indirectTargets(ASTContext &Ctx,
+                                                const FoundHelpers &Helpers,
+                                                const HelperCloner &Cloner) {
+  PrintingPolicy Policy = endOfFilePolicy(Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<IndirectTargetMeta> Out;
+  for (const IndirectTarget &T : Helpers.IndirectTargets) {
+    const FunctionDecl *Written = writtenFunction(T.Function);
+    IndirectTargetMeta Meta;
+    Meta.Member = T.Member;
+    std::string Qualified;
+    llvm::raw_string_ostream OS(Qualified);
+    Written->printQualifiedName(OS, Policy);
+    std::string Arguments = templateArguments(T.Function, Policy);
+    Meta.Plain = "::" + Qualified + Arguments;
+    if (SM.isInMainFile(SM.getExpansionLoc(Written->getLocation()))) {
+      Meta.Instrumented = Meta.Plain;
+    } else {
+      std::string Copy = Cloner.copyName(Written);
+      if (Copy.empty())
+        continue;
+      Meta.Instrumented = Copy + Arguments;
+    }
+    QualType Type = T.Function->getType();
+    if (T.Member)
+      Type = Ctx.getMemberPointerType(
+          Type, Ctx.getRecordType(cast<CXXMethodDecl>(T.Function)->getParent())
+                    .getTypePtr());
+    Meta.Type = Type.getAsString(Policy);
+    Out.push_back(std::move(Meta));
+  }
+  return Out;
+}
+
+} // namespace rewriter
+} // namespace wgtrace
