@@ -210,9 +210,29 @@ AccessCollector::Handover AccessCollector::handover(QualType Param,
   if (Param->isPointerType())
     return Model.pointerTargetIsMemory(Arg) ? Handover::Pointer
                                             : Handover::None;
-  if (Param->isReferenceType() && Arg->isGLValue() && Model.isMemory(Arg))
+  if (Param->isReferenceType() && Arg->isGLValue() && Model.isMemory(Arg) &&
+      !isLibraryBookkeeping(Arg->getType()))
     return Handover::Reference;
   return Handover::None;
+}
+
+bool AccessCollector::isLibraryBookkeeping(QualType T) const {
+  // An object of a library class that holds only the library's own state,
+  // no elements of the kernel's: a stream (std::cout), a mutex, a random
+  // engine or distribution. What library code does to it is bookkeeping,
+  // as a container's size and data pointer are.
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || !RD->isInStdNamespace())
+    return false;
+  RD = RD->getDefinition();
+  StringRef Name = RD->getIdentifier() ? RD->getName() : "";
+  if (Name == "ios_base" || Name.ends_with("mutex") ||
+      Name == "condition_variable" || Name.ends_with("_engine") ||
+      Name.ends_with("_distribution") || Name == "random_device")
+    return true;
+  return llvm::any_of(RD->bases(), [&](const CXXBaseSpecifier &B) {
+    return isLibraryBookkeeping(B.getType());
+  });
 }
 
 std::string AccessCollector::libraryReason(const std::string &Subject,

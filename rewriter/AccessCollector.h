@@ -90,6 +90,9 @@ private:
   /// to it, or not at all (string literals are not kernel memory).
   enum class Handover : uint8_t { None, Pointer, Reference };
   Handover handover(clang::QualType Param, const clang::Expr *Arg) const;
+  /// Whether T is a library class whose objects hold only the library's
+  /// own state (a stream, a mutex), not elements of the kernel's.
+  bool isLibraryBookkeeping(clang::QualType T) const;
   /// "<Subject> is given kernel memory ('<Arg>') ...", Subject naming the
   /// function or the construction with its quotes.
   std::string libraryReason(const std::string &Subject,

@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <iostream>
 #include <iterator>
+#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,6 +38,8 @@
 // CHECK-NEXT: {"{{.*}}", [[#]], 16, "k", "std::strlen(text)", "'strlen' is given kernel memory ('text') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 15, "k", "add(a[10], 1.0f)", "'std::plus::operator()' is given kernel memory ('a[10]') {{.*}}"},
 // CHECK-NEXT: };
+static std::mt19937 engine;
+
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n,
                         const char *text) {
   std::vector<float> v(a, a + n);
@@ -78,4 +82,10 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n,
          pr.first + float(s.size() + sv.size() + fill.size() + v.size()) +
          float(len + greeting.size()) + sum + mc;
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[9]) = WGTRACE_LOAD_AT({{[0-9]+}}, view[1]) + float(name.size()) + WGTRACE_LOAD_AT({{[0-9]+}}, *back) + m + WGTRACE_LOAD_AT({{[0-9]+}}, copy[0]) + lp.first +
+  // A library object that holds only the library's own state (a stream, a
+  // random engine) is not kernel memory, global or not: the element the
+  // kernel prints is.
+  std::cout << "a[0] = " << a[0] << std::endl;
+  // CHECK: std::cout << "a[0] = " << WGTRACE_LOAD_AT({{[0-9]+}}, a[0]) << std::endl;
+  a[10] = std::uniform_real_distribution<float>(0, 1)(engine);
 }
