@@ -11,6 +11,7 @@
 #include "HelperFinder.h"
 #include "IndirectTargets.h"
 #include "KernelFinder.h"
+#include "KernelInstances.h"
 #include "MemoryModel.h"
 #include "MetadataEmitter.h"
 #include "PlainBodyCopy.h"
@@ -23,10 +24,12 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace llvm;
@@ -76,6 +79,15 @@ private:
                    const std::string &Name, unsigned Index,
                    ArrayRef<ParamMeta> Params,
                    const std::string &SharedModule = "", StringRef Header = "");
+  /// The instances of template kernel K (function Index of Module) that
+  /// the end of the file registers, added to Instances; returns the tag
+  /// its prologue names them by ("" for a kernel that is not a template,
+  /// or whose parameters a tag cannot hold).
+  std::string addInstances(const KernelDef &K, const FunctionMeta &Template,
+                           const std::string &Module, unsigned Index);
+  /// Path relative to the project root when it lies below it, else as
+  /// given.
+  std::string projectRelative(StringRef Path) const;
   /// "lambda at FILE:LINE" for each lambda kernel (":COL" added when two
   /// share a line), by closure type.
   void nameLambdaKernels(const SourceManager &SM,
@@ -84,6 +96,11 @@ private:
   bool addSite(RewriteContext &RC, StringRef Code, const CallExpr *Call,
                unsigned Index);
   std::string calleeName(const ASTContext &Ctx, const Expr *Kernel) const;
+  /// The export name of kernel FD (a function or one instantiation of a
+  /// template): its qualified name, with its template arguments, and with
+  /// its parameter types when another kernel has the same name (an
+  /// overload).
+  std::string exportName(const FunctionDecl *FD) const;
 
   Preprocessor &PP;
   std::string Target;
@@ -91,6 +108,11 @@ private:
   RewriteResult &Result;
   RewriteOptions Options;
   llvm::DenseMap<const CXXRecordDecl *, std::string> LambdaKernelNames;
+  std::vector<InstanceMeta> Instances;
+  /// Qualified names that several kernels of this file have (overloads).
+  std::set<std::string> OverloadedKernels;
+  /// The prologue's instance tag of the kernel being instrumented.
+  std::string PrologueTag;
 };
 
 bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
@@ -146,12 +168,24 @@ bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
                  "' must be a plain '{ ... }' written outside any macro");
     return false;
   }
-  std::string Prologue =
-      SharedModule.empty()
-          ? (" WGTRACE_WORKGROUP(" + WGName + ", " + Twine(Index) + ");").str()
-          : (" WGTRACE_WORKGROUP_OF(::" + SharedModule + ", " + WGName + ", " +
-             Twine(Index) + ");")
-                .str();
+  std::string Prologue;
+  if (!PrologueTag.empty())
+    Prologue =
+        SharedModule.empty()
+            ? (" WGTRACE_WORKGROUP_INSTANCE(" + WGName + ", " + Twine(Index) +
+               ", " + PrologueTag + ");")
+                  .str()
+            : (" WGTRACE_WORKGROUP_INSTANCE_OF(::" + SharedModule + ", " +
+               WGName + ", " + Twine(Index) + ", " + PrologueTag + ");")
+                  .str();
+  else
+    Prologue =
+        SharedModule.empty()
+            ? (" WGTRACE_WORKGROUP(" + WGName + ", " + Twine(Index) + ");")
+                  .str()
+            : (" WGTRACE_WORKGROUP_OF(::" + SharedModule + ", " + WGName +
+               ", " + Twine(Index) + ");")
+                  .str();
   Prologue += bufferPrologue(Params);
   if (SelectableBodies) {
     std::string Why;
@@ -173,6 +207,61 @@ bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
   return true;
 }
 
+std::string RewriteConsumer::exportName(const FunctionDecl *FD) const {
+  std::string Name = instanceName(FD, kernelName(FD));
+  if (!OverloadedKernels.count(kernelName(FD)))
+    return Name;
+  // An overload: named with its parameters after the Workgroup, as Clang
+  // prints their types.
+  PrintingPolicy Policy(FD->getASTContext().getLangOpts());
+  Name += "(";
+  for (unsigned I = 1; I < FD->getNumParams(); ++I)
+    Name += (I > 1 ? ", " : "") +
+            FD->getParamDecl(I)->getType().getAsString(Policy);
+  return Name + ")";
+}
+
+std::string RewriteConsumer::addInstances(const KernelDef &K,
+                                          const FunctionMeta &Template,
+                                          const std::string &Module,
+                                          unsigned Index) {
+  if (K.Lambda)
+    return "";
+  std::optional<std::string> Tag = instanceTagInPattern(K.Written);
+  if (!Tag)
+    return "";
+  for (const FunctionDecl *Body : K.Bodies) {
+    std::optional<std::string> Spelled = instanceTag(Body);
+    if (!Spelled)
+      continue;
+    InstanceMeta I;
+    I.Tag = *Spelled;
+    I.Module = Module;
+    I.Pattern = Index;
+    I.Function = Template;
+    I.Function.Name = exportName(Body);
+    I.Function.Params = describeBufferParams(K.Written, {Body});
+    Instances.push_back(std::move(I));
+  }
+  return *Tag;
+}
+
+std::string RewriteConsumer::projectRelative(StringRef Path) const {
+  SmallString<256> Root(Options.ProjectRoot);
+  if (Root.empty())
+    sys::fs::current_path(Root);
+  SmallString<256> File(Path);
+  if (sys::fs::make_absolute(File) || sys::fs::make_absolute(Root))
+    return Path.str();
+  sys::path::remove_dots(File, /*remove_dot_dot=*/true);
+  sys::path::remove_dots(Root, /*remove_dot_dot=*/true);
+  StringRef Relative = File;
+  if (!Relative.consume_front(Root) ||
+      !(Relative.empty() || sys::path::is_separator(Relative.front())))
+    return Path.str();
+  return Relative.ltrim("/").str();
+}
+
 void RewriteConsumer::nameLambdaKernels(const SourceManager &SM,
                                         const std::vector<KernelDef> &Kernels) {
   std::map<unsigned, unsigned> PerLine;
@@ -184,7 +273,8 @@ void RewriteConsumer::nameLambdaKernels(const SourceManager &SM,
       continue;
     SourceLocation At = SM.getExpansionLoc(K.Lambda->getBeginLoc());
     unsigned Line = SM.getExpansionLineNumber(At);
-    std::string Name = "lambda at " + GivenPath + ":" + std::to_string(Line);
+    std::string Name =
+        "lambda at " + projectRelative(GivenPath) + ":" + std::to_string(Line);
     if (PerLine[Line] > 1)
       Name += ":" + std::to_string(SM.getExpansionColumnNumber(At));
     for (const CXXRecordDecl *Closure : K.Closures)
@@ -194,13 +284,22 @@ void RewriteConsumer::nameLambdaKernels(const SourceManager &SM,
 
 std::string RewriteConsumer::calleeName(const ASTContext &Ctx,
                                         const Expr *Kernel) const {
-  const Expr *E = Kernel->IgnoreParenImpCasts();
+  // `static_cast<void (*)(...)>(k)` picks an overload of k.
+  const Expr *E = Kernel->IgnoreParenCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E))
     if (U->getOpcode() == UO_AddrOf)
-      E = U->getSubExpr()->IgnoreParenImpCasts();
+      E = U->getSubExpr()->IgnoreParenCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
-      return kernelName(FD);
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
+      // An instantiation of a template kernel is an export of its own when
+      // the end of the file can register it (KernelInstances.h).
+      if (instanceTag(FD) && FD->getTemplateInstantiationPattern() &&
+          instanceTagInPattern(FD->getTemplateInstantiationPattern()))
+        return exportName(FD);
+      return exportName(FD->getTemplateInstantiationPattern()
+                            ? FD->getTemplateInstantiationPattern()
+                            : FD);
+    }
   // A lambda kernel: its export's name.
   auto Lambda = LambdaKernelNames.find(closureOf(Kernel));
   if (Lambda != LambdaKernelNames.end())
@@ -229,6 +328,29 @@ static const FunctionDecl *usedEnclosingFunction(ASTContext &Ctx,
     Parents = Ctx.getParents(P);
   }
   return nullptr;
+}
+
+/// Whether Call is written in (an instantiation of) a template.
+static bool inTemplateInstantiation(ASTContext &Ctx, const Stmt *Call) {
+  DynTypedNodeList Parents = Ctx.getParents(*Call);
+  while (!Parents.empty()) {
+    const DynTypedNode &P = Parents[0];
+    if (const auto *FD = P.get<FunctionDecl>())
+      if (FD->isTemplateInstantiation())
+        return true;
+    Parents = Ctx.getParents(P);
+  }
+  return false;
+}
+
+/// The function a dispatch's kernel argument names, if it names one.
+static const FunctionDecl *calleeFunction(const Expr *Kernel) {
+  const Expr *E = Kernel->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
 }
 
 bool RewriteConsumer::addSite(RewriteContext &RC, StringRef Code,
@@ -303,14 +425,26 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
             "the launch is instrumented)",
         kernelName(In));
   nameLambdaKernels(SM, Found.Kernels);
+  {
+    std::map<std::string, unsigned> Count;
+    for (const std::vector<KernelDef> *List :
+         {&Found.Kernels, &Found.HeaderKernels})
+      for (const KernelDef &K : *List)
+        if (!K.Lambda)
+          ++Count[kernelName(K.Written)];
+    for (const auto &[Name, N] : Count)
+      if (N > 1)
+        OverloadedKernels.insert(Name);
+  }
   for (SourceLocation L : Found.LambdasInKernels)
     RC.remark(L, "lambda dispatched from inside a kernel: its accesses are "
                  "recorded as the enclosing kernel's, not as a kernel of its "
                  "own");
   for (const KernelDef &K : Found.Kernels) {
     std::string Name = K.Lambda ? LambdaKernelNames[K.Closures.front()]
-                                : kernelName(K.Written);
+                                : exportName(K.Written);
     std::vector<ParamMeta> Params = describeBufferParams(K.Written, K.Bodies);
+    PrologueTag = K.Lambda ? "" : instanceTagInPattern(K.Written).value_or("");
     if (!addPrologue(RC, K, Name, Functions.size(), Params))
       continue;
     // Watched variables are values, recorded even when accesses are not.
@@ -337,6 +471,9 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
          K.Lambda ? lambdaText(K.Lambda) : definitionText(K.Written), GivenPath,
          SM.getExpansionLineNumber(Defined),
          SM.getExpansionColumnNumber(Defined), Kind, std::move(Params)});
+    if (!PrologueTag.empty())
+      addInstances(K, Functions.back(), "wgtrace_module_",
+                   static_cast<unsigned>(Functions.size() - 1));
     RC.Scope = Name;
     if (K.Bodies.empty())
       RC.untraced(
@@ -367,7 +504,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     const KernelDef &K = Found.HeaderKernels[I];
     if (FirstUse[I].isInvalid())
       continue;
-    std::string Name = kernelName(K.Written);
+    std::string Name = exportName(K.Written);
     SourceLocation Defined = SM.getExpansionLoc(K.Written->getLocation());
     std::string Why = whyNotCopyable(K.Written);
     if (!Why.empty()) {
@@ -392,6 +529,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     std::vector<ParamMeta> Params =
         IsTemplate ? describeBufferParams(K.Written, {})
                    : describeBufferParams(K.Written, K.Bodies);
+    PrologueTag = instanceTagInPattern(K.Written).value_or("");
     if (!addPrologue(Copy, K, Name, 0, Params, Module, File))
       continue;
     WatchCollector Watches(Copy);
@@ -412,6 +550,8 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
                       SM.getExpansionColumnNumber(Defined),
                       IsTemplate ? 1u : 0u,
                       std::move(Params)};
+    if (!PrologueTag.empty())
+      addInstances(K, Meta, "::" + Module, 0);
     Cloner.setSharedModule(K.Written, emitSharedModule(Meta, Module));
     Scanned.push_back(K);
   }
@@ -433,6 +573,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     IndirectRoots.push_back(writtenFunction(T.Function));
   Cloner.finish(Helpers.Calls, References, Found.HeaderKernels, IndirectRoots);
   std::string Registration =
+      emitKernelInstances(Instances) +
       emitIndirectTargets(indirectTargets(Ctx, Helpers, Cloner));
   for (const UnrewrittenHelper &H : Helpers.Unrewritten)
     RC.untraced(
@@ -455,8 +596,16 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       continue;
     }
     unsigned Line = SM.getExpansionLineNumber(C.Loc);
-    Sites.push_back({calleeName(Ctx, C.Call->getArg(0)),
-                     (GivenPath + ":" + Twine(Line)).str()});
+    // A launch written in a template launches one instantiation of the
+    // kernel per instantiation of the template, through one site: it
+    // names the kernel's template.
+    std::string Callee = calleeName(Ctx, C.Call->getArg(0));
+    if (inTemplateInstantiation(Ctx, C.Call))
+      if (const FunctionDecl *Kernel = calleeFunction(C.Call->getArg(0)))
+        if (const FunctionDecl *Pattern =
+                Kernel->getTemplateInstantiationPattern())
+          Callee = exportName(Pattern);
+    Sites.push_back({Callee, (GivenPath + ":" + Twine(Line)).str()});
   }
 
   if (Diags.hasErrorOccurred())

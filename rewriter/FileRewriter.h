@@ -39,6 +39,9 @@ struct RewriteOptions {
   /// Accesses and kernels that cannot be instrumented are errors (the file
   /// is not rewritten), not warnings.
   bool Strict = false;
+  /// The directory lambda kernels' names give their file relative to
+  /// (empty: the current directory).
+  std::string ProjectRoot;
 };
 
 /// Creates actions that rewrite the file given on the command line as

@@ -89,6 +89,13 @@ static cl::opt<bool> Strict(
              "error (the file is not rewritten) instead of a warning"),
     cl::cat(Category));
 
+static cl::opt<std::string> ProjectRoot(
+    "project-root",
+    cl::desc("Name lambda kernels after their file relative to <dir> "
+             "(default: the current directory); a file outside it keeps "
+             "its path as given"),
+    cl::value_desc("dir"), cl::cat(Category));
+
 static cl::extrahelp MoreHelp(R"(
 With one input and no -o, -i, --diff or --export-fixes, the rewritten source
 goes to stdout. A file without WGTRACE_DISPATCH kernels and wgtrace::dispatch
@@ -138,8 +145,8 @@ private:
     // them (or, under -Werror, stop the rewrite).
     Tool.appendArgumentsAdjuster(
         getInsertArgumentAdjuster("-w", ArgumentInsertPosition::END));
-    std::unique_ptr<FrontendActionFactory> Factory =
-        newRewriteActionFactory(Sources[I], Results[I], RewriteOptions{Strict});
+    std::unique_ptr<FrontendActionFactory> Factory = newRewriteActionFactory(
+        Sources[I], Results[I], RewriteOptions{Strict, ProjectRoot});
     DiagnosticsThenCount Action(*Factory, DiagStream);
     int Status = Tool.run(&Action);
     if (Status != 0 || !Results[I].Ok) {

@@ -204,6 +204,52 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
   return Out;
 }
 
+std::string emitKernelInstances(ArrayRef<InstanceMeta> Instances) {
+  if (Instances.empty())
+    return "";
+  std::string Out = "\nnamespace {\n";
+  std::vector<size_t> ParamStart;
+  size_t NumParams = 0;
+  for (const InstanceMeta &I : Instances) {
+    ParamStart.push_back(NumParams);
+    NumParams += I.Function.Params.size();
+  }
+  if (NumParams) {
+    Out +=
+        "const ::wgtrace::detail::ParamInfo wgtrace_instance_params_[] = {\n";
+    for (const InstanceMeta &I : Instances)
+      for (const ParamMeta &P : I.Function.Params)
+        Out += "    " + paramInfo(P) + ",\n";
+    Out += "};\n";
+  }
+  Out += "const ::wgtrace::detail::InstanceInfo wgtrace_instances_[] = {\n";
+  for (size_t I = 0; I < Instances.size(); ++I) {
+    const InstanceMeta &X = Instances[I];
+    std::string Params = X.Function.Params.empty()
+                             ? "nullptr, 0"
+                             : "wgtrace_instance_params_ + " +
+                                   std::to_string(ParamStart[I]) + ", " +
+                                   std::to_string(X.Function.Params.size());
+    Out += "    {&::wgtrace::detail::InstanceId<" + X.Tag + ">, " +
+           std::to_string(X.Pattern) + ", " + functionInfo(X.Function, Params) +
+           "},\n";
+  }
+  Out += "};\n";
+  // One registration per run of instances of one module.
+  for (size_t Begin = 0, N = 0; Begin < Instances.size(); ++N) {
+    size_t End = Begin;
+    while (End < Instances.size() &&
+           Instances[End].Module == Instances[Begin].Module)
+      ++End;
+    Out += "::wgtrace::detail::KernelInstances wgtrace_instance_registration_" +
+           std::to_string(N) + "_(" + Instances[Begin].Module +
+           ", wgtrace_instances_ + " + std::to_string(Begin) + ", " +
+           std::to_string(End - Begin) + ");\n";
+    Begin = End;
+  }
+  return Out + "} // namespace\n";
+}
+
 std::string emitIndirectTargets(ArrayRef<IndirectTargetMeta> Targets) {
   if (Targets.empty())
     return "";

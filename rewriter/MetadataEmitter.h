@@ -85,6 +85,25 @@ struct IndirectTargetMeta {
   bool Member = false;
 };
 
+/// An instantiation of a template kernel, as the end of the file registers
+/// it (detail::InstanceInfo).
+struct InstanceMeta {
+  /// `::wgtrace::detail::InstanceTag<float>`: what the prologue's tag is
+  /// in this instantiation, spelled from the end of the file.
+  std::string Tag;
+  /// The module the template is a function of (`wgtrace_module_`, or a
+  /// header kernel's shared module) and its index there.
+  std::string Module;
+  unsigned Pattern = 0;
+  /// The instance's own entry: its name with its template arguments, its
+  /// parameters.
+  FunctionMeta Function;
+};
+
+/// The text appended to the file: the registration of the instances of its
+/// template kernels ("" when there are none).
+std::string emitKernelInstances(llvm::ArrayRef<InstanceMeta> Instances);
+
 /// The text appended to the file: the registration of the functions calls
 /// through pointers may reach ("" when there are none).
 std::string emitIndirectTargets(llvm::ArrayRef<IndirectTargetMeta> Targets);

@@ -94,6 +94,7 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
           E.Params.push_back({text(P->name()), text(P->type()), P->position(),
                               static_cast<uint8_t>(P->kind()),
                               P->element_size(), P->has_extent()});
+      E.InstanceOf = F->instance_of();
       M.FunctionExtensions.push_back(std::move(E));
     }
   }

@@ -64,6 +64,9 @@ struct FunctionExtension {
   uint8_t Kind = 0;
   SourcePlace Where;
   std::vector<BufferParam> Params;
+  /// An instantiation of a template kernel (an export of its own): the
+  /// template's function index + 1; 0 otherwise.
+  uint32_t InstanceOf = 0;
 };
 
 /// An access expression the rewriter numbered (fb::AccessSiteDef).
@@ -123,6 +126,14 @@ struct Metadata {
   /// file was read with IREE's schema alone. One line for the user.
   std::string ExtensionNote;
 
+  /// Whether function \p Function is a template kernel that has
+  /// instantiations of its own (it stands only for those none registered).
+  bool hasInstances(uint32_t Function) const {
+    for (const FunctionExtension &E : FunctionExtensions)
+      if (E.InstanceOf == Function + 1)
+        return true;
+    return false;
+  }
   /// The extension's entry for function \p Function, or null.
   const FunctionExtension *functionExtension(uint32_t Function) const {
     return Function < FunctionExtensions.size() ? &FunctionExtensions[Function]

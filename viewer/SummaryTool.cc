@@ -192,15 +192,18 @@ void SummaryTool::printText() {
     }
   }
   OS << "kernels\n";
-  OS << fmt::format("  {:<14} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} {:>7} "
-                    "{:>7}\n",
-                    "function", "workgroups", "loads", "stores", "load bytes",
-                    "store bytes", "lines", "values", "prints");
+  size_t NameWidth = 14;
   for (const auto &[Name, C] : Kernels)
-    OS << fmt::format("  {:<14} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} "
+    NameWidth = std::max(NameWidth, Name.size());
+  OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} {:>7} "
+                    "{:>7}\n",
+                    "function", NameWidth, "workgroups", "loads", "stores",
+                    "load bytes", "store bytes", "lines", "values", "prints");
+  for (const auto &[Name, C] : Kernels)
+    OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} "
                       "{:>7} {:>7}\n",
-                      Name, C.Workgroups, C.Loads, C.Stores, C.LoadBytes,
-                      C.StoreBytes, C.Lines, C.Values, C.Prints);
+                      Name, NameWidth, C.Workgroups, C.Loads, C.Stores,
+                      C.LoadBytes, C.StoreBytes, C.Lines, C.Values, C.Prints);
   OS << censusText(Census, /*AllSites=*/true);
 }
 

@@ -76,6 +76,8 @@ struct KernelStatus {
 static std::map<std::string, KernelStatus> kernels(const TraceCensus &C) {
   std::map<std::string, KernelStatus> K;
   for (const SiteCensus &S : C.Sites) {
+    if (S.InstantiatedTemplate && !S.Workgroups && !S.WorkgroupsLost)
+      continue;
     KernelStatus &Status = K[S.Function];
     Status.Workgroups += S.Workgroups;
     Status.Lost += S.WorkgroupsLost;

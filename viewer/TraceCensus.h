@@ -54,6 +54,10 @@ struct SiteCensus {
   std::string Function;
   std::string Location;
   bool Direct = false;
+  /// The site stands for a template kernel whose instantiations are
+  /// exports of their own: it records only the instantiations that none
+  /// is for, and no workgroup there is no news.
+  bool InstantiatedTemplate = false;
   /// Invocations with a surviving WORKGROUP record.
   uint64_t Workgroups = 0;
   /// Invocations the ring trailers say were overwritten.

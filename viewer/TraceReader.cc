@@ -132,6 +132,7 @@ void TraceReader::finishCensus(const WorkgroupJoiner &Joiner,
         C.Function = Function;
         C.Location = M.SiteLocations[S];
         C.Direct = M.SiteDirect[S];
+        C.InstantiatedTemplate = M.hasInstances(M.SiteFunctions[S]);
         Census.Sites.push_back(C);
       }
       Census.Sites[It->second].Workgroups += Joiner.siteInvocations(&M, S);

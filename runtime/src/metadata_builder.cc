@@ -16,6 +16,7 @@
 #include "wgtrace/dispatch_instrument_generated.h"
 #include "wgtrace/instrument.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -43,9 +44,9 @@ private:
   /// "file:line" as the rewriter writes a site's location.
   fb::SourceLocation parseFileLine(const char *FileLine);
 
-  uint32_t addFunction(const detail::FunctionInfo &F);
-  uint32_t resolveCallee(const char *Callee);
-  void addModuleSites(const detail::Module &M);
+  uint32_t addFunction(const detail::FunctionInfo &F, uint32_t InstanceOf = 0);
+  uint32_t resolveCallee(const detail::Module &M, const char *Callee);
+  void addFunctionsAndSites();
   void addModuleAccessSites(const detail::Module &M);
 
   flatbuffers::FlatBufferBuilder Builder;
@@ -60,6 +61,11 @@ private:
   std::vector<std::string> Files = {""};
   std::map<std::string, uint32_t> FileByPath;
   std::map<std::string, uint32_t> FunctionByName;
+  /// A module's own functions and instances by name: a site names a
+  /// kernel of its own module first (two files may each have a static
+  /// kernel of one name).
+  std::map<std::pair<const detail::Module *, std::string>, uint32_t>
+      ModuleFunctionByName;
 };
 
 uint32_t MetadataBuilder::fileIndex(const char *Path) {
@@ -87,7 +93,8 @@ fb::SourceLocation MetadataBuilder::parseFileLine(const char *FileLine) {
                   0);
 }
 
-uint32_t MetadataBuilder::addFunction(const detail::FunctionInfo &F) {
+uint32_t MetadataBuilder::addFunction(const detail::FunctionInfo &F,
+                                      uint32_t InstanceOf) {
   Functions.push_back(fb::CreateDispatchFunctionDef(
       Builder, Builder.CreateString(F.Name ? F.Name : ""),
       optionalString(F.Target), optionalString(F.Layout),
@@ -103,13 +110,17 @@ uint32_t MetadataBuilder::addFunction(const detail::FunctionInfo &F) {
   fb::SourceLocation Where = location(F.File, F.Line, F.Column);
   FunctionExtras.push_back(fb::CreateWgtraceFunctionDef(
       Builder, static_cast<fb::FunctionKind>(F.Kind), &Where,
-      Builder.CreateVector(Params)));
+      Builder.CreateVector(Params), InstanceOf));
   return static_cast<uint32_t>(Functions.size() - 1);
 }
 
 // A site may launch a kernel that no instrumented module defines; it still
 // needs a function entry to name it.
-uint32_t MetadataBuilder::resolveCallee(const char *Callee) {
+uint32_t MetadataBuilder::resolveCallee(const detail::Module &M,
+                                        const char *Callee) {
+  auto Own = ModuleFunctionByName.find({&M, Callee});
+  if (Own != ModuleFunctionByName.end())
+    return Own->second;
   auto It = FunctionByName.find(Callee);
   if (It != FunctionByName.end())
     return It->second;
@@ -120,19 +131,65 @@ uint32_t MetadataBuilder::resolveCallee(const char *Callee) {
   return Id;
 }
 
-void MetadataBuilder::addModuleSites(const detail::Module &M) {
-  for (size_t I = 0; I < M.NumSites; ++I) {
-    Sites.push_back(
-        fb::CreateDispatchSiteDef(Builder, resolveCallee(M.Sites[I].Callee)));
-    fb::SourceLocation Where = parseFileLine(M.Sites[I].Location);
+void MetadataBuilder::addFunctionsAndSites() {
+  // Ids were handed out in registration order: a module's functions and
+  // sites (its dispatch sites, then one direct-call site per function)
+  // when it registered, an instance's function and direct-call site when
+  // a file registered it. Both lists go in id order.
+  struct FunctionEntry {
+    uint32_t Id;
+    const detail::FunctionInfo *Info;
+    const detail::Module *Owner;
+    uint32_t InstanceOf;
+  };
+  struct SiteEntry {
+    uint32_t Id;
+    const detail::Module *Owner;
+    /// A dispatch site: its entry; a direct-call site: none.
+    const detail::SiteInfo *Dispatch;
+    uint32_t Function;
+  };
+  std::vector<FunctionEntry> Entries;
+  std::vector<SiteEntry> SiteEntries;
+  forEachModule([&](const detail::Module &M) {
+    for (uint32_t I = 0; I < M.NumFunctions; ++I) {
+      Entries.push_back({M.functionBase() + I, &M.Functions[I], &M, 0});
+      SiteEntries.push_back(
+          {M.directSite(I), &M, nullptr, M.functionBase() + I});
+    }
+    for (uint32_t I = 0; I < M.NumSites; ++I)
+      SiteEntries.push_back({M.siteBase() + I, &M, &M.Sites[I], 0});
+    for (const runtime::Instance *X : runtime::moduleInstances(M)) {
+      Entries.push_back(
+          {X->FunctionId, X->Info, &M, M.functionBase() + X->Pattern + 1});
+      SiteEntries.push_back({X->DirectSite, &M, nullptr, X->FunctionId});
+    }
+  });
+  std::sort(Entries.begin(), Entries.end(),
+            [](const FunctionEntry &A, const FunctionEntry &B) {
+              return A.Id < B.Id;
+            });
+  std::sort(SiteEntries.begin(), SiteEntries.end(),
+            [](const SiteEntry &A, const SiteEntry &B) { return A.Id < B.Id; });
+  for (const FunctionEntry &E : Entries) {
+    uint32_t Id = addFunction(*E.Info, E.InstanceOf);
+    const char *Name = E.Info->Name ? E.Info->Name : "";
+    FunctionByName.emplace(Name, Id);
+    ModuleFunctionByName.emplace(std::make_pair(E.Owner, std::string(Name)),
+                                 Id);
+  }
+  for (const SiteEntry &E : SiteEntries) {
+    if (!E.Dispatch) {
+      Sites.push_back(fb::CreateDispatchSiteDef(Builder, E.Function));
+      SiteExtras.push_back(
+          fb::CreateWgtraceSiteDef(Builder, nullptr, /*direct=*/true));
+      continue;
+    }
+    Sites.push_back(fb::CreateDispatchSiteDef(
+        Builder, resolveCallee(*E.Owner, E.Dispatch->Callee)));
+    fb::SourceLocation Where = parseFileLine(E.Dispatch->Location);
     SiteExtras.push_back(
         fb::CreateWgtraceSiteDef(Builder, &Where, /*direct=*/false));
-  }
-  for (size_t I = 0; I < M.NumFunctions; ++I) {
-    Sites.push_back(fb::CreateDispatchSiteDef(
-        Builder, M.functionBase() + static_cast<uint32_t>(I)));
-    SiteExtras.push_back(
-        fb::CreateWgtraceSiteDef(Builder, nullptr, /*direct=*/true));
   }
 }
 
@@ -157,13 +214,7 @@ void MetadataBuilder::addModuleAccessSites(const detail::Module &M) {
 }
 
 std::vector<uint8_t> MetadataBuilder::build() {
-  // Functions first, in id order, so that sites can name kernels of any
-  // module.
-  forEachModule([&](const detail::Module &M) {
-    for (size_t I = 0; I < M.NumFunctions; ++I)
-      FunctionByName.emplace(M.Functions[I].Name, addFunction(M.Functions[I]));
-  });
-  forEachModule([&](const detail::Module &M) { addModuleSites(M); });
+  addFunctionsAndSites();
   forEachModule([&](const detail::Module &M) { addModuleAccessSites(M); });
   forEachIndirectCalls([&](const detail::IndirectCalls &C) {
     for (size_t I = 0; I < C.NumCalls; ++I) {

@@ -4,6 +4,7 @@
 
 #include "trace_writer.h"
 
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <vector>
@@ -83,6 +84,90 @@ Module::Module(const FunctionInfo *Functions, size_t NumFunctions,
   // Cached now so that the crash handler never builds it.
   runtime::refreshMetadata();
   runtime::writeTraceAtExit();
+}
+
+/// A module's registered instances: an array that registration replaces by
+/// a longer copy (under the module list's lock) and publishes, so that the
+/// prologue and the filter read it without a lock. Neither the arrays nor
+/// the instances are ever freed.
+struct ModuleInstances {
+  std::atomic<const runtime::InstanceArray *> Published{nullptr};
+};
+
+static const runtime::InstanceArray *published(const ModuleInstances *I) {
+  return I ? I->Published.load(std::memory_order_acquire) : nullptr;
+}
+
+} // namespace wgtrace::detail
+
+std::vector<const wgtrace::runtime::Instance *>
+wgtrace::runtime::moduleInstances(const detail::Module &M) {
+  if (const InstanceArray *A = detail::published(M.instances()))
+    return A->Items;
+  return {};
+}
+
+namespace wgtrace::detail {
+
+static const runtime::Instance &instanceOf(const Module &M,
+                                           const ModuleInstances *Instances,
+                                           uint32_t Function) {
+  // Function >= NumFunctions names a registered instance: the array holds
+  // it (a prologue only names what Module::instance returned).
+  return *published(Instances)->Items[Function - M.NumFunctions];
+}
+
+uint32_t Module::directSite(uint32_t Function) const {
+  if (Function < NumFunctions)
+    return SiteBase + static_cast<uint32_t>(NumSites) + Function;
+  return instanceOf(*this, Instances, Function).DirectSite;
+}
+
+uint32_t Module::functionId(uint32_t Function) const {
+  if (Function < NumFunctions)
+    return FunctionBase + Function;
+  return instanceOf(*this, Instances, Function).FunctionId;
+}
+
+const FunctionInfo &Module::function(uint32_t Function) const {
+  if (Function < NumFunctions)
+    return Functions[Function];
+  return *instanceOf(*this, Instances, Function).Info;
+}
+
+uint32_t Module::instance(uint32_t Pattern, const void *Tag) const {
+  if (const runtime::InstanceArray *A = published(Instances))
+    for (size_t I = 0; I < A->Items.size(); ++I)
+      if (A->Items[I]->Pattern == Pattern && A->Items[I]->Tag == Tag)
+        return static_cast<uint32_t>(NumFunctions + I);
+  return Pattern;
+}
+
+KernelInstances::KernelInstances(Module &M, const InstanceInfo *Instances,
+                                 size_t Count) {
+  runtime::ModuleList &List = runtime::moduleList();
+  {
+    std::lock_guard<std::mutex> Guard(List.Lock);
+    if (!M.Instances)
+      M.Instances = new ModuleInstances;
+    auto *Grown = new runtime::InstanceArray;
+    if (const runtime::InstanceArray *Old = published(M.Instances))
+      Grown->Items = Old->Items;
+    for (size_t I = 0; I < Count; ++I) {
+      const InstanceInfo &Info = Instances[I];
+      bool Known = false;
+      for (const runtime::Instance *Existing : Grown->Items)
+        Known = Known || (Existing->Pattern == Info.Pattern &&
+                          Existing->Tag == Info.Tag);
+      if (Known)
+        continue;
+      Grown->Items.push_back(
+          new runtime::Instance{Info.Tag, Info.Pattern, &Info.Function,
+                                List.NextFunction++, List.NextSite++});
+    }
+    M.Instances->Published.store(Grown, std::memory_order_release);
+  }
+  runtime::refreshMetadata();
 }
 
 } // namespace wgtrace::detail

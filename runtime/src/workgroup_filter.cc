@@ -59,13 +59,13 @@ private:
   /// Whether a glob matches the kernel's name, remembered per function id:
   /// a workgroup pays one load, not a pattern match.
   bool kernelMatches(const detail::Module &M, uint32_t Function) const {
-    uint32_t Id = M.functionBase() + Function;
+    uint32_t Id = M.functionId(Function);
     if (Id < CachedFunctions) {
       uint8_t Known = Matches[Id].load(std::memory_order_relaxed);
       if (Known)
         return Known == 1;
     }
-    const char *Name = M.Functions[Function].Name;
+    const char *Name = M.function(Function).Name;
     bool Match = false;
     for (const std::string &Glob : Kernels)
       Match = Match || fnmatch(Glob.c_str(), Name ? Name : "", 0) == 0;

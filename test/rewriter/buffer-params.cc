@@ -57,7 +57,7 @@ WGTRACE_DISPATCH void all_kinds(const wgtrace::Workgroup &wg, const float *a,
 template <class T>
 WGTRACE_DISPATCH void templated(const wgtrace::Workgroup &wg, T *x,
                                 std::span<T> s, T &r) {
-  // CHECK: std::span<T> s, T &r) { WGTRACE_WORKGROUP(wg, 1); WGTRACE_BUFFERS(x, ::wgtrace::detail::rangeBuffer(s), ::wgtrace::detail::objectBuffer(r));
+  // CHECK: std::span<T> s, T &r) { WGTRACE_WORKGROUP_INSTANCE(wg, 1, ::wgtrace::detail::InstanceTag<T>); WGTRACE_BUFFERS(x, ::wgtrace::detail::rangeBuffer(s), ::wgtrace::detail::objectBuffer(r));
   x[wg.id[0]] = s[0] + r;
 }
 template void templated<float>(const wgtrace::Workgroup &, float *,

@@ -14,8 +14,8 @@
 #include "header_kernels.h"
 
 // CHECK: {"lib::scaleBy", "{{.*}}.cc:48"},
-// CHECK-NEXT: {"lib::scaleBy", "{{.*}}.cc:56"},
-// CHECK-NEXT: {"lib::scaleBy", "{{.*}}.cc:58"},
+// CHECK-NEXT: {"lib::scaleBy<float>", "{{.*}}.cc:56"},
+// CHECK-NEXT: {"lib::scaleBy<double>", "{{.*}}.cc:58"},
 // CHECK-NEXT: {"lib::counted", "{{.*}}.cc:64"},
 // CHECK: const ::wgtrace::detail::AccessSiteInfo wgtrace_access_sites_[] = {
 // CHECK-NEXT: {"{{.*}}Inputs/header_kernels.h", 12, 3, 2, "lib::scaleBy", "data[wg.id[0]]"},
@@ -31,7 +31,7 @@
 // CHECK-NEXT: namespace lib {
 // CHECK-NEXT: #line 10 "{{.*}}Inputs/header_kernels.h"
 // CHECK-NEXT: template <class T>
-// CHECK-NEXT: static inline WGTRACE_DISPATCH void scaleBy_wgtrace_{{[0-9]+}}(const wgtrace::Workgroup &wg, T *data, T f) { WGTRACE_WORKGROUP_OF(::[[SCALE]], wg, 0); WGTRACE_BUFFERS(data);
+// CHECK-NEXT: static inline WGTRACE_DISPATCH void scaleBy_wgtrace_{{[0-9]+}}(const wgtrace::Workgroup &wg, T *data, T f) { WGTRACE_WORKGROUP_INSTANCE_OF(::[[SCALE]], wg, 0, ::wgtrace::detail::InstanceTag<T>); WGTRACE_BUFFERS(data);
 // CHECK-NEXT:   WGTRACE_UPDATE_AT(1, data[wg.id[0]]) *= f;
 // CHECK: #line 47 "{{.*}}.cc"
 // CHECK-NEXT: template <class T> void runAll(T *p) {
@@ -67,3 +67,14 @@ void run(float *f, double *d, int *n) {
   lib::launchBump(f);
   // WARN-DAG: header_kernels.h:26:3: warning: launch of 'lib::bump' is not traced: it is written in {{.*}}header_kernels.h, which is not rewritten: its workgroups are not recorded (launch the kernel from a source file, where the launch is instrumented)
 }
+// The instantiations this file makes are exports of their own, with their
+// own buffer parameters, registered with the kernel's shared module.
+// CHECK: const ::wgtrace::detail::ParamInfo wgtrace_instance_params_[] = {
+// CHECK-NEXT:     {"data", "T *", 1, 0, 4, false},
+// CHECK-NEXT:     {"data", "T *", 1, 0, 8, false},
+// CHECK-NEXT: };
+// CHECK-NEXT: const ::wgtrace::detail::InstanceInfo wgtrace_instances_[] = {
+// CHECK-NEXT:     {&::wgtrace::detail::InstanceId<::wgtrace::detail::InstanceTag<float>>, 0, {"lib::scaleBy<float>", {{.*}}, 1, wgtrace_instance_params_ + 0, 1}},
+// CHECK-NEXT:     {&::wgtrace::detail::InstanceId<::wgtrace::detail::InstanceTag<double>>, 0, {"lib::scaleBy<double>", {{.*}}, 1, wgtrace_instance_params_ + 1, 1}},
+// CHECK-NEXT: };
+// CHECK-NEXT: ::wgtrace::detail::KernelInstances wgtrace_instance_registration_0_(::[[SCALE]], wgtrace_instances_ + 0, 2);

@@ -122,6 +122,18 @@
   ::wgtrace::detail::WorkgroupScope wgtrace_workgroup_scope_(                  \
       (module), (function_index), (workgroup))
 
+/// The prologue of a template kernel (or generic lambda kernel): the
+/// workgroup records under the instance \p tag names (Module::instance),
+/// found once per instantiation.
+#define WGTRACE_WORKGROUP_INSTANCE(workgroup, function_index, ...)             \
+  WGTRACE_WORKGROUP_INSTANCE_OF(wgtrace_module_, workgroup, function_index,    \
+                                __VA_ARGS__)
+#define WGTRACE_WORKGROUP_INSTANCE_OF(module, workgroup, function_index, ...)  \
+  static const ::std::uint32_t wgtrace_instance_ = (module).instance(          \
+      (function_index), &::wgtrace::detail::InstanceId<__VA_ARGS__>);          \
+  ::wgtrace::detail::WorkgroupScope wgtrace_workgroup_scope_(                  \
+      (module), wgtrace_instance_, (workgroup))
+
 /// Whether the running workgroup records more than its WORKGROUP record
 /// (WGTRACE_FILTER): a kernel body may run an uninstrumented copy of itself
 /// when it does not, at the cost of workgroup-only tracing.
@@ -227,6 +239,28 @@ struct ModuleExtras {
   uint64_t *AccessSiteBits = nullptr;
 };
 
+/// What an instantiation of a template kernel is told apart by: the
+/// address of InstanceId<InstanceTag<its template arguments>> (a non-type
+/// argument as Value<v>), which the kernel's prologue and the end of the
+/// rewritten file both spell. An inline variable has one address in the
+/// program, whichever file names it (and needs no RTTI, which -fno-rtti
+/// programs lack).
+template <class... Arguments> struct InstanceTag {};
+template <auto V> struct Value {};
+template <class Tag> inline const char InstanceId = 0;
+
+/// An instantiation of a template kernel (or generic lambda kernel) of a
+/// module that a rewritten file makes: an export of its own
+/// ("scale_k<float>"), with the parameters this instantiation has.
+struct InstanceInfo {
+  const void *Tag;
+  /// The template's index in its module's functions.
+  uint32_t Pattern;
+  FunctionInfo Function;
+};
+
+struct ModuleInstances;
+
 /// The kernels and sites of one instrumented translation unit. Constructing
 /// it registers them with the runtime, which assigns process-wide ids.
 /// Sites of a module: its explicit sites, then one "direct call" site per
@@ -241,9 +275,22 @@ public:
 
   uint32_t siteBase() const { return SiteBase; }
   uint32_t functionBase() const { return FunctionBase; }
-  uint32_t directSite(uint32_t Function) const {
-    return SiteBase + static_cast<uint32_t>(NumSites) + Function;
-  }
+
+  // A function of a module is \p Function < NumFunctions, one of its
+  // entries, or NumFunctions + k, its k-th registered instance
+  // (KernelInstances), whose ids were assigned when it registered.
+
+  /// The site that stands for direct calls of \p Function.
+  uint32_t directSite(uint32_t Function) const;
+  /// The process-wide id of \p Function.
+  uint32_t functionId(uint32_t Function) const;
+  const FunctionInfo &function(uint32_t Function) const;
+  /// The function a template kernel's prologue runs as: its instance with
+  /// \p Tag, or the template itself (\p Pattern) when no rewritten file
+  /// registered that instance (its arguments could not be spelled there).
+  uint32_t instance(uint32_t Pattern, const void *Tag) const;
+  /// The registered instances (the runtime's; null: none).
+  const ModuleInstances *instances() const { return Instances; }
   /// Process-wide id of this module's access site \p Index (1-based):
   /// the base plus the index, modulo 2^16 when the process has more than
   /// format::kMaxAccessSite sites (the runtime says so at start-up, and
@@ -268,10 +315,25 @@ public:
   ModuleExtras Extras;
 
 private:
+  friend class KernelInstances;
   uint32_t SiteBase = 0;
   uint32_t FunctionBase = 0;
+  /// The instances registered so far (runtime-owned; null: none).
+  ModuleInstances *Instances = nullptr;
   /// Global id of access site 0 of this module (ids are base + index).
   uint32_t AccessSiteBase = 0;
+};
+
+/// Registers the instances of \p M's template kernels that one rewritten
+/// file makes (its end defines one): each gets a process-wide function id
+/// and a site for its direct calls. An instance another file registered
+/// already (a template of a header instantiated in several files) is the
+/// same function.
+class KernelInstances {
+public:
+  KernelInstances(Module &M, const InstanceInfo *Instances, size_t Count);
+  KernelInstances(const KernelInstances &) = delete;
+  KernelInstances &operator=(const KernelInstances &) = delete;
 };
 
 /// Run-time defaults a program was built with (wgtrace_instrument_target's
