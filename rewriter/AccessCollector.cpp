@@ -235,6 +235,60 @@ bool AccessCollector::isLibraryBookkeeping(QualType T) const {
   });
 }
 
+bool AccessCollector::elementsAreKernelMemory(const Expr *Object) const {
+  // A container's elements live in it (std::array) or on the heap
+  // (std::vector, std::valarray, std::string: memory even when the
+  // container is a local of the kernel).
+  const CXXRecordDecl *RD = Object->getType()->getPointeeCXXRecordDecl();
+  if (!RD)
+    RD = Object->getType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || !RD->isInStdNamespace())
+    return false;
+  RD = RD->getDefinition();
+  auto Has = [&](StringRef Name) {
+    return !RD->lookup(&RC.Ctx.Idents.get(Name)).empty();
+  };
+  if (!(Has("begin") || Has("data") ||
+        (RD->getIdentifier() && RD->getName() == "valarray")))
+    return false;
+  if (Object->getType()->isPointerType())
+    return Model.pointerTargetIsMemory(Object) ||
+           Model.holdsPointers(Object->getType()->getPointeeType());
+  return Object->isGLValue() && Model.rangeElementsAreMemory(Object);
+}
+
+bool AccessCollector::touchesElements(const CXXMethodDecl *M) const {
+  // Operators: assignments (=, +=, ... returning *this) write; subscripts
+  // and dereferences hand out access.
+  if (OverloadedOperatorKind Op = M->getOverloadedOperator())
+    return Op != OO_Subscript && Op != OO_Star && Op != OO_Arrow &&
+           Op != OO_Call;
+  // Accessors hand out access; what the kernel does with it is recorded.
+  QualType Result = M->getReturnType();
+  if (Result->isReferenceType() || Result->isPointerType())
+    return false;
+  if (const CXXRecordDecl *RD = Result->getAsCXXRecordDecl())
+    if (RD->hasDefinition() &&
+        !RD->getDefinition()
+             ->lookup(&RC.Ctx.Idents.get("iterator_category"))
+             .empty())
+      return false;
+  if (!M->getIdentifier())
+    return true; // A conversion.
+  StringRef Name = M->getName();
+  // The books: sizes, the allocator; clearing elements that need no
+  // destruction writes none of them.
+  if (Name == "size" || Name == "length" || Name == "capacity" ||
+      Name == "empty" || Name == "max_size" || Name == "get_allocator" ||
+      Name == "clear")
+    return false;
+  // Swapping two vectors swaps their pointers; two std::arrays swap their
+  // elements.
+  if (Name == "swap")
+    return M->getParent()->getName() == "array";
+  return true;
+}
+
 std::string AccessCollector::libraryReason(const std::string &Subject,
                                            const Expr *Arg) const {
   return Subject + " is given kernel memory ('" +
@@ -770,15 +824,42 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
       onlyNamesItsArgument(Name) ||
       StringRef(Qualified).starts_with("wgtrace::"))
     return false;
-  if (E->getNumArgs() <= ArgOffset)
-    return false;
   unsigned Params =
-      std::min(E->getNumArgs() - ArgOffset, Callee->getNumParams());
+      E->getNumArgs() <= ArgOffset
+          ? 0
+          : std::min(E->getNumArgs() - ArgOffset, Callee->getNumParams());
   for (unsigned I = 0; I < Params; ++I) {
     const Expr *Arg = E->getArg(I + ArgOffset);
     if (handover(Callee->getParamDecl(I)->getType(), Arg) != Handover::None) {
       RC.untraced(E, libraryReason("'" + Qualified + "'", Arg),
                   AccessKind::Call);
+      return true;
+    }
+  }
+  // A member function of a container called on one whose elements are
+  // kernel memory reads or writes them in library code (v.assign(n, x),
+  // A += 2.0 on a std::valarray, s.fill(0) on a std::array) unless it only
+  // hands out access (v[i], v.data(), v.begin(): what the kernel then does
+  // is recorded) or keeps the books (v.size(), v.clear()).
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+      M && !M->isStatic() && Named == Callee) {
+    const Expr *Object = nullptr;
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
+      Object = Member->getImplicitObjectArgument();
+    else if (isa<CXXOperatorCallExpr>(E) && E->getNumArgs() > 0)
+      Object = E->getArg(0);
+    if (Object && touchesElements(M) &&
+        elementsAreKernelMemory(Object->IgnoreParenImpCasts())) {
+      RC.untraced(
+          E,
+          "'" + Qualified + "' reads or writes the elements of '" +
+              Lexer::getSourceText(
+                  RC.SM.getExpansionRange(Object->getSourceRange()), RC.SM,
+                  RC.Ctx.getLangOpts())
+                  .str() +
+              "', kernel memory, in library code, which wgtrace does not "
+              "record",
+          AccessKind::Call);
       return true;
     }
   }

@@ -90,6 +90,12 @@ private:
   /// to it, or not at all (string literals are not kernel memory).
   enum class Handover : uint8_t { None, Pointer, Reference };
   Handover handover(clang::QualType Param, const clang::Expr *Arg) const;
+  /// Whether Object (or what it points to) is a standard container whose
+  /// elements are kernel memory.
+  bool elementsAreKernelMemory(const clang::Expr *Object) const;
+  /// Whether member function M of a container reads or writes its
+  /// elements (not an accessor, not bookkeeping such as size()).
+  bool touchesElements(const clang::CXXMethodDecl *M) const;
   /// Whether T is a library class whose objects hold only the library's
   /// own state (a stream, a mutex), not elements of the kernel's.
   bool isLibraryBookkeeping(clang::QualType T) const;

@@ -4,7 +4,7 @@
   - kernels of a project header (a template launched with float from one
     source and with double from another, an inline kernel launched from
     both) are traced wherever they are launched, as one function each in
-    the trace's metadata;
+    the trace's metadata (one per instantiation of the template);
   - which sources define or launch kernels is decided at build time: a
     kernel added to a source that had none is traced by the next build,
     with no configure.
@@ -79,16 +79,23 @@ check(output.split() == EXPECTED, "first build computes %r: %r"
       % (EXPECTED, output))
 check(workgroups(dump, "twice") == 8, "first build traces twice's 8 workgroups")
 check("addOne" not in dump, "first build has no addOne")
-# The header's kernels: one function each, whichever files launched them.
-check(exports(dump, "lib::scaleBy") == 1 and exports(dump, "lib::bump") == 1,
-      "each header kernel is one export: %r" % re.findall(r"^// export.*$",
-                                                          dump, re.M))
-check(workgroups(dump, "lib::scaleBy") == 8 + 4,
+# The header's kernels: one export each (a template: one per
+# instantiation), whichever files launched them.
+check(exports(dump, "lib::scaleBy<float>") == 1 and
+      exports(dump, "lib::scaleBy<double>") == 1 and
+      exports(dump, "lib::bump") == 1,
+      "each header kernel (instantiation) is one export: %r"
+      % re.findall(r"^// export.*$", dump, re.M))
+check(workgroups(dump, "lib::scaleBy<float>") == 8 and
+      workgroups(dump, "lib::scaleBy<double>") == 4,
       "scaleBy's workgroups from main.cc (8, float) and doubles.cc (4, double)")
-check(access_lengths(dump, "lib::scaleBy") == [("LOAD", "4"), ("LOAD", "8"),
-                                               ("STORE", "4"), ("STORE", "8")],
-      "scaleBy<float> accesses 4 bytes, scaleBy<double> 8: %r"
-      % access_lengths(dump, "lib::scaleBy"))
+check(access_lengths(dump, "lib::scaleBy<float>") == [("LOAD", "4"),
+                                                      ("STORE", "4")] and
+      access_lengths(dump, "lib::scaleBy<double>") == [("LOAD", "8"),
+                                                       ("STORE", "8")],
+      "scaleBy<float> accesses 4 bytes, scaleBy<double> 8: %r %r"
+      % (access_lengths(dump, "lib::scaleBy<float>"),
+         access_lengths(dump, "lib::scaleBy<double>")))
 check(workgroups(dump, "lib::bump") == 8 + 2,
       "bump's workgroups from main.cc (8) and doubles.cc (2)")
 check(len(re.findall(r"\| (LOAD|STORE) ", dump)) == 2 * (8 + 12 + 10),

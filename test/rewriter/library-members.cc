@@ -1,0 +1,55 @@
+// A member function of a standard container called on one whose elements
+// are kernel memory (a reference parameter's, or a local container's,
+// whose elements are on the heap) reads or writes them in library code:
+// never silent. Accessors (operator[], data(), begin()) and bookkeeping
+// (size(), clear()) are not reported: what the kernel does with the access
+// they hand out is recorded. A local std::array holds its elements.
+// RUN: %strip-checks %s > %t.cc
+// RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags > %t.out.cc 2> %t.err
+// RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning: %s < %t.err
+// RUN: FileCheck --match-full-lines %s < %t.out.cc
+// RUN: %cxx -fsyntax-only -Wall -Wextra -Werror -std=c++17 -I %wgtrace-include %t.out.cc
+#include <wgtrace/wgtrace.h>
+
+#include <array>
+#include <string>
+#include <valarray>
+#include <vector>
+
+// CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "A += 2.0", "'std::valarray::operator+=' reads or writes the elements of 'A', kernel memory, in library code, which wgtrace does not record"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 14, "k", "A.sum()", "'std::valarray::sum' reads or writes the elements of 'A', {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "B.fill(3.0)", "'std::array::fill' reads or writes the elements of 'B', {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "C.assign(4, 5.0)", "'std::vector::assign' reads or writes the elements of 'C', {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "C.push_back(t)", "'std::vector::push_back' reads or writes the elements of 'C', {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "s += \"x\"", "'std::basic_string::operator+=' reads or writes the elements of 's', {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "local.resize(8)", "'std::vector::resize' reads or writes the elements of 'local', {{.*}}"},
+// CHECK-NEXT: };
+
+WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::valarray<double> &A,
+                        std::array<double, 4> &B, std::vector<double> &C,
+                        std::string &s) {
+  A += 2.0;
+  // WARN: [[@LINE-1]]:3: warning: call 'A += 2.0' is not traced: 'std::valarray::operator+=' reads or writes the elements of 'A', kernel memory, in library code, which wgtrace does not record
+  double t = A.sum();
+  // WARN: [[@LINE-1]]:14: warning: call 'A.sum()' is not traced
+  B.fill(3.0);
+  // WARN: [[@LINE-1]]:3: warning: call 'B.fill(3.0)' is not traced
+  C.assign(4, 5.0);
+  // WARN: [[@LINE-1]]:3: warning: call 'C.assign(4, 5.0)' is not traced
+  C.push_back(t);
+  // WARN: [[@LINE-1]]:3: warning: call 'C.push_back(t)' is not traced
+  s += "x";
+  // WARN: [[@LINE-1]]:3: warning: call 's += "x"' is not traced
+  std::vector<double> local(4);
+  local.resize(8);
+  // WARN: [[@LINE-1]]:3: warning: call 'local.resize(8)' is not traced
+  std::array<double, 2> inl{};
+  inl.fill(1.0);
+  C[0] = static_cast<double>(C.size() + local.size() + s.size()) + inl[0] +
+         B[1] + local[2];
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, C[0]) = static_cast<double>(C.size() + local.size() + s.size()) + inl[0] +
+  // CHECK-NEXT: WGTRACE_LOAD_AT({{[0-9]+}}, B[1]) + WGTRACE_LOAD_AT({{[0-9]+}}, local[2]);
+  C.clear();
+  (void)wg;
+}
