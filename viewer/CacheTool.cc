@@ -133,6 +133,7 @@ static std::string bucketLabel(unsigned B) {
 }
 
 void CacheTool::printText() {
+  OS << runHeader(Census);
   OS << fmt::format("cache: {} bytes, {}-byte lines, {} ways, {} sets, LRU; "
                     "{}\n\n",
                     Geometry.Size, Geometry.LineSize, Geometry.Ways,
@@ -230,6 +231,7 @@ void CacheTool::printJson() {
                    {"totals", CountsJ(Totals)},
                    {"reuse_distance", std::move(Hist)},
                    {"first_use", ColdAccesses},
+                   {"run", runJson(Census)},
                    {"loss", censusJson(Census)}};
   OS << formatv("{0:2}", Root) << "\n";
 }

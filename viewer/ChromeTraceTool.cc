@@ -67,6 +67,7 @@ void ChromeTraceTool::timing(ArrayRef<WorkgroupTime> Times) {
 
 void ChromeTraceTool::census(const TraceCensus &C) {
   Losses.push_back(lossJson(C));
+  Runs.push_back(runJson(C));
 }
 
 void ChromeTraceTool::finish() {
@@ -152,10 +153,13 @@ void ChromeTraceTool::write() {
                         : "record order: 1 us = 1 record of the processor");
       if (Untimed)
         J.attribute("workgroups_without_times", Untimed);
-      if (Losses.size() == 1)
+      if (Losses.size() == 1) {
+        J.attribute("run", Runs[0]);
         J.attribute("loss", Losses[0]);
-      else if (!Losses.empty())
+      } else if (!Losses.empty()) {
+        J.attribute("run", json::Array(Runs));
         J.attribute("loss", json::Array(Losses));
+      }
     });
   });
   OS << "\n";

@@ -74,8 +74,9 @@ private:
   const Metadata *Meta = nullptr;
   unsigned Chunk = 0;
   std::vector<Slice> Slices;
-  /// lossJson() of each file, taken when its census arrives.
+  /// lossJson() and runJson() of each file, taken when its census arrives.
   std::vector<llvm::json::Value> Losses;
+  std::vector<llvm::json::Value> Runs;
   /// Slice of each workgroup invocation (WorkgroupInfo::Invocation).
   llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
   /// Next record number of each processor's track.

@@ -2,6 +2,7 @@
 
 #include "DiffReport.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/JSON.h"
 
 #include <fmt/format.h>
@@ -79,6 +80,8 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
       }
       Root[kSectionNames[D]] = std::move(Rows);
     }
+    Root["run"] = json::Object{{"before", runJson(Before.Census)},
+                               {"after", runJson(After.Census)}};
     Root["loss"] = json::Object{{"before", censusJson(Before.Census)},
                                 {"after", censusJson(After.Census)}};
     OS << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
@@ -88,6 +91,14 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
                     "lines, {} ways, LRU, in record order\n",
                     Before.Path.str(), After.Path.str(), G.Size, G.LineSize,
                     G.Ways);
+  for (const DiffSide *S : {&Before, &After})
+    if (S->Census) {
+      SmallVector<StringRef, 2> Lines;
+      std::string Text = runText(*S->Census);
+      StringRef(Text).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+      for (StringRef Line : Lines)
+        OS << (S == &Before ? "before " : "after  ") << Line << "\n";
+    }
   for (unsigned D = 0; D < ProfileTool::Dimensions; ++D) {
     const auto &MB = Before.Profile->measures(Dimension(D));
     const auto &MA = After.Profile->measures(Dimension(D));

@@ -183,6 +183,7 @@ static std::string rangesText(const std::vector<Interval> &Ranges) {
 }
 
 void FootprintTool::printText() {
+  OS << runHeader(Census);
   if (Census && !Census->Buffers.empty()) {
     OS << fmt::format("{} kernel parameter buffer{}\n", Census->Buffers.size(),
                       Census->Buffers.size() == 1 ? "" : "s");
@@ -286,6 +287,7 @@ void FootprintTool::printJson() {
                                {"streams", std::move(Streams)}});
   }
   json::Value Root = json::Object{{"buffer_gap", BufferGap},
+                                  {"run", runJson(Census)},
                                   {"loss", censusJson(Census)},
                                   {"buffers", std::move(BuffersJ)},
                                   {"workgroups", std::move(WGs)}};

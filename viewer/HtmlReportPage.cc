@@ -47,6 +47,8 @@ td.l, th.l { text-align: left; }
 #loss { color: #8a4b00; background: #fff7e6; padding: 4px 8px;
         border-left: 3px solid #e0a040; }
 #loss:empty { display: none; }
+#run { margin: 4px 0; }
+#run:empty { display: none; }
 .note { color: #666; }
 .wgtable { max-height: 420px; overflow: auto; display: inline-block; }
 .plot { display: inline-block; margin: 4px 12px 4px 0; }
@@ -63,6 +65,7 @@ button { font: inherit; }
 <pre id="errors"></pre>
 <h1 id="title"></h1>
 <div class="note" id="summary"></div>
+<pre id="run"></pre>
 <pre id="loss"></pre>
 <h2>Dispatch sites</h2>
 <table id="sites"><thead><tr><th>site</th><th class="l">function</th>
@@ -102,6 +105,7 @@ $('title').textContent = 'wgtrace: ' + D.title;
 $('summary').textContent = D.workgroups.length + ' workgroups, ' +
     D.total_accesses + ' loads and stores, ' + D.records + ' records, ' +
     D.segments.length + ' address segments';
+$('run').textContent = D.run_text;
 $('loss').textContent = D.loss_text;
 if (D.grid)
   $('aggregated').textContent = 'Aggregated: all ' + D.total_accesses +

@@ -120,6 +120,7 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
     for (const fb::IndirectCallDef *C : *Calls)
       M.IndirectCalls.push_back(
           {place(C->location(), Files), text(C->scope()), text(C->text())});
+  M.RunRecordPromised = X.run_record();
 }
 
 Expected<Metadata> Metadata::decode(const Chunk &C) {

@@ -122,6 +122,10 @@ struct Metadata {
   std::vector<AccessSite> AccessSites;
   std::vector<UntracedAccess> Untraced;
   std::vector<IndirectCall> IndirectCalls;
+  /// The writer ends the file with a run record (WgtraceDef.run_record):
+  /// a file without one was cut short. The same writer gives every ring
+  /// chunk a trailer.
+  bool RunRecordPromised = false;
   /// Set when the extension table did not verify and was ignored: the
   /// file was read with IREE's schema alone. One line for the user.
   std::string ExtensionNote;

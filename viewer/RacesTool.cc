@@ -266,6 +266,7 @@ std::string RacesTool::bufferText(const Race &Rc) const {
 
 void RacesTool::printText() {
   const auto &Launches = Tracker.launches();
+  OS << runHeader(Census);
   OS << fmt::format("{} racing workgroup pair{} in {} launch{} of {} "
                     "dispatch site{}\n",
                     RaceCount, RaceCount == 1 ? "" : "s", Launches.size(),
@@ -364,6 +365,7 @@ void RacesTool::printJson() {
   json::Value Root = json::Object{{"races", RaceCount},
                                   {"groups", GroupCount},
                                   {"launches", uint64_t(Launches.size())},
+                                  {"run", runJson(Census)},
                                   {"loss", censusJson(Census)},
                                   {"listed", std::move(List)}};
   OS << formatv("{0:2}", Root) << "\n";

@@ -162,6 +162,7 @@ void SummaryTool::printText() {
                   "{:>7}\n",
                   "workgroup", "pid", "loads", "stores", "load bytes",
                   "store bytes", "lines", "values", "prints");
+  OS << runHeader(Census);
   if (Grouping.perAccess())
     printGroupsText();
   else if (Grouping.by() == GroupBy::Site) {
@@ -268,6 +269,7 @@ void SummaryTool::printJson() {
     KernelsJ[Name] = toJson(C);
   json::Value Root = json::Object{{"line_size", uint64_t(1) << LineShift},
                                   {"lost_bytes", lostBytes()},
+                                  {"run", runJson(Census)},
                                   {"loss", censusJson(Census)},
                                   {"by", groupByName(Grouping.by())},
                                   {"groups", std::move(GroupsJ)},

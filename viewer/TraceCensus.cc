@@ -34,21 +34,54 @@ std::string TraceCensus::bufferLabel(uint32_t Index) const {
   return Label;
 }
 
+uint64_t TraceCensus::uninstrumentedLaunches() const {
+  uint64_t Launches = 0;
+  for (const RunInfo &R : Runs)
+    Launches += R.UninstrumentedLaunches;
+  return Launches;
+}
+
+bool TraceCensus::incomplete() const {
+  return anyLoss() || !Untraced.empty() || uninstrumentedLaunches() ||
+         !UninstrumentedCalls.empty() || RunRecordMissing;
+}
+
+/// ": the program exited with status 0 without running an instrumented
+/// kernel", from the run records, or "".
+static std::string whyNoWorkgroup(const TraceCensus &C) {
+  if (C.Runs.empty())
+    return "";
+  std::string Text = fmt::format(": the program {} without running an "
+                                 "instrumented kernel",
+                                 C.Runs.back().endText());
+  if (uint64_t Launches = C.uninstrumentedLaunches())
+    Text += fmt::format(" ({} launch{} of kernels that are not "
+                        "instrumented)",
+                        Launches, Launches == 1 ? "" : "es");
+  return Text;
+}
+
 std::string TraceCensus::nothingToAnalyse(StringRef FilterText) const {
   if (FileBytes == 0)
     return "the file is empty (0 bytes): the program wrote no trace";
-  if (RingChunks == 0)
-    return fmt::format("no ring chunk: the file holds metadata only ({} "
-                       "chunk{}), no workgroup ran instrumented",
-                       Chunks, Chunks == 1 ? "" : "s");
+  if (RingChunks == 0) {
+    if (!Runs.empty())
+      return "no workgroup ran" + whyNoWorkgroup(*this);
+    return fmt::format("no workgroup ran: the file holds metadata only ({} "
+                       "chunk{}){}",
+                       Chunks, Chunks == 1 ? "" : "s",
+                       RunRecordMissing ? " and was cut short" : "");
+  }
   if (Invocations == 0) {
     if (anyLoss())
       return fmt::format("no workgroup record survived: {} bytes of {} "
                          "ring{} were overwritten",
                          bytesLost(), Rings.size(),
                          Rings.size() == 1 ? "" : "s");
-    return fmt::format("no workgroup record in {} ring chunk{}", RingChunks,
-                       RingChunks == 1 ? "" : "s");
+    return fmt::format("no workgroup ran: no workgroup record in {} ring "
+                       "chunk{}{}",
+                       RingChunks, RingChunks == 1 ? "" : "s",
+                       whyNoWorkgroup(*this));
   }
   if (SelectedInvocations == 0)
     return fmt::format("no workgroup matches {} (of {} in the file)",
@@ -90,6 +123,63 @@ static std::string ringName(const RingLoss &R) {
     return fmt::format("ring {} (chunk {} at {:#x})", R.RingId, R.Chunk,
                        R.FileOffset);
   return fmt::format("ring of chunk {} at {:#x}", R.Chunk, R.FileOffset);
+}
+
+std::string runText(const TraceCensus &C) {
+  std::string Out;
+  for (size_t I = 0; I < C.Runs.size(); ++I)
+    Out += fmt::format("run{}: {}; {} workgroup{} ran instrumented\n",
+                       C.Runs.size() > 1 ? fmt::format(" {}", I + 1) : "",
+                       C.Runs[I].endText(), C.Runs[I].Workgroups,
+                       C.Runs[I].Workgroups == 1 ? "" : "s");
+  if (C.RunRecordMissing)
+    Out += "run: not recorded: the file ends before its run record, so it "
+           "was cut short (a copy interrupted, a full disk) or the program "
+           "was killed outright (SIGKILL)\n";
+  return Out;
+}
+
+json::Value runJson(const TraceCensus &C) {
+  if (C.Runs.empty() && !C.RunRecordMissing)
+    return nullptr;
+  json::Array Records;
+  for (const RunInfo &R : C.Runs)
+    Records.push_back(R.json());
+  return json::Object{{"records", std::move(Records)},
+                      {"cut_short", C.RunRecordMissing}};
+}
+
+std::string runHeader(const TraceCensus *C) {
+  std::string Text = C ? runText(*C) : "";
+  return Text.empty() ? Text : Text + "\n";
+}
+
+json::Value runJson(const TraceCensus *C) {
+  return C ? runJson(*C) : json::Value(nullptr);
+}
+
+std::string uninstrumentedText(const TraceCensus &C) {
+  uint64_t Launches = C.uninstrumentedLaunches();
+  if (!Launches)
+    return {};
+  std::string Out = fmt::format(
+      "{} launch{} of kernels that are not instrumented (their workgroups "
+      "are in no count; rewrite the sources that define or launch them):\n",
+      Launches, Launches == 1 ? "" : "es");
+  uint64_t Listed = 0;
+  for (const RunInfo &R : C.Runs)
+    for (const UninstrumentedLaunch &L : R.Uninstrumented) {
+      Listed += L.Launches;
+      Out += fmt::format("  {}:{}: {}: {} launch{}, {} workgroup{}\n",
+                         L.File.empty() ? "(unknown file)" : L.File, L.Line,
+                         L.Kernel, L.Launches, L.Launches == 1 ? "" : "es",
+                         L.Workgroups, L.Workgroups == 1 ? "" : "s");
+    }
+  if (Launches > Listed)
+    Out += fmt::format("  ... {} more, at places the run record could not "
+                       "list\n",
+                       Launches - Listed);
+  return Out;
 }
 
 std::string lossText(const TraceCensus &C, bool AllSites) {
@@ -231,12 +321,27 @@ json::Object lossJson(const TraceCensus &C) {
     }
     Calls.push_back(std::move(O));
   }
+  json::Array Uninstrumented;
+  for (const RunInfo &R : C.Runs)
+    for (const UninstrumentedLaunch &L : R.Uninstrumented)
+      Uninstrumented.push_back(
+          json::Object{{"file", L.File},
+                       {"line", L.Line},
+                       {"kernel", L.Kernel},
+                       {"site", L.DispatchId == format::kNoDispatchSite
+                                    ? json::Value(nullptr)
+                                    : json::Value(L.DispatchId)},
+                       {"launches", L.Launches},
+                       {"workgroups", L.Workgroups}});
   return json::Object{{"bytes_lost", C.bytesLost()},
                       {"rings", std::move(Rings)},
                       {"sites_without_records", std::move(Sites)},
                       {"kernels_without_records", std::move(Kernels)},
                       {"untraced_accesses", uint64_t(C.Untraced.size())},
-                      {"uninstrumented_calls", std::move(Calls)}};
+                      {"uninstrumented_calls", std::move(Calls)},
+                      {"uninstrumented_launches", C.uninstrumentedLaunches()},
+                      {"uninstrumented", std::move(Uninstrumented)},
+                      {"cut_short", C.RunRecordMissing}};
 }
 
 std::string censusText(const TraceCensus *C, bool AllSites) {
@@ -252,6 +357,9 @@ std::string censusText(const TraceCensus *C, bool AllSites) {
   std::string Calls = uninstrumentedCallsText(*C);
   if (!Calls.empty())
     Out += "\n" + Calls;
+  std::string Uninstrumented = uninstrumentedText(*C);
+  if (!Uninstrumented.empty())
+    Out += "\n" + Uninstrumented;
   return Out;
 }
 

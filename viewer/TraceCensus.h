@@ -15,6 +15,7 @@
 
 #include "BufferResolver.h"
 #include "Metadata.h"
+#include "RunRecord.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -91,6 +92,19 @@ struct TraceCensus {
   /// The buffers Record::Buffer indexes (kernel parameters and the memory
   /// each invocation gave them).
   std::vector<BufferInfo> Buffers;
+  /// The file's run records (RunRecord.h), one per run (files concatenate).
+  std::vector<RunInfo> Runs;
+  /// A run whose metadata promised a run record has none: the file was cut
+  /// short, or its process was killed outright (SIGKILL).
+  bool RunRecordMissing = false;
+
+  /// Launches of kernels that are not instrumented, over all runs.
+  uint64_t uninstrumentedLaunches() const;
+  /// Whether the trace misses part of the run: a ring lost records, the
+  /// source has accesses the rewriter could not wrap, kernels that are
+  /// not instrumented were launched, code that calls through pointers ran
+  /// uninstrumented, or the run record is missing.
+  bool incomplete() const;
 
   /// How a report names buffer \p Index: the parameter's name, with its
   /// kernel when two kernels have a parameter of that name and its address
@@ -100,17 +114,26 @@ struct TraceCensus {
 
   uint64_t bytesLost() const;
   bool anyLoss() const { return !Rings.empty(); }
-  /// Whether the trace misses part of what the program did: records lost
-  /// to wrapping, accesses the rewriter could not wrap, or code that calls
-  /// through pointers ran uninstrumented.
-  bool incomplete() const {
-    return anyLoss() || !Untraced.empty() || !UninstrumentedCalls.empty();
-  }
   /// Why there is nothing to analyse ("the file is empty", "no workgroup
   /// record: ...", "no workgroup matches --kernel 'x'"), or "" when there
   /// is something. \p FilterText describes the reader's filter.
   std::string nothingToAnalyse(llvm::StringRef FilterText) const;
 };
+
+/// The run line(s) every text report begins with ("run: exited with
+/// status 0"; "" for a file whose writer records no run, as IREE's).
+std::string runText(const TraceCensus &C);
+/// The "run" member of every JSON report: {"records": [RunInfo::json()],
+/// "cut_short": bool}, or null for a file whose writer records no run.
+llvm::json::Value runJson(const TraceCensus &C);
+/// What a text report begins with: runText() and a blank line, or ""
+/// (no census, or nothing to say).
+std::string runHeader(const TraceCensus *C);
+/// runJson(), or null without a census.
+llvm::json::Value runJson(const TraceCensus *C);
+/// "N launches of kernels that are not instrumented ..." lines, "" when
+/// none.
+std::string uninstrumentedText(const TraceCensus &C);
 
 /// The loss block of a text report ("" when nothing was lost): per ring,
 /// bytes, records and workgroups overwritten, then every site and kernel

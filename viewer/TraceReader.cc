@@ -15,9 +15,45 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
+void TraceReader::scanRuns() {
+  // Headers only: a chunk's content is looked at when it is a metadata
+  // chunk (whether its writer ends files with a run record) or a run
+  // record. Damage stops the scan; the pass over the records reports it.
+  TraceFile::ChunkIterator It = File.chunks();
+  Chunk C;
+  bool Open = false;
+  while (true) {
+    Expected<bool> More = It.next(C);
+    if (!More) {
+      consumeError(More.takeError());
+      break;
+    }
+    if (!*More)
+      break;
+    if (C.type() == format::ChunkType::DispatchMetadata) {
+      Expected<Metadata> M = Metadata::decode(C);
+      if (!M) {
+        consumeError(M.takeError());
+        break;
+      }
+      Open |= M->RunRecordPromised;
+    } else if (isRunRecordChunk(C)) {
+      Expected<RunInfo> R = decodeRunRecord(C);
+      if (!R) {
+        consumeError(R.takeError());
+        break;
+      }
+      Census.Runs.push_back(std::move(*R));
+      Open = false;
+    }
+  }
+  Census.RunRecordMissing = Open;
+}
+
 Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
   Census = TraceCensus();
   Census.FileBytes = File.bytes().size();
+  scanRuns();
   Error E = runChunks(Tools, /*FirstPass=*/true);
   // Later passes feed only the tools that asked for them, so that the
   // others do not see records twice. A damaged file is passed again too:
@@ -295,6 +331,13 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
       if (!Times.empty())
         for (AnalysisTool *T : Tools)
           T->timing(Times);
+      continue;
+    }
+    if (isRunRecordChunk(C)) {
+      // How the run ended (read before the records, scanRuns()): no ring.
+      if (Expected<RunInfo> R = decodeRunRecord(C); !R)
+        return EndPass(R.takeError());
+      PreviousIsRing = false;
       continue;
     }
     Expected<RingDecoder> D = RingDecoder::create(C, Current, Mode);

@@ -41,6 +41,9 @@ public:
   const TraceCensus &census() const { return Census; }
 
 private:
+  /// Reads the chunk headers and the run records before any record: the
+  /// census's runs, and whether a promised run record is missing.
+  void scanRuns();
   llvm::Error runChunks(llvm::ArrayRef<AnalysisTool *> Tools, bool FirstPass);
   void countRing(const RingInfo &Info);
   void countUninstrumentedCalls(const Metadata *Meta,

@@ -323,7 +323,7 @@ int runFile(StringRef Path, RingMode Mode, const WorkgroupFilter &Filter,
       note() << Path << ": " << N << "\n";
   if (LossNotes) {
     SmallVector<StringRef, 8> Lines;
-    std::string Loss = lossText(C);
+    std::string Loss = runText(C) + lossText(C) + uninstrumentedText(C);
     StringRef(Loss).split(Lines, '\n', -1, /*KeepEmpty=*/false);
     for (StringRef L : Lines)
       note() << Path << ": " << L.trim() << "\n";

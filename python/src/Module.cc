@@ -119,9 +119,13 @@ py::dict sources(const Trace &T) {
     E["problem"] = text(S.Error->Located ? S.Error->Problem : S.Error->Message);
     Errors.append(E);
   }
-  py::list LossText, LossUncounted, Notes, Nothing, Conflicts;
+  py::list LossText, LossUncounted, Notes, Nothing, Conflicts, RunText, RunJson,
+      Uninstrumented;
   for (const FileCensus &C : T.tables().Census) {
     LossText.append(text(C.LossText));
+    RunText.append(text(C.RunText));
+    RunJson.append(text(C.RunJson));
+    Uninstrumented.append(text(C.UninstrumentedText));
     LossUncounted.append(C.LossUncounted);
     py::list FileNotes;
     for (const std::string &N : C.Notes)
@@ -134,6 +138,9 @@ py::dict sources(const Trace &T) {
   D["path"] = Paths;
   D["error"] = Errors;
   D["loss_text"] = LossText;
+  D["run_text"] = RunText;
+  D["run_json"] = RunJson;
+  D["uninstrumented_text"] = Uninstrumented;
   D["loss_uncounted"] = LossUncounted;
   D["notes"] = Notes;
   D["nothing"] = Nothing;

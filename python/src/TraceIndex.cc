@@ -221,6 +221,10 @@ void TraceIndex::census(const TraceCensus &C) {
     Tables.Buffers.push_back(std::move(E));
   }
   F.LossText = lossText(C);
+  F.RunText = runText(C);
+  llvm::raw_string_ostream Run(F.RunJson);
+  Run << runJson(C);
+  F.UninstrumentedText = uninstrumentedText(C);
   F.LossUncounted = C.LossUncounted;
   F.Notes = C.Notes;
   F.Nothing = C.nothingToAnalyse("");

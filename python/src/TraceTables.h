@@ -164,6 +164,13 @@ struct BufferEntry {
 struct FileCensus {
   /// The loss block of the CLI's text reports ("" when nothing was lost).
   std::string LossText;
+  /// The run line(s) the CLI's reports begin with (runText) and their JSON
+  /// (runJson, as text; "null" for a file that records no run).
+  std::string RunText;
+  std::string RunJson;
+  /// The launches of kernels that are not instrumented
+  /// (uninstrumentedText), "" when none.
+  std::string UninstrumentedText;
   /// Wrapped rings without a trailer: their lost workgroups are unknown.
   bool LossUncounted = false;
   /// Metadata notes (e.g. the extension was ignored).

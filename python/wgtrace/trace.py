@@ -1,6 +1,7 @@
 """wgtrace.open() and the Trace it returns."""
 
 import fnmatch
+import json
 import os
 import warnings
 
@@ -65,6 +66,12 @@ def open(paths, partial=False):  # noqa: A001 - the contract's name
         if file in lossy:
             # The viewer's own loss block, as every report of the CLI ends.
             warnings.warn("%s: %s(Trace.loss lists it)" % (path, sources["loss_text"][file]),
+                          TraceWarning, stacklevel=2)
+        if sources["uninstrumented_text"][file]:
+            warnings.warn("%s: %s" % (path, sources["uninstrumented_text"][file]),
+                          TraceWarning, stacklevel=2)
+        if "not recorded" in sources["run_text"][file]:
+            warnings.warn("%s: %s" % (path, sources["run_text"][file].strip()),
                           TraceWarning, stacklevel=2)
         if sources["nothing"][file]:
             warnings.warn("%s: %s" % (path, sources["nothing"][file]), TraceWarning,
@@ -181,6 +188,18 @@ class Trace:
         for name in ("records_lost", "workgroups_lost"):
             columns[name] = pd.array(columns[name], dtype="UInt64")
         return pd.DataFrame(columns)
+
+    @property
+    def runs(self):
+        """How the run behind each file ended, one entry per file (the
+        ``"run"`` member of the CLI's JSON reports): ``None`` for a file
+        whose writer records no run (IREE's), else a dict with
+        ``records`` (one per run record: ``end`` is ``"exit"``,
+        ``"signal"``, ``"crash"`` or ``"running"``; ``status``,
+        ``signal``, ``signal_name``, ``workgroups``,
+        ``uninstrumented_launches``) and ``cut_short`` (the file ends
+        before the run record its writer promised)."""
+        return [json.loads(text) for text in self._sources["run_json"]]
 
     @property
     def lost_bytes(self):

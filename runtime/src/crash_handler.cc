@@ -36,7 +36,8 @@ struct sigaction PreviousTermination[kTerminationCount];
 std::terminate_handler PreviousTerminate = nullptr;
 
 void onFault(int Signal, siginfo_t *Info, void *) {
-  writeFinalTrace(/*InSignalHandler=*/true);
+  writeFinalTrace({format::RunEnd::Crash, -1, Signal},
+                  /*InSignalHandler=*/true);
   for (size_t I = 0; I < kFaultCount; ++I)
     if (kFaults[I] == Signal)
       sigaction(Signal, &PreviousFault[I], nullptr);
@@ -64,7 +65,8 @@ void onTermination(int Signal, siginfo_t *Info, void *Context) {
     // The default action ends the process: write the trace, then end it
     // with the same signal, which is blocked while this handler runs and
     // is delivered when it returns.
-    writeFinalTrace(/*InSignalHandler=*/true);
+    writeFinalTrace({format::RunEnd::Signal, -1, Signal},
+                    /*InSignalHandler=*/true);
     sigaction(Signal, &Previous, nullptr);
     raise(Signal);
     return;
@@ -73,7 +75,7 @@ void onTermination(int Signal, siginfo_t *Info, void *Context) {
   // process in a way no exit handler sees (_exit, or raising it again
   // with the default action): write the trace so far first. If it goes
   // on, the trace is written again at exit.
-  writeTraceBeforeHandler();
+  writeTraceBeforeHandler(Signal);
   if (Previous.sa_flags & SA_SIGINFO)
     Previous.sa_sigaction(Signal, Info, Context);
   else
@@ -81,7 +83,9 @@ void onTermination(int Signal, siginfo_t *Info, void *Context) {
 }
 
 [[noreturn]] void onTerminate() {
-  writeFinalTrace(/*InSignalHandler=*/false);
+  // std::terminate ends the process with abort().
+  writeFinalTrace({format::RunEnd::Crash, -1, SIGABRT},
+                  /*InSignalHandler=*/false);
   if (PreviousTerminate)
     PreviousTerminate();
   std::abort();

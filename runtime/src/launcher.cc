@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "config.h"
+#include "trace_writer.h"
+#include "uninstrumented.h"
 
 #include "wgtrace/wgtrace.h"
 
@@ -38,17 +40,20 @@ Workgroup workgroupAt(const Grid &G, uint64_t Index, uint32_t Processor) {
 /// Touched once per launch.
 std::atomic<uint64_t> NextDispatch{0};
 
-void runOne(detail::SiteRef Site, uint64_t Dispatch,
+/// Runs one workgroup; returns whether its kernel is instrumented.
+bool runOne(detail::SiteRef Site, uint64_t Dispatch,
             detail::WorkgroupThunk Thunk, void *Context, const Workgroup &WG) {
   // The kernel's prologue takes the site and dispatch number; a kernel that
-  // is not instrumented leaves them, so clear them for the next direct
-  // call.
+  // is not instrumented leaves them, which tells it apart, and they are
+  // cleared for the next direct call.
   detail::ThreadState &State = detail::ThreadStateTLS;
   State.PendingSite = Site.Id;
   State.PendingDispatch = Dispatch;
   Thunk(Context, WG);
+  bool Instrumented = State.PendingDispatch != Dispatch;
   State.PendingSite = detail::kNoSite;
   State.PendingDispatch = detail::kNoDispatch;
+  return Instrumented;
 }
 
 /// A fixed set of threads that run one grid at a time.
@@ -59,18 +64,22 @@ public:
       Threads.emplace_back([this, I] { work(I); });
   }
 
-  void run(detail::SiteRef Site, uint64_t Dispatch, const Grid &G,
-           detail::WorkgroupThunk Thunk, void *Context) {
+  /// Runs the grid; returns how many of its workgroups ran a kernel that
+  /// is not instrumented.
+  uint64_t run(detail::SiteRef Site, uint64_t Dispatch, const Grid &G,
+               detail::WorkgroupThunk Thunk, void *Context) {
     // One grid at a time: dispatches from several user threads queue here.
     std::lock_guard<std::mutex> Serial(RunLock);
     std::unique_lock<std::mutex> Lock(Mutex);
     Job = {Site, Dispatch, G, Thunk, Context};
     Total = uint64_t(G.x) * G.y * G.z;
     Next.store(0, std::memory_order_relaxed);
+    Uninstrumented = 0;
     Busy = static_cast<uint32_t>(Threads.size());
     ++Generation;
     Wake.notify_all();
     Done.wait(Lock, [this] { return Busy == 0; });
+    return Uninstrumented;
   }
 
   uint32_t size() const { return static_cast<uint32_t>(Threads.size()); }
@@ -96,14 +105,16 @@ private:
         J = Job;
         N = Total;
       }
+      uint64_t NotInstrumented = 0;
       for (;;) {
         uint64_t Index = Next.fetch_add(1, std::memory_order_relaxed);
         if (Index >= N)
           break;
-        runOne(J.Site, J.Dispatch, J.Thunk, J.Context,
-               workgroupAt(J.G, Index, Processor));
+        NotInstrumented += !runOne(J.Site, J.Dispatch, J.Thunk, J.Context,
+                                   workgroupAt(J.G, Index, Processor));
       }
       std::lock_guard<std::mutex> Lock(Mutex);
+      Uninstrumented += NotInstrumented;
       if (--Busy == 0)
         Done.notify_one();
     }
@@ -115,6 +126,8 @@ private:
   std::condition_variable Done;
   GridJob Job{};
   uint64_t Total = 0;
+  /// Workgroups of the running grid whose kernel is not instrumented.
+  uint64_t Uninstrumented = 0;
   uint64_t Generation = 0;
   uint32_t Busy = 0;
   std::atomic<uint64_t> Next{0};
@@ -155,17 +168,31 @@ void setDevice(Device D) {
 
 namespace detail {
 
-void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk, void *Context) {
+void runLaunch(SiteRef Site, const LaunchGrid &G, const char *PrettyFunction,
+               const void *KernelAddress, WorkgroupThunk Thunk, void *Context) {
   if (G.x == 0 || G.y == 0 || G.z == 0)
     return;
+  // A program that launches kernels leaves its trace at exit, even when
+  // none of them is instrumented.
+  runtime::writeTraceAtExit();
   uint64_t Dispatch = NextDispatch.fetch_add(1, std::memory_order_relaxed);
+  uint64_t NotInstrumented = 0;
   if (currentDevice() == Device::LocalTask) {
-    workerPool().run(Site, Dispatch, G, Thunk, Context);
-    return;
+    NotInstrumented = workerPool().run(Site, Dispatch, G, Thunk, Context);
+  } else {
+    uint64_t Total = uint64_t(G.x) * G.y * G.z;
+    for (uint64_t Index = 0; Index < Total; ++Index)
+      NotInstrumented +=
+          !runOne(Site, Dispatch, Thunk, Context, workgroupAt(G, Index, 0));
   }
-  uint64_t Total = uint64_t(G.x) * G.y * G.z;
-  for (uint64_t Index = 0; Index < Total; ++Index)
-    runOne(Site, Dispatch, Thunk, Context, workgroupAt(G, Index, 0));
+  if (NotInstrumented)
+    runtime::noteUninstrumentedLaunch(
+        G.File, G.Line, Site.Id == kNoSite ? format::kNoDispatchSite : Site.Id,
+        PrettyFunction, KernelAddress, NotInstrumented);
+}
+
+void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk, void *Context) {
+  runLaunch(Site, LaunchGrid(G, nullptr, 0), nullptr, nullptr, Thunk, Context);
 }
 
 } // namespace detail

@@ -242,7 +242,8 @@ std::vector<uint8_t> MetadataBuilder::build() {
       Builder, /*version=*/1, Builder.CreateVector(FileStrings),
       Builder.CreateVector(FunctionExtras), Builder.CreateVector(SiteExtras),
       AccessSiteVector, Builder.CreateVector(Untraced),
-      IndirectCalls.empty() ? 0 : Builder.CreateVector(IndirectCalls));
+      IndirectCalls.empty() ? 0 : Builder.CreateVector(IndirectCalls),
+      /*run_record=*/true);
 
   auto FunctionVector = Builder.CreateVector(Functions);
   auto SiteVector = Builder.CreateVector(Sites);

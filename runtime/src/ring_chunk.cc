@@ -41,11 +41,11 @@ uint64_t continuedFrom(const ThreadRing &TR, uint64_t V, uint64_t End) {
   return R.Bits;
 }
 
-/// Content offset of the padding's lost-site entries and trailer: the
-/// trailer, then LostSite entries below it.
+} // namespace
+
 void writeTail(Sink &Out, uint64_t Used, uint64_t RingSize,
                const format::RingTrailer &Trailer,
-               const format::LostSite *LostSites) {
+               const format::LostSite *LostSites, uint64_t Head) {
   uint64_t TrailerAt = format::ringTrailerOffset(RingSize);
   uint64_t SitesAt =
       TrailerAt - uint64_t(Trailer.LostSiteCount) * sizeof(format::LostSite);
@@ -54,8 +54,10 @@ void writeTail(Sink &Out, uint64_t Used, uint64_t RingSize,
   for (uint32_t I = Trailer.LostSiteCount; I-- > 0;)
     Out.write(&LostSites[I], sizeof(format::LostSite));
   Out.write(&Trailer, sizeof(Trailer));
-  Out.write(&Used, sizeof(Used));
+  Out.write(&Head, sizeof(Head));
 }
+
+namespace {
 
 format::RingTrailer makeTrailer(uint16_t Flags, uint32_t RingId,
                                 uint64_t Sequence, uint64_t Lifetime,
@@ -220,7 +222,7 @@ void writeRingChunk(Sink &Out, const ThreadRing &TR, uint16_t Flags) {
   format::RingTrailer Trailer =
       makeTrailer(Flags, TR.Ordinal, 0, P.Begin, TR.size(), Loss);
   Trailer.LostSiteCount = LostCount;
-  writeTail(Out, Used, RingSize, Trailer, Lost);
+  writeTail(Out, Used, RingSize, Trailer, Lost, Used);
   writeChunkPadding(Out, Length);
 }
 
@@ -255,7 +257,7 @@ void writeBufferChunk(Sink &Out, const BufferChunk &B, uint16_t Flags,
   format::RingTrailer Trailer =
       makeTrailer(Flags | format::kTrailerStream, B.RingId, B.Sequence,
                   B.Lifetime, B.RingSize, TrailerLoss());
-  writeTail(Out, B.Used, RingSize, Trailer, nullptr);
+  writeTail(Out, B.Used, RingSize, Trailer, nullptr, B.Used);
   writeChunkPadding(Out, Length);
 }
 

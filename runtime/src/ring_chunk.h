@@ -26,6 +26,14 @@ namespace wgtrace::runtime {
 /// power of two of at least 4 KiB that holds them.
 uint64_t chunkRingSize(uint64_t Used);
 
+/// After \p Used bytes of a chunk's ring storage have been written: the
+/// zeros up to the lost-site entries, \p Trailer's LostSiteCount entries
+/// of \p LostSites (entry 0 nearest to the trailer), \p Trailer and the
+/// head word \p Head.
+void writeTail(Sink &Out, uint64_t Used, uint64_t RingSize,
+               const format::RingTrailer &Trailer,
+               const format::LostSite *LostSites, uint64_t Head);
+
 /// Ring mode: decides what \p TR's chunk holds (TR.Plan): the records from
 /// the oldest one a chunk may start at (ThreadRing::oldestChunkStart) to
 /// the head. Walks them to count records and invocations, and stops early

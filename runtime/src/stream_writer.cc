@@ -5,6 +5,7 @@
 #include "config.h"
 #include "module_registry.h"
 #include "ring_chunk.h"
+#include "run_record.h"
 #include "trace_writer.h"
 
 #include <atomic>
@@ -56,20 +57,23 @@ public:
     Queued.notify_one();
   }
 
-  void finish(bool InSignalHandler) override {
+  void finish(const RunEnding &How, bool InSignalHandler) override {
     if (InSignalHandler) {
-      finishInSignalHandler();
+      finishInSignalHandler(How);
       return;
     }
     {
       std::unique_lock<std::mutex> Lock(Mutex);
-      startLocked();
+      // A run in which no workgroup ran still leaves its file: the
+      // metadata and the run record, written from here.
+      openLocked();
       if (Fd < 0)
         return;
       Stopping = true;
       Queued.notify_one();
     }
-    Writer.join();
+    if (Writer.joinable())
+      Writer.join();
     // The writer thread is gone: the rest is written from here.
     output::SigpipeBlock NoSigpipe;
     FdSink Out(Fd);
@@ -87,6 +91,7 @@ public:
       Done.push_back({&TR, B, std::move(TR.Timing)});
     });
     writeTimingChunks(Out, Done.size(), 0, Done.data(), Done.size());
+    writeRunRecordChunk(Out, How, /*Unlocked=*/false);
     if (!Error)
       Error = Out.error();
     commitTraceFile(File, Error);
@@ -98,6 +103,13 @@ private:
   /// chunk is the metadata of every module registered by then, which is
   /// every module of the program but those loaded later with dlopen.
   void startLocked() {
+    openLocked();
+    if (!Writer.joinable())
+      Writer = std::thread([this] { run(); });
+  }
+
+  /// Opens the file and writes the metadata chunk, once.
+  void openLocked() {
     if (Started)
       return;
     Started = true;
@@ -122,7 +134,6 @@ private:
     writeMetadataChunk(Out);
     ModulesInMetadata = moduleCount();
     Error = Out.error();
-    Writer = std::thread([this] { run(); });
   }
 
   void run() {
@@ -179,8 +190,21 @@ private:
     }
   }
 
-  void finishInSignalHandler() {
-    if (!Started || Fd < 0)
+  void finishInSignalHandler(const RunEnding &How) {
+    if (!Started) {
+      // No workgroup ran yet: the file is opened here, with
+      // async-signal-safe calls (the metadata was cached when the modules
+      // registered), so that the run still leaves its trace.
+      Started = true;
+      char Path[PATH_MAX];
+      if (!expandedTracePath(Path, sizeof(Path)) || !openTraceFile(Path, File))
+        return;
+      Fd = File.File.Fd;
+      FdSink Out(Fd);
+      writeMetadataChunk(Out);
+      Error = Out.error();
+    }
+    if (Fd < 0)
       return;
     // Stop the writer thread between chunks, or let the chunk it is in the
     // middle of complete (for a second at most).
@@ -221,6 +245,7 @@ private:
           static_cast<uint32_t>(P->Total - P->Index++), B.RingId, B.Sequence};
       writeTimingChunk(P->Out, Header, TR.Timing);
     });
+    writeRunRecordChunk(Out, How, /*Unlocked=*/true);
     if (!Error)
       Error = Out.error();
     commitTraceFile(File, Error);

@@ -3,6 +3,7 @@
 #ifndef WGTRACE_RUNTIME_STREAM_WRITER_H
 #define WGTRACE_RUNTIME_STREAM_WRITER_H
 
+#include "run_record.h"
 #include "thread_ring.h"
 
 namespace wgtrace::runtime {
@@ -20,10 +21,10 @@ public:
   /// Hands \p TR's full buffer (and the timing of its workgroups) to the
   /// writer and gives TR an empty one, waiting for it if need be.
   virtual void exchange(ThreadRing &TR) = 0;
-  /// Writes every thread's partial buffer and closes the file. In a signal
-  /// handler it waits a bounded time for the writer thread instead of
-  /// joining it.
-  virtual void finish(bool InSignalHandler) = 0;
+  /// Writes every thread's partial buffer and the run record saying \p How
+  /// the run ended, and closes the file. In a signal handler it waits a
+  /// bounded time for the writer thread instead of joining it.
+  virtual void finish(const RunEnding &How, bool InSignalHandler) = 0;
 
 protected:
   ~StreamWriter() = default;

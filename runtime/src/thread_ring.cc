@@ -357,6 +357,7 @@ void ThreadRing::forget() {
   std::fill(Counts.SiteInvocations.begin(), Counts.SiteInvocations.end(), 0);
   Counts.WorkgroupRecords = Counts.Invocations = Counts.Prints = 0;
   Counts.PrintBytes = Counts.Workgroups = Counts.Selected = 0;
+  Counts.MaxProcessorId = 0;
   Timing.clear();
 }
 

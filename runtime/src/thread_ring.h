@@ -58,6 +58,9 @@ struct RingCounts {
   /// Workgroups that ran and those the filter selected.
   uint64_t Workgroups = 0;
   uint64_t Selected = 0;
+  /// The largest processor id of the workgroups that ran (the run record
+  /// gives readers the process's largest).
+  uint32_t MaxProcessorId = 0;
 };
 
 /// An invocation that began before the chunk being written but has a copy

@@ -9,6 +9,7 @@
 #include "ring_chunk.h"
 #include "stream_writer.h"
 #include "trace_path.h"
+#include "uninstrumented.h"
 #include "workgroup_filter.h"
 
 #include "wgtrace/wgtrace.h"
@@ -89,7 +90,8 @@ void reportLoss(const ThreadRing &TR, const TrailerLoss &Loss) {
 /// marks the chunks as written by the crash handler, which must not wait
 /// for a lock the faulting thread may hold: the rings are listed without
 /// it.
-void writeRingTrace(Sink &Out, bool Report, bool Crash = false) {
+void writeRingTrace(Sink &Out, bool Report, const RunEnding &How,
+                    bool Crash = false) {
   writeMetadataChunk(Out);
   // The visitors capture one pointer, which std::function holds without
   // allocating (the crash handler must not).
@@ -116,14 +118,15 @@ void writeRingTrace(Sink &Out, bool Report, bool Crash = false) {
       reportLoss(TR, Loss);
     ++P->Chunks;
   });
-  if (!config().Timing)
-    return;
-  Each([P = &S](ThreadRing &TR) {
-    if (TR.head() == TR.Floor)
-      return;
-    writeRingTimingChunk(P->Out, TR, P->Chunks - P->Written);
-    ++P->Written;
-  });
+  if (config().Timing)
+    Each([P = &S](ThreadRing &TR) {
+      if (TR.head() == TR.Floor)
+        return;
+      writeRingTimingChunk(P->Out, TR, P->Chunks - P->Written);
+      ++P->Written;
+    });
+  // Last: how the run ended. A file that lacks it was cut short.
+  writeRunRecordChunk(Out, How, Crash);
 }
 
 } // namespace
@@ -249,7 +252,8 @@ namespace {
 /// Writes the ring-mode trace to the expanded path \p Path, with
 /// async-signal-safe calls when \p FromSignal. Returns false, and reports
 /// why on stderr, when it could not.
-bool writeRingTraceFile(const char *Path, bool FromSignal) {
+bool writeRingTraceFile(const char *Path, const RunEnding &How,
+                        bool FromSignal) {
   // Static: the crash handler's stack is small, and one trace is written
   // at a time.
   static TraceFileWrite W;
@@ -259,7 +263,7 @@ bool writeRingTraceFile(const char *Path, bool FromSignal) {
   FdSink Out(W.File.Fd);
   if (FromSignal)
     forEachRingUnlocked([](ThreadRing &TR) { TR.recoverRecords(); });
-  writeRingTrace(Out, /*Report=*/!config().Quiet, /*Crash=*/FromSignal);
+  writeRingTrace(Out, /*Report=*/!config().Quiet, How, /*Crash=*/FromSignal);
   return commitTraceFile(W, Out.error());
 }
 
@@ -311,7 +315,13 @@ void onExitStatus(int Status, void *) {
 void registerExitWriter() {
   static std::once_flag Once;
   std::call_once(Once, [] {
-    std::atexit([] { writeFinalTrace(/*InSignalHandler=*/false); });
+    // on_exit: the trace says with which status the program exited.
+    on_exit(
+        [](int Status, void *) {
+          writeFinalTrace({format::RunEnd::Exit, Status, 0},
+                          /*InSignalHandler=*/false);
+        },
+        nullptr);
   });
 }
 
@@ -331,7 +341,8 @@ __attribute__((constructor)) void registerExitStatus() {
 // the runtime loads would run as late, after the program's static
 // destructors, which the tables of its modules may not survive.
 __attribute__((destructor)) void writeTraceIfNoneWas() {
-  writeFinalTrace(/*InSignalHandler=*/false);
+  // The exit status is not known here.
+  writeFinalTrace({format::RunEnd::Exit, -1, 0}, /*InSignalHandler=*/false);
 }
 
 } // namespace
@@ -355,7 +366,7 @@ bool writeTrace(const std::string &Path, bool Report, std::string *Error) {
   }
   output::SigpipeBlock NoSigpipe;
   FdSink Out(File.Fd);
-  writeRingTrace(Out, Report);
+  writeRingTrace(Out, Report, RunEnding());
   if (int E = Out.error()) {
     output::discard(File);
     *Error = "cannot write '" + std::string(T.Path) + "': " + std::strerror(E);
@@ -372,23 +383,26 @@ std::vector<uint8_t> snapshotTrace() {
   refreshMetadata();
   std::vector<uint8_t> Bytes;
   VectorSink Out(Bytes);
-  writeRingTrace(Out, /*Report=*/false);
+  writeRingTrace(Out, /*Report=*/false, RunEnding());
   return Bytes;
 }
 
-void writeFinalTrace(bool InSignalHandler) {
+void writeFinalTrace(const RunEnding &How, bool InSignalHandler) {
   static std::atomic<bool> Written{false};
   if (Written.exchange(true))
     return;
-  if (!InSignalHandler)
+  if (!InSignalHandler) {
     reportFilter();
+    if (*tracePath() || moduleCount())
+      reportUninstrumentedLaunches();
+  }
   if (!*tracePath()) {
     if (!InSignalHandler)
       reportNoTraceFile();
     return;
   }
   if (config().TraceMode == Mode::Stream) {
-    streamWriter().finish(InSignalHandler);
+    streamWriter().finish(How, InSignalHandler);
     return;
   }
   char Path[PATH_MAX];
@@ -401,15 +415,16 @@ void writeFinalTrace(bool InSignalHandler) {
   // registered; nothing allocates or locks.
   if (!InSignalHandler)
     refreshMetadata();
-  writeRingTraceFile(Path, InSignalHandler);
+  writeRingTraceFile(Path, How, InSignalHandler);
 }
 
-void writeTraceBeforeHandler() {
+void writeTraceBeforeHandler(int Signal) {
   if (config().TraceMode == Mode::Stream || !*tracePath())
     return;
   char Path[PATH_MAX];
   if (expandedTracePath(Path, sizeof(Path)))
-    writeRingTraceFile(Path, /*FromSignal=*/true);
+    writeRingTraceFile(Path, {format::RunEnd::Signal, -1, Signal},
+                       /*FromSignal=*/true);
 }
 
 void writeTraceAtExit() {

@@ -10,6 +10,7 @@
 #define WGTRACE_RUNTIME_TRACE_WRITER_H
 
 #include "output_target.h"
+#include "run_record.h"
 #include "sink.h"
 #include "thread_ring.h"
 
@@ -78,20 +79,20 @@ void noteTraceNotWritten();
 /// errno Error>" without allocating, and notes it (noteTraceNotWritten).
 void reportNotWritten(const char *What, const char *Path, int Error);
 
+/// Writes the trace now, once per process (exit, crash, terminate or a
+/// termination signal), saying \p How the run ended. \p InSignalHandler
+/// restricts it to async-signal-safe calls. Reports on stderr why it could
+/// not, and makes the exit status say so.
+void writeFinalTrace(const RunEnding &How, bool InSignalHandler);
+
+/// In a handler of termination signal \p Signal that the program handles
+/// itself (ring mode): writes the trace so far, with async-signal-safe
+/// calls, before the program's handler runs. The program may go on; the
+/// trace is then written again at exit.
+void writeTraceBeforeHandler(int Signal);
+
 /// Arranges, once, for the trace to be written at process exit.
 void writeTraceAtExit();
-
-/// Writes the trace now, once per process (exit, crash, terminate or a
-/// termination signal). \p InSignalHandler restricts it to
-/// async-signal-safe calls. Reports on stderr why it could not, and makes
-/// the exit status say so.
-void writeFinalTrace(bool InSignalHandler);
-
-/// In a handler of a termination signal that the program handles itself
-/// (ring mode): writes the trace so far, with async-signal-safe calls,
-/// before the program's handler runs. The program may go on; the trace is
-/// then written again at exit.
-void writeTraceBeforeHandler();
 
 } // namespace wgtrace::runtime
 

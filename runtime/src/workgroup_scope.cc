@@ -50,6 +50,8 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   TR.countInvocation(Site & format::kMaxDispatchId);
   ++TR.Counts.Workgroups;
   TR.Counts.Selected += Now.Selected;
+  TR.Counts.MaxProcessorId =
+      std::max(TR.Counts.MaxProcessorId, WG.processor_id);
   // An outermost invocation's record is where a ring-mode chunk may start:
   // nothing after it is keyed to a record before it. An inner one's is not:
   // the enclosing invocation goes on after it returns, keyed to its own.

@@ -30,9 +30,18 @@ def chunks(path, env_extra=None, program=None):
     while offset + 16 <= len(data):
         magic, ctype, _, length = struct.unpack_from("<IHHQ", data, offset)
         content = data[offset + 16:offset + 16 + length]
-        found.append((ctype, content))
+        # The run record (the last chunk) is a ring chunk without records.
+        if not (ctype == 1 and is_run_record(content)):
+            found.append((ctype, content))
         offset += 16 + ((length + 15) & ~15)
     return found
+
+
+def is_run_record(content):
+    """A ring chunk whose trailer says it is the run record."""
+    trailer = len(content) - 8 - 64
+    magic, _, flags = struct.unpack_from("<IHH", content, trailer)
+    return magic == 0x54524757 and flags & 0x10
 
 
 def ring_size(content):

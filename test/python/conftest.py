@@ -52,8 +52,9 @@ def view_json(*args):
     report = json.loads(out)
     loss = report.get("loss") if isinstance(report, dict) else None
     if loss is not None and status != 1:
-        assert (status == 3) == (loss["bytes_lost"] > 0 or loss["untraced_accesses"] > 0), (
-            status, loss)
+        assert (status == 3) == (loss["bytes_lost"] > 0 or loss["untraced_accesses"] > 0
+                                 or loss["uninstrumented_launches"] > 0
+                                 or loss["cut_short"]), (status, loss)
     return report
 
 

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import time
 
 import numpy as np
@@ -13,7 +14,7 @@ import pandas as pd
 import pytest
 
 import wgtrace
-from conftest import view, view_json
+from conftest import SAMPLES, clean_env, view, view_json
 
 
 def export_rows(path):
@@ -195,6 +196,24 @@ def test_wrapped_ring_loss_is_reported(traces):
     assert 0 < len(t.workgroups) < 16
     assert len(t.workgroups) + ring["workgroups_lost"] == 16
     assert len(t.accesses()) == len(cli_accesses(path))
+
+
+def test_runs_say_how_each_run_ended(traces, work):
+    """Trace.runs is the "run" member of the CLI's JSON reports: how the run
+    ended (here a finished one and one that crashed), per file."""
+    finished = traces["transpose"]
+    crashed = os.path.join(work, "crashed.bin")
+    result = subprocess.run([os.path.join(SAMPLES, "out_of_bounds"),
+                             "--instrument_file=" + crashed],
+                            env=clean_env(), capture_output=True, text=True)
+    assert result.returncode == -11, result.stderr
+    t = wgtrace.open([finished, crashed])
+    assert t.runs == [view_json("summary", finished)["run"],
+                      view_json("summary", crashed)["run"]]
+    first, second = (run["records"][0] for run in t.runs)
+    assert (first["end"], first["status"]) == ("exit", 0)
+    assert (second["end"], second["signal_name"]) == ("crash", "SIGSEGV")
+    assert not any(run["cut_short"] for run in t.runs)
 
 
 def test_timing(traces):

@@ -175,6 +175,23 @@ inline Decoded decodeFile(const TraceFile &File,
   return D;
 }
 
+/// The census of the trace at \p Path (its run records, loss), or the
+/// decoder's error in \p Error.
+inline TraceCensus censusOf(const std::string &Path, std::string *Error) {
+  llvm::Expected<TraceFile> File = TraceFile::open(Path);
+  if (!File) {
+    *Error = llvm::toString(File.takeError());
+    return {};
+  }
+  Decoded D;
+  Collector C(D);
+  TraceReader Reader(*File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&C};
+  if (llvm::Error E = Reader.run(Tools))
+    *Error = llvm::toString(std::move(E));
+  return Reader.census();
+}
+
 inline Decoded decode(const std::string &Path,
                       RingMode Mode = RingMode::WrapAware) {
   llvm::Expected<TraceFile> File = TraceFile::open(Path);

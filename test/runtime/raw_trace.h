@@ -52,6 +52,9 @@ struct RawChunk {
   uint64_t Length;
   /// Index into RawTrace::Rings for a ring chunk.
   size_t Ring = 0;
+  /// The run record chunk (a ring chunk without records, format.h): not
+  /// in RawTrace::Rings.
+  bool RunRecord = false;
 };
 
 /// One workgroup invocation: its pieces' records joined.
@@ -75,6 +78,8 @@ struct RawTrace {
   std::vector<uint8_t> File;
   std::vector<RawChunk> Chunks;
   std::vector<RawRing> Rings;
+  /// The run records (the last chunk of every trace wgtrace writes).
+  std::vector<format::RunRecord> Runs;
 
   static RawTrace read(const std::string &Path) {
     RawTrace T;
@@ -89,8 +94,17 @@ struct RawTrace {
       RawChunk C{static_cast<format::ChunkType>(H.Type), H.Version,
                  T.File.data() + Offset + 16, H.ContentLength};
       if (C.Type == format::ChunkType::DispatchRingBuffer) {
-        C.Ring = T.Rings.size();
-        T.Rings.push_back(readRing(C));
+        RawRing R = readRing(C);
+        C.RunRecord =
+            R.Trailer && (R.Trailer->Flags & format::kTrailerRunRecord);
+        if (C.RunRecord) {
+          format::RunRecord Run;
+          std::memcpy(&Run, C.Content, sizeof(Run));
+          T.Runs.push_back(Run);
+        } else {
+          C.Ring = T.Rings.size();
+          T.Rings.push_back(std::move(R));
+        }
       }
       T.Chunks.push_back(C);
       Offset = format::nextChunkOffset(Offset, H.ContentLength);

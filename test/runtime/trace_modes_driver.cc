@@ -28,6 +28,8 @@
 //            before the fourth
 //   fork     like records, then forks: the child runs one more workgroup,
 //            both exit 0
+//   none     runs no kernel (exits 0); none-signal sends itself
+//            $DRIVER_SIGNAL instead, before any kernel ran
 //   nested   workgroup i of "outer" names its row as buffer 0, loads and
 //            stores <accesses> floats of it, and after every 16th calls the
 //            kernel "inner" directly, which names 8 floats of a scratch
@@ -218,6 +220,12 @@ static int run(int argc, char **argv) {
                 : scenario == "terminate"     ? Fault::Terminate
                 : scenario == "raise"         ? Fault::Raise
                                               : Fault::None;
+  if (scenario == "none")
+    return 0;
+  if (scenario == "none-signal") {
+    kill(getpid(), std::atoi(std::getenv("DRIVER_SIGNAL")));
+    return 0;
+  }
   if (scenario == "varied") {
     std::vector<float> rows(size_t(workgroups) * (accesses + 23), 1.0f);
     wgtrace::dispatch(WGTRACE_SITE(1), vary,

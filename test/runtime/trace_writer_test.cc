@@ -192,5 +192,28 @@ TEST(TraceWriter, FileIsMetadataThenOneRingChunkPerRecordingThread) {
   std::memcpy(&Head, Content + Ring.ContentLength - 8, 8);
   EXPECT_GE(Head, 48u);
   EXPECT_EQ(format::recordTag(Content), uint8_t(format::Tag::Workgroup));
-  EXPECT_EQ(File.size(), format::nextChunkOffset(Offset, Ring.ContentLength));
+
+  // Last, the run record: a ring chunk of the smallest ring, no records.
+  Offset = format::nextChunkOffset(Offset, Ring.ContentLength);
+  format::ChunkHeader Run;
+  ASSERT_LE(Offset + 16, File.size());
+  std::memcpy(&Run, File.data() + Offset, sizeof(Run));
+  EXPECT_EQ(Run.Type, uint16_t(format::ChunkType::DispatchRingBuffer));
+  EXPECT_EQ(Run.ContentLength,
+            format::ringChunkContentLength(format::kRunRecordRingSize));
+  Content = File.data() + Offset + 16;
+  std::memcpy(&Head, Content + Run.ContentLength - 8, 8);
+  EXPECT_EQ(Head, 0u);
+  format::RingTrailer Trailer;
+  std::memcpy(&Trailer,
+              Content + format::ringTrailerOffset(format::kRunRecordRingSize),
+              sizeof(Trailer));
+  EXPECT_EQ(Trailer.Magic, format::kRingTrailerMagic);
+  EXPECT_EQ(Trailer.Flags, format::kTrailerRunRecord);
+  format::RunRecord Record;
+  std::memcpy(&Record, Content, sizeof(Record));
+  EXPECT_EQ(Record.Magic, format::kRunRecordMagic);
+  EXPECT_EQ(Record.End, uint16_t(format::RunEnd::Running))
+      << "flushTrace writes the trace of a run that goes on";
+  EXPECT_EQ(File.size(), format::nextChunkOffset(Offset, Run.ContentLength));
 }

@@ -95,6 +95,45 @@ std::vector<uint8_t> RingBuilder::content() const {
   return Out;
 }
 
+TraceBuilder &
+TraceBuilder::runRecord(format::RunRecord Record,
+                        const std::vector<UninstrumentedSpec> &Places) {
+  constexpr uint64_t R = format::kRunRecordRingSize;
+  std::vector<uint8_t> Content(format::ringChunkContentLength(R), 0);
+  std::string Strings;
+  std::vector<format::UninstrumentedSite> Entries;
+  for (const UninstrumentedSpec &P : Places) {
+    format::UninstrumentedSite E = {};
+    E.Launches = P.Launches;
+    E.Workgroups = P.Workgroups;
+    E.Line = P.Line;
+    E.DispatchId = P.DispatchId;
+    E.File = uint32_t(Strings.size());
+    Strings += P.File + '\0';
+    E.Kernel = uint32_t(Strings.size());
+    Strings += P.Kernel + '\0';
+    Entries.push_back(E);
+  }
+  Record.Magic = format::kRunRecordMagic;
+  Record.Version = format::kRunRecordVersion;
+  Record.UninstrumentedSites = uint32_t(Entries.size());
+  Record.StringBytes = uint32_t(Strings.size());
+  std::memcpy(Content.data(), &Record, sizeof(Record));
+  std::memcpy(Content.data() + sizeof(Record), Entries.data(),
+              Entries.size() * sizeof(format::UninstrumentedSite));
+  std::memcpy(Content.data() + sizeof(Record) +
+                  Entries.size() * sizeof(format::UninstrumentedSite),
+              Strings.data(), Strings.size());
+  format::RingTrailer T = {};
+  T.Magic = format::kRingTrailerMagic;
+  T.Version = format::kRingTrailerVersion;
+  T.Flags = format::kTrailerRunRecord;
+  T.RingId = format::kRunRecordRingId;
+  T.RingSize = R;
+  std::memcpy(Content.data() + format::ringTrailerOffset(R), &T, sizeof(T));
+  return chunk(uint16_t(format::ChunkType::DispatchRingBuffer), Content);
+}
+
 TraceBuilder &TraceBuilder::chunk(uint16_t Type,
                                   const std::vector<uint8_t> &Content,
                                   uint16_t Version) {
@@ -176,7 +215,8 @@ buildExtension(flatbuffers::FlatBufferBuilder &FBB, const ExtensionSpec &X) {
                 flatbuffers::Vector<flatbuffers::Offset<fb::AccessSiteDef>>>();
   auto UntracedTable = FBB.CreateVector(Untraced);
   return fb::CreateWgtraceDef(FBB, 1, FileTable, FunctionTable, SiteTable,
-                              AccessTable, UntracedTable);
+                              AccessTable, UntracedTable,
+                              /*indirect_calls=*/0, X.RunRecord);
 }
 
 TraceBuilder &TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,

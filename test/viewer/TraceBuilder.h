@@ -69,6 +69,19 @@ struct ExtensionSpec {
   bool WithAccessSites = true;
   std::vector<AccessSiteSpec> AccessSites;
   std::vector<UntracedSpec> Untraced;
+  /// WgtraceDef.run_record: the file ends with a run record.
+  bool RunRecord = false;
+};
+
+/// A place in a run record that launched kernels that are not
+/// instrumented.
+struct UninstrumentedSpec {
+  std::string File;
+  uint32_t Line = 0;
+  std::string Kernel;
+  uint64_t Launches = 1;
+  uint64_t Workgroups = 1;
+  uint32_t DispatchId = format::kNoDispatchSite;
 };
 
 /// A single-writer ring, reserving exactly like the runtime: a record goes
@@ -131,6 +144,11 @@ public:
   /// A chunk with any header fields and content.
   TraceBuilder &chunk(uint16_t Type, const std::vector<uint8_t> &Content,
                       uint16_t Version = 0);
+  /// The run record chunk, as the runtime writes it: \p Record (magic,
+  /// version and the counts of entries and strings filled in) and \p
+  /// Places.
+  TraceBuilder &runRecord(format::RunRecord Record,
+                          const std::vector<UninstrumentedSpec> &Places = {});
   /// A version-1 timing chunk naming the ring chunk \p RingsBack back.
   TraceBuilder &timing(const format::TimingChunkHeader &Header,
                        const std::vector<format::TimingRecord> &Entries);

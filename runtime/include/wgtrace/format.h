@@ -345,6 +345,8 @@ inline constexpr uint16_t kTrailerStream = 1u << 1;
 inline constexpr uint16_t kTrailerCrash = 1u << 2;
 /// More sites lost workgroups than the lost-site entries hold.
 inline constexpr uint16_t kTrailerLostSitesTruncated = 1u << 3;
+/// The chunk is the run record (below), not a ring of records.
+inline constexpr uint16_t kTrailerRunRecord = 1u << 4;
 
 struct RingTrailer {
   uint32_t Magic;
@@ -382,9 +384,101 @@ static_assert(sizeof(LostSite) == 8);
 constexpr uint64_t ringTrailerOffset(uint64_t RingSize) {
   return RingSize + kRingPadding - kRingHeadSize - sizeof(RingTrailer);
 }
+/// Bytes of a run record chunk of ring size \p RingSize that its record,
+/// entries and strings may fill: all before the trailer.
+constexpr uint64_t runRecordRoom(uint64_t RingSize) {
+  return ringTrailerOffset(RingSize);
+}
 /// Most lost-site entries that fit between the ring's end and the trailer.
 inline constexpr uint32_t kMaxLostSites =
     (kRingPadding - kRingHeadSize - sizeof(RingTrailer)) / sizeof(LostSite);
+
+//===----------------------------------------------------------------------===//
+// wgtrace extension 1: the run record
+//===----------------------------------------------------------------------===//
+
+// The last chunk of every trace wgtrace writes says how the run ended and
+// what happened that the records cannot say. It is a ring buffer chunk
+// whose head is 0, so that every reader of rings (IREE's dump tool
+// included) finds no record in it, and whose RingTrailer has the flag
+// kTrailerRunRecord and the ring id kRunRecordRingId. Its ring is the
+// smallest (kRunRecordRingSize), and from content offset 0 up to the
+// trailer (the ring and the padding, which no reader of records looks at
+// when the head is 0) it holds a RunRecord, then
+// RunRecord::UninstrumentedSites UninstrumentedSite entries, then their
+// strings. A file whose metadata has WgtraceDef.run_record and that does
+// not end with one was cut short (or its process killed outright).
+
+/// RingTrailer::RingId of the run record chunk.
+inline constexpr uint32_t kRunRecordRingId = 0xFFFFFFFFu;
+/// "WGRN" read as a little-endian u32.
+inline constexpr uint32_t kRunRecordMagic = 0x4E524757u;
+inline constexpr uint16_t kRunRecordVersion = 1;
+
+/// How the run that wrote a trace ended (RunRecord::End).
+enum class RunEnd : uint8_t {
+  /// The trace was written while the program went on: flushTrace(),
+  /// snapshotTrace().
+  Running = 0,
+  /// exit() or a return from main; RunRecord::ExitStatus is the status
+  /// (-1: not known).
+  Exit = 1,
+  /// A termination signal (RunRecord::Signal): SIGINT, SIGTERM, SIGHUP,
+  /// SIGQUIT, SIGXCPU.
+  Signal = 2,
+  /// A fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL) or abort(), std::terminate
+  /// (SIGABRT): RunRecord::Signal. The workgroup running then is cut short.
+  Crash = 3,
+};
+
+struct RunRecord {
+  uint32_t Magic;
+  uint16_t Version;
+  /// RunEnd.
+  uint16_t End;
+  int32_t ExitStatus;
+  uint32_t Signal;
+  /// Workgroup invocations the process ran instrumented, in every ring
+  /// (those a wrap overwrote included).
+  uint64_t Workgroups;
+  /// The largest processor id of a WORKGROUP record the process wrote (0
+  /// when none): readers take a larger one for damage.
+  uint32_t MaxProcessorId;
+  /// UninstrumentedSite entries after the record.
+  uint32_t UninstrumentedSites;
+  /// Launches of kernels that are not instrumented, in all: more places
+  /// launched them than the entries list when UninstrumentedSites holds
+  /// fewer.
+  uint64_t UninstrumentedLaunches;
+  /// Bytes of the strings after the entries.
+  uint32_t StringBytes;
+  uint32_t Reserved;
+};
+static_assert(sizeof(RunRecord) == 48);
+
+/// A place in the program that launched, while the trace was recorded, a
+/// kernel that is not instrumented (a lambda or template launched from a
+/// source that was not rewritten): its workgroups are in no ring.
+struct UninstrumentedSite {
+  uint64_t Launches;
+  uint64_t Workgroups;
+  /// Offsets into the strings after the entries of the launch's file
+  /// ("" when not known) and of the kernel's name, each terminated by a
+  /// NUL byte.
+  uint32_t File;
+  uint32_t Kernel;
+  uint32_t Line;
+  /// The dispatch site of a rewritten launch (its WgtraceSiteDef says
+  /// where it is), else kNoDispatchSite.
+  uint32_t DispatchId;
+};
+static_assert(sizeof(UninstrumentedSite) == 32);
+
+inline constexpr uint32_t kNoDispatchSite = 0xFFFFFFFFu;
+
+/// The ring size of the run record chunk: the smallest a ring can be. Its
+/// record, entries and strings fill at most runRecordRoom() bytes.
+inline constexpr uint64_t kRunRecordRingSize = 16;
 
 //===----------------------------------------------------------------------===//
 // Workgroup timing chunk (wgtrace extension, type 0x8001)

@@ -125,8 +125,49 @@ struct SiteRef {
 
 using WorkgroupThunk = void (*)(void *Context, const Workgroup &WG);
 
-/// Runs \p Thunk once per workgroup of \p G on the current device.
+/// The grid of a wgtrace::dispatch call and where the call is written: the
+/// default arguments are evaluated at the call, so that a launch of a
+/// kernel that is not instrumented can be reported by its file and line.
+/// Made implicitly from a Grid (or {x, y, z}).
+struct LaunchGrid : Grid {
+  const char *File;
+  uint32_t Line;
+  // Implicit: dispatch() takes a Grid as it always did.
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  LaunchGrid(const Grid &G, const char *File = __builtin_FILE(),
+             uint32_t Line = __builtin_LINE())
+      : Grid(G), File(File), Line(Line) {}
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  LaunchGrid(uint32_t X, uint32_t Y = 1, uint32_t Z = 1,
+             const char *File = __builtin_FILE(),
+             uint32_t Line = __builtin_LINE())
+      : Grid{X, Y, Z}, File(File), Line(Line) {}
+};
+
+/// Runs \p Thunk once per workgroup of \p G on the current device. A
+/// workgroup whose kernel is not instrumented (its prologue did not run)
+/// is counted as such, by \p G's place and \p PrettyFunction (the
+/// launching dispatch()'s __PRETTY_FUNCTION__, which names the kernel's
+/// type) or \p KernelAddress (a function kernel's address, else null).
+void runLaunch(SiteRef Site, const LaunchGrid &G, const char *PrettyFunction,
+               const void *KernelAddress, WorkgroupThunk Thunk, void *Context);
+
+/// runLaunch() without the launch's place: what programs built with
+/// earlier headers call.
 void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk, void *Context);
+
+/// A function kernel's address, for naming it; null for a lambda or other
+/// function object.
+template <class Kernel> const void *kernelAddress(Kernel &K) {
+  using K0 = std::remove_cv_t<std::remove_reference_t<Kernel>>;
+  if constexpr (std::is_function_v<K0>)
+    return reinterpret_cast<const void *>(&K);
+  else if constexpr (std::is_pointer_v<K0> &&
+                     std::is_function_v<std::remove_pointer_t<K0>>)
+    return reinterpret_cast<const void *>(K);
+  else
+    return nullptr;
+}
 
 template <class T> T recordValue(unsigned Ordinal, T &&Value) {
   using V = std::remove_cv_t<std::remove_reference_t<T>>;
@@ -152,10 +193,11 @@ void recordFormatted(fmt::format_string<Args...> Format, Args &&...A) {
 /// Launches \p Kernel once per workgroup of \p G, passing a Workgroup and
 /// then \p A to each invocation.
 template <class Kernel, class... Args>
-void dispatch(detail::SiteRef Site, Kernel &&K, const Grid &G, Args &&...A) {
+void dispatch(detail::SiteRef Site, Kernel &&K, const detail::LaunchGrid &G,
+              Args &&...A) {
   auto Body = [&](const Workgroup &WG) { K(WG, A...); };
-  detail::runGrid(
-      Site, G,
+  detail::runLaunch(
+      Site, G, __PRETTY_FUNCTION__, detail::kernelAddress(K),
       [](void *Context, const Workgroup &WG) {
         (*static_cast<decltype(Body) *>(Context))(WG);
       },
@@ -163,7 +205,7 @@ void dispatch(detail::SiteRef Site, Kernel &&K, const Grid &G, Args &&...A) {
 }
 
 template <class Kernel, class... Args>
-void dispatch(Kernel &&K, const Grid &G, Args &&...A) {
+void dispatch(Kernel &&K, const detail::LaunchGrid &G, Args &&...A) {
   dispatch(detail::SiteRef{}, std::forward<Kernel>(K), G,
            std::forward<Args>(A)...);
 }

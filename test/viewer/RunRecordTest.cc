@@ -1,0 +1,168 @@
+//===- RunRecordTest.cc - Every view says how the run ended ---------------===//
+//
+// The run record (format.h) heads every report: text, --json, HTML, the
+// Chrome export's otherData, and notes on stderr for dump and the tables;
+// a file whose writer promised one and that lacks it is cut short (exit
+// 3); launches of kernels that are not instrumented are listed and exit 3.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CliRun.h"
+#include "TraceBuilder.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+
+namespace {
+
+/// Two workgroups of simple_mul, with wgtrace's extension promising a run
+/// record; \p Record: the run record, or none (the file was cut short).
+std::vector<uint8_t> trace(const format::RunRecord *Record,
+                           const std::vector<UninstrumentedSpec> &Places = {}) {
+  ExtensionSpec X;
+  X.WithAccessSites = false;
+  X.RunRecord = true;
+  TraceBuilder B;
+  B.metadata({{"simple_mul", "t", "l", "src"}}, {0}, &X);
+  RingBuilder Ring(4096);
+  for (uint32_t I = 0; I < 2; ++I) {
+    Ring.workgroup(0, {I, 0, 0}, {2, 1, 1}, I);
+    Ring.load(0x1000 + 64 * I, 4);
+  }
+  format::RingTrailer T = {};
+  T.RingSize = 4096;
+  Ring.trailer(T);
+  B.ring(Ring);
+  if (Record)
+    B.runRecord(*Record, Places);
+  return B.bytes();
+}
+
+format::RunRecord ended(format::RunEnd End, int Status, uint32_t Signal) {
+  format::RunRecord R = {};
+  R.End = uint16_t(End);
+  R.ExitStatus = Status;
+  R.Signal = Signal;
+  R.Workgroups = 2;
+  R.MaxProcessorId = 1;
+  return R;
+}
+
+} // namespace
+
+TEST(RunRecord, EveryReportSaysHowTheRunEnded) {
+  struct Case {
+    format::RunRecord Record;
+    const char *Text;
+    const char *Json;
+  } Cases[] = {
+      {ended(format::RunEnd::Exit, 0, 0), "run: exited with status 0", "exit"},
+      {ended(format::RunEnd::Signal, 0, SIGTERM),
+       "run: ended by signal 15 (SIGTERM)", "signal"},
+      {ended(format::RunEnd::Crash, 0, SIGSEGV),
+       "run: crashed: signal 11 (SIGSEGV)", "crash"},
+      {ended(format::RunEnd::Running, 0, 0), "run: still running", "running"},
+  };
+  for (const Case &C : Cases) {
+    std::string Path = writeTrace("run.bin", trace(&C.Record));
+    for (const char *View : {"summary", "races", "footprint", "cache"}) {
+      ViewRun R = view(std::string(View) + " " + Path);
+      EXPECT_EQ(R.Status, 0) << View << ": " << R.Err;
+      EXPECT_EQ(R.Out.rfind(C.Text, 0), 0u) << View << ": " << R.Out;
+      R = view(std::string(View) + " --json " + Path);
+      llvm::Expected<llvm::json::Value> J = llvm::json::parse(R.Out);
+      ASSERT_TRUE(bool(J)) << View << ": " << llvm::toString(J.takeError());
+      const llvm::json::Object *Run = J->getAsObject()
+                                          ->getObject("run")
+                                          ->getArray("records")
+                                          ->front()
+                                          .getAsObject();
+      EXPECT_EQ(Run->getString("end"), C.Json) << View;
+    }
+    ViewRun R = view("diff " + Path + " " + Path);
+    EXPECT_NE(R.Out.find(std::string("before ") + C.Text), std::string::npos)
+        << R.Out;
+    std::string Html = tempPath("run.html");
+    R = view("html " + Path + " -o " + Html);
+    EXPECT_EQ(R.Status, 0) << R.Err;
+    EXPECT_NE(wgtrace::testing::slurp(Html).find(C.Text), std::string::npos);
+    R = view("export " + Path);
+    EXPECT_NE(R.Out.find(std::string("\"end\":\"") + C.Json + "\""),
+              std::string::npos)
+        << R.Out.substr(R.Out.size() - 600);
+    for (const char *Other : {"dump", "export --format csv"}) {
+      R = view(std::string(Other) + " " + Path);
+      EXPECT_NE(R.Err.find(std::string("note: ") + Path + ": " + C.Text),
+                std::string::npos)
+          << Other << ": " << R.Err;
+    }
+  }
+}
+
+// The file ends before the run record its writer promised: cut short (a
+// copy interrupted at a chunk boundary) or its process killed outright.
+TEST(RunRecord, AMissingRunRecordIsACutShortTrace) {
+  std::string Path = writeTrace("cut.bin", trace(nullptr));
+  for (const char *View : {"summary", "races", "footprint", "cache"}) {
+    ViewRun R = view(std::string(View) + " " + Path);
+    EXPECT_EQ(R.Status, 3) << View << ": " << R.Err;
+    EXPECT_EQ(R.Out.rfind("run: not recorded: the file ends before its run "
+                          "record",
+                          0),
+              0u)
+        << View << ": " << R.Out;
+  }
+  ViewRun R = view("summary --json " + Path);
+  EXPECT_NE(R.Out.find("\"cut_short\": true"), std::string::npos) << R.Out;
+}
+
+TEST(RunRecord, UninstrumentedLaunchesAreListedAndExitThree) {
+  format::RunRecord Record = ended(format::RunEnd::Exit, 0, 0);
+  Record.UninstrumentedLaunches = 3;
+  std::string Path = writeTrace(
+      "uninstrumented.bin",
+      trace(&Record, {{"main.cc", 12, "void scale<float>(float*)", 2, 8},
+                      {"main.cc", 16, "lambda at main.cc:15", 1, 3}}));
+  for (const char *View : {"summary", "races", "footprint", "cache"}) {
+    ViewRun R = view(std::string(View) + " " + Path);
+    EXPECT_EQ(R.Status, 3) << View << ": " << R.Err;
+    EXPECT_NE(R.Out.find("3 launches of kernels that are not instrumented"),
+              std::string::npos)
+        << View << ": " << R.Out;
+    EXPECT_NE(R.Out.find("  main.cc:12: void scale<float>(float*): 2 "
+                         "launches, 8 workgroups\n"),
+              std::string::npos)
+        << View << ": " << R.Out;
+    EXPECT_NE(R.Out.find("  main.cc:16: lambda at main.cc:15: 1 launch, 3 "
+                         "workgroups\n"),
+              std::string::npos)
+        << View << ": " << R.Out;
+  }
+}
+
+// A run record that is damaged is damage like any other: one line naming
+// the file, the offset and what is wrong, exit 2, what came before shown.
+TEST(RunRecord, ADamagedRunRecordIsOneErrorLine) {
+  format::RunRecord Record = ended(format::RunEnd::Exit, 0, 0);
+  std::vector<uint8_t> Bytes = trace(&Record);
+  // The run record's version field: 16 bytes of chunk header into the
+  // last chunk, then 4.
+  size_t RunChunk = Bytes.size() - 16 -
+                    format::ringChunkContentLength(format::kRunRecordRingSize);
+  Bytes[RunChunk + 16 + 4] = 9;
+  std::string Path = writeTrace("bad-run.bin", Bytes);
+  ViewRun R = view("summary " + Path);
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Out.find("0,0,0"), std::string::npos) << R.Out;
+  EXPECT_EQ(R.Err, "wgtrace-view: error: " + Path + ": offset 0x" +
+                       llvm::utohexstr(RunChunk + 16 + 4, true) +
+                       ": chunk 2 (ring): run record: version 9 is not the "
+                       "supported version 1\n");
+}
