@@ -7,7 +7,7 @@
 // template's parameters (`InstanceTag<T, Value<N>>`); the end of the
 // rewritten file registers each instantiation with the same tag spelled
 // from its arguments (`InstanceTag<float, Value<4>>`), and the runtime
-// matches the addresses of the two InstanceId<tag> variables
+// matches the addresses of the two kInstanceId<tag> variables
 // (detail::KernelInstances, Module::instance).
 //
 //===----------------------------------------------------------------------===//

@@ -230,7 +230,7 @@ std::string emitKernelInstances(ArrayRef<InstanceMeta> Instances) {
                              : "wgtrace_instance_params_ + " +
                                    std::to_string(ParamStart[I]) + ", " +
                                    std::to_string(X.Function.Params.size());
-    Out += "    {&::wgtrace::detail::InstanceId<" + X.Tag + ">, " +
+    Out += "    {&::wgtrace::detail::kInstanceId<" + X.Tag + ">, " +
            std::to_string(X.Pattern) + ", " + functionInfo(X.Function, Params) +
            "},\n";
   }

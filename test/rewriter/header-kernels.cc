@@ -74,7 +74,7 @@ void run(float *f, double *d, int *n) {
 // CHECK-NEXT:     {"data", "T *", 1, 0, 8, false},
 // CHECK-NEXT: };
 // CHECK-NEXT: const ::wgtrace::detail::InstanceInfo wgtrace_instances_[] = {
-// CHECK-NEXT:     {&::wgtrace::detail::InstanceId<::wgtrace::detail::InstanceTag<float>>, 0, {"lib::scaleBy<float>", {{.*}}, 1, wgtrace_instance_params_ + 0, 1}},
-// CHECK-NEXT:     {&::wgtrace::detail::InstanceId<::wgtrace::detail::InstanceTag<double>>, 0, {"lib::scaleBy<double>", {{.*}}, 1, wgtrace_instance_params_ + 1, 1}},
+// CHECK-NEXT:     {&::wgtrace::detail::kInstanceId<::wgtrace::detail::InstanceTag<float>>, 0, {"lib::scaleBy<float>", {{.*}}, 1, wgtrace_instance_params_ + 0, 1}},
+// CHECK-NEXT:     {&::wgtrace::detail::kInstanceId<::wgtrace::detail::InstanceTag<double>>, 0, {"lib::scaleBy<double>", {{.*}}, 1, wgtrace_instance_params_ + 1, 1}},
 // CHECK-NEXT: };
 // CHECK-NEXT: ::wgtrace::detail::KernelInstances wgtrace_instance_registration_0_(::[[SCALE]], wgtrace_instances_ + 0, 2);

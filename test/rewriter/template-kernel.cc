@@ -51,7 +51,7 @@ void run(float *xf, float *yf, double *xd, double *yd) {
 // CHECK-NEXT:     {"y", "T *", 3, 0, 8, false},
 // CHECK-NEXT: };
 // CHECK-NEXT: const ::wgtrace::detail::InstanceInfo wgtrace_instances_[] = {
-// CHECK-NEXT:     {&::wgtrace::detail::InstanceId<::wgtrace::detail::InstanceTag<float>>, 0, {"axpy<float>", {{.*}}, 1, wgtrace_instance_params_ + 0, 2}},
-// CHECK-NEXT:     {&::wgtrace::detail::InstanceId<::wgtrace::detail::InstanceTag<double>>, 0, {"axpy<double>", {{.*}}, 1, wgtrace_instance_params_ + 2, 2}},
+// CHECK-NEXT:     {&::wgtrace::detail::kInstanceId<::wgtrace::detail::InstanceTag<float>>, 0, {"axpy<float>", {{.*}}, 1, wgtrace_instance_params_ + 0, 2}},
+// CHECK-NEXT:     {&::wgtrace::detail::kInstanceId<::wgtrace::detail::InstanceTag<double>>, 0, {"axpy<double>", {{.*}}, 1, wgtrace_instance_params_ + 2, 2}},
 // CHECK-NEXT: };
 // CHECK-NEXT: ::wgtrace::detail::KernelInstances wgtrace_instance_registration_0_(wgtrace_module_, wgtrace_instances_ + 0, 2);

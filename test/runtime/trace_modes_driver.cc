@@ -94,7 +94,9 @@ void waitAtGate() {
   std::string Ready = std::string(Gate) + ".ready." + std::to_string(getpid());
   if (FILE *F = std::fopen(Ready.c_str(), "w"))
     std::fclose(F);
-  while (access(Gate, F_OK) != 0)
+  // Not forever: a test that died before opening the gate must not leave
+  // its programs behind.
+  for (int Waited = 0; access(Gate, F_OK) != 0 && Waited < 120000; ++Waited)
     usleep(1000);
 }
 } // namespace

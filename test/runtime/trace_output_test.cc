@@ -115,14 +115,18 @@ TEST(TraceOutput, FifoIsWrittenInPlace) {
     std::string Fifo = Directory + "/trace.fifo";
     ASSERT_EQ(mkfifo(Fifo.c_str(), 0644), 0);
     // Held open for writing too until the program is done, so that the
-    // reader sees the end even if the program never opened the FIFO.
-    int Keep = open(Fifo.c_str(), O_RDWR);
+    // reader sees the end even if the program never opened the FIFO. The
+    // read end is opened here, not in the reader thread: opened there after
+    // Keep was closed, it would wait for a writer forever (seen as a CI run
+    // that never ended, on a loaded machine).
+    int Keep = open(Fifo.c_str(), O_RDWR | O_CLOEXEC);
     ASSERT_GE(Keep, 0);
+    int ReadEnd = open(Fifo.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(ReadEnd, 0);
     std::string Bytes;
     std::thread Reader([&] {
-      int Fd = open(Fifo.c_str(), O_RDONLY);
-      Bytes = readAll(Fd);
-      close(Fd);
+      Bytes = readAll(ReadEnd);
+      close(ReadEnd);
     });
     ChildResult R =
         runDriver({"records", "3", "40"}, with(Mode, {"WGTRACE_FILE=" + Fifo}));

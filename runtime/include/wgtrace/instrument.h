@@ -130,7 +130,7 @@
                                 __VA_ARGS__)
 #define WGTRACE_WORKGROUP_INSTANCE_OF(module, workgroup, function_index, ...)  \
   static const ::std::uint32_t wgtrace_instance_ = (module).instance(          \
-      (function_index), &::wgtrace::detail::InstanceId<__VA_ARGS__>);          \
+      (function_index), &::wgtrace::detail::kInstanceId<__VA_ARGS__>);         \
   ::wgtrace::detail::WorkgroupScope wgtrace_workgroup_scope_(                  \
       (module), wgtrace_instance_, (workgroup))
 
@@ -240,14 +240,14 @@ struct ModuleExtras {
 };
 
 /// What an instantiation of a template kernel is told apart by: the
-/// address of InstanceId<InstanceTag<its template arguments>> (a non-type
+/// address of kInstanceId<InstanceTag<its template arguments>> (a non-type
 /// argument as Value<v>), which the kernel's prologue and the end of the
 /// rewritten file both spell. An inline variable has one address in the
 /// program, whichever file names it (and needs no RTTI, which -fno-rtti
 /// programs lack).
 template <class... Arguments> struct InstanceTag {};
 template <auto V> struct Value {};
-template <class Tag> inline const char InstanceId = 0;
+template <class Tag> inline const char kInstanceId = 0;
 
 /// An instantiation of a template kernel (or generic lambda kernel) of a
 /// module that a rewritten file makes: an export of its own
