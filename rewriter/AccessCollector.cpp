@@ -5,6 +5,7 @@
 #include "AlgorithmCalls.h"
 #include "KernelFinder.h"
 #include "LibraryCalls.h"
+#include "ValarrayCalls.h"
 #include "ValueCalls.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -259,10 +260,14 @@ bool AccessCollector::elementsAreKernelMemory(const Expr *Object) const {
 
 bool AccessCollector::touchesElements(const CXXMethodDecl *M) const {
   // Operators: assignments (=, +=, ... returning *this) write; subscripts
-  // and dereferences hand out access.
-  if (OverloadedOperatorKind Op = M->getOverloadedOperator())
-    return Op != OO_Subscript && Op != OO_Star && Op != OO_Arrow &&
-           Op != OO_Call;
+  // and dereferences hand out access. A subscript that returns by value
+  // reads in library code: a std::valarray's slice, gslice, mask or index
+  // array (the elements it selects), std::vector<bool>'s bits.
+  if (OverloadedOperatorKind Op = M->getOverloadedOperator()) {
+    if (Op == OO_Subscript)
+      return !M->getReturnType()->isReferenceType();
+    return Op != OO_Star && Op != OO_Arrow && Op != OO_Call;
+  }
   // Accessors hand out access; what the kernel does with it is recorded.
   QualType Result = M->getReturnType();
   if (Result->isReferenceType() || Result->isPointerType())
@@ -331,6 +336,9 @@ bool AccessCollector::VisitArrayInitLoopExpr(ArrayInitLoopExpr *E) {
 bool AccessCollector::VisitCallExpr(CallExpr *E) {
   // std::copy, std::ranges::sort, ...: AlgorithmCalls.
   if (Scope && redirectAlgorithmCall(RC, Model, E, Scope))
+    return true;
+  // A += B * C, A.sum(), std::sqrt(A) on std::valarrays: ValarrayCalls.
+  if (redirectValarrayCall(RC, E))
     return true;
   const FunctionDecl *Callee = E->getDirectCallee();
   if (!Callee) {

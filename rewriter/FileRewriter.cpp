@@ -65,7 +65,8 @@ public:
   RewriteConsumer(const CompilerInstance &CI, std::string GivenPath,
                   RewriteResult &Result, RewriteOptions Options)
       : PP(CI.getPreprocessor()), Target(describeTarget(CI)),
-        GivenPath(std::move(GivenPath)), Result(Result), Options(Options) {}
+        GivenPath(std::move(GivenPath)), Result(Result),
+        Options(std::move(Options)) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override;
 
@@ -248,8 +249,9 @@ std::string RewriteConsumer::addInstances(const KernelDef &K,
 
 std::string RewriteConsumer::projectRelative(StringRef Path) const {
   SmallString<256> Root(Options.ProjectRoot);
-  if (Root.empty())
-    sys::fs::current_path(Root);
+  // Without a root (not even the working folder) the path is kept.
+  if (Root.empty() && sys::fs::current_path(Root))
+    return Path.str();
   SmallString<256> File(Path);
   if (sys::fs::make_absolute(File) || sys::fs::make_absolute(Root))
     return Path.str();
@@ -569,6 +571,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // Every access is wrapped by now: the copies take their text next.
   Tables.finishSites();
   std::vector<const FunctionDecl *> IndirectRoots;
+  IndirectRoots.reserve(Helpers.IndirectTargets.size());
   for (const IndirectTarget &T : Helpers.IndirectTargets)
     IndirectRoots.push_back(writtenFunction(T.Function));
   Cloner.finish(Helpers.Calls, References, Found.HeaderKernels, IndirectRoots);
@@ -617,6 +620,8 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // block, whose #line must stay last.
   if (RC.UsesAlgorithms || Cloner.usesAlgorithms())
     Edits.insert(Top, "#include <wgtrace/algorithms.h>\n");
+  if (RC.UsesValarrays || Cloner.usesValarrays())
+    Edits.insert(Top, "#include <wgtrace/detail/valarray.h>\n");
   Edits.insert(Top, emitModuleBlock(Functions, Sites, Tables, GivenPath));
   if (!Registration.empty())
     Edits.insert(static_cast<unsigned>(Code.size()),
@@ -646,7 +651,8 @@ class RewriteAction : public ASTFrontendAction {
 public:
   RewriteAction(std::string GivenPath, RewriteResult &Result,
                 RewriteOptions Options)
-      : GivenPath(std::move(GivenPath)), Result(Result), Options(Options) {}
+      : GivenPath(std::move(GivenPath)), Result(Result),
+        Options(std::move(Options)) {}
 
   // The preprocessor exists by now; the main file is entered later, when
   // parsing starts, so the collector sees it and every include.
@@ -686,7 +692,8 @@ class RewriteActionFactory : public tooling::FrontendActionFactory {
 public:
   RewriteActionFactory(std::string GivenPath, RewriteResult &Result,
                        RewriteOptions Options)
-      : GivenPath(std::move(GivenPath)), Result(Result), Options(Options) {}
+      : GivenPath(std::move(GivenPath)), Result(Result),
+        Options(std::move(Options)) {}
 
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<RewriteAction>(GivenPath, Result, Options);
@@ -704,7 +711,7 @@ std::unique_ptr<tooling::FrontendActionFactory>
 newRewriteActionFactory(std::string GivenPath, RewriteResult &Result,
                         RewriteOptions Options) {
   return std::make_unique<RewriteActionFactory>(std::move(GivenPath), Result,
-                                                Options);
+                                                std::move(Options));
 }
 
 } // namespace rewriter

@@ -527,6 +527,16 @@ std::string HelperCloner::copyName(const FunctionDecl *Written) const {
   return Name + C.Name;
 }
 
+bool HelperCloner::usesValarrays() const {
+  for (const Clone &C : Clones)
+    if (C.Emitted) {
+      auto It = Headers.find(C.File);
+      if (It != Headers.end() && It->second->RC.UsesValarrays)
+        return true;
+    }
+  return false;
+}
+
 bool HelperCloner::usesAlgorithms() const {
   for (const Clone &C : Clones)
     if (C.Emitted) {

@@ -79,6 +79,9 @@ public:
   /// Whether a copy calls a standard algorithm that records
   /// (<wgtrace/algorithms.h>).
   bool usesAlgorithms() const;
+  /// Whether a copy records std::valarray operations
+  /// (<wgtrace/detail/valarray.h>).
+  bool usesValarrays() const;
 
 private:
   struct Clone;

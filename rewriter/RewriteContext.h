@@ -158,6 +158,10 @@ public:
   /// Set when a call was redirected to <wgtrace/algorithms.h>, which the
   /// rewritten file must then include.
   bool UsesAlgorithms = false;
+  /// Set when a std::valarray operation was redirected to
+  /// <wgtrace/detail/valarray.h>, which the rewritten file must then
+  /// include.
+  bool UsesValarrays = false;
   /// The function whose body is being instrumented, as access sites and
   /// untraced accesses name it (their scope).
   std::string Scope;

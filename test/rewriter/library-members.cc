@@ -17,8 +17,8 @@
 #include <vector>
 
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
-// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "A += 2.0", "'std::valarray::operator+=' reads or writes the elements of 'A', kernel memory, in library code, which wgtrace does not record"},
-// CHECK-NEXT: {"{{.*}}", [[#]], 14, "k", "A.sum()", "'std::valarray::sum' reads or writes the elements of 'A', {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "A[std::slice(0, 2, 1)]", "'std::valarray::operator[]' reads or writes the elements of 'A', kernel memory, in library code, which wgtrace does not record"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "bits[1]", "'std::vector::operator[]' reads or writes the elements of 'bits', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "B.fill(3.0)", "'std::array::fill' reads or writes the elements of 'B', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "C.assign(4, 5.0)", "'std::vector::assign' reads or writes the elements of 'C', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "C.push_back(t)", "'std::vector::push_back' reads or writes the elements of 'C', {{.*}}"},
@@ -28,11 +28,19 @@
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::valarray<double> &A,
                         std::array<double, 4> &B, std::vector<double> &C,
-                        std::string &s) {
+                        std::string &s, std::vector<bool> &bits) {
+  // std::valarray's operations record (valarrays.cc); a slice, gslice,
+  // mask or index array selects elements that library code reads or
+  // writes.
   A += 2.0;
-  // WARN: [[@LINE-1]]:3: warning: call 'A += 2.0' is not traced: 'std::valarray::operator+=' reads or writes the elements of 'A', kernel memory, in library code, which wgtrace does not record
+  // CHECK: ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE({{[0-9]+}}), A) += 2.0;
   double t = A.sum();
-  // WARN: [[@LINE-1]]:14: warning: call 'A.sum()' is not traced
+  // CHECK: double t = ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE({{[0-9]+}}), A).sum();
+  A[std::slice(0, 2, 1)] = 1.0;
+  // WARN: [[@LINE-1]]:3: warning: call 'A[std::slice(0, 2, 1)]' is not traced: 'std::valarray::operator[]' reads or writes the elements of 'A', kernel memory, in library code, which wgtrace does not record
+  // A subscript that returns by value reads in library code.
+  bits[1] = true;
+  // WARN: [[@LINE-1]]:3: warning: call 'bits[1]' is not traced: 'std::vector::operator[]' reads or writes the elements of 'bits'
   B.fill(3.0);
   // WARN: [[@LINE-1]]:3: warning: call 'B.fill(3.0)' is not traced
   C.assign(4, 5.0);

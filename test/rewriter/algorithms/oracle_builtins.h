@@ -2,15 +2,15 @@
 //
 // Force-included (-include) into the oracle build, with
 //   -D'__builtin_memmove(D,S,N)=::wgtrace_oracle::memmove(D,S,N,__builtin_FUNCTION())'
-// and the same for memset and memcmp. libstdc++ hands a contiguous range of
-// trivially copyable elements to memmove (std::copy, std::move, the block
-// shifts inside std::sort and std::rotate), memset (std::fill of bytes) or
-// memcmp (std::equal of integers), whose loads and stores the coverage
-// instrumentation does not see. Here they become the element loops of the
-// algorithms they stand for, compiled with the coverage instrumentation:
-// forward for copy and move, backward for copy_backward and move_backward
-// (told apart by the calling function's name), element by element to the
-// first difference for equal.
+// and the same for memcpy (std::valarray's copies), memset and memcmp.
+// libstdc++ hands a contiguous range of trivially copyable elements to memmove
+// (std::copy, std::move, the block shifts inside std::sort and std::rotate),
+// memset (std::fill of bytes) or memcmp (std::equal of integers), whose loads
+// and stores the coverage instrumentation does not see. Here they become the
+// element loops of the algorithms they stand for, compiled with the coverage
+// instrumentation: forward for copy and move, backward for copy_backward and
+// move_backward (told apart by the calling function's name), element by element
+// to the first difference for equal.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +69,17 @@ constexpr T *memmove(T *Dst, const T *Src, size_t Bytes, const char *Caller) {
         D[I] = S[I];
     }
   }
+  return Dst;
+}
+
+// A copy between two types (libstdc++'s char_traits copies through
+// unsigned char): byte by byte.
+template <class T, class U>
+constexpr T *memmove(T *Dst, const U *Src, size_t Bytes, const char *) {
+  auto *D = reinterpret_cast<unsigned char *>(Dst);
+  auto *S = reinterpret_cast<const unsigned char *>(Src);
+  for (size_t I = 0; I < Bytes; ++I)
+    D[I] = S[I];
   return Dst;
 }
 

@@ -134,7 +134,7 @@ def check_sites(program, trace):
             problems.append("access site %d '%s' is not the text at %s:%d:%d"
                             % (number, text, path, line, column))
         elif (site["kind"] == ACCESS_SITE_CALL and
-              not ALGORITHM_CALL.match(text)):
+              text.startswith("std::") and not ALGORITHM_CALL.match(text)):
             problems.append("access site %d of kind Call is not an algorithm "
                             "call: '%s'" % (number, text))
     accesses = [r for r in records if r["kind"] in ("LOAD", "STORE")]
@@ -193,6 +193,8 @@ def main():
         "-fsanitize-coverage=func,trace-loads,trace-stores",
         "-include", os.path.join(here, "oracle_builtins.h"),
         "-D__builtin_memmove(D,S,N)="
+        "::wgtrace_oracle::memmove(D,S,N,__builtin_FUNCTION())",
+        "-D__builtin_memcpy(D,S,N)="
         "::wgtrace_oracle::memmove(D,S,N,__builtin_FUNCTION())",
         "-D__builtin_memset(D,V,N)="
         "::wgtrace_oracle::memset(D,V,N,__builtin_FUNCTION())",
