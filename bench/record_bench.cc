@@ -87,6 +87,10 @@ void recordBytesOnly(benchmark::State &State) {
 
 } // namespace
 
+#define SUFFIX NonTemporal
+#include "record_bench_atomics.inc"
+#undef SUFFIX
+
 BENCHMARK(threadLocalRing)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(globalAtomicHead)->Threads(1)->Threads(2)->UseRealTime();
 BENCHMARK(recordBytesOnly)->Threads(1)->Threads(2)->UseRealTime();

@@ -53,6 +53,12 @@ RingSpace advance(Ring *R, uint8_t *Cursor) noexcept {
   return runtime::ThreadRing::from(*R).advanceFrom(Cursor);
 }
 
+RingSpace advanceGroup(Ring *R, uint8_t *Cursor, uint64_t Bytes) noexcept {
+  if (R == &ThreadStateTLS.Idle)
+    return advance(R, Cursor); // a fresh start with room for any group
+  return runtime::ThreadRing::from(*R).advanceGroupFrom(Cursor, Bytes);
+}
+
 } // namespace wgtrace::detail
 
 namespace wgtrace::runtime {
@@ -310,6 +316,26 @@ detail::RingSpace ThreadRing::advanceFrom(uint8_t *At) {
   // A 16-byte record never spills: every part of a ring ends on a record
   // boundary, and a continuation leaves room for one.
   reachEnd();
+  return {Hot.Cursor, Hot.KeyBits | (uint64_t(Hot.End - Hot.Cursor) >> 4)};
+}
+
+detail::RingSpace ThreadRing::advanceGroupFrom(uint8_t *At, uint64_t Bytes) {
+  Hot.Cursor = At;
+  while (uint64_t(Hot.End - Hot.Cursor) < Bytes) {
+    if (Hot.End < Limit) {
+      setEnd(Limit); // only as far as advance() can say: no boundary yet
+      continue;
+    }
+    // A part (ring mode) or buffer (stream mode) ends here, and crossing
+    // it may write a continuation or start a new chunk: an atomic mark and
+    // its records must not be split by either. Records that mark nothing
+    // fill what is left (one or two 16-byte slots).
+    const uint64_t Key = key();
+    for (; Hot.Cursor < Limit; Hot.Cursor += format::kValueRecordSize)
+      format::encodeValue(Hot.Cursor, format::ValueType::Atomic, 0, Key,
+                          uint64_t(format::AtomicOp::None));
+    reachEnd();
+  }
   return {Hot.Cursor, Hot.KeyBits | (uint64_t(Hot.End - Hot.Cursor) >> 4)};
 }
 

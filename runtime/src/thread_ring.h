@@ -182,6 +182,12 @@ struct ThreadRing {
   /// has reached Hot.End.
   detail::RingSpace advanceFrom(uint8_t *At);
 
+  /// advanceGroup() for this ring: room for \p Bytes of records of one
+  /// atomic operation at \p At, which do not fit before Hot.End. What is
+  /// left of a part or buffer they do not fit in is filled with Atomic
+  /// VALUEs that mark nothing.
+  detail::RingSpace advanceGroupFrom(uint8_t *At, uint64_t Bytes);
+
   /// Writes a copy of the running invocation's WORKGROUP record followed by
   /// its Continuation VALUE and buffer VALUEs, and makes it the key.
   void emitContinuation();

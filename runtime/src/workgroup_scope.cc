@@ -118,6 +118,21 @@ void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
   }
 }
 
+void recordLongAtomic(Ring &R, format::AtomicOp Op,
+                      const volatile void *Address, uint64_t Length,
+                      uint64_t SiteBits) {
+  if (&R == &ThreadStateTLS.Idle)
+    return;
+  // One mark and its records per piece the 16-bit length field can hold.
+  uintptr_t Start = reinterpret_cast<uintptr_t>(Address);
+  for (uint64_t Done = 0; Done < Length;) {
+    uint64_t Piece =
+        std::min<uint64_t>(Length - Done, format::kMaxAccessLength);
+    appendAtomic(R, Op, Piece, (Start + Done) + SiteBits);
+    Done += Piece;
+  }
+}
+
 void recordBufferValue(format::ValueType Type, uint8_t Ordinal, uint64_t Bits) {
   ThreadRing &TR = ThreadRing::from(*ThreadStateTLS.Current);
   uint8_t *Record = TR.reserve(format::kValueRecordSize);

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -268,4 +269,128 @@ TEST(Recording, DispatchPassesItsSiteToTheKernel) {
   EXPECT_EQ(W.DispatchId, TestModule.siteBase());
   EXPECT_EQ(W.Count[0], 2u);
   EXPECT_EQ(ThreadStateTLS.PendingSite, kNoSite);
+}
+
+namespace {
+
+/// The records of one atomic operation at \p At, decoded: its mark, then
+/// whether each following record is a store, with its address and length.
+struct AtomicGroup {
+  format::ValueRecord Mark;
+  std::vector<format::MemoryRecord> Records;
+};
+AtomicGroup atomicGroupAt(const uint8_t *At) {
+  AtomicGroup G;
+  G.Mark = format::decodeValue(At);
+  for (unsigned I = 1; I <= G.Mark.Ordinal; ++I)
+    G.Records.push_back(format::decodeMemory(At + 16 * I));
+  return G;
+}
+
+} // namespace
+
+TEST(Recording, AtomicOperationsAreMarkedAndStillRun) {
+  ScopedRing S(4096);
+  S.TR.Hot.KeyBits = format::keyBits(0x40);
+  std::atomic<int> Counter{5};
+  int Plain[2] = {1, 2};
+  const uint64_t Bits = format::accessSiteBits(7);
+  // What WGTRACE_ATOMIC_*_AT expand to: the object (or a pointer to it, or
+  // an atomic_ref), recorded and yielded for the operation.
+  EXPECT_EQ(atomicAccess<format::AtomicOp::Update>(Bits, Counter).fetch_add(2),
+            5);
+  EXPECT_EQ(atomicAccess<format::AtomicOp::Load>(Bits, &Counter)->load(), 7);
+  atomicAccess<format::AtomicOp::Update>(Bits, std::atomic_ref<int>(Plain[1]))
+      .fetch_add(40);
+  __atomic_store_n(atomicAccess<format::AtomicOp::Store>(Bits, &Plain[0]), 9,
+                   __ATOMIC_RELEASE);
+  EXPECT_EQ(Counter.load(), 7);
+  EXPECT_EQ(Plain[1], 42);
+  EXPECT_EQ(Plain[0], 9);
+  ASSERT_EQ(S.TR.head(), 48u + 32 + 48 + 32);
+
+  const struct {
+    uint64_t Offset;
+    format::AtomicOp Op;
+    const void *Address;
+  } Expected[] = {{0, format::AtomicOp::Update, &Counter},
+                  {48, format::AtomicOp::Load, &Counter},
+                  {80, format::AtomicOp::Update, &Plain[1]},
+                  {128, format::AtomicOp::Store, &Plain[0]}};
+  for (const auto &E : Expected) {
+    AtomicGroup G = atomicGroupAt(S.data() + E.Offset);
+    EXPECT_EQ(G.Mark.Type, format::ValueType::Atomic) << E.Offset;
+    EXPECT_EQ(G.Mark.Bits, uint64_t(E.Op)) << E.Offset;
+    EXPECT_EQ(G.Mark.Ordinal, format::atomicRecords(E.Op)) << E.Offset;
+    EXPECT_EQ(G.Mark.WorkgroupOffset, 0x40u);
+    ASSERT_EQ(G.Records.size(), format::atomicRecords(E.Op));
+    for (size_t I = 0; I < G.Records.size(); ++I) {
+      // An update is a load, then a store.
+      EXPECT_EQ(G.Records[I].IsStore,
+                E.Op == format::AtomicOp::Store || I == 1);
+      EXPECT_EQ(G.Records[I].Length, 4u);
+      EXPECT_EQ(G.Records[I].WorkgroupOffset, 0x40u);
+      EXPECT_EQ(format::addressOfWord(G.Records[I].Address),
+                reinterpret_cast<uintptr_t>(E.Address));
+      EXPECT_EQ(format::accessSiteOfWord(G.Records[I].Address), 7u);
+    }
+  }
+}
+
+TEST(Recording, AnAtomicOperationsRecordsAreNeverSplit) {
+  // Two slots left before the ring's end: an update's three records do not
+  // fit; marks of no operation fill the two, and the update begins the next
+  // lap whole. A load's two records fit exactly: no filler.
+  ScopedRing S(4096);
+  S.TR.Hot.Cursor = S.TR.Data + 4096 - 32;
+  int X = 0;
+  recordAtomic(format::AtomicOp::Load, &X, sizeof(X));
+  EXPECT_EQ(S.TR.head(), 4096u);
+  EXPECT_EQ(atomicGroupAt(S.data() + 4096 - 32).Mark.Bits,
+            uint64_t(format::AtomicOp::Load));
+  recordAtomic(format::AtomicOp::Update, &X, sizeof(X));
+  EXPECT_EQ(S.TR.head(), 4096u + 48);
+  AtomicGroup G = atomicGroupAt(S.data());
+  EXPECT_EQ(G.Mark.Bits, uint64_t(format::AtomicOp::Update));
+  ASSERT_EQ(G.Records.size(), 2u);
+
+  ScopedRing T(4096);
+  T.TR.Hot.Cursor = T.TR.Data + 4096 - 32;
+  recordAtomic(format::AtomicOp::Update, &X, sizeof(X));
+  EXPECT_EQ(T.TR.head(), 4096u + 48);
+  for (uint64_t At : {4096 - 32, 4096 - 16}) {
+    format::ValueRecord Filler = format::decodeValue(T.data() + At);
+    EXPECT_EQ(Filler.Type, format::ValueType::Atomic);
+    EXPECT_EQ(Filler.Ordinal, 0u);
+    EXPECT_EQ(Filler.Bits, uint64_t(format::AtomicOp::None));
+  }
+  EXPECT_EQ(atomicGroupAt(T.data()).Mark.Bits,
+            uint64_t(format::AtomicOp::Update));
+}
+
+TEST(Recording, LongAtomicObjectsAreMarkedPieceByPiece) {
+  ScopedRing S(4096);
+  static char Big[70000];
+  recordAtomic(format::AtomicOp::Update, Big, sizeof(Big));
+  ASSERT_EQ(S.TR.head(), 2u * 48);
+  AtomicGroup First = atomicGroupAt(S.data());
+  AtomicGroup Second = atomicGroupAt(S.data() + 48);
+  ASSERT_EQ(First.Records.size(), 2u);
+  ASSERT_EQ(Second.Records.size(), 2u);
+  EXPECT_EQ(First.Records[1].Length, 0xFFFFu);
+  EXPECT_EQ(Second.Records[0].Length, 70000u - 0xFFFF);
+  EXPECT_EQ(Second.Records[0].Address, First.Records[0].Address + 0xFFFF);
+}
+
+TEST(Recording, AtomicsOfTheKernelsOwnStackAreNotRecorded) {
+  ScopedRing S(4096);
+  std::atomic<int> Own{0};
+  static std::atomic<int> Shared{0};
+  ThreadStateTLS.KernelStack = {reinterpret_cast<uintptr_t>(&Own), sizeof(Own)};
+  atomicAccess<format::AtomicOp::Update, true>(0, Own).fetch_add(1);
+  EXPECT_EQ(S.TR.head(), 0u);
+  atomicAccess<format::AtomicOp::Update, true>(0, Shared).fetch_add(1);
+  EXPECT_EQ(S.TR.head(), 48u);
+  ThreadStateTLS.KernelStack = {};
+  EXPECT_EQ(Own.load() + Shared.load(), 2);
 }

@@ -131,12 +131,41 @@ enum class ValueType : uint8_t {
   /// while this workgroup ran: its accesses are not in the trace. Ordinal
   /// is 0; Bits is the call's index in WgtraceDef.indirect_calls.
   UninstrumentedCall = 0x43,
+  /// Marks the memory records right after it as one atomic operation's
+  /// (docs/FORMAT.md, "Atomic accesses"): Bits is an AtomicOp, Ordinal the
+  /// number of LOAD / STORE records it marks (atomicRecords(Op)). They
+  /// follow it at once, keyed to the same workgroup: the runtime reserves
+  /// the mark and its records together, so no continuation, buffer change or
+  /// chunk boundary comes between them.
+  Atomic = 0x44,
 };
 inline constexpr unsigned kValueTypeCount = 13;
 
 /// Whether \p Type is one of IREE's value types (printed as a value).
 constexpr bool isIreeValueType(ValueType Type) {
   return uint8_t(Type) < kValueTypeCount;
+}
+
+/// What an Atomic VALUE's records are: its Bits.
+enum class AtomicOp : uint8_t {
+  /// Marks no record: fills the end of a ring part or buffer that the
+  /// next atomic operation's records do not fit in (the runtime writes one
+  /// or two of them there, then goes on in the next part).
+  None = 0,
+  /// One LOAD: an atomic load (std::atomic<T>::load, the conversion,
+  /// wait, __atomic_load_n).
+  Load = 1,
+  /// One STORE: an atomic store (store, operator=, atomic_flag::clear).
+  Store = 2,
+  /// A LOAD then a STORE of the same bytes: a read-modify-write (fetch_add,
+  /// exchange, compare_exchange, ++, test_and_set, __sync_*), as
+  /// WGTRACE_UPDATE records a plain update.
+  Update = 3,
+};
+
+/// Memory records an Atomic VALUE of \p Op marks (its Ordinal).
+constexpr unsigned atomicRecords(AtomicOp Op) {
+  return (unsigned(Op) & 1) + ((unsigned(Op) >> 1) & 1);
 }
 
 inline constexpr size_t kWorkgroupRecordSize = 32;

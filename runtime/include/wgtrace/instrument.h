@@ -53,6 +53,33 @@
   (*::wgtrace::detail::updateReferenced(__builtin_addressof(__VA_ARGS__),      \
                                         WGTRACE_ACCESS_SITE(site)))
 
+/// An atomic operation on kernel memory: the operand is its object (a
+/// std::atomic, a std::atomic_flag, a std::atomic_ref, or a pointer to
+/// the object, as the __atomic_* and __sync_* builtins take it), which is
+/// recorded (an Atomic VALUE, then a LOAD, a STORE or both: docs/
+/// FORMAT.md) and yielded unchanged for the operation to run on:
+/// `WGTRACE_ATOMIC_UPDATE_AT(3, counter).fetch_add(1)`.
+#define WGTRACE_ATOMIC_LOAD_AT(site, ...)                                      \
+  (::wgtrace::detail::atomicAccess<::wgtrace::format::AtomicOp::Load>(         \
+      WGTRACE_ACCESS_SITE(site), __VA_ARGS__))
+#define WGTRACE_ATOMIC_STORE_AT(site, ...)                                     \
+  (::wgtrace::detail::atomicAccess<::wgtrace::format::AtomicOp::Store>(        \
+      WGTRACE_ACCESS_SITE(site), __VA_ARGS__))
+#define WGTRACE_ATOMIC_UPDATE_AT(site, ...)                                    \
+  (::wgtrace::detail::atomicAccess<::wgtrace::format::AtomicOp::Update>(       \
+      WGTRACE_ACCESS_SITE(site), __VA_ARGS__))
+/// The same for an object that may be the kernel's own stack
+/// (WGTRACE_LOAD_REF_AT): recorded only when it is not.
+#define WGTRACE_ATOMIC_LOAD_REF_AT(site, ...)                                  \
+  (::wgtrace::detail::atomicAccess<::wgtrace::format::AtomicOp::Load, true>(   \
+      WGTRACE_ACCESS_SITE(site), __VA_ARGS__))
+#define WGTRACE_ATOMIC_STORE_REF_AT(site, ...)                                 \
+  (::wgtrace::detail::atomicAccess<::wgtrace::format::AtomicOp::Store, true>(  \
+      WGTRACE_ACCESS_SITE(site), __VA_ARGS__))
+#define WGTRACE_ATOMIC_UPDATE_REF_AT(site, ...)                                \
+  (::wgtrace::detail::atomicAccess<::wgtrace::format::AtomicOp::Update, true>( \
+      WGTRACE_ACCESS_SITE(site), __VA_ARGS__))
+
 /// The same without a site (records carry site 0, "none"), for accesses
 /// written by hand.
 #define WGTRACE_LOAD(...)                                                      \

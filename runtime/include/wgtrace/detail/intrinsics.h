@@ -366,6 +366,79 @@ WGTRACE_ALWAYS_INLINE T *bitfieldAccess(uint64_t SiteBits, T *Object) {
   return Object;
 }
 
+//===-- Atomic operations -------------------------------------------------===//
+//
+// The rewriter wraps the object of an atomic operation on kernel memory,
+// never the operation: `counter.fetch_add(1)` becomes
+// `WGTRACE_ATOMIC_UPDATE_AT(site, counter).fetch_add(1)` and
+// `__atomic_load_n(p, o)` becomes `__atomic_load_n(WGTRACE_ATOMIC_LOAD_AT(
+// site, p), o)` (<wgtrace/instrument.h>). The helper records the operation
+// (recordAtomic: an Atomic VALUE and its LOAD and/or STORE) and yields its
+// operand unchanged, so the operation itself runs as written, atomically.
+// The records are made just before it.
+
+/// Whether A is a std::atomic_ref (or a library base of one): of the
+/// standard's atomic classes the only one that can be copied (std::atomic
+/// and std::atomic_flag cannot), and one that holds nothing but a pointer
+/// to the object it operates on. Told apart this way so that this header
+/// need not include <atomic>.
+template <class A, class = void> struct IsAtomicRef : std::false_type {};
+template <class A>
+struct IsAtomicRef<A, std::void_t<typename A::value_type>>
+    : std::bool_constant<std::is_copy_constructible_v<A> &&
+                         sizeof(A) == sizeof(typename A::value_type *)> {};
+
+template <format::AtomicOp Op, bool MayBeKernelStack>
+WGTRACE_ALWAYS_INLINE void recordAtomicObject(const volatile void *Address,
+                                              uint64_t Length,
+                                              uint64_t SiteBits) {
+  if constexpr (MayBeKernelStack)
+    referencedAtomic(Op, Address, Length, SiteBits);
+  else
+    recordAtomic(Op, Address, Length, SiteBits);
+}
+
+/// A pointer to the object of an atomic operation (a builtin's first
+/// argument, the object of `p->fetch_add(1)`): its sizeof(A) bytes.
+template <format::AtomicOp Op, bool MayBeKernelStack = false, class A>
+WGTRACE_ALWAYS_INLINE A *atomicAccess(uint64_t SiteBits, A *Pointer) {
+  static_assert(!std::is_void_v<A>, "an atomic object has a type");
+  recordAtomicObject<Op, MayBeKernelStack>(Pointer, sizeof(A), SiteBits);
+  return Pointer;
+}
+
+/// An atomic object (std::atomic<T>, std::atomic_flag: its own bytes) or a
+/// std::atomic_ref<T>, an lvalue or a temporary (the T it refers to).
+template <
+    format::AtomicOp Op, bool MayBeKernelStack = false, class A,
+    std::enable_if_t<!std::is_pointer_v<std::remove_reference_t<A>>, int> = 0>
+WGTRACE_ALWAYS_INLINE A &&atomicAccess(uint64_t SiteBits, A &&Object) {
+  using Class = std::remove_cv_t<std::remove_reference_t<A>>;
+  if constexpr (IsAtomicRef<Class>::value) {
+    // The pointer it holds, as its bytes: std::atomic_ref has no accessor
+    // for it before C++26.
+    using Value = typename Class::value_type;
+    Value *Referenced;
+    std::memcpy(static_cast<void *>(&Referenced),
+                static_cast<const void *>(__builtin_addressof(Object)),
+                sizeof(Referenced));
+    recordAtomicObject<Op, MayBeKernelStack>(Referenced, sizeof(Value),
+                                             SiteBits);
+  } else {
+    recordAtomicObject<Op, MayBeKernelStack>(__builtin_addressof(Object),
+                                             sizeof(Class), SiteBits);
+  }
+  return std::forward<A>(Object);
+}
+
+/// The flag byte of __atomic_test_and_set and __atomic_clear, which take
+/// any pointer and operate on one byte at it.
+template <class T>
+WGTRACE_ALWAYS_INLINE volatile unsigned char *atomicByte(T *Pointer) {
+  return static_cast<volatile unsigned char *>(
+      static_cast<volatile void *>(Pointer));
+}
+
 } // namespace WGTRACE_DETAIL_ACCESSES
 } // namespace wgtrace::detail
 

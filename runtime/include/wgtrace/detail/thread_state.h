@@ -48,12 +48,28 @@
 // helpers live in an inline namespace named after the setting, so that
 // translation units built either way link together without two different
 // definitions of one inline function.
+//
+// WGTRACE_TEMPORAL_RECORDS=1 makes the access helpers store their records
+// with ordinary stores instead of non-temporal ones. wgtrace-rewrite
+// defines it in a file whose instrumented code makes atomic operations: an
+// atomic read-modify-write (a locked instruction) waits until the
+// non-temporal stores before it have reached memory, a partly filled
+// write-combining buffer at a time, which made a recorded atomic update
+// cost 40 times an unrecorded one (docs/RUNTIME.md). Its own inline
+// namespace keeps the two kinds of files apart, as above.
 #if defined(WGTRACE_MEMORY_ACCESSES) && !WGTRACE_MEMORY_ACCESSES
 #define WGTRACE_DETAIL_RECORD_MEMORY 0
 #define WGTRACE_DETAIL_ACCESSES accesses_off
+#elif defined(WGTRACE_TEMPORAL_RECORDS) && WGTRACE_TEMPORAL_RECORDS
+#define WGTRACE_DETAIL_RECORD_MEMORY 1
+#define WGTRACE_DETAIL_NONTEMPORAL_RECORDS 0
+#define WGTRACE_DETAIL_ACCESSES accesses_on_temporal
 #else
 #define WGTRACE_DETAIL_RECORD_MEMORY 1
 #define WGTRACE_DETAIL_ACCESSES accesses_on
+#endif
+#ifndef WGTRACE_DETAIL_NONTEMPORAL_RECORDS
+#define WGTRACE_DETAIL_NONTEMPORAL_RECORDS 1
 #endif
 
 namespace wgtrace::detail {
@@ -168,7 +184,45 @@ WGTRACE_ALWAYS_INLINE void storeNonTemporal(long long *Word, uint64_t Value) {
 /// it from the records themselves (ThreadRing::recoverRecords).
 RingSpace advance(Ring *R, uint8_t *Cursor) noexcept __attribute__((const));
 
+/// Called when the \p Bytes of one atomic operation's records (its Atomic
+/// VALUE and the LOAD and STORE it marks) do not all fit between \p Cursor
+/// and R.End: fills what is left before a part boundary (ring mode) or the
+/// buffer's end (stream mode) with Atomic VALUEs that mark nothing
+/// (format::AtomicOp::None), crosses it as advance() does, and returns room
+/// for all of them, so that nothing comes between the mark and its
+/// records. Declared const for the reason advance() is.
+RingSpace advanceGroup(Ring *R, uint8_t *Cursor, uint64_t Bytes) noexcept
+    __attribute__((const));
+
+/// Stores the 16-byte record \p First, \p Second at \p At, with
+/// non-temporal stores unless \p NonTemporal is false (see
+/// WGTRACE_TEMPORAL_RECORDS).
+template <bool NonTemporal = true>
+WGTRACE_ALWAYS_INLINE void storeRecord(uint8_t *At, uint64_t First,
+                                       uint64_t Second) {
+  // Stored as a struct of two words rather than through memcpy into bytes:
+  // a char-typed store may alias anything, which would make the compiler
+  // reload the ring's fields (and the kernel's own data) after every
+  // record. The layout is format::encodeMemory's; a test checks they agree.
+  //
+  // Non-temporal: with ordinary stores a ring larger than the caches is
+  // read into them before each line is overwritten, which doubles the
+  // memory traffic of recording and evicts the kernel's own data. The
+  // runtime fences before another thread reads the ring.
+  auto *Words = reinterpret_cast<RecordWords *>(At);
+  auto *FirstWord = reinterpret_cast<long long *>(&Words->First);
+  auto *SecondWord = reinterpret_cast<long long *>(&Words->Second);
+  if constexpr (NonTemporal) {
+    storeNonTemporal(FirstWord, First);
+    storeNonTemporal(SecondWord, Second);
+  } else {
+    *FirstWord = static_cast<long long>(First);
+    *SecondWord = static_cast<long long>(Second);
+  }
+}
+
 /// Appends one 16-byte record whose first word \p First carries R's key.
+template <bool NonTemporal = true>
 WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
                                         uint64_t Second) {
   uint8_t *Cursor = R.Cursor;
@@ -180,18 +234,46 @@ WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
     First = (First & kWordLowBits) | R.KeyBits;
   }
   R.Cursor = Cursor + 16;
-  // Stored as a struct of two words rather than through memcpy into bytes:
-  // a char-typed store may alias anything, which would make the compiler
-  // reload the ring's fields (and the kernel's own data) after every
-  // record. The layout is format::encodeMemory's; a test checks they agree.
-  //
-  // Non-temporal: with ordinary stores a ring larger than the caches is
-  // read into them before each line is overwritten, which doubles the
-  // memory traffic of recording and evicts the kernel's own data. The
-  // runtime fences before another thread reads the ring.
-  auto *Words = reinterpret_cast<RecordWords *>(Cursor);
-  storeNonTemporal(reinterpret_cast<long long *>(&Words->First), First);
-  storeNonTemporal(reinterpret_cast<long long *>(&Words->Second), Second);
+  storeRecord<NonTemporal>(Cursor, First, Second);
+}
+
+/// Appends an atomic operation \p Op's records to \p R: an Atomic VALUE,
+/// then its LOAD and/or STORE of \p Length bytes with address word
+/// \p Word (docs/FORMAT.md), 32 or 48 bytes reserved at once so that
+/// nothing comes between them.
+template <bool NonTemporal = true>
+WGTRACE_ALWAYS_INLINE void appendAtomic(Ring &R, format::AtomicOp Op,
+                                        uint64_t Length, uint64_t Word) {
+  const unsigned Marked = format::atomicRecords(Op);
+  const uint64_t Bytes = uint64_t(1 + Marked) * 16;
+  uint8_t *Cursor = R.Cursor;
+  if (WGTRACE_UNLIKELY(uint64_t(R.End - Cursor) < Bytes)) {
+    RingSpace Space = advanceGroup(&R, Cursor, Bytes);
+    Cursor = Space.Cursor;
+    R.End = Cursor + ((Space.KeyBitsAndRoom & kWordLowBits) << 4);
+    R.KeyBits = Space.KeyBitsAndRoom & ~kWordLowBits;
+  }
+  R.Cursor = Cursor + Bytes;
+  storeRecord<NonTemporal>(Cursor,
+              R.KeyBits | format::packWord(
+                              format::Tag::Value,
+                              format::valuePayload(format::ValueType::Atomic,
+                                                   uint8_t(Marked)),
+                              0),
+              uint64_t(Op));
+  if (unsigned(Op) & unsigned(format::AtomicOp::Load)) {
+    Cursor += 16;
+    storeRecord<NonTemporal>(
+        Cursor,
+        R.KeyBits | format::packWord(format::Tag::MemoryLoad, Length, 0), Word);
+  }
+  if (unsigned(Op) & unsigned(format::AtomicOp::Store)) {
+    Cursor += 16;
+    storeRecord<NonTemporal>(Cursor,
+                R.KeyBits |
+                    format::packWord(format::Tag::MemoryStore, Length, 0),
+                Word);
+  }
 }
 
 /// The ring records of \p Kept go to: it, or the thread's idle ring. A
@@ -213,7 +295,16 @@ WGTRACE_ALWAYS_INLINE uint64_t memoryWord(const Ring &R, bool IsStore,
 void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
                       uint64_t Length, uint64_t SiteBits);
 
+/// Slow path for atomic operations on objects longer than a record's
+/// 16-bit length field: one Atomic VALUE and its records per piece.
+void recordLongAtomic(Ring &R, format::AtomicOp Op,
+                      const volatile void *Address, uint64_t Length,
+                      uint64_t SiteBits);
+
 inline namespace WGTRACE_DETAIL_ACCESSES {
+
+/// How this file's access helpers store records (WGTRACE_TEMPORAL_RECORDS).
+inline constexpr bool kNonTemporalRecords = WGTRACE_DETAIL_NONTEMPORAL_RECORDS;
 
 /// Records an access of \p Length bytes at \p Address. \p SiteBits is the
 /// access site's id in place in the address word (format::accessSiteBits;
@@ -236,8 +327,33 @@ WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
     recordLongAccess(R, IsStore, Address, Length, SiteBits);
     return;
   }
-  appendRecord(R, memoryWord(R, IsStore, Length),
-               reinterpret_cast<uintptr_t>(Address) + SiteBits);
+  appendRecord<kNonTemporalRecords>(
+      R, memoryWord(R, IsStore, Length),
+      reinterpret_cast<uintptr_t>(Address) + SiteBits);
+}
+
+/// Records an atomic operation \p Op on the \p Length bytes at \p Address
+/// (at most format::kMaxAccessLength; \p SiteBits as for recordAccess).
+/// \p Op is a constant at every call site: the records it does not make
+/// fold away.
+WGTRACE_ALWAYS_INLINE void recordAtomic(format::AtomicOp Op,
+                                        const volatile void *Address,
+                                        uint64_t Length,
+                                        uint64_t SiteBits = 0) {
+#if !WGTRACE_DETAIL_RECORD_MEMORY
+  (void)Op;
+  (void)Address;
+  (void)Length;
+  (void)SiteBits;
+  return;
+#endif
+  Ring &R = ringOrIdle(ThreadStateTLS.Recording);
+  if (WGTRACE_UNLIKELY(Length > format::kMaxAccessLength)) {
+    recordLongAtomic(R, Op, Address, Length, SiteBits);
+    return;
+  }
+  appendAtomic<kNonTemporalRecords>(
+      R, Op, Length, reinterpret_cast<uintptr_t>(Address) + SiteBits);
 }
 
 /// An access through a reference that may be bound to the running
@@ -260,6 +376,25 @@ WGTRACE_ALWAYS_INLINE void referencedAccess(bool IsStore,
   if (reinterpret_cast<uintptr_t>(Address) - Stack.Begin < Stack.Size)
     return;
   recordAccess(IsStore, Address, Length, SiteBits);
+}
+
+/// recordAtomic() of an object reached through something that may be
+/// bound to the running kernel's own stack (referencedAccess).
+WGTRACE_ALWAYS_INLINE void referencedAtomic(format::AtomicOp Op,
+                                            const volatile void *Address,
+                                            uint64_t Length,
+                                            uint64_t SiteBits) {
+#if !WGTRACE_DETAIL_RECORD_MEMORY
+  (void)Op;
+  (void)Address;
+  (void)Length;
+  (void)SiteBits;
+  return;
+#endif
+  const ThreadState::Bytes &Stack = ThreadStateTLS.KernelStack;
+  if (reinterpret_cast<uintptr_t>(Address) - Stack.Begin < Stack.Size)
+    return;
+  recordAtomic(Op, Address, Length, SiteBits);
 }
 
 } // namespace WGTRACE_DETAIL_ACCESSES
