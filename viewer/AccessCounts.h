@@ -16,6 +16,8 @@ struct AccessCounts {
   uint64_t Stores = 0;
   uint64_t LoadBytes = 0;
   uint64_t StoreBytes = 0;
+  /// Loads and stores (counted in those too) made by atomic operations.
+  uint64_t Atomics = 0;
   /// Distinct cache lines touched by loads or stores (set by the summary).
   uint64_t Lines = 0;
   uint64_t Values = 0;
@@ -33,6 +35,7 @@ struct AccessCounts {
         ++Loads;
         LoadBytes += R.Memory.Length;
       }
+      Atomics += R.Atomic;
       break;
     case format::Tag::Value:
       // wgtrace's own VALUE types (buffers, continuations) are the
@@ -55,6 +58,7 @@ struct AccessCounts {
     Stores += Other.Stores;
     LoadBytes += Other.LoadBytes;
     StoreBytes += Other.StoreBytes;
+    Atomics += Other.Atomics;
     Values += Other.Values;
     Prints += Other.Prints;
   }

@@ -97,8 +97,8 @@ void FootprintTool::record(const Record &R) {
   (Store ? B.Stores : B.Loads).add(I.Lo, I.Hi);
 
   auto Matches = [&](const Stream &S) {
-    return S.Store == Store && S.Buffer == Buffer && S.Site == Site &&
-           S.Pattern.length() == R.Memory.Length;
+    return S.Store == Store && S.Atomic == R.Atomic && S.Buffer == Buffer &&
+           S.Site == Site && S.Pattern.length() == R.Memory.Length;
   };
   if (O.LastStream < W.Streams.size() && Matches(W.Streams[O.LastStream])) {
     W.Streams[O.LastStream].Pattern.add(Address);
@@ -106,7 +106,7 @@ void FootprintTool::record(const Record &R) {
   }
   auto It = std::find_if(W.Streams.begin(), W.Streams.end(), Matches);
   if (It == W.Streams.end()) {
-    W.Streams.push_back(Stream{Store, Buffer, Site, siteName(Site),
+    W.Streams.push_back(Stream{Store, R.Atomic, Buffer, Site, siteName(Site),
                                StridePattern(Address, R.Memory.Length)});
     O.LastStream = W.Streams.size() - 1;
     return;
@@ -220,10 +220,10 @@ void FootprintTool::printText() {
                           rangesText(B.Stores));
     }
     for (const Stream &S : W.Streams)
-      OS << fmt::format("  stream {} {} B {}{}: {} access{} from {:#x}, "
+      OS << fmt::format("  stream {}{} {} B {}{}: {} access{} from {:#x}, "
                         "{}\n",
-                        S.Store ? "store" : "load ", S.Pattern.length(),
-                        bufferName(S.Buffer),
+                        S.Atomic ? "atomic " : "", S.Store ? "store" : "load ",
+                        S.Pattern.length(), bufferName(S.Buffer),
                         S.Source.empty() ? "" : " at " + S.Source,
                         S.Pattern.count(), S.Pattern.count() == 1 ? "" : "es",
                         S.Pattern.first(), S.Pattern.describe());
@@ -264,6 +264,7 @@ void FootprintTool::printJson() {
     json::Array Streams;
     for (const Stream &S : W.Streams) {
       json::Object O{{"kind", S.Store ? "store" : "load"},
+                     {"atomic", S.Atomic},
                      {"length", S.Pattern.length()},
                      {"buffer", bufferName(S.Buffer)},
                      {"source", S.Source},

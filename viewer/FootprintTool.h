@@ -57,6 +57,9 @@ public:
 
   struct Stream {
     bool Store = false;
+    /// Its accesses are atomic operations' (an access site's are all or
+    /// none; without sites, atomic and plain accesses are apart).
+    bool Atomic = false;
     uint32_t Buffer = 0;
     /// The access site (source expression) of its accesses, 0 if none, and
     /// where it is ("k.cc:12 a[i]").

@@ -150,6 +150,11 @@ for (const l of lanes) maxRecords = Math.max(maxRecords, l[1]);
 const P = D.points, N = P.x.length;
 const px = new Float64Array(N), py = new Float64Array(N);
 const plen = new Float64Array(N), pstore = new Uint8Array(N);
+const patomic = new Uint8Array(N);
+{
+  let at = 0;
+  for (const d of P.a || []) patomic[at += d] = 1;
+}
 const pw = new Uint32Array(N), prec = new Float64Array(N);
 const pl = new Uint32Array(N);
 // The address axis: segments back to back, gaps compressed (laid out by
@@ -436,7 +441,8 @@ function tooltip(e) {
   } else {
     const w = D.workgroups[pw[best]], s = D.sites[w[0]];
     const addr = segBase[P.s[best]] + BigInt(P.o[best]);
-    tip.textContent = (pstore[best] ? 'STORE ' : 'LOAD  ') + '0x' +
+    tip.textContent = (patomic[best] ? 'atomic ' : '') +
+        (pstore[best] ? 'STORE ' : 'LOAD  ') + '0x' +
         addr.toString(16) + ' ' + plen[best] + ' bytes (' +
         segLabel[P.s[best]] + ')\n' + 'workgroup ' + w[1] + ',' + w[2] +
         ',' + w[3] + ' pid ' + w[4] + ' (#' + pw[best] + ')\n' +

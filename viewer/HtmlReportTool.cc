@@ -154,6 +154,8 @@ void HtmlReportTool::record(const Record &R) {
     PointX.push_back(Index);
     PointSegment.push_back(S);
     PointOffset.push_back(Offset);
+    if (R.Atomic)
+      PointAtomic.push_back(PointLengthKind.size());
     PointLengthKind.push_back(R.Memory.Length * 2 + (R.Memory.IsStore ? 1 : 0));
     PointWorkgroup.push_back(WI);
     return;
@@ -435,6 +437,9 @@ std::string HtmlReportTool::dataJson() const {
       J.attributeEnd();
       J.attributeBegin("w");
       Numbers(PointWorkgroup, false);
+      J.attributeEnd();
+      J.attributeBegin("a");
+      Numbers(PointAtomic, true);
       J.attributeEnd();
     });
   });

@@ -178,6 +178,8 @@ private:
   std::vector<uint64_t> PointX, PointOffset;
   std::vector<uint32_t> PointLane, PointSegment, PointLengthKind,
       PointWorkgroup;
+  /// The indices of the points made by atomic operations (few, if any).
+  std::vector<uint64_t> PointAtomic;
   /// The grid, finished cells: key lane << 42 | column << 21 | row. A
   /// lane's records go left to right, so each lane fills one column at a
   /// time (LaneColumn, a plain array: no hashing per access) and hands its

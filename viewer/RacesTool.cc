@@ -51,7 +51,8 @@ void RacesTool::record(const Record &R) {
   if (Open.Ranges && R.Workgroup &&
       (R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore) &&
       R.Workgroup->Invocation == Open.Invocation && R.AccessSite == Open.Site &&
-      R.Buffer == Open.Buffer && R.Memory.IsStore == Open.Write) {
+      R.Buffer == Open.Buffer && R.Memory.IsStore == Open.Write &&
+      R.Atomic == Open.Atomic) {
     const Interval I = accessRange(R.Memory.Address, R.Memory.Length);
     if (I.Lo == I.Hi)
       return; // a zero-length access touches no byte
@@ -97,18 +98,20 @@ void RacesTool::recordOther(const Record &R) {
   Accesses &A = PerWorkgroup[LastWorkgroup];
   const uint32_t Source = source(R.AccessSite);
   auto Same = [&](const AccessRun &Run) {
-    return Run.Write == Write && Run.Source == Source && Run.Buffer == R.Buffer;
+    return Run.Write == Write && Run.Atomic == R.Atomic &&
+           Run.Source == Source && Run.Buffer == R.Buffer;
   };
   if (A.Last >= A.Runs.size() || !Same(A.Runs[A.Last])) {
     auto It = std::find_if(A.Runs.begin(), A.Runs.end(), Same);
     if (It == A.Runs.end()) {
-      A.Runs.push_back({Write, Source, R.Buffer, IntervalAccumulator()});
+      A.Runs.push_back(
+          {Write, R.Atomic, Source, R.Buffer, IntervalAccumulator()});
       It = A.Runs.end() - 1;
     }
     A.Last = It - A.Runs.begin();
   }
-  Open = {&A.Runs[A.Last].Ranges, I.Lo,     I.Hi, R.Workgroup->Invocation,
-          R.AccessSite,           R.Buffer, Write};
+  Open = {&A.Runs[A.Last].Ranges, I.Lo,     I.Hi,  R.Workgroup->Invocation,
+          R.AccessSite,           R.Buffer, Write, R.Atomic};
 }
 
 namespace {
@@ -116,6 +119,7 @@ struct Tagged {
   Interval Range;
   uint32_t Workgroup;
   bool Write;
+  bool Atomic;
   uint32_t Source;
   uint32_t Buffer;
 };
@@ -150,7 +154,7 @@ void RacesTool::detect(uint32_t LaunchIndex) {
         continue;
       for (AccessRun &Run : PerWorkgroup[W].Runs)
         for (const Interval &I : Run.Ranges.ranges())
-          All.push_back({I, W, Run.Write, Run.Source, Run.Buffer});
+          All.push_back({I, W, Run.Write, Run.Atomic, Run.Source, Run.Buffer});
     }
   std::sort(All.begin(), All.end(), [](const Tagged &X, const Tagged &Y) {
     return X.Range.Lo < Y.Range.Lo;
@@ -160,7 +164,8 @@ void RacesTool::detect(uint32_t LaunchIndex) {
   DenseMap<uint64_t, size_t> GroupIndex;
   std::vector<Group> Groups;
   auto Report = [&](const Tagged &X, const Tagged &Y) {
-    if (X.Workgroup == Y.Workgroup || (!X.Write && !Y.Write))
+    if (X.Workgroup == Y.Workgroup || (!X.Write && !Y.Write) ||
+        (X.Atomic && Y.Atomic))
       return;
     const uint64_t Pair = (uint64_t(std::min(X.Workgroup, Y.Workgroup)) << 32) |
                           std::max(X.Workgroup, Y.Workgroup);
@@ -171,7 +176,11 @@ void RacesTool::detect(uint32_t LaunchIndex) {
     if (!A->Write || (B->Write && std::tie(B->Source, B->Workgroup) <
                                       std::tie(A->Source, A->Workgroup)))
       std::swap(A, B);
-    const uint64_t Key = (uint64_t(A->Source) << 32) | B->Source;
+    // Sides of one source are all atomic or all plain, but accesses
+    // without an access site (source 0) may be either: apart.
+    const uint64_t Key = (uint64_t(A->Source) << 33) |
+                         (uint64_t(A->Atomic) << 32) |
+                         (uint64_t(B->Source) << 1) | B->Atomic;
     Interval Overlap{std::max(A->Range.Lo, B->Range.Lo),
                      std::min(A->Range.Hi, B->Range.Hi)};
     auto [It, New] = GroupIndex.try_emplace(Key, Groups.size());
@@ -181,6 +190,8 @@ void RacesTool::detect(uint32_t LaunchIndex) {
       G.Rc.SourceA = A->Source;
       G.Rc.SourceB = B->Source;
       G.Rc.WriteB = B->Write;
+      G.Rc.AtomicA = A->Atomic;
+      G.Rc.AtomicB = B->Atomic;
       G.Rc.Buffer = A->Buffer != kNoBuffer ? A->Buffer : B->Buffer;
       G.Rc.A = A->Workgroup;
       G.Rc.B = B->Workgroup;
@@ -197,17 +208,29 @@ void RacesTool::detect(uint32_t LaunchIndex) {
   // Sweep by address. Every range still active when a range starts
   // overlaps it (it started no later and ends after this start), so each
   // comparison below is a real overlap; reads are never compared with
-  // reads, which keeps shared read-only inputs cheap.
-  ActiveSet Reads, Writes;
+  // reads, and atomic accesses never with atomic ones (they are
+  // synchronised), which keeps shared read-only inputs and atomic counters
+  // cheap.
+  ActiveSet Reads, Writes, AtomicReads, AtomicWrites;
   for (const Tagged &X : All) {
-    Reads.expire(X.Range.Lo);
-    Writes.expire(X.Range.Lo);
+    for (ActiveSet *Set : {&Reads, &Writes, &AtomicReads, &AtomicWrites})
+      Set->expire(X.Range.Lo);
     for (const Tagged &Y : Writes.all())
       Report(X, Y);
     if (X.Write)
       for (const Tagged &Y : Reads.all())
         Report(X, Y);
-    (X.Write ? Writes : Reads).push(X);
+    if (!X.Atomic) {
+      for (const Tagged &Y : AtomicWrites.all())
+        Report(X, Y);
+      if (X.Write)
+        for (const Tagged &Y : AtomicReads.all())
+          Report(X, Y);
+    }
+    if (X.Atomic)
+      (X.Write ? AtomicWrites : AtomicReads).push(X);
+    else
+      (X.Write ? Writes : Reads).push(X);
   }
 
   std::vector<Race> Found;
@@ -305,13 +328,16 @@ void RacesTool::printText() {
     const char *KindB = Rc.WriteWritePairs && Rc.ReadWritePairs ? "load/store"
                         : Rc.WriteWritePairs                    ? "store"
                                                                 : "load";
-    OS << fmt::format("    {}  vs  {}\n", Side("store", Rc.SourceA),
+    const char *AtomicA = Rc.AtomicA ? "atomic " : "";
+    const char *AtomicB = Rc.AtomicB ? "atomic " : "";
+    OS << fmt::format("    {}{}  vs  {}{}\n", AtomicA,
+                      Side("store", Rc.SourceA), AtomicB,
                       Side(KindB, Rc.SourceB));
-    OS << fmt::format("    e.g. {} (pid {}, {} {:#x}+{}) and {} (pid {}, {} "
-                      "{:#x}+{})\n",
-                      idText(A), A.ProcessorId, "store", Rc.AccessA.Lo,
+    OS << fmt::format("    e.g. {} (pid {}, {}{} {:#x}+{}) and {} (pid {}, "
+                      "{}{} {:#x}+{})\n",
+                      idText(A), A.ProcessorId, AtomicA, "store", Rc.AccessA.Lo,
                       Rc.AccessA.Hi - Rc.AccessA.Lo, idText(B), B.ProcessorId,
-                      Rc.WriteB ? "store" : "load", Rc.AccessB.Lo,
+                      AtomicB, Rc.WriteB ? "store" : "load", Rc.AccessB.Lo,
                       Rc.AccessB.Hi - Rc.AccessB.Lo);
   }
   if (GroupCount > Races.size())
@@ -323,13 +349,15 @@ void RacesTool::printText() {
 
 void RacesTool::printJson() {
   const auto &Launches = Tracker.launches();
-  auto Side = [&](uint32_t W, bool Write, uint32_t Source, const Interval &I) {
+  auto Side = [&](uint32_t W, bool Write, bool Atomic, uint32_t Source,
+                  const Interval &I) {
     const auto &WG = Tracker.workgroups()[W];
     return json::Object{
         {"id", json::Array{WG.Id[0], WG.Id[1], WG.Id[2]}},
         {"pid", WG.ProcessorId},
         {"source", Sources[Source]},
         {"access", json::Object{{"kind", Write ? "store" : "load"},
+                                {"atomic", Atomic},
                                 {"address", I.Lo},
                                 {"size", I.Hi - I.Lo}}}};
   };
@@ -340,21 +368,22 @@ void RacesTool::printJson() {
     json::Array Ranges;
     for (const Interval &I : Rc.Ranges)
       Ranges.push_back(json::Array{I.Lo, I.Hi - I.Lo});
-    json::Object O{{"kind", kindName(Rc.K)},
-                   {"site", S.Id},
-                   {"function", S.Function},
-                   {"location", S.Location},
-                   {"launch", L.Ordinal},
-                   {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
-                   {"address", Rc.Overlap.Lo},
-                   {"size", Rc.Overlap.Hi - Rc.Overlap.Lo},
-                   {"ranges", std::move(Ranges)},
-                   {"overlap_bytes", Rc.Bytes},
-                   {"pairs", Rc.Pairs},
-                   {"write_write_pairs", Rc.WriteWritePairs},
-                   {"read_write_pairs", Rc.ReadWritePairs},
-                   {"a", Side(Rc.A, true, Rc.SourceA, Rc.AccessA)},
-                   {"b", Side(Rc.B, Rc.WriteB, Rc.SourceB, Rc.AccessB)}};
+    json::Object O{
+        {"kind", kindName(Rc.K)},
+        {"site", S.Id},
+        {"function", S.Function},
+        {"location", S.Location},
+        {"launch", L.Ordinal},
+        {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
+        {"address", Rc.Overlap.Lo},
+        {"size", Rc.Overlap.Hi - Rc.Overlap.Lo},
+        {"ranges", std::move(Ranges)},
+        {"overlap_bytes", Rc.Bytes},
+        {"pairs", Rc.Pairs},
+        {"write_write_pairs", Rc.WriteWritePairs},
+        {"read_write_pairs", Rc.ReadWritePairs},
+        {"a", Side(Rc.A, true, Rc.AtomicA, Rc.SourceA, Rc.AccessA)},
+        {"b", Side(Rc.B, Rc.WriteB, Rc.AtomicB, Rc.SourceB, Rc.AccessB)}};
     if (Rc.Buffer != kNoBuffer && Census &&
         Rc.Buffer < Census->Buffers.size()) {
       O["buffer"] = Census->bufferLabel(Rc.Buffer);

@@ -3,7 +3,10 @@
 //
 // Like CUDA compute-sanitizer's racecheck, for CPU workgroups: within one
 // launch, workgroups may run in any order or at the same time, so two of
-// them touching the same bytes where at least one writes is a race. Launches
+// them touching the same bytes where at least one writes is a race, unless
+// both accesses are atomic (an atomic operation is synchronised with every
+// other atomic operation on the same bytes; against a plain access it
+// still races). Launches
 // of one site one after another are ordered and never race (LaunchTracker.h
 // says how launches are recovered).
 //
@@ -56,9 +59,10 @@ public:
     Kind K = Kind::WriteWrite;
     uint32_t Launch = 0;
     /// The two sides, as indices in sources() (0: no access site); side A
-    /// writes.
+    /// writes. At most one side of a pair is atomic.
     uint32_t SourceA = 0, SourceB = 0;
     bool WriteB = false;
+    bool AtomicA = false, AtomicB = false;
     /// The buffer of the first overlap (TraceCensus::Buffers), or kNoBuffer.
     uint32_t Buffer = kNoBuffer;
     /// The bytes both sides touched, coalesced, and their total.
@@ -88,6 +92,7 @@ public:
 private:
   struct AccessRun {
     bool Write = false;
+    bool Atomic = false;
     uint32_t Source = 0;
     uint32_t Buffer = kNoBuffer;
     IntervalAccumulator Ranges;
@@ -108,6 +113,7 @@ private:
     uint32_t Site = 0;
     uint32_t Buffer = 0;
     bool Write = false;
+    bool Atomic = false;
   };
   OpenRun Open;
   /// Adds the open range to its run and forgets the run.

@@ -76,6 +76,9 @@ struct Record {
   /// this file).
   uint64_t AddressWord = 0;
   uint32_t AccessSite = format::kNoAccessSite;
+  /// LOAD / STORE: made by an atomic operation (an Atomic VALUE right
+  /// before it marks it, docs/FORMAT.md).
+  bool Atomic = false;
   /// LOAD / STORE: the kernel parameter the address falls in, an index in
   /// TraceCensus::Buffers (BufferResolver.h), or kNoBuffer (none, or the
   /// file names no buffers).

@@ -32,6 +32,8 @@ const char *valueTypeName(format::ValueType Type) {
     return "continuation";
   case format::ValueType::UninstrumentedCall:
     return "uninstrumented_call";
+  case format::ValueType::Atomic:
+    return "atomic";
   default:
     return "unknown";
   }
@@ -79,6 +81,7 @@ std::string valueNumber(format::ValueType Type, uint64_t Bits) {
   case VT::BufferExtent:
   case VT::Continuation:
   case VT::UninstrumentedCall:
+  case VT::Atomic:
     return fmt::format("{}", Bits);
   case VT::Float16:
     return Float(halfToFloat(uint16_t(Bits)));
@@ -142,7 +145,7 @@ RecordTableTool::RecordTableTool(raw_ostream &OS, Format F) : OS(OS), F(F) {
   if (F == Format::Csv)
     fmt::format_to(std::back_inserter(Buffer),
                    "chunk,offset,kind,wg_x,wg_y,wg_z,pid,site,function,"
-                   "address,length,value_type,value,workgroup,file\n");
+                   "address,length,value_type,value,workgroup,file,atomic\n");
   setFile("");
 }
 
@@ -186,11 +189,13 @@ StringRef RecordTableTool::functionField(uint32_t Site) {
 
 void RecordTableTool::record(const Record &R) {
   // One workgroup is one row: copies of a continuing invocation's record
-  // and the Continuation values that mark them are the format's plumbing.
+  // and the Continuation values that mark them are the format's plumbing,
+  // as are atomic marks (the rows of the accesses they mark say atomic).
   if (R.Workgroup &&
       ((R.Tag == format::Tag::Workgroup && R.Workgroup->Continues) ||
        (R.Tag == format::Tag::Value &&
-        R.Value.Type == format::ValueType::Continuation)))
+        (R.Value.Type == format::ValueType::Continuation ||
+         R.Value.Type == format::ValueType::Atomic))))
     return;
   const format::WorkgroupRecord *WG =
       R.Workgroup ? &R.Workgroup->Record : nullptr;
@@ -204,21 +209,23 @@ void RecordTableTool::record(const Record &R) {
   if (Memory && WG) {
     if (F == Format::Csv)
       fmt::format_to(
-          It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{}\n"), Chunk,
-          R.Offset, R.Memory.IsStore ? "store" : "load", WG->Id[0], WG->Id[1],
-          WG->Id[2], WG->ProcessorId, WG->DispatchId, Function,
-          R.Memory.Address, R.Memory.Length, Invocation, FileField);
+          It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{},{}\n"),
+          Chunk, R.Offset, R.Memory.IsStore ? "store" : "load", WG->Id[0],
+          WG->Id[1], WG->Id[2], WG->ProcessorId, WG->DispatchId, Function,
+          R.Memory.Address, R.Memory.Length, Invocation, FileField,
+          R.Atomic ? 1 : 0);
     else
       fmt::format_to(It,
                      FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"
                                  "\"{}\",\"wg\":[{},{},{}],\"pid\":{},"
                                  "\"site\":{},\"function\":{},\"address\":"
                                  "{},\"length\":{},\"workgroup\":{},"
-                                 "\"file\":{}}}\n"),
+                                 "\"file\":{},\"atomic\":{}}}\n"),
                      Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
                      WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
                      WG->DispatchId, Function, R.Memory.Address,
-                     R.Memory.Length, Invocation, FileField);
+                     R.Memory.Length, Invocation, FileField,
+                     R.Atomic ? "true" : "false");
     flushIfFull();
     return;
   }
@@ -247,7 +254,10 @@ void RecordTableTool::record(const Record &R) {
       fmt::format_to(It, ",{}", Invocation);
     else
       Buffer.push_back(',');
-    fmt::format_to(It, ",{}\n", FileField);
+    fmt::format_to(It, ",{},", FileField);
+    if (Memory)
+      Buffer.push_back(R.Atomic ? '1' : '0');
+    Buffer.push_back('\n');
   } else {
     // json::OStream escapes strings (PRINT text is arbitrary bytes).
     std::string Line;
@@ -292,6 +302,8 @@ void RecordTableTool::record(const Record &R) {
       J.attributeBegin("file");
       J.rawValue(FileField);
       J.attributeEnd();
+      if (Memory)
+        J.attribute("atomic", R.Atomic);
     });
     LS.flush();
     Buffer.append(Line.data(), Line.data() + Line.size());

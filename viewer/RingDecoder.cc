@@ -250,6 +250,13 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
     }
   } EndOfChunk{Joiner, Workgroups};
 
+  // The records the last Atomic VALUE marks that are still to come
+  // (format::AtomicOp bits: a LOAD, then a STORE), the workgroup they are
+  // keyed to and where the mark is.
+  unsigned AtomicPending = 0;
+  uint64_t AtomicKey = 0;
+  uint64_t AtomicMark = 0;
+
   Record Rec;
   for (uint64_t A = Begin; A < End;) {
     const uint64_t Phys = A & Mask;
@@ -276,6 +283,29 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
     Rec.FileOffset = FileOffset;
     Rec.Text = StringRef();
     Rec.Buffer = kNoBuffer;
+    Rec.Atomic = false;
+    if (AtomicPending) {
+      // The mark's records follow it at once (the runtime reserves them
+      // together): anything else in between is damage. --iree-compat's
+      // reading of a wrapped ring may mix laps, and checks nothing.
+      const bool Load = AtomicPending & unsigned(format::AtomicOp::Load);
+      const format::Tag Want =
+          Load ? format::Tag::MemoryLoad : format::Tag::MemoryStore;
+      uint64_t Word;
+      std::memcpy(&Word, P, sizeof(Word));
+      if (Rec.Tag == Want && format::wordWorkgroupOffset(Word) == AtomicKey) {
+        Rec.Atomic = true;
+        AtomicPending =
+            Load ? AtomicPending & ~unsigned(format::AtomicOp::Load) : 0;
+      } else {
+        AtomicPending = 0;
+        if (CheckKeys)
+          return Fail(Twine("the atomic mark at ring offset ") +
+                      hex(AtomicMark) + " is not followed by its " +
+                      (Load ? "LOAD" : "STORE") + " of workgroup offset " +
+                      hex(AtomicKey));
+      }
+    }
     if (Rec.Tag == format::Tag::Workgroup) {
       WorkgroupInfo WG;
       WG.Offset = Phys;
@@ -327,6 +357,23 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
         Rec.WorkgroupOffset = Rec.Value.WorkgroupOffset;
         if (Rec.Value.Type == format::ValueType::UninstrumentedCall)
           ++UninstrumentedCalls[Rec.Value.Bits];
+        if (Rec.Value.Type == format::ValueType::Atomic) {
+          const uint64_t Op = Rec.Value.Bits;
+          if (Op > uint64_t(format::AtomicOp::Update) ||
+              Rec.Value.Ordinal !=
+                  format::atomicRecords(format::AtomicOp(Op))) {
+            if (CheckKeys)
+              return Fail(Twine("atomic mark with operation ") + Twine(Op) +
+                          " and record count " +
+                          Twine(unsigned(Rec.Value.Ordinal)) +
+                          " (operations: 0 none, 1 load, 2 store, 3 update, "
+                          "marking 0, 1, 1 and 2 records)");
+            break;
+          }
+          AtomicPending = unsigned(Op);
+          AtomicKey = Rec.WorkgroupOffset;
+          AtomicMark = Phys;
+        }
         break;
       default:
         Rec.Memory = format::decodeMemory(P);

@@ -150,34 +150,34 @@ void SummaryTool::finish() {
 }
 
 static std::string row(StringRef Label, const AccessCounts &C, StringRef Pid) {
-  return fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>12} {:>12} {:>8} "
-                     "{:>7} {:>7}\n",
-                     Label.str(), Pid.str(), C.Loads, C.Stores, C.LoadBytes,
-                     C.StoreBytes, C.Lines, C.Values, C.Prints);
+  return fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>8} {:>12} {:>12} "
+                     "{:>8} {:>7} {:>7}\n",
+                     Label.str(), Pid.str(), C.Loads, C.Stores, C.Atomics,
+                     C.LoadBytes, C.StoreBytes, C.Lines, C.Values, C.Prints);
 }
 
 void SummaryTool::printText() {
   const std::string Header =
-      fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>12} {:>12} {:>8} {:>7} "
-                  "{:>7}\n",
-                  "workgroup", "pid", "loads", "stores", "load bytes",
+      fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8} "
+                  "{:>7} {:>7}\n",
+                  "workgroup", "pid", "loads", "stores", "atomic", "load bytes",
                   "store bytes", "lines", "values", "prints");
   OS << runHeader(Census);
   if (Grouping.perAccess())
     printGroupsText();
   else if (Grouping.by() == GroupBy::Site) {
     OS << "dispatch sites\n";
-    OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} "
-                      "{:>7} {:>7}\n",
-                      "site", "workgroups", "loads", "stores", "load bytes",
-                      "store bytes", "lines", "values", "prints");
+    OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
+                      "{:>8} {:>7} {:>7}\n",
+                      "site", "workgroups", "loads", "stores", "atomic",
+                      "load bytes", "store bytes", "lines", "values", "prints");
     for (const SiteSummary &S : Sites) {
       const AccessCounts &C = S.Totals;
-      OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} "
-                        "{:>7} {:>7}\n",
+      OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
+                        "{:>8} {:>7} {:>7}\n",
                         fmt::format("{}: {}", S.Site, S.Function), C.Workgroups,
-                        C.Loads, C.Stores, C.LoadBytes, C.StoreBytes, C.Lines,
-                        C.Values, C.Prints);
+                        C.Loads, C.Stores, C.Atomics, C.LoadBytes, C.StoreBytes,
+                        C.Lines, C.Values, C.Prints);
     }
     OS << "\n";
   } else {
@@ -196,14 +196,16 @@ void SummaryTool::printText() {
   size_t NameWidth = 14;
   for (const auto &[Name, C] : Kernels)
     NameWidth = std::max(NameWidth, Name.size());
-  OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} {:>7} "
-                    "{:>7}\n",
+  OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8} "
+                    "{:>7} {:>7}\n",
                     "function", NameWidth, "workgroups", "loads", "stores",
-                    "load bytes", "store bytes", "lines", "values", "prints");
+                    "atomic", "load bytes", "store bytes", "lines", "values",
+                    "prints");
   for (const auto &[Name, C] : Kernels)
-    OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8} "
-                      "{:>7} {:>7}\n",
+    OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
+                      "{:>8} {:>7} {:>7}\n",
                       Name, NameWidth, C.Workgroups, C.Loads, C.Stores,
+                      C.Atomics,
                       C.LoadBytes, C.StoreBytes, C.Lines, C.Values, C.Prints);
   OS << censusText(Census, /*AllSites=*/true);
 }
@@ -212,8 +214,8 @@ void SummaryTool::printGroupsText() {
   const bool Lines = Grouping.by() == GroupBy::Line;
   OS << (Lines ? "by source line (the access sites on each line)\n"
                : "by buffer (the kernel parameter each access falls in)\n");
-  OS << fmt::format("  {:<28} {:>10} {:>10} {:>12} {:>12} {:>8}{}\n",
-                    Lines ? "source" : "buffer", "loads", "stores",
+  OS << fmt::format("  {:<28} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8}{}\n",
+                    Lines ? "source" : "buffer", "loads", "stores", "atomic",
                     "load bytes", "store bytes", "lines",
                     Lines ? "  accesses" : "");
   for (const GroupSummary &G : GroupRows) {
@@ -221,19 +223,20 @@ void SummaryTool::printGroupsText() {
     for (const std::string &T : G.Texts)
       Texts += (Texts.empty() ? "  " : ", ") + T;
     const AccessCounts &C = G.Counts;
-    OS << fmt::format("  {:<28} {:>10} {:>10} {:>12} {:>12} {:>8}{}\n", G.Label,
-                      C.Loads, C.Stores, C.LoadBytes, C.StoreBytes, C.Lines,
-                      Texts);
+    OS << fmt::format("  {:<28} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8}{}\n",
+                      G.Label, C.Loads, C.Stores, C.Atomics, C.LoadBytes,
+                      C.StoreBytes, C.Lines, Texts);
   }
   OS << "\n";
 }
 
 static json::Object toJson(const AccessCounts &C) {
   return json::Object{
-      {"workgroups", C.Workgroups},  {"loads", C.Loads},
-      {"stores", C.Stores},          {"load_bytes", C.LoadBytes},
-      {"store_bytes", C.StoreBytes}, {"lines", C.Lines},
-      {"values", C.Values},          {"prints", C.Prints}};
+      {"workgroups", C.Workgroups}, {"loads", C.Loads},
+      {"stores", C.Stores},         {"atomics", C.Atomics},
+      {"load_bytes", C.LoadBytes},  {"store_bytes", C.StoreBytes},
+      {"lines", C.Lines},           {"values", C.Values},
+      {"prints", C.Prints}};
 }
 
 void SummaryTool::printJson() {

@@ -87,6 +87,15 @@ void formatValue(fmt::memory_buffer &Out, uint8_t Type, uint64_t Bits,
     appendFloat(Out, D);
     return;
   }
+  case format::ValueType::Atomic:
+    // Readable unless IREE's output is asked for: the line stays where
+    // IREE's tool prints one, with the operation the records after it make.
+    if (!IreeCompat && Bits <= uint64_t(format::AtomicOp::Update)) {
+      static const char *const Ops[] = {"none", "load", "store", "update"};
+      fmt::format_to(It, "atomic {}", Ops[Bits]);
+      return;
+    }
+    break;
   case format::ValueType::BufferBase:
   case format::ValueType::BufferExtent:
   case format::ValueType::Continuation:

@@ -44,6 +44,7 @@ void AccessTable::record(const Record &R) {
   Row.AccessSite = uint16_t(R.AccessSite);
   Row.Buffer = R.Buffer == kNoBuffer ? -1 : int32_t(FirstBuffer + R.Buffer);
   Row.Kind = R.Memory.IsStore ? 1 : 0;
+  Row.Atomic = R.Atomic ? 1 : 0;
 }
 
 } // namespace wgtrace::python

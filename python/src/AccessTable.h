@@ -40,6 +40,8 @@ struct AccessRow {
   uint16_t AccessSite;
   /// 0 load, 1 store.
   uint8_t Kind;
+  /// 1: made by an atomic operation (docs/FORMAT.md).
+  uint8_t Atomic;
 };
 static_assert(sizeof(AccessRow) == 48);
 

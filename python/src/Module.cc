@@ -510,7 +510,7 @@ PYBIND11_MODULE(_wgtrace, M) {
                           Site, "site", Launch, "launch", WgX, "wg_x", WgY,
                           "wg_y", WgZ, "wg_z", Processor, "processor", Buffer,
                           "buffer", Length, "length", AccessSite, "access_site",
-                          Kind, "kind");
+                          Kind, "kind", Atomic, "atomic");
   M.attr("access_dtype") = py::dtype::of<AccessRow>();
 
   py::list TypeNames;

@@ -85,8 +85,9 @@ def summary(trace, by="workgroup", line_size=64, kernel=None, dispatch=None, wor
 
     ``by="workgroup"`` (default): one row per workgroup (``file``,
     ``site``, ``kernel``, ``wg_x``..., ``count_x``..., ``processor``,
-    ``loads``, ``stores``, ``load_bytes``, ``store_bytes``, ``lines``,
-    ``values``, ``prints``); ``by="site"``: the totals per dispatch site
+    ``loads``, ``stores``, ``atomics`` (those of them made by atomic
+    operations), ``load_bytes``, ``store_bytes``, ``lines``, ``values``,
+    ``prints``); ``by="site"``: the totals per dispatch site
     (with ``workgroups``); ``by="kernel"``: per function name;
     ``by="line"``: per source line of the accesses (``source``, ``text``:
     the access expressions there); ``by="buffer"``: per kernel parameter
@@ -116,7 +117,8 @@ def summary(trace, by="workgroup", line_size=64, kernel=None, dispatch=None, wor
                 continue
             for row in site["workgroups"]:
                 rows.append(dict(head, **_flat(row)))
-    counts = ["loads", "stores", "load_bytes", "store_bytes", "lines", "values", "prints"]
+    counts = ["loads", "stores", "atomics", "load_bytes", "store_bytes", "lines", "values",
+              "prints"]
     columns = {"workgroup": _IDENTITY[:6] + ["count_x", "count_y", "count_z", "processor"],
                "site": ["file", "site", "kernel", "workgroups"],
                "kernel": ["file", "kernel", "workgroups"],
@@ -136,7 +138,7 @@ def footprint(trace, table="ranges", kernel=None, dispatch=None, workgroup=None)
     ``site``, ``kernel``, ``wg_x``..., ``processor``), ``buffer``, ``kind``
     (``"load"``/``"store"``), ``address``, ``size``.
     ``table="streams"``: each access stream's stride pattern: identity,
-    ``kind``, ``length``, ``buffer``, ``count``, ``first``, ``pattern``,
+    ``kind``, ``atomic`` (made by atomic operations), ``length``, ``buffer``, ``count``, ``first``, ``pattern``,
     ``stride``, ``row_length``, ``row_pitch`` (``<NA>`` where the pattern
     has none). ``table="buffers"``: ``file``, ``buffer``, ``address``,
     ``size``. ``attrs``: ``buffer_gap``.
@@ -163,8 +165,8 @@ def footprint(trace, table="ranges", kernel=None, dispatch=None, workgroup=None)
                         rows.append(dict(head, buffer=use["buffer"], kind=kind, address=address,
                                          size=size))
     columns = {"ranges": _IDENTITY + ["buffer", "kind", "address", "size"],
-               "streams": _IDENTITY + ["kind", "length", "buffer", "count", "first", "pattern",
-                                       "stride", "row_length", "row_pitch"],
+               "streams": _IDENTITY + ["kind", "atomic", "length", "buffer", "count", "first",
+                                       "pattern", "stride", "row_length", "row_pitch"],
                "buffers": ["file", "buffer", "address", "size"]}[table]
     frame = _frame(rows, columns)
     if table == "streams":
@@ -189,7 +191,8 @@ def races(trace, limit=100, kernel=None, dispatch=None, workgroup=None):
     ``write_write_pairs``, ``read_write_pairs``, ``buffer`` and
     ``buffer_offset`` where the file names buffers, then an example pair,
     ``a_`` (the writer) and ``b_``: ``wg_x``..., ``processor``,
-    ``source``, ``access_kind``, ``access_address``, ``access_size``.
+    ``source``, ``access_kind``, ``access_atomic``, ``access_address``,
+    ``access_size``.
     ``attrs``: ``races`` (all racing pairs), ``groups``, ``launches``.
     """
     if not isinstance(limit, int) or limit < 0:
@@ -197,8 +200,8 @@ def races(trace, limit=100, kernel=None, dispatch=None, workgroup=None):
     trace = _trace(trace)
     results = trace._analysis("races", kernel, dispatch, workgroup, limit=limit)
     rows = _listed(results, "listed")
-    side = ["wg_x", "wg_y", "wg_z", "processor", "source", "access_kind", "access_address",
-            "access_size"]
+    side = ["wg_x", "wg_y", "wg_z", "processor", "source", "access_kind", "access_atomic",
+            "access_address", "access_size"]
     columns = (["file", "kind", "site", "kernel", "location", "launch", "grid_x", "grid_y",
                 "grid_z", "address", "size", "ranges", "overlap_bytes", "pairs",
                 "write_write_pairs", "read_write_pairs"]

@@ -434,6 +434,8 @@ class Trace:
             columns["source"] = self._source_column(row_file, rows["access_site"])
         columns["kind"] = pd.Categorical.from_codes(rows["kind"].astype(np.int8),
                                                     categories=_KINDS)
+        # 0/1 bytes: the same memory read as booleans, still no copy.
+        columns["atomic"] = rows["atomic"].view(np.bool_)
         return pd.DataFrame(columns, copy=False)
 
     def _source_column(self, row_file, access_site):

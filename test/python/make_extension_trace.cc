@@ -1,6 +1,6 @@
 //===- make_extension_trace.cc - A trace with wgtrace's extension ---------===//
 //
-// Usage: python-make-extension-trace OUT
+// Usage: python-make-extension-trace OUT [atomics]
 //
 // Writes, with the viewer tests' TraceBuilder (format.h encoders, the
 // FlatBuffers builder), a small trace that uses wgtrace's metadata extension
@@ -10,19 +10,65 @@
 // what it holds (test_extension.py); the runtime writes such records only
 // once its writers are done.
 //
+// With `atomics`: kernel "hist" whose two workgroups each load in[w]
+// plainly, then update out[0] and load out[1] with atomic operations
+// (atomic marks, docs/FORMAT.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "TraceBuilder.h"
 
 #include <cstdio>
+#include <string>
 
 using namespace wgtrace;
 using namespace wgtrace::testing;
 
+namespace {
+
+TraceBuilder atomicsTrace() {
+  ExtensionSpec X;
+  X.FunctionParams = {{{"in", "const int *", 1, 0, 4, false},
+                       {"out", "int *", 2, 0, 4, false}}};
+  X.AccessSites = {
+      {"hist.cc", 8, 13, 0, "hist", "in[w]"},
+      {"hist.cc", 9, 3, 6, "hist", "std::atomic_ref<int>(out[0]).fetch_add(k)"},
+      {"hist.cc", 10, 11, 4, "hist", "out[1].load()"}};
+  TraceBuilder B;
+  B.metadata({{"hist", "test", "(wg, in, out)", "void hist(...)"}}, {0}, &X);
+  const uint64_t In = 0x7F0000001000, Out = 0x7F0000002000;
+  RingBuilder Ring(4096);
+  for (uint32_t W = 0; W < 2; ++W) {
+    Ring.workgroup(0, {W, 0, 0}, {2, 1, 1}, W);
+    Ring.value(format::ValueType::BufferBase, 0, In);
+    Ring.value(format::ValueType::BufferBase, 1, Out);
+    Ring.load((In + 4 * W) | format::accessSiteBits(1), 4);
+    Ring.atomic(format::AtomicOp::Update, Out | format::accessSiteBits(2), 4);
+    Ring.atomic(format::AtomicOp::Load, (Out + 4) | format::accessSiteBits(3),
+                4);
+  }
+  B.ring(Ring);
+  return B;
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUT\n", argv[0]);
+  if (argc != 2 && !(argc == 3 && std::string(argv[2]) == "atomics")) {
+    std::fprintf(stderr, "usage: %s OUT [atomics]\n", argv[0]);
     return 1;
+  }
+  if (argc == 3) {
+    TraceBuilder B = atomicsTrace();
+    FILE *F = std::fopen(argv[1], "wb");
+    if (!F) {
+      std::perror(argv[1]);
+      return 1;
+    }
+    bool Ok = std::fwrite(B.bytes().data(), 1, B.bytes().size(), F) ==
+              B.bytes().size();
+    Ok &= std::fclose(F) == 0;
+    return Ok ? 0 : 1;
   }
   ExtensionSpec X;
   X.FunctionParams = {{{"in", "const float *", 1, 0, 4, false},

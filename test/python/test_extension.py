@@ -96,3 +96,32 @@ def test_summary_of_extension_trace_is_the_cli_one(trace_path):
     lines = t.summary(by="line").set_index("source")
     assert lines.loc["scale.cc:12", "text"] == ["in[i]", "out[i]"]
     assert lines.loc["scale.cc:12", "loads"] == 8 and lines.loc["scale.cc:13", "stores"] == 2
+
+
+@pytest.fixture(scope="module")
+def atomics_path(work):
+    path = os.path.join(work, "atomics.bin")
+    subprocess.run([MAKE, path, "atomics"], check=True)
+    return path
+
+
+def test_atomic_accesses_carry_their_mark(atomics_path):
+    """Two workgroups: a plain load, an atomic update (a load and a store)
+    and an atomic load each; atomic accesses synchronise, so no race."""
+    t = wgtrace.open(atomics_path)
+    assert list(t.access_sites["kind"]) == ["Load", "AtomicUpdate", "AtomicLoad"]
+    a = t.accesses()
+    assert a["atomic"].tolist() == [0, 1, 1, 1] * 2
+    assert a["kind"].tolist() == [wgtrace.LOAD, wgtrace.LOAD, wgtrace.STORE, wgtrace.LOAD] * 2
+    frame = t.accesses(as_frame=True)
+    assert frame["atomic"].dtype == bool
+    assert frame["atomic"].tolist() == [False, True, True, True] * 2
+    assert frame.groupby("atomic").size().to_dict() == {False: 2, True: 6}
+    summary = t.summary()
+    assert summary["atomics"].tolist() == [3, 3]
+    assert summary["loads"].tolist() == [3, 3] and summary["values"].tolist() == [0, 0]
+    races = t.races()
+    assert races.empty and races.attrs["races"] == 0
+    streams = t.footprint(table="streams")
+    # Per workgroup: the plain load; the update's load and store; the load.
+    assert streams.groupby("atomic").size().to_dict() == {False: 2, True: 6}

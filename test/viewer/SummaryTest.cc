@@ -94,8 +94,8 @@ TEST(Summary, TextTable) {
             std::string::npos)
       << S.Text;
   EXPECT_NE(S.Text.find("  0,0,0             0         16          1"
-                        "           64            4        2       0       0"
-                        "\n"),
+                        "        0           64            4        2       0"
+                        "       0\n"),
             std::string::npos)
       << S.Text;
 }

@@ -54,6 +54,16 @@ void RingBuilder::value(format::ValueType Type, uint8_t Ordinal,
                       Bits);
 }
 
+void RingBuilder::atomic(format::AtomicOp Op, uint64_t Address,
+                         uint32_t Length) {
+  value(format::ValueType::Atomic, uint8_t(format::atomicRecords(Op)),
+        uint64_t(Op));
+  if (unsigned(Op) & unsigned(format::AtomicOp::Load))
+    load(Address, Length);
+  if (unsigned(Op) & unsigned(format::AtomicOp::Store))
+    store(Address, Length);
+}
+
 void RingBuilder::print(const std::string &Text) {
   uint64_t RecordSize = format::printRecordSize(Text.size());
   uint8_t *P = reserve(RecordSize);

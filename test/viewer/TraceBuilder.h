@@ -96,6 +96,9 @@ public:
   void load(uint64_t Address, uint32_t Length);
   void store(uint64_t Address, uint32_t Length);
   void value(format::ValueType Type, uint8_t Ordinal, uint64_t Bits);
+  /// An atomic operation as the runtime records it: its Atomic VALUE, then
+  /// its LOAD and/or STORE of \p Length bytes at \p Address.
+  void atomic(format::AtomicOp Op, uint64_t Address, uint32_t Length);
   void print(const std::string &Text);
   /// A copy of a WORKGROUP record continuing the invocation whose first
   /// record is at ring-lifetime offset \p FirstRecord, followed by its
