@@ -125,20 +125,121 @@ bool AccessCollector::VisitUnaryOperator(UnaryOperator *E) {
   return true;
 }
 
-/// Why an atomic operation on kernel memory is not recorded (one text for
-/// every form, so that the untraced table groups them).
-static constexpr const char *kAtomicReason =
-    "it is an atomic operation, which wgtrace does not record: a record has "
-    "no atomic flag, and as plain loads and stores synchronized updates "
-    "would show as races between workgroups";
-
-/// std::atomic, std::atomic_ref, std::atomic_flag and libstdc++'s bases of
-/// them (std::__atomic_base, std::__atomic_float, ...).
+/// std::atomic, std::atomic_ref, std::atomic_flag and the library's bases
+/// of them (libstdc++'s std::__atomic_base, std::__atomic_float, ...).
 static bool isAtomicClass(const CXXRecordDecl *RD) {
   if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
     return false;
   StringRef Name = RD->getName();
   return Name.starts_with("atomic") || Name.starts_with("__atomic");
+}
+
+/// std::atomic_ref (or a library base of it): an object that operates on
+/// another one, the object it was constructed from.
+static bool isAtomicRefClass(QualType T) {
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!isAtomicClass(RD))
+    return false;
+  StringRef Name = RD->getName();
+  return Name.starts_with("atomic_ref") || Name.starts_with("__atomic_ref");
+}
+
+/// What an atomic operation does to its object.
+enum class AtomicUse : uint8_t {
+  /// Not an operation wgtrace knows (`__c11_atomic_init`, a library
+  /// member of its own).
+  Unknown,
+  /// No access: notify_one, is_lock_free, a fence.
+  None,
+  Load,
+  Store,
+  /// A read-modify-write: exchange, compare_exchange (recorded as the
+  /// read-modify-write the hardware performs, whether or not it succeeds:
+  /// `lock cmpxchg` writes the line either way, and whether it succeeds
+  /// depends on the timing of the run), fetch_*, ++, test_and_set.
+  Update,
+};
+
+static std::optional<AccessKind> atomicKind(AtomicUse Use) {
+  switch (Use) {
+  case AtomicUse::Load:
+    return AccessKind::AtomicLoad;
+  case AtomicUse::Store:
+    return AccessKind::AtomicStore;
+  case AtomicUse::Update:
+    return AccessKind::AtomicUpdate;
+  case AtomicUse::Unknown:
+  case AtomicUse::None:
+    break;
+  }
+  return std::nullopt;
+}
+
+/// The operation named \p Name (a member of std::atomic or std::atomic_flag,
+/// or a free function without its `atomic_`, `flag_` and `_explicit`).
+/// C++20's wait reads the value (at least once) until it changes; notify
+/// touches no byte of the object.
+static AtomicUse atomicUseOf(StringRef Name) {
+  if (Name == "load" || Name == "wait" || Name == "test")
+    return AtomicUse::Load;
+  if (Name == "store" || Name == "clear")
+    return AtomicUse::Store;
+  if (Name == "exchange" || Name.starts_with("compare_exchange") ||
+      Name.starts_with("fetch_") || Name == "test_and_set")
+    return AtomicUse::Update;
+  if (Name == "notify_one" || Name == "notify_all" || Name == "is_lock_free")
+    return AtomicUse::None;
+  return AtomicUse::Unknown;
+}
+
+/// A member function or operator of an atomic class.
+static AtomicUse atomicMemberUse(const CXXMethodDecl *M) {
+  if (isa<CXXConversionDecl>(M))
+    return AtomicUse::Load;
+  switch (M->getOverloadedOperator()) {
+  case OO_None:
+    break;
+  case OO_Equal:
+    return AtomicUse::Store;
+  case OO_PlusPlus:
+  case OO_MinusMinus:
+  case OO_PlusEqual:
+  case OO_MinusEqual:
+  case OO_AmpEqual:
+  case OO_PipeEqual:
+  case OO_CaretEqual:
+    return AtomicUse::Update;
+  default:
+    return AtomicUse::Unknown;
+  }
+  return M->getIdentifier() ? atomicUseOf(M->getName()) : AtomicUse::Unknown;
+}
+
+/// The name of the builtin an AtomicExpr calls (`__atomic_fetch_add`).
+static StringRef atomicBuiltinName(AtomicExpr::AtomicOp Op) {
+  switch (Op) {
+#define BUILTIN(ID, TYPE, ATTRS)
+#define ATOMIC_BUILTIN(ID, TYPE, ATTRS)                                        \
+  case AtomicExpr::AO##ID:                                                     \
+    return #ID;
+#include "clang/Basic/Builtins.inc"
+  }
+  return "";
+}
+
+/// What the __atomic_*, __c11_atomic_* (and the other families') builtin
+/// \p Name does to the object its first argument points to: all but
+/// loads, stores and the non-atomic initialization are read-modify-writes.
+static AtomicUse atomicBuiltinUse(StringRef Name) {
+  Name = Name.drop_front(Name.find("atomic_") + StringRef("atomic_").size());
+  Name.consume_back("_n");
+  if (Name == "load")
+    return AtomicUse::Load;
+  if (Name == "store")
+    return AtomicUse::Store;
+  if (Name == "init")
+    return AtomicUse::Unknown;
+  return AtomicUse::Update;
 }
 
 bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
@@ -148,14 +249,11 @@ bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   if (Ctor && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial() &&
       E->getNumArgs() >= 1)
     use(E->getArg(0), AccessKind::Load);
-  // std::atomic_ref<T>(a[i]): what it then does to a[i] is atomic.
-  if (Ctor && isAtomicClass(Ctor->getParent()) && E->getNumArgs() == 1 &&
-      E->getArg(0)->isGLValue() && Model.isMemory(E->getArg(0)) &&
-      Ctor->getParamDecl(0)->getType()->isLValueReferenceType() &&
-      !Ctor->isCopyOrMoveConstructor()) {
-    RC.untraced(E, kAtomicReason, AccessKind::Call);
+  // std::atomic_ref<T>(a[i]) keeps a[i]'s address, and std::atomic<T>(v)
+  // takes a value: the atomic operations that follow are the accesses
+  // (atomicCall).
+  if (Ctor && isAtomicClass(Ctor->getParent()))
     return true;
-  }
   if (Ctor && !Ctor->isTrivial() &&
       RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Ctor->getLocation())))
     untracedLibraryConstruction(E, Ctor);
@@ -306,8 +404,37 @@ std::string AccessCollector::libraryReason(const std::string &Subject,
 
 bool AccessCollector::VisitAtomicExpr(AtomicExpr *E) {
   // __atomic_* and __c11_atomic_* builtins (not calls in Clang's AST).
-  if (Model.pointerTargetIsMemory(E->getPtr()))
-    RC.untraced(E, kAtomicReason, AccessKind::Call);
+  StringRef Name = atomicBuiltinName(E->getOp());
+  const AtomicUse Use = atomicBuiltinUse(Name);
+  RC.Tables.HasAtomics = true;
+  if (Use == AtomicUse::Unknown) {
+    if (Model.pointerTargetIsMemory(E->getPtr()))
+      RC.untraced(E,
+                  "'" + Name.str() +
+                      "' initializes the atomic object without an atomic "
+                      "operation, which wgtrace does not record",
+                  AccessKind::Call);
+    return true;
+  }
+  wrapAtomicObject(E->getPtr(), *atomicKind(Use), E);
+  // The generic forms take the value to store or the place for the result
+  // by pointer, and compare-exchange takes the expected value so: the
+  // builtin reads or writes them with plain accesses of its own.
+  const bool ValuesByPointer =
+      Name.contains("compare_exchange") || Name == "__atomic_load" ||
+      Name == "__atomic_store" || Name == "__atomic_exchange";
+  if (!ValuesByPointer)
+    return true;
+  for (const Expr *Value : {E->getVal1(), E->getVal2()}) {
+    if (Value && Value != E->getPtr() &&
+        Value->IgnoreParenImpCasts()->getType()->isPointerType() &&
+        Model.pointerTargetIsMemory(Value))
+      RC.untraced(Value,
+                  "'" + Name.str() +
+                      "' reads or writes the value this points to with a "
+                      "plain access of its own, which wgtrace does not "
+                      "record");
+  }
   return true;
 }
 
@@ -403,6 +530,8 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
                  ", ", ")", /*Stackable=*/false, E);
     return true;
   }
+  if (atomicCall(E, Callee))
+    return true;
   // std::min, std::swap, ...: ValueCalls.
   if (redirectValueCall(RC, Model, E, ChosenReads.contains(E)))
     return true;
@@ -710,30 +839,6 @@ static std::optional<std::string> callWrapper(const CallExpr *E,
 
 void AccessCollector::untracedCall(const CallExpr *E,
                                    const FunctionDecl *Callee) {
-  // A member of std::atomic (fetch_add, load, ++, conversion) called on an
-  // object in kernel memory.
-  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee);
-      M && M->isInstance() && isAtomicClass(M->getParent())) {
-    const Expr *Object = nullptr;
-    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
-      Object = Member->getImplicitObjectArgument();
-    else if (isa<CXXOperatorCallExpr>(E) && E->getNumArgs() > 0)
-      Object = E->getArg(0);
-    if (Object && (Object->getType()->isPointerType()
-                       ? Model.pointerTargetIsMemory(Object)
-                       : Object->isGLValue() && Model.isMemory(Object))) {
-      RC.untraced(E, kAtomicReason, AccessKind::Call);
-      return;
-    }
-  }
-  // GCC's older __sync_* builtins are calls (the __atomic_* ones are
-  // AtomicExprs, VisitAtomicExpr).
-  if (Callee->getBuiltinID() && Callee->getIdentifier() &&
-      Callee->getName().starts_with("__sync_") && E->getNumArgs() > 0 &&
-      Model.pointerTargetIsMemory(E->getArg(0))) {
-    RC.untraced(E, kAtomicReason, AccessKind::Call);
-    return;
-  }
   if (std::optional<std::string> Wrapper = callWrapper(E, Callee)) {
     RC.untraced(E,
                 "it calls through " + *Wrapper +
@@ -872,6 +977,162 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
     }
   }
   return false;
+}
+
+bool AccessCollector::atomicCall(const CallExpr *E,
+                                 const FunctionDecl *Callee) {
+  const Expr *Object = nullptr;
+  AtomicUse Use = AtomicUse::Unknown;
+  std::string Name;
+  // The first argument that is not the object, and the first argument
+  // that is a parameter (a member operator's object is an argument).
+  unsigned FirstArg = 0, FirstParamArg = 0;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+      M && M->isInstance() && isAtomicClass(M->getParent())) {
+    // A member or operator of std::atomic, std::atomic_ref or
+    // std::atomic_flag: `c.fetch_add(1)`, `p->load()`, `c++`, `c = v`, the
+    // conversion `int v = c`.
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E)) {
+      Object = Member->getImplicitObjectArgument();
+    } else if (isa<CXXOperatorCallExpr>(E) && E->getNumArgs() > 0) {
+      Object = E->getArg(0);
+      FirstArg = FirstParamArg = 1;
+    }
+    Use = atomicMemberUse(M);
+    Name = M->getParent()->getQualifiedNameAsString() +
+           "::" + M->getNameAsString();
+  } else if (Callee->isInStdNamespace() && Callee->getIdentifier() &&
+             Callee->getName().starts_with("atomic_") && E->getNumArgs() > 0 &&
+             E->getArg(0)->IgnoreParenImpCasts()->getType()->isPointerType()) {
+    // std::atomic_fetch_add(&c, 1), std::atomic_flag_clear_explicit(&f, o).
+    StringRef Op = Callee->getName().drop_front(StringRef("atomic_").size());
+    Op.consume_front("flag_");
+    Op.consume_back("_explicit");
+    Use = atomicUseOf(Op);
+    if (Use == AtomicUse::Unknown)
+      return false; // atomic_init and the like: a library call
+    Object = E->getArg(0);
+    FirstArg = 1;
+    Name = "std::" + Callee->getName().str();
+  } else if (Callee->getBuiltinID() && Callee->getIdentifier() &&
+             E->getNumArgs() > 0) {
+    // GCC's __sync_* builtins, and the two __atomic_* builtins that are
+    // calls (the others are AtomicExprs, VisitAtomicExpr), which work on
+    // one byte whatever their pointer's type.
+    StringRef Builtin = Callee->getName();
+    if (Builtin.starts_with("__sync_"))
+      Use = Builtin.starts_with("__sync_lock_release") ? AtomicUse::Store
+                                                       : AtomicUse::Update;
+    else if (Builtin == "__atomic_test_and_set")
+      Use = AtomicUse::Update;
+    else if (Builtin == "__atomic_clear")
+      Use = AtomicUse::Store;
+    else
+      return false;
+    RC.Tables.HasAtomics = true;
+    const Expr *Pointer = E->getArg(0)->IgnoreImpCasts();
+    if (std::optional<AccessKind> Kind = atomicKind(Use))
+      wrapAtomicObject(Pointer, *Kind, E,
+                       /*OneByte=*/Builtin.starts_with("__atomic_"));
+    return true;
+  } else {
+    return false;
+  }
+  RC.Tables.HasAtomics = true;
+  // What the operation does not operate on but is given by reference or
+  // pointer (compare_exchange's expected value, which it reads and, when
+  // it fails, writes) is accessed in library code.
+  for (unsigned I = FirstArg;
+       I < E->getNumArgs() && I - FirstParamArg < Callee->getNumParams(); ++I) {
+    const Expr *Arg = E->getArg(I);
+    if (handover(Callee->getParamDecl(I - FirstParamArg)->getType(), Arg) !=
+        Handover::None)
+      RC.untraced(Arg, libraryReason("'" + Name + "'", Arg));
+  }
+  if (!Object)
+    return true;
+  if (Use == AtomicUse::Unknown) {
+    // A library member of its own (libstdc++'s _M_ ones): never silently.
+    if (Object->getType()->isPointerType()
+            ? Model.pointerTargetIsMemory(Object)
+            : Object->isGLValue() && Model.isMemory(Object))
+      RC.untraced(E,
+                  "'" + Name +
+                      "' is an operation on an atomic object that wgtrace "
+                      "does not know, whose accesses it does not record",
+                  AccessKind::Call);
+    return true;
+  }
+  if (std::optional<AccessKind> Kind = atomicKind(Use))
+    wrapAtomicObject(Object->IgnoreImpCasts(), *Kind, E);
+  return true;
+}
+
+const Expr *AccessCollector::atomicRefReferent(const Expr *Ref) const {
+  // Through copies of atomic_refs and local variables, a few steps at most.
+  for (unsigned Step = 0; Step < 8; ++Step) {
+    Ref = Ref->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Ref)) {
+      Ref = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Ref)) {
+      if (Construct->getNumArgs() != 1)
+        return nullptr;
+      if (!Construct->getConstructor()->isCopyOrMoveConstructor())
+        return Construct->getArg(0);
+      Ref = Construct->getArg(0);
+      continue;
+    }
+    // An atomic_ref cannot be assigned: a local one refers to what its
+    // initializer names. A capture of an enclosing one is not followed.
+    const auto *DRE = dyn_cast<DeclRefExpr>(Ref);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || DRE->refersToEnclosingVariableOrCapture() ||
+        !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) ||
+        VD->getType()->isReferenceType() || !VD->getInit())
+      return nullptr;
+    Ref = VD->getInit();
+  }
+  return nullptr;
+}
+
+void AccessCollector::wrapAtomicObject(const Expr *Object, AccessKind Kind,
+                                       const Expr *Named, bool OneByte) {
+  // Recorded when the object is kernel memory, as plain accesses are; the
+  // kernel's own atomics (a local std::atomic, an atomic_ref of a local)
+  // are not. Where it may be the kernel's own stack, the runtime tells.
+  bool IsMemory = false, MayBeKernelStack = false;
+  if (Object->getType()->isPointerType()) {
+    IsMemory = Model.pointerTargetIsMemory(Object);
+    MayBeKernelStack = Model.pointerMayBeKernelStack(Object);
+  } else if (isAtomicRefClass(Object->getType())) {
+    // What is recorded is the object the atomic_ref refers to.
+    if (const Expr *Referent = atomicRefReferent(Object)) {
+      IsMemory = Referent->isGLValue() && Model.isMemory(Referent);
+      MayBeKernelStack = Model.mayBeKernelStack(Referent);
+    } else {
+      IsMemory = MayBeKernelStack = true;
+    }
+  } else {
+    IsMemory = Object->isGLValue() && Model.isMemory(Object);
+    MayBeKernelStack = Model.mayBeKernelStack(Object);
+  }
+  if (!IsMemory)
+    return;
+  // Stackable: the object may itself be a load (`p->q->load()` loads
+  // p->q), wrapped inside.
+  RC.wrapAccess(Object, Kind,
+                [&](unsigned Site) {
+                  AccessWrap W =
+                      RewriteContext::accessMacro(Kind, Site, MayBeKernelStack);
+                  if (OneByte) {
+                    W.Open += "::wgtrace::detail::atomicByte(";
+                    W.Close.insert(0, ")");
+                  }
+                  return W;
+                },
+                {/*Stackable=*/true, nullptr, Named});
 }
 
 } // namespace rewriter

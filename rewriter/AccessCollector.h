@@ -111,6 +111,22 @@ private:
   /// Whether E, read, is a constant the compiler emits instead of loading
   /// it (`static const double DT = 1.0;`): no access.
   bool readsFoldedConstant(const clang::Expr *E) const;
+  /// An atomic operation (a member or operator of std::atomic,
+  /// std::atomic_ref or std::atomic_flag, a std::atomic_* function, a
+  /// __sync_* builtin): its object is wrapped so that the operation is
+  /// recorded with the atomic mark. True when E is one (recorded or not:
+  /// the kernel's own atomics are not memory).
+  bool atomicCall(const clang::CallExpr *E, const clang::FunctionDecl *Callee);
+  /// Wraps Object, the object of an atomic operation (an atomic object, a
+  /// std::atomic_ref, or a pointer to the object) in the atomic access
+  /// macro of Kind when it is kernel memory; Named is the operation.
+  /// OneByte: a builtin that works on one byte whatever Object points to.
+  void wrapAtomicObject(const clang::Expr *Object, AccessKind Kind,
+                        const clang::Expr *Named, bool OneByte = false);
+  /// The expression a std::atomic_ref was constructed from, the object it
+  /// operates on, when Ref shows it (a temporary, a local initialized so);
+  /// null when not known.
+  const clang::Expr *atomicRefReferent(const clang::Expr *Ref) const;
   /// A bit-field has no address: record the bytes that hold its bits,
   /// through the address of the object that contains it.
   void useBitField(const clang::MemberExpr *M, AccessKind Kind);

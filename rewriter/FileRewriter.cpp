@@ -616,6 +616,13 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
   // The block goes first, after a byte-order mark if the file has one.
   unsigned Top = Code.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  // A file that makes atomic operations records with ordinary stores: a
+  // locked instruction waits for the non-temporal stores before it
+  // (<wgtrace/detail/thread_state.h>). First: before any wgtrace header.
+  if (Tables.HasAtomics)
+    Edits.insert(Top, "#ifndef WGTRACE_TEMPORAL_RECORDS\n"
+                      "#define WGTRACE_TEMPORAL_RECORDS 1\n"
+                      "#endif\n");
   // Standard algorithms redirected to their recording versions: before the
   // block, whose #line must stay last.
   if (RC.UsesAlgorithms || Cloner.usesAlgorithms())

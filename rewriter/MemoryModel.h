@@ -92,6 +92,8 @@ public:
   /// a structured binding bound to a call's result. The runtime then
   /// records it only when it is not (WGTRACE_LOAD_REF_AT).
   bool mayBeKernelStack(const clang::Expr *E) const;
+  /// The same for what the pointer P points to.
+  bool pointerMayBeKernelStack(const clang::Expr *P) const;
 
   /// Whether T is wgtrace::Workgroup (possibly cv-qualified or a reference
   /// to it): the workgroup argument is never recorded.
@@ -108,9 +110,6 @@ private:
   /// Whether the lvalue E is (an increment of, an assignment to) a local
   /// pointer variable that points into locals.
   bool isLocalPointer(const clang::Expr *E) const;
-  /// Whether the pointer P may point into the kernel's own stack
-  /// (mayBeKernelStack).
-  bool pointerMayBeKernelStack(const clang::Expr *P) const;
   /// Whether Param is a parameter of the kernel being analysed.
   bool isOwnKernelParameter(const clang::ParmVarDecl *Param) const;
 

@@ -69,6 +69,15 @@ AccessWrap RewriteContext::accessMacro(AccessKind Kind, unsigned Site,
   case AccessKind::Update:
     Macro = "WGTRACE_UPDATE";
     break;
+  case AccessKind::AtomicLoad:
+    Macro = "WGTRACE_ATOMIC_LOAD";
+    break;
+  case AccessKind::AtomicStore:
+    Macro = "WGTRACE_ATOMIC_STORE";
+    break;
+  case AccessKind::AtomicUpdate:
+    Macro = "WGTRACE_ATOMIC_UPDATE";
+    break;
   case AccessKind::Call:
     llvm_unreachable("a call is not wrapped in an access macro");
   }
@@ -386,6 +395,12 @@ void RewriteContext::untraced(const Expr *E, StringRef Reason,
     What = "store";
   else if (Kind == AccessKind::Update)
     What = "update";
+  else if (Kind == AccessKind::AtomicLoad)
+    What = "atomic load";
+  else if (Kind == AccessKind::AtomicStore)
+    What = "atomic store";
+  else if (Kind == AccessKind::AtomicUpdate)
+    What = "atomic update";
   else if (Kind == AccessKind::Call)
     What = "call";
   report(B, (What + (Kind == AccessKind::Call ? " '" : " of '") + Text +

@@ -41,7 +41,19 @@ namespace wgtrace {
 namespace rewriter {
 
 /// What an access does to memory (fb::AccessKind).
-enum class AccessKind : uint8_t { Load = 0, Store = 1, Update = 2, Call = 3 };
+enum class AccessKind : uint8_t {
+  Load = 0,
+  Store = 1,
+  Update = 2,
+  Call = 3,
+  /// An atomic operation on the object the wrap names (its records carry
+  /// the atomic mark): apart from the plain kinds, so that an atomic
+  /// operation on a pointer that is itself loaded (`p->q->load()`) has a
+  /// site of its own beside the load's.
+  AtomicLoad = 4,
+  AtomicStore = 5,
+  AtomicUpdate = 6,
+};
 
 /// An access expression the rewriter wrapped (detail::AccessSiteInfo).
 struct AccessSiteMeta {
@@ -87,6 +99,10 @@ struct ModuleTables {
   std::vector<UntracedMeta> Untraced;
   /// Call N (0-based) is entry N.
   std::vector<IndirectCallMeta> IndirectCalls;
+  /// Instrumented code of the unit makes atomic operations (recorded or
+  /// not): the file then records with ordinary stores
+  /// (WGTRACE_TEMPORAL_RECORDS).
+  bool HasAtomics = false;
 
   /// Numbers the sites again without the ones whose wraps were taken back
   /// (a macro argument found to be used in conflicting ways after it was

@@ -12,6 +12,11 @@ import sys
 
 MAGIC = 0x42444930
 PADDING = 4096
+# wgtrace's VALUE type that marks the memory records right after it as an
+# atomic operation's; its bits say which: 1 a load, 2 a store, 3 a load
+# then a store, 0 none (a filler).
+ATOMIC = 0x43
+ATOMIC_OPS = {0: "none", 1: "load", 2: "store", 3: "update"}
 RULE = "//" + "=" * 3 + "-" * 70 + "=" * 3 + "//"
 
 
@@ -134,6 +139,8 @@ def value_text(vtype, bits):
     if vtype == 11:
         v = struct.unpack_from("<d", raw)[0]
         return "%e %f" % (v, v)
+    if vtype == ATOMIC and bits in ATOMIC_OPS:
+        return "atomic " + ATOMIC_OPS[bits]
     return "<<unknown type: %02X>>" % vtype
 
 
@@ -220,9 +227,12 @@ def extension(content):
 def records(data):
     """Every record of a trace, in file order, as dicts: kind WORKGROUP
     (offset, site, function, id), VALUE (key, type, ordinal, bits), LOAD /
-    STORE (key, address, site, length, word), PRINT (key, text); and the
-    extension of the last metadata chunk. Keys are ring offsets of
-    WORKGROUP records in the same chunk ("chunk" numbers the ring chunks)."""
+    STORE (key, address, site, length, word, atomic), PRINT (key, text);
+    and the extension of the last metadata chunk. Keys are ring offsets of
+    WORKGROUP records in the same chunk ("chunk" numbers the ring chunks).
+    A LOAD or STORE is atomic when an Atomic VALUE right before it (and
+    the LOAD it marks with it) marks it; a mark not followed at once by
+    what it announces raises ValueError."""
     out, meta, sites_of, has_sites, trust_sites = [], extension_placeholder(), [], False, False
     offset, chunk = 0, -1
     while offset < len(data):
@@ -242,8 +252,14 @@ def records(data):
             ring_size = len(content) - PADDING
             head = struct.unpack_from("<Q", content, len(content) - 8)[0]
             i = 0
+            pending = []  # tags an atomic mark still announces, and its key
             while i < min(head, ring_size):
                 tag = content[i]
+                if pending:
+                    word = struct.unpack_from("<Q", content, i)[0]
+                    if tag != pending[0][0] or word >> 24 != pending[0][1]:
+                        raise ValueError("atomic mark not followed by its record at "
+                                         "ring offset %d" % i)
                 if tag == 0:
                     w = struct.unpack_from("<8I", content, i)
                     out.append({"kind": "WORKGROUP", "chunk": chunk, "offset": i,
@@ -261,12 +277,19 @@ def records(data):
                     out.append({"kind": "VALUE", "chunk": chunk, "key": key,
                                 "type": payload & 0xFF, "ordinal": payload >> 8,
                                 "bits": second})
+                    if payload & 0xFF == ATOMIC:
+                        tags = [t for bit, t in ((1, 4), (2, 5)) if second & bit]
+                        if second not in ATOMIC_OPS or payload >> 8 != len(tags):
+                            raise ValueError("malformed atomic mark at ring offset %d" % i)
+                        pending = [(t, key) for t in tags]
                     i += 16
                 elif tag in (4, 5):
                     out.append({"kind": "LOAD" if tag == 4 else "STORE", "chunk": chunk,
                                 "key": key, "length": payload, "word": second,
                                 "address": second & ((1 << 48) - 1) if has_sites else second,
-                                "site": second >> 48 if trust_sites else 0})
+                                "site": second >> 48 if trust_sites else 0,
+                                "atomic": bool(pending)})
+                    pending = pending[1:]
                     i += 16
                 else:
                     raise ValueError("unknown record tag %d at ring offset %d" % (tag, i))

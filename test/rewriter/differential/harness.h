@@ -13,6 +13,9 @@
 // text <text> (spaces written as '~') on the line that carries the comment
 // `// @<marker>`. A program that names one names all.
 //
+// Accesses made by atomic operations are stated apart (atomicLoad, ...):
+// their records must carry the atomic mark, and the others must not.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_TEST_DIFFERENTIAL_HARNESS_H
@@ -43,7 +46,8 @@ struct Buffer {
 
 struct Expected {
   Wg W;
-  char Kind; // 'L' load, 'S' store.
+  /// 'L' load, 'S' store; 'l', 's': an atomic operation's.
+  char Kind;
   std::string Buffer;
   size_t Offset;
   size_t Length;
@@ -120,6 +124,23 @@ template <class T>
 void update(Wg W, const char *Name, size_t Index, const char *Site = "-") {
   load<T>(W, Name, Index, Site);
   store<T>(W, Name, Index, Site);
+}
+
+/// The same made by an atomic operation: its records carry the atomic
+/// mark (an atomic read-modify-write is a load and a store).
+template <class T>
+void atomicLoad(Wg W, const char *Name, size_t Index, const char *Site = "-") {
+  bytes(W, 'l', Name, Index * sizeof(T), sizeof(T), Site);
+}
+template <class T>
+void atomicStore(Wg W, const char *Name, size_t Index, const char *Site = "-") {
+  bytes(W, 's', Name, Index * sizeof(T), sizeof(T), Site);
+}
+template <class T>
+void atomicUpdate(Wg W, const char *Name, size_t Index,
+                  const char *Site = "-") {
+  atomicLoad<T>(W, Name, Index, Site);
+  atomicStore<T>(W, Name, Index, Site);
 }
 
 inline int finish() {

@@ -10,8 +10,9 @@ given, g++), run both, and check that
      accesses the program says it must make: same count, kinds, lengths and
      byte offsets into the program's buffers;
   3. every memory record names its access site, and the site is right: its
-     kind agrees with the record's, the program's text at its place is its
-     text, and where the program names the expression of an access
+     kind agrees with the record's (an atomic site's records carry the
+     atomic mark, the others' do not), the program's text at its place is
+     its text, and where the program names the expression of an access
      (harness.h), it is that one;
   4. every WORKGROUP record is followed by its kernel's buffer records
      (BufferBase, and BufferExtent where the parameter has one, ordinals in
@@ -39,6 +40,8 @@ import reference_decoder  # noqa: E402
 WORKGROUP = re.compile(
     r"^([0-9A-F]{16}) \| WORKGROUP dispatch\(.*\) (\d+),(\d+),(\d+) ")
 ACCESS = re.compile(r"^([0-9A-F]{16}) \| (LOAD|STORE) +([0-9A-F]+) (\d+)$")
+# wgtrace-view dump's line for an atomic mark: the next 1 or 2 accesses.
+ATOMIC_MARK = re.compile(r"^[0-9A-F]{16} \| VALUE (\d+) = atomic ")
 MARKER = re.compile(r"//\s*@(\w+)")
 BUFFER_BASE, BUFFER_EXTENT = 0x40, 0x41
 
@@ -131,7 +134,8 @@ def check_sites_and_buffers(program, trace, buffers, expected, arguments):
             problems.append("access site %d '%s' is not the text at %s:%d:%d"
                             % (number, text, path, line, column))
     kinds = {0: {"LOAD"}, 1: {"STORE"}, 2: {"LOAD", "STORE"},
-             3: {"LOAD", "STORE"}}
+             3: {"LOAD", "STORE"}, 4: {"LOAD"}, 5: {"STORE"},
+             6: {"LOAD", "STORE"}}
     for r in records:
         if r["kind"] not in ("LOAD", "STORE"):
             continue
@@ -142,6 +146,10 @@ def check_sites_and_buffers(program, trace, buffers, expected, arguments):
         elif r["kind"] not in kinds.get(sites[r["site"] - 1]["kind"], ()):
             problems.append("a %s has access site %d of kind %d" % (
                 r["kind"], r["site"], sites[r["site"] - 1]["kind"]))
+        elif r["atomic"] != (sites[r["site"] - 1]["kind"] >= 4):
+            problems.append("a%s %s has access site %d of kind %d" % (
+                "n atomic" if r["atomic"] else " plain", r["kind"], r["site"],
+                sites[r["site"] - 1]["kind"]))
     # 4. Buffer records after each WORKGROUP record, in the buffers.
     named = {(meta["names"][f], p["name"]) for f, ps in
              enumerate(meta["params"]) for p in ps}
@@ -205,8 +213,9 @@ def check_sites_and_buffers(program, trace, buffers, expected, arguments):
                 break
         spec = (site_spec(source, sites[r["site"] - 1])
                 if 1 <= r["site"] <= len(sites) else "none")
+        kind = "L" if r["kind"] == "LOAD" else "S"
         keyed[groups.get((r["chunk"], r["key"]), ("?",))][
-            ("L" if r["kind"] == "LOAD" else "S", where[0], where[1],
+            (kind.lower() if r["atomic"] else kind, where[0], where[1],
              r["length"], spec)] += 1
     return problems, keyed
 
@@ -214,10 +223,15 @@ def check_sites_and_buffers(program, trace, buffers, expected, arguments):
 def recorded_accesses(dump, buffers):
     groups = {}
     recorded = collections.defaultdict(collections.Counter)
+    atomic = 0  # accesses an atomic mark still marks
     for line in dump.splitlines():
         m = WORKGROUP.match(line)
         if m:
             groups[m.group(1)] = tuple(int(m.group(i)) for i in (2, 3, 4))
+            continue
+        m = ATOMIC_MARK.match(line)
+        if m:
+            atomic = int(m.group(1))
             continue
         m = ACCESS.match(line)
         if not m:
@@ -229,6 +243,9 @@ def recorded_accesses(dump, buffers):
                 where = (name, address - base)
                 break
         kind = "L" if m.group(2) == "LOAD" else "S"
+        if atomic:
+            kind = kind.lower()
+            atomic -= 1
         recorded[groups.get(m.group(1), ("?",))][
             (kind, where[0], where[1], length)] += 1
     return recorded
