@@ -2,8 +2,8 @@
 //
 // Usage: wgtrace-make-corpus DIR
 // Writes small, valid traces covering every record type, value type, a
-// wrapped ring, a spilling record and several chunks; the fuzzer mutates
-// from there. The output is committed in test/viewer/corpus/.
+// wrapped ring, a spilling record, several chunks and atomic marks; the
+// fuzzer mutates from there. The output is committed in test/viewer/corpus/.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +72,20 @@ int main(int argc, char **argv) {
         .ring(C);
     B.metadata({{std::nullopt, {}, {}, {}}}, {0, 0, 0}).ring(D);
     Ok &= write(Dir, "multi-chunk.bin", B);
+  }
+  { // Atomic operations: their marks, a filler, plain accesses between.
+    RingBuilder Ring(512);
+    Ring.workgroup(0, {0, 0, 0}, {2, 1, 1}, 0);
+    Ring.load(0x7F0000001000, 4);
+    Ring.atomic(format::AtomicOp::Update, 0x7F0000002000, 4);
+    Ring.atomic(format::AtomicOp::Load, 0x7F0000002004, 8);
+    Ring.value(format::ValueType::Atomic, 0, uint64_t(format::AtomicOp::None));
+    Ring.workgroup(0, {1, 0, 0}, {2, 1, 1}, 1);
+    Ring.atomic(format::AtomicOp::Store, 0x7F0000002000, 4);
+    Ring.store(0x7F0000003000, 2);
+    TraceBuilder B;
+    addSimpleMetadata(B).ring(Ring);
+    Ok &= write(Dir, "atomics.bin", B);
   }
   { // Metadata only.
     TraceBuilder B;
