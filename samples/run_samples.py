@@ -3,8 +3,8 @@
 NAME.bin (the trace), NAME.txt (dump), NAME.summary.txt, NAME.races.txt
 and NAME.html.
 
-The histogram runs twice (NAME histogram_racy with --racy on local-task,
-and the fixed version); out_of_bounds is expected to die of SIGSEGV and
+The histogram runs three times (NAME histogram_racy with --racy on
+local-task, histogram_atomic with --atomic, and the fixed version); out_of_bounds is expected to die of SIGSEGV and
 still leave its trace.
 """
 import argparse
@@ -19,6 +19,7 @@ RUNS = [  # (output name, program, arguments, expected exit status)
     ("stencil", "stencil", [], 0),
     ("transpose", "transpose", [], 0),
     ("histogram_racy", "histogram", ["--racy", "--device=local-task"], 0),
+    ("histogram_atomic", "histogram", ["--atomic", "--device=local-task"], 0),
     ("histogram", "histogram", ["--device=local-task"], 0),
     ("simd", "simd", [], 0),
     ("span_template", "span_template", [], 0),

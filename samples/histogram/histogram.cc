@@ -12,10 +12,15 @@
 // workgroup owning 16 bins. No two workgroups of one launch touch the same
 // bytes, and the two launches are ordered.
 //
+// histogram_atomic (the other fix, --atomic): every workgroup adds to the
+// shared bins with std::atomic_ref's fetch_add. wgtrace records each as an
+// atomic update, and atomic operations on the same bytes do not race.
+//
 //===----------------------------------------------------------------------===//
 
 #include <wgtrace/wgtrace.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -30,6 +35,14 @@ WGTRACE_DISPATCH void histogram_racy(const wgtrace::Workgroup &wg,
   const uint8_t *slice = data + wg.id[0] * kPerWorkgroup;
   for (uint32_t i = 0; i < kPerWorkgroup; ++i)
     bins[slice[i]] += 1;
+}
+
+WGTRACE_DISPATCH void histogram_atomic(const wgtrace::Workgroup &wg,
+                                       const uint8_t *data, uint32_t *bins) {
+  const uint8_t *slice = data + wg.id[0] * kPerWorkgroup;
+  for (uint32_t i = 0; i < kPerWorkgroup; ++i)
+    std::atomic_ref<uint32_t>(bins[slice[i]])
+        .fetch_add(1, std::memory_order_relaxed);
 }
 
 WGTRACE_DISPATCH void histogram_private(const wgtrace::Workgroup &wg,
@@ -58,6 +71,7 @@ int main(int argc, char **argv) {
   if (!wgtrace::parseCommonFlags(argc, argv))
     return 2;
   bool racy = argc > 1 && std::strcmp(argv[1], "--racy") == 0;
+  bool atomic = argc > 1 && std::strcmp(argv[1], "--atomic") == 0;
   std::vector<uint8_t> data(kWorkgroups * kPerWorkgroup);
   uint32_t state = 12345;
   for (uint8_t &d : data) {
@@ -71,6 +85,9 @@ int main(int argc, char **argv) {
   std::vector<uint32_t> bins(kBins, 0);
   if (racy) {
     wgtrace::dispatch(histogram_racy, wgtrace::Grid{kWorkgroups, 1, 1},
+                      data.data(), bins.data());
+  } else if (atomic) {
+    wgtrace::dispatch(histogram_atomic, wgtrace::Grid{kWorkgroups, 1, 1},
                       data.data(), bins.data());
   } else {
     std::vector<uint32_t> partials(kWorkgroups * kBins, 0);

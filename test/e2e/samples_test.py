@@ -71,7 +71,8 @@ def races(path):
 
 
 for program, args in [("simple_mul", []), ("matmul", []), ("stencil", []), ("transpose", []),
-                      ("histogram", []), ("histogram", ["--racy"]), ("simd", []),
+                      ("histogram", []), ("histogram", ["--racy"]),
+                      ("histogram", ["--atomic"]), ("simd", []),
                       ("span_template", []), ("helper", [])]:
     result = same_as_plain(program, args)
     check(result.returncode == 0, "%s %s exits %d" % (program, args, result.returncode))
@@ -107,6 +108,13 @@ check(races(path) == 1, "histogram --racy: races did not report the race")
 racy = workgroups(path)
 check(all(c[("LOAD", 1)] == 4096 and c[("LOAD", 4)] == 4096 and c[("STORE", 4)] == 4096 for _, _, c in racy),
       "histogram --racy: each workgroup loads 4096 bytes and updates 4096 bins")
+path, _ = traced("histogram_atomic", "histogram", ["--atomic"])
+check(races(path) == 0, "histogram --atomic: races reported a race")
+atomic = workgroups(path)
+check(len(atomic) == 16 and
+      all(c[("LOAD", 1)] == 4096 and c[("LOAD", 4)] == 4096 and c[("STORE", 4)] == 4096
+          for _, _, c in atomic),
+      "histogram --atomic: each workgroup loads 4096 bytes and updates 4096 bins")
 path, _ = traced("histogram", "histogram")
 check(races(path) == 0, "histogram (fixed): races reported a race")
 fixed = workgroups(path)

@@ -435,8 +435,7 @@ WGTRACE_ALWAYS_INLINE A &&atomicAccess(uint64_t SiteBits, A &&Object) {
 /// any pointer and operate on one byte at it.
 template <class T>
 WGTRACE_ALWAYS_INLINE volatile unsigned char *atomicByte(T *Pointer) {
-  return static_cast<volatile unsigned char *>(
-      static_cast<volatile void *>(Pointer));
+  return reinterpret_cast<volatile unsigned char *>(Pointer);
 }
 
 } // namespace WGTRACE_DETAIL_ACCESSES

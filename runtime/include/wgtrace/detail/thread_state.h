@@ -254,13 +254,14 @@ WGTRACE_ALWAYS_INLINE void appendAtomic(Ring &R, format::AtomicOp Op,
     R.KeyBits = Space.KeyBitsAndRoom & ~kWordLowBits;
   }
   R.Cursor = Cursor + Bytes;
-  storeRecord<NonTemporal>(Cursor,
-              R.KeyBits | format::packWord(
-                              format::Tag::Value,
-                              format::valuePayload(format::ValueType::Atomic,
-                                                   uint8_t(Marked)),
-                              0),
-              uint64_t(Op));
+  storeRecord<NonTemporal>(
+      Cursor,
+      R.KeyBits |
+          format::packWord(
+              format::Tag::Value,
+              format::valuePayload(format::ValueType::Atomic, uint8_t(Marked)),
+              0),
+      uint64_t(Op));
   if (unsigned(Op) & unsigned(format::AtomicOp::Load)) {
     Cursor += 16;
     storeRecord<NonTemporal>(
@@ -269,10 +270,10 @@ WGTRACE_ALWAYS_INLINE void appendAtomic(Ring &R, format::AtomicOp Op,
   }
   if (unsigned(Op) & unsigned(format::AtomicOp::Store)) {
     Cursor += 16;
-    storeRecord<NonTemporal>(Cursor,
-                R.KeyBits |
-                    format::packWord(format::Tag::MemoryStore, Length, 0),
-                Word);
+    storeRecord<NonTemporal>(
+        Cursor,
+        R.KeyBits | format::packWord(format::Tag::MemoryStore, Length, 0),
+        Word);
   }
 }
 
@@ -327,9 +328,9 @@ WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
     recordLongAccess(R, IsStore, Address, Length, SiteBits);
     return;
   }
-  appendRecord<kNonTemporalRecords>(
-      R, memoryWord(R, IsStore, Length),
-      reinterpret_cast<uintptr_t>(Address) + SiteBits);
+  appendRecord<kNonTemporalRecords>(R, memoryWord(R, IsStore, Length),
+                                    reinterpret_cast<uintptr_t>(Address) +
+                                        SiteBits);
 }
 
 /// Records an atomic operation \p Op on the \p Length bytes at \p Address
