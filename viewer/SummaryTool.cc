@@ -205,8 +205,8 @@ void SummaryTool::printText() {
     OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
                       "{:>8} {:>7} {:>7}\n",
                       Name, NameWidth, C.Workgroups, C.Loads, C.Stores,
-                      C.Atomics,
-                      C.LoadBytes, C.StoreBytes, C.Lines, C.Values, C.Prints);
+                      C.Atomics, C.LoadBytes, C.StoreBytes, C.Lines, C.Values,
+                      C.Prints);
   OS << censusText(Census, /*AllSites=*/true);
 }
 

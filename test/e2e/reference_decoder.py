@@ -15,7 +15,7 @@ PADDING = 4096
 # wgtrace's VALUE type that marks the memory records right after it as an
 # atomic operation's; its bits say which: 1 a load, 2 a store, 3 a load
 # then a store, 0 none (a filler).
-ATOMIC = 0x43
+ATOMIC = 0x44
 ATOMIC_OPS = {0: "none", 1: "load", 2: "store", 3: "update"}
 RULE = "//" + "=" * 3 + "-" * 70 + "=" * 3 + "//"
 

@@ -217,7 +217,7 @@ TEST(Atomics, DumpPrintsTheMarkWhereIreesToolPrintsItsLine) {
             std::string::npos)
       << D.Text;
   EXPECT_NE(Compat.Text.find("0000000000000000 | VALUE 0002 = <<unknown "
-                             "type: 43>>\n0000000000000000 | LOAD  "),
+                             "type: 44>>\n0000000000000000 | LOAD  "),
             std::string::npos)
       << Compat.Text;
   EXPECT_EQ(Compat.Text.find("atomic"), std::string::npos);
