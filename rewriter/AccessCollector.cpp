@@ -465,7 +465,7 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
   if (Scope && redirectAlgorithmCall(RC, Model, E, Scope))
     return true;
   // A += B * C, A.sum(), std::sqrt(A) on std::valarrays: ValarrayCalls.
-  if (redirectValarrayCall(RC, E))
+  if (redirectValarrayCall(RC, Model, E))
     return true;
   const FunctionDecl *Callee = E->getDirectCallee();
   if (!Callee) {

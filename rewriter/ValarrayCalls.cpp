@@ -53,7 +53,8 @@ bool isWrappable(const Expr *E) {
 
 } // namespace
 
-bool redirectValarrayCall(RewriteContext &RC, const CallExpr *E) {
+bool redirectValarrayCall(RewriteContext &RC, const MemoryModel &Model,
+                          const CallExpr *E) {
   const FunctionDecl *Callee = E->getDirectCallee();
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
   if (!Callee || !(Method ? Method->getParent()->isInStdNamespace()
@@ -96,6 +97,7 @@ bool redirectValarrayCall(RewriteContext &RC, const CallExpr *E) {
       Operands.push_back(Arg);
   }
   bool Wrapped = false;
+  bool ObjectWrapped = false;
   for (const Expr *Operand : Operands) {
     if (!isWrappable(Operand))
       continue;
@@ -106,6 +108,29 @@ bool redirectValarrayCall(RewriteContext &RC, const CallExpr *E) {
         Operand->IgnoreParenImpCasts(), AccessKind::Call,
         [](unsigned Site) {
           return AccessWrap{"::wgtrace::detail::va::recorded(" +
+                                RewriteContext::siteArgument(Site) + ", ",
+                            ")"};
+        },
+        {/*Stackable=*/true, nullptr, E});
+    Wrapped = Wrapped || Site;
+    ObjectWrapped = ObjectWrapped || (Site && Operand == Operands.front());
+  }
+  // A scalar of kernel memory taken by reference (`scalar * C`, `A +=
+  // scalar` with a captured `scalar`): libstdc++ reads it for every
+  // element, so it is wrapped too. Not when the valarray a member operator
+  // is called on was not wrapped: std::valarray's own operator would get
+  // it.
+  bool MemberOperator = isa<CXXOperatorCallExpr>(E) && Method;
+  for (const Expr *Operand : Operands) {
+    const Expr *Scalar = Operand->IgnoreParenImpCasts();
+    if (isValarrayExpression(Operand->getType()) || !Scalar->isGLValue() ||
+        !Scalar->getType()->isArithmeticType() || !Model.isMemory(Scalar) ||
+        (MemberOperator && !ObjectWrapped))
+      continue;
+    unsigned Site = RC.wrapAccess(
+        Scalar, AccessKind::Call,
+        [](unsigned Site) {
+          return AccessWrap{"::wgtrace::detail::va::scalar(" +
                                 RewriteContext::siteArgument(Site) + ", ",
                             ")"};
         },

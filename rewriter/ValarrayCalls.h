@@ -11,6 +11,10 @@
 // ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE(2), B) + s *
 // ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE(3), C)`.
 //
+// A scalar of kernel memory an operation takes by reference is wrapped in
+// `::wgtrace::detail::va::scalar(site, s)`: the library reads it for every
+// element.
+//
 // Slices, masks and indirect arrays (A[std::slice(...)]) are not handled:
 // they are reported untraced as other library member functions are.
 //
@@ -30,7 +34,8 @@ namespace rewriter {
 /// If E is a std::valarray operation wgtrace records, wraps its valarray
 /// operands (and redirects a math function) and returns true. Sets
 /// RC.UsesValarrays when it wrapped something.
-bool redirectValarrayCall(RewriteContext &RC, const clang::CallExpr *E);
+bool redirectValarrayCall(RewriteContext &RC, const MemoryModel &Model,
+                          const clang::CallExpr *E);
 
 } // namespace rewriter
 } // namespace wgtrace

@@ -30,7 +30,7 @@ static double twice(double X) { return 2 * X; }
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::valarray<double> &A,
                         const std::valarray<double> &B,
-                        std::valarray<double> &C) {
+                        std::valarray<double> &C, const double &f) {
   double s = 2.0 + wg.id[0];
   A += B + s * C;
   // CHECK: ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE(1), A) += ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE(2), B) + s * ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE(3), C);
@@ -48,4 +48,10 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::valarray<double> &A,
   // An element is an ordinary access; size() reads no element.
   A[0] = L[1] + double(A.size());
   // CHECK: WGTRACE_STORE_AT(14, A[0]) = WGTRACE_LOAD_AT(15, L[1]) + double(A.size());
+  // A scalar of kernel memory taken by reference is read by the library:
+  // wrapped; the kernel's own local s is not memory.
+  A += f * B + s;
+  // CHECK: ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE(16), A) += ::wgtrace::detail::va::scalar(WGTRACE_ACCESS_SITE(18), f) * ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE(17), B) + s;
+  C = f;
+  // CHECK: ::wgtrace::detail::va::recorded(WGTRACE_ACCESS_SITE(19), C) = ::wgtrace::detail::va::scalar(WGTRACE_ACCESS_SITE(20), f);
 }

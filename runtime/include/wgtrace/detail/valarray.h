@@ -51,12 +51,18 @@ namespace wgtrace::detail::va {
 inline namespace WGTRACE_DETAIL_ACCESSES {
 
 template <class T> class Recorded;
+template <class T> class Scalar;
 template <class F, class T> class Closure;
 template <class T> class Unrecorded;
 
 template <class X> struct IsOurs : std::false_type {};
 template <class T> struct IsOurs<Recorded<T>> : std::true_type {};
 template <class F, class T> struct IsOurs<Closure<F, T>> : std::true_type {};
+
+template <class X> struct IsScalar : std::false_type {};
+template <class T> struct IsScalar<Scalar<T>> : std::true_type {};
+template <class X>
+inline constexpr bool IsScalarV = IsScalar<std::decay_t<X>>::value;
 template <class X>
 inline constexpr bool IsOursV = IsOurs<std::decay_t<X>>::value;
 
@@ -73,14 +79,17 @@ struct IsValarray<X, std::void_t<typename X::value_type,
 template <class X>
 inline constexpr bool IsValarrayV = IsValarray<std::decay_t<X>>::value;
 
+/// A leaf whose reads are recorded: a valarray's elements or a scalar of
+/// kernel memory, read when the operation reads its argument.
 template <class X> struct IsRecorded : std::false_type {};
 template <class T> struct IsRecorded<Recorded<T>> : std::true_type {};
+template <class T> struct IsRecorded<Scalar<T>> : std::true_type {};
 template <class X>
 inline constexpr bool IsRecordedV = IsRecorded<std::decay_t<X>>::value;
 
-template <class T> struct Deferred;
+template <class Leaf> struct Deferred;
 template <class X> struct IsDeferred : std::false_type {};
-template <class T> struct IsDeferred<Deferred<T>> : std::true_type {};
+template <class Leaf> struct IsDeferred<Deferred<Leaf>> : std::true_type {};
 
 /// An expression's operand: one of this namespace, or a std::valarray.
 template <class X>
@@ -104,7 +113,32 @@ template <template <class, class> class E, class C, class T>
 struct ElementOf<E<C, T>> {
   using Type = T;
 };
+template <class T> struct ElementOf<Scalar<T>> {
+  using Type = T;
+};
 template <class X> using ElementT = typename ElementOf<std::decay_t<X>>::Type;
+
+/// A scalar of kernel memory that an operation takes by reference
+/// (`scalar * C` with a captured `scalar`): an expression reads it once,
+/// when it is built (hold()); `A op= scalar` and `A = scalar` read it for
+/// every element, as libstdc++'s loops do. Each read is recorded.
+template <class T> class Scalar {
+public:
+  Scalar(uint64_t SiteBits, const T &Value)
+      : SiteBits(SiteBits), Value(&Value) {}
+  T at(size_t) const {
+    recordAccess(false, Value, sizeof(T), SiteBits);
+    return *Value;
+  }
+
+private:
+  uint64_t SiteBits;
+  const T *Value;
+};
+
+template <class T> Scalar<T> scalar(uint64_t SiteBits, const T &Value) {
+  return Scalar<T>(SiteBits, Value);
+}
 
 /// A valarray that is not the kernel's (a temporary a function returned):
 /// read without records, held by reference as libstdc++ holds it.
@@ -119,10 +153,14 @@ private:
 };
 
 /// How an expression holds an operand: ours by value (they hold pointers),
-/// a valarray by reference, a scalar by value.
+/// a valarray by reference, a scalar by value: libstdc++'s closures copy
+/// a scalar when they are built, so one of kernel memory is read (and the
+/// read recorded) then, once.
 template <class X> auto hold(const X &Operand) {
   if constexpr (IsValarrayV<X>)
     return Unrecorded<X>(Operand);
+  else if constexpr (IsScalarV<X>)
+    return Operand.at(0);
   else
     return Operand;
 }
@@ -215,7 +253,7 @@ template <class T, class F> auto closure(F Fn, size_t Size) {
 template <class X> auto operandElement(const X &Operand, size_t I) {
   if constexpr (IsValarrayV<X>)
     return Operand[I];
-  else if constexpr (IsOursV<X>)
+  else if constexpr (IsOursV<X> || IsScalarV<X>)
     return Operand.at(I);
   else
     return Operand;
@@ -374,19 +412,19 @@ using CommonElement =
 /// hand it over: a valarray's element by reference, read only when the
 /// operation reads it (a Recorded leaf defers its load), anything else
 /// (a sub-expression's value, a scalar) computed when the argument is.
-template <class T> struct Deferred {
-  const Recorded<T> *Leaf;
+template <class Leaf> struct Deferred {
+  const Leaf *From;
   size_t I;
 };
 template <class X> auto argument(const X &Operand, size_t I) {
   if constexpr (IsRecordedV<X>)
-    return Deferred<ElementT<X>>{&Operand, I};
+    return Deferred<X>{&Operand, I};
   else
     return element(Operand, I);
 }
 template <class X> auto value(const X &Argument) {
   if constexpr (IsDeferred<X>::value)
-    return Argument.Leaf->at(Argument.I);
+    return Argument.From->at(Argument.I);
   else
     return Argument;
 }
@@ -425,11 +463,15 @@ template <class X, class Op> auto unary(const X &Operand, Op Fn) {
 
 /// Operators and functions apply where an operand is of this namespace
 /// (one that is not is a std::valarray or a scalar).
+template <class X>
+inline constexpr bool IsScalarOperandV =
+    std::is_arithmetic_v<std::decay_t<X>> || IsScalarV<X>;
 template <class L, class R>
 inline constexpr bool Binary =
-    (IsOursV<L> || IsOursV<R>) &&
-    (IsOperandV<L> || std::is_arithmetic_v<std::decay_t<L>>) &&
-    (IsOperandV<R> || std::is_arithmetic_v<std::decay_t<R>>);
+    (IsOursV<L> || IsOursV<R> || (IsScalarV<L> && IsOperandV<R>) ||
+     (IsOperandV<L> && IsScalarV<R>)) &&
+    (IsOperandV<L> || IsScalarOperandV<L>) &&
+    (IsOperandV<R> || IsScalarOperandV<R>);
 
 #define WGTRACE_VALARRAY_BINARY(OP)                                            \
   template <class L, class R, std::enable_if_t<Binary<L, R>, int> = 0>         \

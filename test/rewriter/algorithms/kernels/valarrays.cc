@@ -15,7 +15,8 @@ WGTRACE_DISPATCH void valarrays(const wgtrace::Workgroup &wg,
                                 std::valarray<double> &A,
                                 const std::valarray<double> &B,
                                 std::valarray<double> &C,
-                                std::valarray<double> &D) {
+                                std::valarray<double> &D,
+                                const double &factor) {
   double scalar = 3.0 + wg.id[0];
   A += B + scalar * C;
   C = A * B - C;
@@ -31,6 +32,12 @@ WGTRACE_DISPATCH void valarrays(const wgtrace::Workgroup &wg,
   // computing each element once, shift and apply computing it first.
   A[0] = (B + C).sum() + (A * 2.0).min() + (C - B).max() + C.apply(twice).min();
   D = (A + B).shift(1) + (B - C).cshift(2);
+  // A scalar of kernel memory is read for every element it meets.
+  A += factor * B;
+  C = D - factor;
+  D *= factor;
+  if (B.sum() > factor)
+    A = factor;
 }
 
 int main() {
@@ -46,7 +53,9 @@ int main() {
   oracle::buffer("B", &B[0], N);
   oracle::buffer("C", &C[0], N);
   oracle::buffer("D", &D[0], N);
+  double factor = 1.5;
+  oracle::buffer("factor", &factor, 1);
   oracle::run(valarrays, 2, std::ref(A), std::cref(B), std::ref(C),
-              std::ref(D));
+              std::ref(D), std::cref(factor));
   return oracle::finish();
 }
