@@ -937,6 +937,14 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
       onlyNamesItsArgument(Name) ||
       StringRef(Qualified).starts_with("wgtrace::"))
     return false;
+  // std::array's fill and swap record (before the swapped array is taken
+  // for kernel memory given to library code).
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Object = Member->getImplicitObjectArgument();
+    if (Object && elementsAreKernelMemory(Object->IgnoreParenImpCasts()) &&
+        recordArrayMember(E, cast<CXXMethodDecl>(Callee), Object))
+      return true;
+  }
   unsigned Params =
       E->getNumArgs() <= ArgOffset
           ? 0
@@ -977,6 +985,42 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
     }
   }
   return false;
+}
+
+bool AccessCollector::recordArrayMember(const CallExpr *E,
+                                        const CXXMethodDecl *M,
+                                        const Expr *Object) {
+  const CXXRecordDecl *RD = M->getParent();
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!isa<CXXMemberCallExpr>(E) || !Spec || !RD->getIdentifier() ||
+      RD->getName() != "array" || !M->getIdentifier() ||
+      (M->getName() != "fill" && M->getName() != "swap") ||
+      E->getNumArgs() != 1 || Spec->getTemplateArgs().size() != 2 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type ||
+      !Spec->getTemplateArgs()[0].getAsType().isTriviallyCopyableType(RC.Ctx))
+    return false;
+  // Swapped with an array that is not kernel memory (a local): reported
+  // untraced, as the recorded swap of an element with a plain value is not
+  // written.
+  if (M->getName() == "swap") {
+    const Expr *With = E->getArg(0)->IgnoreParenImpCasts();
+    if (!With->isGLValue() || !elementsAreKernelMemory(With))
+      return false;
+  }
+  std::string Open = "::wgtrace::detail::recorded::array<'M', 'M'>(";
+  // The array is an access site of kind Call named by the call, as an
+  // algorithm's call is.
+  unsigned Site = RC.wrapAccess(
+      Object->IgnoreParenImpCasts(), AccessKind::Call,
+      [&Open](unsigned Site) {
+        return AccessWrap{Open + RewriteContext::siteArgument(Site) + ", ",
+                          ")"};
+      },
+      {/*Stackable=*/true, nullptr, E});
+  if (!Site)
+    return false;
+  RC.UsesAlgorithms = true;
+  return true;
 }
 
 bool AccessCollector::atomicCall(const CallExpr *E,

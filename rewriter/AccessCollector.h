@@ -93,6 +93,13 @@ private:
   /// Whether Object (or what it points to) is a standard container whose
   /// elements are kernel memory.
   bool elementsAreKernelMemory(const clang::Expr *Object) const;
+  /// B.fill(v) and B.swap(C) on a std::array of kernel memory with
+  /// trivially copyable elements: B is wrapped in recorded::array
+  /// (algorithms.h), which records them as libstdc++'s fill_n and
+  /// swap_ranges do. False when E is not one.
+  bool recordArrayMember(const clang::CallExpr *E,
+                         const clang::CXXMethodDecl *M,
+                         const clang::Expr *Object);
   /// Whether member function M of a container reads or writes its
   /// elements (not an accessor, not bookkeeping such as size()).
   bool touchesElements(const clang::CXXMethodDecl *M) const;

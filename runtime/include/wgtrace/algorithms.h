@@ -608,6 +608,39 @@ WGTRACE_RECORDED_ALGORITHM(std::ranges, sort)
 
 #undef WGTRACE_RECORDED_ALGORITHM
 
+/// A std::array of kernel memory whose fill() or swap() the kernel calls:
+/// the rewriter writes `recorded::array<Self, Other>(site, B).fill(v)`.
+/// libstdc++ writes them as std::fill_n(begin(), size(), u) and
+/// std::swap_ranges(begin(), end(), other.begin()), so they are those
+/// calls, recorded; Self and Other are the roles of this array's and the
+/// other array's elements.
+template <char Self, char Other, class A> class ArrayMembers {
+public:
+  ArrayMembers(uint64_t SiteBits, A &Array)
+      : SiteBits(SiteBits), Array(&Array) {}
+  void fill(const typename A::value_type &Value) {
+    fill_n<Self, '-', '-'>(SiteBits)(Array->begin(), Array->size(), Value);
+  }
+  void swap(A &With) {
+    swap_ranges<Self, Self, Other>(SiteBits)(Array->begin(), Array->end(),
+                                             With.begin());
+  }
+  /// `p->fill(v)` on a pointer to the array.
+  ArrayMembers *operator->() { return this; }
+
+private:
+  uint64_t SiteBits;
+  A *Array;
+};
+template <char Self, char Other, class A>
+ArrayMembers<Self, Other, A> array(uint64_t SiteBits, A &Array) {
+  return ArrayMembers<Self, Other, A>(SiteBits, Array);
+}
+template <char Self, char Other, class A>
+ArrayMembers<Self, Other, A> array(uint64_t SiteBits, A *Array) {
+  return ArrayMembers<Self, Other, A>(SiteBits, *Array);
+}
+
 } // namespace WGTRACE_DETAIL_ACCESSES
 } // namespace wgtrace::detail::recorded
 
