@@ -112,6 +112,9 @@ struct RingInfo {
   std::optional<format::RingTrailer> Trailer;
   /// The trailer's lost-site entries (entry 0 first).
   std::vector<format::LostSite> LostSites;
+  /// The chunk was cut by the end of the file (RingDecoder::createCut):
+  /// its trailer, which named its ring, is missing.
+  bool Cut = false;
 };
 
 } // namespace wgtrace::viewer

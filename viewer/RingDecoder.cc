@@ -9,7 +9,11 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 using namespace llvm;
@@ -21,8 +25,11 @@ std::string hex(uint64_t Value) { return "0x" + utohexstr(Value, true); }
 } // namespace
 
 Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
-                                          RingMode Mode) {
+                                          RingMode Mode,
+                                          const RecordLimits &Limits) {
   RingDecoder D(C);
+  D.Limits = Limits;
+  D.Strict = Meta && Meta->RunRecordPromised;
   RingInfo &Info = D.Info;
   Info.Where = C.Where;
   Info.FileOffset = C.contentOffset();
@@ -49,6 +56,9 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
   Info.Wrapped = Info.Head > Info.Size;
   if (Error E = D.readTrailer())
     return E;
+  if (D.Strict)
+    if (Error E = D.checkWrittenChunk())
+      return E;
 
   if (!Info.Wrapped) {
     D.Begin = 0;
@@ -67,6 +77,54 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
   }
   if (Error E = D.locateWrappedStart())
     return E;
+  return D;
+}
+
+Expected<RingDecoder> RingDecoder::createCut(const Chunk &C,
+                                             uint64_t ContentLength,
+                                             const Metadata *Meta,
+                                             const RecordLimits &Limits) {
+  RingDecoder D(C);
+  D.Limits = Limits;
+  D.Strict = true;
+  D.Cut = true;
+  RingInfo &Info = D.Info;
+  Info.Where = C.Where;
+  Info.FileOffset = C.contentOffset();
+  Info.Meta = Meta;
+  if (ContentLength < format::kRingPadding + format::kRecordAlignment ||
+      !format::isPowerOfTwo(ContentLength - format::kRingPadding))
+    return chunkError(C.Where, C.Offset + 8,
+                      Twine("ring content of ") + Twine(ContentLength) +
+                          " bytes is no power-of-two ring and its " +
+                          Twine(format::kRingPadding) + "-byte padding");
+  Info.Size = ContentLength - format::kRingPadding;
+  D.Mask = Info.Size - 1;
+  // Where the records end: at the writer's zeroes, or at the last record
+  // the cut left whole. A slot that starts no record is left inside the
+  // range, so that decode() reports it as the damage it is.
+  const uint64_t Available = std::min<uint64_t>(C.Content.size(), Info.Size) &
+                             ~uint64_t(format::kRecordAlignment - 1);
+  uint64_t A = 0;
+  while (A + format::kRecordAlignment <= Available) {
+    const uint8_t *P = C.Content.data() + A;
+    const uint64_t Size = format::recordSize(P);
+    if (Size == 0) {
+      A += format::kRecordAlignment;
+      break;
+    }
+    if (A + Size > C.Content.size())
+      break;
+    // All zeroes is no record (a WORKGROUP record's grid is never 0x0x0,
+    // and its first 16 bytes are zero for workgroup 0,0,0 of site 0).
+    if (std::all_of(P, P + Size, [](uint8_t B) { return B == 0; }))
+      break;
+    A += Size;
+  }
+  D.Begin = 0;
+  D.End = A;
+  Info.Head = A;
+  Info.Cut = true;
   return D;
 }
 
@@ -90,6 +148,38 @@ Error RingDecoder::readTrailer() {
                       Twine("ring trailer lists ") + Twine(T.LostSiteCount) +
                           " lost sites, at most " +
                           Twine(format::kMaxLostSites) + " fit");
+  // What every writer of trailers writes (docs/FORMAT.md, "The ring
+  // trailer"): anything else is damage.
+  constexpr uint16_t Known =
+      format::kTrailerWrapped | format::kTrailerStream | format::kTrailerCrash |
+      format::kTrailerLostSitesTruncated | format::kTrailerRunRecord;
+  if (T.Flags & ~Known)
+    return chunkError(Info.Where, FileAt + 6,
+                      "ring trailer flags 0x" + Twine::utohexstr(T.Flags) +
+                          " have bits no writer sets");
+  if (!format::isPowerOfTwo(T.RingSize) || T.RingSize < Info.Size)
+    return chunkError(Info.Where, FileAt + 32,
+                      Twine("ring trailer says the ring had ") +
+                          Twine(T.RingSize) +
+                          " bytes, which is no power of two of at least "
+                          "its chunk's " +
+                          Twine(Info.Size));
+  const bool Lost =
+      T.BytesLost || T.RecordsLost || T.WorkgroupsLost || T.LostSiteCount;
+  if ((T.Flags & format::kTrailerStream) &&
+      (Lost || (T.Flags & format::kTrailerWrapped)))
+    return chunkError(Info.Where, FileAt + 6,
+                      "ring trailer of a stream-mode chunk says records were "
+                      "lost, which stream mode never loses");
+  if (!(T.Flags & format::kTrailerStream) && T.ChunkSequence != 0)
+    return chunkError(Info.Where, FileAt + 16,
+                      Twine("ring trailer of a ring-mode chunk has sequence ") +
+                          Twine(T.ChunkSequence) +
+                          ", which only stream mode counts");
+  if (!(T.Flags & (format::kTrailerWrapped | format::kTrailerCrash)) && Lost)
+    return chunkError(Info.Where, FileAt + 40,
+                      "ring trailer says records were lost by a ring that "
+                      "neither wrapped nor was cut by a crash");
   Info.Trailer = T;
   Info.LostSites.resize(T.LostSiteCount);
   for (uint32_t I = 0; I < T.LostSiteCount; ++I)
@@ -97,6 +187,140 @@ Error RingDecoder::readTrailer() {
                 C.Content.data() + At - (I + 1) * sizeof(format::LostSite),
                 sizeof(format::LostSite));
   return Error::success();
+}
+
+Error RingDecoder::checkWrittenChunk() {
+  const uint64_t HeadAt =
+      Info.FileOffset + C.Content.size() - format::kRingHeadSize;
+  if (!Info.Trailer)
+    return chunkError(Info.Where,
+                      Info.FileOffset + format::ringTrailerOffset(Info.Size),
+                      "no ring trailer, which every ring chunk of this file's "
+                      "writer has (its metadata says run_record)");
+  if (Info.Head > Info.Size)
+    return chunkError(Info.Where, HeadAt,
+                      Twine("head ") + Twine(Info.Head) +
+                          " is past the ring's " + Twine(Info.Size) +
+                          " bytes; this file's writer never wraps a chunk");
+  // The writer zeroes what follows its records up to the lost-site
+  // entries: a record there means that the head is damaged.
+  const uint64_t Sites =
+      format::ringTrailerOffset(Info.Size) -
+      uint64_t(Info.Trailer->LostSiteCount) * sizeof(format::LostSite);
+  if (Info.Head + format::kRecordAlignment <= Sites) {
+    const uint8_t *P = C.Content.data() + Info.Head;
+    for (unsigned I = 0; I < format::kRecordAlignment; ++I)
+      if (P[I])
+        return chunkError(Info.Where, Info.FileOffset + Info.Head,
+                          Twine("bytes after the head (") + Twine(Info.Head) +
+                              ") are not zero: the head does not say where "
+                              "the records end");
+  }
+  return Error::success();
+}
+
+std::string
+RingDecoder::workgroupProblem(const format::WorkgroupRecord &W) const {
+  if (!W.Count[0] || !W.Count[1] || !W.Count[2])
+    return fmt::format("grid {}x{}x{} has a zero dimension", W.Count[0],
+                       W.Count[1], W.Count[2]);
+  if (W.Id[0] >= W.Count[0] || W.Id[1] >= W.Count[1] || W.Id[2] >= W.Count[2])
+    return fmt::format("workgroup id {},{},{} lies outside its grid {}x{}x{}",
+                       W.Id[0], W.Id[1], W.Id[2], W.Count[0], W.Count[1],
+                       W.Count[2]);
+  if (Limits.MaxProcessorId && W.ProcessorId > *Limits.MaxProcessorId)
+    return fmt::format("processor id {} is larger than any the run wrote "
+                       "({}, says its run record)",
+                       W.ProcessorId, *Limits.MaxProcessorId);
+  return {};
+}
+
+std::string RingDecoder::recordProblem(const uint8_t *P, const Record &R,
+                                       uint64_t Previous) const {
+  const Metadata *Meta = Info.Meta;
+  switch (R.Tag) {
+  case format::Tag::Workgroup:
+    // Checked before the joiner saw it (workgroupProblem).
+    return {};
+  case format::Tag::MemoryLoad:
+  case format::Tag::MemoryStore:
+    if (R.Memory.Length == 0)
+      return fmt::format("{} of 0 bytes", R.Memory.IsStore ? "STORE" : "LOAD");
+    // Every access site of a run is in its metadata (docs/FORMAT.md); a
+    // writer before the run record may have had no table for some.
+    if (!Meta || !Strict)
+      return {};
+    if (R.AccessSite > Meta->AccessSites.size())
+      return fmt::format("access site {} is beyond the {} access sites of "
+                         "the metadata",
+                         R.AccessSite, Meta->AccessSites.size());
+    // A file of wgtrace's without access sites holds bare user-space
+    // addresses, below 2^48 (docs/FORMAT.md).
+    if (!Meta->HasAccessSites && R.AddressWord > format::kAccessAddressMask)
+      return fmt::format("address {:#x} is no user-space address",
+                         R.AddressWord);
+    return {};
+  case format::Tag::Value: {
+    // IREE's dump tool prints value types it does not know and goes on: a
+    // file of another writer may have types of its own. wgtrace's writer
+    // writes only those format.h defines.
+    if (!Strict)
+      return {};
+    const format::ValueType Type = R.Value.Type;
+    if (!format::isKnownValueType(Type))
+      return fmt::format("unknown value type 0x{:02X}", unsigned(Type));
+    if (Type == format::ValueType::Continuation) {
+      // Right after the copy of the WORKGROUP record it continues.
+      if (R.Value.Ordinal != 0 || R.WorkgroupOffset != Previous ||
+          R.Offset != Previous + format::kWorkgroupRecordSize)
+        return "Continuation value does not follow its WORKGROUP record";
+      return {};
+    }
+    if (Type == format::ValueType::UninstrumentedCall) {
+      // Its bits index the metadata's indirect calls, its ordinal is 0.
+      if (R.Value.Ordinal != 0 || !Meta ||
+          R.Value.Bits >= Meta->IndirectCalls.size())
+        return fmt::format("UninstrumentedCall value names call {} of the "
+                           "{} indirect calls of the metadata",
+                           R.Value.Bits, Meta ? Meta->IndirectCalls.size() : 0);
+      return {};
+    }
+    if (Type == format::ValueType::BufferBase ||
+        Type == format::ValueType::BufferExtent) {
+      uint32_t Site = R.Workgroup->Record.DispatchId;
+      if (Meta && Site < Meta->SiteFunctions.size())
+        if (const FunctionExtension *F =
+                Meta->functionExtension(Meta->SiteFunctions[Site]))
+          if (R.Value.Ordinal >= F->Params.size())
+            return fmt::format("buffer value of parameter {}, but kernel {} "
+                               "has {} buffer parameter{}",
+                               unsigned(R.Value.Ordinal),
+                               Meta->siteFunction(Site).nameOr("(null)").str(),
+                               F->Params.size(),
+                               F->Params.size() == 1 ? "" : "s");
+    }
+    return {};
+  }
+  case format::Tag::Print: {
+    if (!Strict)
+      return {};
+    uint32_t Length = format::decodePrintHeader(P).Length;
+    if (Length > format::kMaxPrintLength)
+      return fmt::format("PRINT of {} bytes is longer than the {} a record "
+                         "holds",
+                         Length, format::kMaxPrintLength);
+    const uint8_t *Text = P + format::kPrintHeaderSize;
+    if (std::memchr(Text, 0, Length))
+      return "PRINT text has a NUL byte, which the writer never writes";
+    const uint64_t Size = format::printRecordSize(Length);
+    for (uint64_t I = format::kPrintHeaderSize + Length; I < Size; ++I)
+      if (P[I])
+        return "PRINT padding is not zero";
+    return {};
+  }
+  default:
+    return {};
+  }
 }
 
 uint64_t RingDecoder::syntacticSize(uint64_t Phys) const {
@@ -228,8 +452,10 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   const bool HasAccessSites = Meta && Meta->HasAccessSites;
   // Ids that wrapped may name the wrong site: records keep none.
   const bool TrustAccessSites = HasAccessSites && !Meta->accessSiteIdsWrapped();
-  const uint64_t Limit = C.Content.size() - format::kRingHeadSize;
-  std::vector<WorkgroupInfo> Workgroups;
+  const uint64_t Limit =
+      Cut ? C.Content.size() : C.Content.size() - format::kRingHeadSize;
+  // A deque: records hold pointers into it while later ones are added.
+  std::deque<WorkgroupInfo> Workgroups;
   DenseMap<uint64_t, size_t> ByOffset;
   // Most records belong to the workgroup decoded last: skip the hash lookup.
   const WorkgroupInfo *Last = nullptr;
@@ -242,7 +468,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   // buffer change re-emits it at the start of the ring's next chunk).
   struct ChunkEnd {
     WorkgroupJoiner *Joiner;
-    const std::vector<WorkgroupInfo> &Workgroups;
+    const std::deque<WorkgroupInfo> &Workgroups;
     const WorkgroupInfo *Last = nullptr;
     ~ChunkEnd() {
       if (Joiner)
@@ -257,8 +483,31 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   uint64_t AtomicKey = 0;
   uint64_t AtomicMark = 0;
 
-  Record Rec;
+  // A record is delivered once the record after it has been checked too:
+  // damage that makes one record look valid (a cut PRINT length, a tag
+  // turned into another) seldom leaves the bytes after it a valid record,
+  // and then neither is taken for data. Two slots, no copies.
+  Record Slots[2];
+  unsigned Current = 0;
+  bool Pending = false;
+  uint64_t PendingPhys = 0;
+  auto Deliver = [&] {
+    Record &Done = Slots[Current ^ 1];
+    EndOfChunk.Last = Done.Workgroup;
+    Sink(Done);
+    if (Consumed && PendingPhys - ConsumedFrom >= ConsumedStep) {
+      // PendingPhys < ConsumedFrom after a wrap: the difference is huge as
+      // an unsigned, so restart from here without reporting the tail (the
+      // caller releases the whole chunk at its end anyway).
+      if (PendingPhys > ConsumedFrom)
+        Consumed(Info.FileOffset + ConsumedFrom, Info.FileOffset + PendingPhys);
+      ConsumedFrom = PendingPhys;
+    }
+  };
+  // Ring offset of the record before (a Continuation follows its copy).
+  uint64_t PreviousOffset = ~uint64_t{0};
   for (uint64_t A = Begin; A < End;) {
+    Record &Rec = Slots[Current];
     const uint64_t Phys = A & Mask;
     const uint8_t *P = C.Content.data() + Phys;
     const uint64_t FileOffset = Info.FileOffset + Phys;
@@ -316,6 +565,11 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
                     " is beyond the " + Twine(NumSites) +
                     " dispatch sites of the " +
                     (Meta ? "preceding metadata chunk" : "(missing) metadata"));
+      if (CheckKeys) {
+        std::string Problem = workgroupProblem(WG.Record);
+        if (!Problem.empty())
+          return Fail(Problem);
+      }
       // A copy of a continuing invocation's record is followed by a
       // Continuation VALUE keyed to it (docs/FORMAT.md): look one record
       // ahead so that the joiner knows before any tool sees the copy.
@@ -397,18 +651,22 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
                       " points at no workgroup record");
       }
     }
-    EndOfChunk.Last = Rec.Workgroup;
-    Sink(Rec);
-    A += Size;
-    if (Consumed && Phys - ConsumedFrom >= ConsumedStep) {
-      // Phys < ConsumedFrom after a wrap: the difference is huge as an
-      // unsigned, so restart from here without reporting the tail (the
-      // caller releases the whole chunk at its end anyway).
-      if (Phys > ConsumedFrom)
-        Consumed(Info.FileOffset + ConsumedFrom, Info.FileOffset + Phys);
-      ConsumedFrom = Phys;
+    if (CheckKeys) {
+      std::string Problem = recordProblem(P, Rec, PreviousOffset);
+      if (!Problem.empty())
+        return Fail(Problem);
     }
+    PreviousOffset = Phys;
+    // This record passed: the one before it (in the other slot) is data.
+    if (Pending)
+      Deliver();
+    Pending = true;
+    PendingPhys = Phys;
+    Current ^= 1;
+    A += Size;
   }
+  if (Pending)
+    Deliver();
   return Error::success();
 }
 

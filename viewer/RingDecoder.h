@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
+#include <string>
 
 namespace wgtrace::viewer {
 
@@ -34,12 +36,32 @@ enum class RingMode : uint8_t {
   IreeCompat,
 };
 
+/// What records are checked against beyond their metadata and the format
+/// (docs/FORMAT.md, "Damage").
+struct RecordLimits {
+  /// The largest processor id the run wrote, from the run record after
+  /// the chunk; unknown without one.
+  std::optional<uint32_t> MaxProcessorId;
+};
+
 class RingDecoder {
 public:
-  /// Checks the chunk's geometry and, for a wrapped ring, locates the first
-  /// record to show. \p Meta may be null.
-  static llvm::Expected<RingDecoder>
-  create(const Chunk &C, const Metadata *Meta, RingMode Mode);
+  /// Checks the chunk's geometry, head and trailer and, for a wrapped ring,
+  /// locates the first record to show. \p Meta may be null.
+  static llvm::Expected<RingDecoder> create(const Chunk &C,
+                                            const Metadata *Meta, RingMode Mode,
+                                            const RecordLimits &Limits = {});
+
+  /// A ring chunk of \p ContentLength bytes cut by the end of the file
+  /// (\p C holds what the file has): its records from ring offset 0 up to
+  /// the cut. Only for a chunk of a writer that never wraps a chunk and
+  /// zeroes what follows its records (\p Meta promises a run record):
+  /// without the head, where its records end is told by those zeroes, and
+  /// the order of a wrapped ring's records could not be known.
+  static llvm::Expected<RingDecoder> createCut(const Chunk &C,
+                                               uint64_t ContentLength,
+                                               const Metadata *Meta,
+                                               const RecordLimits &Limits = {});
 
   const RingInfo &info() const { return Info; }
 
@@ -78,8 +100,19 @@ private:
   bool isFiller(uint64_t Phys) const;
   /// For a wrapped ring: sets Info.StartOffset and Info.LostBytes.
   llvm::Error locateWrappedStart();
-  /// Reads wgtrace's ring trailer into Info when the chunk has one.
+  /// Reads wgtrace's ring trailer into Info when the chunk has one, and
+  /// checks it.
   llvm::Error readTrailer();
+  /// A chunk of a writer that ends its files with a run record (Strict):
+  /// it has a trailer, never wraps, and nothing follows its head.
+  llvm::Error checkWrittenChunk();
+  /// The checks of a WORKGROUP record beyond its dispatch id: its grid, its
+  /// id in it, its processor id; the problem, or "".
+  std::string workgroupProblem(const format::WorkgroupRecord &W) const;
+  /// The checks of one record beyond its size and key (see "Damage");
+  /// the problem, or "" when the record is plausible.
+  std::string recordProblem(const uint8_t *P, const Record &R,
+                            uint64_t Previous) const;
 
   Chunk C;
   RingInfo Info;
@@ -89,8 +122,16 @@ private:
   uint64_t End = 0;
   /// Records must end at or before End (false: only inside the chunk).
   bool BoundByEnd = true;
-  /// Every key must name a workgroup record decoded before it.
+  /// Every key must name a workgroup record decoded before it, and every
+  /// record must be plausible.
   bool CheckKeys = true;
+  /// The chunk was cut by the end of the file (createCut): it has no head
+  /// word, no trailer and no padding.
+  bool Cut = false;
+  /// The chunk's writer is wgtrace's, as the metadata's run_record says:
+  /// the writer's own rules hold too (trailers, zeroed print padding).
+  bool Strict = false;
+  RecordLimits Limits;
   std::function<void(uint64_t, uint64_t)> Consumed;
   /// Counted as decode() reads the records.
   mutable std::map<uint64_t, uint64_t> UninstrumentedCalls;

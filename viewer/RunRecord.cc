@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <cstring>
 #include <signal.h>
 #include <string.h>
@@ -87,6 +88,16 @@ Expected<RunInfo> decodeRunRecord(const Chunk &C) {
   auto Fail = [&](uint64_t At, const Twine &Problem) {
     return chunkError(C.Where, Content + At, "run record: " + Problem);
   };
+  // Its trailer is exactly what the writer writes: nothing in it counts.
+  const uint64_t TrailerAt = format::ringTrailerOffset(R);
+  if (T.Version != format::kRingTrailerVersion ||
+      T.Flags != format::kTrailerRunRecord ||
+      T.RingId != format::kRunRecordRingId || T.LostSiteCount ||
+      T.ChunkSequence || T.BaseVirtualOffset || T.RingSize != R ||
+      T.BytesLost || T.RecordsLost || T.WorkgroupsLost)
+    return Fail(TrailerAt, "its ring trailer is not the run record's (version "
+                           "1, flags 0x10, ring 0xFFFFFFFF, ring size " +
+                               Twine(R) + ", nothing lost)");
   uint64_t Head;
   std::memcpy(&Head,
               C.Content.data() + C.Content.size() - format::kRingHeadSize,
@@ -115,6 +126,21 @@ Expected<RunInfo> decodeRunRecord(const Chunk &C) {
                         Twine(Rec.StringBytes) +
                         " bytes of strings do not fit in its " + Twine(Room) +
                         " bytes");
+  {
+    std::vector<uint8_t> Copy(C.Content.begin(),
+                              C.Content.begin() + Entries + Rec.StringBytes);
+    std::memset(Copy.data() + offsetof(format::RunRecord, Checksum), 0, 4);
+    uint32_t Sum = format::runRecordChecksum(Copy.data(), Copy.size());
+    if (Sum != Rec.Checksum)
+      return Fail(offsetof(format::RunRecord, Checksum),
+                  "checksum 0x" + Twine::utohexstr(Rec.Checksum) +
+                      " does not match its contents (0x" +
+                      Twine::utohexstr(Sum) + "): it is damaged");
+  }
+  // What follows the strings up to the trailer is zero, as written.
+  for (uint64_t I = Entries + Rec.StringBytes; I < TrailerAt; ++I)
+    if (C.Content[I])
+      return Fail(I, "bytes after its strings are not zero");
   RunInfo Info;
   Info.Chunk = C.Where.Index;
   Info.FileOffset = C.Offset;

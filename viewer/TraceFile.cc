@@ -82,11 +82,17 @@ Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
                       Twine("unsupported chunk version ") +
                           Twine(C.Header.Version));
   uint64_t Available = Left - format::kChunkHeaderSize;
-  if (C.Header.ContentLength > Available)
-    return chunkError(C.Where, Offset + 8,
+  if (C.Header.ContentLength > Available) {
+    Missing = C.Header.ContentLength - Available;
+    Cut = C;
+    Cut->Content = Bytes.slice(Offset + format::kChunkHeaderSize, Available);
+    Offset = Bytes.size();
+    return chunkError(C.Where, C.Offset + 8,
                       Twine("truncated: content_length ") +
                           Twine(C.Header.ContentLength) + " but only " +
-                          Twine(Available) + " bytes left in the file");
+                          Twine(Available) + " bytes left in the file (" +
+                          Twine(Missing) + " bytes missing)");
+  }
   C.Content =
       Bytes.slice(Offset + format::kChunkHeaderSize, C.Header.ContentLength);
   // The last chunk's alignment padding may be missing: IREE's reader stops

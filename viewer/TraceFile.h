@@ -19,6 +19,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <memory>
+#include <optional>
 
 namespace wgtrace::viewer {
 
@@ -64,10 +65,19 @@ public:
     /// trusted to skip it (IREE's tool stops there too).
     llvm::Expected<bool> next(Chunk &C);
 
+    /// After next() reported a chunk cut by the end of the file: that chunk
+    /// with the content the file holds (shorter than content_length), so
+    /// that a reader can show what came before the cut; null otherwise.
+    const Chunk *cutChunk() const { return Cut ? &*Cut : nullptr; }
+    /// Bytes of the cut chunk's content that the file lacks.
+    uint64_t missingBytes() const { return Missing; }
+
   private:
     llvm::ArrayRef<uint8_t> Bytes;
     uint64_t Offset = 0;
     unsigned Index = 0;
+    std::optional<Chunk> Cut;
+    uint64_t Missing = 0;
   };
   ChunkIterator chunks() const { return ChunkIterator(Bytes); }
 

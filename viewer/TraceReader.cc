@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -50,11 +51,35 @@ void TraceReader::scanRuns() {
   Census.RunRecordMissing = Open;
 }
 
+Error TraceReader::checkWorkgroupCount() const {
+  // One run, read in full: every workgroup it ran is in the file or
+  // counted lost by a trailer. Fewer means chunks are missing, or a
+  // damaged header made one unreadable as a ring.
+  if (Census.Runs.size() != 1 || Census.RunRecordMissing)
+    return Error::success();
+  const RunInfo &Run = Census.Runs[0];
+  uint64_t Lost = 0;
+  for (const RingLoss &L : Census.Rings)
+    Lost += L.WorkgroupsLost.value_or(0);
+  if (Census.Invocations + Lost == Run.Workgroups)
+    return Error::success();
+  ChunkLocation Where;
+  Where.Index = Run.Chunk;
+  Where.TypeName = "ring";
+  return chunkError(Where, Run.FileOffset,
+                    Twine("run record says ") + Twine(Run.Workgroups) +
+                        " workgroups ran, but the file holds " +
+                        Twine(Census.Invocations) + " and its rings lost " +
+                        Twine(Lost) + ": chunks are missing or damaged");
+}
+
 Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
   Census = TraceCensus();
   Census.FileBytes = File.bytes().size();
   scanRuns();
   Error E = runChunks(Tools, /*FirstPass=*/true);
+  if (!E)
+    E = checkWorkgroupCount();
   // Later passes feed only the tools that asked for them, so that the
   // others do not see records twice. A damaged file is passed again too:
   // the pass stops at the same damage, with the same records before it.
@@ -241,12 +266,22 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
   };
 
   Chunk C;
+  // A ring chunk cut by the end of the file is decoded up to the cut; this
+  // is the error that says so, returned after its records.
+  std::optional<Error> CutError;
   while (true) {
     Expected<bool> More = It.next(C);
-    if (!More)
-      return EndPass(More.takeError());
-    if (!*More)
+    if (!More) {
+      const Chunk *Cut = It.cutChunk();
+      if (!Cut || Cut->type() != format::ChunkType::DispatchRingBuffer ||
+          Mode == RingMode::IreeCompat || !Current ||
+          !Current->RunRecordPromised)
+        return EndPass(More.takeError());
+      CutError.emplace(More.takeError());
+      C = *Cut;
+    } else if (!*More) {
       return EndPass(Error::success());
+    }
     if (FirstPass)
       ++Census.Chunks;
     if (C.type() == format::ChunkType::DispatchMetadata) {
@@ -273,6 +308,10 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
                                       " (IREE's dump tool stops here)"));
       ArrayRef<uint8_t> Content = C.Content;
       size_t Ring = SIZE_MAX;
+      if (C.Header.Version == 0 && Current && Current->RunRecordPromised)
+        return EndPass(chunkError(C.Where, C.Offset + 6,
+                                  "timing chunk of version 0, which this "
+                                  "file's writer never writes"));
       if (C.Header.Version == 0) {
         // Version 0 describes the ring chunk right before it.
         if (PreviousIsRing)
@@ -340,9 +379,22 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
       PreviousIsRing = false;
       continue;
     }
-    Expected<RingDecoder> D = RingDecoder::create(C, Current, Mode);
-    if (!D)
+    // The run record after the chunk bounds its processor ids.
+    RecordLimits Limits;
+    for (const RunInfo &Run : Census.Runs)
+      if (Run.Chunk > C.Where.Index) {
+        Limits.MaxProcessorId = Run.MaxProcessorId;
+        break;
+      }
+    Expected<RingDecoder> D =
+        CutError
+            ? RingDecoder::createCut(C, C.Header.ContentLength, Current, Limits)
+            : RingDecoder::create(C, Current, Mode, Limits);
+    if (!D) {
+      if (CutError)
+        consumeError(std::move(*CutError));
       return EndPass(D.takeError());
+    }
     D->onConsumed(
         [this](uint64_t Begin, uint64_t End) { File.release(Begin, End); });
     const RingInfo &Info = D->info();
@@ -407,6 +459,14 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
     std::sort(Offsets.begin(), Offsets.end());
     // Tools keep no pointers into a ring after endRing().
     File.release(C.Offset, C.contentOffset() + C.Content.size());
+    if (CutError) {
+      // Damage before the cut is the first thing wrong.
+      if (E) {
+        consumeError(std::move(*CutError));
+        return EndPass(std::move(E));
+      }
+      return EndPass(std::move(*CutError));
+    }
     if (E)
       return EndPass(std::move(E));
     PreviousIsRing = true;

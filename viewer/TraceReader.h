@@ -44,6 +44,9 @@ private:
   /// Reads the chunk headers and the run records before any record: the
   /// census's runs, and whether a promised run record is missing.
   void scanRuns();
+  /// After the first pass over a whole file of one run: whether its run
+  /// record's workgroups are all in the file or counted lost.
+  llvm::Error checkWorkgroupCount() const;
   llvm::Error runChunks(llvm::ArrayRef<AnalysisTool *> Tools, bool FirstPass);
   void countRing(const RingInfo &Info);
   void countUninstrumentedCalls(const Metadata *Meta,

@@ -10,6 +10,12 @@ using namespace llvm;
 
 namespace wgtrace::viewer {
 
+namespace {
+/// The ring a cut chunk is joined as until its first copy names its ring
+/// (the run record's ring is 0xFFFFFFFF).
+constexpr uint32_t kCutRingId = 0xFFFFFFFE;
+} // namespace
+
 std::string WorkgroupFilter::describe() const {
   std::string Text;
   if (Kernel)
@@ -50,6 +56,15 @@ bool WorkgroupJoiner::selects(const format::WorkgroupRecord &R) const {
 void WorkgroupJoiner::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   Trailer = Info.Trailer;
+  UnknownRing = false;
+  if (Info.Cut && !Trailer) {
+    // Its writer writes trailers (RingDecoder::createCut): join as one of
+    // its rings, a ring of its own until its first copy says which.
+    format::RingTrailer T = {};
+    T.RingId = kCutRingId;
+    Trailer = T;
+    UnknownRing = true;
+  }
   // A stream-mode buffer is handed over when the next record no longer
   // fits: its head is then within one record of the end (records are at
   // most 4 KiB; in small buffers prints are cut to a quarter of it).
@@ -57,6 +72,22 @@ void WorkgroupJoiner::beginRing(const RingInfo &Info) {
       !Info.Wrapped &&
       Info.Head + std::min(format::kMaxRecordSize, Info.Size / 4) > Info.Size;
   ChunkInvocations.clear();
+}
+
+void WorkgroupJoiner::resolveCutRing(uint64_t FirstRecord) {
+  UnknownRing = false;
+  std::optional<uint32_t> Found;
+  for (const auto &[Ring, Stack] : Stacks) {
+    auto It = ByFirstRecord.find({Ring, FirstRecord});
+    if (It == ByFirstRecord.end() ||
+        std::find(Stack.begin(), Stack.end(), It->second) == Stack.end())
+      continue;
+    if (Found)
+      return; // two rings could own it: a ring of its own, as begun
+    Found = Ring;
+  }
+  if (Found)
+    Trailer->RingId = *Found;
 }
 
 uint64_t WorkgroupJoiner::begin(WorkgroupInfo &W) {
@@ -80,6 +111,8 @@ void WorkgroupJoiner::workgroup(WorkgroupInfo &W, bool FirstOfChunk) {
   W.Continues = false;
   W.BeginningLost = false;
   if (Trailer) {
+    if (UnknownRing && W.HasContinuation)
+      resolveCutRing(W.ContinuationOf);
     const uint32_t Ring = Trailer->RingId;
     std::vector<uint64_t> &Stack = Stacks[Ring];
     auto EndAll = [&] {

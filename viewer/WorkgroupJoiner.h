@@ -90,6 +90,9 @@ public:
 
 private:
   uint64_t begin(WorkgroupInfo &W);
+  /// A cut chunk's first copy continues the invocation whose first record
+  /// is at \p FirstRecord: the one ring that has it open is the chunk's.
+  void resolveCutRing(uint64_t FirstRecord);
   void end(uint64_t Invocation);
   bool selects(const format::WorkgroupRecord &R) const;
 
@@ -105,6 +108,8 @@ private:
   // The chunk being decoded.
   const Metadata *Meta = nullptr;
   std::optional<format::RingTrailer> Trailer;
+  /// The chunk was cut with its trailer: its ring is not known yet.
+  bool UnknownRing = false;
   bool NearFull = false;
   std::vector<uint64_t> ChunkInvocations;
 

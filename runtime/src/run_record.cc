@@ -83,6 +83,10 @@ void writeRunRecordChunk(Sink &Out, const RunEnding &How, bool Unlocked) {
     At += static_cast<uint32_t>(N + 1);
     std::memcpy(Entries + I * sizeof(E), &E, sizeof(E));
   }
+  R.Checksum = format::runRecordChecksum(
+      Storage,
+      sizeof(R) + Listed * sizeof(format::UninstrumentedSite) + Strings);
+  std::memcpy(Storage, &R, sizeof(R));
 
   writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer,
                    format::ringChunkContentLength(RingSize));

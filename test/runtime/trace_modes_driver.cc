@@ -102,11 +102,17 @@ void waitAtGate() {
 } // namespace
 
 namespace {
+// The buffer each of outer and inner names (nameBuffer below): a reader
+// checks a buffer VALUE's ordinal against its kernel's parameters.
+const ::wgtrace::detail::ParamInfo wgtrace_params_[] = {
+    {"row", "float *", 1, 0, 4, true}, {"cells", "float *", 1, 0, 4, true}};
 const ::wgtrace::detail::FunctionInfo wgtrace_functions_[] = {
     {"fill", "test", "(wg, data, accesses, fault)", "void fill(...)"},
     {"vary", "test", "(wg, data, accesses)", "void vary(...)"},
-    {"outer", "test", "(wg, row, accesses, scratch)", "void outer(...)"},
-    {"inner", "test", "(wg, cells, count)", "void inner(...)"}};
+    {"outer", "test", "(wg, row, accesses, scratch)", "void outer(...)",
+     nullptr, 0, 0, 0, wgtrace_params_ + 0, 1},
+    {"inner", "test", "(wg, cells, count)", "void inner(...)", nullptr, 0, 0, 0,
+     wgtrace_params_ + 1, 1}};
 const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
     {"fill", "trace_modes_driver.cc:1"},
     {"vary", "trace_modes_driver.cc:2"},

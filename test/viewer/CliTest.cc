@@ -51,7 +51,7 @@ TEST(Cli, DamageExitsTwoWithOneErrorLineAfterTheGoodPart) {
   EXPECT_EQ(R.Err, "wgtrace-view: error: " + Path +
                        ": offset 0xe8: chunk 1 (ring): truncated: "
                        "content_length 8192 but only 8092 bytes left in the "
-                       "file\n");
+                       "file (100 bytes missing)\n");
   EXPECT_NE(R.Out.find("// dispatch site 0: simple_mul"), std::string::npos);
 }
 

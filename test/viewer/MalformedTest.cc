@@ -100,7 +100,8 @@ TEST(Malformed, TruncatedContent) {
   DumpResult R = dump(Bytes);
   EXPECT_EQ(R.Error, "offset " + hex(G.B.chunkOffset(1) + 8) +
                          ": chunk 1 (ring): truncated: content_length 8192 "
-                         "but only 100 bytes left in the file");
+                         "but only 100 bytes left in the file (8092 bytes "
+                         "missing)");
   EXPECT_EQ(R.Text, goodPrefix(0));
 }
 
@@ -184,7 +185,9 @@ TEST(Malformed, UnknownRecordTag) {
   EXPECT_EQ(R.Error, "offset " + hex(G.ring(48)) +
                          ": chunk 1 (ring): record at ring offset 0x30: "
                          "unknown record tag 3");
-  EXPECT_EQ(R.Text, goodPrefix(2));
+  // The record right before the damage is held back: a flip in its own tag
+  // or length would make the bytes after it look the same (RingDecoder).
+  EXPECT_EQ(R.Text, goodPrefix(1));
 }
 
 TEST(Malformed, WorkgroupOffsetPointsAtNoWorkgroup) {
@@ -200,7 +203,7 @@ TEST(Malformed, WorkgroupOffsetPointsAtNoWorkgroup) {
   EXPECT_EQ(R.Error, "offset " + hex(At) +
                          ": chunk 1 (ring): record at ring offset 0x30: "
                          "workgroup offset 0x20 points at no workgroup record");
-  EXPECT_EQ(R.Text, goodPrefix(2));
+  EXPECT_EQ(R.Text, goodPrefix(1));
 }
 
 TEST(Malformed, DispatchIdBeyondSites) {
@@ -214,7 +217,7 @@ TEST(Malformed, DispatchIdBeyondSites) {
                          ": chunk 1 (ring): record at ring offset 0x20: "
                          "dispatch id 5 is beyond the 1 dispatch sites of the "
                          "preceding metadata chunk");
-  EXPECT_EQ(R.Text, goodPrefix(1));
+  EXPECT_EQ(R.Text, goodPrefix(0));
 }
 
 TEST(Malformed, RingWithoutMetadata) {

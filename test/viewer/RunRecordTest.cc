@@ -15,7 +15,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <csignal>
+#include <cstring>
 
 using namespace wgtrace;
 using namespace wgtrace::testing;
@@ -31,7 +34,7 @@ std::vector<uint8_t> trace(const format::RunRecord *Record,
   X.RunRecord = true;
   TraceBuilder B;
   B.metadata({{"simple_mul", "t", "l", "src"}}, {0}, &X);
-  RingBuilder Ring(4096);
+  RingBuilder Ring(4096, /*Fill=*/0);
   for (uint32_t I = 0; I < 2; ++I) {
     Ring.workgroup(0, {I, 0, 0}, {2, 1, 1}, I);
     Ring.load(0x1000 + 64 * I, 4);
@@ -165,4 +168,54 @@ TEST(RunRecord, ADamagedRunRecordIsOneErrorLine) {
                        llvm::utohexstr(RunChunk + 16 + 4, true) +
                        ": chunk 2 (ring): run record: version 9 is not the "
                        "supported version 1\n");
+}
+
+// A copy interrupted, a full disk: the ring chunk is cut by the end of the
+// file. Its records before the cut are shown by every view, the error line
+// says how many bytes are missing, and the status is 2.
+TEST(RunRecord, AChunkCutByTheEndOfTheFileIsDecodedUpToTheCut) {
+  const format::RunRecord Record = ended(format::RunEnd::Exit, 0, 0);
+  const std::vector<uint8_t> Whole = trace(&Record);
+  uint64_t MetadataLength;
+  std::memcpy(&MetadataLength, Whole.data() + 8, sizeof(MetadataLength));
+  const uint64_t Ring =
+      format::kChunkHeaderSize +
+      format::alignUp(MetadataLength, format::kChunkAlignment) +
+      format::kChunkHeaderSize;
+  const uint64_t Content = format::ringChunkContentLength(4096);
+  // Records: workgroup 0,0,0 at 0, its load at 32, workgroup 1,0,0 at 48,
+  // its load at 80. Cut inside the second workgroup record, and after it.
+  struct Case {
+    uint64_t Cut;
+    bool Second;
+  };
+  for (const Case &C : {Case{60, false}, Case{200, true}}) {
+    std::vector<uint8_t> Bytes(Whole.begin(), Whole.begin() + Ring + C.Cut);
+    const std::string Path = writeTrace("cut-chunk.bin", Bytes);
+    const std::string Missing =
+        fmt::format("chunk 1 (ring): truncated: content_length {} but only "
+                    "{} bytes left in the file ({} bytes missing)",
+                    Content, C.Cut, Content - C.Cut);
+    for (const char *View : {"summary", "cache", "footprint", "dump",
+                             "export --format csv", "races"}) {
+      ViewRun R = view(std::string(View) + " " + Path);
+      EXPECT_EQ(R.Status, 2) << View << ": " << R.Err;
+      EXPECT_NE(R.Err.find(Missing), std::string::npos)
+          << View << ": " << R.Err;
+      if (std::string(View) == "races")
+        continue; // no workgroup rows; it read them all the same
+      const bool Dump = std::string(View) == "dump";
+      const bool Csv = std::string(View) == "export --format csv";
+      auto Row = [&](uint32_t X) {
+        return Dump  ? fmt::format("2x1x1) {},0,0 pid:{}", X, X)
+               : Csv ? fmt::format(",workgroup,{},0,0,{},", X, X)
+                     : fmt::format("{},0,0", X);
+      };
+      EXPECT_NE(R.Out.find(Row(0)), std::string::npos) << View << ": " << R.Out;
+      EXPECT_EQ(R.Out.find(Row(1)) != std::string::npos, C.Second)
+          << View << ": " << R.Out;
+    }
+    ViewRun R = view("summary --json " + Path);
+    EXPECT_NE(R.Out.find("\"cut_short\": true"), std::string::npos) << R.Out;
+  }
 }

@@ -13,8 +13,8 @@
 
 namespace wgtrace::testing {
 
-RingBuilder::RingBuilder(uint64_t Size)
-    : Size(Size), Storage(format::ringChunkContentLength(Size), 0xEE) {}
+RingBuilder::RingBuilder(uint64_t Size, uint8_t Fill)
+    : Size(Size), Storage(format::ringChunkContentLength(Size), Fill) {}
 
 uint8_t *RingBuilder::reserve(uint64_t Bytes) {
   uint64_t Offset = Head & (Size - 1);
@@ -134,6 +134,13 @@ TraceBuilder::runRecord(format::RunRecord Record,
   std::memcpy(Content.data() + sizeof(Record) +
                   Entries.size() * sizeof(format::UninstrumentedSite),
               Strings.data(), Strings.size());
+  Record.Checksum = 0;
+  std::memcpy(Content.data(), &Record, sizeof(Record));
+  Record.Checksum = format::runRecordChecksum(
+      Content.data(), sizeof(Record) +
+                          Entries.size() * sizeof(format::UninstrumentedSite) +
+                          Strings.size());
+  std::memcpy(Content.data(), &Record, sizeof(Record));
   format::RingTrailer T = {};
   T.Magic = format::kRingTrailerMagic;
   T.Version = format::kRingTrailerVersion;

@@ -88,7 +88,9 @@ struct UninstrumentedSpec {
 /// to head & (R - 1) and may spill into the padding.
 class RingBuilder {
 public:
-  explicit RingBuilder(uint64_t Size);
+  /// \p Fill: what the storage holds where no record is (IREE's rings hold
+  /// old laps; wgtrace's writer zeroes it).
+  explicit RingBuilder(uint64_t Size, uint8_t Fill = 0xEE);
 
   /// Appends a WORKGROUP record, makes it current and returns its key.
   uint64_t workgroup(uint32_t DispatchId, std::array<uint32_t, 3> Id,

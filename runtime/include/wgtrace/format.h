@@ -168,6 +168,14 @@ constexpr unsigned atomicRecords(AtomicOp Op) {
   return (unsigned(Op) & 1) + ((unsigned(Op) >> 1) & 1);
 }
 
+/// Whether \p Type is a value type this format defines (IREE's and
+/// wgtrace's): a reader of wgtrace's files takes any other for damage.
+constexpr bool isKnownValueType(ValueType Type) {
+  return isIreeValueType(Type) || Type == ValueType::BufferBase ||
+         Type == ValueType::BufferExtent || Type == ValueType::Continuation ||
+         Type == ValueType::UninstrumentedCall || Type == ValueType::Atomic;
+}
+
 inline constexpr size_t kWorkgroupRecordSize = 32;
 inline constexpr size_t kValueRecordSize = 16;
 inline constexpr size_t kMemoryRecordSize = 16;
@@ -481,9 +489,19 @@ struct RunRecord {
   uint64_t UninstrumentedLaunches;
   /// Bytes of the strings after the entries.
   uint32_t StringBytes;
-  uint32_t Reserved;
+  /// runRecordChecksum() of the record (this field 0), its entries and
+  /// strings: a damaged run record is not read as another run's end.
+  uint32_t Checksum;
 };
 static_assert(sizeof(RunRecord) == 48);
+
+/// FNV-1a of \p Length bytes at \p Bytes, the run record's checksum.
+constexpr uint32_t runRecordChecksum(const uint8_t *Bytes, uint64_t Length) {
+  uint32_t Hash = 2166136261u;
+  for (uint64_t I = 0; I < Length; ++I)
+    Hash = (Hash ^ Bytes[I]) * 16777619u;
+  return Hash;
+}
 
 /// A place in the program that launched, while the trace was recorded, a
 /// kernel that is not instrumented (a lambda or template launched from a

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# How much damage the decoder takes for data (docs/FORMAT.md, "Damage"):
+# traces of the real runtime in ring mode (one that wrapped too), stream
+# mode, with prints and with nested kernels, damaged every way
+# wgtrace-damage-corpus knows. Fails when a class of damage the format can
+# detect had a record, or a census, accepted that the program did not write.
+# Usage: damage_corpus_test.sh WGTRACE_DAMAGE_CORPUS TRACE_MODES_DRIVER
+set -uo pipefail
+corpus=$1
+driver=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+WGTRACE_FILE=$work/ring.bin "$driver" records 8 40 || exit 1
+WGTRACE_FILE=$work/wrap.bin WGTRACE_BUFFER_SIZE=4kib WGTRACE_QUIET=1 \
+  "$driver" records 16 100 || exit 1
+WGTRACE_FILE=$work/stream.bin WGTRACE_MODE=stream WGTRACE_BUFFER_SIZE=4kib \
+  "$driver" varied 12 60 || exit 1
+WGTRACE_FILE=$work/nested.bin WGTRACE_MODE=stream WGTRACE_BUFFER_SIZE=4kib \
+  "$driver" nested 4 64 || exit 1
+
+"$corpus" --check --seed "${DAMAGE_SEED:-1}" --samples "${DAMAGE_SAMPLES:-4}" \
+  "$work/ring.bin" "$work/wrap.bin" "$work/stream.bin" "$work/nested.bin"
