@@ -160,6 +160,7 @@ void CacheTool::printText() {
                       "workgroup", "pid", "accesses", "line accesses", "hits",
                       "misses", "miss %");
   uint32_t Site = UINT32_MAX;
+  uint64_t Marked = 0;
   for (const Workgroup &W : Workgroups) {
     if (Grouping.by() != GroupBy::Workgroup)
       break;
@@ -168,13 +169,15 @@ void CacheTool::printText() {
       OS << fmt::format("dispatch site {}: {}\n", W.Site, W.Function);
     }
     OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8.2f}\n",
-                      fmt::format("{},{},{}", W.Id[0], W.Id[1], W.Id[2]),
-                      W.ProcessorId, W.C.Accesses, W.C.LineAccesses, W.C.Hits,
-                      W.C.Misses, rate(W.C));
+                      workgroupLabel(W.Id, W.BeginningLost), W.ProcessorId,
+                      W.C.Accesses, W.C.LineAccesses, W.C.Hits, W.C.Misses,
+                      rate(W.C));
+    Marked += W.BeginningLost;
   }
   OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8.2f}\n",
                     "total", "", Totals.Accesses, Totals.LineAccesses,
                     Totals.Hits, Totals.Misses, rate(Totals));
+  OS << beginningLostNote(Marked);
   OS << "\nreuse distance (distinct lines between uses of a line)\n";
   OS << fmt::format("  {:<24} {:>12}\n", "distance", "line accesses");
   for (unsigned B = 0; B < Histogram.size(); ++B)
@@ -198,6 +201,7 @@ void CacheTool::printJson() {
     O["function"] = W.Function;
     O["id"] = json::Array{W.Id[0], W.Id[1], W.Id[2]};
     O["pid"] = W.ProcessorId;
+    O["beginning_lost"] = W.BeginningLost;
     WGs.push_back(std::move(O));
   }
   json::Array GroupsJ;

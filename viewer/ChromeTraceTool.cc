@@ -37,6 +37,7 @@ void ChromeTraceTool::record(const Record &R) {
     S.Function = Meta->siteFunction(WG.DispatchId).nameOr("(null)");
     S.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
     S.ProcessorId = WG.ProcessorId;
+    S.BeginningLost = R.Workgroup->BeginningLost;
     S.FirstRecord = S.LastRecord = NextRecord[WG.ProcessorId]++;
     S.Chunk = Chunk;
     S.Offset = R.Offset;
@@ -121,6 +122,7 @@ void ChromeTraceTool::write() {
             J.attribute("prints", S.Counts.Prints);
             J.attribute("chunk", S.Chunk);
             J.attribute("ring_offset", S.Offset);
+            J.attribute("beginning_lost", S.BeginningLost);
           });
         });
       }

@@ -61,6 +61,8 @@ public:
     uint64_t StartNs = 0, EndNs = 0;
     unsigned Chunk = 0;
     uint64_t Offset = 0;
+    /// A ring wrap overwrote its first records (WorkgroupInfo).
+    bool BeginningLost = false;
   };
   const std::vector<Slice> &slices() const { return Slices; }
 

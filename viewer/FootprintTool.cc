@@ -208,9 +208,12 @@ void FootprintTool::printText() {
                         Buffers[I].Hi - Buffers[I].Lo);
   }
   for (const Workgroup &W : Workgroups) {
-    OS << fmt::format("\nworkgroup {},{},{} pid {} (dispatch site {}: {})\n",
-                      W.Id[0], W.Id[1], W.Id[2], W.ProcessorId, W.Site,
-                      W.Function);
+    OS << fmt::format("\nworkgroup {} pid {} (dispatch site {}: {}){}\n",
+                      workgroupLabel(W.Id, W.BeginningLost), W.ProcessorId,
+                      W.Site, W.Function,
+                      W.BeginningLost ? ": * a wrap overwrote its first "
+                                        "records, which no range holds"
+                                      : "");
     for (const BufferUse &B : W.Buffers) {
       if (!B.Loads.empty())
         OS << fmt::format("  {} loads:  {}\n", bufferName(B.Buffer),
@@ -284,6 +287,7 @@ void FootprintTool::printJson() {
                                {"function", W.Function},
                                {"id", json::Array{W.Id[0], W.Id[1], W.Id[2]}},
                                {"pid", W.ProcessorId},
+                               {"beginning_lost", W.BeginningLost},
                                {"buffers", std::move(Uses)},
                                {"streams", std::move(Streams)}});
   }

@@ -122,19 +122,28 @@ for (const s of D.sites)
 $('sites').tBodies[0].innerHTML = siteRows.join('');
 const kMaxRows = 5000;
 const wgRows = [];
+// A workgroup whose first records a ring wrap overwrote: '*' after its id.
+const wgId = (w) => w[1] + ',' + w[2] + ',' + w[3] + (w[15] ? '*' : '');
+let lostBeginnings = 0;
+for (const w of D.workgroups)
+  lostBeginnings += w[15];
 for (let i = 0; i < D.workgroups.length && i < kMaxRows; ++i) {
   const w = D.workgroups[i], s = D.sites[w[0]];
   wgRows.push('<tr><td>' + i + '</td><td>' + s.site + '</td><td class="l">' +
-      esc(s.function) + '</td><td class="l">' + w[1] + ',' + w[2] + ',' +
-      w[3] + '</td><td>' + w[4] + '</td><td>' + w[5] + '</td><td>' + w[6] +
+      esc(s.function) + '</td><td class="l">' + wgId(w) +
+      '</td><td>' + w[4] + '</td><td>' + w[5] + '</td><td>' + w[6] +
       '</td><td>' + w[7] + '</td><td>' + w[8] + '</td><td>' + w[9] +
       '</td><td>' + w[10] + '</td><td>' + (w[12] - w[11] + 1) + '</td><td>' +
       (w[13] === null ? '' : (w[14] - w[13]).toFixed(1)) + '</td></tr>');
 }
 $('wgs').tBodies[0].innerHTML = wgRows.join('');
-$('wgnote').textContent = D.workgroups.length > kMaxRows
+$('wgnote').textContent = (D.workgroups.length > kMaxRows
     ? 'First ' + kMaxRows + ' of ' + D.workgroups.length + ' workgroups.'
-    : D.workgroups.length + ' workgroups in record order.';
+    : D.workgroups.length + ' workgroups in record order.') +
+    (lostBeginnings ? ' * ' + lostBeginnings + ' workgroup' +
+         (lostBeginnings === 1 ? '' : 's') + ' began before what ' +
+         'its ring kept: a wrap overwrote the first records, which no ' +
+         'count holds.' : '');
 
 function esc(t) {
   return String(t).replace(/[&<>"]/g, (c) => ({'&': '&amp;', '<': '&lt;',
@@ -437,15 +446,16 @@ function tooltip(e) {
         segLabel[s] + ' from 0x' + addr.toString(16) + '\nprocessor ' +
         lanes[lane][0] + ', records ' + Math.floor(G.c[i] * lr / G.columns) +
         '-' + Math.floor((G.c[i] + 1) * lr / G.columns) + '\nlast workgroup ' +
-        w[1] + ',' + w[2] + ',' + w[3];
+        wgId(w);
   } else {
     const w = D.workgroups[pw[best]], s = D.sites[w[0]];
     const addr = segBase[P.s[best]] + BigInt(P.o[best]);
     tip.textContent = (patomic[best] ? 'atomic ' : '') +
         (pstore[best] ? 'STORE ' : 'LOAD  ') + '0x' +
         addr.toString(16) + ' ' + plen[best] + ' bytes (' +
-        segLabel[P.s[best]] + ')\n' + 'workgroup ' + w[1] + ',' + w[2] +
-        ',' + w[3] + ' pid ' + w[4] + ' (#' + pw[best] + ')\n' +
+        segLabel[P.s[best]] + ')\n' + 'workgroup ' + wgId(w) + ' pid ' +
+        w[4] + ' (#' + pw[best] + ')' +
+        (w[15] ? ' (beginning overwritten by a wrap)' : '') + '\n' +
         'dispatch site ' + s.site + ': ' + s.function + '\nrecord ' +
         prec[best] + ' of processor ' + lanes[pl[best]][0];
   }

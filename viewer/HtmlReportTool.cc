@@ -93,6 +93,7 @@ void HtmlReportTool::record(const Record &R) {
     W.Site = It->second;
     W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
     W.ProcessorId = WG.ProcessorId;
+    W.BeginningLost = R.Workgroup->BeginningLost;
     W.Lane = Lane;
     W.FirstRecord = W.LastRecord = Index;
     LastWorkgroup = Workgroups.size();
@@ -351,7 +352,8 @@ std::string HtmlReportTool::dataJson() const {
         });
     });
     // [site, x, y, z, pid, loads, stores, load bytes, store bytes, values,
-    //  prints, first record, last record, start us, end us | null]
+    //  prints, first record, last record, start us, end us | null,
+    //  beginning lost 0 | 1]
     bool AnyTimed = false;
     uint64_t Origin = UINT64_MAX;
     for (const Workgroup &W : Workgroups)
@@ -376,6 +378,7 @@ std::string HtmlReportTool::dataJson() const {
             J.value(nullptr);
             J.value(nullptr);
           }
+          J.value(uint64_t(W.BeginningLost));
         });
     });
     // Addresses as hex strings: they may exceed a double's 53 bits.

@@ -96,6 +96,8 @@ private:
     uint64_t FirstRecord = 0, LastRecord = 0;
     bool Timed = false;
     uint64_t StartNs = 0, EndNs = 0;
+    /// A ring wrap overwrote its first records (WorkgroupInfo).
+    bool BeginningLost = false;
   };
   struct Site {
     uint32_t Id = 0;

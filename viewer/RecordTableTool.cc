@@ -145,7 +145,8 @@ RecordTableTool::RecordTableTool(raw_ostream &OS, Format F) : OS(OS), F(F) {
   if (F == Format::Csv)
     fmt::format_to(std::back_inserter(Buffer),
                    "chunk,offset,kind,wg_x,wg_y,wg_z,pid,site,function,"
-                   "address,length,value_type,value,workgroup,file,atomic\n");
+                   "address,length,value_type,value,workgroup,file,atomic,"
+                   "beginning_lost\n");
   setFile("");
 }
 
@@ -209,7 +210,7 @@ void RecordTableTool::record(const Record &R) {
   if (Memory && WG) {
     if (F == Format::Csv)
       fmt::format_to(
-          It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{},{}\n"),
+          It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{},{},\n"),
           Chunk, R.Offset, R.Memory.IsStore ? "store" : "load", WG->Id[0],
           WG->Id[1], WG->Id[2], WG->ProcessorId, WG->DispatchId, Function,
           R.Memory.Address, R.Memory.Length, Invocation, FileField,
@@ -257,6 +258,11 @@ void RecordTableTool::record(const Record &R) {
     fmt::format_to(It, ",{},", FileField);
     if (Memory)
       Buffer.push_back(R.Atomic ? '1' : '0');
+    Buffer.push_back(',');
+    // On the row of the workgroup's WORKGROUP record, which a script
+    // joins the others to by the workgroup column.
+    if (R.Tag == format::Tag::Workgroup && WG)
+      Buffer.push_back(R.Workgroup->BeginningLost ? '1' : '0');
     Buffer.push_back('\n');
   } else {
     // json::OStream escapes strings (PRINT text is arbitrary bytes).
@@ -304,6 +310,8 @@ void RecordTableTool::record(const Record &R) {
       J.attributeEnd();
       if (Memory)
         J.attribute("atomic", R.Atomic);
+      if (R.Tag == format::Tag::Workgroup && WG)
+        J.attribute("beginning_lost", R.Workgroup->BeginningLost);
     });
     LS.flush();
     Buffer.append(Line.data(), Line.data() + Line.size());

@@ -2,6 +2,8 @@
 
 #include "SummaryTool.h"
 
+#include "WorkgroupIdentity.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <fmt/format.h>
@@ -56,6 +58,7 @@ SummaryTool::Open &SummaryTool::open(const Record &R) {
     O.Summary.Count = {WG.Record.Count[0], WG.Record.Count[1],
                        WG.Record.Count[2]};
     O.Summary.ProcessorId = WG.Record.ProcessorId;
+    O.Summary.BeginningLost = WG.BeginningLost;
     // A continuation copy or a reopened invocation was counted already.
     O.Summary.Counts.Workgroups = Rows.count(WG.Invocation) ? 0 : 1;
     O.Site = siteIndex(R);
@@ -185,10 +188,14 @@ void SummaryTool::printText() {
       OS << fmt::format("dispatch site {}: {} ({} workgroups)\n", S.Site,
                         S.Function, S.Totals.Workgroups);
       OS << Header;
-      for (const WorkgroupSummary &W : S.Workgroups)
-        OS << row(fmt::format("{},{},{}", W.Id[0], W.Id[1], W.Id[2]), W.Counts,
+      uint64_t Marked = 0;
+      for (const WorkgroupSummary &W : S.Workgroups) {
+        OS << row(workgroupLabel(W.Id, W.BeginningLost), W.Counts,
                   std::to_string(W.ProcessorId));
+        Marked += W.BeginningLost;
+      }
       OS << row("total", S.Totals, "");
+      OS << beginningLostNote(Marked);
       OS << "\n";
     }
   }
@@ -249,6 +256,7 @@ void SummaryTool::printJson() {
       O["id"] = json::Array{W.Id[0], W.Id[1], W.Id[2]};
       O["count"] = json::Array{W.Count[0], W.Count[1], W.Count[2]};
       O["pid"] = W.ProcessorId;
+      O["beginning_lost"] = W.BeginningLost;
       WGs.push_back(std::move(O));
     }
     json::Object SiteJ{{"site", S.Site},

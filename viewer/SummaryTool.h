@@ -40,6 +40,8 @@ public:
     std::array<uint32_t, 3> Id{};
     std::array<uint32_t, 3> Count{};
     uint32_t ProcessorId = 0;
+    /// A ring wrap overwrote its first records (WorkgroupInfo).
+    bool BeginningLost = false;
     AccessCounts Counts;
   };
   struct SiteSummary {

@@ -14,6 +14,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <vector>
+
 #include <sys/stat.h>
 
 using namespace wgtrace;
@@ -212,7 +216,7 @@ TEST(CliReport, SeveralFilesAreKeptApart) {
   EXPECT_TRUE(bool(llvm::json::parse(R.Out)));
   R = view("export --format csv " + A + " " + B);
   EXPECT_EQ(R.Status, 0) << R.Err;
-  EXPECT_NE(R.Out.find(",0," + B + ",0\n"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find(",0," + B + ",0,\n"), std::string::npos) << R.Out;
   R = view("export " + A + " " + B);
   llvm::Expected<llvm::json::Value> Chrome = llvm::json::parse(R.Out);
   ASSERT_TRUE(bool(Chrome)) << llvm::toString(Chrome.takeError());
@@ -228,6 +232,118 @@ TEST(CliReport, SeveralFilesAreKeptApart) {
   R = view("summary " + A + " " + writeTrace("d.bin", Damaged));
   EXPECT_EQ(R.Status, 2);
   EXPECT_NE(R.Out.find("== " + A + " =="), std::string::npos);
+}
+
+TEST(CliReport, AWorkgroupWhoseBeginningWasOverwrittenIsMarkedInEveryView) {
+  // A wrapped ring, linearised: its first workgroup is a copy whose first
+  // record (lifetime offset 0) a wrap overwrote; the second began whole.
+  constexpr uint64_t kRing = 4096;
+  RingBuilder Ring(kRing);
+  Ring.continuation(0, {3, 0, 0}, {4, 1, 1}, 0, /*FirstRecord=*/0);
+  Ring.load(0x1000, 4);
+  Ring.workgroup(0, {1, 0, 0}, {4, 1, 1}, 1);
+  Ring.store(0x2000, 4);
+  format::RingTrailer T{};
+  T.Flags = format::kTrailerWrapped;
+  T.BaseVirtualOffset = 3 * kRing;
+  T.RingSize = kRing;
+  T.BytesLost = 3 * kRing;
+  T.RecordsLost = 700;
+  T.WorkgroupsLost = 3;
+  Ring.trailer(T, {{0, 3}});
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(Ring);
+  const std::string Path = writeTrace("lost-beginning.bin", B.bytes());
+
+  ViewRun R = view("summary " + Path);
+  EXPECT_EQ(R.Status, 3) << R.Err;
+  EXPECT_NE(R.Out.find("\n  3,0,0*  "), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("\n  1,0,0   "), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("* 1 workgroup began before what its ring kept"),
+            std::string::npos)
+      << R.Out;
+  R = view("cache " + Path);
+  EXPECT_NE(R.Out.find("\n  3,0,0*  "), std::string::npos) << R.Out;
+  R = view("footprint " + Path);
+  EXPECT_NE(R.Out.find("workgroup 3,0,0* pid 0"), std::string::npos) << R.Out;
+
+  // --json: the flag on each workgroup, true only for the first.
+  auto Flags = [](const llvm::json::Array &WGs) {
+    std::vector<bool> F;
+    for (const llvm::json::Value &W : WGs)
+      F.push_back(W.getAsObject()
+                      ->getBoolean("beginning_lost")
+                      .value_or(
+                          /*absent=*/false));
+    return F;
+  };
+  const std::vector<bool> Expected = {true, false};
+  R = view("summary --json " + Path);
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  EXPECT_EQ(
+      Flags(*(*V->getAsObject()->getArray("sites"))[0].getAsObject()->getArray(
+          "workgroups")),
+      Expected);
+  for (const char *Report : {"cache", "footprint"}) {
+    R = view(std::string(Report) + " --json " + Path);
+    V = llvm::json::parse(R.Out);
+    ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+    EXPECT_EQ(Flags(*V->getAsObject()->getArray("workgroups")), Expected)
+        << Report;
+  }
+
+  // CSV and JSONL: on the WORKGROUP record's row.
+  R = view("export --format csv " + Path);
+  EXPECT_NE(R.Out.find(",workgroup,3,0,0,0,0,simple_mul,,,,,0,,,1\n"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find(",workgroup,1,0,0,1,0,simple_mul,,,,,1,,,0\n"),
+            std::string::npos)
+      << R.Out;
+  R = view("export --format jsonl " + Path);
+  EXPECT_NE(R.Out.find("\"wg\":[3,0,0]"), std::string::npos) << R.Out;
+  std::vector<bool> Rows;
+  llvm::SmallVector<llvm::StringRef, 8> Lines;
+  llvm::StringRef(R.Out).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef L : Lines) {
+    llvm::Expected<llvm::json::Value> Row = llvm::json::parse(L);
+    ASSERT_TRUE(bool(Row)) << llvm::toString(Row.takeError());
+    if (Row->getAsObject()->getString("kind") == llvm::StringRef("workgroup"))
+      Rows.push_back(*Row->getAsObject()->getBoolean("beginning_lost"));
+  }
+  EXPECT_EQ(Rows, Expected);
+
+  // Chrome's trace: the slice's args.
+  R = view("export " + Path);
+  V = llvm::json::parse(R.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  std::vector<bool> Slices;
+  for (const llvm::json::Value &E : *V->getAsObject()->getArray("traceEvents"))
+    if (E.getAsObject()->getString("ph") == llvm::StringRef("X"))
+      Slices.push_back(
+          *E.getAsObject()->getObject("args")->getBoolean("beginning_lost"));
+  EXPECT_EQ(Slices, Expected);
+
+  // HTML: the page's data (element 15 of a workgroup) and its script.
+  const std::string Page = tempPath("lost-beginning.html");
+  R = view("html " + Path + " -o " + Page);
+  EXPECT_EQ(R.Status, 3) << R.Err;
+  std::ifstream In(Page);
+  std::string Html((std::istreambuf_iterator<char>(In)),
+                   std::istreambuf_iterator<char>());
+  const std::string Open = "<script type=\"application/json\" id=\"data\">";
+  size_t Begin = Html.find(Open);
+  ASSERT_NE(Begin, std::string::npos);
+  Begin += Open.size();
+  V = llvm::json::parse(
+      Html.substr(Begin, Html.find("</script>", Begin) - Begin));
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  std::vector<bool> Marks;
+  for (const llvm::json::Value &W : *V->getAsObject()->getArray("workgroups"))
+    Marks.push_back((*W.getAsArray())[15].getAsInteger() == 1);
+  EXPECT_EQ(Marks, Expected);
+  EXPECT_NE(Html.find("(w[15] ? '*' : '')"), std::string::npos);
 }
 
 } // namespace
