@@ -56,7 +56,9 @@ std::vector<IndirectTargetMeta> indirectTargets(ASTContext &Ctx,
     llvm::raw_string_ostream OS(Qualified);
     Written->printQualifiedName(OS, Policy);
     std::string Arguments = templateArguments(T.Function, Policy);
-    Meta.Plain = "::" + Qualified + Arguments;
+    Meta.Plain = "::";
+    Meta.Plain += Qualified;
+    Meta.Plain += Arguments;
     if (SM.isInMainFile(SM.getExpansionLoc(Written->getLocation()))) {
       Meta.Instrumented = Meta.Plain;
     } else {

@@ -34,7 +34,7 @@ bool swappable(QualType T, ASTContext &Ctx) {
   T = T.getNonReferenceType();
   if (T->isDependentType() || T.isConstQualified())
     return false;
-  while (const ArrayType *A = Ctx.getAsArrayType(T))
+  while (const clang::ArrayType *A = Ctx.getAsArrayType(T))
     T = A->getElementType();
   return T.isTriviallyCopyableType(Ctx);
 }
@@ -63,7 +63,7 @@ std::optional<ValueCall> identifyValueCall(const CallExpr *E, ASTContext &Ctx) {
     // types (which ranges::swap would call): numbers, pointers, enums and
     // arrays of them.
     QualType T = E->getArg(1)->getType();
-    while (const ArrayType *A = Ctx.getAsArrayType(T))
+    while (const clang::ArrayType *A = Ctx.getAsArrayType(T))
       T = A->getElementType();
     if (!E->getArg(1)->isLValue() || !E->getArg(2)->isLValue() ||
         !(T->isScalarType() && !T->isMemberPointerType()) ||

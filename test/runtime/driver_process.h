@@ -115,6 +115,18 @@ inline ChildResult runProgram(const char *Program,
   return finishProgram(startProgram(Program, Args, Env, StdoutPath));
 }
 
+/// The two ways the runtime writes a trace: ring mode (the default) and
+/// stream mode with small buffers, so that a short run writes many chunks.
+inline const std::vector<std::vector<std::string>> kModes = {
+    {}, {"WGTRACE_MODE=stream", "WGTRACE_BUFFER_SIZE=4kib"}};
+
+/// \p Env with \p More appended.
+inline std::vector<std::string> with(std::vector<std::string> Env,
+                                     const std::vector<std::string> &More) {
+  Env.insert(Env.end(), More.begin(), More.end());
+  return Env;
+}
+
 inline ChildResult runDriver(const std::vector<std::string> &Args,
                              const std::vector<std::string> &Env) {
   return runProgram(WGTRACE_DRIVER, Args, Env);

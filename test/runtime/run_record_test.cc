@@ -20,15 +20,6 @@ using namespace wgtrace::test;
 
 namespace {
 
-const std::vector<std::vector<std::string>> kModes = {
-    {}, {"WGTRACE_MODE=stream", "WGTRACE_BUFFER_SIZE=4kib"}};
-
-std::vector<std::string> with(std::vector<std::string> Env,
-                              const std::vector<std::string> &More) {
-  Env.insert(Env.end(), More.begin(), More.end());
-  return Env;
-}
-
 const char *modeName(const std::vector<std::string> &Mode) {
   return Mode.empty() ? "ring" : "stream";
 }

@@ -62,15 +62,6 @@ std::string readAll(int Fd) {
   return Bytes;
 }
 
-const std::vector<std::vector<std::string>> kModes = {
-    {}, {"WGTRACE_MODE=stream", "WGTRACE_BUFFER_SIZE=4kib"}};
-
-std::vector<std::string> with(std::vector<std::string> Env,
-                              const std::vector<std::string> &More) {
-  Env.insert(Env.end(), More.begin(), More.end());
-  return Env;
-}
-
 } // namespace
 
 // A symlink's target is written and the link stays a link, also when the
