@@ -86,7 +86,8 @@ void WorkgroupJoiner::resolveCutRing(uint64_t FirstRecord) {
       return; // two rings could own it: a ring of its own, as begun
     Found = Ring;
   }
-  if (Found)
+  // Called for chunks with a trailer only; checked so that it stays so.
+  if (Found && Trailer)
     Trailer->RingId = *Found;
 }
 
