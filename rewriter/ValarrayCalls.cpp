@@ -13,17 +13,20 @@ namespace wgtrace {
 namespace rewriter {
 namespace {
 
-/// std::valarray<T> or libstdc++'s std::_Expr<...> (a valarray
-/// expression), by value or reference.
-bool isValarray(QualType T) {
+/// The name of T's class (by value or reference) when it is a class of
+/// namespace std, else "".
+StringRef stdClassName(QualType T) {
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
-         RD->getName() == "valarray";
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() ? RD->getName()
+                                                             : "";
 }
+/// std::valarray<T>.
+bool isValarray(QualType T) { return stdClassName(T) == "valarray"; }
+/// std::valarray<T> or libstdc++'s std::_Expr<...> (a valarray
+/// expression).
 bool isValarrayExpression(QualType T) {
-  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
-         (RD->getName() == "valarray" || RD->getName() == "_Expr");
+  StringRef Name = stdClassName(T);
+  return Name == "valarray" || Name == "_Expr";
 }
 
 /// The math functions std::valarray has overloads of.
