@@ -2,6 +2,7 @@
 
 #include "ToolCommandLine.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CommandLine.h"
@@ -71,12 +72,27 @@ private:
   int Saved = -1;
 };
 
+/// Removes the options that the libraries the tool links register for
+/// themselves (LLVM's --threads, ...), which the tool's
+/// HideUnrelatedOptions call hid: hidden, they were still accepted and did
+/// nothing. Removed, they are refused as unknown options.
+void removeHiddenLibraryOptions() {
+  llvm::SmallPtrSet<llvm::cl::Option *, 32> Hidden;
+  for (llvm::cl::SubCommand *Sub : llvm::cl::getRegisteredSubcommands())
+    for (auto &Entry : llvm::cl::getRegisteredOptions(*Sub))
+      if (Entry.second->getOptionHiddenFlag() == llvm::cl::ReallyHidden)
+        Hidden.insert(Entry.second);
+  for (llvm::cl::Option *O : Hidden)
+    O->removeArgument();
+}
+
 } // namespace
 
 bool parseToolCommandLine(llvm::StringRef Tool, int Argc,
                           const char *const *Argv, llvm::StringRef Overview) {
   std::string Messages;
   llvm::raw_string_ostream Errors(Messages);
+  removeHiddenLibraryOptions();
   StderrCapture Stderr;
   // With an error stream, llvm::cl reports and returns instead of exiting;
   // --help and --version still exit here, on stdout.

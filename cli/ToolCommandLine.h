@@ -16,7 +16,9 @@
 
 namespace wgtrace::cli {
 
-/// Parses the options registered with llvm::cl. On an error prints each of
+/// Parses the options registered with llvm::cl, after removing the options
+/// HideUnrelatedOptions hid (other libraries'; call it first), so that the
+/// tool accepts only the options it lists. On an error prints each of
 /// llvm::cl's messages as "<Tool>: error: ..." (its suggestions as
 /// "<Tool>: note: ...") and returns false. --help and --version print and
 /// exit as usual.

@@ -22,7 +22,7 @@
 # addresses, no access site table: a file IREE's own tools read exactly);
 # STRICT ON makes every access or kernel the rewriter cannot instrument a
 # build error instead of a warning;
-# BUFFER_SIZE sets the default ring size (a power of two: 64kib, 16mib, 2gib)
+# BUFFER_SIZE sets the default ring size (a power of two: 64k, 16m, 2GiB)
 # and TIMING ON adds the timing chunk; FILTER selects the workgroups that
 # record their accesses, as WGTRACE_FILTER does (docs/RUNTIME.md); the
 # WGTRACE_* environment variables still override these defaults when the
@@ -77,8 +77,9 @@ function(_wgtrace_settings_source target out)
     set(size "nullptr")
     if(DEFINED ARG_BUFFER_SIZE)
       string(TOLOWER "${ARG_BUFFER_SIZE}" lower)
-      if(NOT lower MATCHES "^([0-9]+)(kib|mib|gib)?$")
-        message(FATAL_ERROR "wgtrace_instrument_target(${target}): BUFFER_SIZE '${ARG_BUFFER_SIZE}' is not a size; expected a power of two with a kib, mib or gib suffix (e.g. 16mib)")
+      # The rules of runtime/include/wgtrace/settings_syntax.h.
+      if(NOT lower MATCHES "^([0-9]+)(k|kib|m|mib|g|gib)?$")
+        message(FATAL_ERROR "wgtrace_instrument_target(${target}): BUFFER_SIZE '${ARG_BUFFER_SIZE}' is not a size; expected a power of two, as bytes or with a k/kib, m/mib or g/gib suffix in any case (e.g. 64k, 16m, 16MiB)")
       endif()
       set(number "${CMAKE_MATCH_1}")
       math(EXPR low_bits "${number} & (${number} - 1)")

@@ -25,6 +25,7 @@
 #include "ToolIdentity.h"
 #include "ToolPair.h"
 #include "TraceReader.h"
+#include "wgtrace/settings_syntax.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -169,7 +170,7 @@ cl::opt<bool> ToIree("iree",
 cl::opt<unsigned> LineSize("line-size",
                            cl::desc("Cache line size in bytes, a power of "
                                     "two (default: 64)"),
-                           cl::init(0), cl::sub(SummaryCmd), cl::sub(CacheCmd),
+                           cl::init(64), cl::sub(SummaryCmd), cl::sub(CacheCmd),
                            cl::sub(DiffCmd), cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
@@ -194,8 +195,9 @@ cl::opt<std::string> CacheLevel("level",
                                 cl::init("l1"), cl::sub(CacheCmd),
                                 cl::sub(DiffCmd), cl::cat(ViewCategory));
 cl::opt<std::string> CacheSize("cache-size",
-                               cl::desc("Cache size in bytes (suffixes k, "
-                                        "kib, m, mib; default: the level's)"),
+                               cl::desc("Cache size: bytes, or with a k/kib, "
+                                        "m/mib or g/gib suffix (default: the "
+                                        "level's)"),
                                cl::sub(CacheCmd), cl::sub(DiffCmd),
                                cl::cat(ViewCategory));
 cl::opt<unsigned> CacheWays("ways",
@@ -406,10 +408,10 @@ int runDump(const WorkgroupFilter &Filter) {
 }
 
 bool checkLineSize(unsigned &Size) {
-  if (Size == 0)
-    Size = 64;
+  // 0 once meant 64 without a word; it is refused like any other size that
+  // is not a power of two.
   if (!isPowerOf2_32(Size)) {
-    error() << "--line-size must be a power of two\n";
+    error() << "--line-size " << Size << " is not a power of two\n";
     return false;
   }
   return true;
@@ -457,25 +459,6 @@ int runFootprint(const WorkgroupFilter &Filter) {
   });
 }
 
-/// "32768", "32k", "32KiB", "1m", "1MiB".
-bool parseSize(StringRef Text, uint64_t &Out) {
-  std::string Lower = Text.trim().lower();
-  StringRef T = Lower;
-  uint64_t Scale = 1;
-  for (auto [Suffix, S] : {std::pair<StringRef, uint64_t>{"kib", 1 << 10},
-                           {"mib", 1 << 20},
-                           {"k", 1 << 10},
-                           {"m", 1 << 20}})
-    if (T.consume_back(Suffix)) {
-      Scale = S;
-      break;
-    }
-  if (T.getAsInteger(10, Out))
-    return false;
-  Out *= Scale;
-  return true;
-}
-
 bool parseGeometry(CacheGeometry &G) {
   if (CacheLevel == "l2") {
     G.Size = 1 << 20;
@@ -484,12 +467,21 @@ bool parseGeometry(CacheGeometry &G) {
     error() << "--level must be l1 or l2\n";
     return false;
   }
-  if (CacheSize.getNumOccurrences() && !parseSize(CacheSize, G.Size)) {
-    error() << "--cache-size expects bytes, e.g. 32768, 32k, 1MiB\n";
-    return false;
+  if (CacheSize.getNumOccurrences()) {
+    std::optional<uint64_t> Size = wgtrace::settings::parseSize(CacheSize);
+    if (!Size) {
+      error() << "--cache-size '" << CacheSize << "' is not a size; expected "
+              << wgtrace::settings::kSizeSpelling << "\n";
+      return false;
+    }
+    G.Size = *Size;
   }
-  if (LineSize)
-    G.LineSize = LineSize;
+  if (LineSize.getNumOccurrences()) {
+    unsigned Line = LineSize;
+    if (!checkLineSize(Line))
+      return false;
+    G.LineSize = Line;
+  }
   if (CacheWays.getNumOccurrences())
     G.Ways = CacheWays;
   if (!isPowerOf2_64(G.LineSize) || G.Ways == 0 ||

@@ -8,57 +8,33 @@
 #include "wgtrace/instrument.h"
 
 #include "wgtrace/format.h"
+#include "wgtrace/settings_syntax.h"
 
 #include <fmt/format.h>
 
 #include <atomic>
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
 
 namespace wgtrace::runtime {
 
-static std::string lower(std::string_view Text) {
-  std::string Result(Text);
-  for (char &C : Result)
-    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
-  return Result;
-}
-
 std::optional<uint64_t> parseBufferSize(std::string_view Text,
                                         std::string *Error) {
-  std::string S = lower(Text);
-  size_t Digits = 0;
-  while (Digits < S.size() &&
-         std::isdigit(static_cast<unsigned char>(S[Digits])))
-    ++Digits;
-  unsigned Shift = 0;
-  std::string_view Suffix = std::string_view(S).substr(Digits);
-  if (Suffix == "kib")
-    Shift = 10;
-  else if (Suffix == "mib")
-    Shift = 20;
-  else if (Suffix == "gib")
-    Shift = 30;
-  else if (!Suffix.empty() || Digits == 0) {
+  std::optional<uint64_t> Value = settings::parseSize(Text);
+  if (!Value) {
     *Error = "is not a size";
     return std::nullopt;
   }
-  if (Digits == 0 || Digits > 12) {
-    *Error = "is not a size";
-    return std::nullopt;
-  }
-  uint64_t Value = std::stoull(S.substr(0, Digits)) << Shift;
-  if (!format::isPowerOfTwo(Value)) {
+  if (!format::isPowerOfTwo(*Value)) {
     *Error = "is not a power of two";
     return std::nullopt;
   }
-  if (Value < 4096) {
+  if (*Value < 4096) {
     *Error = "is smaller than 4kib";
     return std::nullopt;
   }
-  if (Value > format::kMaxWorkgroupOffset) {
+  if (*Value > format::kMaxWorkgroupOffset) {
     *Error = "is larger than the format's 40-bit offsets allow";
     return std::nullopt;
   }
@@ -66,17 +42,10 @@ std::optional<uint64_t> parseBufferSize(std::string_view Text,
 }
 
 std::optional<uint32_t> parseCount(std::string_view Text) {
-  if (Text.empty() || Text.size() > 6)
+  std::optional<uint64_t> Value = settings::parseCount(Text, 1, kMaxWorkers);
+  if (!Value)
     return std::nullopt;
-  uint32_t Value = 0;
-  for (char C : Text) {
-    if (!std::isdigit(static_cast<unsigned char>(C)))
-      return std::nullopt;
-    Value = Value * 10 + static_cast<uint32_t>(C - '0');
-  }
-  if (Value == 0)
-    return std::nullopt;
-  return Value;
+  return static_cast<uint32_t>(*Value);
 }
 
 void fatal(const std::string &Message) {
@@ -85,17 +54,15 @@ void fatal(const std::string &Message) {
   std::_Exit(2);
 }
 
-/// A 0/1 switch; anything else is an error naming the variable.
+/// A switch (settings_syntax.h); anything else is an error naming the variable.
 static bool readSwitch(const char *Name, bool Default) {
   const char *Value = std::getenv(Name);
   if (!Value)
     return Default;
-  std::string_view V = Value;
-  if (V == "0")
-    return false;
-  if (V == "1")
-    return true;
-  fatal(fmt::format("{}='{}' is not a switch; expected 0 or 1", Name, Value));
+  if (std::optional<bool> On = settings::parseSwitch(Value))
+    return *On;
+  fatal(fmt::format("{}='{}' is not a switch; expected {}", Name, Value,
+                    settings::kSwitchSpelling));
 }
 
 namespace {
@@ -123,9 +90,8 @@ static Config readConfig() {
     std::optional<uint64_t> Parsed = parseBufferSize(Size, &Why);
     if (!Parsed)
       fatal(fmt::format("WGTRACE_BUFFER_SIZE='{}' {}; expected a power of two "
-                        "of at least 4kib, as bytes or with a kib, mib or "
-                        "gib suffix (e.g. 16mib, 256mib, 2gib)",
-                        Size, Why));
+                        "of at least 4k, as {}",
+                        Size, Why, settings::kSizeSpelling));
     C.BufferSize = *Parsed;
   }
   unsigned Cores = std::thread::hardware_concurrency();
@@ -134,8 +100,8 @@ static Config readConfig() {
     std::optional<uint32_t> Parsed = parseCount(Workers);
     if (!Parsed)
       fatal(fmt::format("WGTRACE_WORKERS='{}' is not a worker count; "
-                        "expected a whole number from 1 to 999999",
-                        Workers));
+                        "expected a whole number from 1 to {}",
+                        Workers, kMaxWorkers));
     C.Workers = *Parsed;
   }
   C.RecordMemory = readSwitch("WGTRACE_MEMORY", true);

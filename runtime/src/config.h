@@ -10,13 +10,16 @@
 
 namespace wgtrace::runtime {
 
-/// Parses a buffer size: a power of two of at least 4 KiB, written as a
-/// number of bytes or with a kib, mib or gib suffix ("16mib"). Returns an
+/// Parses a buffer size: a power of two of at least 4 KiB, spelled as
+/// settings::parseSize takes sizes ("16m", "16mib"). Returns an
 /// explanation of what is wrong on failure.
 std::optional<uint64_t> parseBufferSize(std::string_view Text,
                                         std::string *Error);
 
-/// Parses a count of at least 1 (WGTRACE_WORKERS).
+/// The most workers WGTRACE_WORKERS may ask for.
+inline constexpr uint32_t kMaxWorkers = 999999;
+
+/// Parses a count from 1 to kMaxWorkers (WGTRACE_WORKERS).
 std::optional<uint32_t> parseCount(std::string_view Text);
 
 enum class Mode : uint8_t {

@@ -14,6 +14,11 @@ TEST(Config, BufferSizesWithSuffixes) {
   EXPECT_EQ(parseBufferSize("2gib", &Error), uint64_t{2} << 30);
   EXPECT_EQ(parseBufferSize("64kib", &Error), uint64_t{64} << 10);
   EXPECT_EQ(parseBufferSize("8192", &Error), 8192u);
+  // The viewer's spellings too (settings_syntax.h): one rule everywhere.
+  EXPECT_EQ(parseBufferSize("16m", &Error), uint64_t{16} << 20);
+  EXPECT_EQ(parseBufferSize("16M", &Error), uint64_t{16} << 20);
+  EXPECT_EQ(parseBufferSize("64k", &Error), uint64_t{64} << 10);
+  EXPECT_EQ(parseBufferSize("1G", &Error), uint64_t{1} << 30);
 }
 
 TEST(Config, BadBufferSizesSayWhy) {
@@ -36,4 +41,7 @@ TEST(Config, WorkerCounts) {
   EXPECT_FALSE(parseCount("-1"));
   EXPECT_FALSE(parseCount("two"));
   EXPECT_FALSE(parseCount(""));
+  EXPECT_EQ(parseCount("999999"), 999999u);
+  EXPECT_FALSE(parseCount("1000000"));
+  EXPECT_FALSE(parseCount("99999999999999999999999"));
 }

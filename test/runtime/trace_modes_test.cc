@@ -431,10 +431,20 @@ TEST(TraceModes, NoTraceFileIsSaidOnceUnlessQuiet) {
       {"WGTRACE_FILE=" + Path, "WGTRACE_BUFFER_SIZE=4kib", "WGTRACE_QUIET=1"});
   EXPECT_EQ(R.ExitCode, 0);
   EXPECT_EQ(R.Stderr, "");
-  R = runDriver({"records", "3", "4"}, {"WGTRACE_QUIET=yes"});
+  // Every spelling of a switch (settings_syntax.h): "true" once stopped
+  // the program.
+  for (const char *On :
+       {"WGTRACE_QUIET=true", "WGTRACE_QUIET=yes", "WGTRACE_QUIET=ON"}) {
+    R = runDriver({"records", "3", "4"}, {On});
+    EXPECT_EQ(R.ExitCode, 0) << On;
+    EXPECT_EQ(R.Stderr, "") << On;
+  }
+  R = runDriver({"records", "3", "4"}, {"WGTRACE_QUIET=quiet"});
   EXPECT_EQ(R.ExitCode, 2);
-  EXPECT_NE(R.Stderr.find("WGTRACE_QUIET='yes' is not a switch"),
-            std::string::npos);
+  EXPECT_NE(R.Stderr.find("WGTRACE_QUIET='quiet' is not a switch; expected "
+                          "1/0, true/false, yes/no or on/off"),
+            std::string::npos)
+      << R.Stderr;
 }
 
 // %p, %h, %t and %% in WGTRACE_FILE: one file per process, here a process
@@ -726,8 +736,13 @@ TEST(TraceModes, BadSettingsNameTheVariable) {
                                    "of two"},
       {"WGTRACE_BUFFER_SIZE=big", "WGTRACE_BUFFER_SIZE='big' is not a size"},
       {"WGTRACE_MODE=fast", "WGTRACE_MODE='fast' is not a mode"},
-      {"WGTRACE_MEMORY=yes", "WGTRACE_MEMORY='yes' is not a switch"},
+      {"WGTRACE_BUFFER_SIZE=16mb", "WGTRACE_BUFFER_SIZE='16mb' is not a "
+                                   "size"},
+      {"WGTRACE_MEMORY=maybe", "WGTRACE_MEMORY='maybe' is not a switch"},
+      {"WGTRACE_TIMING=2", "WGTRACE_TIMING='2' is not a switch"},
       {"WGTRACE_WORKERS=0", "WGTRACE_WORKERS='0' is not a worker count"},
+      {"WGTRACE_WORKERS=1000000", "WGTRACE_WORKERS='1000000' is not a worker "
+                                  "count"},
       {"WGTRACE_DEVICE=gpu", "WGTRACE_DEVICE='gpu' is not a device"},
   };
   for (const Case &C : Cases) {

@@ -169,6 +169,37 @@ TEST(Cli, CacheOptions) {
   R = view("cache --cache-size 3000 " + Path);
   EXPECT_EQ(R.Status, 1);
   EXPECT_NE(R.Err.find("powers of two"), std::string::npos);
+  // Sizes as the runtime spells them (settings_syntax.h).
+  R = view("cache --cache-size 1M --ways 16 " + Path);
+  EXPECT_EQ(R.Status, 0) << R.Err;
+  EXPECT_NE(R.Out.find("cache: 1048576 bytes, 64-byte lines, 16 ways"),
+            std::string::npos)
+      << R.Out;
+  R = view("cache --cache-size 32kb " + Path);
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_EQ(R.Err, "wgtrace-view: error: --cache-size '32kb' is not a size; "
+                   "expected bytes, or with a k/kib, m/mib or g/gib suffix "
+                   "in any case (e.g. 64k, 16m, 16MiB)\n");
+  // 0 once meant the default without a word.
+  for (const char *Subcommand : {"cache", "summary"}) {
+    R = view(std::string(Subcommand) + " --line-size 0 " + Path);
+    EXPECT_EQ(R.Status, 1) << Subcommand;
+    EXPECT_EQ(R.Err, "wgtrace-view: error: --line-size 0 is not a power of "
+                     "two\n")
+        << Subcommand;
+  }
+}
+
+// Options other libraries register (LLVM's --threads) were hidden but
+// accepted, and did nothing.
+TEST(Cli, OnlyTheToolsOwnOptionsAreAccepted) {
+  for (const char *Args :
+       {"summary --threads 1 x.bin", "cache --threads=1 x.bin"}) {
+    ViewRun R = view(Args);
+    EXPECT_EQ(R.Status, 1) << Args;
+    EXPECT_NE(R.Err.find("Unknown command line argument"), std::string::npos)
+        << Args << ": " << R.Err;
+  }
 }
 
 TEST(Cli, VersionNamesTheToolTheProjectAndLlvm) {
