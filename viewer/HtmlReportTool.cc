@@ -28,11 +28,6 @@ uint32_t HtmlReportTool::newLane(uint32_t ProcessorId) {
   return LastLane;
 }
 
-bool HtmlReportTool::sampled(uint64_t Line) {
-  // A multiplicative hash: lines of one buffer are sampled evenly.
-  return ((Line * 0x9E3779B97F4A7C15ull) >> 32) % SampleRate == 0;
-}
-
 uint32_t HtmlReportTool::segmentOf(uint64_t Address) {
   // Accesses come in runs within one buffer: try the last one's segment.
   if (LastSegment < Segments.size() &&
@@ -108,20 +103,19 @@ void HtmlReportTool::record(const Record &R) {
     }
     return;
   }
-  if (IsAccess) {
-    // Its lines, sampled, once for both the reuse distances (every access)
-    // and the working set (accesses of known workgroups; it takes no line
-    // of an access that wraps past the top of the address space).
+  if (IsAccess && LastWorkgroup != UnknownWorkgroup) {
+    // Every line of every access of a known workgroup, as `cache` counts
+    // them (a sample of the lines once scaled its counts and lost the
+    // distances from 1 to 15), once for both the reuse distances and the
+    // working set (which takes no line of an access that wraps past the
+    // top of the address space).
     const uint32_t Length = std::max(R.Memory.Length, 1u);
-    const Interval I = accessRange(R.Memory.Address, Length);
     const uint64_t First = R.Memory.Address >> 6;
-    const uint64_t Last = (I.Hi - 1) >> 6;
-    const bool InWindow = LastWorkgroup != UnknownWorkgroup &&
-                          R.Memory.Address + (Length - 1) >= R.Memory.Address;
-    for (uint64_t L = First; L <= Last && L >= First; ++L) {
+    const uint64_t Last =
+        std::max(First, (R.Memory.Address + (Length - 1)) >> 6);
+    const bool InWindow = R.Memory.Address + (Length - 1) >= R.Memory.Address;
+    for (uint64_t L = First;; ++L) {
       ++LineAccesses;
-      if (!sampled(L))
-        continue;
       if (InWindow && L != LastWindowLine) {
         WindowLines.insert(L);
         LastWindowLine = L;
@@ -130,7 +124,9 @@ void HtmlReportTool::record(const Record &R) {
       if (D == ReuseDistance::ColdDistance)
         ++ColdLines;
       else
-        ++ReuseHistogram[ReuseDistance::bucket(D * SampleRate)];
+        ++ReuseHistogram[ReuseDistance::bucket(D)];
+      if (L == Last)
+        break;
     }
   }
   if (LastWorkgroup == UnknownWorkgroup)
@@ -143,9 +139,9 @@ void HtmlReportTool::record(const Record &R) {
     return;
   const uint32_t S = segmentOf(R.Memory.Address);
   const uint64_t Offset = R.Memory.Address - Segments[S].Range.Lo;
-  // The working set: distinct (sampled) lines per window of accesses.
+  // The working set: distinct lines per window of accesses.
   if (--WindowLeft == 0) {
-    WorkingSet.push_back(WindowLines.size() * SampleRate);
+    WorkingSet.push_back(WindowLines.size());
     WindowLines.clear();
     LastWindowLine = UINT64_MAX;
     WindowLeft = WindowSize;
@@ -550,10 +546,10 @@ std::string HtmlReportTool::plotsHtml() const {
                            : B % 2 || Highest < 12
                                ? sizeText(uint64_t(1) << (B - 1))
                                : "");
-    Reuse.Values.push_back(double(ReuseHistogram[B] * SampleRate));
+    Reuse.Values.push_back(double(ReuseHistogram[B]));
   }
   Reuse.Labels.push_back("new");
-  Reuse.Values.push_back(double(ColdLines * SampleRate));
+  Reuse.Values.push_back(double(ColdLines));
   Out += svg(Reuse);
   // A fully associative LRU cache of C lines hits exactly the accesses
   // whose reuse distance is below C.
@@ -563,9 +559,9 @@ std::string HtmlReportTool::plotsHtml() const {
   Miss.Bars = false;
   Miss.YMax = 100;
   Miss.YUnit = "%";
-  uint64_t Sampled = ColdLines;
+  uint64_t Counted = ColdLines;
   for (uint64_t V : ReuseHistogram)
-    Sampled += V;
+    Counted += V;
   for (unsigned K = 10; K <= 30; ++K) { // 1 KiB .. 1 GiB
     const uint64_t Lines = (uint64_t(1) << K) / 64;
     // Buckets [2^(b-1), 2^b) at or above Lines miss.
@@ -574,7 +570,7 @@ std::string HtmlReportTool::plotsHtml() const {
       if ((uint64_t(1) << (B - 1)) >= Lines)
         Misses += ReuseHistogram[B];
     Miss.Labels.push_back(K % 2 == 0 ? sizeText(uint64_t(1) << K) : "");
-    Miss.Values.push_back(Sampled ? 100.0 * double(Misses) / double(Sampled)
+    Miss.Values.push_back(Counted ? 100.0 * double(Misses) / double(Counted)
                                   : 0.0);
   }
   Out += svg(Miss);
@@ -590,10 +586,9 @@ std::string HtmlReportTool::plotsHtml() const {
   }
   Out += svg(Set);
   Out += fmt::format("<p class=\"note\">Reuse distances and working sets "
-                     "follow one 64-byte line in {} (chosen by a hash of "
-                     "the line, as SHARDS samples) and scale what they count "
-                     "by {}; {} line accesses in all.</p>\n",
-                     SampleRate, SampleRate, LineAccesses);
+                     "count every one of {} line accesses, as "
+                     "<code>wgtrace-view cache</code> does.</p>\n",
+                     LineAccesses);
   return Out;
 }
 
@@ -607,7 +602,7 @@ void HtmlReportTool::finish() {
   for (uint32_t Lane = 0; Lane < LaneColumnIndex.size(); ++Lane)
     flushColumn(Lane);
   if (!WindowLines.empty())
-    WorkingSet.push_back(WindowLines.size() * SampleRate);
+    WorkingSet.push_back(WindowLines.size());
   OS << htmlReportPage(Title, dataJson(), plotsHtml());
   OS.flush();
 }

@@ -51,10 +51,6 @@ public:
   static constexpr uint64_t SegmentGap = 4096;
   /// The aggregation grid above MaxPoints accesses.
   static constexpr uint32_t GridColumns = 1600, GridRows = 1024;
-  /// Reuse distances and working sets follow 1 in SampleRate cache lines
-  /// (chosen by a hash of the line: spatial sampling, as SHARDS does) and
-  /// scale what they count by it.
-  static constexpr uint64_t SampleRate = 16;
 
   HtmlReportTool(llvm::raw_ostream &OS, std::string Title,
                  uint64_t MaxPoints = DefaultMaxPoints)
@@ -70,6 +66,12 @@ public:
   void finish() override;
 
   uint64_t totalAccesses() const { return Total; }
+  /// Line accesses by reuse distance bucket, as CacheTool::histogram()
+  /// counts them with 64-byte lines, and first uses.
+  const std::vector<uint64_t> &reuseHistogram() const { return ReuseHistogram; }
+  uint64_t coldLineAccesses() const { return ColdLines; }
+  /// Distinct lines per window of accesses, in record order.
+  const std::vector<uint64_t> &workingSet() const { return WorkingSet; }
   uint64_t pointsShown() const { return PointX.size(); }
   size_t workgroupCount() const { return Workgroups.size(); }
   /// Whether the map is aggregated into grid cells, and how many.
@@ -133,7 +135,6 @@ private:
   void layoutSegments();
   std::string dataJson() const;
   std::string plotsHtml() const;
-  static bool sampled(uint64_t Line);
 
   llvm::raw_ostream &OS;
   std::string Title;

@@ -1,5 +1,6 @@
 //===- HtmlTest.cc - `html`: the page's data, and the page in Chromium ----===//
 
+#include "CacheTool.h"
 #include "DecodeHelpers.h"
 #include "HtmlReportTool.h"
 #include "TraceBuilder.h"
@@ -104,6 +105,36 @@ TEST(Html, EmbedsListingWorkgroupsAndPoints) {
   EXPECT_EQ((*P->getArray("s"))[0].getAsInteger(), 0);
   EXPECT_EQ((*P->getArray("l"))[0].getAsInteger(), 8);
   EXPECT_EQ((*P->getArray("l")).back().getAsInteger(), 9); // a store
+}
+
+// The page's statistics are `cache`'s: every line access counted (a
+// sample of one line in 16, scaled, once gave distance 0 for what `cache`
+// counted at distance 1 and nothing from 1 to 15).
+TEST(Html, ReuseDistancesAreTheCacheToolsExactly) {
+  std::vector<uint8_t> Bytes = matmulTrace();
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  HtmlReportTool Html(OS, "trace.bin", HtmlReportTool::DefaultMaxPoints);
+  decodeWith(Html, Bytes);
+  std::string Report;
+  llvm::raw_string_ostream ReportOS(Report);
+  CacheTool Cache(ReportOS, /*Json=*/false, CacheGeometry{}, /*Cold=*/false);
+  decodeWith(Cache, Bytes);
+  EXPECT_EQ(Html.reuseHistogram(), Cache.histogram());
+  EXPECT_EQ(Html.coldLineAccesses(), Cache.coldAccesses());
+  uint64_t Counted = Html.coldLineAccesses();
+  for (uint64_t V : Html.reuseHistogram())
+    Counted += V;
+  EXPECT_EQ(Counted, Cache.totals().LineAccesses);
+  // Distances 1 to 15 are there: a panel of B is reread after one line of
+  // A, and rows of A after a few lines.
+  EXPECT_GT(Html.reuseHistogram()[1] + Html.reuseHistogram()[2] +
+                Html.reuseHistogram()[3] + Html.reuseHistogram()[4],
+            0u);
+  uint64_t WorkingLines = 0;
+  for (uint64_t V : Html.workingSet())
+    WorkingLines += V;
+  EXPECT_GT(WorkingLines, 0u);
 }
 
 TEST(Html, AggregatesEveryAccessAboveMaxPoints) {
