@@ -31,9 +31,19 @@ void DumpTool::metadata(const Metadata &M, const ChunkLocation &Where) {
     fmt::format_to(It, "\n");
   }
   fmt::format_to(It, "{}", kBanner);
-  for (size_t I = 0; I < M.SiteFunctions.size(); ++I)
-    fmt::format_to(It, "// dispatch site {}: {}\n", I,
+  for (size_t I = 0; I < M.SiteFunctions.size(); ++I) {
+    fmt::format_to(It, "// dispatch site {}: {}", I,
                    M.siteFunction(I).nameOr("(null)"));
+    // Names repeat (a kernel launched from several places, and its direct
+    // calls): the place tells them apart.
+    if (!Options.IreeCompat) {
+      if (I < M.SiteDirect.size() && M.SiteDirect[I])
+        fmt::format_to(It, " (direct calls)");
+      else if (I < M.SiteLocations.size() && !M.SiteLocations[I].empty())
+        fmt::format_to(It, " at {}", M.SiteLocations[I]);
+    }
+    fmt::format_to(It, "\n");
+  }
   fmt::format_to(It, "{}\n", kBanner);
   flushIfFull();
 }
@@ -108,8 +118,9 @@ void DumpTool::record(const Record &R) {
   case format::Tag::Value:
     fmt::format_to(It, "{:016X} | VALUE {:04} = ", R.WorkgroupOffset,
                    unsigned(R.Value.Ordinal));
-    formatValue(Buffer, uint8_t(R.Value.Type), R.Value.Bits,
-                Options.IreeCompat);
+    if (Options.IreeCompat || !describeOwnValue(R))
+      formatValue(Buffer, uint8_t(R.Value.Type), R.Value.Bits,
+                  Options.IreeCompat);
     Buffer.push_back('\n');
     break;
   case format::Tag::MemoryLoad:
@@ -132,6 +143,42 @@ void DumpTool::record(const Record &R) {
     break;
   }
   flushIfFull();
+}
+
+bool DumpTool::describeOwnValue(const Record &R) {
+  auto It = std::back_inserter(Buffer);
+  switch (R.Value.Type) {
+  case format::ValueType::BufferBase:
+  case format::ValueType::BufferExtent: {
+    std::string Name = fmt::format("param#{}", unsigned(R.Value.Ordinal));
+    if (R.Workgroup &&
+        R.Workgroup->Record.DispatchId < Meta->SiteFunctions.size())
+      if (const FunctionExtension *X = Meta->functionExtension(
+              Meta->SiteFunctions[R.Workgroup->Record.DispatchId]))
+        if (R.Value.Ordinal < X->Params.size())
+          Name = X->Params[R.Value.Ordinal].Name;
+    if (R.Value.Type == format::ValueType::BufferBase)
+      fmt::format_to(It, "buffer {} at {:016X}", Name, R.Value.Bits);
+    else
+      fmt::format_to(It, "buffer {} is {} bytes", Name, R.Value.Bits);
+    return true;
+  }
+  case format::ValueType::Continuation:
+    fmt::format_to(It, "continues the workgroup begun at ring byte {:X}",
+                   R.Value.Bits);
+    return true;
+  case format::ValueType::UninstrumentedCall:
+    if (R.Value.Bits < Meta->IndirectCalls.size()) {
+      const IndirectCall &Call = Meta->IndirectCalls[R.Value.Bits];
+      fmt::format_to(It, "uninstrumented call: {} at {}", Call.Text,
+                     Call.Where.str(/*WithColumn=*/true));
+    } else {
+      fmt::format_to(It, "uninstrumented call #{}", R.Value.Bits);
+    }
+    return true;
+  default:
+    return false;
+  }
 }
 
 void DumpTool::flushIfFull() {

@@ -23,7 +23,9 @@ struct DumpOptions {
   std::optional<std::array<uint32_t, 3>> WorkgroupId;
 };
 
-/// Prints metadata and records line by line, as IREE's tool does.
+/// Prints metadata and records line by line, as IREE's tool does; without
+/// --iree-compat, what IREE's tool cannot know (wgtrace's VALUE types, a
+/// dispatch site's place) in words.
 class DumpTool : public AnalysisTool {
 public:
   DumpTool(llvm::raw_ostream &OS, DumpOptions Options)
@@ -36,6 +38,9 @@ public:
 
 private:
   bool selected(const Record &R) const;
+  /// Writes wgtrace's own VALUE types (buffers, continuations,
+  /// uninstrumented calls) in words; false for the others.
+  bool describeOwnValue(const Record &R);
   void flushIfFull();
 
   llvm::raw_ostream &OS;

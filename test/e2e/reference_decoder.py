@@ -112,16 +112,58 @@ def dump_metadata(content, out):
             out.extend((f.string(3) + "\n").split("\n")[:-1] or [""])
         out.append("")
     out.append(RULE)
-    for i, s in enumerate(sites):
-        out.append("// dispatch site %d: %s" % (i, functions[s.u32(0)].string(0)))
-    out.append(RULE)
-    out.append("")
     # wgtrace's extension (root field 16, WgtraceDef): with its access_sites
     # vector (field 4) present, the top 16 bits of a memory record's
-    # address word are an access site id, not address.
-    extension = root.table(16)
-    has_sites = extension is not None and extension.has(4)
-    return [f.string(0) for f in functions], [s.u32(0) for s in sites], has_sites
+    # address word are an access site id, not address. Its sites (field 3:
+    # location, direct) say where each dispatch site is.
+    ext = root.table(16)
+    files = ext.strings(1) if ext is not None else []
+
+    def place(t, index, column):
+        f, line, col = t.location(index)
+        if f == 0 or f >= len(files):
+            return ""
+        return "%s:%d" % (files[f], line) + (":%d" % col if column and col else "")
+
+    ext_sites = ext.tables(3) if ext is not None else []
+    for i, s in enumerate(sites):
+        line = "// dispatch site %d: %s" % (i, functions[s.u32(0)].string(0))
+        if i < len(ext_sites):
+            if ext_sites[i].u8(1):
+                line += " (direct calls)"
+            elif place(ext_sites[i], 0, False):
+                line += " at " + place(ext_sites[i], 0, False)
+        out.append(line)
+    out.append(RULE)
+    out.append("")
+    context = {
+        "has_sites": ext is not None and ext.has(4),
+        "params": [[p.string(0) for p in f.tables(2)] for f in ext.tables(2)]
+        if ext is not None else [],
+        "indirect": [(c.string(2), place(c, 0, True)) for c in ext.tables(6)]
+        if ext is not None else [],
+    }
+    return [f.string(0) for f in functions], [s.u32(0) for s in sites], context
+
+
+def own_value_text(vtype, ordinal, bits, function, context):
+    """wgtrace's own VALUE types in words (wgtrace-view dump's text), or
+    None for the others."""
+    if vtype in (0x40, 0x41):
+        params = context["params"]
+        name = "param#%d" % ordinal
+        if function is not None and function < len(params) and ordinal < len(params[function]):
+            name = params[function][ordinal]
+        if vtype == 0x40:
+            return "buffer %s at %016X" % (name, bits)
+        return "buffer %s is %d bytes" % (name, bits)
+    if vtype == 0x42:
+        return "continues the workgroup begun at ring byte %X" % bits
+    if vtype == 0x43:
+        if bits < len(context["indirect"]):
+            return "uninstrumented call: %s at %s" % context["indirect"][bits]
+        return "uninstrumented call #%d" % bits
+    return None
 
 
 def value_text(vtype, bits):
@@ -144,15 +186,18 @@ def value_text(vtype, bits):
     return "<<unknown type: %02X>>" % vtype
 
 
-def dump_ring(content, names, sites, has_sites, out):
+def dump_ring(content, names, sites, context, out):
+    has_sites = context["has_sites"]
     ring_size = len(content) - PADDING
     head = struct.unpack_from("<Q", content, len(content) - 8)[0]
+    dispatch_at = {}  # WORKGROUP record offset -> its dispatch site
     i = 0
     while i < min(head, ring_size):
         tag = content[i]
         if tag == 0:
             w = struct.unpack_from("<8I", content, i)
             dispatch = w[0] >> 8
+            dispatch_at[i] = dispatch
             out.append("%016X | WORKGROUP dispatch(%u %s %ux%ux%u) %u,%u,%u pid:%u" % (
                 i, dispatch, names[sites[dispatch]], w[4], w[5], w[6], w[1], w[2], w[3], w[7]))
             i += 32
@@ -164,8 +209,12 @@ def dump_ring(content, names, sites, has_sites, out):
             out.append("%016X | PRINT %s" % (key, text))
             i += align16(8 + payload)
         elif tag == 2:
-            out.append("%016X | VALUE %04u = %s" % (key, (payload >> 8) & 0xFF,
-                                                    value_text(payload & 0xFF, second)))
+            vtype, ordinal = payload & 0xFF, (payload >> 8) & 0xFF
+            dispatch = dispatch_at.get(key)
+            function = sites[dispatch] if dispatch is not None else None
+            text = own_value_text(vtype, ordinal, second, function, context)
+            out.append("%016X | VALUE %04u = %s" % (
+                key, ordinal, text if text is not None else value_text(vtype, second)))
             i += 16
         elif tag in (4, 5):
             address = second & ((1 << 48) - 1) if has_sites else second
@@ -176,7 +225,8 @@ def dump_ring(content, names, sites, has_sites, out):
 
 
 def dump(data):
-    out, names, sites, has_sites = [], [], [], False
+    out, names, sites = [], [], []
+    context = {"has_sites": False, "params": [], "indirect": []}
     offset = 0
     while offset < len(data):
         magic, ctype, _version, length = struct.unpack_from("<IHHQ", data, offset)
@@ -184,9 +234,9 @@ def dump(data):
             raise ValueError("bad magic at offset %d" % offset)
         content = data[offset + 16:offset + 16 + length]
         if ctype == 0:
-            names, sites, has_sites = dump_metadata(content, out)
+            names, sites, context = dump_metadata(content, out)
         elif ctype == 1:
-            dump_ring(content, names, sites, has_sites, out)
+            dump_ring(content, names, sites, context, out)
         else:
             raise ValueError("unknown chunk type %d" % ctype)
         offset += 16 + align16(length)

@@ -72,7 +72,12 @@ with open(path, "rb") as f:
 check(text == reference, "wgtrace-view dump differs from the independent reference decoder")
 check("// export[0]: simple_mul\n" in text, "no export[0]: simple_mul header")
 check("WGTRACE_DISPATCH void simple_mul(" in text, "kernel source missing from the dump")
-check("// dispatch site 0: simple_mul\n" in text, "no dispatch site 0: simple_mul")
+check(re.search(r"^// dispatch site 0: simple_mul at \S*simple_mul\.cc:\d+$", text, re.M),
+      "no dispatch site 0: simple_mul at its place")
+check("// dispatch site 1: simple_mul (direct calls)\n" in text,
+      "no dispatch site 1: simple_mul (direct calls)")
+check(re.search(r"\| VALUE 0000 = buffer \w+ at [0-9A-F]{16}$", text, re.M),
+      "buffer VALUEs are not in words")
 workgroups = parse(text)
 check(len(workgroups) == 4, "expected 4 workgroups, got %d" % len(workgroups))
 check(sorted(w["id"] for w in workgroups) == [(i, 0, 0) for i in range(4)], "workgroup ids are not 0..3")

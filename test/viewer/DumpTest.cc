@@ -57,6 +57,52 @@ TEST(Dump, Golden) {
   EXPECT_EQ(dumpCompat(B.bytes()).Text, R.Text);
 }
 
+// What IREE's tool cannot name, the plain dump says in words: where each
+// dispatch site is (names repeat: a kernel's launches and its direct calls)
+// and wgtrace's buffer VALUEs; --iree-compat prints IREE's text.
+TEST(Dump, WgtracesOwnRecordsInWords) {
+  ExtensionSpec X;
+  X.FunctionParams = {{{"a", "const float *", 1, 0, 4, true},
+                       {"c", "float *", 2, 0, 4, false}}};
+  X.SiteLocations = {{"main.cc", 41}};
+  X.SiteDirect = {false, true};
+  TraceBuilder B;
+  B.metadata({{"simple_mul", {}, {}, {}}}, {0, 0}, &X);
+  RingBuilder Ring(4096);
+  Ring.workgroup(1, {0, 0, 0}, {1, 1, 1}, 0);
+  Ring.value(format::ValueType::BufferBase, 0, 0x7F0000001000);
+  Ring.value(format::ValueType::BufferExtent, 0, 256);
+  Ring.value(format::ValueType::BufferBase, 1, 0x7F0000002000);
+  Ring.value(format::ValueType::BufferBase, 5, 0x7F0000003000);
+  B.ring(Ring);
+  DumpResult R = dump(B.bytes());
+  EXPECT_EQ(R.Error, "");
+  EXPECT_NE(R.Text.find("// dispatch site 0: simple_mul at main.cc:41\n"
+                        "// dispatch site 1: simple_mul (direct calls)\n"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("| VALUE 0000 = buffer a at 00007F0000001000\n"
+                        "0000000000000000 | VALUE 0000 = buffer a is 256 "
+                        "bytes\n"
+                        "0000000000000000 | VALUE 0001 = buffer c at "
+                        "00007F0000002000\n"
+                        "0000000000000000 | VALUE 0005 = buffer param#5 at "
+                        "00007F0000003000\n"),
+            std::string::npos)
+      << R.Text;
+  DumpResult Compat = dumpCompat(B.bytes());
+  EXPECT_NE(Compat.Text.find("// dispatch site 0: simple_mul\n"
+                             "// dispatch site 1: simple_mul\n"),
+            std::string::npos)
+      << Compat.Text;
+  EXPECT_EQ(Compat.Text.find("buffer"), std::string::npos) << Compat.Text;
+  EXPECT_NE(Compat.Text.find("| VALUE 0000 = <<unknown type: 40>>\n"
+                             "0000000000000000 | VALUE 0000 = <<unknown "
+                             "type: 41>>\n"),
+            std::string::npos)
+      << Compat.Text;
+}
+
 // With access sites in the file, the plain dump prints the address and
 // --iree-compat the whole word, as IREE's tool does.
 TEST(Dump, AccessSiteBitsArePartOfTheWordOnlyForIree) {
