@@ -13,6 +13,8 @@ std::optional<GroupBy> parseGroupBy(StringRef Text) {
     return GroupBy::Workgroup;
   if (Text == "site")
     return GroupBy::Site;
+  if (Text == "kernel")
+    return GroupBy::Kernel;
   if (Text == "line")
     return GroupBy::Line;
   if (Text == "buffer")
@@ -26,6 +28,8 @@ const char *groupByName(GroupBy By) {
     return "workgroup";
   case GroupBy::Site:
     return "site";
+  case GroupBy::Kernel:
+    return "kernel";
   case GroupBy::Line:
     return "line";
   case GroupBy::Buffer:

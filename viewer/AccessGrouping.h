@@ -27,7 +27,7 @@
 
 namespace wgtrace::viewer {
 
-enum class GroupBy : uint8_t { Workgroup, Site, Line, Buffer };
+enum class GroupBy : uint8_t { Workgroup, Site, Kernel, Line, Buffer };
 
 std::optional<GroupBy> parseGroupBy(llvm::StringRef Text);
 const char *groupByName(GroupBy By);

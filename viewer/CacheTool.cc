@@ -91,14 +91,19 @@ void CacheTool::finish() {
   if (Grouping.perAccess()) {
     for (uint32_t K = 0; K < Groups.size(); ++K)
       GroupRows.push_back({Grouping.label(K), Grouping.texts(K), Groups[K]});
-  } else if (Grouping.by() == GroupBy::Site) {
+  } else if (Grouping.by() == GroupBy::Site ||
+             Grouping.by() == GroupBy::Kernel) {
+    // Per site, or per kernel over all the sites that launched it.
+    const bool PerKernel = Grouping.by() == GroupBy::Kernel;
     std::map<std::pair<uint32_t, std::string>, size_t> Index;
     for (const Workgroup &W : Workgroups) {
-      auto [It, New] =
-          Index.try_emplace({W.Site, W.Function}, GroupRows.size());
+      auto [It, New] = Index.try_emplace({PerKernel ? 0u : W.Site, W.Function},
+                                         GroupRows.size());
       if (New)
         GroupRows.push_back(
-            {fmt::format("{}: {}", W.Site, W.Function), {}, Counts()});
+            {PerKernel ? W.Function : fmt::format("{}: {}", W.Site, W.Function),
+             {},
+             Counts()});
       Counts &C = GroupRows[It->second].C;
       C.Accesses += W.C.Accesses;
       C.LineAccesses += W.C.LineAccesses;
@@ -117,6 +122,22 @@ void CacheTool::finish() {
   else
     printText();
   OS.flush();
+}
+
+/// The column (and JSON key) that names a row of a grouped report.
+static const char *groupColumn(GroupBy By) {
+  switch (By) {
+  case GroupBy::Line:
+    return "source";
+  case GroupBy::Buffer:
+    return "buffer";
+  case GroupBy::Kernel:
+    return "kernel";
+  case GroupBy::Site:
+  case GroupBy::Workgroup:
+    break;
+  }
+  return "site";
 }
 
 static double rate(const CacheTool::Counts &C) {
@@ -141,9 +162,7 @@ void CacheTool::printText() {
                     Cold ? "emptied before each workgroup"
                          : "shared by all workgroups in record order");
   if (Grouping.by() != GroupBy::Workgroup) {
-    const char *Name = Grouping.by() == GroupBy::Line     ? "source"
-                       : Grouping.by() == GroupBy::Buffer ? "buffer"
-                                                          : "site";
+    const char *Name = groupColumn(Grouping.by());
     OS << fmt::format("  {:<25} {:>10} {:>12} {:>12} {:>12} {:>8}\n", Name,
                       "accesses", "line accesses", "hits", "misses", "miss %");
     for (const GroupCounts &G : GroupRows) {
@@ -207,9 +226,7 @@ void CacheTool::printJson() {
   json::Array GroupsJ;
   for (const GroupCounts &G : GroupRows) {
     json::Object O = CountsJ(G.C);
-    O[Grouping.by() == GroupBy::Line     ? "source"
-      : Grouping.by() == GroupBy::Buffer ? "buffer"
-                                         : "site"] = G.Label;
+    O[groupColumn(Grouping.by())] = G.Label;
     if (Grouping.by() == GroupBy::Line)
       O["text"] = json::Array(G.Texts);
     GroupsJ.push_back(std::move(O));

@@ -183,7 +183,7 @@ void SummaryTool::printText() {
                         C.Lines, C.Values, C.Prints);
     }
     OS << "\n";
-  } else {
+  } else if (Grouping.by() == GroupBy::Workgroup) {
     for (const SiteSummary &S : Sites) {
       OS << fmt::format("dispatch site {}: {} ({} workgroups)\n", S.Site,
                         S.Function, S.Totals.Workgroups);

@@ -174,10 +174,11 @@ cl::opt<unsigned> LineSize("line-size",
                            cl::sub(DiffCmd), cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
-                        cl::desc("Rows per workgroup (default), site, line "
-                                 "(source line of the accesses) or buffer "
-                                 "(the kernel parameter they fall in)"),
-                        cl::value_desc("workgroup|site|line|buffer"),
+                        cl::desc("Rows per workgroup (default), site, kernel "
+                                 "(all sites that launched it), line (source "
+                                 "line of the accesses) or buffer (the kernel "
+                                 "parameter they fall in)"),
+                        cl::value_desc("workgroup|site|kernel|line|buffer"),
                         cl::init("workgroup"), cl::sub(SummaryCmd),
                         cl::sub(CacheCmd), cl::cat(ViewCategory));
 
@@ -420,7 +421,7 @@ bool checkLineSize(unsigned &Size) {
 bool parseBy(GroupBy &Out) {
   std::optional<GroupBy> G = parseGroupBy(By);
   if (!G) {
-    error() << "--by must be workgroup, site, line or buffer\n";
+    error() << "--by must be workgroup, site, kernel, line or buffer\n";
     return false;
   }
   Out = *G;

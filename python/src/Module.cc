@@ -463,8 +463,8 @@ py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
   R.Cold = Cold;
   std::optional<viewer::GroupBy> Grouping = viewer::parseGroupBy(By);
   if (!Grouping)
-    throw py::value_error("by must be workgroup, site, line or buffer, got '" +
-                          By + "'");
+    throw py::value_error(
+        "by must be workgroup, site, kernel, line or buffer, got '" + By + "'");
   R.By = *Grouping;
   if (Kernel) {
     if (llvm::Expected<llvm::GlobPattern> G =
