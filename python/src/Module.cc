@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AccessTable.h"
+#include "FrameCodes.h"
 #include "RowMemory.h"
 #include "Trace.h"
 
@@ -415,25 +416,106 @@ void fill(const Trace &T, const std::vector<uint8_t> &Selected, AccessRow *Out,
     raiseTraceError(llvm::toString(std::move(E)));
 }
 
+/// Below this size a mapping and a thread cost more than they save.
+constexpr size_t kSmallArrayBytes = size_t(32) << 20;
+
+/// A fresh numpy array of \p N elements of T. A large one is a RowMemory
+/// mapping, which the array owns and \p Memory points at (else null).
+template <typename T>
+py::array_t<T> freshArray(size_t N, T *&Out, RowMemory *&Memory) {
+  Memory = nullptr;
+  if (N * sizeof(T) < kSmallArrayBytes) {
+    py::array_t<T> A{py::ssize_t(N)};
+    Out = A.mutable_data();
+    return A;
+  }
+  std::unique_ptr<RowMemory> Mapped = RowMemory::map(N * sizeof(T));
+  if (!Mapped)
+    throw std::bad_alloc();
+  Out = static_cast<T *>(Mapped->data());
+  py::capsule Owner(Mapped.get(),
+                    [](void *M) { delete static_cast<RowMemory *>(M); });
+  Memory = Mapped.release();
+  return py::array_t<T>({py::ssize_t(N)}, {py::ssize_t(sizeof(T))}, Out, Owner);
+}
+
 py::array accesses(const Trace &T, const py::object &Wanted) {
   const std::vector<uint8_t> Selected = selection(T, Wanted);
   const size_t N = T.countAccesses(Selected.data());
-  // Below this size a mapping and a thread cost more than they save.
-  constexpr size_t SmallRows = (size_t(32) << 20) / sizeof(AccessRow);
-  if (N < SmallRows) {
-    py::array_t<AccessRow> Rows{py::ssize_t(N)};
-    fill(T, Selected, Rows.mutable_data(), N, nullptr);
-    return std::move(Rows);
+  AccessRow *Out = nullptr;
+  RowMemory *Memory = nullptr;
+  py::array_t<AccessRow> Rows = freshArray(N, Out, Memory);
+  fill(T, Selected, Out, N, Memory);
+  return std::move(Rows);
+}
+
+/// The rows of an array that accesses() returned (C-contiguous, of
+/// AccessRow): anything else is refused, not reinterpreted.
+std::pair<const AccessRow *, size_t> accessRows(const py::array &Rows) {
+  if (!py::isinstance<py::array_t<AccessRow>>(Rows) || Rows.ndim() != 1 ||
+      !(Rows.flags() & py::array::c_style))
+    throw py::value_error("frame_codes takes a contiguous array of "
+                          "wgtrace.ACCESS_DTYPE");
+  return {static_cast<const AccessRow *>(Rows.data()), size_t(Rows.size())};
+}
+
+template <typename Code>
+py::array gatherTyped(const AccessRow *Rows, size_t N, CodeKey Key,
+                      const py::array &Table, const py::array &FileOf) {
+  auto T = py::array_t < Code,
+       py::array::c_style | py::array::forcecast > (Table);
+  auto F = py::array_t < uint32_t,
+       py::array::c_style | py::array::forcecast > (FileOf);
+  Code *Out = nullptr;
+  RowMemory *Memory = nullptr;
+  py::array_t<Code> Codes = freshArray(N, Out, Memory);
+  {
+    py::gil_scoped_release Unlocked;
+    if (Memory)
+      Memory->startPopulating();
+    gatherCodes<Code>(Rows, N, Key, T.data(), size_t(T.size()), F.data(),
+                      size_t(F.size()), Out);
+    if (Memory)
+      Memory->stopPopulating();
   }
-  std::unique_ptr<RowMemory> Memory = RowMemory::map(N * sizeof(AccessRow));
-  if (!Memory)
-    throw std::bad_alloc();
-  auto *Out = static_cast<AccessRow *>(Memory->data());
-  fill(T, Selected, Out, N, Memory.get());
-  py::capsule Owner(Memory.release(),
-                    [](void *M) { delete static_cast<RowMemory *>(M); });
-  return py::array_t<AccessRow>({py::ssize_t(N)},
-                                {py::ssize_t(sizeof(AccessRow))}, Out, Owner);
+  return std::move(Codes);
+}
+
+/// Per row of \p Rows, the code \p Table gives its key (FrameCodes.h);
+/// the codes have the table's integer type (int8, int16, int32 or int64).
+py::array frameCodes(const py::array &Rows, const std::string &By,
+                     const py::array &Table, const py::object &FileOf) {
+  auto [Data, N] = accessRows(Rows);
+  CodeKey Key;
+  if (By == "workgroup")
+    Key = CodeKey::Workgroup;
+  else if (By == "buffer")
+    Key = CodeKey::Buffer;
+  else if (By == "file_access_site")
+    Key = CodeKey::FileAccessSite;
+  else if (By == "kind")
+    Key = CodeKey::Kind;
+  else
+    throw py::value_error("frame_codes: unknown key '" + By + "'");
+  py::array Files =
+      FileOf.is_none() ? py::array_t<uint32_t>(0) : py::array::ensure(FileOf);
+  if (Key == CodeKey::FileAccessSite && FileOf.is_none())
+    throw py::value_error("frame_codes: file_access_site needs file_of");
+  const py::dtype Type = Table.dtype();
+  // Unsigned tables are gathered as the signed type of their width; the
+  // caller views the codes as its own type.
+  if (Type.kind() != 'i' && Type.kind() != 'u')
+    throw py::value_error("frame_codes: the table must hold integers");
+  switch (Type.itemsize()) {
+  case 1:
+    return gatherTyped<int8_t>(Data, N, Key, Table, Files);
+  case 2:
+    return gatherTyped<int16_t>(Data, N, Key, Table, Files);
+  case 4:
+    return gatherTyped<int32_t>(Data, N, Key, Table, Files);
+  default:
+    return gatherTyped<int64_t>(Data, N, Key, Table, Files);
+  }
 }
 
 py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
@@ -512,6 +594,8 @@ PYBIND11_MODULE(_wgtrace, M) {
                           "buffer", Length, "length", AccessSite, "access_site",
                           Kind, "kind", Atomic, "atomic");
   M.attr("access_dtype") = py::dtype::of<AccessRow>();
+  M.def("frame_codes", &frameCodes, py::arg("rows"), py::arg("by"),
+        py::arg("table"), py::arg("file_of") = py::none());
 
   py::list TypeNames;
   for (unsigned T = 0; T < format::kValueTypeCount; ++T)

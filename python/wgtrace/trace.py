@@ -21,6 +21,16 @@ ACCESS_DTYPE = _wgtrace.access_dtype
 
 _KINDS = ["load", "store"]
 
+
+def _categorical(rows, by, table, categories, file_of=None):
+    """A Categorical of one entry per row: its code is table[key of the row]
+    (_wgtrace.frame_codes), in the integer width pandas keeps codes in for
+    this many categories, so that from_codes takes them without a copy."""
+    count = len(categories)
+    width = np.int8 if count < 127 else np.int16 if count < 32767 else np.int32
+    codes = _wgtrace.frame_codes(rows, by, np.asarray(table).astype(width), file_of)
+    return pd.Categorical.from_codes(codes, categories=categories)
+
 #: Columns every per-workgroup table borrows from ``Trace.workgroups``.
 _WORKGROUP_COLUMNS = ["file", "site", "kernel", "launch", "wg_x", "wg_y", "wg_z", "processor"]
 
@@ -411,43 +421,43 @@ class Trace:
         if not as_frame:
             return rows
         # Columns are views into the array (no copy of millions of rows);
-        # kind, kernel and source become categoricals.
+        # kind, kernel, buffer and source become categoricals whose codes
+        # one C++ pass writes per row (_wgtrace.frame_codes), in the width
+        # pandas keeps, without numpy's int64 index temporaries.
         columns = {}
         workgroups = self.workgroups
-        owner = rows["workgroup"]
-        row_file = workgroups["file"].to_numpy()[owner]
+        file_of = workgroups["file"].to_numpy()
         if len(self.paths) > 1:
-            columns["file"] = row_file
+            columns["file"] = _wgtrace.frame_codes(rows, "workgroup",
+                                                   file_of).view(file_of.dtype)
         for name in rows.dtype.names:
             columns[name] = rows[name]
             if name == "workgroup":
                 kernels = workgroups["kernel"].array
-                columns["kernel"] = pd.Categorical.from_codes(
-                    kernels.codes[owner], dtype=kernels.dtype)
+                columns["kernel"] = _categorical(
+                    rows, "workgroup", np.asarray(kernels.codes), kernels.categories)
         buffers = self.buffers
         labels, codes_of_buffers = np.unique(buffers["label"].to_numpy(dtype=object),
                                              return_inverse=True)
-        table = np.append(codes_of_buffers, -1).astype(np.int64)  # [-1]: none
-        columns["buffer"] = pd.Categorical.from_codes(
-            table[rows["buffer"]], categories=pd.Index(labels, dtype=object))
+        columns["buffer"] = _categorical(rows, "buffer", np.append(-1, codes_of_buffers),
+                                         pd.Index(labels, dtype=object))
         if len(self.access_sites):
-            columns["source"] = self._source_column(row_file, rows["access_site"])
-        columns["kind"] = pd.Categorical.from_codes(rows["kind"].astype(np.int8),
-                                                    categories=_KINDS)
+            columns["source"] = self._source_column(rows, file_of)
+        columns["kind"] = _categorical(rows, "kind", np.arange(len(_KINDS)), _KINDS)
         # 0/1 bytes: the same memory read as booleans, still no copy.
         columns["atomic"] = rows["atomic"].view(np.bool_)
         return pd.DataFrame(columns, copy=False)
 
-    def _source_column(self, row_file, access_site):
+    def _source_column(self, rows, file_of):
         """"file:line" of each row's access site (NaN: none, or a site the
         metadata does not list)."""
         sites = self.access_sites
         places = (sites["source_file"] + ":" + sites["line"].astype(str)).to_numpy()
         names, codes_of_sites = np.unique(places, return_inverse=True)
-        table = np.full((len(self.paths), 1 << 16), -1, dtype=np.int32)
+        table = np.full((len(self.paths), 1 << 16), -1, dtype=np.int64)
         table[sites["file"].to_numpy(), sites["access_site"].to_numpy()] = codes_of_sites
-        codes = table[row_file, access_site]
-        return pd.Categorical.from_codes(codes, categories=pd.Index(names, dtype=object))
+        return _categorical(rows, "file_access_site", table.ravel(),
+                            pd.Index(names, dtype=object), file_of)
 
     # -- analyses (the CLI's, as DataFrames) ---------------------------------
 

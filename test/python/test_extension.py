@@ -125,3 +125,44 @@ def test_atomic_accesses_carry_their_mark(atomics_path):
     streams = t.footprint(table="streams")
     # Per workgroup: the plain load; the update's load and store; the load.
     assert streams.groupby("atomic").size().to_dict() == {False: 2, True: 6}
+
+
+def test_frame_columns_are_the_numpy_gathers(trace_path, work):
+    """as_frame's categoricals (codes written in C++) name, row for row,
+    what indexing the tables with numpy names; two copies of the trace make
+    the source lookup take each row's file."""
+    second = os.path.join(work, "extension-copy.bin")
+    with open(trace_path, "rb") as src, open(second, "wb") as dst:
+        dst.write(src.read())
+    t = wgtrace.open([trace_path, second])
+    a = t.accesses()
+    frame = t.accesses(as_frame=True)
+    wg = t.workgroups
+    files = wg["file"].to_numpy()[a["workgroup"]]
+    assert frame["file"].dtype == wg["file"].dtype
+    assert (frame["file"].to_numpy() == files).all() and set(files) == {0, 1}
+    assert frame["kernel"].tolist() == wg["kernel"].to_numpy()[a["workgroup"]].tolist()
+    labels = t.buffers["label"].to_numpy(dtype=object)
+    assert [None if x != x else x for x in frame["buffer"].tolist()] == \
+        [labels[b] if b >= 0 else None for b in a["buffer"]]
+    sites = t.access_sites
+    place = {(f, s): "%s:%d" % (p, line) for f, s, p, line in zip(
+        sites["file"], sites["access_site"], sites["source_file"], sites["line"])}
+    expected = [place.get((f, s)) for f, s in zip(files, a["access_site"])]
+    got = [None if x != x else x for x in frame["source"].tolist()]
+    assert got == expected
+    assert frame["kind"].tolist() == ["store" if k else "load" for k in a["kind"]]
+
+
+def test_frame_codes_refuse_other_arrays(trace_path):
+    from wgtrace import _wgtrace
+    rows = wgtrace.open(trace_path).accesses()
+    table = np.zeros(4, dtype=np.int8)
+    with pytest.raises(ValueError):
+        _wgtrace.frame_codes(np.zeros(3, dtype=np.int64), "workgroup", table)
+    with pytest.raises(ValueError):
+        _wgtrace.frame_codes(rows[::2], "workgroup", table)
+    with pytest.raises(ValueError):
+        _wgtrace.frame_codes(rows, "elsewhere", table)
+    # A key beyond the table has no category.
+    assert (_wgtrace.frame_codes(rows, "workgroup", table[:0]) == -1).all()
