@@ -10,6 +10,8 @@ def parse(add_arguments=None):
     parser.add_argument("--build", default="build")
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="small sizes, one pair: a smoke test")
+    parser.add_argument("--json", metavar="PATH",
+                        help="also write the budgets' results there (bench/budget_results.py)")
     if add_arguments:
         add_arguments(parser)
     args = parser.parse_args()

@@ -37,6 +37,7 @@ import sys
 import tempfile
 
 import bench_args
+from budget_results import Results
 
 KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
     "simple_mul": (4 << 20, 6.0),
@@ -124,6 +125,7 @@ def main():
             print("%s: not built by this compiler (needs Clang), skipped" % v)
 
     rows, failures, wrong = [], [], []
+    results = Results(args.json)
     for kernel, (size, budget) in KERNELS.items():
         if args.quick:
             size = max(size // 64, 256) if kernel == "simple_mul" else 128
@@ -159,6 +161,8 @@ def main():
             verdict = ""
             if limit is not None:
                 ok = statistics.median(r) <= limit
+                results.add("overhead.%s.%s" % (variant, kernel), statistics.median(r), ok,
+                            "%.2fx [%.2f - %.2f]" % (statistics.median(r), min(r), max(r)))
                 verdict = "%5.2fx %s" % (limit, "ok" if ok else "OVER")
                 if not ok:
                     failures.append("%s %s median %.2fx > %.2fx" % (kernel, variant, statistics.median(r), limit))
@@ -173,6 +177,9 @@ def main():
             verdict = ""
             if limit is not None:
                 ok = statistics.median(extra) <= limit
+                results.add("overhead.sites.%s" % kernel, statistics.median(extra), ok,
+                            "%.3fx [%.3f - %.3f]" % (statistics.median(extra), min(extra),
+                                                    max(extra)))
                 verdict = "  budget %.2fx %s" % (limit, "ok" if ok else "OVER")
                 if not ok:
                     failures.append("%s: %s cost %.3fx > %.2fx" % (
@@ -183,6 +190,10 @@ def main():
         for ours in ("wgtrace",):
             wg = statistics.median(ratios[ours])
             for other in ("tsan", "sancov"):
+                if other in ratios:
+                    theirs = statistics.median(ratios[other])
+                    results.add("overhead.below-%s.%s" % (other, kernel), wg / theirs,
+                                wg < theirs, "%.2fx against %.2fx" % (wg, theirs))
                 if other in ratios and wg >= statistics.median(ratios[other]):
                     failures.append("%s: %s %.2fx is not below %s %.2fx" % (
                         kernel, ours, wg, other, statistics.median(ratios[other])))
@@ -212,6 +223,11 @@ def main():
         print("%-10s 2 workers record %.2fx the records/s of 1 [%.2f - %.2f]; plain build %.2fx [%.2f - %.2f]%s" % (
             kernel, statistics.median(scale), min(scale), max(scale), statistics.median(plain_scale),
             min(plain_scale), max(plain_scale), " (budget >= 1.7x)" if kernel == "matmul" else ""))
+        if kernel == "matmul":
+            results.add("overhead.scaling.matmul", statistics.median(scale),
+                        statistics.median(scale) >= 1.7, "%.2fx [%.2f - %.2f] (plain build %.2fx)" % (
+                            statistics.median(scale), min(scale), max(scale),
+                            statistics.median(plain_scale)))
         if kernel == "matmul" and statistics.median(scale) < 1.7:
             failures.append("2-worker scaling on matmul %.2fx < 1.7x (plain build %.2fx)" % (
                 statistics.median(scale), statistics.median(plain_scale)))
@@ -225,9 +241,12 @@ def main():
     allowed = (buffer_mib + 4 / 1024.0) * 1.10
     print("resident memory: traced run +%.1f MiB over plain with one %d MiB ring (budget %.1f MiB)" % (
         extra_mib, buffer_mib, allowed))
+    results.add("overhead.memory", extra_mib, extra_mib <= allowed,
+                "+%.1f MiB with one %d MiB ring" % (extra_mib, buffer_mib))
     if extra_mib > allowed:
         failures.append("resident memory +%.1f MiB > %.1f MiB" % (extra_mib, allowed))
 
+    results.write()
     shutil.rmtree(trace_dir, ignore_errors=True)
     shutil.rmtree(stream_dir, ignore_errors=True)
     for f in failures:

@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 
+from budget_results import Results
+
 BUDGET = 1.5
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -148,17 +150,24 @@ def main():
     parser.add_argument("--kernels", type=int, default=300,
                         help="kernels in the generated file (default 300)")
     parser.add_argument("--std", default="c++20")
+    parser.add_argument("--only-generated", action="store_true",
+                        help="measure the generated file alone, not the samples")
+    parser.add_argument("--json", metavar="PATH",
+                        help="also write the budget's result there (bench/budget_results.py): "
+                        "the largest median ratio")
     args = parser.parse_args()
 
     include = os.path.join(ROOT, "runtime", "include")
     flags = ["-std=" + args.std, "-O2", "-DNDEBUG", "-I", include]
-    sources = sorted(glob.glob(os.path.join(ROOT, "samples", "*", "*.cc")))
+    sources = [] if args.only_generated else sorted(
+        glob.glob(os.path.join(ROOT, "samples", "*", "*.cc")))
 
     print("wgtrace-rewrite vs %s -fsyntax-only, flags: %s, %d paired runs"
           % (args.clang, " ".join(flags), args.runs))
     print("%-40s %10s %10s %8s %15s" % ("file", "syntax s", "rewrite s",
                                         "ratio", "min-max"))
     over = 0
+    worst = None
     with tempfile.TemporaryDirectory(prefix="wgtrace-speed-") as work:
         generated = generate(work, args.kernels)
         with open(generated) as f:
@@ -171,12 +180,19 @@ def main():
             extra = ["-I", work] if source == generated else []
             rewrite_s, syntax_s, ratio, low, high = measure(
                 source, flags + extra, args)
+            if worst is None or ratio > worst[0]:
+                worst = (ratio, low, high, name)
             mark = "" if ratio <= BUDGET else "  OVER BUDGET"
             over += ratio > BUDGET
             print("%-40s %10.3f %10.3f %8.2f %7.2f-%-7.2f%s" % (
                 name, syntax_s, rewrite_s, ratio, low, high, mark))
     print("budget: median ratio <= %.1f; %s" % (
         BUDGET, "all within" if not over else "%d over" % over))
+    results = Results(args.json)
+    results.add("rewriter.speed", worst[0], not over, "%.2fx [%.2f - %.2f] (%s%s)" % (
+        worst[0], worst[1], worst[2], worst[3],
+        "" if len(sources) == 0 else ", the largest of %d files" % (len(sources) + 1)))
+    results.write()
     return 1 if over else 0
 
 

@@ -35,6 +35,7 @@ import tempfile
 import time
 
 import bench_args
+from budget_results import Results
 
 KERNELS = {"simple_mul": 4 << 20, "matmul": 256, "stencil": 2048, "transpose": 2048}
 
@@ -136,16 +137,18 @@ def main():
         "--only", choices=["threads", "filter", "stream"], help="measure one budget"))
     wanted = lambda part: args.only in (None, part)
     failures, wrong = [], []
+    results = Results(args.json)
     work = tempfile.mkdtemp(prefix="wgtrace-budgets-")
     shm = tempfile.mkdtemp(prefix="wgtrace-budgets-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     exe = lambda name: os.path.join(bench, "bench_" + name)
 
     if wanted("threads"):
-        threads(args, exe, work, pairs, failures, wrong)
+        threads(args, exe, work, pairs, failures, wrong, results)
     if wanted("filter"):
-        filtered(args, exe, work, pairs, failures, wrong)
+        filtered(args, exe, work, pairs, failures, wrong, results)
     if wanted("stream"):
-        stream(args, exe, work, shm, pairs, failures, wrong)
+        stream(args, exe, work, shm, pairs, failures, wrong, results)
+    results.write()
 
     for f in failures:
         print("over budget: " + f)
@@ -160,7 +163,7 @@ def main():
     return 1 if failures and not args.quick else 0
 
 
-def threads(args, exe, work, pairs, failures, wrong):
+def threads(args, exe, work, pairs, failures, wrong, results):
     """A thread per launch against one long-lived thread."""
     launches, floats = (20, 64) if args.quick else (200, 1024)
     ratios, plain_ratios, sizes, extra, plain_extra = [], [], [], [], []
@@ -185,12 +188,16 @@ def threads(args, exe, work, pairs, failures, wrong):
         statistics.median(extra) * 1e3, statistics.median(plain_extra) * 1e3, launches))
     print("  trace %.1f MiB for %.1f MiB of records it holds (+%.2f MiB; budget +1 MiB)" % (
         size / 2**20, records / 2**20, (size - records) / 2**20))
+    results.add("runtime.threads", statistics.median(ratios), statistics.median(ratios) <= 1.3,
+                "%s (plain build %s)" % (summary(ratios).strip(), summary(plain_ratios).strip()))
+    results.add("runtime.threads-trace", (size - records) / 2**20, size - records <= 1 << 20,
+                "+%.2f MiB over %.1f MiB of records" % ((size - records) / 2**20, records / 2**20))
     if size - records > 1 << 20:
         failures.append("thread per launch: trace %d bytes over its records" % (size - records))
 
 
 
-def filtered(args, exe, work, pairs, failures, wrong):
+def filtered(args, exe, work, pairs, failures, wrong, results):
     """One workgroup of 64 traced."""
     size = 128 if args.quick else 256
     variants = [("selectable", "plain copy of the body"), ("", "records to a scratch ring")]
@@ -209,11 +216,13 @@ def filtered(args, exe, work, pairs, failures, wrong):
         line = "matmul, 1 workgroup of 64 traced (%s): %s of plain" % (why, summary(ratios[v]))
         if v == "selectable":
             line += " " + verdict(ratios[v], 1.1, failures, "filtered matmul")
+            results.add("runtime.filter", statistics.median(ratios[v]),
+                        statistics.median(ratios[v]) <= 1.1, summary(ratios[v]).strip())
         print(line)
 
 
 
-def stream(args, exe, work, shm, pairs, failures, wrong):
+def stream(args, exe, work, shm, pairs, failures, wrong, results):
     """Stream mode against ring mode, and what bounds it."""
     write_rate, map_rate = tmpfs_rates(shm, 64 if args.quick else 256)
     disk_rate, _ = tmpfs_rates(work, 64 if args.quick else 256)
@@ -244,6 +253,9 @@ def stream(args, exe, work, shm, pairs, failures, wrong):
             shm_ratios.append(stream / ring)
             disk_ratios.append(disk / ring)
         over = statistics.median(shm_ratios) > 3.0
+        results.add("runtime.stream.%s" % kernel, statistics.median(shm_ratios), not over,
+                    "%s (writing its records alone: %.2fx)" % (
+                        summary(shm_ratios).strip(), statistics.median(bounds)))
         print("%-12s %s %-4s %6.2fx (%5.0f MiB/run)  %s" % (
             kernel, summary(shm_ratios), "OVER" if over else "ok", statistics.median(bounds),
             per_run / 2**20, summary(disk_ratios)))

@@ -53,6 +53,10 @@ def main():
     parser.add_argument("--build", default="build", help="a configured build tree")
     parser.add_argument("--size-mib", type=int, default=1024, help="size of the trace")
     parser.add_argument("--runs", type=int, default=5, help="runs of accesses()")
+    parser.add_argument("--json", metavar="PATH",
+                        help="also write the budgets' results there (bench/budget_results.py)")
+    parser.add_argument("--no-csv", action="store_true",
+                        help="leave out the export + read_csv comparison")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     python = build_python(build)
@@ -62,6 +66,8 @@ def main():
                     "wgtrace-make-big-trace", "wgtrace-view"], check=True,
                    stdout=subprocess.DEVNULL)
     sys.path.insert(0, os.path.join(build, "python"))
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from budget_results import Results
     import pandas as pd
     import wgtrace
 
@@ -108,17 +114,37 @@ def main():
 
         first = t.workgroups.iloc[len(t.workgroups) // 2]
         workgroup = (int(first["wg_x"]), int(first["wg_y"]), int(first["wg_z"]))
-        rows, wall, user, system = measure(lambda: t.accesses(workgroup=workgroup))
-        row("accesses(workgroup=%s): %d rows" % (",".join(map(str, workgroup)), len(rows)),
-            len(rows), wall, user, system)
-        processor = int(first["processor"])
-        rows, wall, user, system = measure(lambda: t.accesses(processor=processor))
-        row("accesses(processor=%d): %d rows" % (processor, len(rows)), len(rows), wall, user,
-            system)
-        del rows
+        results = Results(args.json)
+        results.add("python.accesses", rate, rate >= 50,
+                    "%.1f M records/s (best of %d)" % (rate, args.runs))
+        # A selection is read through the index: each returned row costs
+        # about what a row of the whole array costs (budget: at least half
+        # its rate, for noise).
+        selections = [
+            ("workgroup", "workgroup=%s" % ",".join(map(str, workgroup)),
+             lambda: t.accesses(workgroup=workgroup)),
+            ("processor", "processor=%d" % int(first["processor"]),
+             lambda: t.accesses(processor=int(first["processor"]))),
+            ("kernel", "kernel=%s" % first["kernel"], lambda: t.accesses(kernel=first["kernel"])),
+        ]
+        for key, name, select in selections:
+            rows, wall, user, system = measure(select)
+            row("accesses(%s): %d rows" % (name, len(rows)), len(rows), wall, user, system)
+            selected = len(rows) / wall / 1e6
+            results.add("python.select.%s" % key, selected / rate, selected >= rate / 2,
+                        "%.1f M rows/s, %.2fx of accesses()" % (selected, selected / rate))
+            del rows
         frame, wall, user, system = measure(lambda: t.accesses(as_frame=True))
         row("accesses(as_frame=True)", count, wall, user, system)
         del frame
+        framed = count / wall / 1e6
+        results.add("python.as_frame", framed / rate, framed >= rate / 2,
+                    "%.1f M records/s, %.2fx of accesses()" % (framed, framed / rate))
+        results.write()
+        if args.no_csv:
+            print("\naccesses() best: %.1f M records/s (target >= 50 M/s): %s" % (
+                rate, "met" if rate >= 50 else "NOT met"))
+            return 0
 
         small_trace = wgtrace.open(small)
         small_count = small_trace.access_count

@@ -11,18 +11,21 @@
 # Prints one table, then deletes the traces. Not a ctest: it is a
 # benchmark, and its numbers depend on the machine.
 #
-# usage: bench/viewer/run.sh [BUILD_DIR] [SIZE_MIB] [RUNS]
+# usage: bench/viewer/run.sh [BUILD_DIR] [SIZE_MIB] [RUNS] [JSON]
 #   BUILD_DIR: a configured build tree (default: build); the targets
 #   wgtrace-view, wgtrace-make-big-trace and wgtrace-naive-dump are built.
 #   SIZE_MIB: size of the big trace (default 1024).
 #   RUNS: summary, diff and html of the big traces are run in turn RUNS
 #   times (default 1); their rows and ratios use the median times, so that
 #   a moment of load on a shared machine does not decide the ratio.
+#   JSON: also write the budgets' results to this file, as
+#   bench/budget_results.py describes (bench/budgets.py reads it).
 set -euo pipefail
 
 BUILD=${1:-build}
 SIZE=${2:-1024}
 RUNS=${3:-1}
+JSON=${4:-}
 ninja -C "$BUILD" wgtrace-view wgtrace-make-big-trace wgtrace-naive-dump \
   >/dev/null
 VIEW=$BUILD/bin/wgtrace-view
@@ -122,3 +125,28 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
          sdiff / ssum, shtml / ssum, runs
   printf "dump vs naive: %.1fx\n", snaive / sdump
 }'
+
+# The budgets as data. Memory "independent of file size": a trace four
+# times larger may take at most 1.5x the small one's peak memory.
+if [ -n "$JSON" ]; then
+  awk -v nrec="$NREC" -v big="$BIG_BYTES" -v ssum="$S_SUM" -v sdiff="$S_DIFF" \
+      -v shtml="$S_HTML" -v sdump="$S_DUMP" -v msum="$M_SUM" -v msums="$M_SUM_SMALL" \
+      -v mraces="$M_RACES" -v mracess="$M_RACES_SMALL" -v mdiff="$M_DIFF" \
+      -v mdiffs="$M_DIFF_SMALL" -v runs="$RUNS" 'function row(key, value, met, text, last) {
+    printf "{\"key\": \"%s\", \"value\": %.4f, \"met\": %s, \"measured\": \"%s\"}%s\n", \
+           key, value, met ? "true" : "false", text, last ? "" : ","
+  }
+  BEGIN {
+    mbs = big / 1e6 / ssum; diff = sdiff / ssum; html = shtml / ssum; dump = nrec / sdump / 1e6
+    m = msum / msums; r = mraces / mracess; d = mdiff / mdiffs
+    worst = m > r ? m : r; worst = worst > d ? worst : d
+    print "["
+    row("viewer.summary", mbs, mbs >= 1000, sprintf("%.0f MB/s (median of %d)", mbs, runs))
+    row("viewer.diff", diff, diff <= 3, sprintf("%.2fx summary (medians of %d)", diff, runs))
+    row("viewer.html", html, html <= 3, sprintf("%.2fx summary (medians of %d)", html, runs))
+    row("viewer.memory", worst, worst <= 1.5,
+        sprintf("4x the file: summary %.2fx, races %.2fx, diff %.2fx the memory", m, r, d))
+    row("viewer.dump", dump, dump >= 20, sprintf("%.1f M records/s", dump), 1)
+    print "]"
+  }' >"$JSON"
+fi
