@@ -13,6 +13,16 @@
 // finish() prints every buffer (the two builds must compute the same bytes)
 // and writes the buffers' addresses to the file named by ORACLE_META.
 //
+// A program whose kernels allocate (a std::vector that grows) defines
+// ORACLE_KERNEL_HEAP first: what the program's own code allocates while a
+// kernel runs then comes from one registered buffer, "heap", handed out in
+// order and never reused, so that both builds see the new storage at the
+// same offsets; what is freed while a kernel runs stays as it was (a
+// vector's old storage, still registered, is printed as the kernel left
+// it). The wgtrace runtime's own allocations (a thread's ring, made in the
+// first kernel prologue) come from code outside the executable and are
+// left to malloc.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_TEST_ALGORITHMS_ORACLE_H
@@ -23,6 +33,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -30,6 +41,7 @@
 extern "C" void oracleBuffer(const char *Name, const void *Data, size_t Bytes);
 extern "C" void oracleBegin();
 extern "C" void oracleEnd();
+extern "C" int oracleNoting;
 #endif
 
 namespace oracle {
@@ -54,9 +66,24 @@ template <class T> void buffer(const char *Name, const T *P, size_t Count) {
 #endif
 }
 
+#ifdef ORACLE_KERNEL_HEAP
+struct KernelHeap {
+  alignas(64) static inline unsigned char Bytes[8192];
+  static inline size_t Used = 0;
+  static inline bool Active = false;
+  static inline bool Registered = false;
+};
+#endif
+
 /// Calls Kernel once per workgroup 0..Groups-1, as a user's own loop would.
 template <class Kernel, class... Args>
 void run(Kernel K, unsigned Groups, Args... A) {
+#ifdef ORACLE_KERNEL_HEAP
+  if (!KernelHeap::Registered) {
+    KernelHeap::Registered = true;
+    buffer("heap", KernelHeap::Bytes, sizeof KernelHeap::Bytes);
+  }
+#endif
   for (unsigned G = 0; G < Groups; ++G) {
     wgtrace::Workgroup WG{};
     WG.id[0] = G;
@@ -64,7 +91,13 @@ void run(Kernel K, unsigned Groups, Args... A) {
 #ifdef WGTRACE_ORACLE
     oracleBegin();
 #endif
+#ifdef ORACLE_KERNEL_HEAP
+    KernelHeap::Active = true;
+#endif
     K(WG, A...);
+#ifdef ORACLE_KERNEL_HEAP
+    KernelHeap::Active = false;
+#endif
 #ifdef WGTRACE_ORACLE
     oracleEnd();
 #endif
@@ -91,5 +124,43 @@ inline int finish() {
 }
 
 } // namespace oracle
+
+#ifdef ORACLE_KERNEL_HEAP
+extern "C" char __executable_start[], etext[];
+
+void *operator new(size_t Bytes) {
+  using oracle::KernelHeap;
+  auto *Caller = static_cast<char *>(__builtin_return_address(0));
+  bool Noting = false;
+#ifdef WGTRACE_ORACLE
+  Noting = oracleNoting != 0;
+#endif
+  if (KernelHeap::Active && !Noting && Caller >= __executable_start &&
+      Caller < etext) {
+    size_t At = (KernelHeap::Used + 15) & ~size_t(15);
+    if (At + Bytes > sizeof KernelHeap::Bytes) {
+      std::fprintf(stderr, "oracle: the kernel heap is full\n");
+      std::abort();
+    }
+    KernelHeap::Used = At + Bytes;
+    return KernelHeap::Bytes + At;
+  }
+  if (void *P = std::malloc(Bytes ? Bytes : 1))
+    return P;
+  throw std::bad_alloc();
+}
+
+void operator delete(void *P) noexcept {
+  using oracle::KernelHeap;
+  auto *Byte = static_cast<unsigned char *>(P);
+  if (KernelHeap::Active ||
+      (Byte >= KernelHeap::Bytes &&
+       Byte < KernelHeap::Bytes + sizeof KernelHeap::Bytes))
+    return;
+  std::free(P);
+}
+
+void operator delete(void *P, size_t) noexcept { operator delete(P); }
+#endif
 
 #endif // WGTRACE_TEST_ALGORITHMS_ORACLE_H

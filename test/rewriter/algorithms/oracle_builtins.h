@@ -9,8 +9,9 @@
 // and stores the coverage instrumentation does not see. Here they become the
 // element loops of the algorithms they stand for, compiled with the coverage
 // instrumentation: forward for copy and move, backward for copy_backward and
-// move_backward (told apart by the calling function's name), element by element
-// to the first difference for equal.
+// move_backward (told apart by the calling function's name) and for a move
+// into an overlapping range above its source, element by element to the
+// first difference for equal.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +52,10 @@ template <class T>
 constexpr T *memmove(T *Dst, const T *Src, size_t Bytes, const char *Caller) {
   if constexpr (std::is_scalar_v<T>) {
     size_t N = Bytes / sizeof(T);
-    if (isBackward(Caller)) {
+    // A move into an overlapping range above its source (std::string's
+    // insert shifting its tail) goes from the last element back, as it
+    // must to copy what it moves.
+    if (isBackward(Caller) || (Dst > Src && Dst < Src + N)) {
       for (size_t I = N; I-- > 0;)
         Dst[I] = Src[I];
     } else {
