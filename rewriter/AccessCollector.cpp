@@ -5,8 +5,10 @@
 #include "AlgorithmCalls.h"
 #include "KernelFinder.h"
 #include "LibraryCalls.h"
+#include "StringCalls.h"
 #include "ValarrayCalls.h"
 #include "ValueCalls.h"
+#include "VectorCalls.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
@@ -366,8 +368,22 @@ bool AccessCollector::touchesElements(const CXXMethodDecl *M) const {
       return !M->getReturnType()->isReferenceType();
     return Op != OO_Star && Op != OO_Arrow && Op != OO_Call;
   }
+  // Members that return an iterator to what they inserted or to what
+  // follows what they erased move the elements after it.
+  if (M->getIdentifier() &&
+      llvm::StringSwitch<bool>(M->getName())
+          .Cases("insert", "emplace", "erase", "insert_after", "emplace_after",
+                 "erase_after", "emplace_hint", true)
+          .Default(false))
+    return true;
   // Accessors hand out access; what the kernel does with it is recorded.
+  // A member that returns its own object changed it (`s.erase(0, 1)`,
+  // `s.append(t)`).
   QualType Result = M->getReturnType();
+  if (const CXXRecordDecl *Self = Result->getPointeeCXXRecordDecl();
+      Self && Result->isReferenceType() && !M->isConst() &&
+      Self->getCanonicalDecl() == M->getParent()->getCanonicalDecl())
+    return true;
   if (Result->isReferenceType() || Result->isPointerType())
     return false;
   if (const CXXRecordDecl *RD = Result->getAsCXXRecordDecl())
@@ -942,7 +958,17 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E)) {
     const Expr *Object = Member->getImplicitObjectArgument();
     if (Object && elementsAreKernelMemory(Object->IgnoreParenImpCasts()) &&
-        recordArrayMember(E, cast<CXXMethodDecl>(Callee), Object))
+        (recordArrayMember(E, cast<CXXMethodDecl>(Callee), Object) ||
+         redirectVectorMember(RC, Model, Member, Object) ||
+         redirectStringMember(RC, Model, E, cast<CXXMethodDecl>(Callee),
+                              Object)))
+      return true;
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+             Op && isa<CXXMethodDecl>(Callee) && Op->getNumArgs() > 0) {
+    // `s += t`, `s = t` on a string: the object is the first argument.
+    const Expr *Object = Op->getArg(0);
+    if (elementsAreKernelMemory(Object->IgnoreParenImpCasts()) &&
+        redirectStringMember(RC, Model, E, cast<CXXMethodDecl>(Callee), Object))
       return true;
   }
   unsigned Params =

@@ -56,7 +56,9 @@
 #ifndef WGTRACE_ALGORITHMS_H
 #define WGTRACE_ALGORITHMS_H
 
+#include "wgtrace/detail/string.h"
 #include "wgtrace/detail/thread_state.h"
+#include "wgtrace/detail/vector.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,0 +1,143 @@
+//===- VectorCalls.cpp - std::vector members that record ------------------===//
+
+#include "VectorCalls.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <optional>
+
+using namespace clang;
+
+namespace wgtrace {
+namespace rewriter {
+namespace {
+
+/// The element type of std::vector<T, std::allocator<T>> when RD is one,
+/// and T is a scalar type other than bool.
+std::optional<QualType> recordedVectorElement(const CXXRecordDecl *RD) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier() ||
+      Spec->getName() != "vector" || Spec->getTemplateArgs().size() != 2)
+    return std::nullopt;
+  const TemplateArgument &Element = Spec->getTemplateArgs()[0];
+  const TemplateArgument &Allocator = Spec->getTemplateArgs()[1];
+  if (Element.getKind() != TemplateArgument::Type ||
+      Allocator.getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  QualType T = Element.getAsType().getCanonicalType();
+  if (!T->isScalarType() || T->isBooleanType())
+    return std::nullopt;
+  const auto *Alloc = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Allocator.getAsType()->getAsCXXRecordDecl());
+  if (!Alloc || !Alloc->isInStdNamespace() || !Alloc->getIdentifier() ||
+      Alloc->getName() != "allocator")
+    return std::nullopt;
+  return T;
+}
+
+/// Whether T is a std::vector's iterator over elements of type Element
+/// (libstdc++'s __gnu_cxx::__normal_iterator<Element *, std::vector<...>>).
+bool isVectorIterator(QualType T, QualType Element) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || !Spec->getIdentifier() ||
+      Spec->getName() != "__normal_iterator" ||
+      Spec->getTemplateArgs().size() != 2)
+    return false;
+  const TemplateArgument &Pointer = Spec->getTemplateArgs()[0];
+  const TemplateArgument &Container = Spec->getTemplateArgs()[1];
+  if (Pointer.getKind() != TemplateArgument::Type ||
+      Container.getKind() != TemplateArgument::Type ||
+      !Pointer.getAsType()->isPointerType())
+    return false;
+  std::optional<QualType> Held =
+      recordedVectorElement(Container.getAsType()->getAsCXXRecordDecl());
+  return Held && Pointer.getAsType()
+                         ->getPointeeType()
+                         .getCanonicalType()
+                         .getUnqualifiedType() == Element;
+}
+
+bool isInitializerList(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         RD->getName() == "initializer_list";
+}
+
+} // namespace
+
+bool redirectVectorMember(RewriteContext &RC, const MemoryModel &Model,
+                          const CXXMemberCallExpr *E, const Expr *Object) {
+  const CXXMethodDecl *M = E->getMethodDecl();
+  if (!M || !M->getIdentifier())
+    return false;
+  std::optional<QualType> Element = recordedVectorElement(M->getParent());
+  if (!Element)
+    return false;
+  StringRef Name = M->getName();
+  if (Name == "swap")
+    return true; // The two vectors exchange their storage.
+  if (!llvm::StringSwitch<bool>(Name)
+           .Cases("push_back", "emplace_back", "resize", "reserve", "assign",
+                  "insert", "emplace", true)
+           .Default(false))
+    return false;
+  const bool HasPosition = Name == "insert" || Name == "emplace";
+  std::string Roles;
+  for (unsigned I = 0; I < E->getNumArgs(); ++I) {
+    const Expr *Arg = E->getArg(I);
+    QualType Param =
+        I < M->getNumParams() ? M->getParamDecl(I)->getType() : Arg->getType();
+    char Role = '-';
+    if ((HasPosition && I == 0) || Param->isIntegralOrEnumerationType() ||
+        isInitializerList(Param)) {
+      Role = '-';
+    } else if (Param->isReferenceType()) {
+      // A value the new elements are made from: libstdc++ reads it once,
+      // before it stores them.
+      if (Arg->isGLValue() && Model.isMemory(Arg)) {
+        if (Arg->isXValue() ||
+            Arg->getType().getCanonicalType().getUnqualifiedType() != *Element)
+          return false;
+        Role = 'M';
+      }
+    } else if (Param->isPointerType()) {
+      // A range of elements copied in.
+      if (Param->getPointeeType().getCanonicalType().getUnqualifiedType() !=
+          *Element)
+        return false;
+      if (Model.pointerTargetIsMemory(Arg))
+        Role = 'M';
+    } else if (isVectorIterator(Param, *Element)) {
+      Role = 'M'; // A vector's elements are on the heap: memory.
+    } else {
+      return false;
+    }
+    Roles += Role;
+  }
+  std::string Open = "::wgtrace::detail::recorded::vector<";
+  for (size_t I = 0; I < Roles.size(); ++I) {
+    Open += I ? ", '" : "'";
+    Open += Roles[I];
+    Open += "'";
+  }
+  Open += ">(";
+  // The vector is an access site of kind Call named by the call, as an
+  // algorithm's call is.
+  unsigned Site = RC.wrapAccess(
+      Object->IgnoreParenImpCasts(), AccessKind::Call,
+      [&Open](unsigned Site) {
+        return AccessWrap{Open + RewriteContext::siteArgument(Site) + ", ",
+                          ")"};
+      },
+      {/*Stackable=*/true, nullptr, E});
+  if (!Site)
+    return false;
+  RC.UsesAlgorithms = true;
+  return true;
+}
+
+} // namespace rewriter
+} // namespace wgtrace
