@@ -89,6 +89,8 @@ struct Record {
   llvm::StringRef Text;
 };
 
+struct BufferInfo;
+
 /// How a ring chunk was decoded.
 struct RingInfo {
   ChunkLocation Where;
@@ -115,6 +117,10 @@ struct RingInfo {
   /// The chunk was cut by the end of the file (RingDecoder::createCut):
   /// its trailer, which named its ring, is missing.
   bool Cut = false;
+  /// The buffers resolved so far (BufferResolver.h), which a record's
+  /// Buffer indexes; it grows while the ring is read. Set by the reader
+  /// for the tools.
+  const std::vector<BufferInfo> *Buffers = nullptr;
 };
 
 } // namespace wgtrace::viewer

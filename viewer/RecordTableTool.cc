@@ -2,6 +2,7 @@
 
 #include "RecordTableTool.h"
 
+#include "BufferResolver.h"
 #include "Metadata.h"
 
 #include "llvm/Support/JSON.h"
@@ -146,26 +147,65 @@ RecordTableTool::RecordTableTool(raw_ostream &OS, Format F) : OS(OS), F(F) {
     fmt::format_to(std::back_inserter(Buffer),
                    "chunk,offset,kind,wg_x,wg_y,wg_z,pid,site,function,"
                    "address,length,value_type,value,workgroup,file,atomic,"
-                   "beginning_lost\n");
+                   "beginning_lost,source,buffer\n");
   setFile("");
 }
 
-void RecordTableTool::setFile(StringRef Name) {
-  FileField.clear();
+std::string RecordTableTool::quoted(StringRef Text) const {
+  std::string Out;
   if (F == Format::Csv) {
     fmt::memory_buffer B;
-    appendCsvField(B, Name);
-    FileField.assign(B.data(), B.size());
+    appendCsvField(B, Text);
+    Out.assign(B.data(), B.size());
   } else {
-    raw_string_ostream OS(FileField);
+    raw_string_ostream OS(Out);
     json::OStream J(OS);
-    J.value(Name);
+    J.value(Text);
   }
+  return Out;
+}
+
+void RecordTableTool::setFile(StringRef Name) {
+  FileField = quoted(Name);
+  // The next file has metadata and buffers of its own (which may be
+  // allocated where this file's were).
+  BufferFields.clear();
+  SourceMeta = CachedMeta = nullptr;
 }
 
 void RecordTableTool::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   Chunk = Info.Where.Index;
+  Buffers = Info.Buffers;
+}
+
+StringRef RecordTableTool::sourceField(const Record &R) {
+  if (R.AccessSite == format::kNoAccessSite || !Meta ||
+      R.AccessSite > Meta->AccessSites.size() || Meta->accessSiteIdsWrapped())
+    return {};
+  if (SourceMeta != Meta) {
+    SourceMeta = Meta;
+    SourceFields.assign(Meta->AccessSites.size(), std::string());
+  }
+  std::string &Field = SourceFields[R.AccessSite - 1];
+  if (Field.empty()) {
+    const SourcePlace &Where = Meta->AccessSites[R.AccessSite - 1].Where;
+    if (!Where.known())
+      return {};
+    Field = quoted(Where.str());
+  }
+  return Field;
+}
+
+StringRef RecordTableTool::bufferField(const Record &R) {
+  if (R.Buffer == kNoBuffer || !Buffers || R.Buffer >= Buffers->size())
+    return {};
+  if (BufferFields.size() <= R.Buffer)
+    BufferFields.resize(R.Buffer + 1);
+  std::string &Field = BufferFields[R.Buffer];
+  if (Field.empty())
+    Field = quoted((*Buffers)[R.Buffer].Name);
+  return Field;
 }
 
 StringRef RecordTableTool::functionField(uint32_t Site) {
@@ -174,17 +214,7 @@ StringRef RecordTableTool::functionField(uint32_t Site) {
     return CachedFunction;
   CachedSite = Site;
   CachedMeta = Meta;
-  StringRef Name = Meta->siteFunction(Site).nameOr("(null)");
-  CachedFunction.clear();
-  if (F == Format::Csv) {
-    fmt::memory_buffer B;
-    appendCsvField(B, Name);
-    CachedFunction.assign(B.data(), B.size());
-  } else {
-    raw_string_ostream OS(CachedFunction);
-    json::OStream J(OS);
-    J.value(Name);
-  }
+  CachedFunction = quoted(Meta->siteFunction(Site).nameOr("(null)"));
   return CachedFunction;
 }
 
@@ -204,29 +234,34 @@ void RecordTableTool::record(const Record &R) {
   const bool Memory =
       R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
   StringRef Function = WG ? functionField(WG->DispatchId) : StringRef();
+  StringRef Source = Memory ? sourceField(R) : StringRef();
+  StringRef BufferName = Memory ? bufferField(R) : StringRef();
   auto It = std::back_inserter(Buffer);
   // Loads and stores are nearly every row: compiled format strings, no
   // allocation.
   if (Memory && WG) {
     if (F == Format::Csv)
       fmt::format_to(
-          It, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{},{},\n"),
+          It,
+          FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{},{},,{},{}\n"),
           Chunk, R.Offset, R.Memory.IsStore ? "store" : "load", WG->Id[0],
           WG->Id[1], WG->Id[2], WG->ProcessorId, WG->DispatchId, Function,
           R.Memory.Address, R.Memory.Length, Invocation, FileField,
-          R.Atomic ? 1 : 0);
+          R.Atomic ? 1 : 0, Source, BufferName);
     else
       fmt::format_to(It,
                      FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"
                                  "\"{}\",\"wg\":[{},{},{}],\"pid\":{},"
                                  "\"site\":{},\"function\":{},\"address\":"
                                  "{},\"length\":{},\"workgroup\":{},"
-                                 "\"file\":{},\"atomic\":{}}}\n"),
+                                 "\"file\":{},\"atomic\":{}{}{}{}{}}}\n"),
                      Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
                      WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
                      WG->DispatchId, Function, R.Memory.Address,
                      R.Memory.Length, Invocation, FileField,
-                     R.Atomic ? "true" : "false");
+                     R.Atomic ? "true" : "false",
+                     Source.empty() ? "" : ",\"source\":", Source,
+                     BufferName.empty() ? "" : ",\"buffer\":", BufferName);
     flushIfFull();
     return;
   }
@@ -263,7 +298,7 @@ void RecordTableTool::record(const Record &R) {
     // joins the others to by the workgroup column.
     if (R.Tag == format::Tag::Workgroup && WG)
       Buffer.push_back(R.Workgroup->BeginningLost ? '1' : '0');
-    Buffer.push_back('\n');
+    fmt::format_to(It, ",{},{}\n", Source, BufferName);
   } else {
     // json::OStream escapes strings (PRINT text is arbitrary bytes).
     std::string Line;
@@ -310,6 +345,16 @@ void RecordTableTool::record(const Record &R) {
       J.attributeEnd();
       if (Memory)
         J.attribute("atomic", R.Atomic);
+      if (!Source.empty()) {
+        J.attributeBegin("source");
+        J.rawValue(Source);
+        J.attributeEnd();
+      }
+      if (!BufferName.empty()) {
+        J.attributeBegin("buffer");
+        J.rawValue(BufferName);
+        J.attributeEnd();
+      }
       if (R.Tag == format::Tag::Workgroup && WG)
         J.attribute("beginning_lost", R.Workgroup->BeginningLost);
     });

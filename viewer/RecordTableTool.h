@@ -6,12 +6,15 @@
 // subtract them), so that `read_csv` needs no type hints:
 //
 //   chunk, offset, kind, wg_x, wg_y, wg_z, pid, site, function, address,
-//   length, value_type, value, workgroup, file
+//   length, value_type, value, workgroup, file, atomic, beginning_lost,
+//   source, buffer
 //
 // kind is workgroup/load/store/value/print; address and length are empty
 // except for loads and stores; value holds a VALUE's number (integers
 // exact, floats shortest round-trip, 16-bit floats converted) or a PRINT's
-// text. Streams: nothing is kept after a row is written.
+// text. A load or store names its source line (file:line of its access
+// site) and the kernel parameter it falls in, when the file says. Streams:
+// nothing is kept after a row is written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +29,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace wgtrace::viewer {
 
@@ -46,6 +50,12 @@ private:
   /// The function name of site \p Site of the current metadata, already
   /// quoted for CSV or JSON.
   llvm::StringRef functionField(uint32_t Site);
+  /// The source line of a LOAD / STORE record's access site, and the name
+  /// of the buffer it falls in, quoted; empty when unknown.
+  llvm::StringRef sourceField(const Record &R);
+  llvm::StringRef bufferField(const Record &R);
+  /// \p Text quoted for CSV or as a JSON string.
+  std::string quoted(llvm::StringRef Text) const;
 
   llvm::raw_ostream &OS;
   Format F;
@@ -57,6 +67,11 @@ private:
   std::string CachedFunction;
   /// The file column, already quoted for CSV or JSON.
   std::string FileField;
+  /// sourceField per access site id of Meta, bufferField per buffer index
+  /// of Buffers (quoted once: rows repeat them).
+  std::vector<std::string> SourceFields, BufferFields;
+  const Metadata *SourceMeta = nullptr;
+  const std::vector<BufferInfo> *Buffers = nullptr;
 };
 
 /// A VALUE's number as text: integers in decimal, floats in the shortest

@@ -402,8 +402,10 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
       countRing(Info);
     Joiner.beginRing(Info);
     Buffers.beginRing(Info.Meta);
+    RingInfo ToolInfo = Info;
+    ToolInfo.Buffers = &Buffers.buffers();
     for (AnalysisTool *T : Tools)
-      T->beginRing(Info);
+      T->beginRing(ToolInfo);
     RingTrailers.push_back(Info.Trailer);
     RingOffsets.emplace_back();
     OffsetTable &Offsets = RingOffsets.back();

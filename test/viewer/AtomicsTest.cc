@@ -264,10 +264,11 @@ TEST(Atomics, ExportsSummaryAndFootprintCarryTheMark) {
     RecordTableTool Tool(OS, RecordTableTool::Format::Csv);
     decodeWith(Tool, Bytes);
   }
-  EXPECT_NE(Csv.find(",workgroup,file,atomic,beginning_lost\n"),
+  EXPECT_NE(Csv.find(",workgroup,file,atomic,beginning_lost,source,buffer\n"),
             std::string::npos);
-  // Rows of the marked accesses end in 1 (and the empty beginning_lost),
-  // the others in 0; the marks themselves are not rows.
+  // Rows of the marked accesses end in 1 (and the empty beginning_lost,
+  // source and buffer of this file), the others in 0; the marks
+  // themselves are not rows.
   llvm::SmallVector<llvm::StringRef> Lines;
   llvm::StringRef(Csv).split(Lines, '\n', -1, false);
   unsigned Atomic = 0, Plain = 0;
@@ -275,9 +276,9 @@ TEST(Atomics, ExportsSummaryAndFootprintCarryTheMark) {
     EXPECT_FALSE(L.contains(",value,")) << L.str();
     if (!L.contains(",load,") && !L.contains(",store,"))
       continue;
-    if (L.ends_with(",1,"))
+    if (L.ends_with(",1,,,"))
       ++Atomic;
-    else if (L.ends_with(",0,"))
+    else if (L.ends_with(",0,,,"))
       ++Plain;
   }
   EXPECT_EQ(Atomic, 4u * 8);

@@ -10,6 +10,7 @@
 #include "DecodeHelpers.h"
 #include "DiffReport.h"
 #include "FootprintTool.h"
+#include "RecordTableTool.h"
 #include "SummaryTool.h"
 #include "TraceBuilder.h"
 
@@ -128,6 +129,35 @@ TEST(Buffers, FootprintSeparatesBuffersCloserThanAnyGap) {
   EXPECT_NE(Out.find("c (float * of simple_mul): 0x10200 (size not recorded)"),
             std::string::npos)
       << Out;
+}
+
+// A script reading the export wants each access's line and buffer
+// without joining tables.
+TEST(Buffers, ExportRowsNameSourceLineAndBuffer) {
+  for (auto F :
+       {RecordTableTool::Format::Csv, RecordTableTool::Format::JsonLines}) {
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    RecordTableTool Tool(OS, F);
+    decodeWith(Tool, simpleMul(1));
+    OS.flush();
+    if (F == RecordTableTool::Format::Csv) {
+      EXPECT_NE(Out.find(",atomic,beginning_lost,source,buffer\n"),
+                std::string::npos);
+      EXPECT_NE(Out.find(",65536,4,,,0,,0,,simple_mul.cc:7,a\n"),
+                std::string::npos)
+          << Out;
+      EXPECT_NE(Out.find(",66048,4,,,0,,0,,simple_mul.cc:7,c\n"),
+                std::string::npos)
+          << Out;
+    } else {
+      EXPECT_NE(Out.find("\"address\":65536,\"length\":4,\"workgroup\":0,"
+                         "\"file\":\"\",\"atomic\":false,\"source\":"
+                         "\"simple_mul.cc:7\",\"buffer\":\"a\"}"),
+                std::string::npos)
+          << Out;
+    }
+  }
 }
 
 TEST(Buffers, CacheMissesByLineAndBuffer) {
