@@ -2,49 +2,181 @@
 
 #include "AccessTable.h"
 
+#include "BufferResolver.h"
+#include "Record.h"
+
+#include <cstring>
+
+using namespace llvm;
 using namespace wgtrace::viewer;
 
 namespace wgtrace::python {
 
-void AccessTable::selectWorkgroup(uint32_t W) {
-  Current = W;
-  CurrentWanted = Wanted[W] != 0;
-  const WorkgroupEntry &G = Tables.Workgroups[W];
-  Template.Workgroup = W;
-  Template.Site = G.Site;
-  Template.Launch = G.Launch;
-  Template.WgX = G.Id[0];
-  Template.WgY = G.Id[1];
-  Template.WgZ = G.Id[2];
-  Template.Processor = G.Processor;
+bool AccessTable::readMetadata() {
+  // Headers, and the metadata chunks' contents (small); damage ends the
+  // walk where it ended open()'s pass, after every chunk a ring refers to.
+  TraceFile::ChunkIterator It = File.chunks();
+  Chunk C;
+  while (true) {
+    Expected<bool> More = It.next(C);
+    if (!More) {
+      consumeError(More.takeError());
+      return true;
+    }
+    if (!*More)
+      return true;
+    if (C.type() != format::ChunkType::DispatchMetadata)
+      continue;
+    Expected<viewer::Metadata> M = viewer::Metadata::decode(C);
+    if (!M) {
+      consumeError(M.takeError());
+      return true;
+    }
+    Metadata.push_back(std::move(*M));
+    MetadataByChunk[C.Where.Index] = &Metadata.back();
+  }
 }
 
-void AccessTable::record(const Record &R) {
-  if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
-    return;
-  const uint64_t W = FirstWorkgroup + R.Workgroup->Invocation;
-  if (W != Current) {
-    // The index was built from the same records, unless the file changed.
-    if (W >= EndWorkgroup) {
-      Consistent = false;
-      return;
+bool AccessTable::fill() {
+  if (!readMetadata())
+    return false;
+  for (uint32_t I = 0; I < Tables.Buffers.size(); ++I) {
+    const BufferEntry &B = Tables.Buffers[I];
+    if (B.File == FileIndex)
+      FileBuffers.try_emplace({Tables.KernelNames[B.Kernel], B.Ordinal, B.Base,
+                               B.Extent.value_or(UINT64_MAX)},
+                              int32_t(I));
+  }
+  const ArrayRef<uint8_t> Bytes = File.bytes();
+  BufferResolver Buffers;
+  uint32_t CurrentRing = UINT32_MAX;
+  bool Resolving = false;
+  AccessRow Template{};
+  WorkgroupInfo Owner;
+  Record R;
+  R.Workgroup = &Owner;
+
+  for (const RunEntry &Run : Tables.Runs) {
+    const WorkgroupEntry &G = Tables.Workgroups[Run.Workgroup];
+    if (G.File != FileIndex || !Wanted[Run.Workgroup])
+      continue;
+    const RingEntry &Ring = Tables.Rings[Run.Ring];
+    const viewer::Metadata *Meta = nullptr;
+    if (Ring.MetadataChunk) {
+      auto It = MetadataByChunk.find(*Ring.MetadataChunk);
+      if (It == MetadataByChunk.end())
+        return false;
+      Meta = It->second;
     }
-    selectWorkgroup(uint32_t(W));
+    if (Run.Ring != CurrentRing) {
+      // As the reader does at every ring chunk.
+      CurrentRing = Run.Ring;
+      Buffers.beginRing(Meta);
+      Resolving = Buffers.active();
+    }
+    if (!Ring.Size || (Ring.Size & (Ring.Size - 1)) ||
+        Ring.FileOffset > Bytes.size())
+      return false;
+    const uint8_t *Storage = Bytes.data() + Ring.FileOffset;
+    // A record may reach into the chunk's padding, not past the file (a cut
+    // chunk's storage ends there).
+    const uint64_t Room = Bytes.size() - Ring.FileOffset;
+    const uint64_t Mask = Ring.Size - 1;
+
+    Template.Workgroup = Run.Workgroup;
+    Template.Site = G.Site;
+    Template.Launch = G.Launch;
+    Template.WgX = G.Id[0];
+    Template.WgY = G.Id[1];
+    Template.WgZ = G.Id[2];
+    Template.Processor = G.Processor;
+    // Any number that is this invocation's alone will do for the resolver.
+    Owner.Invocation = Run.Workgroup;
+    Owner.Record.DispatchId = G.Site;
+    if (Meta && G.Site >= Meta->SiteFunctions.size())
+      return false;
+
+    // The atomic mark still to be matched (RingDecoder::decode): its
+    // records follow it at once, in the same run.
+    unsigned AtomicPending = 0;
+    uint64_t AtomicKey = 0;
+    uint64_t Phys = Run.Offset & Mask;
+    for (uint64_t N = 0; N < Run.Records; ++N) {
+      const uint8_t *P = Storage + Phys;
+      // The record's first 16 bytes, then all of it, inside the file.
+      if (Phys + 16 > Room)
+        return false;
+      const uint64_t Length = format::recordSize(P);
+      if (Length == 0 || Phys + Length > Room)
+        return false;
+      const auto Tag = static_cast<format::Tag>(format::recordTag(P));
+      bool Atomic = false;
+      if (AtomicPending) {
+        const bool Load = AtomicPending & unsigned(format::AtomicOp::Load);
+        uint64_t Word;
+        std::memcpy(&Word, P, sizeof(Word));
+        if (Tag ==
+                (Load ? format::Tag::MemoryLoad : format::Tag::MemoryStore) &&
+            format::wordWorkgroupOffset(Word) == AtomicKey) {
+          Atomic = true;
+          AtomicPending =
+              Load ? AtomicPending & ~unsigned(format::AtomicOp::Load) : 0;
+        } else {
+          AtomicPending = 0;
+        }
+      }
+      if (Tag == format::Tag::Value) {
+        R.Tag = Tag;
+        R.Value = format::decodeValue(P);
+        if (R.Value.Type == format::ValueType::Atomic &&
+            R.Value.Bits <= uint64_t(format::AtomicOp::Update) &&
+            R.Value.Ordinal ==
+                format::atomicRecords(format::AtomicOp(R.Value.Bits))) {
+          AtomicPending = unsigned(R.Value.Bits);
+          AtomicKey = R.Value.WorkgroupOffset;
+        }
+        if (Resolving)
+          Buffers.value(R);
+      } else if (Tag == format::Tag::MemoryLoad ||
+                 Tag == format::Tag::MemoryStore) {
+        if (Size == Capacity)
+          return false;
+        R.Tag = Tag;
+        R.Memory = format::decodeMemory(P);
+        const uint64_t Word = R.Memory.Address;
+        uint32_t Site = format::kNoAccessSite;
+        if (Ring.AccessSiteBits) {
+          if (Ring.TrustAccessSites)
+            Site = format::accessSiteOfWord(Word);
+          R.Memory.Address = format::addressOfWord(Word);
+        }
+        AccessRow &Row = Out[Size++];
+        Row = Template;
+        Row.Address = R.Memory.Address;
+        Row.Length = uint16_t(R.Memory.Length);
+        Row.AccessSite = uint16_t(Site);
+        Row.Buffer = -1;
+        if (Resolving) {
+          const uint32_t Local = Buffers.resolve(R);
+          if (Local != kNoBuffer) {
+            // Buffers the resolver interned since: the file's entries with
+            // the same key (BufferResolver::intern's), open()'s census.
+            while (BufferIds.size() < Buffers.buffers().size()) {
+              const BufferInfo &B = Buffers.buffers()[BufferIds.size()];
+              auto It = FileBuffers.find({B.Function, B.Ordinal, B.Base,
+                                          B.Extent.value_or(UINT64_MAX)});
+              BufferIds.push_back(It == FileBuffers.end() ? -1 : It->second);
+            }
+            Row.Buffer = Local < BufferIds.size() ? BufferIds[Local] : -1;
+          }
+        }
+        Row.Kind = R.Memory.IsStore ? 1 : 0;
+        Row.Atomic = Atomic ? 1 : 0;
+      }
+      Phys = (Phys + Length) & Mask;
+    }
   }
-  if (!CurrentWanted)
-    return;
-  if (Size == Capacity) {
-    Consistent = false;
-    return;
-  }
-  AccessRow &Row = Out[Size++];
-  Row = Template;
-  Row.Address = R.Memory.Address;
-  Row.Length = uint16_t(R.Memory.Length);
-  Row.AccessSite = uint16_t(R.AccessSite);
-  Row.Buffer = R.Buffer == kNoBuffer ? -1 : int32_t(FirstBuffer + R.Buffer);
-  Row.Kind = R.Memory.IsStore ? 1 : 0;
-  Row.Atomic = R.Atomic ? 1 : 0;
+  return true;
 }
 
 } // namespace wgtrace::python

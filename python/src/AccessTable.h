@@ -1,11 +1,23 @@
 //===- AccessTable.h - Loads and stores into a numpy array ------*- C++ -*-===//
 //
-// Trace.accesses() decodes the file again and writes one AccessRow per LOAD
-// or STORE straight into the memory of a numpy structured array (its dtype
-// is built from this struct in Module.cc): no Python object and no copy per
-// record. The rows of a workgroup share everything but the address, length,
-// access site and kind, so a row starts as a copy of its workgroup's
-// template.
+// Trace.accesses() writes one AccessRow per LOAD or STORE straight into the
+// memory of a numpy structured array (its dtype is built from this struct
+// in Module.cc): no Python object and no copy per record.
+//
+// It reads the records through the index that wgtrace.open() built: the
+// runs of consecutive records of one workgroup invocation in each ring
+// chunk (TraceTables::Runs), which open()'s pass through the viewer's
+// reader delivered, checked, in that order. Only the runs of the selected
+// workgroups are read, so a selection costs what its rows cost, not a pass
+// over the file; and records already checked are not checked again, only
+// bounded, so a file that changed under its mapping gives wrong counts
+// (and an error), never a crash. Each record gets what the reader gives
+// it: the address without the access site bits, the site when the ids can
+// be trusted, the atomic mark before it, and the buffer parameter it falls
+// in (the viewer's BufferResolver, fed the invocation's records as the
+// reader feeds it). The rows of a workgroup share everything but the
+// address, length, access site, buffer, kind and atomic mark, so a row
+// starts as a copy of its workgroup's template.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,10 +26,18 @@
 
 #include "TraceTables.h"
 
-#include "AnalysisTool.h"
+#include "Metadata.h"
+#include "TraceFile.h"
+
+#include "llvm/Support/Error.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
 
 namespace wgtrace::python {
 
@@ -46,42 +66,42 @@ struct AccessRow {
 static_assert(sizeof(AccessRow) == 48);
 
 /// Fills rows for the accesses of the selected workgroups of one file.
-class AccessTable : public viewer::AnalysisTool {
+class AccessTable {
 public:
-  /// \p FirstWorkgroup is the file's first entry in Tables.Workgroups;
-  /// \p Wanted has one byte per entry (non-zero: selected). At most
+  /// \p File is file number \p FileIndex of \p Tables; \p Wanted has one
+  /// byte per entry of Tables.Workgroups (non-zero: selected). At most
   /// \p Capacity rows are written to \p Out.
-  /// \p FirstBuffer is the file's first entry in Tables.Buffers.
-  AccessTable(const TraceTables &Tables, uint32_t FirstWorkgroup,
-              uint32_t Workgroups, uint32_t FirstBuffer, const uint8_t *Wanted,
-              AccessRow *Out, size_t Capacity)
-      : Tables(Tables), FirstWorkgroup(FirstWorkgroup),
-        EndWorkgroup(FirstWorkgroup + Workgroups), FirstBuffer(FirstBuffer),
-        Wanted(Wanted), Out(Out), Capacity(Capacity) {}
+  AccessTable(const TraceTables &Tables, const viewer::TraceFile &File,
+              uint32_t FileIndex, const uint8_t *Wanted, AccessRow *Out,
+              size_t Capacity)
+      : Tables(Tables), File(File), FileIndex(FileIndex), Wanted(Wanted),
+        Out(Out), Capacity(Capacity) {}
 
-  void record(const viewer::Record &R) override;
+  /// Writes the rows, in file order. False when the file does not read as
+  /// it did when it was opened (a record that is not one, more rows than
+  /// counted then, metadata that no longer decodes).
+  bool fill();
 
   /// Rows written.
   size_t size() const { return Size; }
-  /// False when the file did not decode as it did when it was opened:
-  /// more rows than counted then, or workgroups it did not have.
-  bool consistent() const { return Consistent; }
 
 private:
-  void selectWorkgroup(uint32_t W);
+  bool readMetadata();
 
   const TraceTables &Tables;
-  uint32_t FirstWorkgroup, EndWorkgroup;
-  uint32_t FirstBuffer;
+  const viewer::TraceFile &File;
+  uint32_t FileIndex;
   const uint8_t *Wanted;
   AccessRow *Out;
   size_t Capacity;
   size_t Size = 0;
-  bool Consistent = true;
-  /// The workgroup of the last record and its row template.
-  uint32_t Current = UINT32_MAX;
-  bool CurrentWanted = false;
-  AccessRow Template{};
+  /// The file's metadata chunks by chunk index.
+  std::deque<viewer::Metadata> Metadata;
+  std::map<uint32_t, const viewer::Metadata *> MetadataByChunk;
+  /// Tables.Buffers index (or -1) of each buffer the resolver interned.
+  std::vector<int32_t> BufferIds;
+  std::map<std::tuple<std::string, uint32_t, uint64_t, uint64_t>, int32_t>
+      FileBuffers;
 };
 
 } // namespace wgtrace::python

@@ -95,18 +95,10 @@ Error Trace::fillAccesses(const uint8_t *Wanted, AccessRow *Out,
       continue;
     if (Error E = unchanged(S))
       return E;
-    AccessTable Table(Tables, S.FirstWorkgroup, S.WorkgroupCount,
-                      Tables.Census[&S - Sources.data()].FirstBuffer, Wanted,
-                      Out + Filled, Capacity - Filled);
-    TraceReader Reader(S.File, RingMode::WrapAware);
-    AnalysisTool *Tools[] = {&Table};
-    // The damage found when the file was opened stops this pass at the
-    // same record; any other error means the bytes changed.
-    bool SameEnd = true;
-    if (Error E = Reader.run(Tools))
-      SameEnd =
-          S.Error && S.Error->Message == decodeError(std::move(E)).Message;
-    if (!Table.consistent() || !SameEnd)
+    const uint32_t FileIndex = uint32_t(&S - Sources.data());
+    AccessTable Table(Tables, S.File, FileIndex, Wanted, Out + Filled,
+                      Capacity - Filled);
+    if (!Table.fill())
       return createStringError(
           std::make_error_code(std::errc::file_exists),
           "%s: the file decodes differently than when it was opened; open "

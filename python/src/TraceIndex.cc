@@ -25,7 +25,7 @@ static void place(SourceEntry &E, const SourcePlace &P) {
 }
 
 void TraceIndex::metadata(const Metadata &M, const ChunkLocation &Where) {
-  (void)Where;
+  MetadataChunk = Where.Index;
   // Metadata chunks of one process repeat the same functions (a module
   // registered later adds to them): keep each once.
   for (const FunctionInfo &F : M.Functions) {
@@ -81,6 +81,13 @@ void TraceIndex::beginRing(const RingInfo &Info) {
   E.Wrapped = Info.Wrapped;
   E.LostBytes = Info.LostBytes;
   E.StartOffset = Info.StartOffset;
+  if (Info.Meta) {
+    E.MetadataChunk = MetadataChunk;
+    E.AccessSiteBits = Info.Meta->HasAccessSites;
+    E.TrustAccessSites =
+        Info.Meta->HasAccessSites && !Info.Meta->accessSiteIdsWrapped();
+  }
+  RunOpen = false;
   if (Info.Trailer) {
     E.HasTrailer = true;
     E.RingId = Info.Trailer->RingId;
@@ -119,9 +126,18 @@ void TraceIndex::workgroupRecord(const Record &R, uint32_t W) {
 void TraceIndex::record(const Record &R) {
   RingEntry &E = Tables.Rings[Ring];
   ++E.Records;
-  if (!R.Workgroup)
-    return; // only dump --iree-compat decodes records without owners
+  if (!R.Workgroup) {
+    RunOpen = false; // only dump --iree-compat decodes records without owners
+    return;
+  }
   const uint32_t W = FirstWorkgroup + uint32_t(R.Workgroup->Invocation);
+  // The reader delivers a ring's records in ring order, one after the
+  // other: a run ends where the next record belongs to another invocation.
+  if (!RunOpen || Tables.Runs.back().Workgroup != W) {
+    Tables.Runs.push_back({uint32_t(Ring), W, R.Offset, 0});
+    RunOpen = true;
+  }
+  ++Tables.Runs.back().Records;
   if (R.Tag == format::Tag::Workgroup) {
     ++E.WorkgroupRecords;
     workgroupRecord(R, W);

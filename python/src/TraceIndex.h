@@ -51,6 +51,10 @@ private:
   const viewer::Metadata *Meta = nullptr;
   /// Index in Tables.Rings of the ring being decoded.
   size_t Ring = 0;
+  /// The chunk of the last metadata chunk.
+  std::optional<uint32_t> MetadataChunk;
+  /// Tables.Runs' last entry is still growing.
+  bool RunOpen = false;
   /// This file's access sites by id (index in Tables.AccessSites).
   std::map<uint32_t, size_t> AccessSiteIndex;
 };

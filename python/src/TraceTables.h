@@ -105,6 +105,25 @@ struct RingEntry {
   uint64_t Records = 0;
   uint64_t WorkgroupRecords = 0;
   uint64_t Accesses = 0;
+  /// The metadata chunk its dispatch ids index (the last one before it),
+  /// and what that metadata says of its memory records: they carry access
+  /// site bits; the ids can be trusted (not wrapped).
+  std::optional<uint32_t> MetadataChunk;
+  bool AccessSiteBits = false;
+  bool TrustAccessSites = false;
+};
+
+/// Consecutive records of one ring chunk that belong to one workgroup
+/// invocation, as the reader delivered them when the file was opened: the
+/// index accesses() reads a selection through, without decoding the
+/// records of other workgroups (AccessTable).
+struct RunEntry {
+  /// Index into TraceTables::Rings and TraceTables::Workgroups.
+  uint32_t Ring = 0;
+  uint32_t Workgroup = 0;
+  /// Ring offset of its first record, and its number of records.
+  uint64_t Offset = 0;
+  uint64_t Records = 0;
 };
 
 /// A ring that lost records (TraceCensus' RingLoss).
@@ -195,6 +214,8 @@ struct TraceTables {
   std::vector<TimingEntry> Timing;
   /// In file order, file after file.
   std::vector<RingEntry> Rings;
+  /// In file order, files one after the other.
+  std::vector<RunEntry> Runs;
   std::vector<LossEntry> Loss;
   std::vector<AccessSiteEntry> AccessSites;
   std::vector<UntracedEntry> Untraced;

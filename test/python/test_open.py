@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import time
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -64,9 +65,12 @@ def test_transpose_tables(traces):
 def test_accesses_are_the_cli_records(traces):
     """Every load and store, in file order, exactly as wgtrace-view
     exports it."""
-    for name in ("transpose", "histogram_racy", "matmul_task", "simd"):
+    for name in ("transpose", "histogram_racy", "matmul_task", "simd", "matmul_stream",
+                 "matmul_wrapped"):
         path = traces[name]
-        t = wgtrace.open(path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", wgtrace.TraceWarning)  # the wrapped ring's loss
+            t = wgtrace.open(path)
         a = t.accesses()
         assert a.dtype == wgtrace.ACCESS_DTYPE
         rows = cli_accesses(path)
@@ -86,6 +90,23 @@ def test_accesses_are_the_cli_records(traces):
         assert (wg["wg_x"].to_numpy()[a["workgroup"]] == a["wg_x"]).all()
         assert (wg["processor"].to_numpy()[a["workgroup"]] == a["processor"]).all()
         assert (wg["launch"].to_numpy()[a["workgroup"]] == a["launch"]).all()
+
+
+def test_each_workgroup_alone_is_its_rows(traces):
+    """A selection reads only its workgroups' runs of records (the index
+    open() builds): each workgroup alone gives exactly its rows of the
+    whole array, continued (stream mode) and wrapped invocations too."""
+    for name in ("matmul_task", "matmul_stream", "matmul_wrapped", "histogram_racy"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", wgtrace.TraceWarning)
+            t = wgtrace.open(traces[name])
+        everything = t.accesses()
+        count = len(t.workgroups)
+        for w in range(count):
+            mask = np.zeros(count, np.uint8)
+            mask[w] = 1
+            np.testing.assert_array_equal(t._native.accesses(mask),
+                                          everything[everything["workgroup"] == w])
 
 
 def test_access_filters(traces):
