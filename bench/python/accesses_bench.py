@@ -2,6 +2,7 @@
 """Throughput of the Python module on a generated trace.
 
     python3 bench/python/accesses_bench.py [--build build] [--size-mib 1024]
+        [--runs 5] [--no-csv] [--json PATH]
 
 Generates a trace with wgtrace-make-big-trace (a tiled matmul's records on
 four rings, as bench/viewer/run.sh does) and measures, in one process:
@@ -10,11 +11,17 @@ four rings, as bench/viewer/run.sh does) and measures, in one process:
 - Trace.accesses(): every load and store decoded into a fresh numpy
   structured array, in records per second (the target: at least 50 M/s),
   with the process's user and system CPU time, best and median of --runs;
-- Trace.accesses() of one workgroup (rings without it are skipped) and of
-  one processor's workgroups (one ring of four);
+- Trace.accesses() of one workgroup, of one processor's workgroups (one
+  ring of four) and of one kernel, read through open()'s index: each
+  returned row must cost about what a row of the whole array costs (the
+  budget: at least half its rate);
+- Trace.accesses(as_frame=True) (the budget: at least half the rate of
+  the array);
 - the same records through `wgtrace-view export --format csv` and
   pandas.read_csv, on a trace a sixteenth the size: the route the module
-  replaces.
+  replaces (--no-csv leaves it out).
+
+--json writes the budgets' results for bench/budgets.py.
 
 Not a ctest: the numbers depend on the machine and its load (printed).
 Runs itself again with the interpreter the module was built for (the

@@ -3,9 +3,9 @@
 // The Python module decodes a trace once when it is opened and keeps, per
 // workgroup, value, print, timing entry, ring chunk, access site and lost
 // ring, one small row here; the Trace's DataFrames are built from these
-// tables. The accesses are not kept (they are most of a trace) but decoded
-// again on request, straight into a numpy array: a record's workgroup is
-// then its file's first row here plus the reader's invocation number.
+// tables. The accesses are not kept (they are most of a trace) but read
+// again on request, straight into a numpy array, through where they are:
+// the runs of each invocation's records in each ring chunk (RunEntry).
 //
 //===----------------------------------------------------------------------===//
 
