@@ -135,8 +135,17 @@ def main():
             ("kernel", "kernel=%s" % first["kernel"], lambda: t.accesses(kernel=first["kernel"])),
         ]
         for key, name, select in selections:
-            rows, wall, user, system = measure(select)
-            row("accesses(%s): %d rows" % (name, len(rows)), len(rows), wall, user, system)
+            # The best of --runs, as for accesses(): a query of milliseconds
+            # is at the mercy of any moment of load.
+            best = None
+            for _ in range(args.runs):
+                rows, wall, user, system = measure(select)
+                if best is None or wall < best[0]:
+                    best = (wall, user, system)
+                if _ + 1 < args.runs:
+                    del rows
+            wall, user, system = best
+            row("accesses(%s), best: %d rows" % (name, len(rows)), len(rows), wall, user, system)
             selected = len(rows) / wall / 1e6
             results.add("python.select.%s" % key, selected / rate, selected >= rate / 2,
                         "%.1f M rows/s, %.2fx of accesses()" % (selected, selected / rate))
