@@ -133,8 +133,10 @@ def commands(group, build, quick, out):
         return [["bash", os.path.join(HERE, "viewer", "run.sh"), build,
                  "64" if quick else "256", "1" if quick else "3", out]]
     if group == "python":
+        # The 1 GiB trace the budget was promised on (about 40 s); the best
+        # of five runs, since the rate depends on a core being free.
         return [[py, os.path.join(HERE, "python", "accesses_bench.py"), "--build", build,
-                 "--size-mib", "64" if quick else "512", "--runs", "1" if quick else "3",
+                 "--size-mib", "64" if quick else "1024", "--runs", "1" if quick else "5",
                  "--no-csv", "--json", out]]
     if group == "record":
         return [[os.path.join(build, "bench", "bench_record"),
