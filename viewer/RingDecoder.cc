@@ -138,16 +138,24 @@ Error RingDecoder::readTrailer() {
   if (T.Magic != format::kRingTrailerMagic)
     return Error::success(); // IREE's chunk, or written before extension 1
   const uint64_t FileAt = Info.FileOffset + At;
-  if (T.Version != format::kRingTrailerVersion)
+  if (T.Version != format::kRingTrailerVersion &&
+      T.Version != format::kRingTrailerVersionUnchecked)
     return chunkError(Info.Where, FileAt + 4,
                       Twine("ring trailer version ") + Twine(T.Version) +
-                          " is not the supported version " +
-                          Twine(format::kRingTrailerVersion));
-  if (T.LostSiteCount > format::kMaxLostSites)
+                          " is not a supported version (" +
+                          Twine(format::kRingTrailerVersionUnchecked) + ", " +
+                          Twine(format::kRingTrailerVersion) + ")");
+  if (T.Version == format::kRingTrailerVersion)
+    if (Error E = readChecksums())
+      return E;
+  const uint32_t MaxLostSites = T.Version == format::kRingTrailerVersion
+                                    ? format::kMaxLostSites
+                                    : format::kMaxLostSitesUnchecked;
+  if (T.LostSiteCount > MaxLostSites)
     return chunkError(Info.Where, FileAt + 12,
                       Twine("ring trailer lists ") + Twine(T.LostSiteCount) +
-                          " lost sites, at most " +
-                          Twine(format::kMaxLostSites) + " fit");
+                          " lost sites, at most " + Twine(MaxLostSites) +
+                          " fit");
   // What every writer of trailers writes (docs/FORMAT.md, "The ring
   // trailer"): anything else is damage.
   constexpr uint16_t Known =
@@ -182,10 +190,72 @@ Error RingDecoder::readTrailer() {
                       "neither wrapped nor was cut by a crash");
   Info.Trailer = T;
   Info.LostSites.resize(T.LostSiteCount);
+  const uint64_t SitesEnd = format::lostSitesEnd(Info.Size, T.Version);
   for (uint32_t I = 0; I < T.LostSiteCount; ++I)
     std::memcpy(&Info.LostSites[I],
-                C.Content.data() + At - (I + 1) * sizeof(format::LostSite),
+                C.Content.data() + SitesEnd -
+                    (I + 1) * sizeof(format::LostSite),
                 sizeof(format::LostSite));
+  return Error::success();
+}
+
+Error RingDecoder::readChecksums() {
+  // The tail's checksum first: it covers the trailer, the lost sites, the
+  // block table and the head, which say what everything else means.
+  const uint64_t R = Info.Size;
+  const uint64_t Length = C.Content.size();
+  const uint64_t TailBegin =
+      uint64_t{format::checksumBlockCount(R)} * format::checksumBlockSize(R);
+  format::ChecksumHeader H;
+  std::memcpy(&H, C.Content.data() + format::checksumHeaderOffset(R),
+              sizeof(H));
+  const uint32_t Sum = format::tailChecksum(C.Content.data(), Length);
+  if (Sum != H.TailChecksum)
+    return chunkError(Info.Where, Info.FileOffset + TailBegin,
+                      Twine("checksum mismatch in the tail [") +
+                          hex(TailBegin) + ", " + hex(Length) +
+                          ") (ring trailer, lost sites, block checksums, "
+                          "head): 0x" +
+                          Twine::utohexstr(Sum) + ", expected 0x" +
+                          Twine::utohexstr(H.TailChecksum));
+  if (H.BlockSize != format::checksumBlockSize(R) ||
+      H.BlockCount != format::checksumBlockCount(R))
+    return chunkError(
+        Info.Where, Info.FileOffset + format::checksumHeaderOffset(R),
+        Twine("checksum blocks of ") + Twine(H.BlockSize) + " bytes, " +
+            Twine(H.BlockCount) + " of them, in a ring of " + Twine(R) +
+            " bytes, which has " + Twine(format::checksumBlockCount(R)) +
+            " of " + Twine(format::checksumBlockSize(R)));
+  // Only wgtrace's writer writes checksums, and it never wraps a chunk.
+  if (Info.Wrapped)
+    return chunkError(
+        Info.Where, Info.FileOffset + Length - format::kRingHeadSize,
+        Twine("head ") + Twine(Info.Head) + " is past the ring's " + Twine(R) +
+            " bytes in a chunk with checksums, whose writer "
+            "never wraps a chunk");
+  BlockSize = H.BlockSize;
+  BlockCount = H.BlockCount;
+  return Error::success();
+}
+
+Error RingDecoder::verifyBlocks(uint64_t &Verified, uint64_t Until) const {
+  while (Verified < BlockCount && Verified * BlockSize < Until) {
+    const uint64_t Begin = Verified * BlockSize;
+    uint32_t Want;
+    std::memcpy(&Want,
+                C.Content.data() + format::checksumTableOffset(Info.Size) +
+                    4 * Verified,
+                sizeof(Want));
+    const uint32_t Sum =
+        format::blockChecksum(C.Content.data() + Begin, BlockSize, Verified);
+    if (Sum != Want)
+      return chunkError(Info.Where, Info.FileOffset + Begin,
+                        Twine("checksum mismatch in block ") + Twine(Verified) +
+                            " [" + hex(Begin) + ", " + hex(Begin + BlockSize) +
+                            ") of the ring: 0x" + Twine::utohexstr(Sum) +
+                            ", expected 0x" + Twine::utohexstr(Want));
+    ++Verified;
+  }
   return Error::success();
 }
 
@@ -203,9 +273,12 @@ Error RingDecoder::checkWrittenChunk() {
                           " is past the ring's " + Twine(Info.Size) +
                           " bytes; this file's writer never wraps a chunk");
   // The writer zeroes what follows its records up to the lost-site
-  // entries: a record there means that the head is damaged.
+  // entries: a record there means that the head is damaged. The checksums
+  // of a version-2 chunk cover the head and those zeroes.
+  if (BlockSize)
+    return Error::success();
   const uint64_t Sites =
-      format::ringTrailerOffset(Info.Size) -
+      format::lostSitesEnd(Info.Size, Info.Trailer->Version) -
       uint64_t(Info.Trailer->LostSiteCount) * sizeof(format::LostSite);
   if (Info.Head + format::kRecordAlignment <= Sites) {
     const uint8_t *P = C.Content.data() + Info.Head;
@@ -494,6 +567,19 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
       ConsumedFrom = PendingPhys;
     }
   };
+  // Blocks [0, Verified) of a chunk with checksums matched theirs: a
+  // record is read only once the blocks it lies in did, and the records
+  // before a block that does not are delivered (they lie in blocks that
+  // matched: the one pending too, as it ends before this record).
+  uint64_t Verified = 0;
+  auto Verify = [&](uint64_t Until) -> Error {
+    if (!BlockSize)
+      return Error::success();
+    Error E = verifyBlocks(Verified, Until);
+    if (E && Pending)
+      Deliver();
+    return E;
+  };
   // Ring offset of the record before (a Continuation follows its copy).
   uint64_t PreviousOffset = ~uint64_t{0};
   for (uint64_t A = Begin; A < End;) {
@@ -506,8 +592,19 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
                         Twine("record at ring offset ") + hex(Phys) + ": " +
                             Problem);
     };
+    // Records start 16-byte aligned: the tag and length are in one block.
+    if (Error E = Verify(Phys + format::kRecordAlignment))
+      return E;
     const uint8_t TagByte = format::recordTag(P);
     const uint64_t Size = format::recordSize(P);
+    // A WORKGROUP record is read with the record after it (a copy's
+    // Continuation VALUE).
+    const uint64_t Reach = Size + (TagByte == uint8_t(format::Tag::Workgroup)
+                                       ? format::kValueRecordSize
+                                       : 0);
+    if (Size && Phys + Reach <= Limit)
+      if (Error E = Verify(Phys + Reach))
+        return E;
     if (Size == 0)
       return Fail(Twine("unknown record tag ") + Twine(unsigned(TagByte)));
     if (Phys + Size > Limit)
@@ -657,7 +754,10 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   }
   if (Pending)
     Deliver();
-  return Error::success();
+  Pending = false;
+  // The blocks after the records hold the writer's zeroes: damage there is
+  // damage too, reported once every record has been delivered.
+  return Verify(Info.Size);
 }
 
 } // namespace wgtrace::viewer

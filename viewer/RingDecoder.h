@@ -103,6 +103,13 @@ private:
   /// Reads wgtrace's ring trailer into Info when the chunk has one, and
   /// checks it.
   llvm::Error readTrailer();
+  /// A version-2 trailer's checksums: the tail's, checked here (it covers
+  /// the trailer, lost sites, block table and head), and the block
+  /// geometry, which decode() checks block by block.
+  llvm::Error readChecksums();
+  /// Checks the blocks from \p Verified on that start before ring offset
+  /// \p Until, advancing \p Verified past those that match.
+  llvm::Error verifyBlocks(uint64_t &Verified, uint64_t Until) const;
   /// A chunk of a writer that ends its files with a run record (Strict):
   /// it has a trailer, never wraps, and nothing follows its head.
   llvm::Error checkWrittenChunk();
@@ -131,6 +138,9 @@ private:
   /// The chunk's writer is wgtrace's, as the metadata's run_record says:
   /// the writer's own rules hold too (trailers, zeroed print padding).
   bool Strict = false;
+  /// A chunk with checksums (trailer version 2): its blocks; 0 without.
+  uint64_t BlockSize = 0;
+  uint64_t BlockCount = 0;
   RecordLimits Limits;
   std::function<void(uint64_t, uint64_t)> Consumed;
   /// Counted as decode() reads the records.

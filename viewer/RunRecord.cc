@@ -90,13 +90,32 @@ Expected<RunInfo> decodeRunRecord(const Chunk &C) {
   };
   // Its trailer is exactly what the writer writes: nothing in it counts.
   const uint64_t TrailerAt = format::ringTrailerOffset(R);
-  if (T.Version != format::kRingTrailerVersion ||
+  // Version 2: its tail checksum covers the whole chunk (a run record's
+  // ring is smaller than a block).
+  if (T.Version == format::kRingTrailerVersion) {
+    format::ChecksumHeader H;
+    const uint64_t HeaderAt = format::checksumHeaderOffset(R);
+    std::memcpy(&H, C.Content.data() + HeaderAt, sizeof(H));
+    const uint32_t Sum =
+        format::tailChecksum(C.Content.data(), C.Content.size());
+    if (Sum != H.TailChecksum)
+      return Fail(HeaderAt + offsetof(format::ChecksumHeader, TailChecksum),
+                  "checksum mismatch in the chunk [0x0, 0x" +
+                      Twine::utohexstr(C.Content.size()) + "): 0x" +
+                      Twine::utohexstr(Sum) + ", expected 0x" +
+                      Twine::utohexstr(H.TailChecksum) + ": it is damaged");
+    if (H.BlockSize != format::checksumBlockSize(R) ||
+        H.BlockCount != format::checksumBlockCount(R))
+      return Fail(HeaderAt, "its checksum header is not a run record's");
+  }
+  if ((T.Version != format::kRingTrailerVersion &&
+       T.Version != format::kRingTrailerVersionUnchecked) ||
       T.Flags != format::kTrailerRunRecord ||
       T.RingId != format::kRunRecordRingId || T.LostSiteCount ||
       T.ChunkSequence || T.BaseVirtualOffset || T.RingSize != R ||
       T.BytesLost || T.RecordsLost || T.WorkgroupsLost)
     return Fail(TrailerAt, "its ring trailer is not the run record's (version "
-                           "1, flags 0x10, ring 0xFFFFFFFF, ring size " +
+                           "1 or 2, flags 0x10, ring 0xFFFFFFFF, ring size " +
                                Twine(R) + ", nothing lost)");
   uint64_t Head;
   std::memcpy(&Head,
@@ -105,7 +124,7 @@ Expected<RunInfo> decodeRunRecord(const Chunk &C) {
   if (Head != 0)
     return Fail(C.Content.size() - format::kRingHeadSize,
                 Twine("head ") + Twine(Head) + " is not 0");
-  const uint64_t Room = format::runRecordRoom(R);
+  const uint64_t Room = format::runRecordRoom(R, T.Version);
   format::RunRecord Rec;
   std::memcpy(&Rec, C.Content.data(), sizeof(Rec));
   if (Rec.Magic != format::kRunRecordMagic)
@@ -137,8 +156,9 @@ Expected<RunInfo> decodeRunRecord(const Chunk &C) {
                       " does not match its contents (0x" +
                       Twine::utohexstr(Sum) + "): it is damaged");
   }
-  // What follows the strings up to the trailer is zero, as written.
-  for (uint64_t I = Entries + Rec.StringBytes; I < TrailerAt; ++I)
+  // What follows the strings up to the checksums (version 1: the trailer)
+  // is zero, as written.
+  for (uint64_t I = Entries + Rec.StringBytes; I < Room; ++I)
     if (C.Content[I])
       return Fail(I, "bytes after its strings are not zero");
   RunInfo Info;

@@ -43,18 +43,30 @@ uint64_t continuedFrom(const ThreadRing &TR, uint64_t V, uint64_t End) {
 
 } // namespace
 
-void writeTail(Sink &Out, uint64_t Used, uint64_t RingSize,
+void writeTail(ChecksumSink &Out, uint64_t RingSize,
                const format::RingTrailer &Trailer,
                const format::LostSite *LostSites, uint64_t Head) {
-  uint64_t TrailerAt = format::ringTrailerOffset(RingSize);
-  uint64_t SitesAt =
-      TrailerAt - uint64_t(Trailer.LostSiteCount) * sizeof(format::LostSite);
-  writeRepeated(Out, 0, SitesAt - Used);
-  // Entry 0 lies nearest to the trailer.
-  for (uint32_t I = Trailer.LostSiteCount; I-- > 0;)
-    Out.write(&LostSites[I], sizeof(format::LostSite));
-  Out.write(&Trailer, sizeof(Trailer));
-  Out.write(&Head, sizeof(Head));
+  // Zeros up to the ring's end (hashed as its blocks), then the tail
+  // composed whole, so that its checksum can cover it.
+  if (Out.position() < RingSize)
+    writeRepeated(Out, 0, RingSize - Out.position());
+  const uint64_t Start = Out.position();
+  const uint64_t End = format::ringChunkContentLength(RingSize);
+  uint8_t Tail[format::kRingPadding] = {};
+  auto At = [&](uint64_t Offset) { return Tail + (Offset - Start); };
+  const uint64_t SitesEnd = format::lostSitesEnd(RingSize);
+  for (uint32_t I = 0; I < Trailer.LostSiteCount; ++I)
+    std::memcpy(At(SitesEnd - (I + 1) * sizeof(format::LostSite)),
+                &LostSites[I], sizeof(format::LostSite));
+  const uint64_t HeaderAt = format::checksumHeaderOffset(RingSize);
+  const format::ChecksumHeader Header = {format::checksumBlockSize(RingSize),
+                                         format::checksumBlockCount(RingSize),
+                                         0};
+  std::memcpy(At(HeaderAt), &Header, sizeof(Header));
+  std::memcpy(At(format::ringTrailerOffset(RingSize)), &Trailer,
+              sizeof(Trailer));
+  std::memcpy(At(End - format::kRingHeadSize), &Head, sizeof(Head));
+  Out.finish(Tail, End - Start, HeaderAt);
 }
 
 namespace {
@@ -170,6 +182,7 @@ void writeRingChunk(Sink &Out, const ThreadRing &TR, uint16_t Flags) {
   uint64_t RingSize = chunkRingSize(Used);
   uint64_t Length = format::ringChunkContentLength(RingSize);
   writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer, Length);
+  ChecksumSink Content(Out, RingSize);
 
   // The records, in order from the chunk's first, copied in pieces small
   // enough for a signal handler's stack, keys made relative to the first.
@@ -179,7 +192,7 @@ void writeRingChunk(Sink &Out, const ThreadRing &TR, uint16_t Flags) {
     const uint8_t *Record = recordAt(TR, V);
     uint64_t Size = format::recordSize(Record);
     if (Fill + Size > sizeof(Piece)) {
-      Out.write(Piece, Fill);
+      Content.write(Piece, Fill);
       Fill = 0;
     }
     std::memcpy(Piece + Fill, Record, Size);
@@ -192,7 +205,7 @@ void writeRingChunk(Sink &Out, const ThreadRing &TR, uint16_t Flags) {
     Fill += Size;
     V += Size;
   }
-  Out.write(Piece, Fill);
+  Content.write(Piece, Fill);
 
   // Sites whose invocations were all overwritten, in dispatch id order, as
   // many as the padding holds.
@@ -222,7 +235,7 @@ void writeRingChunk(Sink &Out, const ThreadRing &TR, uint16_t Flags) {
   format::RingTrailer Trailer =
       makeTrailer(Flags, TR.Ordinal, 0, P.Begin, TR.size(), Loss);
   Trailer.LostSiteCount = LostCount;
-  writeTail(Out, Used, RingSize, Trailer, Lost, Used);
+  writeTail(Content, RingSize, Trailer, Lost, Used);
   writeChunkPadding(Out, Length);
 }
 
@@ -253,11 +266,17 @@ void writeBufferChunk(Sink &Out, const BufferChunk &B, uint16_t Flags,
   uint64_t RingSize = Compact ? chunkRingSize(B.Used) : B.RingSize;
   uint64_t Length = format::ringChunkContentLength(RingSize);
   writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer, Length);
-  Out.write(B.Data, B.Used);
+  ChecksumSink Content(Out, RingSize);
+  // A compact chunk is a ring's current buffer, which its thread may still
+  // be writing (flushTrace, a signal).
+  if (Compact)
+    Content.writeCopied(B.Data, B.Used);
+  else
+    Content.write(B.Data, B.Used);
   format::RingTrailer Trailer =
       makeTrailer(Flags | format::kTrailerStream, B.RingId, B.Sequence,
                   B.Lifetime, B.RingSize, TrailerLoss());
-  writeTail(Out, B.Used, RingSize, Trailer, nullptr, B.Used);
+  writeTail(Content, RingSize, Trailer, nullptr, B.Used);
   writeChunkPadding(Out, Length);
 }
 

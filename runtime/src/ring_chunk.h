@@ -12,6 +12,7 @@
 #ifndef WGTRACE_RUNTIME_RING_CHUNK_H
 #define WGTRACE_RUNTIME_RING_CHUNK_H
 
+#include "checksum_sink.h"
 #include "sink.h"
 #include "thread_ring.h"
 
@@ -26,11 +27,11 @@ namespace wgtrace::runtime {
 /// power of two of at least 4 KiB that holds them.
 uint64_t chunkRingSize(uint64_t Used);
 
-/// After \p Used bytes of a chunk's ring storage have been written: the
-/// zeros up to the lost-site entries, \p Trailer's LostSiteCount entries
-/// of \p LostSites (entry 0 nearest to the trailer), \p Trailer and the
-/// head word \p Head.
-void writeTail(Sink &Out, uint64_t Used, uint64_t RingSize,
+/// After the bytes of a chunk's ring storage have been written through
+/// \p Out: the zeros up to the lost-site entries, \p Trailer's
+/// LostSiteCount entries of \p LostSites (entry 0 nearest to the checksum
+/// table), the checksums, \p Trailer (version 2) and the head word \p Head.
+void writeTail(ChecksumSink &Out, uint64_t RingSize,
                const format::RingTrailer &Trailer,
                const format::LostSite *LostSites, uint64_t Head);
 

@@ -90,7 +90,8 @@ void writeRunRecordChunk(Sink &Out, const RunEnding &How, bool Unlocked) {
 
   writeChunkHeader(Out, format::ChunkType::DispatchRingBuffer,
                    format::ringChunkContentLength(RingSize));
-  Out.write(Storage, sizeof(Storage));
+  ChecksumSink Content(Out, RingSize);
+  Content.write(Storage, sizeof(Storage));
   format::RingTrailer T = {};
   T.Magic = format::kRingTrailerMagic;
   T.Version = format::kRingTrailerVersion;
@@ -98,7 +99,7 @@ void writeRunRecordChunk(Sink &Out, const RunEnding &How, bool Unlocked) {
   T.RingId = format::kRunRecordRingId;
   T.RingSize = RingSize;
   // The head is 0: no reader of rings finds a record here.
-  writeTail(Out, sizeof(Storage), RingSize, T, nullptr, /*Head=*/0);
+  writeTail(Content, RingSize, T, nullptr, /*Head=*/0);
 }
 
 } // namespace wgtrace::runtime

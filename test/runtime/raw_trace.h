@@ -80,6 +80,10 @@ struct RawTrace {
   std::vector<RawRing> Rings;
   /// The run records (the last chunk of every trace wgtrace writes).
   std::vector<format::RunRecord> Runs;
+  /// The ring chunks (the run record's too) whose trailer is not version 2
+  /// or whose checksums are not those format::sealRingChunk computes from
+  /// the chunk in memory: empty when the streamed ones are all right.
+  std::string ChecksumProblems;
 
   static RawTrace read(const std::string &Path) {
     RawTrace T;
@@ -95,6 +99,11 @@ struct RawTrace {
                  T.File.data() + Offset + 16, H.ContentLength};
       if (C.Type == format::ChunkType::DispatchRingBuffer) {
         RawRing R = readRing(C);
+        std::vector<uint8_t> Sealed(C.Content, C.Content + C.Length);
+        format::sealRingChunk(Sealed.data(), Sealed.size());
+        if (!R.Trailer || R.Trailer->Version != format::kRingTrailerVersion ||
+            std::memcmp(Sealed.data(), C.Content, C.Length) != 0)
+          T.ChecksumProblems += "chunk at " + std::to_string(Offset) + " ";
         C.RunRecord =
             R.Trailer && (R.Trailer->Flags & format::kTrailerRunRecord);
         if (C.RunRecord) {
@@ -143,7 +152,10 @@ struct RawTrace {
       R.Trailer = T;
       for (uint32_t I = 0; I < T.LostSiteCount; ++I) {
         format::LostSite S;
-        std::memcpy(&S, C.Content + TrailerAt - (I + 1) * sizeof(S), sizeof(S));
+        std::memcpy(&S,
+                    C.Content + format::lostSitesEnd(R.RingSize, T.Version) -
+                        (I + 1) * sizeof(S),
+                    sizeof(S));
         R.LostSites.push_back(S);
       }
     }

@@ -67,6 +67,9 @@ void expectSelfContainedChunks(const RawTrace &T) {
   std::string Bad;
   T.invocations(&Bad);
   EXPECT_EQ(Bad, "");
+  // The checksums the writer computed as it streamed the chunks are those
+  // of the bytes it wrote.
+  EXPECT_EQ(T.ChecksumProblems, "");
 }
 
 /// Checks that the timing chunks follow every ring chunk and that each
@@ -663,6 +666,8 @@ TEST(TraceModes, FaultInTheMiddleOfALoopKeepsTheLoopsRecords) {
   // Ten rounds, then the 11th load and the store through null.
   EXPECT_EQ(D.Workgroups[4].Loads, 11u);
   EXPECT_EQ(D.Workgroups[4].Stores, 11u);
+  // The crash handler's chunks have the checksums of what it wrote.
+  expectSelfContainedChunks(RawTrace::read(Path));
 }
 
 // Workgroups of 2 KiB in a 64 KiB ring: every workgroup record lands where
@@ -713,6 +718,7 @@ TEST(TraceModes, StreamModeSurvivesACrash) {
   ASSERT_EQ(Counts.size(), 300u);
   for (uint32_t Id = 1; Id < 300; ++Id)
     EXPECT_EQ(Counts[Id].second, 100u) << "workgroup " << Id;
+  expectSelfContainedChunks(RawTrace::read(Path));
 }
 
 TEST(TraceModes, MemoryOffKeepsOnlyWorkgroups) {

@@ -157,13 +157,31 @@ TEST(RunRecord, ADamagedRunRecordIsOneErrorLine) {
   std::vector<uint8_t> Bytes = trace(&Record);
   // The run record's version field: 16 bytes of chunk header into the
   // last chunk, then 4.
-  size_t RunChunk = Bytes.size() - 16 -
-                    format::ringChunkContentLength(format::kRunRecordRingSize);
+  const uint64_t Content =
+      format::ringChunkContentLength(format::kRunRecordRingSize);
+  size_t RunChunk = Bytes.size() - 16 - Content;
   Bytes[RunChunk + 16 + 4] = 9;
+  // The chunk's checksum says so first.
   std::string Path = writeTrace("bad-run.bin", Bytes);
   ViewRun R = view("summary " + Path);
   EXPECT_EQ(R.Status, 2);
   EXPECT_NE(R.Out.find("0,0,0"), std::string::npos) << R.Out;
+  const uint64_t SumAt =
+      format::checksumHeaderOffset(format::kRunRecordRingSize) +
+      offsetof(format::ChecksumHeader, TailChecksum);
+  const std::string Prefix =
+      "wgtrace-view: error: " + Path + ": offset 0x" +
+      llvm::utohexstr(RunChunk + 16 + SumAt, true) +
+      ": chunk 2 (ring): run record: checksum mismatch in the chunk [0x0, "
+      "0x1010): 0x";
+  EXPECT_EQ(R.Err.substr(0, Prefix.size()), Prefix);
+  EXPECT_NE(R.Err.find(": it is damaged\n"), std::string::npos) << R.Err;
+  // With checksums that match (a writer's mistake), the record's own
+  // checks.
+  format::sealRingChunk(Bytes.data() + RunChunk + 16, Content);
+  Path = writeTrace("bad-run.bin", Bytes);
+  R = view("summary " + Path);
+  EXPECT_EQ(R.Status, 2);
   EXPECT_EQ(R.Err, "wgtrace-view: error: " + Path + ": offset 0x" +
                        llvm::utohexstr(RunChunk + 16 + 4, true) +
                        ": chunk 2 (ring): run record: version 9 is not the "

@@ -85,7 +85,10 @@ uint64_t RingBuilder::continuation(uint32_t DispatchId,
 void RingBuilder::trailer(format::RingTrailer T,
                           std::vector<format::LostSite> Lost) {
   T.Magic = format::kRingTrailerMagic;
-  T.Version = format::kRingTrailerVersion;
+  // A test may ask for an earlier writer's trailer (version 1, no
+  // checksums).
+  if (!T.Version)
+    T.Version = format::kRingTrailerVersion;
   T.LostSiteCount = uint32_t(Lost.size());
   Trailer = T;
   LostSites = std::move(Lost);
@@ -96,12 +99,15 @@ std::vector<uint8_t> RingBuilder::content() const {
   if (Trailer) {
     const uint64_t At = format::ringTrailerOffset(Size);
     std::memcpy(Out.data() + At, &*Trailer, sizeof(*Trailer));
+    const uint64_t SitesEnd = format::lostSitesEnd(Size, Trailer->Version);
     for (size_t I = 0; I < LostSites.size(); ++I)
-      std::memcpy(Out.data() + At - (I + 1) * sizeof(format::LostSite),
+      std::memcpy(Out.data() + SitesEnd - (I + 1) * sizeof(format::LostSite),
                   &LostSites[I], sizeof(format::LostSite));
   }
   std::memcpy(Out.data() + Out.size() - format::kRingHeadSize, &Head,
               sizeof(Head));
+  if (Trailer && Trailer->Version == format::kRingTrailerVersion)
+    format::sealRingChunk(Out.data(), Out.size());
   return Out;
 }
 
@@ -148,6 +154,7 @@ TraceBuilder::runRecord(format::RunRecord Record,
   T.RingId = format::kRunRecordRingId;
   T.RingSize = R;
   std::memcpy(Content.data() + format::ringTrailerOffset(R), &T, sizeof(T));
+  format::sealRingChunk(Content.data(), Content.size());
   return chunk(uint16_t(format::ChunkType::DispatchRingBuffer), Content);
 }
 

@@ -108,8 +108,9 @@ public:
   uint64_t continuation(uint32_t DispatchId, std::array<uint32_t, 3> Id,
                         std::array<uint32_t, 3> Count, uint32_t ProcessorId,
                         uint64_t FirstRecord);
-  /// Writes \p Trailer (magic, version and lost-site count filled in) and
-  /// \p Lost just below it in the padding.
+  /// Writes \p Trailer (magic, lost-site count and, unless it has one,
+  /// version 2 filled in) and \p Lost in the padding; a version-2 chunk
+  /// gets its checksums when content() lays it out.
   void trailer(format::RingTrailer Trailer,
                std::vector<format::LostSite> Lost = {});
 

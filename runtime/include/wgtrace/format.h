@@ -366,12 +366,18 @@ inline uint64_t recordSize(const void *Record) {
 // wgtrace writes every ring chunk so that it does not wrap and no record
 // spills into the padding; the padding's last bytes before the head then
 // hold a RingTrailer saying which ring the chunk belongs to and what was
-// lost before it. IREE's tools ignore the padding. Lost-site entries, when
-// any, lie immediately before the trailer (entry 0 nearest to it).
+// lost before it. IREE's tools ignore the padding. Version 2: just below
+// the trailer lie a ChecksumHeader and, below it, the array of the
+// checksums of the chunk's blocks, and below that the lost-site entries
+// (entry 0 nearest to the array). Version 1 (earlier writers) has no checksums:
+// its lost-site entries lie immediately before the trailer.
 
 /// "WGRT" read as a little-endian u32.
 inline constexpr uint32_t kRingTrailerMagic = 0x54524757u;
-inline constexpr uint16_t kRingTrailerVersion = 1;
+/// The version every writer writes: with block checksums.
+inline constexpr uint16_t kRingTrailerVersion = 2;
+/// Written before checksums: read, unverified.
+inline constexpr uint16_t kRingTrailerVersionUnchecked = 1;
 
 // RingTrailer::Flags bits.
 /// Records of this ring were overwritten before this chunk's first byte.
@@ -417,18 +423,259 @@ struct LostSite {
 };
 static_assert(sizeof(LostSite) == 8);
 
+/// Version 2: what lies just below the trailer. The ring [0, RingSize) is
+/// cut into BlockCount blocks of BlockSize bytes, each with a 32-bit
+/// checksum (blockChecksum, seeded with the block's index) in the u32
+/// array that ends just below this header; the tail, every
+/// content byte after the last block (the padding, or the whole chunk of
+/// a run record), has TailChecksum, computed with this field taken as 0.
+struct ChecksumHeader {
+  uint64_t BlockSize;
+  uint32_t BlockCount;
+  uint32_t TailChecksum;
+};
+static_assert(sizeof(ChecksumHeader) == 16);
+
+/// Blocks of a ring are at least this large (a smaller block would add
+/// table entries, not detection)...
+inline constexpr uint64_t kMinChecksumBlockSize = 4096;
+/// ...and a ring has at most this many, so that the table (1 KiB) leaves
+/// the padding room for kMaxLostSites entries.
+inline constexpr uint32_t kMaxChecksumBlocks = 256;
+
+/// The checksum block size of a ring chunk of \p RingSize bytes.
+constexpr uint64_t checksumBlockSize(uint64_t RingSize) {
+  return RingSize / kMaxChecksumBlocks > kMinChecksumBlockSize
+             ? RingSize / kMaxChecksumBlocks
+             : kMinChecksumBlockSize;
+}
+/// Its block count: 0 for a ring smaller than a block (the run record's),
+/// which only the tail covers.
+constexpr uint32_t checksumBlockCount(uint64_t RingSize) {
+  return static_cast<uint32_t>(RingSize / checksumBlockSize(RingSize));
+}
+/// The seed of the tail's checksum: the index after the last block's.
+constexpr uint64_t tailChecksumSeed(uint64_t RingSize) {
+  return checksumBlockCount(RingSize);
+}
+
 /// Content offset of the trailer in a ring chunk of \p RingSize bytes.
 constexpr uint64_t ringTrailerOffset(uint64_t RingSize) {
   return RingSize + kRingPadding - kRingHeadSize - sizeof(RingTrailer);
 }
-/// Bytes of a run record chunk of ring size \p RingSize that its record,
-/// entries and strings may fill: all before the trailer.
-constexpr uint64_t runRecordRoom(uint64_t RingSize) {
-  return ringTrailerOffset(RingSize);
+/// Version 2: content offsets of the ChecksumHeader and of the block table
+/// (the u32 of block i at checksumTableOffset + 4 i).
+constexpr uint64_t checksumHeaderOffset(uint64_t RingSize) {
+  return ringTrailerOffset(RingSize) - sizeof(ChecksumHeader);
 }
-/// Most lost-site entries that fit between the ring's end and the trailer.
+constexpr uint64_t checksumTableOffset(uint64_t RingSize) {
+  return checksumHeaderOffset(RingSize) -
+         uint64_t{4} * checksumBlockCount(RingSize);
+}
+/// Where lost-site entry 0 ends (entry I lies at lostSitesEnd - 8 (I + 1)),
+/// for a trailer of \p Version.
+constexpr uint64_t lostSitesEnd(uint64_t RingSize,
+                                uint16_t Version = kRingTrailerVersion) {
+  return Version == kRingTrailerVersionUnchecked
+             ? ringTrailerOffset(RingSize)
+             : checksumTableOffset(RingSize);
+}
+/// Bytes of a run record chunk of ring size \p RingSize that its record,
+/// entries and strings may fill: all before the checksums (version 1:
+/// before the trailer).
+constexpr uint64_t runRecordRoom(uint64_t RingSize,
+                                 uint16_t Version = kRingTrailerVersion) {
+  return lostSitesEnd(RingSize, Version);
+}
+/// Most lost-site entries that fit between the ring's end and the block
+/// table of the largest.
 inline constexpr uint32_t kMaxLostSites =
+    (kRingPadding - kRingHeadSize - sizeof(RingTrailer) -
+     sizeof(ChecksumHeader) - 4 * kMaxChecksumBlocks) /
+    sizeof(LostSite);
+/// Most lost-site entries a version-1 trailer may list.
+inline constexpr uint32_t kMaxLostSitesUnchecked =
     (kRingPadding - kRingHeadSize - sizeof(RingTrailer)) / sizeof(LostSite);
+
+//===----------------------------------------------------------------------===//
+// wgtrace extension 1: the ring chunk's checksums
+//===----------------------------------------------------------------------===//
+
+// XXH64 (Yann Collet's xxHash, 64-bit; docs/FORMAT.md): four independent
+// 64-bit multiply-rotate lanes over 32-byte stripes, so a writer hashes
+// gigabytes at exit in a fraction of the time it takes to write them.
+// Incremental: any split of the input gives the same hash, so a writer
+// hashes bytes as it streams them. Pure computation, no allocation: the
+// crash handler calls it.
+
+namespace xxh {
+inline constexpr uint64_t kXxPrime1 = 0x9E3779B185EBCA87ull;
+inline constexpr uint64_t kXxPrime2 = 0xC2B2AE3D27D4EB4Full;
+inline constexpr uint64_t kXxPrime3 = 0x165667B19E3779F9ull;
+inline constexpr uint64_t kXxPrime4 = 0x85EBCA77C2B2AE63ull;
+inline constexpr uint64_t kXxPrime5 = 0x27D4EB2F165667C5ull;
+
+inline uint64_t rotl64(uint64_t X, unsigned R) {
+  return (X << R) | (X >> (64 - R));
+}
+/// Little-endian loads, whatever the host's order (the file's is little).
+inline uint64_t load64(const uint8_t *P) {
+  uint64_t V;
+  std::memcpy(&V, P, sizeof(V));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  V = __builtin_bswap64(V);
+#endif
+  return V;
+}
+inline uint32_t load32(const uint8_t *P) {
+  uint32_t V;
+  std::memcpy(&V, P, sizeof(V));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  V = __builtin_bswap32(V);
+#endif
+  return V;
+}
+inline uint64_t xxRound(uint64_t Acc, uint64_t Input) {
+  return rotl64(Acc + Input * kXxPrime2, 31) * kXxPrime1;
+}
+inline uint64_t xxMerge(uint64_t Acc, uint64_t Lane) {
+  return (Acc ^ xxRound(0, Lane)) * kXxPrime1 + kXxPrime4;
+}
+} // namespace xxh
+
+/// XXH64 of a byte stream fed in pieces.
+class Xxh64 {
+public:
+  explicit Xxh64(uint64_t Seed = 0)
+      : Lane{Seed + xxh::kXxPrime1 + xxh::kXxPrime2, Seed + xxh::kXxPrime2,
+             Seed, Seed - xxh::kXxPrime1},
+        Seed(Seed) {}
+
+  void update(const void *Data, uint64_t Length) {
+    const auto *P = static_cast<const uint8_t *>(Data);
+    Total += Length;
+    if (Buffered) {
+      uint64_t Take = Length < 32 - Buffered ? Length : 32 - Buffered;
+      std::memcpy(Stripe + Buffered, P, Take);
+      Buffered += static_cast<unsigned>(Take);
+      P += Take;
+      Length -= Take;
+      if (Buffered < 32)
+        return;
+      consume(Stripe);
+      Buffered = 0;
+    }
+    // Four lanes in locals: the compiler keeps them in registers.
+    uint64_t V0 = Lane[0], V1 = Lane[1], V2 = Lane[2], V3 = Lane[3];
+    for (; Length >= 32; P += 32, Length -= 32) {
+      V0 = xxh::xxRound(V0, xxh::load64(P));
+      V1 = xxh::xxRound(V1, xxh::load64(P + 8));
+      V2 = xxh::xxRound(V2, xxh::load64(P + 16));
+      V3 = xxh::xxRound(V3, xxh::load64(P + 24));
+    }
+    Lane[0] = V0, Lane[1] = V1, Lane[2] = V2, Lane[3] = V3;
+    std::memcpy(Stripe, P, Length);
+    Buffered = static_cast<unsigned>(Length);
+  }
+
+  uint64_t digest() const {
+    using namespace xxh;
+    uint64_t H;
+    if (Total >= 32) {
+      H = rotl64(Lane[0], 1) + rotl64(Lane[1], 7) + rotl64(Lane[2], 12) +
+          rotl64(Lane[3], 18);
+      for (uint64_t L : Lane)
+        H = xxMerge(H, L);
+    } else {
+      H = Seed + kXxPrime5;
+    }
+    H += Total;
+    const uint8_t *P = Stripe;
+    unsigned Left = Buffered;
+    for (; Left >= 8; P += 8, Left -= 8)
+      H = rotl64(H ^ xxRound(0, load64(P)), 27) * kXxPrime1 + kXxPrime4;
+    if (Left >= 4) {
+      H = rotl64(H ^ (uint64_t{load32(P)} * kXxPrime1), 23) * kXxPrime2 +
+          kXxPrime3;
+      P += 4;
+      Left -= 4;
+    }
+    for (; Left; ++P, --Left)
+      H = rotl64(H ^ (*P * kXxPrime5), 11) * kXxPrime1;
+    H ^= H >> 33;
+    H *= kXxPrime2;
+    H ^= H >> 29;
+    H *= kXxPrime3;
+    H ^= H >> 32;
+    return H;
+  }
+
+  /// The 32-bit checksum the format stores: the digest's halves xored.
+  uint32_t checksum() const {
+    uint64_t H = digest();
+    return static_cast<uint32_t>(H ^ (H >> 32));
+  }
+
+private:
+  void consume(const uint8_t *P) {
+    Lane[0] = xxh::xxRound(Lane[0], xxh::load64(P));
+    Lane[1] = xxh::xxRound(Lane[1], xxh::load64(P + 8));
+    Lane[2] = xxh::xxRound(Lane[2], xxh::load64(P + 16));
+    Lane[3] = xxh::xxRound(Lane[3], xxh::load64(P + 24));
+  }
+
+  uint64_t Lane[4];
+  uint64_t Seed;
+  uint64_t Total = 0;
+  uint8_t Stripe[32] = {};
+  unsigned Buffered = 0;
+};
+
+/// The checksum of block \p Index of a ring chunk (its \p Length bytes at
+/// \p Bytes), or with tailChecksumSeed() of its tail.
+inline uint32_t blockChecksum(const uint8_t *Bytes, uint64_t Length,
+                              uint64_t Index) {
+  Xxh64 H(Index);
+  H.update(Bytes, Length);
+  return H.checksum();
+}
+
+/// The tail checksum of a ring chunk's \p Length content bytes at
+/// \p Content (ring size Length - kRingPadding, version-2 trailer): the
+/// bytes after its last block, TailChecksum taken as 0.
+inline uint32_t tailChecksum(const uint8_t *Content, uint64_t Length) {
+  const uint64_t RingSize = Length - kRingPadding;
+  const uint64_t Begin =
+      uint64_t{checksumBlockCount(RingSize)} * checksumBlockSize(RingSize);
+  const uint64_t Field =
+      checksumHeaderOffset(RingSize) + offsetof(ChecksumHeader, TailChecksum);
+  static const uint8_t Zero[4] = {};
+  Xxh64 H(tailChecksumSeed(RingSize));
+  H.update(Content + Begin, Field - Begin);
+  H.update(Zero, sizeof(Zero));
+  H.update(Content + Field + 4, Length - Field - 4);
+  return H.checksum();
+}
+
+/// Writes the ChecksumHeader, block checksums and tail checksum of a ring
+/// chunk laid out in memory (\p Length content bytes at \p Content, its
+/// version-2 trailer and lost sites in place). For writers that hold a
+/// whole chunk; the runtime hashes as it streams.
+inline void sealRingChunk(uint8_t *Content, uint64_t Length) {
+  const uint64_t RingSize = Length - kRingPadding;
+  const uint64_t BlockSize = checksumBlockSize(RingSize);
+  const uint32_t Count = checksumBlockCount(RingSize);
+  const uint64_t Table = checksumTableOffset(RingSize);
+  for (uint32_t I = 0; I < Count; ++I) {
+    uint32_t Sum = blockChecksum(Content + I * BlockSize, BlockSize, I);
+    std::memcpy(Content + Table + 4 * uint64_t(I), &Sum, 4);
+  }
+  ChecksumHeader Header = {BlockSize, Count, 0};
+  const uint64_t At = checksumHeaderOffset(RingSize);
+  std::memcpy(Content + At, &Header, sizeof(Header));
+  Header.TailChecksum = tailChecksum(Content, Length);
+  std::memcpy(Content + At, &Header, sizeof(Header));
+}
 
 //===----------------------------------------------------------------------===//
 // wgtrace extension 1: the run record
