@@ -241,7 +241,8 @@ void CacheTool::printJson() {
           json::Object{{"min", Lo}, {"max", Hi}, {"count", Histogram[B]}});
     }
   json::Value Root =
-      json::Object{{"cache", json::Object{{"size", Geometry.Size},
+      json::Object{{"schema", "wgtrace-cache/1"},
+                   {"cache", json::Object{{"size", Geometry.Size},
                                           {"line_size", Geometry.LineSize},
                                           {"ways", Geometry.Ways},
                                           {"sets", Geometry.sets()},

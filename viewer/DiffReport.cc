@@ -53,7 +53,8 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
                const DiffSide &Before, const DiffSide &After) {
   using Dimension = ProfileTool::Dimension;
   if (Json) {
-    json::Object Root{{"before", Before.Path},
+    json::Object Root{{"schema", "wgtrace-diff/1"},
+                      {"before", Before.Path},
                       {"after", After.Path},
                       {"cache", json::Object{{"size", G.Size},
                                              {"line_size", G.LineSize},

@@ -291,11 +291,10 @@ void FootprintTool::printJson() {
                                {"buffers", std::move(Uses)},
                                {"streams", std::move(Streams)}});
   }
-  json::Value Root = json::Object{{"buffer_gap", BufferGap},
-                                  {"run", runJson(Census)},
-                                  {"loss", censusJson(Census)},
-                                  {"buffers", std::move(BuffersJ)},
-                                  {"workgroups", std::move(WGs)}};
+  json::Value Root = json::Object{
+      {"schema", "wgtrace-footprint/1"}, {"buffer_gap", BufferGap},
+      {"run", runJson(Census)},          {"loss", censusJson(Census)},
+      {"buffers", std::move(BuffersJ)},  {"workgroups", std::move(WGs)}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -391,12 +391,11 @@ void RacesTool::printJson() {
     }
     List.push_back(std::move(O));
   }
-  json::Value Root = json::Object{{"races", RaceCount},
-                                  {"groups", GroupCount},
-                                  {"launches", uint64_t(Launches.size())},
-                                  {"run", runJson(Census)},
-                                  {"loss", censusJson(Census)},
-                                  {"listed", std::move(List)}};
+  json::Value Root = json::Object{
+      {"schema", "wgtrace-races/1"}, {"races", RaceCount},
+      {"groups", GroupCount},        {"launches", uint64_t(Launches.size())},
+      {"run", runJson(Census)},      {"loss", censusJson(Census)},
+      {"listed", std::move(List)}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

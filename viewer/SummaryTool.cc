@@ -278,14 +278,12 @@ void SummaryTool::printJson() {
   json::Object KernelsJ;
   for (const auto &[Name, C] : Kernels)
     KernelsJ[Name] = toJson(C);
-  json::Value Root = json::Object{{"line_size", uint64_t(1) << LineShift},
-                                  {"lost_bytes", lostBytes()},
-                                  {"run", runJson(Census)},
-                                  {"loss", censusJson(Census)},
-                                  {"by", groupByName(Grouping.by())},
-                                  {"groups", std::move(GroupsJ)},
-                                  {"sites", std::move(SitesJ)},
-                                  {"kernels", std::move(KernelsJ)}};
+  json::Value Root = json::Object{
+      {"schema", "wgtrace-summary/1"}, {"line_size", uint64_t(1) << LineShift},
+      {"lost_bytes", lostBytes()},     {"run", runJson(Census)},
+      {"loss", censusJson(Census)},    {"by", groupByName(Grouping.by())},
+      {"groups", std::move(GroupsJ)},  {"sites", std::move(SitesJ)},
+      {"kernels", std::move(KernelsJ)}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -370,7 +370,7 @@ int runReports(
   const bool Many = Inputs.size() > 1;
   int Status = 0;
   if (Many && IsJson)
-    OS << "{\"files\": [\n";
+    OS << "{\"schema\": \"wgtrace-files/1\", \"files\": [\n";
   for (size_t I = 0; I < Inputs.size(); ++I) {
     if (Many && IsJson)
       OS << (I ? ",\n" : "") << "{\"file\": " << json::Value(Inputs[I])

@@ -347,3 +347,35 @@ TEST(CliReport, AWorkgroupWhoseBeginningWasOverwrittenIsMarkedInEveryView) {
 }
 
 } // namespace
+
+namespace {
+
+// Every JSON report names its schema and version, so that a script can
+// tell which fields to expect (docs/VIEWER.md, "JSON").
+TEST(CliReport, EveryJsonReportNamesItsSchema) {
+  std::string A = writeTrace("schema-a.bin", twoWorkgroups());
+  std::string B = writeTrace("schema-b.bin", twoWorkgroups());
+  for (const char *Report : {"summary", "races", "footprint", "cache"}) {
+    ViewRun R = view(std::string(Report) + " --json " + A);
+    llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Out);
+    ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError()) << R.Out;
+    EXPECT_EQ(V->getAsObject()->getString("schema"),
+              "wgtrace-" + std::string(Report) + "/1")
+        << Report;
+    R = view(std::string(Report) + " --json " + A + " " + B);
+    V = llvm::json::parse(R.Out);
+    ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError()) << R.Out;
+    EXPECT_EQ(V->getAsObject()->getString("schema"), "wgtrace-files/1");
+    const llvm::json::Array *Files = V->getAsObject()->getArray("files");
+    ASSERT_TRUE(Files && Files->size() == 2);
+    EXPECT_EQ(
+        (*Files)[0].getAsObject()->getObject("report")->getString("schema"),
+        "wgtrace-" + std::string(Report) + "/1");
+  }
+  ViewRun R = view("diff --json " + A + " " + B);
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError()) << R.Out;
+  EXPECT_EQ(V->getAsObject()->getString("schema"), "wgtrace-diff/1");
+}
+
+} // namespace
