@@ -117,11 +117,49 @@ void CacheTool::finish() {
               return A.C.Misses != B.C.Misses ? A.C.Misses > B.C.Misses
                                               : A.Label < B.Label;
             });
+  if (Order.active()) {
+    auto Of = [this](const Counts &C) -> double {
+      const std::string &Column = Order.Column;
+      if (Column == "accesses")
+        return double(C.Accesses);
+      if (Column == "line_accesses")
+        return double(C.LineAccesses);
+      if (Column == "hits")
+        return double(C.Hits);
+      if (Column == "misses")
+        return double(C.Misses);
+      if (Column == "miss_rate")
+        return C.LineAccesses ? double(C.Misses) / double(C.LineAccesses) : 0.0;
+      return 0.0;
+    };
+    Order.apply(GroupRows, [&](const GroupCounts &G) { return Of(G.C); });
+    // Workgroups are listed per site: sorted and cut within each site,
+    // sites in the order they first appear.
+    std::map<uint32_t, uint32_t> SiteRank;
+    for (const Workgroup &W : Workgroups)
+      SiteRank.try_emplace(W.Site, uint32_t(SiteRank.size()));
+    std::vector<std::vector<Workgroup>> PerSite(SiteRank.size());
+    for (Workgroup &W : Workgroups)
+      PerSite[SiteRank[W.Site]].push_back(std::move(W));
+    std::vector<Workgroup> Kept;
+    for (std::vector<Workgroup> &Site : PerSite) {
+      Order.apply(Site, [&](const Workgroup &W) { return Of(W.C); });
+      Kept.insert(Kept.end(), std::make_move_iterator(Site.begin()),
+                  std::make_move_iterator(Site.end()));
+    }
+    Workgroups = std::move(Kept);
+  }
   if (Json)
     printJson();
   else
     printText();
   OS.flush();
+}
+
+llvm::ArrayRef<const char *> CacheTool::columns() {
+  static const char *const Names[] = {"accesses", "line_accesses", "hits",
+                                      "misses", "miss_rate"};
+  return Names;
 }
 
 /// The column (and JSON key) that names a row of a grouped report.

@@ -18,6 +18,7 @@
 #include "AnalysisTool.h"
 #include "CacheModel.h"
 #include "ReuseDistance.h"
+#include "RowOrder.h"
 #include "WorkgroupIdentity.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -66,6 +67,10 @@ public:
   };
   const std::vector<GroupCounts> &groups() const { return GroupRows; }
   const Counts &totals() const { return Totals; }
+  /// --sort / --top: the rows (a site's workgroups, or the groups) by a
+  /// column of columns(), and how many.
+  void setOrder(RowOrder O) { Order = std::move(O); }
+  static llvm::ArrayRef<const char *> columns();
   /// Line accesses by reuse distance bucket (ReuseDistance::bucket).
   const std::vector<uint64_t> &histogram() const { return Histogram; }
   /// First accesses of a line (infinite distance).
@@ -95,6 +100,7 @@ private:
   AccessGrouping Grouping;
   std::vector<Counts> Groups;
   std::vector<GroupCounts> GroupRows;
+  RowOrder Order;
 };
 
 } // namespace wgtrace::viewer

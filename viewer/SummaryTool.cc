@@ -145,11 +145,32 @@ void SummaryTool::finish() {
             [](const GroupSummary &A, const GroupSummary &B) {
               return A.Label < B.Label;
             });
+  if (Order.active()) {
+    uint64_t AccessCounts::*Field = accessCountField(Order.Column);
+    auto Of = [Field](const AccessCounts &C) { return Field ? C.*Field : 0; };
+    for (SiteSummary &S : Sites)
+      Order.apply(S.Workgroups,
+                  [&](const WorkgroupSummary &W) { return Of(W.Counts); });
+    if (Grouping.by() == GroupBy::Site)
+      Order.apply(Sites, [&](const SiteSummary &S) { return Of(S.Totals); });
+    Order.apply(GroupRows, [&](const GroupSummary &G) { return Of(G.Counts); });
+  }
   if (Json)
     printJson();
   else
     printText();
   OS.flush();
+}
+
+std::vector<std::pair<std::string, AccessCounts>>
+SummaryTool::kernelRows() const {
+  std::vector<std::pair<std::string, AccessCounts>> Rows(Kernels.begin(),
+                                                         Kernels.end());
+  uint64_t AccessCounts::*Field = accessCountField(Order.Column);
+  Order.apply(Rows, [Field](const std::pair<std::string, AccessCounts> &K) {
+    return Field ? K.second.*Field : 0;
+  });
+  return Rows;
 }
 
 static std::string row(StringRef Label, const AccessCounts &C, StringRef Pid) {
@@ -200,15 +221,17 @@ void SummaryTool::printText() {
     }
   }
   OS << "kernels\n";
+  const std::vector<std::pair<std::string, AccessCounts>> KernelRows =
+      kernelRows();
   size_t NameWidth = 14;
-  for (const auto &[Name, C] : Kernels)
+  for (const auto &[Name, C] : KernelRows)
     NameWidth = std::max(NameWidth, Name.size());
   OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8} "
                     "{:>7} {:>7}\n",
                     "function", NameWidth, "workgroups", "loads", "stores",
                     "atomic", "load bytes", "store bytes", "lines", "values",
                     "prints");
-  for (const auto &[Name, C] : Kernels)
+  for (const auto &[Name, C] : KernelRows)
     OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
                       "{:>8} {:>7} {:>7}\n",
                       Name, NameWidth, C.Workgroups, C.Loads, C.Stores,
@@ -276,7 +299,7 @@ void SummaryTool::printJson() {
     GroupsJ.push_back(std::move(O));
   }
   json::Object KernelsJ;
-  for (const auto &[Name, C] : Kernels)
+  for (const auto &[Name, C] : kernelRows())
     KernelsJ[Name] = toJson(C);
   json::Value Root = json::Object{
       {"schema", "wgtrace-summary/1"}, {"line_size", uint64_t(1) << LineShift},

@@ -6,6 +6,7 @@
 #include "AccessCounts.h"
 #include "AccessGrouping.h"
 #include "AnalysisTool.h"
+#include "RowOrder.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -33,6 +34,9 @@ public:
     Grouping.census(C);
   }
   void finish() override;
+  /// --sort / --top: each table's rows (a site's workgroups, the sites,
+  /// kernels and groups) by an accessCountColumns() column, and how many.
+  void setOrder(RowOrder O) { Order = std::move(O); }
 
   struct WorkgroupSummary {
     /// WorkgroupInfo::Invocation: rows are in this order.
@@ -108,6 +112,9 @@ private:
   };
   std::vector<Group> Groups;
   std::vector<GroupSummary> GroupRows;
+  RowOrder Order;
+  /// Kernels() in the order and number the report prints them.
+  std::vector<std::pair<std::string, AccessCounts>> kernelRows() const;
 };
 
 } // namespace wgtrace::viewer

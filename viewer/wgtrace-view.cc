@@ -182,6 +182,21 @@ cl::opt<std::string> By("by",
                         cl::init("workgroup"), cl::sub(SummaryCmd),
                         cl::sub(CacheCmd), cl::cat(ViewCategory));
 
+cl::opt<std::string>
+    SortColumn("sort",
+               cl::desc("Rows with the most of this column first (summary: "
+                        "workgroups, loads, stores, atomics, load_bytes, "
+                        "store_bytes, lines, values, prints; cache: accesses, "
+                        "line_accesses, hits, misses, miss_rate)"),
+               cl::value_desc("column"), cl::sub(SummaryCmd), cl::sub(CacheCmd),
+               cl::cat(ViewCategory));
+cl::opt<uint64_t> TopRows("top",
+                          cl::desc("Only the first N rows of each table "
+                                   "(totals stay those of all rows; default: "
+                                   "all)"),
+                          cl::value_desc("N"), cl::sub(SummaryCmd),
+                          cl::sub(CacheCmd), cl::cat(ViewCategory));
+
 cl::opt<uint64_t> RacesLimit("limit",
                              cl::desc("List at most this many groups of "
                                       "racing accesses (all are counted; "
@@ -428,13 +443,35 @@ bool parseBy(GroupBy &Out) {
   return true;
 }
 
+/// --sort and --top, the column checked against the report's \p Columns.
+bool parseOrder(StringRef Report, ArrayRef<const char *> Columns,
+                RowOrder &Out) {
+  if (SortColumn.getNumOccurrences() &&
+      !llvm::is_contained(Columns, StringRef(SortColumn))) {
+    error() << "--sort " << SortColumn << ": " << Report
+            << " has no such column; it sorts by "
+            << llvm::join(Columns.begin(), Columns.end(), ", ") << "\n";
+    return false;
+  }
+  if (TopRows.getNumOccurrences() && TopRows == 0) {
+    error() << "--top 0 keeps no row; give at least 1\n";
+    return false;
+  }
+  Out.Column = SortColumn;
+  Out.Top = TopRows;
+  return true;
+}
+
 int runSummary(const WorkgroupFilter &Filter) {
   unsigned Line = LineSize;
   GroupBy Rows;
-  if (!checkLineSize(Line) || !parseBy(Rows))
+  RowOrder Order;
+  if (!checkLineSize(Line) || !parseBy(Rows) ||
+      !parseOrder("summary", accessCountColumns(), Order))
     return kExitUsage;
   return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
     SummaryTool Summary(OS, Json, Line, Rows);
+    Summary.setOrder(Order);
     AnalysisTool *Tools[] = {&Summary};
     return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
   });
@@ -497,10 +534,13 @@ bool parseGeometry(CacheGeometry &G) {
 int runCache(const WorkgroupFilter &Filter) {
   CacheGeometry G;
   GroupBy Rows;
-  if (!parseGeometry(G) || !parseBy(Rows))
+  RowOrder Order;
+  if (!parseGeometry(G) || !parseBy(Rows) ||
+      !parseOrder("cache", CacheTool::columns(), Order))
     return kExitUsage;
   return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
     CacheTool Cache(OS, Json, G, CacheCold, Rows);
+    Cache.setOrder(Order);
     AnalysisTool *Tools[] = {&Cache};
     return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
   });

@@ -190,6 +190,23 @@ TEST(Cli, CacheOptions) {
   }
 }
 
+TEST(Cli, SortNamesTheReportsColumns) {
+  ViewRun R = view("cache --sort loads x.bin");
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_EQ(R.Err, "wgtrace-view: error: --sort loads: cache has no such "
+                   "column; it sorts by accesses, line_accesses, hits, "
+                   "misses, miss_rate\n");
+  R = view("summary --top 0 x.bin");
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_EQ(R.Err, "wgtrace-view: error: --top 0 keeps no row; give at "
+                   "least 1\n");
+  for (const char *Subcommand : {"summary", "cache"}) {
+    R = view(std::string(Subcommand) + " --help");
+    EXPECT_NE(R.Out.find("--sort=<column>"), std::string::npos) << Subcommand;
+    EXPECT_NE(R.Out.find("--top=<N>"), std::string::npos) << Subcommand;
+  }
+}
+
 // Options other libraries register (LLVM's --threads) were hidden but
 // accepted, and did nothing.
 TEST(Cli, OnlyTheToolsOwnOptionsAreAccepted) {

@@ -156,3 +156,43 @@ TEST(Summary, CacheByKernelSumsItsSites) {
 }
 
 } // namespace
+
+namespace {
+
+// --sort COLUMN --top N: each table's rows with the most of the column
+// first, cut to N; totals stay those of every row.
+TEST(Summary, SortAndTopApplyToEachTable) {
+  auto Run = [](RowOrder Order) {
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    SummaryTool Tool(OS, /*Json=*/false);
+    Tool.setOrder(Order);
+    decodeWith(Tool, knownTrace());
+    return Tool.sites();
+  };
+  std::vector<SummaryTool::SiteSummary> Plain = Run({});
+  ASSERT_EQ(Plain[0].Workgroups.size(), 2u);
+  EXPECT_EQ(Plain[0].Workgroups[0].Id[0], 0u);
+  std::vector<SummaryTool::SiteSummary> ByPrints = Run({"prints", 0});
+  EXPECT_EQ(ByPrints[0].Workgroups[0].Id[0], 1u); // two prints
+  EXPECT_EQ(ByPrints[0].Workgroups[1].Id[0], 0u);
+  std::vector<SummaryTool::SiteSummary> Top = Run({"loads", 1});
+  ASSERT_EQ(Top[0].Workgroups.size(), 1u);
+  EXPECT_EQ(Top[0].Workgroups[0].Id[0], 0u); // 16 loads against 1
+  EXPECT_EQ(Top[0].Totals.Loads, 17u);
+}
+
+TEST(Summary, CacheSortsWithinEachSite) {
+  llvm::raw_null_ostream Null;
+  CacheTool Cache(Null, false, CacheGeometry{}, false);
+  Cache.setOrder({"accesses", 1});
+  decodeWith(Cache, knownTrace());
+  ASSERT_EQ(Cache.workgroups().size(), 2u); // one per site
+  EXPECT_EQ(Cache.workgroups()[0].Site, 0u);
+  EXPECT_EQ(Cache.workgroups()[0].Id[0], 0u);
+  EXPECT_EQ(Cache.workgroups()[0].C.Accesses, 17u);
+  EXPECT_EQ(Cache.workgroups()[1].Site, 1u);
+  EXPECT_EQ(Cache.totals().Accesses, 17u + 1u + 64u);
+}
+
+} // namespace
