@@ -587,6 +587,7 @@ std::unique_ptr<Trace> open(const std::vector<std::string> &Paths) {
 PYBIND11_MODULE(_wgtrace, M) {
   M.doc() = "The wgtrace trace decoder (the viewer's), for the wgtrace "
             "package: use `import wgtrace`, not this module.";
+  M.attr("__version__") = WGTRACE_VERSION;
 
   PYBIND11_NUMPY_DTYPE_EX(AccessRow, Address, "address", Workgroup, "workgroup",
                           Site, "site", Launch, "launch", WgX, "wg_x", WgY,

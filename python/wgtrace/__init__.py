@@ -12,10 +12,11 @@ table and column.
 """
 
 from ._errors import TraceError, TraceWarning
+from ._wgtrace import __version__
 from .analyses import cache, footprint, races, reuse_distance, summary
 from .trace import ACCESS_DTYPE, LOAD, STORE, Trace, open
 
 __all__ = [
-    "ACCESS_DTYPE", "LOAD", "STORE", "Trace", "TraceError", "TraceWarning", "cache",
+    "__version__", "ACCESS_DTYPE", "LOAD", "STORE", "Trace", "TraceError", "TraceWarning", "cache",
     "footprint", "open", "races", "reuse_distance", "summary",
 ]

@@ -59,6 +59,17 @@ def _frame(rows, columns):
     if not rows:
         return pd.DataFrame(columns=columns)
     frame = pd.DataFrame.from_records(rows)
+    # A whole-number column with gaps (a buffer's size where it was not
+    # recorded, an offset only some rows have) would turn float or object:
+    # pandas' nullable Int64 keeps it whole, with <NA> for the gaps.
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype.kind not in "fO" or not column.isna().any():
+            continue
+        present = column.dropna()
+        if len(present) and all(isinstance(v, int) and not isinstance(v, bool)
+                                for v in present):
+            frame[name] = column.astype("Int64")
     order = [c for c in columns if c in frame.columns]
     return frame[order + [c for c in frame.columns if c not in order]]
 
@@ -169,6 +180,8 @@ def footprint(trace, table="ranges", kernel=None, dispatch=None, workgroup=None)
                                        "pattern", "stride", "row_length", "row_pitch"],
                "buffers": ["file", "buffer", "address", "size"]}[table]
     frame = _frame(rows, columns)
+    if table == "buffers" and len(frame):
+        frame["size"] = frame["size"].astype("Int64")  # <NA>: not recorded
     if table == "streams":
         for name in ("stride", "row_length", "row_pitch"):
             if name not in frame.columns:
@@ -207,6 +220,8 @@ def races(trace, limit=100, kernel=None, dispatch=None, workgroup=None):
                 "write_write_pairs", "read_write_pairs"]
                + ["a_" + c for c in side] + ["b_" + c for c in side])
     frame = _frame(rows, columns)
+    if "buffer_offset" in frame.columns:
+        frame["buffer_offset"] = frame["buffer_offset"].astype("Int64")
     for name in ("races", "groups", "launches"):
         frame.attrs[name] = sum(r.get(name, 0) for r in results)
     return frame

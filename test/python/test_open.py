@@ -382,3 +382,10 @@ def test_repr_and_module_functions(traces):
     assert "64 workgroups" in repr(t)
     pd.testing.assert_frame_equal(wgtrace.summary(traces["transpose"]), t.summary())
     assert wgtrace.races(t).attrs["races"] == 0
+
+
+def test_version_is_the_tools():
+    # wgtrace.__version__ is the project's version, as --version prints it.
+    status, out, _ = view("--version")
+    assert status == 0
+    assert wgtrace.__version__ and wgtrace.__version__ in out
