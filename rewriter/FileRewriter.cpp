@@ -93,9 +93,16 @@ private:
   /// share a line), by closure type.
   void nameLambdaKernels(const SourceManager &SM,
                          const std::vector<KernelDef> &Kernels);
-  /// Adds the site id to a dispatch call; false if it cannot be edited.
+  /// Inserts Site (the site argument: `WGTRACE_SITE(<i>), `) into a
+  /// dispatch call; false if it cannot be edited.
   bool addSite(RewriteContext &RC, StringRef Code, const CallExpr *Call,
-               unsigned Index);
+               StringRef Site);
+  /// For a dispatch whose kernel is a function pointer's value: the
+  /// kernels of this file it can hold (their type, declared before the
+  /// call, not overloaded), with the text that takes their address.
+  std::vector<std::pair<const FunctionDecl *, std::string>>
+  pointerDispatchTargets(ASTContext &Ctx, const std::vector<KernelDef> &Kernels,
+                         const DispatchCall &C) const;
   std::string calleeName(const ASTContext &Ctx, const Expr *Kernel) const;
   /// The export name of kernel FD (a function or one instantiation of a
   /// template): its qualified name, with its template arguments, and with
@@ -356,7 +363,7 @@ static const FunctionDecl *calleeFunction(const Expr *Kernel) {
 }
 
 bool RewriteConsumer::addSite(RewriteContext &RC, StringRef Code,
-                              const CallExpr *Call, unsigned Index) {
+                              const CallExpr *Call, StringRef Site) {
   bool InMacro = false;
   auto Callee = RC.editRange(Call->getCallee()->getSourceRange(), InMacro);
   if (!Callee)
@@ -364,8 +371,44 @@ bool RewriteConsumer::addSite(RewriteContext &RC, StringRef Code,
   size_t Paren = Code.find_first_not_of(" \t\r\n", Callee->second);
   if (Paren == StringRef::npos || Code[Paren] != '(')
     return false;
-  RC.Edits.insert(Paren + 1, ("WGTRACE_SITE(" + Twine(Index) + "), ").str());
+  RC.Edits.insert(Paren + 1, Site.str());
   return true;
+}
+
+std::vector<std::pair<const FunctionDecl *, std::string>>
+RewriteConsumer::pointerDispatchTargets(ASTContext &Ctx,
+                                        const std::vector<KernelDef> &Kernels,
+                                        const DispatchCall &C) const {
+  std::vector<std::pair<const FunctionDecl *, std::string>> Targets;
+  const Expr *Kernel = C.Call->getArg(0);
+  QualType T = Kernel->getType();
+  if (calleeFunction(Kernel) || !T->isFunctionPointerType())
+    return Targets;
+  const SourceManager &SM = Ctx.getSourceManager();
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressUnwrittenScope = true;
+  for (const KernelDef &K : Kernels) {
+    const FunctionDecl *FD = K.Written;
+    if (K.Lambda || !FD || isa<CXXMethodDecl>(FD) ||
+        FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+        !Ctx.hasSameType(FD->getType(), T->getPointeeType()) ||
+        !SM.isBeforeInTranslationUnit(FD->getFirstDecl()->getLocation(),
+                                      C.Call->getBeginLoc()))
+      continue;
+    // `&::k` must name one function.
+    if (llvm::any_of(Kernels, [&](const KernelDef &Other) {
+          return Other.Written && Other.Written != FD && !Other.Lambda &&
+                 Other.Written->getDeclName() == FD->getDeclName() &&
+                 Other.Written->getDeclContext()->getRedeclContext() ==
+                     FD->getDeclContext()->getRedeclContext();
+        }))
+      continue;
+    std::string Name;
+    llvm::raw_string_ostream OS(Name);
+    FD->printQualifiedName(OS, Policy);
+    Targets.emplace_back(FD, "&::" + OS.str());
+  }
+  return Targets;
 }
 
 void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
@@ -592,13 +635,53 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
   std::vector<SiteMeta> Sites;
   for (const DispatchCall &C : Found.Calls) {
-    if (!addSite(RC, Code, C.Call, Sites.size())) {
+    unsigned Line = SM.getExpansionLineNumber(C.Loc);
+    std::string Place = (GivenPath + ":" + Twine(Line)).str();
+    // A kernel launched through a function pointer: the site is chosen at
+    // run time, one per kernel of this file the pointer can hold, each
+    // naming its kernel (and so its buffer parameters); a kernel of
+    // another file records under its direct-call site.
+    const Expr *Kernel = C.Call->getArg(0);
+    bool InMacro = false;
+    std::optional<std::pair<unsigned, unsigned>> KernelText =
+        Kernel->getType()->isFunctionPointerType() && !calleeFunction(Kernel)
+            ? RC.editRange(Kernel->getSourceRange(), InMacro)
+            : std::nullopt;
+    if (KernelText && !inTemplateInstantiation(Ctx, C.Call)) {
+      // A kernel expression that has side effects is evaluated once: the
+      // kernel that runs records under its direct-call site.
+      std::string Site = "::wgtrace::detail::SiteRef{}";
+      std::vector<SiteMeta> Added;
+      if (!Kernel->HasSideEffects(Ctx)) {
+        Site = "::wgtrace::detail::siteOfKernel(" +
+               Code.substr(KernelText->first,
+                           KernelText->second - KernelText->first)
+                   .str() +
+               ", " + Site;
+        for (const auto &[Target, Address] :
+             pointerDispatchTargets(Ctx, Found.Kernels, C)) {
+          Site += ", " + Address + ", WGTRACE_SITE(" +
+                  std::to_string(Sites.size() + Added.size()) + ")";
+          Added.push_back({exportName(Target), Place});
+        }
+        Site += ")";
+      }
+      if (!addSite(RC, Code, C.Call, Site + ", ")) {
+        RC.warning(C.Loc, "dispatch call in a macro expansion has no dispatch "
+                          "site: its workgroups are recorded under the "
+                          "kernel's direct-call site");
+        continue;
+      }
+      Sites.insert(Sites.end(), Added.begin(), Added.end());
+      continue;
+    }
+    if (!addSite(RC, Code, C.Call,
+                 "WGTRACE_SITE(" + std::to_string(Sites.size()) + "), ")) {
       RC.warning(C.Loc, "dispatch call in a macro expansion has no dispatch "
                         "site: its workgroups are recorded under the "
                         "kernel's direct-call site");
       continue;
     }
-    unsigned Line = SM.getExpansionLineNumber(C.Loc);
     // A launch written in a template launches one instantiation of the
     // kernel per instantiation of the template, through one site: it
     // names the kernel's template.
@@ -608,7 +691,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
         if (const FunctionDecl *Pattern =
                 Kernel->getTemplateInstantiationPattern())
           Callee = exportName(Pattern);
-    Sites.push_back({Callee, (GivenPath + ":" + Twine(Line)).str()});
+    Sites.push_back({Callee, Place});
   }
 
   if (Diags.hasErrorOccurred())

@@ -2,19 +2,24 @@
 """Kernels launched through a function pointer (test/e2e/kernel_pointer/).
 
 star1 and star2, each with three buffer parameters (in, out, weights), run
-one after the other through one dispatch site whose callee is the pointer
-`stencil`, not either kernel (as PRK's stencil launches star1..star5). The
-viewer once checked each buffer value's parameter against the site's
-function, which has none, and refused the trace as damaged at its first
-buffer value (fixed in 3ad9a8c). Here `summary`, `dump` and `footprint`
-decode it with exit 0, `dump` agrees with the independent reference
-decoder, and every workgroup has its three buffer values, first, with the
-addresses of in, out and weights, and its accesses inside them, named by
-the access sites of the kernel that ran.
+one after the other through one dispatch call whose kernel is the pointer
+`stencil` (as PRK's stencil launches star1..star5). The viewer once
+checked each buffer value's parameter against the site's function, which
+for such a call was a placeholder named `stencil` with none, and refused
+the trace as damaged at its first buffer value (fixed in 3ad9a8c); the
+rewriter now gives the call one site per kernel of the file the pointer
+can hold, chosen at run time, so each launch names the kernel that ran.
+Here `summary`, `dump` and `footprint` decode it with exit 0, `dump`
+agrees with the independent reference decoder and names the buffers (in,
+out, weights) and both sites at the call's place, `summary` counts 4
+workgroups for each kernel, and every workgroup has its three buffer
+values, first, with the addresses of in, out and weights, and its
+accesses inside them, named by the access sites of the kernel that ran.
 
 Usage: kernel_pointer_test.py <stencil program> <wgtrace-view> <workdir>
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -43,12 +48,26 @@ for command in ("summary", "footprint"):
     r = view(command, trace)
     check(r.returncode == 0, "%s exits %d:\n%s%s" % (command, r.returncode,
                                                    r.stdout, r.stderr))
+summary = view("summary", trace).stdout
+for kernel in ("star1", "star2"):
+    check(re.search(r"^  %s +4 " % kernel, summary, re.M) is not None,
+          "summary does not count 4 workgroups of %s:\n%s" % (kernel, summary))
+check("no workgroup recorded" not in summary,
+      "summary says a kernel or site recorded nothing:\n" + summary)
 with open(trace, "rb") as f:
     data = f.read()
 r = view("dump", trace)
 check(r.returncode == 0, "dump exits %d: %s" % (r.returncode, r.stderr))
 check(r.stdout == reference_decoder.dump(data),
       "dump and the reference decoder disagree")
+for kernel in ("star1", "star2"):
+    check(re.search(r"^// dispatch site \d+: %s at \S+/stencil\.cc:\d+$" %
+                    kernel, r.stdout, re.M) is not None,
+          "dump names no dispatch site of %s at the call" % kernel)
+for name in ("in", "out", "weights"):
+    check(r.stdout.count("= buffer %s at " % name) == 2 * GROUPS,
+          "dump names buffer %s %d times, not %d" % (
+              name, r.stdout.count("= buffer %s at " % name), 2 * GROUPS))
 
 records, meta = reference_decoder.records(data)
 sites = meta["access_sites"] or []

@@ -188,6 +188,20 @@
 
 namespace wgtrace::detail {
 
+/// The dispatch site of a launch through a function pointer: the site of
+/// the candidate kernel (a kernel of the file, and its site) the pointer
+/// holds, or \p Otherwise (no site: the kernel that runs records under its
+/// direct-call site).
+template <class F> SiteRef siteOfKernel(F, SiteRef Otherwise) {
+  return Otherwise;
+}
+template <class F, class... Rest>
+SiteRef siteOfKernel(F Kernel, SiteRef Otherwise, F Candidate, SiteRef Site,
+                     Rest... Others) {
+  return Kernel == Candidate ? Site
+                             : siteOfKernel(Kernel, Otherwise, Others...);
+}
+
 // The tables below mirror the metadata schema (runtime/schema/
 // dispatch_instrument.fbs, docs/FORMAT.md): the rewriter emits them as
 // constant arrays, the runtime turns them into the metadata chunk. Members
