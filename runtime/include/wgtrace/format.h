@@ -491,7 +491,7 @@ constexpr uint64_t runRecordRoom(uint64_t RingSize,
 /// table of the largest.
 inline constexpr uint32_t kMaxLostSites =
     (kRingPadding - kRingHeadSize - sizeof(RingTrailer) -
-     sizeof(ChecksumHeader) - 4 * kMaxChecksumBlocks) /
+     sizeof(ChecksumHeader) - uint64_t{4} * kMaxChecksumBlocks) /
     sizeof(LostSite);
 /// Most lost-site entries a version-1 trailer may list.
 inline constexpr uint32_t kMaxLostSitesUnchecked =
