@@ -11,6 +11,8 @@ packages=(
   cmake ninja-build pkg-config python3 make
   # The manual pages: made by help2man, rendered by man -l in a test.
   help2man man-db groff-base
+  # The cache model is checked against cachegrind's (e2e.cachegrind).
+  valgrind
   # wgtrace-view html's test renders the report in headless Chromium.
   chromium
   # The Python module (python/): built against Debian's python3, tested

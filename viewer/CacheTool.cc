@@ -73,6 +73,14 @@ void CacheTool::record(const Record &R) {
     bool Hit = Cache.access(Line);
     (Hit ? C.Hits : C.Misses) += 1;
     (Hit ? Totals.Hits : Totals.Misses) += 1;
+    if (!Hit) {
+      uint64_t Counts::*Kind =
+          R.Memory.IsStore ? &Counts::WriteMisses : &Counts::ReadMisses;
+      C.*Kind += 1;
+      Totals.*Kind += 1;
+      if (G)
+        G->*Kind += 1;
+    }
     if (G) {
       ++G->LineAccesses;
       (Hit ? G->Hits : G->Misses) += 1;
@@ -109,6 +117,8 @@ void CacheTool::finish() {
       C.LineAccesses += W.C.LineAccesses;
       C.Hits += W.C.Hits;
       C.Misses += W.C.Misses;
+      C.ReadMisses += W.C.ReadMisses;
+      C.WriteMisses += W.C.WriteMisses;
     }
   }
   // Most misses first: where a change would matter.
@@ -128,6 +138,10 @@ void CacheTool::finish() {
         return double(C.Hits);
       if (Column == "misses")
         return double(C.Misses);
+      if (Column == "read_misses")
+        return double(C.ReadMisses);
+      if (Column == "write_misses")
+        return double(C.WriteMisses);
       if (Column == "miss_rate")
         return C.LineAccesses ? double(C.Misses) / double(C.LineAccesses) : 0.0;
       return 0.0;
@@ -157,8 +171,9 @@ void CacheTool::finish() {
 }
 
 llvm::ArrayRef<const char *> CacheTool::columns() {
-  static const char *const Names[] = {"accesses", "line_accesses", "hits",
-                                      "misses", "miss_rate"};
+  static const char *const Names[] = {
+      "accesses",    "line_accesses", "hits",     "misses",
+      "read_misses", "write_misses",  "miss_rate"};
   return Names;
 }
 
@@ -201,21 +216,26 @@ void CacheTool::printText() {
                          : "shared by all workgroups in record order");
   if (Grouping.by() != GroupBy::Workgroup) {
     const char *Name = groupColumn(Grouping.by());
-    OS << fmt::format("  {:<25} {:>10} {:>12} {:>12} {:>12} {:>8}\n", Name,
-                      "accesses", "line accesses", "hits", "misses", "miss %");
+    OS << fmt::format("  {:<25} {:>10} {:>12} {:>12} {:>12} {:>10} {:>10} "
+                      "{:>8}\n",
+                      Name, "accesses", "line accesses", "hits", "misses",
+                      "read miss", "write miss", "miss %");
     for (const GroupCounts &G : GroupRows) {
       std::string Texts;
       for (const std::string &T : G.Texts)
         Texts += (Texts.empty() ? "  " : ", ") + T;
-      OS << fmt::format("  {:<25} {:>10} {:>12} {:>12} {:>12} {:>8.2f}{}\n",
+      OS << fmt::format("  {:<25} {:>10} {:>12} {:>12} {:>12} {:>10} {:>10} "
+                        "{:>8.2f}{}\n",
                         G.Label, G.C.Accesses, G.C.LineAccesses, G.C.Hits,
-                        G.C.Misses, rate(G.C), Texts);
+                        G.C.Misses, G.C.ReadMisses, G.C.WriteMisses, rate(G.C),
+                        Texts);
     }
   }
   if (Grouping.by() == GroupBy::Workgroup)
-    OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8}\n",
+    OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>10} "
+                      "{:>10} {:>8}\n",
                       "workgroup", "pid", "accesses", "line accesses", "hits",
-                      "misses", "miss %");
+                      "misses", "read miss", "write miss", "miss %");
   uint32_t Site = UINT32_MAX;
   uint64_t Marked = 0;
   for (const Workgroup &W : Workgroups) {
@@ -225,15 +245,18 @@ void CacheTool::printText() {
       Site = W.Site;
       OS << fmt::format("dispatch site {}: {}\n", W.Site, W.Function);
     }
-    OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8.2f}\n",
+    OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>10} "
+                      "{:>10} {:>8.2f}\n",
                       workgroupLabel(W.Id, W.BeginningLost), W.ProcessorId,
                       W.C.Accesses, W.C.LineAccesses, W.C.Hits, W.C.Misses,
-                      rate(W.C));
+                      W.C.ReadMisses, W.C.WriteMisses, rate(W.C));
     Marked += W.BeginningLost;
   }
-  OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>8.2f}\n",
+  OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>10} "
+                    "{:>10} {:>8.2f}\n",
                     "total", "", Totals.Accesses, Totals.LineAccesses,
-                    Totals.Hits, Totals.Misses, rate(Totals));
+                    Totals.Hits, Totals.Misses, Totals.ReadMisses,
+                    Totals.WriteMisses, rate(Totals));
   OS << beginningLostNote(Marked);
   OS << "\nreuse distance (distinct lines between uses of a line)\n";
   OS << fmt::format("  {:<24} {:>12}\n", "distance", "line accesses");
@@ -249,7 +272,9 @@ void CacheTool::printJson() {
     return json::Object{{"accesses", C.Accesses},
                         {"line_accesses", C.LineAccesses},
                         {"hits", C.Hits},
-                        {"misses", C.Misses}};
+                        {"misses", C.Misses},
+                        {"read_misses", C.ReadMisses},
+                        {"write_misses", C.WriteMisses}};
   };
   json::Array WGs;
   for (const Workgroup &W : Workgroups) {

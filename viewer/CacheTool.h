@@ -53,6 +53,10 @@ public:
     uint64_t LineAccesses = 0;
     uint64_t Hits = 0;
     uint64_t Misses = 0;
+    /// Misses of loads and of stores (cachegrind's D1mr and D1mw): they
+    /// add up to Misses.
+    uint64_t ReadMisses = 0;
+    uint64_t WriteMisses = 0;
   };
   struct Workgroup : WorkgroupIdentity {
     Counts C;

@@ -187,7 +187,8 @@ cl::opt<std::string>
                cl::desc("Rows with the most of this column first (summary: "
                         "workgroups, loads, stores, atomics, load_bytes, "
                         "store_bytes, lines, values, prints; cache: accesses, "
-                        "line_accesses, hits, misses, miss_rate)"),
+                        "line_accesses, hits, misses, read_misses, write_misses, "
+                        "miss_rate)"),
                cl::value_desc("column"), cl::sub(SummaryCmd), cl::sub(CacheCmd),
                cl::cat(ViewCategory));
 cl::opt<uint64_t> TopRows("top",

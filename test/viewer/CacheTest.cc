@@ -88,6 +88,15 @@ TEST(Cache, HandWorkedSharedCache) {
   EXPECT_EQ(W1.Misses, 1u);
   EXPECT_EQ(R.Totals.Hits, 3u);
   EXPECT_EQ(R.Totals.Misses, 7u);
+  // cachegrind's D1mr / D1mw. Set 0 (2 ways) sees lines 0, 4, 0, 8 (the
+  // store: a miss), 4, 0 from wg 0, then 4 (a hit) and 8 (the store
+  // again: 4 and 0 took its ways) from wg 1; wg 1's 0x040 hits in set 1.
+  EXPECT_EQ(W0.ReadMisses, 5u);
+  EXPECT_EQ(W0.WriteMisses, 1u);
+  EXPECT_EQ(W1.ReadMisses, 0u);
+  EXPECT_EQ(W1.WriteMisses, 1u);
+  EXPECT_EQ(R.Totals.ReadMisses, 5u);
+  EXPECT_EQ(R.Totals.WriteMisses, 2u);
   EXPECT_EQ(R.Histogram[0], 1u);
   EXPECT_EQ(R.Histogram[1], 1u);
   EXPECT_EQ(R.Histogram[2], 4u);
@@ -121,6 +130,8 @@ TEST(Cache, TextAndJson) {
   const llvm::json::Object *Root = V->getAsObject();
   EXPECT_EQ(Root->getObject("cache")->getInteger("sets"), 4);
   EXPECT_EQ(Root->getObject("totals")->getInteger("misses"), 7);
+  EXPECT_EQ(Root->getObject("totals")->getInteger("read_misses"), 5);
+  EXPECT_EQ(Root->getObject("totals")->getInteger("write_misses"), 2);
   EXPECT_EQ(Root->getInteger("first_use"), 4);
   const llvm::json::Object *Bucket =
       (*Root->getArray("reuse_distance"))[2].getAsObject();

@@ -195,7 +195,7 @@ TEST(Cli, SortNamesTheReportsColumns) {
   EXPECT_EQ(R.Status, 1);
   EXPECT_EQ(R.Err, "wgtrace-view: error: --sort loads: cache has no such "
                    "column; it sorts by accesses, line_accesses, hits, "
-                   "misses, miss_rate\n");
+                   "misses, read_misses, write_misses, miss_rate\n");
   R = view("summary --top 0 x.bin");
   EXPECT_EQ(R.Status, 1);
   EXPECT_EQ(R.Err, "wgtrace-view: error: --top 0 keeps no row; give at "
