@@ -182,15 +182,15 @@ cl::opt<std::string> By("by",
                         cl::init("workgroup"), cl::sub(SummaryCmd),
                         cl::sub(CacheCmd), cl::cat(ViewCategory));
 
-cl::opt<std::string>
-    SortColumn("sort",
-               cl::desc("Rows with the most of this column first (summary: "
-                        "workgroups, loads, stores, atomics, load_bytes, "
-                        "store_bytes, lines, values, prints; cache: accesses, "
-                        "line_accesses, hits, misses, read_misses, write_misses, "
-                        "miss_rate)"),
-               cl::value_desc("column"), cl::sub(SummaryCmd), cl::sub(CacheCmd),
-               cl::cat(ViewCategory));
+cl::opt<std::string> SortColumn(
+    "sort",
+    cl::desc("Rows with the most of this column first (summary: "
+             "workgroups, loads, stores, atomics, load_bytes, "
+             "store_bytes, lines, values, prints; cache: accesses, "
+             "line_accesses, hits, misses, read_misses, write_misses, "
+             "miss_rate)"),
+    cl::value_desc("column"), cl::sub(SummaryCmd), cl::sub(CacheCmd),
+    cl::cat(ViewCategory));
 cl::opt<uint64_t> TopRows("top",
                           cl::desc("Only the first N rows of each table "
                                    "(totals stay those of all rows; default: "
