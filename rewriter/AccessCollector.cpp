@@ -1033,20 +1033,7 @@ bool AccessCollector::recordArrayMember(const CallExpr *E,
     if (!With->isGLValue() || !elementsAreKernelMemory(With))
       return false;
   }
-  std::string Open = "::wgtrace::detail::recorded::array<'M', 'M'>(";
-  // The array is an access site of kind Call named by the call, as an
-  // algorithm's call is.
-  unsigned Site = RC.wrapAccess(
-      Object->IgnoreParenImpCasts(), AccessKind::Call,
-      [&Open](unsigned Site) {
-        return AccessWrap{Open + RewriteContext::siteArgument(Site) + ", ",
-                          ")"};
-      },
-      {/*Stackable=*/true, nullptr, E});
-  if (!Site)
-    return false;
-  RC.UsesAlgorithms = true;
-  return true;
+  return RC.wrapRecordedObject(Object, E, "array", "MM");
 }
 
 bool AccessCollector::atomicCall(const CallExpr *E,

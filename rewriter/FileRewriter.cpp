@@ -653,11 +653,12 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       std::string Site = "::wgtrace::detail::SiteRef{}";
       std::vector<SiteMeta> Added;
       if (!Kernel->HasSideEffects(Ctx)) {
-        Site = "::wgtrace::detail::siteOfKernel(" +
-               Code.substr(KernelText->first,
-                           KernelText->second - KernelText->first)
-                   .str() +
-               ", " + Site;
+        std::string Call = "::wgtrace::detail::siteOfKernel(";
+        Call += Code.substr(KernelText->first,
+                            KernelText->second - KernelText->first);
+        Call += ", ";
+        Call += Site;
+        Site = std::move(Call);
         for (const auto &[Target, Address] :
              pointerDispatchTargets(Ctx, Found.Kernels, C)) {
           Site += ", " + Address + ", WGTRACE_SITE(" +

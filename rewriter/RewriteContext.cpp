@@ -91,6 +91,28 @@ std::string RewriteContext::siteArgument(unsigned Site) {
   return "WGTRACE_ACCESS_SITE(" + std::to_string(Site) + ")";
 }
 
+bool RewriteContext::wrapRecordedObject(const Expr *Object,
+                                        const CallExpr *Call, StringRef Wrapper,
+                                        StringRef Roles) {
+  std::string Open = ("::wgtrace::detail::recorded::" + Wrapper + "<").str();
+  for (size_t I = 0; I < Roles.size(); ++I) {
+    Open += I ? ", '" : "'";
+    Open += Roles[I];
+    Open += "'";
+  }
+  Open += ">(";
+  unsigned Site =
+      wrapAccess(Object->IgnoreParenImpCasts(), AccessKind::Call,
+                 [&Open](unsigned Site) {
+                   return AccessWrap{Open + siteArgument(Site) + ", ", ")"};
+                 },
+                 {/*Stackable=*/true, nullptr, Call});
+  if (!Site)
+    return false;
+  UsesAlgorithms = true;
+  return true;
+}
+
 std::string RewriteContext::pathOf(FileID File) const {
   if (File == SM.getMainFileID())
     return Tables.MainPath;

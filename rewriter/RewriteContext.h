@@ -218,6 +218,17 @@ public:
                       llvm::function_ref<AccessWrap(unsigned Site)> Make,
                       const WrapOptions &Options = WrapOptions());
 
+  /// Wraps Object, the object the library member call Call is made on, as
+  /// `::wgtrace::detail::recorded::<Wrapper><'r', ...>(<site>, Object)`
+  /// with one role character per entry of Roles: the recording version of
+  /// the member (std::array's, std::vector's, std::string's) then runs on
+  /// it, its element accesses named by an access site of kind Call whose
+  /// text is the call, as an algorithm's are. Returns false (reported
+  /// untraced) when Object's text cannot be wrapped.
+  bool wrapRecordedObject(const clang::Expr *Object,
+                          const clang::CallExpr *Call, llvm::StringRef Wrapper,
+                          llvm::StringRef Roles);
+
   /// Replaces the callee's name of Call (a library function that accesses
   /// memory: memcpy, an algorithm) with what Make returns for the access
   /// site of the call, and lists the site (kind Kind, the call's text).

@@ -117,26 +117,7 @@ bool redirectVectorMember(RewriteContext &RC, const MemoryModel &Model,
     }
     Roles += Role;
   }
-  std::string Open = "::wgtrace::detail::recorded::vector<";
-  for (size_t I = 0; I < Roles.size(); ++I) {
-    Open += I ? ", '" : "'";
-    Open += Roles[I];
-    Open += "'";
-  }
-  Open += ">(";
-  // The vector is an access site of kind Call named by the call, as an
-  // algorithm's call is.
-  unsigned Site = RC.wrapAccess(
-      Object->IgnoreParenImpCasts(), AccessKind::Call,
-      [&Open](unsigned Site) {
-        return AccessWrap{Open + RewriteContext::siteArgument(Site) + ", ",
-                          ")"};
-      },
-      {/*Stackable=*/true, nullptr, E});
-  if (!Site)
-    return false;
-  RC.UsesAlgorithms = true;
-  return true;
+  return RC.wrapRecordedObject(Object, E, "vector", Roles);
 }
 
 } // namespace rewriter
