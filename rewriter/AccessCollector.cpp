@@ -305,7 +305,7 @@ AccessCollector::Handover AccessCollector::handover(QualType Param,
   // A string literal is the program's constant text, not a buffer; a
   // function (std::endl given to operator<<) is code.
   const Expr *Plain = Arg->IgnoreParenImpCasts();
-  if (isa<StringLiteral>(Plain) || Plain->getType()->isFunctionType() ||
+  if (isa<clang::StringLiteral>(Plain) || Plain->getType()->isFunctionType() ||
       Plain->getType()->isFunctionPointerType())
     return Handover::None;
   if (Param->isPointerType())

@@ -112,7 +112,7 @@ bool redirectStringMember(RewriteContext &RC, const MemoryModel &Model,
     // A string literal is the program's constant text, not a buffer.
     const Expr *Arg = E->getArg(unsigned(I) + Offset);
     if (Signature[I] == 'P' &&
-        !isa<StringLiteral>(Arg->IgnoreParenImpCasts()) &&
+        !isa<clang::StringLiteral>(Arg->IgnoreParenImpCasts()) &&
         Model.pointerTargetIsMemory(Arg)) {
       // A null-terminated string of kernel memory: strlen measures it,
       // and what it reads is not shown by the library.
