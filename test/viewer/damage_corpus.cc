@@ -29,6 +29,7 @@
 
 #include "wgtrace/format.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
@@ -275,48 +276,54 @@ private:
       const char *Name;
       uint64_t FirstBit, Bits;
     };
+    // Tables, not vectors assigned from braces: GCC 12 warns (-Wnonnull)
+    // on the copy those assignments inline.
+    static constexpr Field WorkgroupFields[] = {{"tag", 0, 8},
+                                                {"dispatch id", 8, 24},
+                                                {"id", 32, 96},
+                                                {"count", 128, 96},
+                                                {"processor id", 224, 32}};
+    static constexpr Field MemoryFields[] = {{"tag", 0, 8},
+                                             {"length", 8, 16},
+                                             {"key", 24, 40},
+                                             {"address", 64, 48},
+                                             {"access site", 112, 16}};
+    static constexpr Field ValueFields[] = {{"tag", 0, 8},
+                                            {"type", 8, 8},
+                                            {"ordinal", 16, 8},
+                                            {"key", 24, 40},
+                                            {"bits", 64, 64}};
     for (auto &[Tag, List] : ByTag) {
       for (const Recorder::Seen *S : sample(List)) {
         uint64_t At = S->FileOffset * 8;
-        std::vector<Field> Fields;
+        const uint64_t Text = S->PrintLength;
+        const uint64_t Size = format::printRecordSize(uint32_t(Text));
+        const Field PrintFields[] = {
+            {"tag", 0, 8},
+            {"length", 8, 16},
+            {"key", 24, 40},
+            {"text", 64, Text * 8},
+            {"padding", 64 + Text * 8, Size * 8 - 64 - Text * 8}};
+        llvm::ArrayRef<Field> Fields;
         std::string Kind;
         switch (format::Tag(Tag)) {
         case format::Tag::Workgroup:
           Kind = "WORKGROUP";
-          Fields = {{"tag", 0, 8},
-                    {"dispatch id", 8, 24},
-                    {"id", 32, 96},
-                    {"count", 128, 96},
-                    {"processor id", 224, 32}};
+          Fields = WorkgroupFields;
           break;
         case format::Tag::MemoryLoad:
         case format::Tag::MemoryStore:
           Kind = "LOAD/STORE";
-          Fields = {{"tag", 0, 8},
-                    {"length", 8, 16},
-                    {"key", 24, 40},
-                    {"address", 64, 48},
-                    {"access site", 112, 16}};
+          Fields = MemoryFields;
           break;
         case format::Tag::Value:
           Kind = "VALUE";
-          Fields = {{"tag", 0, 8},
-                    {"type", 8, 8},
-                    {"ordinal", 16, 8},
-                    {"key", 24, 40},
-                    {"bits", 64, 64}};
+          Fields = ValueFields;
           break;
-        case format::Tag::Print: {
+        case format::Tag::Print:
           Kind = "PRINT";
-          uint64_t Text = S->PrintLength;
-          uint64_t Size = format::printRecordSize(uint32_t(Text));
-          Fields = {{"tag", 0, 8},
-                    {"length", 8, 16},
-                    {"key", 24, 40},
-                    {"text", 64, Text * 8},
-                    {"padding", 64 + Text * 8, Size * 8 - 64 - Text * 8}};
+          Fields = PrintFields;
           break;
-        }
         default:
           continue;
         }
