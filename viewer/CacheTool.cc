@@ -34,7 +34,7 @@ void CacheTool::record(const Record &R) {
       // stays as it was.
       if (Cold) {
         Cache.clear();
-        Reuse.clear();
+        Reuse.forgetLines();
       }
     }
     LastInvocation = R.Workgroup->Invocation;
@@ -85,11 +85,7 @@ void CacheTool::record(const Record &R) {
       ++G->LineAccesses;
       (Hit ? G->Hits : G->Misses) += 1;
     }
-    uint64_t D = Reuse.access(Line);
-    if (D == ReuseDistance::ColdDistance)
-      ++ColdAccesses;
-    else
-      ++Histogram[ReuseDistance::bucket(D)];
+    Reuse.access(Line);
     if (Line == Last)
       break;
   }
@@ -260,10 +256,11 @@ void CacheTool::printText() {
   OS << beginningLostNote(Marked);
   OS << "\nreuse distance (distinct lines between uses of a line)\n";
   OS << fmt::format("  {:<24} {:>12}\n", "distance", "line accesses");
+  const std::vector<uint64_t> &Histogram = Reuse.buckets();
   for (unsigned B = 0; B < Histogram.size(); ++B)
     if (Histogram[B])
       OS << fmt::format("  {:<24} {:>12}\n", bucketLabel(B), Histogram[B]);
-  OS << fmt::format("  {:<24} {:>12}\n", "first use", ColdAccesses);
+  OS << fmt::format("  {:<24} {:>12}\n", "first use", Reuse.firstUses());
   OS << censusText(Census);
 }
 
@@ -295,6 +292,7 @@ void CacheTool::printJson() {
     GroupsJ.push_back(std::move(O));
   }
   json::Array Hist;
+  const std::vector<uint64_t> &Histogram = Reuse.buckets();
   for (unsigned B = 0; B < Histogram.size(); ++B)
     if (Histogram[B]) {
       uint64_t Lo = B == 0 ? 0 : uint64_t(1) << (B - 1);
@@ -315,7 +313,7 @@ void CacheTool::printJson() {
                    {"workgroups", std::move(WGs)},
                    {"totals", CountsJ(Totals)},
                    {"reuse_distance", std::move(Hist)},
-                   {"first_use", ColdAccesses},
+                   {"first_use", Reuse.firstUses()},
                    {"run", runJson(Census)},
                    {"loss", censusJson(Census)}};
   OS << formatv("{0:2}", Root) << "\n";

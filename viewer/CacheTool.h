@@ -76,9 +76,9 @@ public:
   void setOrder(RowOrder O) { Order = std::move(O); }
   static llvm::ArrayRef<const char *> columns();
   /// Line accesses by reuse distance bucket (ReuseDistance::bucket).
-  const std::vector<uint64_t> &histogram() const { return Histogram; }
+  const std::vector<uint64_t> &histogram() const { return Reuse.buckets(); }
   /// First accesses of a line (infinite distance).
-  uint64_t coldAccesses() const { return ColdAccesses; }
+  uint64_t coldAccesses() const { return Reuse.firstUses(); }
 
 private:
   void printText();
@@ -89,7 +89,7 @@ private:
   CacheGeometry Geometry;
   bool Cold;
   CacheModel Cache;
-  ReuseDistance Reuse;
+  ReuseHistogram Reuse;
   unsigned LineShift;
   const Metadata *Meta = nullptr;
   const TraceCensus *Census = nullptr;
@@ -99,8 +99,6 @@ private:
   uint32_t LastWorkgroup = 0;
   std::vector<Workgroup> Workgroups;
   Counts Totals;
-  std::vector<uint64_t> Histogram = std::vector<uint64_t>(65, 0);
-  uint64_t ColdAccesses = 0;
   AccessGrouping Grouping;
   std::vector<Counts> Groups;
   std::vector<GroupCounts> GroupRows;

@@ -120,11 +120,7 @@ void HtmlReportTool::record(const Record &R) {
         WindowLines.insert(L);
         LastWindowLine = L;
       }
-      uint64_t D = Reuse.access(L);
-      if (D == ReuseDistance::ColdDistance)
-        ++ColdLines;
-      else
-        ++ReuseHistogram[ReuseDistance::bucket(D)];
+      Reuse.access(L);
       if (L == Last)
         break;
     }
@@ -534,23 +530,26 @@ std::string sizeText(uint64_t Bytes) {
 std::string HtmlReportTool::plotsHtml() const {
   std::string Out;
   // Reuse distances (in distinct 64-byte lines, power-of-two buckets).
+  const std::vector<uint64_t> &ReuseHistogram = Reuse.buckets();
+  const uint64_t ColdLines = Reuse.firstUses();
   unsigned Highest = 0;
   for (unsigned B = 0; B < ReuseHistogram.size(); ++B)
     if (ReuseHistogram[B])
       Highest = B;
-  Chart Reuse;
-  Reuse.Title = "Reuse distance (distinct 64-byte lines between uses)";
-  Reuse.XLabel = "distance (lines, power-of-two buckets; last bar: first use)";
+  Chart Distances;
+  Distances.Title = "Reuse distance (distinct 64-byte lines between uses)";
+  Distances.XLabel =
+      "distance (lines, power-of-two buckets; last bar: first use)";
   for (unsigned B = 0; B <= Highest; ++B) {
-    Reuse.Labels.push_back(B == 0 ? "0"
-                           : B % 2 || Highest < 12
-                               ? sizeText(uint64_t(1) << (B - 1))
-                               : "");
-    Reuse.Values.push_back(double(ReuseHistogram[B]));
+    Distances.Labels.push_back(B == 0 ? "0"
+                               : B % 2 || Highest < 12
+                                   ? sizeText(uint64_t(1) << (B - 1))
+                                   : "");
+    Distances.Values.push_back(double(ReuseHistogram[B]));
   }
-  Reuse.Labels.push_back("new");
-  Reuse.Values.push_back(double(ColdLines));
-  Out += svg(Reuse);
+  Distances.Labels.push_back("new");
+  Distances.Values.push_back(double(ColdLines));
+  Out += svg(Distances);
   // A fully associative LRU cache of C lines hits exactly the accesses
   // whose reuse distance is below C.
   Chart Miss;

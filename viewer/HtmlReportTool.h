@@ -68,8 +68,10 @@ public:
   uint64_t totalAccesses() const { return Total; }
   /// Line accesses by reuse distance bucket, as CacheTool::histogram()
   /// counts them with 64-byte lines, and first uses.
-  const std::vector<uint64_t> &reuseHistogram() const { return ReuseHistogram; }
-  uint64_t coldLineAccesses() const { return ColdLines; }
+  const std::vector<uint64_t> &reuseHistogram() const {
+    return Reuse.buckets();
+  }
+  uint64_t coldLineAccesses() const { return Reuse.firstUses(); }
   /// Distinct lines per window of accesses, in record order.
   const std::vector<uint64_t> &workingSet() const { return WorkingSet; }
   uint64_t pointsShown() const { return PointX.size(); }
@@ -152,9 +154,8 @@ private:
   IntervalAccumulator Touched;
   std::map<uint32_t, Interval> BufferRanges;
   uint64_t Total = 0;
-  ReuseDistance Reuse;
-  std::vector<uint64_t> ReuseHistogram = std::vector<uint64_t>(65, 0);
-  uint64_t ColdLines = 0, LineAccesses = 0;
+  ReuseHistogram Reuse;
+  uint64_t LineAccesses = 0;
   /// The second pass.
   std::vector<Segment> Segments;
   double YSpan = 1;

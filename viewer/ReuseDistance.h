@@ -61,6 +61,30 @@ private:
   uint64_t MostRecent = 0;
 };
 
+/// Line accesses counted by reuse distance (ReuseDistance::bucket), first
+/// uses apart: what `cache` prints and the HTML report draws, counted one
+/// way for both.
+class ReuseHistogram {
+public:
+  void access(uint64_t Line) {
+    uint64_t D = Distances.access(Line);
+    if (D == ReuseDistance::ColdDistance)
+      ++FirstUses;
+    else
+      ++Buckets[ReuseDistance::bucket(D)];
+  }
+  /// Forgets the lines seen (every next access is a first use); the counts
+  /// stay.
+  void forgetLines() { Distances.clear(); }
+  const std::vector<uint64_t> &buckets() const { return Buckets; }
+  uint64_t firstUses() const { return FirstUses; }
+
+private:
+  ReuseDistance Distances;
+  std::vector<uint64_t> Buckets = std::vector<uint64_t>(65, 0);
+  uint64_t FirstUses = 0;
+};
+
 } // namespace wgtrace::viewer
 
 #endif // WGTRACE_VIEWER_REUSEDISTANCE_H
