@@ -47,6 +47,14 @@ BUDGETS = (
     [Budget("overhead.wgtrace.%s" % k, "overhead",
             "%s traced: kernel time <= %.1fx plain" % (k, limit), RUNTIME_MD + " Overhead")
      for k, limit in KERNEL_LIMITS.items()]
+    + [Budget("overhead.ideal.%s" % k, "overhead",
+              "%s: traced within 1.05x of the ideal thread-local tracer (wgtrace / ideal)"
+              % k, RUNTIME_MD + " Against the ideal tracer")
+       for k in KERNEL_LIMITS]
+    + [Budget("overhead.ideal-2w.%s" % k, "overhead",
+              "%s, 2 workers: traced within 1.1x of the ideal tracer (wgtrace / ideal)" % k,
+              RUNTIME_MD + " Against the ideal tracer")
+       for k in KERNEL_LIMITS]
     + [Budget("overhead.wg-only.matmul", "overhead",
               "matmul, workgroup records only (MEMORY_ACCESSES OFF): <= 1.03x plain",
               "bench/overhead.py")]

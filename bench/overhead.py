@@ -6,6 +6,11 @@ same compiler and flags are run in rotation, --pairs times:
 
   plain      the source as written
   wgtrace    rewritten by wgtrace-rewrite, memory accesses traced (ring mode)
+  ideal      the same rewritten source recording into the simplest tracer:
+             a thread-local 16 MiB ring, masked cursor, two plain stores
+             per record (bench/ideal_ring.h); wgtrace / ideal of the same
+             round is what wgtrace's promises cost (budget 1.05x; 1.1x
+             with 2 workers, local-task)
   stream     the wgtrace binary run with WGTRACE_MODE=stream (lossless,
              written to the file while the kernels run)
   wg-only    built with MEMORY_ACCESSES OFF (workgroup records only)
@@ -19,8 +24,10 @@ same compiler and flags are run in rotation, --pairs times:
 
 tsan and sancov need Clang (GCC has no -fsanitize-coverage=trace-loads): a
 build by another compiler runs without them and says so. Each run prints
-its best kernel time; a pair's ratio is variant / plain of the same round. Prints the median and min-max ratio per kernel and variant,
-the budgets, 2-worker scaling and resident memory. Ratios, not times: the
+its best kernel time; a pair's ratio is variant / plain of the same round.
+Prints the median and min-max ratio per kernel and variant, wgtrace against
+the ideal tracer on one and on two workers, the budgets, 2-worker scaling
+and resident memory. Ratios, not times: the
 machine is shared and noisy.
 
 Usage: bench/overhead.py [--build build] [--pairs 5] [--quick]
@@ -45,7 +52,7 @@ KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
     "stencil": (2048, 7.0),
     "transpose": (2048, 1.1),
 }
-VARIANTS = ["wgtrace", "stream", "wg-only", "mem-off", "no-sites", "no-buffers",
+VARIANTS = ["wgtrace", "ideal", "stream", "wg-only", "mem-off", "no-sites", "no-buffers",
             "tsan", "sancov"]
 
 
@@ -101,7 +108,7 @@ def build_compiler(build):
 def main():
     args, bench_dir, pairs = bench_args.parse(lambda parser: parser.add_argument(
         "--variants", help="comma-separated variants to run (default: all built); "
-        "wgtrace always runs"))
+        "wgtrace and ideal always run"))
     trace_dir = tempfile.mkdtemp(prefix="wgtrace-bench-")
     trace = os.path.join(trace_dir, "trace.bin")
     # Stream mode writes while the kernel runs: in memory where the system
@@ -111,8 +118,8 @@ def main():
 
     print("kernels compiled by %s" % build_compiler(args.build))
     # Variants whose programs this build has (tsan and sancov need Clang).
-    wanted = VARIANTS if not args.variants else ["wgtrace"] + [
-        v for v in args.variants.split(",") if v != "wgtrace"]
+    wanted = VARIANTS if not args.variants else ["wgtrace", "ideal"] + [
+        v for v in args.variants.split(",") if v not in ("wgtrace", "ideal")]
     unknown = [v for v in wanted if v not in VARIANTS]
     if unknown:
         print("unknown variants: %s (known: %s)" % (", ".join(unknown), ", ".join(VARIANTS)))
@@ -135,6 +142,7 @@ def main():
             plain, expected = run(exe("_plain"), size)
             commands = {
                 "wgtrace": (exe(""), {"WGTRACE_FILE": trace}),
+                "ideal": (exe("_ideal"), {"WGTRACE_FILE": trace}),
                 "stream": (exe(""), {"WGTRACE_FILE": stream_trace, "WGTRACE_MODE": "stream"}),
                 "wg-only": (exe("_wgonly"), {"WGTRACE_FILE": trace}),
                 "mem-off": (exe(""), {"WGTRACE_FILE": trace, "WGTRACE_MEMORY": "0"}),
@@ -168,8 +176,10 @@ def main():
                     failures.append("%s %s median %.2fx > %.2fx" % (kernel, variant, statistics.median(r), limit))
             print("%-12s %-9s %8.2fx     [%.2f - %.2f]   %s" % (kernel, variant, statistics.median(r), min(r), max(r), verdict))
         # What access sites and buffer records add to tracing, against the
-        # same tracing without them in the same rounds (budget 3% for sites).
-        for other, what, limit in (("no-sites", "access sites", 1.03),
+        # same tracing without them in the same rounds (budget 3% for sites),
+        # and what wgtrace costs over the ideal tracer (budget 5%).
+        for other, what, limit in (("ideal", "over the ideal tracer", 1.05),
+                                   ("no-sites", "access sites", 1.03),
                                    ("no-buffers", "buffer records", None)):
             if other not in ratios:
                 continue
@@ -177,7 +187,8 @@ def main():
             verdict = ""
             if limit is not None:
                 ok = statistics.median(extra) <= limit
-                results.add("overhead.sites.%s" % kernel, statistics.median(extra), ok,
+                key = "ideal" if other == "ideal" else "sites"
+                results.add("overhead.%s.%s" % (key, kernel), statistics.median(extra), ok,
                             "%.3fx [%.3f - %.3f]" % (statistics.median(extra), min(extra),
                                                     max(extra)))
                 verdict = "  budget %.2fx %s" % (limit, "ok" if ok else "OVER")
@@ -197,6 +208,31 @@ def main():
                 if other in ratios and wg >= statistics.median(ratios[other]):
                     failures.append("%s: %s %.2fx is not below %s %.2fx" % (
                         kernel, ours, wg, other, statistics.median(ratios[other])))
+
+    # wgtrace against the ideal tracer with two workers, each with its own
+    # ring: the same kernels, the same rounds.
+    if "ideal" in variants:
+        for kernel, (size, _) in KERNELS.items():
+            if args.quick:
+                size = max(size // 64, 256) if kernel == "simple_mul" else 128
+            two_workers = {"WGTRACE_DEVICE": "local-task", "WGTRACE_WORKERS": "2",
+                           "WGTRACE_FILE": trace}
+            extra = []
+            for _ in range(pairs):
+                ours, _ = run(os.path.join(bench_dir, "bench_%s" % kernel), size, two_workers)
+                ideal, _ = run(os.path.join(bench_dir, "bench_%s_ideal" % kernel), size,
+                               two_workers)
+                extra.append(ours / ideal)
+            ok = statistics.median(extra) <= 1.1
+            results.add("overhead.ideal-2w.%s" % kernel, statistics.median(extra), ok,
+                        "%.3fx [%.3f - %.3f]" % (statistics.median(extra), min(extra),
+                                                max(extra)))
+            print("%-12s 2 workers: wgtrace / ideal %.3fx [%.3f - %.3f]  budget 1.10x %s" % (
+                kernel, statistics.median(extra), min(extra), max(extra),
+                "ok" if ok else "OVER"))
+            if not ok:
+                failures.append("%s: 2 workers, wgtrace / ideal %.3fx > 1.10x" % (
+                    kernel, statistics.median(extra)))
 
     # Two workers against one: records per second of the whole process,
     # next to the same kernel built plain on the same two workers. simple_mul
