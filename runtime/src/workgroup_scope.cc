@@ -105,7 +105,7 @@ WorkgroupScope::~WorkgroupScope() {
 }
 
 void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
-                      uint64_t Length, uint64_t SiteBits) {
+                      uint64_t Length, uint64_t SiteBits) noexcept {
   if (&R == &ThreadStateTLS.Idle)
     return;
   // One record per piece the 16-bit length field can hold.
@@ -120,7 +120,7 @@ void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
 
 void recordLongAtomic(Ring &R, format::AtomicOp Op,
                       const volatile void *Address, uint64_t Length,
-                      uint64_t SiteBits) {
+                      uint64_t SiteBits) noexcept {
   if (&R == &ThreadStateTLS.Idle)
     return;
   // One mark and its records per piece the 16-bit length field can hold.
@@ -133,7 +133,8 @@ void recordLongAtomic(Ring &R, format::AtomicOp Op,
   }
 }
 
-void recordBufferValue(format::ValueType Type, uint8_t Ordinal, uint64_t Bits) {
+void recordBufferValue(format::ValueType Type, uint8_t Ordinal,
+                       uint64_t Bits) noexcept {
   ThreadRing &TR = ThreadRing::from(*ThreadStateTLS.Current);
   uint8_t *Record = TR.reserve(format::kValueRecordSize);
   format::encodeValue(Record, Type, Ordinal, TR.key(), Bits);
@@ -141,7 +142,7 @@ void recordBufferValue(format::ValueType Type, uint8_t Ordinal, uint64_t Bits) {
 }
 
 void recordBufferParameter(uint8_t Ordinal, const volatile void *Base,
-                           uint64_t Bytes, bool HasExtent) {
+                           uint64_t Bytes, bool HasExtent) noexcept {
   if (!ThreadStateTLS.Current)
     return;
   recordBufferValue(format::ValueType::BufferBase, Ordinal,
@@ -150,7 +151,7 @@ void recordBufferParameter(uint8_t Ordinal, const volatile void *Base,
     recordBufferValue(format::ValueType::BufferExtent, Ordinal, Bytes);
 }
 
-void recordPrint(const char *Text, uint32_t Length) {
+void recordPrint(const char *Text, uint32_t Length) noexcept {
   Ring *R = ThreadStateTLS.Current;
   if (!R)
     return;

@@ -468,8 +468,17 @@ template <size_t N, class T> BufferArgument arrayBuffer(T *Pointer) {
 /// state included: an inline look at it in the prologue would make the
 /// compiler keep its address live across the kernel's loops, taking a
 /// register they need (stencil's inner loop then spilled it).
+///
+/// noexcept, as every out-of-line record function a kernel calls: a call
+/// that may throw after the prologue's WorkgroupScope gives the kernel an
+/// unwind path to its destructor, and with it Clang (19) keeps every
+/// record's cursor store in a loop whose body branches (stencil's inner
+/// loop stored the cursor after each of its six records, the ideal tracer
+/// once per iteration: about a tenth of its time, docs/RUNTIME.md). Out of
+/// memory in one (a vector of buffer values) ends the process through
+/// std::terminate, which the crash handler turns into a trace.
 void recordBufferParameter(uint8_t Ordinal, const volatile void *Base,
-                           uint64_t Bytes, bool HasExtent);
+                           uint64_t Bytes, bool HasExtent) noexcept;
 
 inline void recordBuffer(uint8_t Ordinal, BufferArgument Argument) {
   recordBufferParameter(Ordinal, Argument.Base, Argument.Bytes,

@@ -293,14 +293,15 @@ WGTRACE_ALWAYS_INLINE uint64_t memoryWord(const Ring &R, bool IsStore,
 }
 
 /// Slow path for accesses longer than a record's 16-bit length field.
+/// noexcept like every record function (see recordBufferParameter).
 void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
-                      uint64_t Length, uint64_t SiteBits);
+                      uint64_t Length, uint64_t SiteBits) noexcept;
 
 /// Slow path for atomic operations on objects longer than a record's
 /// 16-bit length field: one Atomic VALUE and its records per piece.
 void recordLongAtomic(Ring &R, format::AtomicOp Op,
                       const volatile void *Address, uint64_t Length,
-                      uint64_t SiteBits);
+                      uint64_t SiteBits) noexcept;
 
 inline namespace WGTRACE_DETAIL_ACCESSES {
 
@@ -404,7 +405,8 @@ WGTRACE_ALWAYS_INLINE void referencedAtomic(format::AtomicOp Op,
 /// running workgroup and keeps it, so that every copy of the workgroup's
 /// record (a continuation) repeats it. Out of line: once per parameter and
 /// workgroup.
-void recordBufferValue(format::ValueType Type, uint8_t Ordinal, uint64_t Bits);
+void recordBufferValue(format::ValueType Type, uint8_t Ordinal,
+                       uint64_t Bits) noexcept;
 
 WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,
                                            uint8_t Ordinal, uint64_t Bits) {
@@ -425,7 +427,7 @@ WGTRACE_ALWAYS_INLINE void recordValueBits(format::ValueType Type,
 }
 
 /// Appends a PRINT record of \p Length bytes (at most kMaxPrintLength).
-void recordPrint(const char *Text, uint32_t Length);
+void recordPrint(const char *Text, uint32_t Length) noexcept;
 
 } // namespace wgtrace::detail
 
