@@ -25,8 +25,8 @@
 
 // How records bypass the caches: Clang's __builtin_nontemporal_store, which
 // the optimiser treats as an ordinary typed store; elsewhere (GCC) SSE2's
-// movnti through _mm_stream_si64, on x86-64; plain stores where neither
-// exists.
+// movnti in an asm statement, on x86-64 (storeNonTemporal says why not
+// _mm_stream_si64); plain stores where neither exists.
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_nontemporal_store)
 #define WGTRACE_NONTEMPORAL_BUILTIN 1
@@ -37,7 +37,6 @@
 #endif
 #if !WGTRACE_NONTEMPORAL_BUILTIN && defined(__x86_64__) && defined(__SSE2__)
 #define WGTRACE_NONTEMPORAL_MOVNTI 1
-#include <emmintrin.h>
 #else
 #define WGTRACE_NONTEMPORAL_MOVNTI 0
 #endif
@@ -157,11 +156,23 @@ struct RecordWords {
 /// field of Ring is: a store through a plain uint64_t pointer might change the
 /// key as far as the compiler knows, and it would reload the key after every
 /// record.
+///
+/// GCC: not _mm_stream_si64, whose builtin GCC takes for a call that may
+/// write any memory (and neither does an asm with the word as an "=m"
+/// output help), so that it reloaded the ring's pointer, cursor, end and
+/// key and the access site's bits after every record: stencil took 1.5x
+/// the time of the ideal tracer (docs/RUNTIME.md). The asm names no memory
+/// at all. That is sound because no instrumented code reads the ring: the
+/// runtime reads it in calls, which GCC keeps on their side of a volatile
+/// asm, and the records are ordered for other threads by the runtime's
+/// fences as before.
 WGTRACE_ALWAYS_INLINE void storeNonTemporal(long long *Word, uint64_t Value) {
 #if WGTRACE_NONTEMPORAL_BUILTIN
   __builtin_nontemporal_store(static_cast<long long>(Value), Word);
 #elif WGTRACE_NONTEMPORAL_MOVNTI
-  _mm_stream_si64(Word, static_cast<long long>(Value));
+  __asm__ volatile("movnti %1, (%0)"
+                   :
+                   : "r"(Word), "r"(static_cast<long long>(Value)));
 #else
   *Word = static_cast<long long>(Value);
 #endif
@@ -213,8 +224,16 @@ WGTRACE_ALWAYS_INLINE void storeRecord(uint8_t *At, uint64_t First,
   auto *FirstWord = reinterpret_cast<long long *>(&Words->First);
   auto *SecondWord = reinterpret_cast<long long *>(&Words->Second);
   if constexpr (NonTemporal) {
+#if WGTRACE_NONTEMPORAL_MOVNTI
+    // One asm for both words: the second's address is a displacement.
+    (void)SecondWord;
+    __asm__ volatile("movnti %1, (%0)\n\tmovnti %2, 8(%0)"
+                     :
+                     : "r"(FirstWord), "r"(First), "r"(Second));
+#else
     storeNonTemporal(FirstWord, First);
     storeNonTemporal(SecondWord, Second);
+#endif
   } else {
     *FirstWord = static_cast<long long>(First);
     *SecondWord = static_cast<long long>(Second);
