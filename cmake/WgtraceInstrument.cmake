@@ -2,7 +2,7 @@
 #                           [ACCESS_SITES ON|OFF] [STRICT ON|OFF]
 #                           [BUFFER_SIZE <size>] [TIMING ON|OFF]
 #                           [FILTER <filter>] [SELECTABLE ON|OFF]
-#                           [SOURCES <file>...])
+#                           [OPENMP ON|OFF] [SOURCES <file>...])
 #
 # Runs wgtrace-rewrite at build time over the target's C++ sources, into
 # the build tree, compiles the rewritten files in their place and links the
@@ -29,7 +29,10 @@
 # program runs. SELECTABLE ON (implied by FILTER) gives each kernel an
 # uninstrumented copy of its body for the workgroups a filter leaves out,
 # which then run at the speed of a plain build (wgtrace-rewrite
-# --selectable). SOURCES limits the
+# --selectable). OPENMP ON traces the OpenMP worksharing loops of the
+# sources (`omp for`, `omp parallel for`) as dispatches: each execution a
+# launch, each iteration a workgroup (wgtrace-rewrite --openmp; the target
+# links OpenMP itself, e.g. OpenMP::OpenMP_CXX). SOURCES limits the
 # rewrite to the given sources (default: every C++ source of the target).
 
 set(_WGTRACE_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
@@ -107,7 +110,7 @@ endfunction()
 
 function(wgtrace_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "MEMORY_ACCESSES;ACCESS_SITES;STRICT;BUFFER_SIZE;TIMING;FILTER;SELECTABLE"
+    "MEMORY_ACCESSES;ACCESS_SITES;STRICT;BUFFER_SIZE;TIMING;FILTER;SELECTABLE;OPENMP"
     "SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "wgtrace_instrument_target(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -120,6 +123,9 @@ function(wgtrace_instrument_target target)
   endif()
   if(ARG_STRICT)
     list(APPEND rewrite_options "--strict")
+  endif()
+  if(ARG_OPENMP)
+    list(APPEND rewrite_options "--openmp")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "wgtrace_instrument_target: no target named '${target}'")
@@ -142,7 +148,10 @@ function(wgtrace_instrument_target target)
   endif()
 
   set(work_dir "${CMAKE_CURRENT_BINARY_DIR}/wgtrace/${target}")
-  set(database_dir "${work_dir}/database")
+  # One database per language: a flag a linked target gives through
+  # $<COMPILE_LANGUAGE:CXX> (OpenMP::OpenMP_CXX's -fopenmp) makes the
+  # content differ by language; the rewriter reads the C++ one.
+  set(database_dir "${work_dir}/database/CXX")
 
   # The target's own compile flags, resolved at generate time; the TARGET_
   # PROPERTY expressions include what linked targets pass on.
@@ -225,7 +234,7 @@ function(wgtrace_instrument_target target)
   set(WGTRACE_COMPDB_ENTRIES "${entries}")
   configure_file("${_WGTRACE_TEMPLATE_DIR}/compile_commands.json.in"
                  "${work_dir}/compile_commands.json.genex" @ONLY)
-  file(GENERATE OUTPUT "${database_dir}/compile_commands.json"
+  file(GENERATE OUTPUT "${work_dir}/database/$<COMPILE_LANGUAGE>/compile_commands.json"
                 INPUT "${work_dir}/compile_commands.json.genex"
                 TARGET ${target})
 

@@ -5,6 +5,7 @@
 #include "AlgorithmCalls.h"
 #include "KernelFinder.h"
 #include "LibraryCalls.h"
+#include "OpenMPLoops.h"
 #include "StringCalls.h"
 #include "ValarrayCalls.h"
 #include "ValueCalls.h"
@@ -37,6 +38,91 @@ void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
     TraverseStmt(Body);
     Model.setKernelClosure(nullptr);
   }
+}
+
+void AccessCollector::collectOmpBody(
+    const Stmt *Body, const FunctionDecl *Function,
+    const llvm::DenseSet<const VarDecl *> &Shared) {
+  Scope = Function;
+  Model.analyzeLocalPointers(Body);
+  Model.setKernelClosure(nullptr);
+  Model.setScope(Function, /*IsKernel=*/true);
+  Model.setOmpShared(&Shared);
+  InOmpBody = true;
+  TraverseStmt(const_cast<Stmt *>(Body));
+  InOmpBody = false;
+  Model.setOmpShared(nullptr);
+}
+
+bool AccessCollector::TraverseStmt(Stmt *S, DataRecursionQueue *Queue) {
+  if (InOmpBody)
+    if (auto *D = dyn_cast_or_null<OMPExecutableDirective>(S)) {
+      OpenMPDirectiveKind K = D->getDirectiveKind();
+      // A loop of its own, or a construct reported as not traced.
+      if (isTracedOmpLoop(K) || isUntracedOmpConstruct(K))
+        return true;
+      if (auto *A = dyn_cast<OMPAtomicDirective>(D))
+        return traverseOmpAtomic(A);
+    }
+  return Base::TraverseStmt(S, Queue);
+}
+
+bool AccessCollector::traverseOmpAtomic(OMPAtomicDirective *A) {
+  const Expr *X = A->getX();
+  const Stmt *Statement = A->getAssociatedStmt();
+  if (!X || !Statement)
+    return Base::TraverseStmt(A);
+  AccessKind Kind = AccessKind::AtomicUpdate;
+  if (A->getSingleClause<OMPReadClause>())
+    Kind = AccessKind::AtomicLoad;
+  else if (A->getSingleClause<OMPWriteClause>())
+    Kind = AccessKind::AtomicStore;
+  const SourceManager &SM = RC.SM;
+  StringRef Code = SM.getBufferData(SM.getMainFileID());
+  if (X->isGLValue() && Model.isMemory(X)) {
+    bool InMacro = false;
+    std::optional<PragmaLine> Pragma = pragmaLine(A->getBeginLoc(), SM, Code);
+    auto Object = RC.editRange(X->getSourceRange(), InMacro);
+    std::optional<unsigned> End =
+        statementEnd(Statement, SM, RC.Ctx.getLangOpts(), Code);
+    if (!Pragma || !Object || !End) {
+      RC.untraced(X,
+                  "it is the object of an 'omp atomic' construct written "
+                  "in a macro or with _Pragma, which wgtrace cannot "
+                  "rewrite",
+                  Kind);
+    } else if (X->HasSideEffects(RC.Ctx)) {
+      RC.untraced(X,
+                  "it is the object of an 'omp atomic' construct whose "
+                  "address has side effects, which recording it would "
+                  "repeat",
+                  Kind);
+    } else {
+      const char *Macro = Kind == AccessKind::AtomicLoad    ? "LOAD"
+                          : Kind == AccessKind::AtomicStore ? "STORE"
+                                                            : "UPDATE";
+      std::string Text = Code.slice(Object->first, Object->second).str();
+      std::string Directive = Pragma->Directive;
+      std::string Comment = Pragma->Comment;
+      if (RC.replaceWithSite(
+              {Pragma->Begin, Pragma->End}, X, Kind, [&](unsigned Site) {
+                return "{ static_cast<void>(WGTRACE_ATOMIC_" +
+                       std::string(Macro) + "_AT(" + std::to_string(Site) +
+                       ", &(" + Text + "))); " + pragmaOperator(Directive, "") +
+                       Comment;
+              })) {
+        RC.Edits.insert(*End, " }");
+        RC.Tables.HasAtomics = true;
+      }
+    }
+  }
+  // The statement's other accesses (an index, a captured value) are
+  // recorded as usual; its object's uses are the construct's.
+  const Expr *Saved = OmpAtomicObject;
+  OmpAtomicObject = X;
+  bool Result = Base::TraverseStmt(const_cast<Stmt *>(Statement));
+  OmpAtomicObject = Saved;
+  return Result;
 }
 
 bool AccessCollector::VisitImplicitCastExpr(ImplicitCastExpr *E) {
@@ -616,6 +702,14 @@ void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
   if (!Spelled)
     Spelled = E;
   E = E->IgnoreParens();
+  if (OmpAtomicObject) {
+    llvm::FoldingSetNodeID Mine, Object;
+    E->Profile(Mine, RC.Ctx, /*Canonical=*/true);
+    OmpAtomicObject->IgnoreParens()->Profile(Object, RC.Ctx,
+                                             /*Canonical=*/true);
+    if (Mine == Object)
+      return;
+  }
   // The value of `c ? x : y` as an lvalue is one of the branches: record the
   // branch that runs, by wrapping each.
   if (const auto *C = dyn_cast<ConditionalOperator>(E)) {

@@ -37,6 +37,20 @@ public:
   /// setKernelClosure says what its captures are).
   void collect(const clang::FunctionDecl *FD, bool LambdaKernel = false);
 
+  /// Wraps the accesses of an OpenMP loop's body (the statement of the
+  /// innermost loop of its nest), written in Function, whose iterations
+  /// share Shared (MemoryModel::setOmpShared). OpenMP constructs in it
+  /// that are loops or constructs of their own are left out; `omp atomic`
+  /// updates are recorded as atomic operations.
+  void collectOmpBody(const clang::Stmt *Body,
+                      const clang::FunctionDecl *Function,
+                      const llvm::DenseSet<const clang::VarDecl *> &Shared);
+
+  bool TraverseStmt(clang::Stmt *S, DataRecursionQueue *Queue = nullptr);
+  /// A clause's expressions are the construct's, evaluated by OpenMP, and
+  /// written in a pragma, which no macro can wrap.
+  bool TraverseOMPClause(clang::OMPClause *) { return true; }
+
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr *E);
   bool VisitBinaryOperator(clang::BinaryOperator *E);
   bool VisitUnaryOperator(clang::UnaryOperator *E);
@@ -138,8 +152,18 @@ private:
   /// through the address of the object that contains it.
   void useBitField(const clang::MemberExpr *M, AccessKind Kind);
 
+  /// `#pragma omp atomic` in an OpenMP loop's body: its object is
+  /// recorded before the construct, as an atomic operation, and the
+  /// statement is left as OpenMP requires it.
+  bool traverseOmpAtomic(clang::OMPAtomicDirective *A);
+
   RewriteContext &RC;
   MemoryModel Model;
+  /// Collecting an OpenMP loop's body.
+  bool InOmpBody = false;
+  /// The object of the `omp atomic` construct being traversed: its uses
+  /// in the statement are not wrapped.
+  const clang::Expr *OmpAtomicObject = nullptr;
   /// The function whose body is being collected.
   const clang::FunctionDecl *Scope = nullptr;
   /// Calls of std::min, std::max and std::clamp whose result the caller

@@ -14,6 +14,7 @@
 #include "KernelInstances.h"
 #include "MemoryModel.h"
 #include "MetadataEmitter.h"
+#include "OpenMPLoops.h"
 #include "PlainBodyCopy.h"
 #include "RewriteContext.h"
 #include "WatchCollector.h"
@@ -104,6 +105,15 @@ private:
   pointerDispatchTargets(ASTContext &Ctx, const std::vector<KernelDef> &Kernels,
                          const DispatchCall &C) const;
   std::string calleeName(const ASTContext &Ctx, const Expr *Kernel) const;
+  /// Instruments OpenMP loop L as function Functions.size() launched from
+  /// site Sites.size(): the launch before it, the iteration prologue in
+  /// its body, its body's accesses; adds what the kernel phase adds for a
+  /// kernel to Functions, Sites and Scanned. False when it cannot be
+  /// traced (reported untraced).
+  bool instrumentOmpLoop(RewriteContext &RC, StringRef Code, const OmpLoop &L,
+                         std::vector<FunctionMeta> &Functions,
+                         std::vector<SiteMeta> &Sites,
+                         std::vector<KernelDef> &Scanned);
   /// The export name of kernel FD (a function or one instantiation of a
   /// template): its qualified name, with its template arguments, and with
   /// its parameter types when another kernel has the same name (an
@@ -411,6 +421,155 @@ RewriteConsumer::pointerDispatchTargets(ASTContext &Ctx,
   return Targets;
 }
 
+bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
+                                        const OmpLoop &L,
+                                        std::vector<FunctionMeta> &Functions,
+                                        std::vector<SiteMeta> &Sites,
+                                        std::vector<KernelDef> &Scanned) {
+  const SourceManager &SM = RC.SM;
+  const OMPLoopDirective *D = L.Instances.front().Directive;
+  SourceLocation Loc = D->getBeginLoc();
+  const std::string Directive =
+      "'#pragma omp " + getOpenMPDirectiveName(D->getDirectiveKind()).str() +
+      "'";
+  const std::string Function = L.Function ? kernelName(L.Function) : "";
+  unsigned Line = SM.getExpansionLineNumber(Loc);
+  const std::string Name = "omp for at " + projectRelative(GivenPath) + ":" +
+                           std::to_string(Line) +
+                           (Function.empty() ? "" : " in " + Function);
+  auto Untraced = [&](const std::string &Reason) {
+    RC.untraced(Loc, Directive + " loop", Reason, Function);
+    return false;
+  };
+  if (L.OnlyDependent)
+    return Untraced("it is in a template that this file never instantiates, "
+                    "and only instantiations say which of its expressions "
+                    "access memory");
+  OmpNest Nest = analyzeNest(D, RC.Ctx);
+  if (!Nest.Why.empty())
+    return Untraced(Nest.Why);
+  std::optional<PragmaLine> Pragma = pragmaLine(Loc, SM, Code);
+  if (!Pragma)
+    return Untraced("it is written with _Pragma or in a macro, which wgtrace "
+                    "cannot rewrite");
+  const Stmt *Outer = D->getInnermostCapturedStmt()->getCapturedStmt();
+  std::optional<unsigned> LoopEnd =
+      statementEnd(Outer, SM, RC.Ctx.getLangOpts(), Code);
+  if (!LoopEnd)
+    return Untraced("its loop ends in a macro, which wgtrace cannot rewrite");
+  // Each loop's bounds, evaluated once more by the launch before the loop.
+  std::string Dims;
+  std::string Variables;
+  for (const OmpLoopLevel &Level : Nest.Levels) {
+    auto Text = [&](const Expr *E) -> std::optional<std::string> {
+      bool InMacro = false;
+      auto Range = RC.editRange(E->getSourceRange(), InMacro);
+      if (!Range)
+        return std::nullopt;
+      return Code.slice(Range->first, Range->second).str();
+    };
+    for (const Expr *E : {Level.Lower, Level.Bound, Level.Step})
+      // Definite side effects only: `i < v.size()` calls a function
+      // that OpenMP already requires to give the same value each time.
+      if (E && E->HasSideEffects(RC.Ctx, /*IncludePossibleEffects=*/false))
+        return Untraced("its loop's bounds or step have side effects, which "
+                        "the launch before the loop would repeat");
+    std::optional<std::string> Lower = Text(Level.Lower);
+    std::optional<std::string> Bound = Text(Level.Bound);
+    std::optional<std::string> Step =
+        Level.Step ? Text(Level.Step) : std::optional<std::string>("1");
+    if (!Lower || !Bound || !Step)
+      return Untraced("its loop's bounds are written partly in a macro, which "
+                      "wgtrace cannot copy");
+    if (!Dims.empty())
+      Dims += ", ";
+    Dims += "::wgtrace::detail::ompDim(" + *Lower + ", " + *Bound + ", " +
+            (Level.Negate ? "-(" + *Step + ")" : "(" + *Step + ")") +
+            ", ::wgtrace::detail::OmpCompare::" + Level.Compare + ")";
+    Variables += ", " + Level.Var->getName().str();
+  }
+  // The iteration's prologue opens the body of the innermost loop.
+  const unsigned Index = static_cast<unsigned>(Functions.size());
+  const std::string Launch = "wgtrace_omp_" + std::to_string(Sites.size());
+  std::vector<const VarDecl *> Shared =
+      sharedVariables(L.Instances.front(), Nest, SM);
+  std::vector<ParamMeta> Params = describeSharedBuffers(Shared);
+  std::string Prologue = " WGTRACE_OMP_ITERATION(" + Launch + ", " +
+                         std::to_string(Index) + Variables + ");" +
+                         bufferPrologue(Params);
+  // Where a body that is not a block is closed: where the loop ends too,
+  // and the launch's block with it.
+  std::optional<unsigned> BodyEnd;
+  if (const auto *Block = dyn_cast<CompoundStmt>(Nest.Body)) {
+    std::optional<unsigned> Open = RC.offsetAfterToken(Block->getLBracLoc());
+    if (!Open)
+      return Untraced("its body is written in a macro, which wgtrace cannot "
+                      "rewrite");
+    RC.Edits.insert(*Open, Prologue);
+  } else {
+    std::optional<unsigned> End =
+        statementEnd(Nest.Body, SM, RC.Ctx.getLangOpts(), Code);
+    SourceLocation Begin = Nest.Body->getBeginLoc();
+    if (!End || Begin.isMacroID() || !SM.isInMainFile(Begin))
+      return Untraced("its body is written in a macro, which wgtrace cannot "
+                      "rewrite");
+    RC.Edits.insert(SM.getFileOffset(Begin), "{" + Prologue + " ");
+    BodyEnd = *End;
+  }
+  // The launch: begun by the encountering thread before a `parallel for`;
+  // for an `omp for` of a parallel region, by one thread of the team, and
+  // handed to the others (`single` ends in a barrier, which every thread
+  // reaches: they all reach the loop).
+  const std::string Site = "WGTRACE_SITE(" + std::to_string(Sites.size()) + ")";
+  const std::string Make =
+      "::wgtrace::detail::ompLaunch(" + Site + ", " + Dims + ")";
+  std::string Open;
+  if (isOpenMPParallelDirective(D->getDirectiveKind()))
+    Open = "{ auto " + Launch + " = " + Make + "; " +
+           pragmaOperator(Pragma->Directive, " shared(" + Launch + ")");
+  else
+    Open = "{ decltype(" + Make + ") " + Launch + "; " +
+           pragmaOperator("omp single copyprivate(" + Launch + ")", "") + " " +
+           Launch + " = " + Make + "; " + pragmaOperator(Pragma->Directive, "");
+  RC.Edits.replace(Pragma->Begin, Pragma->End, Open + Pragma->Comment);
+  RC.Edits.insert(*LoopEnd, BodyEnd == LoopEnd ? " } }" : " }");
+  if (BodyEnd && BodyEnd != LoopEnd)
+    RC.Edits.insert(*BodyEnd, " }");
+
+  RC.Scope = Name;
+  KernelDef Def;
+  Def.Written = L.Function;
+  for (const OmpLoopInstance &I : L.Instances) {
+    OmpNest Own = I.Directive == D ? Nest : analyzeNest(I.Directive, RC.Ctx);
+    if (!Own.Body)
+      continue;
+    std::vector<const VarDecl *> Its = sharedVariables(I, Own, SM);
+    llvm::DenseSet<const VarDecl *> SharedSet(Its.begin(), Its.end());
+    AccessCollector Accesses(RC);
+    const FunctionDecl *In = L.Function;
+    for (const DeclContext *DC = I.Directive->getInnermostCapturedStmt()
+                                     ->getCapturedDecl()
+                                     ->getParent();
+         DC; DC = DC->getParent())
+      if (const auto *FD = dyn_cast<FunctionDecl>(DC)) {
+        In = FD;
+        break;
+      }
+    Accesses.collectOmpBody(Own.Body, In, SharedSet);
+    Def.Regions.push_back(Own.Body);
+  }
+  if (Def.Written)
+    Scanned.push_back(std::move(Def));
+
+  SourceLocation Defined = SM.getExpansionLoc(Loc);
+  std::string Source = Code.slice(Pragma->Begin, *LoopEnd).str();
+  Functions.push_back({Name, Target, "#pragma " + Pragma->Directive, Source,
+                       GivenPath, Line, SM.getExpansionColumnNumber(Defined), 3,
+                       std::move(Params)});
+  Sites.push_back({Name, GivenPath + ":" + std::to_string(Line)});
+  return true;
+}
+
 void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   if (Diags.hasErrorOccurred())
@@ -448,8 +607,11 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     if (const FunctionDecl *In = usedEnclosingFunction(Ctx, C.Call))
       HeaderLaunches.emplace_back(&C, In);
 
+  FoundOpenMP OpenMP = Options.OpenMP ? findOpenMP(Ctx) : FoundOpenMP();
+
   if (Found.Kernels.empty() && Found.Calls.empty() && References.empty() &&
-      HeaderLaunches.empty()) {
+      HeaderLaunches.empty() && OpenMP.Loops.empty() &&
+      OpenMP.Untraced.empty()) {
     Result.Rewritten = Result.Original;
     Result.Ok = true;
     return;
@@ -536,11 +698,22 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       Accesses.collect(Body, K.Lambda);
   }
 
+  // OpenMP loops: dispatches of their own, their sites first.
+  std::vector<SiteMeta> Sites;
+  std::vector<KernelDef> OmpScanned;
+  bool UsesOpenMP = false;
+  for (const OmpLoop &L : OpenMP.Loops)
+    UsesOpenMP |= instrumentOmpLoop(RC, Code, L, Functions, Sites, OmpScanned);
+  for (const OmpUntracedConstruct &C : OpenMP.Untraced)
+    RC.untraced(C.Loc, C.What, C.Reason,
+                C.Function ? kernelName(C.Function) : std::string());
+
   // Kernels of project headers that this file uses: copied here,
   // instrumented, recording under a module that their copies in every file
   // share (HeaderKernels.h).
   HelperCloner Cloner(RC, GivenPath);
   std::vector<KernelDef> Scanned = Found.Kernels;
+  Scanned.insert(Scanned.end(), OmpScanned.begin(), OmpScanned.end());
   std::vector<SourceLocation> FirstUse(Found.HeaderKernels.size());
   for (const KernelReference &R : References)
     if (FirstUse[R.Kernel].isInvalid())
@@ -633,7 +806,6 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     RC.untraced(H.CallLoc, "call of '" + kernelName(H.Written) + "'", H.Reason,
                 H.Caller ? kernelName(H.Caller) : std::string());
 
-  std::vector<SiteMeta> Sites;
   for (const DispatchCall &C : Found.Calls) {
     unsigned Line = SM.getExpansionLineNumber(C.Loc);
     std::string Place = (GivenPath + ":" + Twine(Line)).str();
@@ -711,6 +883,8 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // block, whose #line must stay last.
   if (RC.UsesAlgorithms || Cloner.usesAlgorithms())
     Edits.insert(Top, "#include <wgtrace/algorithms.h>\n");
+  if (UsesOpenMP)
+    Edits.insert(Top, "#include <wgtrace/detail/openmp.h>\n");
   if (RC.UsesValarrays || Cloner.usesValarrays())
     Edits.insert(Top, "#include <wgtrace/detail/valarray.h>\n");
   Edits.insert(Top, emitModuleBlock(Functions, Sites, Tables, GivenPath));

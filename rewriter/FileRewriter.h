@@ -42,6 +42,8 @@ struct RewriteOptions {
   /// The directory lambda kernels' names give their file relative to
   /// (empty: the current directory).
   std::string ProjectRoot;
+  /// Trace OpenMP worksharing loops as dispatches (--openmp).
+  bool OpenMP = false;
 };
 
 /// Creates actions that rewrite the file given on the command line as

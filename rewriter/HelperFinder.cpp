@@ -124,9 +124,13 @@ public:
       : Context(&Ctx), SM(Ctx.getSourceManager()) {}
 
   FoundHelpers run(const std::vector<KernelDef> &Kernels) {
-    for (const KernelDef &K : Kernels)
-      for (const FunctionDecl *Body : K.Bodies)
-        scan(Body, K.Written);
+    for (const KernelDef &K : Kernels) {
+      for (const Stmt *Region : K.Regions)
+        scanStatement(Region, K.Written);
+      if (K.Regions.empty())
+        for (const FunctionDecl *Body : K.Bodies)
+          scan(Body, K.Written);
+    }
     while (!Work.empty() || !PendingTypes.empty()) {
       while (!Work.empty()) {
         auto [FD, Written] = Work.back();
@@ -156,8 +160,12 @@ public:
 
 private:
   void scan(const FunctionDecl *FD, const FunctionDecl *Written) {
+    scanStatement(FD->getBody(), Written);
+  }
+
+  void scanStatement(const Stmt *Body, const FunctionDecl *Written) {
     CallCollector Calls;
-    Calls.TraverseStmt(FD->getBody());
+    Calls.TraverseStmt(const_cast<Stmt *>(Body));
     for (QualType T : Calls.IndirectTypes) {
       T = T.getCanonicalType();
       if (SeenTypes.insert(T.getAsOpaquePtr()).second)
@@ -268,7 +276,7 @@ private:
     std::vector<KernelDef> &List = InMain ? Found.InMainFile : Found.InHeaders;
     auto [It, Inserted] = Index.try_emplace(Written, List.size());
     if (Inserted)
-      List.push_back({Written, {}, nullptr, {}});
+      List.push_back({Written, {}, nullptr, {}, {}});
     if (Def->isDependentContext())
       return;
     KernelDef &H = List[It->second];

@@ -131,7 +131,7 @@ private:
     std::vector<KernelDef> &List = InMain ? Found.Kernels : Found.HeaderKernels;
     auto [It, Inserted] = KernelIndex.try_emplace(Written, List.size());
     if (Inserted)
-      List.push_back({Written, {}, nullptr, {}});
+      List.push_back({Written, {}, nullptr, {}, {}});
     KernelDef &K = List[It->second];
     // A dependent body has no implicit casts to tell loads apart; the
     // instantiations do.

@@ -35,6 +35,10 @@ struct KernelDef {
   /// every closure type that stands for it.
   const clang::LambdaExpr *Lambda = nullptr;
   std::vector<const clang::CXXRecordDecl *> Closures;
+  /// For an OpenMP loop (OpenMPLoops.h): the bodies of its instances,
+  /// which are what is scanned for calls, not Bodies; Written is the
+  /// function the loop is in.
+  std::vector<const clang::Stmt *> Regions;
 };
 
 struct DispatchCall {

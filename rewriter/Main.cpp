@@ -89,6 +89,14 @@ static cl::opt<bool> Strict(
              "error (the file is not rewritten) instead of a warning"),
     cl::cat(Category));
 
+static cl::opt<bool> OpenMP(
+    "openmp",
+    cl::desc("Trace OpenMP worksharing loops ('omp for', 'omp parallel for', "
+             "with collapse, simd and any schedule) as dispatches: each "
+             "execution a launch, each iteration a workgroup (parses with "
+             "-fopenmp)"),
+    cl::cat(Category));
+
 static cl::opt<std::string> ProjectRoot(
     "project-root",
     cl::desc("Name lambda kernels after their file relative to <dir> "
@@ -145,8 +153,12 @@ private:
     // them (or, under -Werror, stop the rewrite).
     Tool.appendArgumentsAdjuster(
         getInsertArgumentAdjuster("-w", ArgumentInsertPosition::END));
+    // OpenMP's directives are in the AST only when the parse enables it.
+    if (OpenMP)
+      Tool.appendArgumentsAdjuster(
+          getInsertArgumentAdjuster("-fopenmp", ArgumentInsertPosition::END));
     std::unique_ptr<FrontendActionFactory> Factory = newRewriteActionFactory(
-        Sources[I], Results[I], RewriteOptions{Strict, ProjectRoot});
+        Sources[I], Results[I], RewriteOptions{Strict, ProjectRoot, OpenMP});
     DiagnosticsThenCount Action(*Factory, DiagStream);
     int Status = Tool.run(&Action);
     if (Status != 0 || !Results[I].Ok) {

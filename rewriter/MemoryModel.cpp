@@ -234,6 +234,8 @@ bool MemoryModel::declRefIsMemory(const ValueDecl *D, const Expr *Ref) const {
       if (std::optional<bool> Captured = kernelCaptureIsMemory(VD))
         return *Captured;
     }
+  if (OmpShared && OmpShared->contains(VD))
+    return !VD->getType()->isPointerType();
   if (VD->getType()->isReferenceType()) {
     // `for (float &x : range)`: x is an element of the range. Its implicit
     // initializer (`*__begin`) says nothing about where the range lives.

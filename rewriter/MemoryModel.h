@@ -77,6 +77,15 @@ public:
     KernelClosure = Closure;
   }
 
+  /// The body analysed is an OpenMP loop's (null: none): the variables of
+  /// its function that its iterations share are memory, as a lambda
+  /// kernel's captures by reference are (a shared pointer is a handle:
+  /// what it points to is memory, its own loads are not recorded); the
+  /// function's other locals are the iteration's or its thread's own.
+  void setOmpShared(const llvm::DenseSet<const clang::VarDecl *> *Shared) {
+    OmpShared = Shared;
+  }
+
   /// The function whose body is analysed, and whether it is a kernel (not
   /// a helper): a kernel's parameters are bound by its caller, outside the
   /// kernel's own stack; a helper's may be bound to the kernel's locals.
@@ -116,6 +125,7 @@ private:
   clang::ASTContext &Ctx;
   std::vector<const clang::LambdaExpr *> Lambdas;
   const clang::CXXRecordDecl *KernelClosure = nullptr;
+  const llvm::DenseSet<const clang::VarDecl *> *OmpShared = nullptr;
   const clang::FunctionDecl *Scope = nullptr;
   bool ScopeIsKernel = false;
   mutable llvm::DenseMap<const clang::Type *, bool> PointerCache;

@@ -401,6 +401,23 @@ std::optional<BufferKind> bufferKind(const ASTContext &Ctx, QualType T) {
 
 } // namespace
 
+/// The argument of WGTRACE_BUFFERS that records a buffer of kind Kind
+/// named Name.
+static std::string bufferArgument(const std::string &Name,
+                                  const BufferKind &Kind) {
+  switch (Kind.Kind) {
+  case 0:
+    return Name;
+  case 1:
+    return "::wgtrace::detail::objectBuffer(" + Name + ")";
+  case 3:
+    return "::wgtrace::detail::arrayBuffer<" + std::to_string(Kind.Bound) +
+           ">(" + Name + ")";
+  default:
+    return "::wgtrace::detail::rangeBuffer(" + Name + ")";
+  }
+}
+
 std::vector<ParamMeta>
 describeBufferParams(const FunctionDecl *Written,
                      ArrayRef<const FunctionDecl *> Bodies) {
@@ -453,21 +470,34 @@ describeBufferParams(const FunctionDecl *Written,
     M.Kind = Kind->Kind;
     M.ElementSize = Kind->ElementSize;
     M.HasExtent = Kind->Kind != 0;
-    switch (Kind->Kind) {
-    case 0:
-      M.Argument = M.Name;
+    M.Argument = bufferArgument(M.Name, *Kind);
+    Out.push_back(std::move(M));
+  }
+  return Out;
+}
+
+std::vector<ParamMeta> describeSharedBuffers(ArrayRef<const VarDecl *> Shared) {
+  std::vector<ParamMeta> Out;
+  constexpr size_t MostParams = 256;
+  for (const VarDecl *VD : Shared) {
+    if (Out.size() == MostParams || VD->getName().empty())
       break;
-    case 1:
-      M.Argument = "::wgtrace::detail::objectBuffer(" + M.Name + ")";
-      break;
-    case 3:
-      M.Argument = "::wgtrace::detail::arrayBuffer<" +
-                   std::to_string(Kind->Bound) + ">(" + M.Name + ")";
-      break;
-    default:
-      M.Argument = "::wgtrace::detail::rangeBuffer(" + M.Name + ")";
-      break;
-    }
+    const ASTContext &Ctx = VD->getASTContext();
+    QualType T = VD->getType();
+    std::optional<BufferKind> Kind = bufferKind(Ctx, T);
+    // A shared scalar or object is a buffer of its own bytes.
+    if (!Kind && !T->isDependentType() && !T->isFunctionType())
+      Kind = BufferKind{1, sizeOf(Ctx, T)};
+    if (!Kind || (Kind->Kind == 0 && Ctx.getAsArrayType(T)))
+      continue;
+    ParamMeta M;
+    M.Name = VD->getName().str();
+    M.Type = T.getAsString(Ctx.getPrintingPolicy());
+    M.Position = static_cast<unsigned>(Out.size());
+    M.Kind = Kind->Kind;
+    M.ElementSize = Kind->ElementSize;
+    M.HasExtent = Kind->Kind != 0;
+    M.Argument = bufferArgument(M.Name, *Kind);
     Out.push_back(std::move(M));
   }
   return Out;

@@ -55,7 +55,8 @@ struct FunctionMeta {
   std::string File;
   unsigned Line = 0;
   unsigned Column = 0;
-  /// fb::FunctionKind: 0 function, 1 template instance, 2 lambda.
+  /// fb::FunctionKind: 0 function, 1 template instance, 2 lambda, 3 OpenMP
+  /// loop.
   unsigned Kind = 0;
   std::vector<ParamMeta> Params;
 };
@@ -134,6 +135,12 @@ std::string describeLayout(const clang::FunctionDecl *FD);
 std::vector<ParamMeta>
 describeBufferParams(const clang::FunctionDecl *Written,
                      llvm::ArrayRef<const clang::FunctionDecl *> Bodies);
+
+/// The buffers of an OpenMP loop: the variables its iterations share,
+/// named as its parameters would be (a pointer's target, a container's
+/// elements, an array, any other variable's own bytes), in order.
+std::vector<ParamMeta>
+describeSharedBuffers(llvm::ArrayRef<const clang::VarDecl *> Shared);
 
 /// What the prologue adds after WGTRACE_WORKGROUP to record Params:
 /// " WGTRACE_BUFFERS(a, b, ...);", or "" when there are none.

@@ -327,6 +327,29 @@ unsigned RewriteContext::replaceCallee(const CallExpr *Call, AccessKind Kind,
   return Site;
 }
 
+unsigned
+RewriteContext::replaceWithSite(std::pair<unsigned, unsigned> Text,
+                                const Expr *Named, AccessKind Kind,
+                                function_ref<std::string(unsigned)> Make) {
+  bool InMacro = false;
+  auto Range = editRange(Named->getSourceRange(), InMacro);
+  if (!Range) {
+    untraced(Named, whyNotEditable(Named), Kind);
+    return 0;
+  }
+  auto [Site, New] = siteFor(*Range, Kind);
+  std::string Replacement = Make(Site);
+  if (!Edits.replace(Text.first, Text.second, Replacement)) {
+    untraced(Named, kConflictReason, Kind);
+    return 0;
+  }
+  if (New)
+    addSite(*Range, Kind, Site, Named,
+            {&Edits, Text.first, Text.second, Replacement, "",
+             /*IsReplace=*/true, Named});
+  return Site;
+}
+
 /// Text with the mentions of access site Old (as accessMacro and
 /// siteArgument spell it) changed to New.
 static std::string renumbered(StringRef Text, unsigned Old, unsigned New) {

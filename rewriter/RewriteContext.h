@@ -243,6 +243,16 @@ public:
                          const clang::Expr *Callee = nullptr,
                          llvm::StringRef ConflictReason = "");
 
+  /// Replaces the text [Text.first, Text.second) with what Make returns for
+  /// the access site of Named (of kind Kind, at Named's place and with its
+  /// text), and lists the site: an access recorded by code inserted apart
+  /// from its expression (the object of an `omp atomic` construct).
+  /// Returns the site, or 0 when Named has no edit range (reported
+  /// untraced) or the text cannot be replaced.
+  unsigned replaceWithSite(std::pair<unsigned, unsigned> Text,
+                           const clang::Expr *Named, AccessKind Kind,
+                           llvm::function_ref<std::string(unsigned Site)> Make);
+
   /// Sends the call through a pointer Call through the runtime's lookup:
   /// Callee (the pointer's text) is wrapped in Function (throughPointer,
   /// throughMember, throughFunction) with the call's entry in the module's

@@ -11,6 +11,7 @@
 #include "trace_writer.h"
 #include "uninstrumented.h"
 
+#include "wgtrace/detail/openmp.h"
 #include "wgtrace/wgtrace.h"
 
 #include <atomic>
@@ -189,6 +190,11 @@ void runLaunch(SiteRef Site, const LaunchGrid &G, const char *PrettyFunction,
     runtime::noteUninstrumentedLaunch(
         G.File, G.Line, Site.Id == kNoSite ? format::kNoDispatchSite : Site.Id,
         PrettyFunction, KernelAddress, NotInstrumented);
+}
+
+uint64_t beginOmpLaunch() {
+  runtime::writeTraceAtExit();
+  return NextDispatch.fetch_add(1, std::memory_order_relaxed);
 }
 
 void runGrid(SiteRef Site, const Grid &G, WorkgroupThunk Thunk, void *Context) {

@@ -15,7 +15,11 @@ namespace wgtrace::detail {
 using runtime::ThreadRing;
 
 WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
-                               const Workgroup &WG) {
+                               const Workgroup &WG)
+    : WorkgroupScope(M, Function, WG, &WG) {}
+
+WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
+                               const Workgroup &WG, const void *StackTop) {
   ThreadState &State = ThreadStateTLS;
   SavedRecording = State.Recording;
   SavedCurrent = State.Current;
@@ -68,10 +72,11 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   // The kernel's own stack ends at its caller's frame, which holds the
   // Workgroup it was given (the launcher's, or the user's loop's): above
   // this scope, which is a local of the kernel. A Workgroup kept elsewhere
-  // bounds nothing, and every access is recorded.
+  // bounds nothing, and every access is recorded. An OpenMP iteration's
+  // ends at the top of its own frame (StackTop).
   SavedKernelStack = State.KernelStack;
   const runtime::StackRange &Stack = runtime::threadStack();
-  const uintptr_t Caller = reinterpret_cast<uintptr_t>(&WG);
+  const uintptr_t Caller = reinterpret_cast<uintptr_t>(StackTop);
   if (Caller > reinterpret_cast<uintptr_t>(this) && Caller < Stack.High &&
       reinterpret_cast<uintptr_t>(this) >= Stack.Low)
     State.KernelStack = {Stack.Low, Caller - Stack.Low};

@@ -408,6 +408,11 @@ struct Invocation {
 class WorkgroupScope {
 public:
   WorkgroupScope(const Module &M, uint32_t Function, const Workgroup &WG);
+  /// The same for an invocation whose own stack ends at \p StackTop
+  /// rather than at \p WG (an OpenMP loop's iteration: the top of the
+  /// frame it runs in).
+  WorkgroupScope(const Module &M, uint32_t Function, const Workgroup &WG,
+                 const void *StackTop);
   ~WorkgroupScope();
   WorkgroupScope(const WorkgroupScope &) = delete;
   WorkgroupScope &operator=(const WorkgroupScope &) = delete;

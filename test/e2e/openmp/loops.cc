@@ -1,0 +1,148 @@
+// OpenMP worksharing loops traced as dispatches (wgtrace-rewrite --openmp):
+// each mode runs one kind of loop and prints what it computed, so that the
+// plain and the instrumented builds can be compared, and the trace of each
+// checked with `wgtrace-view races`.
+//
+//   vectors    independent `parallel for` over vectors, calling a helper
+//   collapse   collapse(2) with a dynamic schedule
+//   reduction  a sum with reduction(+:)
+//   histogram  `omp atomic` updates of shared bins
+//   region     `omp for` (static, then nowait) inside a parallel region
+//   carried    a loop-carried dependence: a[i] = a[i - 1] + b[i] (a race)
+//   shared     a shared scalar updated without synchronisation (a race)
+//   critical   the same update inside `omp critical`
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+static float scaled(const float *x, int i) { return 2.0f * x[i]; }
+
+static void vectors(int n) {
+  std::vector<float> a(n), b(n), c(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = float(i);
+    b[i] = float(n - i);
+  }
+  const float *pa = a.data();
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; ++i)
+    c[i] = a[i] * b[i] + scaled(pa, i);
+  double sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += c[i];
+  std::printf("vectors %.1f %.1f\n", sum, double(c[n - 1]));
+}
+
+static void collapse(int rows, int cols) {
+  std::vector<int> m(rows * cols, 0);
+  int *out = m.data();
+#pragma omp parallel for collapse(2) schedule(dynamic, 3)
+  for (int i = 0; i < rows; ++i)
+    for (int j = cols - 1; j >= 0; j -= 1) {
+      int v = i * 1000 + j;
+      out[i * cols + j] = v;
+    }
+  long total = 0;
+  for (int v : m)
+    total += v;
+  std::printf("collapse %ld %d\n", total, m[rows * cols - 1]);
+}
+
+static void reduction(int n) {
+  std::vector<double> x(n);
+  for (int i = 0; i < n; ++i)
+    x[i] = 0.5 * i;
+  double sum = 0;
+#pragma omp parallel for reduction(+ : sum)
+  for (int i = 0; i < n; ++i)
+    sum += x[i];
+  std::printf("reduction %.1f\n", sum);
+}
+
+static void histogram(int n) {
+  std::vector<int> data(n), bins(16, 0);
+  for (int i = 0; i < n; ++i)
+    data[i] = (i * 7 + i / 13) % 16;
+  int *h = bins.data();
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+    int k = data[i];
+#pragma omp atomic
+    h[k] += 1;
+  }
+  std::printf("histogram");
+  for (int v : bins)
+    std::printf(" %d", v);
+  std::printf("\n");
+}
+
+static void region(int n) {
+  std::vector<float> a(n, 1.0f), b(n, 0.0f);
+#pragma omp parallel
+  {
+#pragma omp for
+    for (int i = 0; i < n; ++i)
+      a[i] += float(i);
+#pragma omp for nowait
+    for (int i = n - 1; i >= 0; --i)
+      b[i] = 3.0f * float(i);
+  }
+  double sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += a[i] + b[i];
+  std::printf("region %.1f\n", sum);
+}
+
+static void carried(int n) {
+  std::vector<long> a(n, 1), b(n);
+  for (int i = 0; i < n; ++i)
+    b[i] = i;
+  // With one thread this computes the prefix sums; with more, anything.
+#pragma omp parallel for schedule(static, 1)
+  for (int i = 1; i < n; ++i)
+    a[i] = a[i - 1] + b[i];
+  std::printf("carried %ld\n", a[1]);
+}
+
+static void shared(int n) {
+  std::vector<int> x(n, 1);
+  int total = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    total += x[i];
+  std::printf("shared %d\n", total > 0);
+}
+
+static void critical(int n) {
+  std::vector<int> x(n, 1);
+  int total = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+#pragma omp critical(total)
+    total += x[i];
+  }
+  std::printf("critical %d\n", total);
+}
+
+int main(int argc, char **argv) {
+  const char *Mode = argc > 1 ? argv[1] : "vectors";
+  if (!std::strcmp(Mode, "vectors"))
+    vectors(1000);
+  else if (!std::strcmp(Mode, "collapse"))
+    collapse(13, 7);
+  else if (!std::strcmp(Mode, "reduction"))
+    reduction(1000);
+  else if (!std::strcmp(Mode, "histogram"))
+    histogram(4000);
+  else if (!std::strcmp(Mode, "region"))
+    region(500);
+  else if (!std::strcmp(Mode, "carried"))
+    carried(100);
+  else if (!std::strcmp(Mode, "shared"))
+    shared(100);
+  else if (!std::strcmp(Mode, "critical"))
+    critical(100);
+  else
+    return 2;
+  return 0;
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""OpenMP worksharing loops traced as dispatches (test/e2e/openmp/loops.cc).
+
+Each mode of the program runs one kind of loop. For every mode:
+  - the instrumented build (wgtrace_instrument_target(... OPENMP ON),
+    built by CMake with the project's compiler) prints what the plain
+    build prints, on 1 and on 4 OpenMP threads;
+  - the same source rewritten by `wgtrace-rewrite --openmp` alone and
+    built with g++ -fopenmp (libgomp), where g++ is installed, prints it
+    too;
+  - `wgtrace-view races` on the trace, on 1 thread and on 4: the
+    independent loops, the reduction, the atomic histogram, the loops of
+    a parallel region and the critical section pass (exit 0); the
+    loop-carried dependence and the unsynchronised shared scalar are
+    reported (exit 1), with the source lines of both accesses, even on
+    one thread.
+The trace of `collapse` names the loop's site after its place, has one
+launch whose grid is the trip counts (7x13x1: x is the inner loop) and a
+workgroup per iteration.
+
+Usage: openmp_test.py <instrumented> <plain> <wgtrace-view>
+                      <wgtrace-rewrite> <include dir> <runtime library> <workdir>
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from checks import check, clean_env, finish  # noqa: E402
+
+(INSTRUMENTED, PLAIN, VIEW, REWRITE, INCLUDE, RUNTIME_LIB,
+ WORK) = sys.argv[1:8]
+os.makedirs(WORK, exist_ok=True)
+SOURCE = os.path.join(HERE, "openmp", "loops.cc")
+
+PASSING = ["vectors", "collapse", "reduction", "histogram", "region"]
+RACING = {"carried": ("loops.cc:103", "loops.cc:103"),
+          "shared": ("loops.cc:112", "loops.cc:112")}
+
+
+def run(program, mode, threads, trace=None):
+    env = {"OMP_NUM_THREADS": str(threads), "WGTRACE_QUIET": "1"}
+    if trace:
+        env["WGTRACE_FILE"] = trace
+    result = subprocess.run([program, mode], env=clean_env(env),
+                            capture_output=True, text=True)
+    check(result.returncode == 0,
+          "%s %s on %d threads failed: %s" % (program, mode, threads,
+                                             result.stderr))
+    return result.stdout
+
+
+def races(trace):
+    return subprocess.run([VIEW, "races", trace], capture_output=True,
+                          text=True)
+
+
+def gcc_build():
+    """loops.cc rewritten by wgtrace-rewrite alone, built with g++."""
+    gxx = shutil.which("g++")
+    if not gxx:
+        print("note: g++ is not installed: the GCC build is not checked")
+        return None
+    rewritten = os.path.join(WORK, "loops.gcc.cc")
+    result = subprocess.run(
+        [REWRITE, "--openmp", SOURCE, "--", "-std=c++17", "-fopenmp"],
+        capture_output=True, text=True)
+    check(result.returncode == 0, "wgtrace-rewrite failed: " + result.stderr)
+    with open(rewritten, "w") as f:
+        f.write(result.stdout)
+    program = os.path.join(WORK, "loops.gcc")
+    lib_dir = os.path.dirname(os.path.abspath(RUNTIME_LIB))
+    build = subprocess.run(
+        [gxx, "-std=c++17", "-O2", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+         "-I" + INCLUDE, rewritten, "-o", program, RUNTIME_LIB,
+         "-Wl,-rpath," + lib_dir, "-lfmt", "-pthread"],
+        capture_output=True, text=True)
+    check(build.returncode == 0, "g++ failed: " + build.stderr)
+    return program if build.returncode == 0 else None
+
+
+gcc = gcc_build()
+for mode in PASSING + list(RACING):
+    for threads in (1, 4):
+        expected = run(PLAIN, mode, threads)
+        # A racing loop computes what its schedule makes it compute: only
+        # one thread is deterministic.
+        deterministic = mode not in RACING or threads == 1
+        builds = [("clang", INSTRUMENTED)] + ([("gcc", gcc)] if gcc else [])
+        for name, program in builds:
+            trace = os.path.join(WORK, "%s-%s-%d.bin" % (name, mode, threads))
+            got = run(program, mode, threads, trace)
+            if deterministic:
+                check(got == expected, "%s %s on %d threads printed %r, the "
+                      "plain build %r" % (name, mode, threads, got, expected))
+            r = races(trace)
+            if mode in RACING:
+                check(r.returncode == 1, "%s %s on %d threads: races exited "
+                      "%d, not 1:\n%s" % (name, mode, threads, r.returncode,
+                                          r.stdout + r.stderr))
+                for line in RACING[mode]:
+                    check(line in r.stdout, "%s %s: races does not name %s:\n%s"
+                          % (name, mode, line, r.stdout))
+                check("omp for at " in r.stdout, "%s %s: races does not name "
+                      "the loop:\n%s" % (name, mode, r.stdout))
+            else:
+                check(r.returncode == 0, "%s %s on %d threads: races exited "
+                      "%d, not 0:\n%s" % (name, mode, threads, r.returncode,
+                                          r.stdout + r.stderr))
+
+# The collapsed loop's one launch: a workgroup per iteration, the grid its
+# trip counts (x the inner loop), the OpenMP thread numbers as processors.
+trace = os.path.join(WORK, "clang-collapse-4.bin")
+summary = subprocess.run([VIEW, "summary", "--json", trace],
+                         capture_output=True, text=True)
+check(summary.returncode == 0, "summary failed: " + summary.stderr)
+dump = subprocess.run([VIEW, "dump", trace], capture_output=True, text=True)
+check(dump.returncode == 0, "dump failed: " + dump.stderr)
+workgroups = [l for l in dump.stdout.splitlines() if "| WORKGROUP" in l]
+check(len(workgroups) == 13 * 7, "collapse: %d workgroups, not 91"
+      % len(workgroups))
+check(all("7x13x1)" in l for l in workgroups),
+      "collapse: a workgroup's grid is not 7x13x1: %s" % workgroups[:2])
+ids = {l.split(")")[1].split()[0] for l in workgroups}
+check(len(ids) == 91 and "6,12,0" in ids and "0,0,0" in ids,
+      "collapse: the workgroup ids are not the 91 iterations")
+pids = {int(l.split("pid:")[1]) for l in workgroups}
+check(pids <= {0, 1, 2, 3}, "collapse: processors %s" % sorted(pids))
+check("omp for at " in dump.stdout and "loops.cc:39 in collapse" in dump.stdout,
+      "collapse: the site is not named after the loop's place")
+finish()
