@@ -18,6 +18,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <cstring>
+
 using namespace clang;
 
 namespace wgtrace {
@@ -63,6 +65,13 @@ bool AccessCollector::TraverseStmt(Stmt *S, DataRecursionQueue *Queue) {
         return true;
       if (auto *A = dyn_cast<OMPAtomicDirective>(D))
         return traverseOmpAtomic(A);
+      if (isa<OMPCriticalDirective>(D)) {
+        // Without the queue: traversed now, while the depth says so.
+        ++OmpCriticalDepth;
+        bool Result = Base::TraverseStmt(S);
+        --OmpCriticalDepth;
+        return Result;
+      }
     }
   return Base::TraverseStmt(S, Queue);
 }
@@ -814,6 +823,26 @@ void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
   // What a helper's parameter or a local reference refers to may be the
   // kernel's own stack: the runtime tells (WGTRACE_LOAD_REF_AT).
   const bool ThroughReference = Model.mayBeKernelStack(E);
+  // In an OpenMP critical section: synchronised with the other critical
+  // sections' accesses as atomic operations are with each other.
+  if (OmpCriticalDepth > 0 &&
+      (Kind == AccessKind::Load || Kind == AccessKind::Store ||
+       Kind == AccessKind::Update)) {
+    const AccessKind Marked = Kind == AccessKind::Load ? AccessKind::AtomicLoad
+                              : Kind == AccessKind::Store
+                                  ? AccessKind::AtomicStore
+                                  : AccessKind::AtomicUpdate;
+    RC.Tables.HasAtomics = true;
+    RC.wrapAccess(E, Marked,
+                  [&](unsigned Site) {
+                    AccessWrap W = RewriteContext::accessMacro(
+                        Kind, Site, ThroughReference);
+                    W.Open.insert(std::strlen("WGTRACE_"), "OMP_CRITICAL_");
+                    return W;
+                  },
+                  {/*Stackable=*/false, Spelled, nullptr});
+    return;
+  }
   RC.wrapAccess(E, Kind,
                 [&](unsigned Site) {
                   return RewriteContext::accessMacro(Kind, Site,

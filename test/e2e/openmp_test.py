@@ -36,7 +36,8 @@ from checks import check, clean_env, finish  # noqa: E402
 os.makedirs(WORK, exist_ok=True)
 SOURCE = os.path.join(HERE, "openmp", "loops.cc")
 
-PASSING = ["vectors", "collapse", "reduction", "histogram", "region"]
+PASSING = ["vectors", "collapse", "reduction", "histogram", "region",
+           "critical"]
 RACING = {"carried": ("loops.cc:103", "loops.cc:103"),
           "shared": ("loops.cc:112", "loops.cc:112")}
 

@@ -76,6 +76,17 @@ void region(int *h, const int *keys, int n) {
   h[0] += int(sum);
 }
 
+// In a critical section: the accesses carry the atomic mark.
+void critical(int *total, const int *x, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+#pragma omp critical(sum)
+    *total += x[i];
+  }
+}
+// CHECK: #pragma omp critical(sum)
+// CHECK-NEXT: WGTRACE_OMP_CRITICAL_UPDATE_AT({{[0-9]+}}, *total) += WGTRACE_OMP_CRITICAL_LOAD_AT({{[0-9]+}}, x[i]);
+
 // Not traced: a region without a loop, a task, a loop whose bounds have
 // side effects (a call in them is evaluated once more: OpenMP requires it
 // to give the same value each time).

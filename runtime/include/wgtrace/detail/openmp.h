@@ -35,7 +35,46 @@
       (launch).workgroup(::wgtrace::detail::ompThreadNumber(), __VA_ARGS__),   \
       __builtin_frame_address(0))
 
+/// An access inside `#pragma omp critical`: recorded with the atomic mark,
+/// so that `wgtrace-view races` takes two of them for synchronised, as it
+/// does atomic operations (docs/REWRITER.md, "OpenMP loops").
+#define WGTRACE_OMP_CRITICAL_LOAD_AT(site, ...)                                \
+  (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Load,       \
+                                      false>(__builtin_addressof(__VA_ARGS__), \
+                                             WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_OMP_CRITICAL_STORE_AT(site, ...)                               \
+  (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Store,      \
+                                      false>(__builtin_addressof(__VA_ARGS__), \
+                                             WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_OMP_CRITICAL_UPDATE_AT(site, ...)                              \
+  (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Update,     \
+                                      false>(__builtin_addressof(__VA_ARGS__), \
+                                             WGTRACE_ACCESS_SITE(site)))
+/// The same through a reference that may be the iteration's own stack.
+#define WGTRACE_OMP_CRITICAL_LOAD_REF_AT(site, ...)                            \
+  (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Load,       \
+                                      true>(__builtin_addressof(__VA_ARGS__),  \
+                                            WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_OMP_CRITICAL_STORE_REF_AT(site, ...)                           \
+  (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Store,      \
+                                      true>(__builtin_addressof(__VA_ARGS__),  \
+                                            WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_OMP_CRITICAL_UPDATE_REF_AT(site, ...)                          \
+  (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Update,     \
+                                      true>(__builtin_addressof(__VA_ARGS__),  \
+                                            WGTRACE_ACCESS_SITE(site)))
+
 namespace wgtrace::detail {
+
+inline namespace WGTRACE_DETAIL_ACCESSES {
+/// Records the access of a critical section's statement at \p Address as
+/// an atomic operation \p Op and yields it.
+template <format::AtomicOp Op, bool MayBeKernelStack, class T>
+WGTRACE_ALWAYS_INLINE T *criticalAccess(T *Address, uint64_t SiteBits) {
+  recordAtomicObject<Op, MayBeKernelStack>(Address, sizeof(T), SiteBits);
+  return Address;
+}
+} // namespace WGTRACE_DETAIL_ACCESSES
 
 /// How a canonical loop's condition compares its variable with the bound.
 enum class OmpCompare : uint8_t {
