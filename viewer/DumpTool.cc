@@ -167,6 +167,9 @@ bool DumpTool::describeOwnValue(const Record &R) {
     fmt::format_to(It, "continues the workgroup begun at ring byte {:X}",
                    R.Value.Bits);
     return true;
+  case format::ValueType::Launch:
+    fmt::format_to(It, "launch {}", R.Value.Bits);
+    return true;
   case format::ValueType::UninstrumentedCall:
     if (R.Value.Bits < Meta->IndirectCalls.size()) {
       const IndirectCall &Call = Meta->IndirectCalls[R.Value.Bits];

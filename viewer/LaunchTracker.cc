@@ -60,14 +60,71 @@ uint32_t LaunchTracker::workgroup(const Record &R, const Metadata &Meta) {
   return Index;
 }
 
+void LaunchTracker::launchNumber(uint64_t Invocation, uint64_t Number) {
+  auto It = ByInvocation.find(Invocation);
+  if (It != ByInvocation.end())
+    Numbers[It->second] = Number;
+}
+
+uint32_t LaunchTracker::assembleNumbered() {
+  const uint32_t First = static_cast<uint32_t>(Locals.size());
+  if (Numbers.empty())
+    return First;
+  // (site key, number) -> its locals, one per stream.
+  std::map<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>> ByLaunch;
+  std::map<std::tuple<uint32_t, uint64_t, uint32_t>, uint32_t> LocalOf;
+  for (uint32_t I = 0; I < First; ++I) {
+    std::vector<uint32_t> Kept;
+    const uint32_t Key = Locals[I].SiteKey, Stream = Locals[I].Stream;
+    for (uint32_t W : Locals[I].Workgroups) {
+      auto Number = Numbers.find(W);
+      if (Number == Numbers.end()) {
+        Kept.push_back(W);
+        continue;
+      }
+      auto [It, New] = LocalOf.try_emplace({Key, Number->second, Stream},
+                                           uint32_t(Locals.size()));
+      if (New) {
+        LocalLaunch L;
+        L.SiteKey = Key;
+        L.Stream = Stream;
+        L.Grid = Workgroups[W].Count;
+        Locals.push_back(std::move(L));
+        ByLaunch[{Key, Number->second}].push_back(It->second);
+      }
+      Locals[It->second].Workgroups.push_back(W);
+      Workgroups[W].Local = It->second;
+    }
+    Locals[I].Workgroups = std::move(Kept);
+  }
+  std::map<uint32_t, uint32_t> Ordinals;
+  for (auto &[KeyAndNumber, Members] : ByLaunch) {
+    Launch G;
+    G.SiteKey = KeyAndNumber.first;
+    G.Ordinal = Ordinals[G.SiteKey]++;
+    G.Grid = Locals[Members.front()].Grid;
+    for (uint32_t L : Members) {
+      Locals[L].Global = uint32_t(Launches.size());
+      G.Locals.push_back(L);
+    }
+    Launches.push_back(std::move(G));
+  }
+  return First;
+}
+
 void LaunchTracker::assemble() {
   Current.clear();
+  // Workgroups that name their launch (OpenMP iterations) are grouped by
+  // it; the order of the records recovers the others'.
+  const uint32_t Numbered = assembleNumbered();
   // Per site: its streams in order of first appearance, each with its
   // launches in order.
   std::vector<std::vector<std::vector<uint32_t>>> Queues(Sites.size());
   std::vector<std::map<uint32_t, size_t>> StreamIndex(Sites.size());
-  for (uint32_t I = 0; I < Locals.size(); ++I) {
+  for (uint32_t I = 0; I < Numbered; ++I) {
     const LocalLaunch &L = Locals[I];
+    if (L.Workgroups.empty())
+      continue; // its workgroups named their launch
     auto [It, New] =
         StreamIndex[L.SiteKey].try_emplace(L.Stream, Queues[L.SiteKey].size());
     if (New)

@@ -77,6 +77,10 @@ public:
   /// copy of the record of an invocation seen before (the reader joins
   /// them, WorkgroupJoiner.h) gets that workgroup's index back.
   uint32_t workgroup(const Record &R, const Metadata &Meta);
+  /// A Launch VALUE of invocation \p Invocation (an OpenMP loop's
+  /// iteration): the dispatch number of its launch, which groups it
+  /// exactly.
+  void launchNumber(uint64_t Invocation, uint64_t Number);
   /// The index in workgroups() of invocation \p Invocation, or UINT32_MAX.
   uint32_t find(uint64_t Invocation) const {
     auto It = ByInvocation.find(Invocation);
@@ -103,8 +107,17 @@ private:
   uint32_t siteKey(uint32_t Site, llvm::StringRef Function,
                    llvm::StringRef Location);
 
+  /// Moves the workgroups that carry a launch number (launchNumber) out of
+  /// the locals the record order made into locals of their own, one per
+  /// stream, site and number, and makes their launches, one per site and
+  /// number in the order of the numbers; returns the index of the first
+  /// such local.
+  uint32_t assembleNumbered();
+
   std::vector<Workgroup> Workgroups;
   llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
+  /// Launch numbers of the workgroups that carry one, by index.
+  llvm::DenseMap<uint32_t, uint64_t> Numbers;
   std::vector<LocalLaunch> Locals;
   std::vector<Launch> Launches;
   std::vector<Site> Sites;

@@ -81,6 +81,11 @@ void RacesTool::recordOther(const Record &R) {
     LastWorkgroup = W;
     return;
   }
+  if (R.Tag == format::Tag::Value &&
+      R.Value.Type == format::ValueType::Launch) {
+    Tracker.launchNumber(R.Workgroup->Invocation, R.Value.Bits);
+    return;
+  }
   if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
     return;
   Interval I = accessRange(R.Memory.Address, R.Memory.Length);

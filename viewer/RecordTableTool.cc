@@ -35,6 +35,8 @@ const char *valueTypeName(format::ValueType Type) {
     return "uninstrumented_call";
   case format::ValueType::Atomic:
     return "atomic";
+  case format::ValueType::Launch:
+    return "launch";
   default:
     return "unknown";
   }
@@ -83,6 +85,7 @@ std::string valueNumber(format::ValueType Type, uint64_t Bits) {
   case VT::Continuation:
   case VT::UninstrumentedCall:
   case VT::Atomic:
+  case VT::Launch:
     return fmt::format("{}", Bits);
   case VT::Float16:
     return Float(halfToFloat(uint16_t(Bits)));

@@ -100,6 +100,7 @@ void formatValue(fmt::memory_buffer &Out, uint8_t Type, uint64_t Bits,
   case format::ValueType::BufferExtent:
   case format::ValueType::Continuation:
   case format::ValueType::UninstrumentedCall:
+  case format::ValueType::Launch:
     // wgtrace's own types: printed as IREE's tool prints them, below.
     break;
   }

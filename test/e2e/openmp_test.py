@@ -10,7 +10,9 @@ Each mode of the program runs one kind of loop. For every mode:
     too;
   - `wgtrace-view races` on the trace, on 1 thread and on 4: the
     independent loops, the reduction, the atomic histogram, the loops of
-    a parallel region and the critical section pass (exit 0); the
+    a parallel region, the critical section and a loop run 8 times with
+    its buffers swapped (each iteration names its launch) pass (exit 0);
+    the
     loop-carried dependence and the unsynchronised shared scalar are
     reported (exit 1), with the source lines of both accesses, even on
     one thread.
@@ -37,9 +39,9 @@ os.makedirs(WORK, exist_ok=True)
 SOURCE = os.path.join(HERE, "openmp", "loops.cc")
 
 PASSING = ["vectors", "collapse", "reduction", "histogram", "region",
-           "critical"]
-RACING = {"carried": ("loops.cc:103", "loops.cc:103"),
-          "shared": ("loops.cc:112", "loops.cc:112")}
+           "critical", "jacobi"]
+RACING = {"carried": ("loops.cc:106", "loops.cc:106"),
+          "shared": ("loops.cc:115", "loops.cc:115")}
 
 
 def run(program, mode, threads, trace=None):
@@ -130,6 +132,6 @@ check(len(ids) == 91 and "6,12,0" in ids and "0,0,0" in ids,
       "collapse: the workgroup ids are not the 91 iterations")
 pids = {int(l.split("pid:")[1]) for l in workgroups}
 check(pids <= {0, 1, 2, 3}, "collapse: processors %s" % sorted(pids))
-check("omp for at " in dump.stdout and "loops.cc:39 in collapse" in dump.stdout,
+check("omp for at " in dump.stdout and "loops.cc:42 in collapse" in dump.stdout,
       "collapse: the site is not named after the loop's place")
 finish()

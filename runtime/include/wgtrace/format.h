@@ -138,6 +138,11 @@ enum class ValueType : uint8_t {
   /// the mark and its records together, so no continuation, buffer change or
   /// chunk boundary comes between them.
   Atomic = 0x44,
+  /// Follows the WORKGROUP record of an iteration of an OpenMP loop (and
+  /// every copy of it): Bits is the launch's dispatch number, the process's
+  /// count of launches, so that readers group the iterations of one
+  /// execution of the loop exactly (docs/FORMAT.md). Ordinal is 0.
+  Launch = 0x45,
 };
 inline constexpr unsigned kValueTypeCount = 13;
 
@@ -173,7 +178,8 @@ constexpr unsigned atomicRecords(AtomicOp Op) {
 constexpr bool isKnownValueType(ValueType Type) {
   return isIreeValueType(Type) || Type == ValueType::BufferBase ||
          Type == ValueType::BufferExtent || Type == ValueType::Continuation ||
-         Type == ValueType::UninstrumentedCall || Type == ValueType::Atomic;
+         Type == ValueType::UninstrumentedCall || Type == ValueType::Atomic ||
+         Type == ValueType::Launch;
 }
 
 inline constexpr size_t kWorkgroupRecordSize = 32;

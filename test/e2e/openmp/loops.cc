@@ -11,8 +11,11 @@
 //   carried    a loop-carried dependence: a[i] = a[i - 1] + b[i] (a race)
 //   shared     a shared scalar updated without synchronisation (a race)
 //   critical   the same update inside `omp critical`
+//   jacobi     a loop run 8 times, its buffers swapped, 3 iterations
+//              on a dynamic schedule
 #include <cstdio>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 static float scaled(const float *x, int i) { return 2.0f * x[i]; }
@@ -124,6 +127,26 @@ static void critical(int n) {
   std::printf("critical %d\n", total);
 }
 
+// A Jacobi step whose input and output swap between its executions, with
+// fewer iterations than threads and a dynamic schedule: a thread may run
+// no iteration of an execution, and the iterations of two executions must
+// not be taken for one launch.
+static void step(const float *in, float *out, int n) {
+#pragma omp parallel for schedule(dynamic)
+  for (int i = 1; i < n - 1; ++i)
+    out[i] = 0.5f * (in[i - 1] + in[i + 1]);
+}
+
+static void jacobi() {
+  std::vector<float> a(5, 1.0f), b(5, 0.0f);
+  float *p = a.data(), *q = b.data();
+  for (int t = 0; t < 8; ++t) {
+    step(p, q, 5);
+    std::swap(p, q);
+  }
+  std::printf("jacobi %.3f\n", double(p[2]));
+}
+
 int main(int argc, char **argv) {
   const char *Mode = argc > 1 ? argv[1] : "vectors";
   if (!std::strcmp(Mode, "vectors"))
@@ -142,6 +165,8 @@ int main(int argc, char **argv) {
     shared(100);
   else if (!std::strcmp(Mode, "critical"))
     critical(100);
+  else if (!std::strcmp(Mode, "jacobi"))
+    jacobi();
   else
     return 2;
   return 0;

@@ -202,7 +202,13 @@ class OmpIteration {
 public:
   OmpIteration(const Module &M, uint32_t Function, SiteRef Site,
                uint64_t Dispatch, const Workgroup &WG, const void *Frame)
-      : Scope((prepare(Site, Dispatch), M), Function, WG, Frame) {}
+      : Scope((prepare(Site, Dispatch), M), Function, WG, Frame) {
+    // Which execution of the loop this is: the viewer groups iterations
+    // by it. Kept with the buffers, so that every copy of the record
+    // repeats it.
+    if (ThreadStateTLS.Current)
+      recordBufferValue(format::ValueType::Launch, 0, Dispatch);
+  }
 
   bool selected() const { return Scope.selected(); }
 
