@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev llvm-19-tools
   libclang-rt-19-dev clang-format-19 clang-tidy-19
+  # OpenMP for clang-19 (libomp and its omp.h): the OpenMP loops' tests
+  # and benchmarks (GCC's libgomp comes with g++).
+  libomp-19-dev
   libfmt-dev googletest libgtest-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler
   cmake ninja-build pkg-config python3 make
