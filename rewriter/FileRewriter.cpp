@@ -514,7 +514,7 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
       return Untraced("its body is written in a macro, which wgtrace cannot "
                       "rewrite");
     RC.Edits.insert(SM.getFileOffset(Begin), "{" + Prologue + " ");
-    BodyEnd = *End;
+    BodyEnd = End;
   }
   // The launch: begun by the encountering thread before a `parallel for`;
   // for an `omp for` of a parallel region, by one thread of the team, and
