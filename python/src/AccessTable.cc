@@ -2,8 +2,8 @@
 
 #include "AccessTable.h"
 
-#include "BufferResolver.h"
-#include "Record.h"
+#include "reader/BufferResolver.h"
+#include "reader/Record.h"
 
 #include <cstring>
 

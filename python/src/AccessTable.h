@@ -26,8 +26,8 @@
 
 #include "TraceTables.h"
 
-#include "Metadata.h"
-#include "TraceFile.h"
+#include "reader/Metadata.h"
+#include "reader/TraceFile.h"
 
 #include "llvm/Support/Error.h"
 

@@ -2,11 +2,11 @@
 
 #include "Analyses.h"
 
-#include "CacheTool.h"
-#include "FootprintTool.h"
-#include "RacesTool.h"
-#include "SummaryTool.h"
-#include "TraceReader.h"
+#include "analyses/CacheTool.h"
+#include "analyses/FootprintTool.h"
+#include "analyses/RacesTool.h"
+#include "analyses/SummaryTool.h"
+#include "reader/TraceReader.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -10,10 +10,10 @@
 #ifndef WGTRACE_PYTHON_ANALYSES_H
 #define WGTRACE_PYTHON_ANALYSES_H
 
-#include "AccessGrouping.h"
-#include "CacheModel.h"
-#include "TraceFile.h"
-#include "WorkgroupJoiner.h"
+#include "analyses/AccessGrouping.h"
+#include "simulator/CacheModel.h"
+#include "reader/TraceFile.h"
+#include "reader/WorkgroupJoiner.h"
 
 #include <cstdint>
 #include <string>

@@ -12,7 +12,7 @@
 #include "RowMemory.h"
 #include "Trace.h"
 
-#include "RecordTableTool.h"
+#include "output/RecordTableTool.h"
 
 #include "wgtrace/dispatch_instrument_generated.h"
 

@@ -4,8 +4,8 @@
 
 #include "TraceIndex.h"
 
-#include "ChunkError.h"
-#include "TraceReader.h"
+#include "reader/ChunkError.h"
+#include "reader/TraceReader.h"
 
 using namespace llvm;
 using namespace wgtrace::viewer;

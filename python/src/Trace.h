@@ -15,7 +15,7 @@
 #include "Analyses.h"
 #include "TraceTables.h"
 
-#include "TraceFile.h"
+#include "reader/TraceFile.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"

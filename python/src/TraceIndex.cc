@@ -2,7 +2,7 @@
 
 #include "TraceIndex.h"
 
-#include "TraceCensus.h"
+#include "reader/TraceCensus.h"
 
 #include <algorithm>
 #include <tuple>

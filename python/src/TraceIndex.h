@@ -14,8 +14,8 @@
 
 #include "TraceTables.h"
 
-#include "AnalysisTool.h"
-#include "LaunchTracker.h"
+#include "analyses/AnalysisTool.h"
+#include "reader/LaunchTracker.h"
 
 #include <map>
 #include <string>

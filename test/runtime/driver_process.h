@@ -10,8 +10,8 @@
 #ifndef WGTRACE_TEST_RUNTIME_DRIVER_PROCESS_H
 #define WGTRACE_TEST_RUNTIME_DRIVER_PROCESS_H
 
-#include "TraceFile.h"
-#include "TraceReader.h"
+#include "reader/TraceFile.h"
+#include "reader/TraceReader.h"
 
 #include "wgtrace/format.h"
 

@@ -2,10 +2,10 @@
 
 #include "CliRun.h"
 #include "DecodeHelpers.h"
-#include "FootprintTool.h"
-#include "RacesTool.h"
-#include "RecordTableTool.h"
-#include "SummaryTool.h"
+#include "analyses/FootprintTool.h"
+#include "analyses/RacesTool.h"
+#include "output/RecordTableTool.h"
+#include "analyses/SummaryTool.h"
 #include "TraceBuilder.h"
 
 #include "llvm/ADT/StringRef.h"

@@ -5,13 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CacheTool.h"
+#include "analyses/CacheTool.h"
 #include "CliRun.h"
 #include "DecodeHelpers.h"
-#include "DiffReport.h"
-#include "FootprintTool.h"
-#include "RecordTableTool.h"
-#include "SummaryTool.h"
+#include "analyses/DiffReport.h"
+#include "analyses/FootprintTool.h"
+#include "output/RecordTableTool.h"
+#include "analyses/SummaryTool.h"
 #include "TraceBuilder.h"
 
 #include "llvm/Support/JSON.h"

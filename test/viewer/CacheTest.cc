@@ -1,9 +1,9 @@
 //===- CacheTest.cc - `cache`: a case worked out by hand ------------------===//
 
-#include "CacheTool.h"
+#include "analyses/CacheTool.h"
 #include "DecodeHelpers.h"
 #include "TraceBuilder.h"
-#include "TraceReader.h"
+#include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"
 

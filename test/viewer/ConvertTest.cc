@@ -2,7 +2,7 @@
 
 #include "CliRun.h"
 #include "DecodeHelpers.h"
-#include "SummaryTool.h"
+#include "analyses/SummaryTool.h"
 #include "TraceBuilder.h"
 
 #include <gtest/gtest.h>

@@ -3,8 +3,8 @@
 #ifndef WGTRACE_TEST_VIEWER_DECODEHELPERS_H
 #define WGTRACE_TEST_VIEWER_DECODEHELPERS_H
 
-#include "DumpTool.h"
-#include "TraceReader.h"
+#include "output/DumpTool.h"
+#include "reader/TraceReader.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,10 +1,10 @@
 //===- ExportTest.cc - `export`: Chrome trace events, CSV, JSON Lines -----===//
 
-#include "ChromeTraceTool.h"
+#include "output/ChromeTraceTool.h"
 #include "DecodeHelpers.h"
-#include "RecordTableTool.h"
+#include "output/RecordTableTool.h"
 #include "TraceBuilder.h"
-#include "TraceReader.h"
+#include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"
 

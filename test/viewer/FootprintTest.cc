@@ -1,10 +1,10 @@
 //===- FootprintTest.cc - `footprint` and stride patterns, known answers --===//
 
 #include "DecodeHelpers.h"
-#include "FootprintTool.h"
-#include "StridePattern.h"
+#include "analyses/FootprintTool.h"
+#include "analyses/StridePattern.h"
 #include "TraceBuilder.h"
-#include "TraceReader.h"
+#include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"
 

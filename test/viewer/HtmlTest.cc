@@ -1,10 +1,10 @@
 //===- HtmlTest.cc - `html`: the page's data, and the page in Chromium ----===//
 
-#include "CacheTool.h"
+#include "analyses/CacheTool.h"
 #include "DecodeHelpers.h"
-#include "HtmlReportTool.h"
+#include "output/HtmlReportTool.h"
 #include "TraceBuilder.h"
-#include "TraceReader.h"
+#include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"
 

@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CacheTool.h"
-#include "ChromeTraceTool.h"
+#include "analyses/CacheTool.h"
+#include "output/ChromeTraceTool.h"
 #include "DecodeHelpers.h"
-#include "FootprintTool.h"
-#include "HtmlReportTool.h"
-#include "RacesTool.h"
-#include "RecordTableTool.h"
-#include "SummaryTool.h"
+#include "analyses/FootprintTool.h"
+#include "output/HtmlReportTool.h"
+#include "analyses/RacesTool.h"
+#include "output/RecordTableTool.h"
+#include "analyses/SummaryTool.h"
 #include "TraceBuilder.h"
 
 #include "llvm/Support/JSON.h"

@@ -1,6 +1,6 @@
 //===- MetadataTest.cc - wgtrace's metadata extension, read and skipped ---===//
 
-#include "Metadata.h"
+#include "reader/Metadata.h"
 
 #include "wgtrace/dispatch_instrument_generated.h"
 

@@ -1,6 +1,6 @@
 //===- ProgressTest.cc - The status line only where someone looks ---------===//
 
-#include "Progress.h"
+#include "analyses/Progress.h"
 
 #include <gtest/gtest.h>
 

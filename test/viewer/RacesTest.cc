@@ -1,9 +1,9 @@
 //===- RacesTest.cc - `races` on traces with known answers ----------------===//
 
 #include "DecodeHelpers.h"
-#include "RacesTool.h"
+#include "analyses/RacesTool.h"
 #include "TraceBuilder.h"
-#include "TraceReader.h"
+#include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"
 

@@ -1,10 +1,10 @@
 //===- SummaryTest.cc - `summary` on traces with known answers ------------===//
 
-#include "CacheTool.h"
+#include "analyses/CacheTool.h"
 #include "DecodeHelpers.h"
-#include "SummaryTool.h"
+#include "analyses/SummaryTool.h"
 #include "TraceBuilder.h"
-#include "TraceReader.h"
+#include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"
 

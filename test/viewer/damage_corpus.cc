@@ -24,8 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TraceFile.h"
-#include "TraceReader.h"
+#include "reader/TraceFile.h"
+#include "reader/TraceReader.h"
 
 #include "wgtrace/format.h"
 

@@ -6,17 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CacheTool.h"
-#include "ChromeTraceTool.h"
-#include "DumpTool.h"
-#include "FootprintTool.h"
-#include "HtmlReportTool.h"
-#include "IreeConvertTool.h"
-#include "ProfileTool.h"
-#include "RacesTool.h"
-#include "RecordTableTool.h"
-#include "SummaryTool.h"
-#include "TraceReader.h"
+#include "analyses/CacheTool.h"
+#include "output/ChromeTraceTool.h"
+#include "output/DumpTool.h"
+#include "analyses/FootprintTool.h"
+#include "output/HtmlReportTool.h"
+#include "output/IreeConvertTool.h"
+#include "analyses/ProfileTool.h"
+#include "analyses/RacesTool.h"
+#include "output/RecordTableTool.h"
+#include "analyses/SummaryTool.h"
+#include "reader/TraceReader.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,0 +1,240 @@
+//===- ProfileTool.cc -----------------------------------------------------===//
+
+#include "analyses/ProfileTool.h"
+
+#include <fmt/format.h>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+void ProfileTool::beginRing(const RingInfo &Info) {
+  Meta = Info.Meta;
+  Repeatable = false;
+  LastInvocation = UINT64_MAX;
+  LastLineFrom = UINT64_MAX;
+}
+
+uint32_t ProfileTool::id(Dimension D, const Record &R) {
+  uint64_t From = 0;
+  const Metadata *Scope = Meta;
+  switch (D) {
+  case Kernel:
+    From = Meta->SiteFunctions[R.Workgroup->Record.DispatchId];
+    break;
+  case Site:
+    From = R.Workgroup->Record.DispatchId;
+    break;
+  case Buffer:
+    From = R.Buffer;
+    Scope = nullptr;
+    break;
+  case Line:
+    From = R.AccessSite;
+    break;
+  case Dimensions:
+    break;
+  }
+  Table &T = Tables[D];
+  auto [It, New] = Ids[D].try_emplace({Scope, From}, uint32_t(T.Keys.size()));
+  if (New) {
+    T.Keys.emplace_back();
+    std::string Label;
+    if (D == Kernel) {
+      Label = Meta->Functions[From].nameOr("(null)").str();
+    } else if (D == Site) {
+      Label = fmt::format("{}: {}", From,
+                          Meta->siteFunction(uint32_t(From)).nameOr("(null)"));
+    } else if (D == Line) {
+      const AccessSite *A = Meta->accessSite(uint32_t(From));
+      Label = A && A->Where.known() ? A->Where.str() : "(no access site)";
+    }
+    T.Labels.push_back(std::move(Label)); // buffers: named in finish()
+  }
+  return It->second;
+}
+
+void ProfileTool::flushPending() {
+  if (!Pending.Accesses)
+    return;
+  for (unsigned D = 0; D < Dimensions; ++D) {
+    Measures &M = Tables[D].Keys[PendingIds[D]].M;
+    M.Accesses += Pending.Accesses;
+    M.Bytes += Pending.Bytes;
+    M.Misses += Pending.Misses;
+  }
+  Pending = Measures();
+}
+
+void ProfileTool::addLine(Key &K, uint64_t Line) {
+  if (K.LastLine == Line)
+    return;
+  K.Lines.insert(Line);
+  K.LastLine = Line;
+}
+
+bool ProfileTool::markLine(uint64_t Line, uint64_t Combo) {
+  const uint64_t Page = Line >> PageShift;
+  if (Page != LastPage || !LastPageLines) {
+    // Inserting may move every entry: only this pointer is kept.
+    LastPageLines = &Pages[Page];
+    LastPage = Page;
+  }
+  PageLines &P = *LastPageLines;
+  if (P.Combo[0] != Combo) {
+    // The other slot, or a fresh one in place of the older.
+    if (P.Combo[1] != Combo) {
+      P.Combo[1] = Combo;
+      P.Lines[1] = 0;
+    }
+    std::swap(P.Combo[0], P.Combo[1]);
+    std::swap(P.Lines[0], P.Lines[1]);
+  }
+  const uint64_t Bit = uint64_t(1) << (Line & ((uint64_t(1) << PageShift) - 1));
+  if (P.Lines[0] & Bit)
+    return false;
+  P.Lines[0] |= Bit;
+  return true;
+}
+
+void ProfileTool::record(const Record &R) {
+  if (!R.Workgroup ||
+      (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore))
+    return;
+  uint64_t First = R.Memory.Address >> LineShift;
+  uint64_t Last = R.Memory.Length
+                      ? (R.Memory.Address + (R.Memory.Length - 1)) >> LineShift
+                      : First;
+  if (Last < First)
+    Last = First;
+  if (Repeatable && First == Last && First == PrevLine &&
+      R.Workgroup->Invocation == LastInvocation && R.Buffer == LastBufferFrom &&
+      R.AccessSite == LastLineFrom) {
+    // The line and keys of the access before: a cache hit that changes
+    // nothing, the same pending run, a line already in every set.
+    ++Pending.Accesses;
+    Pending.Bytes += R.Memory.Length;
+    return;
+  }
+  recordOther(R, First, Last);
+}
+
+void ProfileTool::recordOther(const Record &R, uint64_t First, uint64_t Last) {
+  uint64_t Misses = 0;
+  // The line the cache saw last is the most recent of its set: touching it
+  // alone again hits and changes nothing.
+  if (First != Last || First != CacheLast || !CacheUsed) {
+    for (uint64_t L = First;; ++L) {
+      Misses += !Cache.access(L);
+      if (L == Last)
+        break;
+    }
+    CacheLast = Last;
+    CacheUsed = true;
+  }
+  if (R.Workgroup->Invocation != LastInvocation || Meta != LastMeta) {
+    LastInvocation = R.Workgroup->Invocation;
+    LastMeta = Meta;
+    LastKernel = id(Kernel, R);
+    LastSite = id(Site, R);
+  }
+  if (R.Buffer != LastBufferFrom) {
+    LastBufferFrom = R.Buffer;
+    LastBuffer = id(Buffer, R);
+  }
+  if (R.AccessSite != LastLineFrom) {
+    LastLineFrom = R.AccessSite;
+    LastLine = id(Line, R);
+  }
+  // Field by field: a 16-byte compare of the array would load what was
+  // just stored in four parts (a store-forwarding stall per access).
+  if (LastKernel != PendingIds[Kernel] || LastSite != PendingIds[Site] ||
+      LastBuffer != PendingIds[Buffer] || LastLine != PendingIds[Line]) {
+    flushPending();
+    PendingIds = {LastKernel, LastSite, LastBuffer, LastLine};
+  }
+  ++Pending.Accesses;
+  Pending.Bytes += R.Memory.Length;
+  Pending.Misses += Misses;
+  const bool Packable = LastKernel < 0xFFFF && LastSite < 0xFFFF &&
+                        LastBuffer < 0xFFFF && LastLine < 0xFFFF;
+  const uint64_t Combo = uint64_t(LastKernel) | (uint64_t(LastSite) << 16) |
+                         (uint64_t(LastBuffer) << 32) |
+                         (uint64_t(LastLine) << 48);
+  Repeatable = Packable && First == Last;
+  if (Packable && First == Last && First == PrevLine && Combo == PrevCombo)
+    return;
+  PrevLine = Last;
+  PrevCombo = Packable ? Combo : ~Combo;
+  for (uint64_t L = First;; ++L) {
+    if (Packable && !markLine(L, Combo)) {
+      if (L == Last)
+        break;
+      continue;
+    }
+    for (unsigned D = 0; D < Dimensions; ++D)
+      addLine(Tables[D].Keys[PendingIds[D]], L);
+    if (L == Last)
+      break;
+  }
+}
+
+void ProfileTool::finish() {
+  flushPending();
+  for (const auto &[Key, Id] : Ids[Buffer])
+    Tables[Buffer].Labels[Id] =
+        Key.second == kNoBuffer
+            ? "(no buffer)"
+            : (Census ? Census->bufferLabel(uint32_t(Key.second))
+                      : "buffer " + std::to_string(Key.second));
+  for (unsigned D = 0; D < Dimensions; ++D) {
+    Table &T = Tables[D];
+    // Keys with one label (a kernel in two metadata chunks) are one row:
+    // their distinct lines are a union.
+    std::map<std::string, std::vector<uint32_t>> ByLabel;
+    for (uint32_t I = 0; I < T.Keys.size(); ++I)
+      ByLabel[T.Labels[I]].push_back(I);
+    for (const auto &[Label, Keys] : ByLabel) {
+      Measures &M = Results[D][Label];
+      if (Keys.size() == 1) {
+        M = T.Keys[Keys[0]].M;
+        M.Lines = T.Keys[Keys[0]].Lines.size();
+        continue;
+      }
+      DenseSet<uint64_t> Lines;
+      for (uint32_t I : Keys) {
+        const Measures &K = T.Keys[I].M;
+        M.Accesses += K.Accesses;
+        M.Bytes += K.Bytes;
+        M.Misses += K.Misses;
+        for (uint64_t L : T.Keys[I].Lines)
+          Lines.insert(L);
+      }
+      M.Lines = Lines.size();
+    }
+  }
+  if (!RacesFrom)
+    return;
+  const LaunchTracker &Tracker = RacesFrom->launches();
+  for (const RacesTool::Race &Rc : RacesFrom->races()) {
+    const LaunchTracker::Launch &L = Tracker.launches()[Rc.Launch];
+    const LaunchTracker::Site &S = Tracker.sites()[L.SiteKey];
+    Results[Kernel][S.Function].Races += Rc.Pairs;
+    Results[Site][fmt::format("{}: {}", S.Id, S.Function)].Races += Rc.Pairs;
+    Results[Buffer][Rc.Buffer == kNoBuffer
+                        ? std::string("(no buffer)")
+                        : (Census ? Census->bufferLabel(Rc.Buffer)
+                                  : "buffer " + std::to_string(Rc.Buffer))]
+        .Races += Rc.Pairs;
+    auto LineOf = [&](uint32_t Source) {
+      const std::string &Line = RacesFrom->sourceLines()[Source];
+      return Line.empty() ? std::string("(no access site)") : Line;
+    };
+    std::string A = LineOf(Rc.SourceA), B = LineOf(Rc.SourceB);
+    Results[Line][A].Races += Rc.Pairs;
+    if (B != A)
+      Results[Line][B].Races += Rc.Pairs;
+  }
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,131 @@
+//===- ProfileTool.h - What a run did, per kernel, site, buffer, line -*- C++
+//-*-===//
+//
+// The numbers `diff` compares between two runs: per kernel, dispatch site,
+// buffer (kernel parameter) and source line, the accesses, bytes, distinct
+// cache lines, modelled cache misses (one set-associative LRU cache in
+// record order, as `cache` models it) and racing workgroup pairs (from a
+// RacesTool run beside it, see attachRaces()).
+//
+// Memory: one entry per key with the distinct cache lines it touched (the
+// footprint, not the trace), the cache model, and the races tool's ranges.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_PROFILETOOL_H
+#define WGTRACE_VIEWER_PROFILETOOL_H
+
+#include "analyses/AnalysisTool.h"
+#include "simulator/CacheModel.h"
+#include "analyses/RacesTool.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Compiler.h"
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wgtrace::viewer {
+
+class ProfileTool : public AnalysisTool {
+public:
+  enum Dimension : uint8_t { Kernel, Site, Buffer, Line, Dimensions };
+  struct Measures {
+    uint64_t Accesses = 0;
+    uint64_t Bytes = 0;
+    uint64_t Lines = 0;
+    uint64_t Misses = 0;
+    uint64_t Races = 0;
+  };
+
+  explicit ProfileTool(const CacheGeometry &G)
+      : Cache(G), LineShift(__builtin_ctzll(G.LineSize)) {}
+
+  void beginRing(const RingInfo &Info) override;
+  void record(const Record &R) override;
+  void census(const TraceCensus &C) override { Census = &C; }
+  void finish() override;
+
+  /// After finish(): by dimension, the measures of every key ("matmul",
+  /// "0: matmul", "b", "k.cc:12"), the races of \p Races (which must have
+  /// read the same file with no limit) included.
+  const std::map<std::string, Measures> &measures(Dimension D) const {
+    return Results[D];
+  }
+  void attachRaces(const RacesTool &Races) { RacesFrom = &Races; }
+
+private:
+  struct Key {
+    Measures M;
+    llvm::DenseSet<uint64_t> Lines;
+    uint64_t LastLine = UINT64_MAX;
+  };
+  /// Per dimension, keys by a small id (site: by metadata and site; buffer:
+  /// Record::Buffer; line: by metadata and access site).
+  struct Table {
+    std::vector<Key> Keys;
+    std::vector<std::string> Labels;
+  };
+  uint32_t id(Dimension D, const Record &R);
+  /// record() of an access that is not a repeat of the one before, on
+  /// lines [First, Last]. Kept out of line so that the repeat costs no
+  /// more than its test.
+  LLVM_ATTRIBUTE_NOINLINE void recordOther(const Record &R, uint64_t First,
+                                           uint64_t Last);
+  /// Adds the pending run's measures to its keys.
+  void flushPending();
+  void addLine(Key &K, uint64_t Line);
+
+  CacheModel Cache;
+  unsigned LineShift;
+  const Metadata *Meta = nullptr;
+  const TraceCensus *Census = nullptr;
+  const RacesTool *RacesFrom = nullptr;
+  std::array<Table, Dimensions> Tables;
+  llvm::DenseMap<std::pair<const Metadata *, uint64_t>, uint32_t>
+      Ids[Dimensions];
+  /// The last record's ids: runs of one workgroup's accesses share them,
+  /// and runs of one access site or buffer theirs.
+  const Metadata *LastMeta = nullptr;
+  uint64_t LastInvocation = UINT64_MAX;
+  uint32_t LastSite = 0, LastKernel = 0;
+  uint64_t LastBufferFrom = UINT64_MAX, LastLineFrom = UINT64_MAX;
+  uint32_t LastBuffer = 0, LastLine = 0;
+  /// Which lines are in the sets of which keys, so that a line touched
+  /// again from the same kernel, site, buffer and source line costs no set
+  /// insertion. Per page of 64 consecutive lines (runs of accesses stay in
+  /// one page: one lookup per page, not per line), for the two key
+  /// combinations (16 bits per dimension) that used it last, the lines
+  /// already inserted under them. Sets only grow, so a set bit stays true;
+  /// a combination pushed out of its page only costs insertions again.
+  struct PageLines {
+    std::array<uint64_t, 2> Combo = {~uint64_t(0), ~uint64_t(0)};
+    std::array<uint64_t, 2> Lines = {0, 0};
+  };
+  static constexpr unsigned PageShift = 6;
+  /// Marks \p Line inserted under \p Combo; false if it already was.
+  bool markLine(uint64_t Line, uint64_t Combo);
+  llvm::DenseMap<uint64_t, PageLines> Pages;
+  uint64_t LastPage = 0;
+  PageLines *LastPageLines = nullptr;
+  /// The measures of the current run of accesses with the same keys, not
+  /// yet added to them: one addition per run instead of four per access.
+  Measures Pending;
+  std::array<uint32_t, Dimensions> PendingIds = {};
+  /// The line the cache model was asked for last, if any.
+  uint64_t CacheLast = 0;
+  bool CacheUsed = false;
+  /// Whether the last access touched one line with packable keys: the
+  /// next access of that line from the same keys then only counts.
+  bool Repeatable = false;
+  /// The last line recorded and its keys: runs on one line skip even that.
+  uint64_t PrevLine = UINT64_MAX, PrevCombo = 0;
+  std::array<std::map<std::string, Measures>, Dimensions> Results;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_PROFILETOOL_H

@@ -1,0 +1,407 @@
+//===- RacesTool.cc -------------------------------------------------------===//
+
+#include "analyses/RacesTool.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/JSON.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <queue>
+#include <tuple>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+void RacesTool::beginRing(const RingInfo &Info) {
+  closeRun();
+  Meta = Info.Meta;
+}
+
+void RacesTool::closeRun() {
+  if (Open.Ranges)
+    Open.Ranges->add(Open.Lo, Open.Hi);
+  Open.Ranges = nullptr;
+}
+
+uint32_t RacesTool::newSource(uint32_t Site) {
+  LastSite = Site;
+  LastSourceMeta = Meta;
+  auto [It, New] = SourceOf.try_emplace({Meta, Site}, 0);
+  if (New) {
+    const AccessSite *A = Meta ? Meta->accessSite(Site) : nullptr;
+    std::string Label = A && A->Where.known() ? A->Where.str() : "";
+    if (A && !A->Text.empty())
+      Label += (Label.empty() ? "`" : " `") + A->Text + "`";
+    if (Label.empty())
+      Label = fmt::format("access site {}", Site);
+    It->second = uint32_t(Sources.size());
+    Sources.push_back(std::move(Label));
+    SourceLines.push_back(A && A->Where.known() ? A->Where.str() : "");
+  }
+  LastSource = It->second;
+  return It->second;
+}
+
+void RacesTool::record(const Record &R) {
+  // The common case first, with nothing else in the way: the next access
+  // of the open run.
+  if (Open.Ranges && R.Workgroup &&
+      (R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore) &&
+      R.Workgroup->Invocation == Open.Invocation && R.AccessSite == Open.Site &&
+      R.Buffer == Open.Buffer && R.Memory.IsStore == Open.Write &&
+      R.Atomic == Open.Atomic) {
+    const Interval I = accessRange(R.Memory.Address, R.Memory.Length);
+    if (I.Lo == I.Hi)
+      return; // a zero-length access touches no byte
+    // What IntervalAccumulator::add would do to the run's last range.
+    if (I.Lo >= Open.Lo && I.Lo <= Open.Hi) {
+      Open.Hi = std::max(Open.Hi, I.Hi);
+      return;
+    }
+    Open.Ranges->add(Open.Lo, Open.Hi);
+    Open.Lo = I.Lo;
+    Open.Hi = I.Hi;
+    return;
+  }
+  recordOther(R);
+}
+
+void RacesTool::recordOther(const Record &R) {
+  if (!R.Workgroup)
+    return; // --iree-compat on a wrapped ring: owner unknown
+  if (R.Tag == format::Tag::Workgroup) {
+    closeRun(); // PerWorkgroup may move
+    uint32_t W = Tracker.workgroup(R, *Meta);
+    if (W >= PerWorkgroup.size())
+      PerWorkgroup.resize(W + 1);
+    LastInvocation = R.Workgroup->Invocation;
+    LastWorkgroup = W;
+    return;
+  }
+  if (R.Tag == format::Tag::Value &&
+      R.Value.Type == format::ValueType::Launch) {
+    Tracker.launchNumber(R.Workgroup->Invocation, R.Value.Bits);
+    return;
+  }
+  if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
+    return;
+  Interval I = accessRange(R.Memory.Address, R.Memory.Length);
+  if (I.Lo == I.Hi)
+    return; // a zero-length access touches no byte
+  const bool Write = R.Memory.IsStore;
+  closeRun();
+  if (R.Workgroup->Invocation != LastInvocation) {
+    uint32_t W = Tracker.find(R.Workgroup->Invocation);
+    if (W == UINT32_MAX)
+      return;
+    LastInvocation = R.Workgroup->Invocation;
+    LastWorkgroup = W;
+  }
+  Accesses &A = PerWorkgroup[LastWorkgroup];
+  const uint32_t Source = source(R.AccessSite);
+  auto Same = [&](const AccessRun &Run) {
+    return Run.Write == Write && Run.Atomic == R.Atomic &&
+           Run.Source == Source && Run.Buffer == R.Buffer;
+  };
+  if (A.Last >= A.Runs.size() || !Same(A.Runs[A.Last])) {
+    auto It = std::find_if(A.Runs.begin(), A.Runs.end(), Same);
+    if (It == A.Runs.end()) {
+      A.Runs.push_back(
+          {Write, R.Atomic, Source, R.Buffer, IntervalAccumulator()});
+      It = A.Runs.end() - 1;
+    }
+    A.Last = It - A.Runs.begin();
+  }
+  Open = {&A.Runs[A.Last].Ranges, I.Lo,     I.Hi,  R.Workgroup->Invocation,
+          R.AccessSite,           R.Buffer, Write, R.Atomic};
+}
+
+namespace {
+struct Tagged {
+  Interval Range;
+  uint32_t Workgroup;
+  bool Write;
+  bool Atomic;
+  uint32_t Source;
+  uint32_t Buffer;
+};
+struct EndsLater {
+  bool operator()(const Tagged &X, const Tagged &Y) const {
+    return X.Range.Hi > Y.Range.Hi;
+  }
+};
+/// Active ranges of the sweep, the one ending first on top. Exposes the
+/// container so that all of them can be visited.
+struct ActiveSet : std::priority_queue<Tagged, std::vector<Tagged>, EndsLater> {
+  const std::vector<Tagged> &all() const { return c; }
+  void expire(uint64_t Before) {
+    while (!empty() && top().Range.Hi <= Before)
+      pop();
+  }
+};
+/// A race group while a launch is swept.
+struct Group {
+  RacesTool::Race Rc;
+  IntervalAccumulator Overlaps;
+  DenseSet<uint64_t> Pairs, WriteWrite, ReadWrite;
+};
+} // namespace
+
+void RacesTool::detect(uint32_t LaunchIndex) {
+  const LaunchTracker::Launch &L = Tracker.launches()[LaunchIndex];
+  std::vector<Tagged> All;
+  for (uint32_t Local : L.Locals)
+    for (uint32_t W : Tracker.locals()[Local].Workgroups) {
+      if (W >= PerWorkgroup.size())
+        continue;
+      for (AccessRun &Run : PerWorkgroup[W].Runs)
+        for (const Interval &I : Run.Ranges.ranges())
+          All.push_back({I, W, Run.Write, Run.Atomic, Run.Source, Run.Buffer});
+    }
+  std::sort(All.begin(), All.end(), [](const Tagged &X, const Tagged &Y) {
+    return X.Range.Lo < Y.Range.Lo;
+  });
+
+  DenseSet<uint64_t> LaunchPairs;
+  DenseMap<uint64_t, size_t> GroupIndex;
+  std::vector<Group> Groups;
+  auto Report = [&](const Tagged &X, const Tagged &Y) {
+    if (X.Workgroup == Y.Workgroup || (!X.Write && !Y.Write) ||
+        (X.Atomic && Y.Atomic))
+      return;
+    const uint64_t Pair = (uint64_t(std::min(X.Workgroup, Y.Workgroup)) << 32) |
+                          std::max(X.Workgroup, Y.Workgroup);
+    LaunchPairs.insert(Pair);
+    // Side A writes; between two writers, the lower source (then the lower
+    // workgroup) first.
+    const Tagged *A = &X, *B = &Y;
+    if (!A->Write || (B->Write && std::tie(B->Source, B->Workgroup) <
+                                      std::tie(A->Source, A->Workgroup)))
+      std::swap(A, B);
+    // Sides of one source are all atomic or all plain, but accesses
+    // without an access site (source 0) may be either: apart.
+    const uint64_t Key = (uint64_t(A->Source) << 33) |
+                         (uint64_t(A->Atomic) << 32) |
+                         (uint64_t(B->Source) << 1) | B->Atomic;
+    Interval Overlap{std::max(A->Range.Lo, B->Range.Lo),
+                     std::min(A->Range.Hi, B->Range.Hi)};
+    auto [It, New] = GroupIndex.try_emplace(Key, Groups.size());
+    if (New) {
+      Group G;
+      G.Rc.Launch = LaunchIndex;
+      G.Rc.SourceA = A->Source;
+      G.Rc.SourceB = B->Source;
+      G.Rc.WriteB = B->Write;
+      G.Rc.AtomicA = A->Atomic;
+      G.Rc.AtomicB = B->Atomic;
+      G.Rc.Buffer = A->Buffer != kNoBuffer ? A->Buffer : B->Buffer;
+      G.Rc.A = A->Workgroup;
+      G.Rc.B = B->Workgroup;
+      G.Rc.AccessA = A->Range;
+      G.Rc.AccessB = B->Range;
+      Groups.push_back(std::move(G));
+    }
+    Group &G = Groups[It->second];
+    G.Overlaps.add(Overlap.Lo, Overlap.Hi);
+    G.Pairs.insert(Pair);
+    (A->Write && B->Write ? G.WriteWrite : G.ReadWrite).insert(Pair);
+  };
+
+  // Sweep by address. Every range still active when a range starts
+  // overlaps it (it started no later and ends after this start), so each
+  // comparison below is a real overlap; reads are never compared with
+  // reads, and atomic accesses never with atomic ones (they are
+  // synchronised), which keeps shared read-only inputs and atomic counters
+  // cheap.
+  ActiveSet Reads, Writes, AtomicReads, AtomicWrites;
+  for (const Tagged &X : All) {
+    for (ActiveSet *Set : {&Reads, &Writes, &AtomicReads, &AtomicWrites})
+      Set->expire(X.Range.Lo);
+    for (const Tagged &Y : Writes.all())
+      Report(X, Y);
+    if (X.Write)
+      for (const Tagged &Y : Reads.all())
+        Report(X, Y);
+    if (!X.Atomic) {
+      for (const Tagged &Y : AtomicWrites.all())
+        Report(X, Y);
+      if (X.Write)
+        for (const Tagged &Y : AtomicReads.all())
+          Report(X, Y);
+    }
+    if (X.Atomic)
+      (X.Write ? AtomicWrites : AtomicReads).push(X);
+    else
+      (X.Write ? Writes : Reads).push(X);
+  }
+
+  std::vector<Race> Found;
+  for (Group &G : Groups) {
+    Race &Rc = G.Rc;
+    Rc.Ranges = G.Overlaps.ranges();
+    Rc.Overlap = Rc.Ranges.front();
+    for (const Interval &I : Rc.Ranges)
+      Rc.Bytes += I.Hi - I.Lo;
+    Rc.Pairs = G.Pairs.size();
+    Rc.WriteWritePairs = G.WriteWrite.size();
+    Rc.ReadWritePairs = G.ReadWrite.size();
+    Rc.K = Rc.WriteWritePairs ? Kind::WriteWrite : Kind::ReadWrite;
+    Found.push_back(std::move(Rc));
+  }
+  std::sort(Found.begin(), Found.end(), [](const Race &X, const Race &Y) {
+    return std::tie(X.Overlap.Lo, X.SourceA, X.SourceB) <
+           std::tie(Y.Overlap.Lo, Y.SourceA, Y.SourceB);
+  });
+  RaceCount += LaunchPairs.size();
+  GroupCount += Found.size();
+  for (Race &Rc : Found) {
+    if (Races.size() >= Limit)
+      break;
+    Races.push_back(std::move(Rc));
+  }
+}
+
+void RacesTool::finish() {
+  closeRun();
+  Tracker.assemble();
+  for (uint32_t L = 0; L < Tracker.launches().size(); ++L)
+    detect(L);
+  if (Json)
+    printJson();
+  else
+    printText();
+  OS.flush();
+}
+
+static const char *kindName(RacesTool::Kind K) {
+  return K == RacesTool::Kind::WriteWrite ? "write-write" : "read-write";
+}
+
+static std::string idText(const LaunchTracker::Workgroup &W) {
+  return fmt::format("{},{},{}", W.Id[0], W.Id[1], W.Id[2]);
+}
+
+std::string RacesTool::bufferText(const Race &Rc) const {
+  if (Rc.Buffer == kNoBuffer || !Census || Rc.Buffer >= Census->Buffers.size())
+    return {};
+  const BufferInfo &B = Census->Buffers[Rc.Buffer];
+  return fmt::format(" in {}+{:#x}", Census->bufferLabel(Rc.Buffer),
+                     Rc.Overlap.Lo - B.Base);
+}
+
+void RacesTool::printText() {
+  const auto &Launches = Tracker.launches();
+  OS << runHeader(Census);
+  OS << fmt::format("{} racing workgroup pair{} in {} launch{} of {} "
+                    "dispatch site{}\n",
+                    RaceCount, RaceCount == 1 ? "" : "s", Launches.size(),
+                    Launches.size() == 1 ? "" : "es", Tracker.sites().size(),
+                    Tracker.sites().size() == 1 ? "" : "s");
+  uint32_t Shown = UINT32_MAX;
+  auto Side = [&](const char *Kind, uint32_t Source) {
+    const std::string &S = Sources[Source];
+    return fmt::format("{} {}", Kind, S.empty() ? "(no access site)" : S);
+  };
+  for (const Race &Rc : Races) {
+    const LaunchTracker::Launch &L = Launches[Rc.Launch];
+    const LaunchTracker::Site &S = Tracker.sites()[L.SiteKey];
+    if (Rc.Launch != Shown) {
+      Shown = Rc.Launch;
+      OS << fmt::format("\ndispatch site {}: {}{}, launch {} (grid {}x{}x{})\n",
+                        S.Id, S.Function,
+                        S.Location.empty() ? "" : " at " + S.Location,
+                        L.Ordinal, L.Grid[0], L.Grid[1], L.Grid[2]);
+    }
+    const auto &A = Tracker.workgroups()[Rc.A];
+    const auto &B = Tracker.workgroups()[Rc.B];
+    std::string Ranges;
+    for (size_t I = 0; I < Rc.Ranges.size() && I < 4; ++I)
+      Ranges += fmt::format("{}{:#x}+{}", I ? ", " : "", Rc.Ranges[I].Lo,
+                            Rc.Ranges[I].Hi - Rc.Ranges[I].Lo);
+    if (Rc.Ranges.size() > 4)
+      Ranges += fmt::format(", ... {} more", Rc.Ranges.size() - 4);
+    OS << fmt::format("  {} {} ({} byte{}{}): {} workgroup pair{} ({} "
+                      "write-write, {} read-write)\n",
+                      Rc.K == Kind::WriteWrite ? "write-write" : "read-write",
+                      Ranges, Rc.Bytes, Rc.Bytes == 1 ? "" : "s",
+                      bufferText(Rc), Rc.Pairs, Rc.Pairs == 1 ? "" : "s",
+                      Rc.WriteWritePairs, Rc.ReadWritePairs);
+    // Side B wrote in the write-write pairs, read in the read-write ones.
+    const char *KindB = Rc.WriteWritePairs && Rc.ReadWritePairs ? "load/store"
+                        : Rc.WriteWritePairs                    ? "store"
+                                                                : "load";
+    const char *AtomicA = Rc.AtomicA ? "atomic " : "";
+    const char *AtomicB = Rc.AtomicB ? "atomic " : "";
+    OS << fmt::format("    {}{}  vs  {}{}\n", AtomicA,
+                      Side("store", Rc.SourceA), AtomicB,
+                      Side(KindB, Rc.SourceB));
+    OS << fmt::format("    e.g. {} (pid {}, {}{} {:#x}+{}) and {} (pid {}, "
+                      "{}{} {:#x}+{})\n",
+                      idText(A), A.ProcessorId, AtomicA, "store", Rc.AccessA.Lo,
+                      Rc.AccessA.Hi - Rc.AccessA.Lo, idText(B), B.ProcessorId,
+                      AtomicB, Rc.WriteB ? "store" : "load", Rc.AccessB.Lo,
+                      Rc.AccessB.Hi - Rc.AccessB.Lo);
+  }
+  if (GroupCount > Races.size())
+    OS << fmt::format("\n... {} more groups of racing accesses not shown "
+                      "(--limit)\n",
+                      GroupCount - Races.size());
+  OS << censusText(Census);
+}
+
+void RacesTool::printJson() {
+  const auto &Launches = Tracker.launches();
+  auto Side = [&](uint32_t W, bool Write, bool Atomic, uint32_t Source,
+                  const Interval &I) {
+    const auto &WG = Tracker.workgroups()[W];
+    return json::Object{
+        {"id", json::Array{WG.Id[0], WG.Id[1], WG.Id[2]}},
+        {"pid", WG.ProcessorId},
+        {"source", Sources[Source]},
+        {"access", json::Object{{"kind", Write ? "store" : "load"},
+                                {"atomic", Atomic},
+                                {"address", I.Lo},
+                                {"size", I.Hi - I.Lo}}}};
+  };
+  json::Array List;
+  for (const Race &Rc : Races) {
+    const LaunchTracker::Launch &L = Launches[Rc.Launch];
+    const LaunchTracker::Site &S = Tracker.sites()[L.SiteKey];
+    json::Array Ranges;
+    for (const Interval &I : Rc.Ranges)
+      Ranges.push_back(json::Array{I.Lo, I.Hi - I.Lo});
+    json::Object O{
+        {"kind", kindName(Rc.K)},
+        {"site", S.Id},
+        {"function", S.Function},
+        {"location", S.Location},
+        {"launch", L.Ordinal},
+        {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
+        {"address", Rc.Overlap.Lo},
+        {"size", Rc.Overlap.Hi - Rc.Overlap.Lo},
+        {"ranges", std::move(Ranges)},
+        {"overlap_bytes", Rc.Bytes},
+        {"pairs", Rc.Pairs},
+        {"write_write_pairs", Rc.WriteWritePairs},
+        {"read_write_pairs", Rc.ReadWritePairs},
+        {"a", Side(Rc.A, true, Rc.AtomicA, Rc.SourceA, Rc.AccessA)},
+        {"b", Side(Rc.B, Rc.WriteB, Rc.AtomicB, Rc.SourceB, Rc.AccessB)}};
+    if (Rc.Buffer != kNoBuffer && Census &&
+        Rc.Buffer < Census->Buffers.size()) {
+      O["buffer"] = Census->bufferLabel(Rc.Buffer);
+      O["buffer_offset"] = Rc.Overlap.Lo - Census->Buffers[Rc.Buffer].Base;
+    }
+    List.push_back(std::move(O));
+  }
+  json::Value Root = json::Object{
+      {"schema", "wgtrace-races/1"}, {"races", RaceCount},
+      {"groups", GroupCount},        {"launches", uint64_t(Launches.size())},
+      {"run", runJson(Census)},      {"loss", censusJson(Census)},
+      {"listed", std::move(List)}};
+  OS << formatv("{0:2}", Root) << "\n";
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,313 @@
+//===- SummaryTool.cc -----------------------------------------------------===//
+
+#include "analyses/SummaryTool.h"
+
+#include "reader/WorkgroupIdentity.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+void SummaryTool::beginRing(const RingInfo &Info) {
+  Meta = Info.Meta;
+  Grouping.beginRing(Info.Meta);
+}
+
+size_t SummaryTool::siteIndex(const Record &R) {
+  uint32_t Site = R.Workgroup->Record.DispatchId;
+  auto [It, New] = SiteByKey.try_emplace({Meta, Site}, Sites.size());
+  if (New) {
+    SiteSummary S;
+    S.Site = Site;
+    S.Function = Meta->siteFunction(Site).nameOr("(null)").str();
+    Sites.push_back(std::move(S));
+    SiteLines.emplace_back();
+  }
+  return It->second;
+}
+
+void SummaryTool::addLines(DenseSet<uint64_t> &Lines, uint64_t &LastLine,
+                           uint64_t Address, uint32_t Length) const {
+  uint64_t First = Address >> LineShift;
+  uint64_t Last = (Address + (Length ? Length - 1 : 0)) >> LineShift;
+  if (Last < First)
+    Last = First; // the access wraps past the top of the address space
+  if (First == Last && First == LastLine)
+    return;
+  for (uint64_t L = First;; ++L) {
+    Lines.insert(L);
+    if (L == Last)
+      break;
+  }
+  LastLine = Last;
+}
+
+SummaryTool::Open &SummaryTool::open(const Record &R) {
+  const WorkgroupInfo &WG = *R.Workgroup;
+  auto [It, New] = Opened.try_emplace(WG.Invocation);
+  Open &O = It->second;
+  if (New) {
+    O.Summary.Invocation = WG.Invocation;
+    O.Summary.Id = {WG.Record.Id[0], WG.Record.Id[1], WG.Record.Id[2]};
+    O.Summary.Count = {WG.Record.Count[0], WG.Record.Count[1],
+                       WG.Record.Count[2]};
+    O.Summary.ProcessorId = WG.Record.ProcessorId;
+    O.Summary.BeginningLost = WG.BeginningLost;
+    // A continuation copy or a reopened invocation was counted already.
+    O.Summary.Counts.Workgroups = Rows.count(WG.Invocation) ? 0 : 1;
+    O.Site = siteIndex(R);
+  }
+  LastInvocation = WG.Invocation;
+  LastOpen = &O;
+  return O;
+}
+
+void SummaryTool::record(const Record &R) {
+  if (!R.Workgroup)
+    return; // --iree-compat on a wrapped ring: owner unknown
+  Open &O = R.Workgroup->Invocation == LastInvocation ? *LastOpen : open(R);
+  if (R.Tag == format::Tag::Workgroup)
+    return;
+  O.Summary.Counts.count(R);
+  if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
+    return;
+  addLines(O.Lines, O.LastLine, R.Memory.Address, R.Memory.Length);
+  if (Grouping.perAccess()) {
+    uint32_t Key = Grouping.key(R);
+    if (Key >= Groups.size())
+      Groups.resize(Key + 1);
+    Group &G = Groups[Key];
+    G.Counts.count(R);
+    addLines(G.Lines, G.LastLine, R.Memory.Address, R.Memory.Length);
+  }
+}
+
+void SummaryTool::endWorkgroups(ArrayRef<uint64_t> Invocations) {
+  for (uint64_t I : Invocations) {
+    auto It = Opened.find(I);
+    if (It == Opened.end())
+      continue; // filtered out, or ended already
+    Open &O = It->second;
+    O.Summary.Counts.Lines = O.Lines.size();
+    SiteSummary &S = Sites[O.Site];
+    S.Totals.add(O.Summary.Counts);
+    Kernels[S.Function].add(O.Summary.Counts);
+    DenseSet<uint64_t> &SL = SiteLines[O.Site];
+    DenseSet<uint64_t> &KL = KernelLines[S.Function];
+    for (uint64_t L : O.Lines) {
+      SL.insert(L);
+      KL.insert(L);
+    }
+    auto Row = Rows.find(I);
+    if (Row == Rows.end()) {
+      Rows[I] = {O.Site, S.Workgroups.size()};
+      S.Workgroups.push_back(O.Summary);
+    } else {
+      // Continued after it was ended: its lines are counted per part.
+      WorkgroupSummary &W =
+          Sites[Row->second.first].Workgroups[Row->second.second];
+      W.Counts.add(O.Summary.Counts);
+      W.Counts.Lines += O.Summary.Counts.Lines;
+    }
+    Opened.erase(It);
+  }
+  LastInvocation = UINT64_MAX;
+  LastOpen = nullptr;
+}
+
+void SummaryTool::finish() {
+  for (size_t I = 0; I < Sites.size(); ++I) {
+    Sites[I].Totals.Lines = SiteLines[I].size();
+    // Rows in the order their workgroups began.
+    std::sort(Sites[I].Workgroups.begin(), Sites[I].Workgroups.end(),
+              [](const WorkgroupSummary &A, const WorkgroupSummary &B) {
+                return A.Invocation < B.Invocation;
+              });
+  }
+  for (auto &[Name, Counts] : Kernels)
+    Counts.Lines = KernelLines[Name].size();
+  for (uint32_t K = 0; K < Groups.size(); ++K) {
+    GroupSummary G;
+    G.Label = Grouping.label(K);
+    G.Texts = Grouping.texts(K);
+    G.Counts = Groups[K].Counts;
+    G.Counts.Lines = Groups[K].Lines.size();
+    GroupRows.push_back(std::move(G));
+  }
+  // Labels are unique (one row per line or buffer).
+  std::sort(GroupRows.begin(), GroupRows.end(),
+            [](const GroupSummary &A, const GroupSummary &B) {
+              return A.Label < B.Label;
+            });
+  if (Order.active()) {
+    uint64_t AccessCounts::*Field = accessCountField(Order.Column);
+    auto Of = [Field](const AccessCounts &C) { return Field ? C.*Field : 0; };
+    for (SiteSummary &S : Sites)
+      Order.apply(S.Workgroups,
+                  [&](const WorkgroupSummary &W) { return Of(W.Counts); });
+    if (Grouping.by() == GroupBy::Site)
+      Order.apply(Sites, [&](const SiteSummary &S) { return Of(S.Totals); });
+    Order.apply(GroupRows, [&](const GroupSummary &G) { return Of(G.Counts); });
+  }
+  if (Json)
+    printJson();
+  else
+    printText();
+  OS.flush();
+}
+
+std::vector<std::pair<std::string, AccessCounts>>
+SummaryTool::kernelRows() const {
+  std::vector<std::pair<std::string, AccessCounts>> Rows(Kernels.begin(),
+                                                         Kernels.end());
+  uint64_t AccessCounts::*Field = accessCountField(Order.Column);
+  Order.apply(Rows, [Field](const std::pair<std::string, AccessCounts> &K) {
+    return Field ? K.second.*Field : 0;
+  });
+  return Rows;
+}
+
+static std::string row(StringRef Label, const AccessCounts &C, StringRef Pid) {
+  return fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>8} {:>12} {:>12} "
+                     "{:>8} {:>7} {:>7}\n",
+                     Label.str(), Pid.str(), C.Loads, C.Stores, C.Atomics,
+                     C.LoadBytes, C.StoreBytes, C.Lines, C.Values, C.Prints);
+}
+
+void SummaryTool::printText() {
+  const std::string Header =
+      fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8} "
+                  "{:>7} {:>7}\n",
+                  "workgroup", "pid", "loads", "stores", "atomic", "load bytes",
+                  "store bytes", "lines", "values", "prints");
+  OS << runHeader(Census);
+  if (Grouping.perAccess())
+    printGroupsText();
+  else if (Grouping.by() == GroupBy::Site) {
+    OS << "dispatch sites\n";
+    OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
+                      "{:>8} {:>7} {:>7}\n",
+                      "site", "workgroups", "loads", "stores", "atomic",
+                      "load bytes", "store bytes", "lines", "values", "prints");
+    for (const SiteSummary &S : Sites) {
+      const AccessCounts &C = S.Totals;
+      OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
+                        "{:>8} {:>7} {:>7}\n",
+                        fmt::format("{}: {}", S.Site, S.Function), C.Workgroups,
+                        C.Loads, C.Stores, C.Atomics, C.LoadBytes, C.StoreBytes,
+                        C.Lines, C.Values, C.Prints);
+    }
+    OS << "\n";
+  } else if (Grouping.by() == GroupBy::Workgroup) {
+    for (const SiteSummary &S : Sites) {
+      OS << fmt::format("dispatch site {}: {} ({} workgroups)\n", S.Site,
+                        S.Function, S.Totals.Workgroups);
+      OS << Header;
+      uint64_t Marked = 0;
+      for (const WorkgroupSummary &W : S.Workgroups) {
+        OS << row(workgroupLabel(W.Id, W.BeginningLost), W.Counts,
+                  std::to_string(W.ProcessorId));
+        Marked += W.BeginningLost;
+      }
+      OS << row("total", S.Totals, "");
+      OS << beginningLostNote(Marked);
+      OS << "\n";
+    }
+  }
+  OS << "kernels\n";
+  const std::vector<std::pair<std::string, AccessCounts>> KernelRows =
+      kernelRows();
+  size_t NameWidth = 14;
+  for (const auto &[Name, C] : KernelRows)
+    NameWidth = std::max(NameWidth, Name.size());
+  OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8} "
+                    "{:>7} {:>7}\n",
+                    "function", NameWidth, "workgroups", "loads", "stores",
+                    "atomic", "load bytes", "store bytes", "lines", "values",
+                    "prints");
+  for (const auto &[Name, C] : KernelRows)
+    OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
+                      "{:>8} {:>7} {:>7}\n",
+                      Name, NameWidth, C.Workgroups, C.Loads, C.Stores,
+                      C.Atomics, C.LoadBytes, C.StoreBytes, C.Lines, C.Values,
+                      C.Prints);
+  OS << censusText(Census, /*AllSites=*/true);
+}
+
+void SummaryTool::printGroupsText() {
+  const bool Lines = Grouping.by() == GroupBy::Line;
+  OS << (Lines ? "by source line (the access sites on each line)\n"
+               : "by buffer (the kernel parameter each access falls in)\n");
+  OS << fmt::format("  {:<28} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8}{}\n",
+                    Lines ? "source" : "buffer", "loads", "stores", "atomic",
+                    "load bytes", "store bytes", "lines",
+                    Lines ? "  accesses" : "");
+  for (const GroupSummary &G : GroupRows) {
+    std::string Texts;
+    for (const std::string &T : G.Texts)
+      Texts += (Texts.empty() ? "  " : ", ") + T;
+    const AccessCounts &C = G.Counts;
+    OS << fmt::format("  {:<28} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8}{}\n",
+                      G.Label, C.Loads, C.Stores, C.Atomics, C.LoadBytes,
+                      C.StoreBytes, C.Lines, Texts);
+  }
+  OS << "\n";
+}
+
+static json::Object toJson(const AccessCounts &C) {
+  return json::Object{
+      {"workgroups", C.Workgroups}, {"loads", C.Loads},
+      {"stores", C.Stores},         {"atomics", C.Atomics},
+      {"load_bytes", C.LoadBytes},  {"store_bytes", C.StoreBytes},
+      {"lines", C.Lines},           {"values", C.Values},
+      {"prints", C.Prints}};
+}
+
+void SummaryTool::printJson() {
+  json::Array SitesJ;
+  for (const SiteSummary &S : Sites) {
+    json::Array WGs;
+    for (const WorkgroupSummary &W : S.Workgroups) {
+      json::Object O = toJson(W.Counts);
+      O.erase("workgroups");
+      O["id"] = json::Array{W.Id[0], W.Id[1], W.Id[2]};
+      O["count"] = json::Array{W.Count[0], W.Count[1], W.Count[2]};
+      O["pid"] = W.ProcessorId;
+      O["beginning_lost"] = W.BeginningLost;
+      WGs.push_back(std::move(O));
+    }
+    json::Object SiteJ{{"site", S.Site},
+                       {"function", S.Function},
+                       {"totals", toJson(S.Totals)}};
+    if (Grouping.by() == GroupBy::Workgroup)
+      SiteJ["workgroups"] = std::move(WGs);
+    SitesJ.push_back(std::move(SiteJ));
+  }
+  json::Array GroupsJ;
+  for (const GroupSummary &G : GroupRows) {
+    json::Object O = toJson(G.Counts);
+    O.erase("workgroups");
+    O[Grouping.by() == GroupBy::Line ? "source" : "buffer"] = G.Label;
+    if (Grouping.by() == GroupBy::Line)
+      O["text"] = json::Array(G.Texts);
+    GroupsJ.push_back(std::move(O));
+  }
+  json::Object KernelsJ;
+  for (const auto &[Name, C] : kernelRows())
+    KernelsJ[Name] = toJson(C);
+  json::Value Root = json::Object{
+      {"schema", "wgtrace-summary/1"}, {"line_size", uint64_t(1) << LineShift},
+      {"lost_bytes", lostBytes()},     {"run", runJson(Census)},
+      {"loss", censusJson(Census)},    {"by", groupByName(Grouping.by())},
+      {"groups", std::move(GroupsJ)},  {"sites", std::move(SitesJ)},
+      {"kernels", std::move(KernelsJ)}};
+  OS << formatv("{0:2}", Root) << "\n";
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,609 @@
+//===- HtmlReportTool.cc --------------------------------------------------===//
+
+#include "output/HtmlReportTool.h"
+
+#include "reader/Metadata.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+void HtmlReportTool::beginRing(const RingInfo &Info) { Meta = Info.Meta; }
+
+uint32_t HtmlReportTool::newLane(uint32_t ProcessorId) {
+  auto [It, New] =
+      LaneOfProcessor.try_emplace(ProcessorId, uint32_t(LaneProcessors.size()));
+  if (New) {
+    LaneProcessors.push_back(ProcessorId);
+    LaneRecords.push_back(0);
+  }
+  LastProcessor = ProcessorId;
+  LastLane = It->second;
+  return LastLane;
+}
+
+uint32_t HtmlReportTool::segmentOf(uint64_t Address) {
+  // Accesses come in runs within one buffer: try the last one's segment.
+  if (LastSegment < Segments.size() &&
+      Segments[LastSegment].Range.Lo <= Address &&
+      (LastSegment + 1 == Segments.size() ||
+       Address < Segments[LastSegment + 1].Range.Lo))
+    return LastSegment;
+  auto It = std::upper_bound(
+      Segments.begin(), Segments.end(), Address,
+      [](uint64_t A, const Segment &S) { return A < S.Range.Lo; });
+  LastSegment =
+      It == Segments.begin() ? 0 : uint32_t(It - Segments.begin() - 1);
+  return LastSegment;
+}
+
+void HtmlReportTool::record(const Record &R) {
+  if (!R.Workgroup)
+    return; // --iree-compat on a wrapped ring: owner unknown
+  const bool IsAccess =
+      R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
+  const uint32_t Lane = laneOf(R.Workgroup->Record.ProcessorId);
+  if (Pass == 0) {
+    ++LaneRecords[Lane];
+    if (!IsAccess)
+      return;
+    ++Total;
+    Interval I = accessRange(R.Memory.Address, std::max(R.Memory.Length, 1u));
+    if (R.Buffer == kNoBuffer) {
+      Touched.add(I.Lo, I.Hi);
+    } else {
+      auto [It, New] = BufferRanges.try_emplace(R.Buffer, I);
+      if (!New) {
+        It->second.Lo = std::min(It->second.Lo, I.Lo);
+        It->second.Hi = std::max(It->second.Hi, I.Hi);
+      }
+    }
+    return;
+  }
+  const uint64_t Index = LaneRecordIndex[Lane]++;
+  // Records of one workgroup come together: one lookup per run of them.
+  if (R.Workgroup->Invocation != LastInvocation ||
+      R.Tag == format::Tag::Workgroup) {
+    auto Known = ByInvocation.find(R.Workgroup->Invocation);
+    LastInvocation = R.Workgroup->Invocation;
+    LastWorkgroup =
+        Known == ByInvocation.end() ? UnknownWorkgroup : Known->second;
+  }
+  if (R.Tag == format::Tag::Workgroup && LastWorkgroup == UnknownWorkgroup) {
+    const format::WorkgroupRecord &WG = R.Workgroup->Record;
+    std::string Function =
+        Meta->siteFunction(WG.DispatchId).nameOr("(null)").str();
+    auto [It, New] = SiteIndex.try_emplace({WG.DispatchId, Function},
+                                           uint32_t(Sites.size()));
+    if (New)
+      Sites.push_back({WG.DispatchId, Function, 0, 0, 0});
+    ++Sites[It->second].Workgroups;
+    Workgroup W;
+    W.Site = It->second;
+    W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
+    W.ProcessorId = WG.ProcessorId;
+    W.BeginningLost = R.Workgroup->BeginningLost;
+    W.Lane = Lane;
+    W.FirstRecord = W.LastRecord = Index;
+    LastWorkgroup = Workgroups.size();
+    ByInvocation[R.Workgroup->Invocation] = LastWorkgroup;
+    Workgroups.push_back(W);
+    // A line where this processor begins a launch.
+    uint32_t T = Launches.workgroup(R, *Meta);
+    uint32_t Local = Launches.workgroups()[T].Local;
+    if (LaneLaunch[Lane] != Local) {
+      LaneLaunch[Lane] = Local;
+      LaunchStarts.emplace_back(Lane, Index);
+    }
+    return;
+  }
+  if (IsAccess && LastWorkgroup != UnknownWorkgroup) {
+    // Every line of every access of a known workgroup, as `cache` counts
+    // them (a sample of the lines once scaled its counts and lost the
+    // distances from 1 to 15), once for both the reuse distances and the
+    // working set (which takes no line of an access that wraps past the
+    // top of the address space).
+    const uint32_t Length = std::max(R.Memory.Length, 1u);
+    const uint64_t First = R.Memory.Address >> 6;
+    const uint64_t Last =
+        std::max(First, (R.Memory.Address + (Length - 1)) >> 6);
+    const bool InWindow = R.Memory.Address + (Length - 1) >= R.Memory.Address;
+    for (uint64_t L = First;; ++L) {
+      ++LineAccesses;
+      if (InWindow && L != LastWindowLine) {
+        WindowLines.insert(L);
+        LastWindowLine = L;
+      }
+      Reuse.access(L);
+      if (L == Last)
+        break;
+    }
+  }
+  if (LastWorkgroup == UnknownWorkgroup)
+    return;
+  const uint32_t WI = LastWorkgroup;
+  Workgroup &W = Workgroups[WI];
+  W.LastRecord = Index;
+  W.Counts.count(R);
+  if (!IsAccess)
+    return;
+  const uint32_t S = segmentOf(R.Memory.Address);
+  const uint64_t Offset = R.Memory.Address - Segments[S].Range.Lo;
+  // The working set: distinct lines per window of accesses.
+  if (--WindowLeft == 0) {
+    WorkingSet.push_back(WindowLines.size());
+    WindowLines.clear();
+    LastWindowLine = UINT64_MAX;
+    WindowLeft = WindowSize;
+  }
+  if (!Gridded) {
+    PointLane.push_back(Lane);
+    PointX.push_back(Index);
+    PointSegment.push_back(S);
+    PointOffset.push_back(Offset);
+    if (R.Atomic)
+      PointAtomic.push_back(PointLengthKind.size());
+    PointLengthKind.push_back(R.Memory.Length * 2 + (R.Memory.IsStore ? 1 : 0));
+    PointWorkgroup.push_back(WI);
+    return;
+  }
+  // Column = Index * GridColumns / records of the lane, divided only when
+  // Index reaches the next column's first record.
+  if (Index >= LaneNextColumnAt[Lane]) {
+    const uint64_t N = std::max<uint64_t>(1, LaneRecords[Lane]);
+    LaneColumn0[Lane] = Index * GridColumns / N;
+    LaneNextColumnAt[Lane] =
+        ((LaneColumn0[Lane] + 1) * N + GridColumns - 1) / GridColumns;
+  }
+  const uint64_t Column = LaneColumn0[Lane];
+  const double Y =
+      Segments[S].Y + toDouble(std::min<uint64_t>(
+                          Offset, Segments[S].Range.Hi - Segments[S].Range.Lo));
+  const uint64_t Row = rowOf(Y);
+  const uint64_t Col = std::min<uint64_t>(Column, GridColumns - 1);
+  if (Lane != Open.Lane || Row != Open.Row || Col != Open.Column) {
+    flushOpenCell();
+    if (Col != LaneColumnIndex[Lane]) {
+      flushColumn(Lane);
+      LaneColumnIndex[Lane] = Col;
+    }
+    Open.Lane = Lane;
+    Open.Row = Row;
+    Open.Column = Col;
+  }
+  (R.Memory.IsStore ? Open.Counts.Stores : Open.Counts.Loads) += 1;
+  Open.Counts.Workgroup = WI;
+}
+
+void HtmlReportTool::flushOpenCell() {
+  if (Open.Lane == UINT32_MAX)
+    return;
+  Cell &C = LaneColumn[Open.Lane][Open.Row];
+  C.Loads += Open.Counts.Loads;
+  C.Stores += Open.Counts.Stores;
+  C.Workgroup = Open.Counts.Workgroup;
+  Open = OpenCell();
+}
+
+void HtmlReportTool::flushColumn(uint32_t Lane) {
+  if (LaneColumnIndex[Lane] == UINT64_MAX)
+    return;
+  std::vector<Cell> &Column = LaneColumn[Lane];
+  for (uint32_t Row = 0; Row < GridRows; ++Row)
+    if (Column[Row].Loads || Column[Row].Stores) {
+      Cells.emplace_back((uint64_t(Lane) << 42) |
+                             (LaneColumnIndex[Lane] << 21) | Row,
+                         Column[Row]);
+      Column[Row] = Cell();
+    }
+  LaneColumnIndex[Lane] = UINT64_MAX;
+}
+
+void HtmlReportTool::timing(ArrayRef<WorkgroupTime> Times) {
+  if (Pass == 0)
+    return;
+  for (const WorkgroupTime &T : Times) {
+    auto It = ByInvocation.find(T.Invocation);
+    if (It == ByInvocation.end())
+      continue;
+    Workgroup &W = Workgroups[It->second];
+    W.Timed = true;
+    W.StartNs = T.StartNs;
+    W.EndNs = std::max(T.StartNs, T.EndNs);
+  }
+}
+
+void HtmlReportTool::layoutSegments() {
+  // Parameter buffers as accessed (labelled), then clusters of the rest;
+  // overlapping ones merge (keeping the buffer's name).
+  std::vector<Segment> All;
+  All.reserve(BufferRanges.size() + Touched.ranges().size());
+  for (const auto &[Buffer, Range] : BufferRanges)
+    All.push_back({Range, Buffer, 0});
+  for (const Interval &I : Touched.ranges())
+    All.push_back({I, kNoBuffer, 0});
+  std::sort(All.begin(), All.end(), [](const Segment &A, const Segment &B) {
+    return A.Range.Lo < B.Range.Lo;
+  });
+  Segments.clear();
+  for (const Segment &S : All) {
+    if (!Segments.empty() && S.Range.Lo < Segments.back().Range.Hi) {
+      Segment &Prev = Segments.back();
+      Prev.Range.Hi = std::max(Prev.Range.Hi, S.Range.Hi);
+      if (Prev.Buffer == kNoBuffer)
+        Prev.Buffer = S.Buffer;
+      continue;
+    }
+    Segments.push_back(S);
+  }
+  if (Segments.empty())
+    Segments.push_back({{0, 1}, kNoBuffer, 0});
+  // Gaps between segments are drawn 2% of the bytes shown, shared.
+  double Bytes = 0;
+  for (const Segment &S : Segments)
+    Bytes += double(S.Range.Hi - S.Range.Lo);
+  const double Gap = std::max(1.0, Bytes * 0.02 / double(Segments.size()));
+  double Y = 0;
+  for (size_t I = 0; I < Segments.size(); ++I) {
+    Segments[I].Y = Y;
+    Y += double(Segments[I].Range.Hi - Segments[I].Range.Lo) +
+         (I + 1 < Segments.size() ? Gap : 0);
+  }
+  YSpan = std::max(1.0, Y);
+  // A multiplication per access, not a division.
+  RowsPerByte = double(GridRows) / YSpan;
+}
+
+bool HtmlReportTool::anotherPass() {
+  if (Pass > 0)
+    return false;
+  Pass = 1;
+  layoutSegments();
+  Touched = IntervalAccumulator(SegmentGap);
+  Gridded = MaxPoints == 0 || Total > MaxPoints;
+  LaneRecordIndex.assign(LaneRecords.size(), 0);
+  LaneLaunch.assign(LaneRecords.size(), UINT32_MAX);
+  WindowSize = std::max<uint64_t>(1, Total / 200);
+  WindowLeft = WindowSize;
+  if (Gridded) {
+    LaneColumn.assign(LaneRecords.size(), std::vector<Cell>(GridRows));
+    LaneColumnIndex.assign(LaneRecords.size(), UINT64_MAX);
+    LaneColumn0.assign(LaneRecords.size(), 0);
+    LaneNextColumnAt.assign(LaneRecords.size(), 0);
+  }
+  if (!Gridded) {
+    PointX.reserve(Total);
+    PointOffset.reserve(Total);
+    PointLane.reserve(Total);
+    PointSegment.reserve(Total);
+    PointLengthKind.reserve(Total);
+    PointWorkgroup.reserve(Total);
+  }
+  return true;
+}
+
+std::string HtmlReportTool::dataJson() const {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  json::OStream J(OS);
+  auto Numbers = [&](const auto &V, bool Delta) {
+    J.array([&] {
+      uint64_t Previous = 0;
+      for (uint64_t X : V) {
+        // Deltas keep the common case (next record, same segment) short.
+        J.value(Delta ? int64_t(X - Previous) : int64_t(X));
+        Previous = X;
+      }
+    });
+  };
+  J.object([&] {
+    J.attribute("title", Title);
+    J.attribute("total_accesses", Total);
+    J.attribute("shown", uint64_t(PointX.size()));
+    uint64_t Records = 0;
+    for (uint64_t N : LaneRecords)
+      Records += N;
+    J.attribute("records", Records);
+    J.attributeArray("lanes", [&] {
+      for (size_t L = 0; L < LaneProcessors.size(); ++L)
+        J.array([&] {
+          J.value(LaneProcessors[L]);
+          J.value(LaneRecords[L]);
+        });
+    });
+    J.attributeArray("launches", [&] {
+      for (auto [Lane, X] : LaunchStarts)
+        J.array([&, Lane = Lane, X = X] {
+          J.value(Lane);
+          J.value(X);
+        });
+    });
+    // What wrapped rings lost and what the rewriter could not trace, as
+    // every other view says it.
+    J.attribute("run", runJson(Census));
+    J.attribute("run_text", Census ? runText(*Census) : std::string());
+    J.attribute("loss", censusJson(Census));
+    J.attribute("loss_text", Census
+                                 ? lossText(*Census) + untracedText(*Census) +
+                                       uninstrumentedText(*Census)
+                                 : std::string());
+    J.attributeArray("sites", [&] {
+      for (const Site &S : Sites)
+        J.object([&] {
+          J.attribute("site", S.Id);
+          J.attribute("function", S.Function);
+          J.attribute("workgroups", S.Workgroups);
+          J.attribute("loads", S.Loads);
+          J.attribute("stores", S.Stores);
+        });
+    });
+    // [site, x, y, z, pid, loads, stores, load bytes, store bytes, values,
+    //  prints, first record, last record, start us, end us | null,
+    //  beginning lost 0 | 1]
+    bool AnyTimed = false;
+    uint64_t Origin = UINT64_MAX;
+    for (const Workgroup &W : Workgroups)
+      if (W.Timed) {
+        AnyTimed = true;
+        Origin = std::min(Origin, W.StartNs);
+      }
+    J.attribute("timed", AnyTimed);
+    J.attributeArray("workgroups", [&] {
+      for (const Workgroup &W : Workgroups)
+        J.array([&] {
+          for (uint64_t V :
+               {uint64_t(W.Site), uint64_t(W.Id[0]), uint64_t(W.Id[1]),
+                uint64_t(W.Id[2]), uint64_t(W.ProcessorId), W.Counts.Loads,
+                W.Counts.Stores, W.Counts.LoadBytes, W.Counts.StoreBytes,
+                W.Counts.Values, W.Counts.Prints, W.FirstRecord, W.LastRecord})
+            J.value(V);
+          if (W.Timed) {
+            J.value(double(W.StartNs - Origin) / 1000.0);
+            J.value(double(W.EndNs - Origin) / 1000.0);
+          } else {
+            J.value(nullptr);
+            J.value(nullptr);
+          }
+          J.value(uint64_t(W.BeginningLost));
+        });
+    });
+    // Addresses as hex strings: they may exceed a double's 53 bits.
+    // [hex address, size, label, axis position]
+    J.attribute("yspan", YSpan);
+    J.attributeArray("segments", [&] {
+      for (const Segment &S : Segments)
+        J.array([&] {
+          J.value(fmt::format("{:x}", S.Range.Lo));
+          J.value(S.Range.Hi - S.Range.Lo);
+          J.value(S.Buffer != kNoBuffer && Census
+                      ? Census->bufferLabel(S.Buffer)
+                      : fmt::format("0x{:x}", S.Range.Lo));
+          J.value(S.Y);
+        });
+    });
+    if (Gridded) {
+      // Every access counted in one cell: [lane, column, row, loads,
+      // stores, workgroup] as columns.
+      std::vector<std::pair<uint64_t, Cell>> Sorted = Cells;
+      std::sort(Sorted.begin(), Sorted.end(),
+                [](const auto &A, const auto &B) { return A.first < B.first; });
+      J.attributeObject("grid", [&] {
+        J.attribute("columns", GridColumns);
+        J.attribute("rows", GridRows);
+        auto Column = [&](const char *Name, auto Get) {
+          J.attributeArray(Name, [&] {
+            for (const auto &KV : Sorted)
+              J.value(Get(KV));
+          });
+        };
+        using KV = std::pair<uint64_t, Cell>;
+        Column("n", [](const KV &C) { return int64_t(C.first >> 42); });
+        Column("c", [](const KV &C) {
+          return int64_t((C.first >> 21) & ((1u << 21) - 1));
+        });
+        Column("r",
+               [](const KV &C) { return int64_t(C.first & ((1u << 21) - 1)); });
+        Column("loads", [](const KV &C) { return int64_t(C.second.Loads); });
+        Column("stores", [](const KV &C) { return int64_t(C.second.Stores); });
+        Column("w", [](const KV &C) { return int64_t(C.second.Workgroup); });
+      });
+    }
+    J.attributeObject("points", [&] {
+      J.attributeBegin("n");
+      Numbers(PointLane, false);
+      J.attributeEnd();
+      J.attributeBegin("x");
+      Numbers(PointX, true);
+      J.attributeEnd();
+      J.attributeBegin("s");
+      Numbers(PointSegment, false);
+      J.attributeEnd();
+      J.attributeBegin("o");
+      Numbers(PointOffset, false);
+      J.attributeEnd();
+      J.attributeBegin("l");
+      Numbers(PointLengthKind, false);
+      J.attributeEnd();
+      J.attributeBegin("w");
+      Numbers(PointWorkgroup, false);
+      J.attributeEnd();
+      J.attributeBegin("a");
+      Numbers(PointAtomic, true);
+      J.attributeEnd();
+    });
+  });
+  OS.flush();
+  // Inside <script>, "</script" or "<!--" in a string would end or confuse
+  // the element; "<\/" is the same JSON string.
+  std::string Safe;
+  Safe.reserve(Out.size());
+  for (size_t I = 0; I < Out.size(); ++I) {
+    if (Out[I] == '<' && I + 1 < Out.size() &&
+        (Out[I + 1] == '/' || Out[I + 1] == '!')) {
+      Safe += "\\u003c";
+      continue;
+    }
+    Safe += Out[I];
+  }
+  return Safe;
+}
+
+namespace {
+
+/// One bar or line chart as inline SVG, log2 x axis labels given.
+struct Chart {
+  std::string Title, XLabel, YLabel;
+  std::vector<std::string> Labels;
+  std::vector<double> Values;
+  bool Bars = true;
+  /// Y axis maximum (0: the largest value).
+  double YMax = 0;
+  std::string YUnit;
+};
+
+std::string svg(const Chart &C) {
+  constexpr int W = 460, H = 220, Left = 52, Bottom = 44, Top = 22;
+  const int PW = W - Left - 10, PH = H - Top - Bottom;
+  double Max = C.YMax;
+  for (double V : C.Values)
+    Max = std::max(Max, V);
+  if (Max <= 0)
+    Max = 1;
+  std::string Out =
+      fmt::format("<figure class=\"plot\"><svg "
+                  "width=\"{}\" height=\"{}\" role=\"img\"><title>{}</title>"
+                  "<text x=\"{}\" y=\"14\" class=\"pt\">{}</text>",
+                  W, H, C.Title, Left, C.Title);
+  Out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
+                     "class=\"ax\"/><line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" "
+                     "y2=\"{2}\" class=\"ax\"/>",
+                     Left, Top, Top + PH, Left + PW);
+  for (int T = 0; T <= 4; ++T) {
+    const double V = Max * T / 4;
+    const int Y = Top + PH - int(PH * T / 4);
+    Out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"yl\">{:.3g}{}</text>",
+                       Left - 4, Y + 4, V, C.YUnit);
+  }
+  const size_t N = std::max<size_t>(1, C.Values.size());
+  const double Step = double(PW) / double(N);
+  std::string Path;
+  for (size_t I = 0; I < C.Values.size(); ++I) {
+    const double X = Left + Step * double(I);
+    const double BarH = double(PH) * C.Values[I] / Max;
+    if (C.Bars)
+      Out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
+                         "height=\"{:.1f}\" class=\"bar\"><title>{}: "
+                         "{:.4g}</title></rect>",
+                         X + 1, Top + PH - BarH, std::max(1.0, Step - 2), BarH,
+                         I < C.Labels.size() ? C.Labels[I] : "", C.Values[I]);
+    else
+      Path += fmt::format("{}{:.1f},{:.1f}", Path.empty() ? "M" : " L",
+                          X + Step / 2, Top + PH - BarH);
+    if (I < C.Labels.size() && !C.Labels[I].empty())
+      Out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" class=\"xl\">{}</text>",
+                         X + Step / 2, Top + PH + 14, C.Labels[I]);
+  }
+  if (!Path.empty())
+    Out += "<path d=\"" + Path + "\" class=\"curve\"/>";
+  Out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"xt\">{}</text>"
+                     "</svg></figure>\n",
+                     Left + PW / 2, H - 6, C.XLabel);
+  return Out;
+}
+
+std::string sizeText(uint64_t Bytes) {
+  if (Bytes >= (1u << 20))
+    return fmt::format("{}M", Bytes >> 20);
+  if (Bytes >= 1024)
+    return fmt::format("{}K", Bytes >> 10);
+  return fmt::format("{}", Bytes);
+}
+
+} // namespace
+
+std::string HtmlReportTool::plotsHtml() const {
+  std::string Out;
+  // Reuse distances (in distinct 64-byte lines, power-of-two buckets).
+  const std::vector<uint64_t> &ReuseHistogram = Reuse.buckets();
+  const uint64_t ColdLines = Reuse.firstUses();
+  unsigned Highest = 0;
+  for (unsigned B = 0; B < ReuseHistogram.size(); ++B)
+    if (ReuseHistogram[B])
+      Highest = B;
+  Chart Distances;
+  Distances.Title = "Reuse distance (distinct 64-byte lines between uses)";
+  Distances.XLabel =
+      "distance (lines, power-of-two buckets; last bar: first use)";
+  for (unsigned B = 0; B <= Highest; ++B) {
+    Distances.Labels.push_back(B == 0 ? "0"
+                               : B % 2 || Highest < 12
+                                   ? sizeText(uint64_t(1) << (B - 1))
+                                   : "");
+    Distances.Values.push_back(double(ReuseHistogram[B]));
+  }
+  Distances.Labels.push_back("new");
+  Distances.Values.push_back(double(ColdLines));
+  Out += svg(Distances);
+  // A fully associative LRU cache of C lines hits exactly the accesses
+  // whose reuse distance is below C.
+  Chart Miss;
+  Miss.Title = "Modelled miss rate against cache size (fully associative LRU)";
+  Miss.XLabel = "cache size (bytes)";
+  Miss.Bars = false;
+  Miss.YMax = 100;
+  Miss.YUnit = "%";
+  uint64_t Counted = ColdLines;
+  for (uint64_t V : ReuseHistogram)
+    Counted += V;
+  for (unsigned K = 10; K <= 30; ++K) { // 1 KiB .. 1 GiB
+    const uint64_t Lines = (uint64_t(1) << K) / 64;
+    // Buckets [2^(b-1), 2^b) at or above Lines miss.
+    uint64_t Misses = ColdLines;
+    for (unsigned B = 1; B < ReuseHistogram.size(); ++B)
+      if ((uint64_t(1) << (B - 1)) >= Lines)
+        Misses += ReuseHistogram[B];
+    Miss.Labels.push_back(K % 2 == 0 ? sizeText(uint64_t(1) << K) : "");
+    Miss.Values.push_back(Counted ? 100.0 * double(Misses) / double(Counted)
+                                  : 0.0);
+  }
+  Out += svg(Miss);
+  Chart Set;
+  Set.Title = fmt::format("Working set: distinct 64-byte lines per {} "
+                          "accesses",
+                          WindowSize);
+  Set.XLabel = "accesses (record order)";
+  Set.Bars = false;
+  for (size_t I = 0; I < WorkingSet.size(); ++I) {
+    Set.Labels.push_back(I % 40 == 0 ? sizeText(I * WindowSize) : "");
+    Set.Values.push_back(double(WorkingSet[I]));
+  }
+  Out += svg(Set);
+  Out += fmt::format("<p class=\"note\">Reuse distances and working sets "
+                     "count every one of {} line accesses, as "
+                     "<code>wgtrace-view cache</code> does.</p>\n",
+                     LineAccesses);
+  return Out;
+}
+
+void HtmlReportTool::finish() {
+  flushOpenCell();
+  // A site's loads and stores are its workgroups'.
+  for (const Workgroup &W : Workgroups) {
+    Sites[W.Site].Loads += W.Counts.Loads;
+    Sites[W.Site].Stores += W.Counts.Stores;
+  }
+  for (uint32_t Lane = 0; Lane < LaneColumnIndex.size(); ++Lane)
+    flushColumn(Lane);
+  if (!WindowLines.empty())
+    WorkingSet.push_back(WindowLines.size());
+  OS << htmlReportPage(Title, dataJson(), plotsHtml());
+  OS.flush();
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,384 @@
+//===- RecordTableTool.cc -------------------------------------------------===//
+
+#include "output/RecordTableTool.h"
+
+#include "reader/BufferResolver.h"
+#include "reader/Metadata.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <fmt/compile.h>
+
+#include <cmath>
+#include <cstring>
+#include <iterator>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+const char *valueTypeName(format::ValueType Type) {
+  static const char *const Names[] = {"i8",  "u8",  "i16", "u16", "i32",
+                                      "u32", "i64", "u64", "ptr", "f16",
+                                      "f32", "f64", "bf16"};
+  unsigned I = unsigned(Type);
+  if (I < format::kValueTypeCount)
+    return Names[I];
+  switch (Type) {
+  case format::ValueType::BufferBase:
+    return "buffer_base";
+  case format::ValueType::BufferExtent:
+    return "buffer_extent";
+  case format::ValueType::Continuation:
+    return "continuation";
+  case format::ValueType::UninstrumentedCall:
+    return "uninstrumented_call";
+  case format::ValueType::Atomic:
+    return "atomic";
+  case format::ValueType::Launch:
+    return "launch";
+  default:
+    return "unknown";
+  }
+}
+
+static float halfToFloat(uint16_t H) {
+  // IEEE binary16: 1 sign, 5 exponent (bias 15), 10 fraction bits.
+  int Exp = (H >> 10) & 0x1F;
+  int Frac = H & 0x3FF;
+  float Sign = (H & 0x8000) ? -1.0f : 1.0f;
+  if (Exp == 0)
+    return Sign * std::ldexp(float(Frac), -24);
+  if (Exp == 31)
+    return Frac ? NAN : Sign * INFINITY;
+  return Sign * std::ldexp(float(Frac | 0x400), Exp - 25);
+}
+
+std::string valueNumber(format::ValueType Type, uint64_t Bits) {
+  using VT = format::ValueType;
+  auto Float = [](double D) -> std::string {
+    if (std::isnan(D))
+      return "nan";
+    if (std::isinf(D))
+      return D < 0 ? "-inf" : "inf";
+    return fmt::format("{}", D);
+  };
+  switch (Type) {
+  case VT::SInt8:
+    return fmt::format("{}", int(int8_t(Bits)));
+  case VT::UInt8:
+    return fmt::format("{}", unsigned(uint8_t(Bits)));
+  case VT::SInt16:
+    return fmt::format("{}", int(int16_t(Bits)));
+  case VT::UInt16:
+    return fmt::format("{}", unsigned(uint16_t(Bits)));
+  case VT::SInt32:
+    return fmt::format("{}", int32_t(Bits));
+  case VT::UInt32:
+    return fmt::format("{}", uint32_t(Bits));
+  case VT::SInt64:
+    return fmt::format("{}", int64_t(Bits));
+  case VT::UInt64:
+  case VT::Pointer:
+  case VT::BufferBase:
+  case VT::BufferExtent:
+  case VT::Continuation:
+  case VT::UninstrumentedCall:
+  case VT::Atomic:
+  case VT::Launch:
+    return fmt::format("{}", Bits);
+  case VT::Float16:
+    return Float(halfToFloat(uint16_t(Bits)));
+  case VT::BFloat16: {
+    uint32_t B = uint32_t(uint16_t(Bits)) << 16;
+    float F;
+    std::memcpy(&F, &B, sizeof(F));
+    return Float(F);
+  }
+  case VT::Float32: {
+    uint32_t B = uint32_t(Bits);
+    float F;
+    std::memcpy(&F, &B, sizeof(F));
+    // Shortest for the float itself, not for its double widening.
+    if (std::isnan(F) || std::isinf(F))
+      return Float(F);
+    return fmt::format("{}", F);
+  }
+  case VT::Float64: {
+    double D;
+    std::memcpy(&D, &Bits, sizeof(D));
+    return Float(D);
+  }
+  }
+  return fmt::format("{}", Bits);
+}
+
+static const char *kindName(format::Tag T) {
+  switch (T) {
+  case format::Tag::Workgroup:
+    return "workgroup";
+  case format::Tag::Print:
+    return "print";
+  case format::Tag::Value:
+    return "value";
+  case format::Tag::MemoryLoad:
+    return "load";
+  case format::Tag::MemoryStore:
+    return "store";
+  default:
+    return "unknown";
+  }
+}
+
+/// RFC 4180: quote when needed, double the quotes.
+static void appendCsvField(fmt::memory_buffer &Out, StringRef Text) {
+  if (Text.find_first_of(",\"\r\n") == StringRef::npos) {
+    Out.append(Text.begin(), Text.end());
+    return;
+  }
+  Out.push_back('"');
+  for (char C : Text) {
+    if (C == '"')
+      Out.push_back('"');
+    Out.push_back(C);
+  }
+  Out.push_back('"');
+}
+
+RecordTableTool::RecordTableTool(raw_ostream &OS, Format F) : OS(OS), F(F) {
+  if (F == Format::Csv)
+    fmt::format_to(std::back_inserter(Buffer),
+                   "chunk,offset,kind,wg_x,wg_y,wg_z,pid,site,function,"
+                   "address,length,value_type,value,workgroup,file,atomic,"
+                   "beginning_lost,source,buffer\n");
+  setFile("");
+}
+
+std::string RecordTableTool::quoted(StringRef Text) const {
+  std::string Out;
+  if (F == Format::Csv) {
+    fmt::memory_buffer B;
+    appendCsvField(B, Text);
+    Out.assign(B.data(), B.size());
+  } else {
+    raw_string_ostream OS(Out);
+    json::OStream J(OS);
+    J.value(Text);
+  }
+  return Out;
+}
+
+void RecordTableTool::setFile(StringRef Name) {
+  FileField = quoted(Name);
+  // The next file has metadata and buffers of its own (which may be
+  // allocated where this file's were).
+  BufferFields.clear();
+  SourceMeta = CachedMeta = nullptr;
+}
+
+void RecordTableTool::beginRing(const RingInfo &Info) {
+  Meta = Info.Meta;
+  Chunk = Info.Where.Index;
+  Buffers = Info.Buffers;
+}
+
+StringRef RecordTableTool::sourceField(const Record &R) {
+  if (R.AccessSite == format::kNoAccessSite || !Meta ||
+      R.AccessSite > Meta->AccessSites.size() || Meta->accessSiteIdsWrapped())
+    return {};
+  if (SourceMeta != Meta) {
+    SourceMeta = Meta;
+    SourceFields.assign(Meta->AccessSites.size(), std::string());
+  }
+  std::string &Field = SourceFields[R.AccessSite - 1];
+  if (Field.empty()) {
+    const SourcePlace &Where = Meta->AccessSites[R.AccessSite - 1].Where;
+    if (!Where.known())
+      return {};
+    Field = quoted(Where.str());
+  }
+  return Field;
+}
+
+StringRef RecordTableTool::bufferField(const Record &R) {
+  if (R.Buffer == kNoBuffer || !Buffers || R.Buffer >= Buffers->size())
+    return {};
+  if (BufferFields.size() <= R.Buffer)
+    BufferFields.resize(R.Buffer + 1);
+  std::string &Field = BufferFields[R.Buffer];
+  if (Field.empty())
+    Field = quoted((*Buffers)[R.Buffer].Name);
+  return Field;
+}
+
+StringRef RecordTableTool::functionField(uint32_t Site) {
+  // Rows of one workgroup repeat its function: quote or escape it once.
+  if (Site == CachedSite && Meta == CachedMeta)
+    return CachedFunction;
+  CachedSite = Site;
+  CachedMeta = Meta;
+  CachedFunction = quoted(Meta->siteFunction(Site).nameOr("(null)"));
+  return CachedFunction;
+}
+
+void RecordTableTool::record(const Record &R) {
+  // One workgroup is one row: copies of a continuing invocation's record
+  // and the Continuation values that mark them are the format's plumbing,
+  // as are atomic marks (the rows of the accesses they mark say atomic).
+  if (R.Workgroup &&
+      ((R.Tag == format::Tag::Workgroup && R.Workgroup->Continues) ||
+       (R.Tag == format::Tag::Value &&
+        (R.Value.Type == format::ValueType::Continuation ||
+         R.Value.Type == format::ValueType::Atomic))))
+    return;
+  const format::WorkgroupRecord *WG =
+      R.Workgroup ? &R.Workgroup->Record : nullptr;
+  const uint64_t Invocation = R.Workgroup ? R.Workgroup->Invocation : 0;
+  const bool Memory =
+      R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
+  StringRef Function = WG ? functionField(WG->DispatchId) : StringRef();
+  StringRef Source = Memory ? sourceField(R) : StringRef();
+  StringRef BufferName = Memory ? bufferField(R) : StringRef();
+  auto It = std::back_inserter(Buffer);
+  // Loads and stores are nearly every row: compiled format strings, no
+  // allocation.
+  if (Memory && WG) {
+    if (F == Format::Csv)
+      fmt::format_to(
+          It,
+          FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{},{},,{},{}\n"),
+          Chunk, R.Offset, R.Memory.IsStore ? "store" : "load", WG->Id[0],
+          WG->Id[1], WG->Id[2], WG->ProcessorId, WG->DispatchId, Function,
+          R.Memory.Address, R.Memory.Length, Invocation, FileField,
+          R.Atomic ? 1 : 0, Source, BufferName);
+    else
+      fmt::format_to(It,
+                     FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"
+                                 "\"{}\",\"wg\":[{},{},{}],\"pid\":{},"
+                                 "\"site\":{},\"function\":{},\"address\":"
+                                 "{},\"length\":{},\"workgroup\":{},"
+                                 "\"file\":{},\"atomic\":{}{}{}{}{}}}\n"),
+                     Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
+                     WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
+                     WG->DispatchId, Function, R.Memory.Address,
+                     R.Memory.Length, Invocation, FileField,
+                     R.Atomic ? "true" : "false",
+                     Source.empty() ? "" : ",\"source\":", Source,
+                     BufferName.empty() ? "" : ",\"buffer\":", BufferName);
+    flushIfFull();
+    return;
+  }
+  std::string Value, Type;
+  if (R.Tag == format::Tag::Value) {
+    Value = valueNumber(R.Value.Type, R.Value.Bits);
+    Type = valueTypeName(R.Value.Type);
+  } else if (R.Tag == format::Tag::Print) {
+    Value = R.Text.str();
+  }
+  if (F == Format::Csv) {
+    fmt::format_to(It, "{},{},{},", Chunk, R.Offset, kindName(R.Tag));
+    if (WG)
+      fmt::format_to(It, "{},{},{},{},{},", WG->Id[0], WG->Id[1], WG->Id[2],
+                     WG->ProcessorId, WG->DispatchId);
+    else
+      fmt::format_to(It, ",,,,,");
+    Buffer.append(Function.begin(), Function.end());
+    if (Memory)
+      fmt::format_to(It, ",{},{},", R.Memory.Address, R.Memory.Length);
+    else
+      fmt::format_to(It, ",,,");
+    fmt::format_to(It, "{},", Type);
+    appendCsvField(Buffer, Value);
+    if (WG)
+      fmt::format_to(It, ",{}", Invocation);
+    else
+      Buffer.push_back(',');
+    fmt::format_to(It, ",{},", FileField);
+    if (Memory)
+      Buffer.push_back(R.Atomic ? '1' : '0');
+    Buffer.push_back(',');
+    // On the row of the workgroup's WORKGROUP record, which a script
+    // joins the others to by the workgroup column.
+    if (R.Tag == format::Tag::Workgroup && WG)
+      Buffer.push_back(R.Workgroup->BeginningLost ? '1' : '0');
+    fmt::format_to(It, ",{},{}\n", Source, BufferName);
+  } else {
+    // json::OStream escapes strings (PRINT text is arbitrary bytes).
+    std::string Line;
+    raw_string_ostream LS(Line);
+    json::OStream J(LS);
+    J.object([&] {
+      J.attribute("chunk", Chunk);
+      J.attribute("offset", R.Offset);
+      J.attribute("kind", kindName(R.Tag));
+      if (WG) {
+        J.attributeArray("wg", [&] {
+          for (int I = 0; I < 3; ++I)
+            J.value(WG->Id[I]);
+        });
+        J.attribute("pid", WG->ProcessorId);
+        J.attribute("site", WG->DispatchId);
+        J.attributeBegin("function");
+        J.rawValue(Function);
+        J.attributeEnd();
+      }
+      if (Memory) {
+        J.attribute("address", R.Memory.Address);
+        J.attribute("length", R.Memory.Length);
+      }
+      if (R.Tag == format::Tag::Value) {
+        J.attribute("value_type", Type);
+        // Numbers stay numbers unless JSON cannot hold them (nan, inf).
+        double D = 0;
+        bool Numeric = !StringRef(Value).getAsDouble(D) && std::isfinite(D);
+        if (Numeric) {
+          J.attributeBegin("value");
+          J.rawValue(Value);
+          J.attributeEnd();
+        } else {
+          J.attribute("value", Value);
+        }
+      } else if (R.Tag == format::Tag::Print) {
+        J.attribute("value", Value);
+      }
+      if (WG)
+        J.attribute("workgroup", Invocation);
+      J.attributeBegin("file");
+      J.rawValue(FileField);
+      J.attributeEnd();
+      if (Memory)
+        J.attribute("atomic", R.Atomic);
+      if (!Source.empty()) {
+        J.attributeBegin("source");
+        J.rawValue(Source);
+        J.attributeEnd();
+      }
+      if (!BufferName.empty()) {
+        J.attributeBegin("buffer");
+        J.rawValue(BufferName);
+        J.attributeEnd();
+      }
+      if (R.Tag == format::Tag::Workgroup && WG)
+        J.attribute("beginning_lost", R.Workgroup->BeginningLost);
+    });
+    LS.flush();
+    Buffer.append(Line.data(), Line.data() + Line.size());
+    Buffer.push_back('\n');
+  }
+  flushIfFull();
+}
+
+void RecordTableTool::flushIfFull() {
+  if (Buffer.size() < (64u << 10))
+    return;
+  OS.write(Buffer.data(), Buffer.size());
+  Buffer.clear();
+}
+
+void RecordTableTool::finish() {
+  OS.write(Buffer.data(), Buffer.size());
+  Buffer.clear();
+  OS.flush();
+}
+
+} // namespace wgtrace::viewer

@@ -1,0 +1,763 @@
+//===- RingDecoder.cc -----------------------------------------------------===//
+
+#include "reader/RingDecoder.h"
+
+#include "reader/WorkgroupJoiner.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <vector>
+
+using namespace llvm;
+
+namespace wgtrace::viewer {
+
+namespace {
+std::string hex(uint64_t Value) { return "0x" + utohexstr(Value, true); }
+} // namespace
+
+Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
+                                          RingMode Mode,
+                                          const RecordLimits &Limits) {
+  RingDecoder D(C);
+  D.Limits = Limits;
+  D.Strict = Meta && Meta->RunRecordPromised;
+  RingInfo &Info = D.Info;
+  Info.Where = C.Where;
+  Info.FileOffset = C.contentOffset();
+  Info.Meta = Meta;
+  uint64_t Length = C.Content.size();
+  if (Length < format::kRingPadding + format::kRecordAlignment)
+    return chunkError(C.Where, C.Offset + 8,
+                      Twine("ring content of ") + Twine(Length) +
+                          " bytes has no room for a ring and its " +
+                          Twine(format::kRingPadding) + "-byte padding");
+  Info.Size = Length - format::kRingPadding;
+  if (!format::isPowerOfTwo(Info.Size))
+    return chunkError(C.Where, C.Offset + 8,
+                      Twine("ring size ") + Twine(Info.Size) +
+                          " is not a power of two");
+  D.Mask = Info.Size - 1;
+  uint64_t HeadOffset = Length - format::kRingHeadSize;
+  std::memcpy(&Info.Head, C.Content.data() + HeadOffset, sizeof(Info.Head));
+  if (Info.Head % format::kRecordAlignment != 0)
+    return chunkError(C.Where, Info.FileOffset + HeadOffset,
+                      Twine("head ") + Twine(Info.Head) +
+                          " is not a multiple of the 16-byte record "
+                          "alignment");
+  Info.Wrapped = Info.Head > Info.Size;
+  if (Error E = D.readTrailer())
+    return E;
+  if (D.Strict)
+    if (Error E = D.checkWrittenChunk())
+      return E;
+
+  if (!Info.Wrapped) {
+    D.Begin = 0;
+    D.End = Info.Head;
+    return D;
+  }
+  if (Mode == RingMode::IreeCompat) {
+    // IREE's tool reads [0, R) of a wrapped ring as if it had not wrapped;
+    // records there may belong to different laps, so keys are not checked
+    // and a record may end anywhere inside the chunk.
+    D.Begin = 0;
+    D.End = Info.Size;
+    D.BoundByEnd = false;
+    D.CheckKeys = false;
+    return D;
+  }
+  if (Error E = D.locateWrappedStart())
+    return E;
+  return D;
+}
+
+Expected<RingDecoder> RingDecoder::createCut(const Chunk &C,
+                                             uint64_t ContentLength,
+                                             const Metadata *Meta,
+                                             const RecordLimits &Limits) {
+  RingDecoder D(C);
+  D.Limits = Limits;
+  D.Strict = true;
+  D.Cut = true;
+  RingInfo &Info = D.Info;
+  Info.Where = C.Where;
+  Info.FileOffset = C.contentOffset();
+  Info.Meta = Meta;
+  if (ContentLength < format::kRingPadding + format::kRecordAlignment ||
+      !format::isPowerOfTwo(ContentLength - format::kRingPadding))
+    return chunkError(C.Where, C.Offset + 8,
+                      Twine("ring content of ") + Twine(ContentLength) +
+                          " bytes is no power-of-two ring and its " +
+                          Twine(format::kRingPadding) + "-byte padding");
+  Info.Size = ContentLength - format::kRingPadding;
+  D.Mask = Info.Size - 1;
+  // Where the records end: at the writer's zeroes, or at the last record
+  // the cut left whole. A slot that starts no record is left inside the
+  // range, so that decode() reports it as the damage it is.
+  const uint64_t Available = std::min<uint64_t>(C.Content.size(), Info.Size) &
+                             ~uint64_t(format::kRecordAlignment - 1);
+  uint64_t A = 0;
+  while (A + format::kRecordAlignment <= Available) {
+    const uint8_t *P = C.Content.data() + A;
+    const uint64_t Size = format::recordSize(P);
+    if (Size == 0) {
+      A += format::kRecordAlignment;
+      break;
+    }
+    if (A + Size > C.Content.size())
+      break;
+    // All zeroes is no record (a WORKGROUP record's grid is never 0x0x0,
+    // and its first 16 bytes are zero for workgroup 0,0,0 of site 0).
+    if (std::all_of(P, P + Size, [](uint8_t B) { return B == 0; }))
+      break;
+    A += Size;
+  }
+  D.Begin = 0;
+  D.End = A;
+  Info.Head = A;
+  Info.Cut = true;
+  return D;
+}
+
+Error RingDecoder::readTrailer() {
+  // The trailer lies where no record can reach: records end before R +
+  // kMaxRecordSize - 16 only when they start in the ring, and wgtrace's
+  // writer (the only one that writes trailers) lets no record spill.
+  const uint64_t At = format::ringTrailerOffset(Info.Size);
+  format::RingTrailer T;
+  std::memcpy(&T, C.Content.data() + At, sizeof(T));
+  if (T.Magic != format::kRingTrailerMagic)
+    return Error::success(); // IREE's chunk, or written before extension 1
+  const uint64_t FileAt = Info.FileOffset + At;
+  if (T.Version != format::kRingTrailerVersion &&
+      T.Version != format::kRingTrailerVersionUnchecked)
+    return chunkError(Info.Where, FileAt + 4,
+                      Twine("ring trailer version ") + Twine(T.Version) +
+                          " is not a supported version (" +
+                          Twine(format::kRingTrailerVersionUnchecked) + ", " +
+                          Twine(format::kRingTrailerVersion) + ")");
+  if (T.Version == format::kRingTrailerVersion)
+    if (Error E = readChecksums())
+      return E;
+  const uint32_t MaxLostSites = T.Version == format::kRingTrailerVersion
+                                    ? format::kMaxLostSites
+                                    : format::kMaxLostSitesUnchecked;
+  if (T.LostSiteCount > MaxLostSites)
+    return chunkError(Info.Where, FileAt + 12,
+                      Twine("ring trailer lists ") + Twine(T.LostSiteCount) +
+                          " lost sites, at most " + Twine(MaxLostSites) +
+                          " fit");
+  // What every writer of trailers writes (docs/FORMAT.md, "The ring
+  // trailer"): anything else is damage.
+  constexpr uint16_t Known =
+      format::kTrailerWrapped | format::kTrailerStream | format::kTrailerCrash |
+      format::kTrailerLostSitesTruncated | format::kTrailerRunRecord;
+  if (T.Flags & ~Known)
+    return chunkError(Info.Where, FileAt + 6,
+                      "ring trailer flags 0x" + Twine::utohexstr(T.Flags) +
+                          " have bits no writer sets");
+  if (!format::isPowerOfTwo(T.RingSize) || T.RingSize < Info.Size)
+    return chunkError(Info.Where, FileAt + 32,
+                      Twine("ring trailer says the ring had ") +
+                          Twine(T.RingSize) +
+                          " bytes, which is no power of two of at least "
+                          "its chunk's " +
+                          Twine(Info.Size));
+  const bool Lost =
+      T.BytesLost || T.RecordsLost || T.WorkgroupsLost || T.LostSiteCount;
+  if ((T.Flags & format::kTrailerStream) &&
+      (Lost || (T.Flags & format::kTrailerWrapped)))
+    return chunkError(Info.Where, FileAt + 6,
+                      "ring trailer of a stream-mode chunk says records were "
+                      "lost, which stream mode never loses");
+  if (!(T.Flags & format::kTrailerStream) && T.ChunkSequence != 0)
+    return chunkError(Info.Where, FileAt + 16,
+                      Twine("ring trailer of a ring-mode chunk has sequence ") +
+                          Twine(T.ChunkSequence) +
+                          ", which only stream mode counts");
+  if (!(T.Flags & (format::kTrailerWrapped | format::kTrailerCrash)) && Lost)
+    return chunkError(Info.Where, FileAt + 40,
+                      "ring trailer says records were lost by a ring that "
+                      "neither wrapped nor was cut by a crash");
+  Info.Trailer = T;
+  Info.LostSites.resize(T.LostSiteCount);
+  const uint64_t SitesEnd = format::lostSitesEnd(Info.Size, T.Version);
+  for (uint32_t I = 0; I < T.LostSiteCount; ++I)
+    std::memcpy(&Info.LostSites[I],
+                C.Content.data() + SitesEnd -
+                    (I + 1) * sizeof(format::LostSite),
+                sizeof(format::LostSite));
+  return Error::success();
+}
+
+Error RingDecoder::readChecksums() {
+  // The tail's checksum first: it covers the trailer, the lost sites, the
+  // block table and the head, which say what everything else means.
+  const uint64_t R = Info.Size;
+  const uint64_t Length = C.Content.size();
+  const uint64_t TailBegin =
+      uint64_t{format::checksumBlockCount(R)} * format::checksumBlockSize(R);
+  format::ChecksumHeader H;
+  std::memcpy(&H, C.Content.data() + format::checksumHeaderOffset(R),
+              sizeof(H));
+  const uint32_t Sum = format::tailChecksum(C.Content.data(), Length);
+  if (Sum != H.TailChecksum)
+    return chunkError(Info.Where, Info.FileOffset + TailBegin,
+                      Twine("checksum mismatch in the tail [") +
+                          hex(TailBegin) + ", " + hex(Length) +
+                          ") (ring trailer, lost sites, block checksums, "
+                          "head): 0x" +
+                          Twine::utohexstr(Sum) + ", expected 0x" +
+                          Twine::utohexstr(H.TailChecksum));
+  if (H.BlockSize != format::checksumBlockSize(R) ||
+      H.BlockCount != format::checksumBlockCount(R))
+    return chunkError(
+        Info.Where, Info.FileOffset + format::checksumHeaderOffset(R),
+        Twine("checksum blocks of ") + Twine(H.BlockSize) + " bytes, " +
+            Twine(H.BlockCount) + " of them, in a ring of " + Twine(R) +
+            " bytes, which has " + Twine(format::checksumBlockCount(R)) +
+            " of " + Twine(format::checksumBlockSize(R)));
+  // Only wgtrace's writer writes checksums, and it never wraps a chunk.
+  if (Info.Wrapped)
+    return chunkError(
+        Info.Where, Info.FileOffset + Length - format::kRingHeadSize,
+        Twine("head ") + Twine(Info.Head) + " is past the ring's " + Twine(R) +
+            " bytes in a chunk with checksums, whose writer "
+            "never wraps a chunk");
+  BlockSize = H.BlockSize;
+  BlockCount = H.BlockCount;
+  return Error::success();
+}
+
+Error RingDecoder::verifyBlocks(uint64_t &Verified, uint64_t Until) const {
+  while (Verified < BlockCount && Verified * BlockSize < Until) {
+    const uint64_t Begin = Verified * BlockSize;
+    uint32_t Want;
+    std::memcpy(&Want,
+                C.Content.data() + format::checksumTableOffset(Info.Size) +
+                    4 * Verified,
+                sizeof(Want));
+    const uint32_t Sum =
+        format::blockChecksum(C.Content.data() + Begin, BlockSize, Verified);
+    if (Sum != Want)
+      return chunkError(Info.Where, Info.FileOffset + Begin,
+                        Twine("checksum mismatch in block ") + Twine(Verified) +
+                            " [" + hex(Begin) + ", " + hex(Begin + BlockSize) +
+                            ") of the ring: 0x" + Twine::utohexstr(Sum) +
+                            ", expected 0x" + Twine::utohexstr(Want));
+    ++Verified;
+  }
+  return Error::success();
+}
+
+Error RingDecoder::checkWrittenChunk() {
+  const uint64_t HeadAt =
+      Info.FileOffset + C.Content.size() - format::kRingHeadSize;
+  if (!Info.Trailer)
+    return chunkError(Info.Where,
+                      Info.FileOffset + format::ringTrailerOffset(Info.Size),
+                      "no ring trailer, which every ring chunk of this file's "
+                      "writer has (its metadata says run_record)");
+  if (Info.Head > Info.Size)
+    return chunkError(Info.Where, HeadAt,
+                      Twine("head ") + Twine(Info.Head) +
+                          " is past the ring's " + Twine(Info.Size) +
+                          " bytes; this file's writer never wraps a chunk");
+  // The writer zeroes what follows its records up to the lost-site
+  // entries: a record there means that the head is damaged. The checksums
+  // of a version-2 chunk cover the head and those zeroes.
+  if (BlockSize)
+    return Error::success();
+  const uint64_t Sites =
+      format::lostSitesEnd(Info.Size, Info.Trailer->Version) -
+      uint64_t(Info.Trailer->LostSiteCount) * sizeof(format::LostSite);
+  if (Info.Head + format::kRecordAlignment <= Sites) {
+    const uint8_t *P = C.Content.data() + Info.Head;
+    for (unsigned I = 0; I < format::kRecordAlignment; ++I)
+      if (P[I])
+        return chunkError(Info.Where, Info.FileOffset + Info.Head,
+                          Twine("bytes after the head (") + Twine(Info.Head) +
+                              ") are not zero: the head does not say where "
+                              "the records end");
+  }
+  return Error::success();
+}
+
+std::string
+RingDecoder::workgroupProblem(const format::WorkgroupRecord &W) const {
+  if (!W.Count[0] || !W.Count[1] || !W.Count[2])
+    return fmt::format("grid {}x{}x{} has a zero dimension", W.Count[0],
+                       W.Count[1], W.Count[2]);
+  if (W.Id[0] >= W.Count[0] || W.Id[1] >= W.Count[1] || W.Id[2] >= W.Count[2])
+    return fmt::format("workgroup id {},{},{} lies outside its grid {}x{}x{}",
+                       W.Id[0], W.Id[1], W.Id[2], W.Count[0], W.Count[1],
+                       W.Count[2]);
+  if (Limits.MaxProcessorId && W.ProcessorId > *Limits.MaxProcessorId)
+    return fmt::format("processor id {} is larger than any the run wrote "
+                       "({}, says its run record)",
+                       W.ProcessorId, *Limits.MaxProcessorId);
+  return {};
+}
+
+std::string RingDecoder::recordProblem(const uint8_t *P, const Record &R,
+                                       uint64_t Previous) const {
+  const Metadata *Meta = Info.Meta;
+  switch (R.Tag) {
+  case format::Tag::Workgroup:
+    // Checked before the joiner saw it (workgroupProblem).
+    return {};
+  case format::Tag::MemoryLoad:
+  case format::Tag::MemoryStore:
+    if (R.Memory.Length == 0)
+      return fmt::format("{} of 0 bytes", R.Memory.IsStore ? "STORE" : "LOAD");
+    // Every access site of a run is in its metadata (docs/FORMAT.md); a
+    // writer before the run record may have had no table for some.
+    if (!Meta || !Strict)
+      return {};
+    if (R.AccessSite > Meta->AccessSites.size())
+      return fmt::format("access site {} is beyond the {} access sites of "
+                         "the metadata",
+                         R.AccessSite, Meta->AccessSites.size());
+    // A file of wgtrace's without access sites holds bare user-space
+    // addresses, below 2^48 (docs/FORMAT.md).
+    if (!Meta->HasAccessSites && R.AddressWord > format::kAccessAddressMask)
+      return fmt::format("address {:#x} is no user-space address",
+                         R.AddressWord);
+    return {};
+  case format::Tag::Value: {
+    // IREE's dump tool prints value types it does not know and goes on: a
+    // file of another writer may have types of its own. wgtrace's writer
+    // writes only those format.h defines.
+    if (!Strict)
+      return {};
+    const format::ValueType Type = R.Value.Type;
+    if (!format::isKnownValueType(Type))
+      return fmt::format("unknown value type 0x{:02X}", unsigned(Type));
+    if (Type == format::ValueType::Continuation) {
+      // Right after the copy of the WORKGROUP record it continues.
+      if (R.Value.Ordinal != 0 || R.WorkgroupOffset != Previous ||
+          R.Offset != Previous + format::kWorkgroupRecordSize)
+        return "Continuation value does not follow its WORKGROUP record";
+      return {};
+    }
+    if (Type == format::ValueType::UninstrumentedCall) {
+      // Its bits index the metadata's indirect calls, its ordinal is 0.
+      if (R.Value.Ordinal != 0 || !Meta ||
+          R.Value.Bits >= Meta->IndirectCalls.size())
+        return fmt::format("UninstrumentedCall value names call {} of the "
+                           "{} indirect calls of the metadata",
+                           R.Value.Bits, Meta ? Meta->IndirectCalls.size() : 0);
+      return {};
+    }
+    // A buffer value's ordinal is not checked against the site's kernel:
+    // a dispatch through a function pointer (PRK's stencil choosing star2
+    // or star4) has a site whose function is not the kernel that ran and
+    // recorded its own parameters.
+    return {};
+  }
+  case format::Tag::Print: {
+    if (!Strict)
+      return {};
+    uint32_t Length = format::decodePrintHeader(P).Length;
+    if (Length > format::kMaxPrintLength)
+      return fmt::format("PRINT of {} bytes is longer than the {} a record "
+                         "holds",
+                         Length, format::kMaxPrintLength);
+    const uint8_t *Text = P + format::kPrintHeaderSize;
+    if (std::memchr(Text, 0, Length))
+      return "PRINT text has a NUL byte, which the writer never writes";
+    const uint64_t Size = format::printRecordSize(Length);
+    for (uint64_t I = format::kPrintHeaderSize + Length; I < Size; ++I)
+      if (P[I])
+        return "PRINT padding is not zero";
+    return {};
+  }
+  default:
+    return {};
+  }
+}
+
+uint64_t RingDecoder::syntacticSize(uint64_t Phys) const {
+  // Phys < R and R + 4096 bytes exist, so the 16-byte prefix is readable.
+  const uint8_t *P = C.Content.data() + Phys;
+  if (format::recordTag(P) == uint8_t(format::Tag::Workgroup)) {
+    // Only a plausible workgroup record counts: this rejects most 16-byte
+    // slots that merely start with a zero byte, e.g. the second half of a
+    // workgroup record cut by the lap boundary.
+    format::WorkgroupRecord WG = format::decodeWorkgroup(P);
+    size_t NumSites = Info.Meta ? Info.Meta->SiteFunctions.size() : 0;
+    if (WG.DispatchId >= NumSites)
+      return 0;
+    for (int I = 0; I < 3; ++I)
+      if (WG.Id[I] >= WG.Count[I])
+        return 0;
+  }
+  const uint64_t Size = format::recordSize(P);
+  if (Size == 0)
+    return 0;
+  if (Phys + Size > C.Content.size() - format::kRingHeadSize)
+    return 0;
+  return Size;
+}
+
+bool RingDecoder::isFiller(uint64_t Phys) const {
+  const uint8_t *P = C.Content.data() + Phys;
+  for (unsigned I = 0; I < format::kRecordAlignment; ++I)
+    if (P[I] != 0xFF)
+      return false;
+  return true;
+}
+
+// The surviving lap is the absolute range [H - R, H): every record that
+// starts in it is intact (see docs/VIEWER.md). Its first bytes may be the
+// tail of a record that started in the previous lap (at most one record, so
+// at most kMaxRecordSize - 16 bytes), followed by records whose workgroup
+// record was overwritten. Both are skipped and counted as lost.
+Error RingDecoder::locateWrappedStart() {
+  const uint64_t R = Info.Size, H = Info.Head, W = H - R;
+
+  // Phase 1: the first record boundary. Try each 16-byte slot of the
+  // possibly cut prefix and keep the first one from which tags and lengths
+  // chain exactly up to the head. Chains that fail mark the slots they
+  // passed: a later candidate that lands on one fails the same way, so the
+  // whole phase reads each slot at most once.
+  //
+  // wgtrace's runtime overwrites what it knows to be lost (records before
+  // the oldest intact workgroup record) with 0xFF bytes, which no record
+  // starts with: the search starts after that filler.
+  uint64_t First = W;
+  while (First < H && isFiller(First & Mask))
+    First += format::kRecordAlignment;
+  if (First == H) {
+    Begin = End = H;
+    Info.StartOffset = H & Mask;
+    Info.LostBytes = R;
+    return Error::success();
+  }
+  BitVector Failed(R / format::kRecordAlignment);
+  uint64_t Boundary = H;
+  bool Found = false;
+  uint64_t CandidateEnd =
+      First + std::min<uint64_t>(H - First, format::kMaxRecordSize);
+  for (uint64_t Candidate = First; Candidate < CandidateEnd && !Found;
+       Candidate += format::kRecordAlignment) {
+    uint64_t A = Candidate;
+    while (true) {
+      if (A == H) {
+        Found = true;
+        Boundary = Candidate;
+        break;
+      }
+      uint64_t Slot = (A & Mask) / format::kRecordAlignment;
+      if (Failed[Slot])
+        break;
+      Failed.set(Slot);
+      uint64_t Size = syntacticSize(A & Mask);
+      if (Size == 0 || A + Size > H)
+        break;
+      A += Size;
+    }
+  }
+  if (!Found)
+    return chunkError(Info.Where, Info.FileOffset + (W & Mask),
+                      Twine("ring wrapped (head ") + Twine(H) +
+                          ") but no record boundary in the first " +
+                          Twine(format::kMaxRecordSize) +
+                          " bytes of the surviving lap chains up to the head");
+
+  // Phase 2: the oldest workgroup record from which every later record's
+  // key names a workgroup record at or after it. Records before it belong
+  // to workgroups whose WORKGROUP record was overwritten.
+  DenseSet<uint64_t> Since;
+  bool HaveStart = false;
+  uint64_t Start = H;
+  for (uint64_t A = Boundary; A < H;) {
+    uint64_t Phys = A & Mask;
+    const uint8_t *P = C.Content.data() + Phys;
+    uint64_t Size = syntacticSize(Phys);
+    if (format::recordTag(P) == uint8_t(format::Tag::Workgroup)) {
+      if (!HaveStart) {
+        HaveStart = true;
+        Start = A;
+        Since.clear();
+      }
+      Since.insert(Phys);
+    } else if (HaveStart) {
+      uint64_t Word;
+      std::memcpy(&Word, P, sizeof(Word));
+      if (!Since.contains(format::wordWorkgroupOffset(Word)))
+        HaveStart = false;
+    }
+    A += Size;
+  }
+  if (!HaveStart)
+    Start = H;
+  Begin = Start;
+  End = H;
+  Info.StartOffset = Start & Mask;
+  Info.LostBytes = Start - W;
+  return Error::success();
+}
+
+Error RingDecoder::decode(function_ref<void(Record &)> Sink,
+                          WorkgroupJoiner *Joiner) const {
+  const Metadata *Meta = Info.Meta;
+  const size_t NumSites = Meta ? Meta->SiteFunctions.size() : 0;
+  const bool HasAccessSites = Meta && Meta->HasAccessSites;
+  // Ids that wrapped may name the wrong site: records keep none.
+  const bool TrustAccessSites = HasAccessSites && !Meta->accessSiteIdsWrapped();
+  const uint64_t Limit =
+      Cut ? C.Content.size() : C.Content.size() - format::kRingHeadSize;
+  // A deque: records hold pointers into it while later ones are added.
+  std::deque<WorkgroupInfo> Workgroups;
+  DenseMap<uint64_t, size_t> ByOffset;
+  // Most records belong to the workgroup decoded last: skip the hash lookup.
+  const WorkgroupInfo *Last = nullptr;
+
+  // Ring offset from which records have not been reported as consumed.
+  constexpr uint64_t ConsumedStep = 16 << 20;
+  uint64_t ConsumedFrom = Begin & Mask;
+
+  // The chunk's last record's workgroup, for the joiner (a stream-mode
+  // buffer change re-emits it at the start of the ring's next chunk).
+  struct ChunkEnd {
+    WorkgroupJoiner *Joiner;
+    const std::deque<WorkgroupInfo> &Workgroups;
+    const WorkgroupInfo *Last = nullptr;
+    ~ChunkEnd() {
+      if (Joiner)
+        Joiner->endChunk(Last);
+    }
+  } EndOfChunk{Joiner, Workgroups};
+
+  // The records the last Atomic VALUE marks that are still to come
+  // (format::AtomicOp bits: a LOAD, then a STORE), the workgroup they are
+  // keyed to and where the mark is.
+  unsigned AtomicPending = 0;
+  uint64_t AtomicKey = 0;
+  uint64_t AtomicMark = 0;
+
+  // A record is delivered once the record after it has been checked too:
+  // damage that makes one record look valid (a cut PRINT length, a tag
+  // turned into another) seldom leaves the bytes after it a valid record,
+  // and then neither is taken for data. Two slots, no copies.
+  Record Slots[2];
+  unsigned Current = 0;
+  bool Pending = false;
+  uint64_t PendingPhys = 0;
+  auto Deliver = [&] {
+    Record &Done = Slots[Current ^ 1];
+    EndOfChunk.Last = Done.Workgroup;
+    Sink(Done);
+    if (Consumed && PendingPhys - ConsumedFrom >= ConsumedStep) {
+      // PendingPhys < ConsumedFrom after a wrap: the difference is huge as
+      // an unsigned, so restart from here without reporting the tail (the
+      // caller releases the whole chunk at its end anyway).
+      if (PendingPhys > ConsumedFrom)
+        Consumed(Info.FileOffset + ConsumedFrom, Info.FileOffset + PendingPhys);
+      ConsumedFrom = PendingPhys;
+    }
+  };
+  // Blocks [0, Verified) of a chunk with checksums matched theirs: a
+  // record is read only once the blocks it lies in did, and the records
+  // before a block that does not are delivered (they lie in blocks that
+  // matched: the one pending too, as it ends before this record).
+  uint64_t Verified = 0;
+  auto Verify = [&](uint64_t Until) -> Error {
+    if (!BlockSize)
+      return Error::success();
+    Error E = verifyBlocks(Verified, Until);
+    if (E && Pending)
+      Deliver();
+    return E;
+  };
+  // Ring offset of the record before (a Continuation follows its copy).
+  uint64_t PreviousOffset = ~uint64_t{0};
+  for (uint64_t A = Begin; A < End;) {
+    Record &Rec = Slots[Current];
+    const uint64_t Phys = A & Mask;
+    const uint8_t *P = C.Content.data() + Phys;
+    const uint64_t FileOffset = Info.FileOffset + Phys;
+    auto Fail = [&](const Twine &Problem) {
+      return chunkError(Info.Where, FileOffset,
+                        Twine("record at ring offset ") + hex(Phys) + ": " +
+                            Problem);
+    };
+    // Records start 16-byte aligned: the tag and length are in one block.
+    if (Error E = Verify(Phys + format::kRecordAlignment))
+      return E;
+    const uint8_t TagByte = format::recordTag(P);
+    const uint64_t Size = format::recordSize(P);
+    // A WORKGROUP record is read with the record after it (a copy's
+    // Continuation VALUE).
+    const uint64_t Reach = Size + (TagByte == uint8_t(format::Tag::Workgroup)
+                                       ? format::kValueRecordSize
+                                       : 0);
+    if (Size && Phys + Reach <= Limit)
+      if (Error E = Verify(Phys + Reach))
+        return E;
+    if (Size == 0)
+      return Fail(Twine("unknown record tag ") + Twine(unsigned(TagByte)));
+    if (Phys + Size > Limit)
+      return Fail(Twine(Size) + "-byte record crosses the end of the ring "
+                                "chunk's storage");
+    if (BoundByEnd && A + Size > End)
+      return Fail(Twine(Size) + "-byte record crosses the head (" +
+                  Twine(Info.Head) + ")");
+
+    Rec.Tag = static_cast<format::Tag>(TagByte);
+    Rec.Offset = Phys;
+    Rec.FileOffset = FileOffset;
+    Rec.Text = StringRef();
+    Rec.Buffer = kNoBuffer;
+    Rec.Atomic = false;
+    if (AtomicPending) {
+      // The mark's records follow it at once (the runtime reserves them
+      // together): anything else in between is damage. --iree-compat's
+      // reading of a wrapped ring may mix laps, and checks nothing.
+      const bool Load = AtomicPending & unsigned(format::AtomicOp::Load);
+      const format::Tag Want =
+          Load ? format::Tag::MemoryLoad : format::Tag::MemoryStore;
+      uint64_t Word;
+      std::memcpy(&Word, P, sizeof(Word));
+      if (Rec.Tag == Want && format::wordWorkgroupOffset(Word) == AtomicKey) {
+        Rec.Atomic = true;
+        AtomicPending =
+            Load ? AtomicPending & ~unsigned(format::AtomicOp::Load) : 0;
+      } else {
+        AtomicPending = 0;
+        if (CheckKeys)
+          return Fail(Twine("the atomic mark at ring offset ") +
+                      hex(AtomicMark) + " is not followed by its " +
+                      (Load ? "LOAD" : "STORE") + " of workgroup offset " +
+                      hex(AtomicKey));
+      }
+    }
+    if (Rec.Tag == format::Tag::Workgroup) {
+      WorkgroupInfo WG;
+      WG.Offset = Phys;
+      WG.Index = Workgroups.size();
+      WG.Record = format::decodeWorkgroup(P);
+      if (WG.Record.DispatchId >= NumSites)
+        return Fail(Twine("dispatch id ") + Twine(WG.Record.DispatchId) +
+                    " is beyond the " + Twine(NumSites) +
+                    " dispatch sites of the " +
+                    (Meta ? "preceding metadata chunk" : "(missing) metadata"));
+      if (CheckKeys) {
+        std::string Problem = workgroupProblem(WG.Record);
+        if (!Problem.empty())
+          return Fail(Problem);
+      }
+      // A copy of a continuing invocation's record is followed by a
+      // Continuation VALUE keyed to it (docs/FORMAT.md): look one record
+      // ahead so that the joiner knows before any tool sees the copy.
+      const uint64_t NextPhys = Phys + format::kWorkgroupRecordSize;
+      if (A + format::kWorkgroupRecordSize + format::kValueRecordSize <= End &&
+          NextPhys + format::kValueRecordSize <= Limit &&
+          format::recordTag(C.Content.data() + NextPhys) ==
+              uint8_t(format::Tag::Value)) {
+        format::ValueRecord V =
+            format::decodeValue(C.Content.data() + NextPhys);
+        if (V.Type == format::ValueType::Continuation &&
+            V.WorkgroupOffset == Phys) {
+          WG.HasContinuation = true;
+          WG.ContinuationOf = V.Bits;
+        }
+      }
+      if (Joiner)
+        Joiner->workgroup(WG, A == Begin);
+      else
+        WG.Invocation = WG.Index;
+      ByOffset[Phys] = Workgroups.size();
+      Workgroups.push_back(WG);
+      Last = &Workgroups.back();
+      Rec.WorkgroupOffset = Phys;
+      Rec.Workgroup = Last;
+    } else {
+      switch (Rec.Tag) {
+      case format::Tag::Print: {
+        format::PrintRecord Print = format::decodePrintHeader(P);
+        Rec.WorkgroupOffset = Print.WorkgroupOffset;
+        StringRef Text(reinterpret_cast<const char *>(P) +
+                           format::kPrintHeaderSize,
+                       Print.Length);
+        Rec.Text = Text.substr(0, Text.find('\0'));
+        break;
+      }
+      case format::Tag::Value:
+        Rec.Value = format::decodeValue(P);
+        Rec.WorkgroupOffset = Rec.Value.WorkgroupOffset;
+        if (Rec.Value.Type == format::ValueType::UninstrumentedCall)
+          ++UninstrumentedCalls[Rec.Value.Bits];
+        if (Rec.Value.Type == format::ValueType::Atomic) {
+          const uint64_t Op = Rec.Value.Bits;
+          if (Op > uint64_t(format::AtomicOp::Update) ||
+              Rec.Value.Ordinal !=
+                  format::atomicRecords(format::AtomicOp(Op))) {
+            if (CheckKeys)
+              return Fail(Twine("atomic mark with operation ") + Twine(Op) +
+                          " and record count " +
+                          Twine(unsigned(Rec.Value.Ordinal)) +
+                          " (operations: 0 none, 1 load, 2 store, 3 update, "
+                          "marking 0, 1, 1 and 2 records)");
+            break;
+          }
+          AtomicPending = unsigned(Op);
+          AtomicKey = Rec.WorkgroupOffset;
+          AtomicMark = Phys;
+        }
+        break;
+      default:
+        Rec.Memory = format::decodeMemory(P);
+        Rec.WorkgroupOffset = Rec.Memory.WorkgroupOffset;
+        Rec.AddressWord = Rec.Memory.Address;
+        if (HasAccessSites) {
+          if (TrustAccessSites)
+            Rec.AccessSite = format::accessSiteOfWord(Rec.AddressWord);
+          Rec.Memory.Address = format::addressOfWord(Rec.AddressWord);
+        }
+        break;
+      }
+      if (Last && Last->Offset == Rec.WorkgroupOffset) {
+        Rec.Workgroup = Last;
+      } else {
+        auto It = ByOffset.find(Rec.WorkgroupOffset);
+        Rec.Workgroup =
+            It == ByOffset.end() ? nullptr : &Workgroups[It->second];
+        if (!Rec.Workgroup && CheckKeys)
+          return Fail(Twine("workgroup offset ") + hex(Rec.WorkgroupOffset) +
+                      " points at no workgroup record");
+      }
+    }
+    if (CheckKeys) {
+      std::string Problem = recordProblem(P, Rec, PreviousOffset);
+      if (!Problem.empty())
+        return Fail(Problem);
+    }
+    PreviousOffset = Phys;
+    // This record passed: the one before it (in the other slot) is data.
+    if (Pending)
+      Deliver();
+    Pending = true;
+    PendingPhys = Phys;
+    Current ^= 1;
+    A += Size;
+  }
+  if (Pending)
+    Deliver();
+  Pending = false;
+  // The blocks after the records hold the writer's zeroes: damage there is
+  // damage too, reported once every record has been delivered.
+  return Verify(Info.Size);
+}
+
+} // namespace wgtrace::viewer

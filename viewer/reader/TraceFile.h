@@ -1,0 +1,91 @@
+//===- TraceFile.h - A trace file and its chunks ----------------*- C++ -*-===//
+//
+// The file is memory-mapped, never read into memory: traces are as large as
+// the rings that produced them (gigabytes), and every consumer streams.
+// Chunks are handed out one at a time after their header and bounds have
+// been checked, so nothing downstream can index past the mapping.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_TRACEFILE_H
+#define WGTRACE_VIEWER_TRACEFILE_H
+
+#include "reader/ChunkError.h"
+
+#include "wgtrace/format.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
+#include <optional>
+
+namespace wgtrace::viewer {
+
+/// One chunk whose header and extent have been validated.
+struct Chunk {
+  ChunkLocation Where;
+  /// File offset of the chunk header.
+  uint64_t Offset = 0;
+  format::ChunkHeader Header{};
+  /// The content_length bytes after the header (no padding).
+  llvm::ArrayRef<uint8_t> Content;
+
+  uint64_t contentOffset() const { return Offset + format::kChunkHeaderSize; }
+  format::ChunkType type() const {
+    return static_cast<format::ChunkType>(Header.Type);
+  }
+};
+
+class TraceFile {
+public:
+  /// Maps \p Path read-only.
+  static llvm::Expected<TraceFile> open(llvm::StringRef Path);
+  /// Wraps bytes already in memory (tests, the fuzzer). The bytes must
+  /// outlive the TraceFile.
+  static TraceFile fromBytes(llvm::ArrayRef<uint8_t> Bytes);
+
+  llvm::ArrayRef<uint8_t> bytes() const { return Bytes; }
+
+  /// Tells the kernel that the bytes [Begin, End) (file offsets) will not be
+  /// needed soon: their pages leave this process's resident set (they stay
+  /// in the page cache and fault back in if read again). Streaming a mapped
+  /// file would otherwise count every page read as resident memory, growing
+  /// with the file. A no-op unless the file is memory-mapped.
+  void release(uint64_t Begin, uint64_t End) const;
+
+  /// Iterates chunks in file order.
+  class ChunkIterator {
+  public:
+    explicit ChunkIterator(llvm::ArrayRef<uint8_t> Bytes) : Bytes(Bytes) {}
+    /// Fills \p C with the next chunk and returns true, returns false at the
+    /// end of the file, or an error for a damaged header. Known chunk types
+    /// only: an unknown type is an error because its length cannot be
+    /// trusted to skip it (IREE's tool stops there too).
+    llvm::Expected<bool> next(Chunk &C);
+
+    /// After next() reported a chunk cut by the end of the file: that chunk
+    /// with the content the file holds (shorter than content_length), so
+    /// that a reader can show what came before the cut; null otherwise.
+    const Chunk *cutChunk() const { return Cut ? &*Cut : nullptr; }
+    /// Bytes of the cut chunk's content that the file lacks.
+    uint64_t missingBytes() const { return Missing; }
+
+  private:
+    llvm::ArrayRef<uint8_t> Bytes;
+    uint64_t Offset = 0;
+    unsigned Index = 0;
+    std::optional<Chunk> Cut;
+    uint64_t Missing = 0;
+  };
+  ChunkIterator chunks() const { return ChunkIterator(Bytes); }
+
+private:
+  std::unique_ptr<llvm::MemoryBuffer> Buffer;
+  llvm::ArrayRef<uint8_t> Bytes;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_TRACEFILE_H
