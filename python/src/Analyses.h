@@ -11,9 +11,9 @@
 #define WGTRACE_PYTHON_ANALYSES_H
 
 #include "analyses/AccessGrouping.h"
-#include "simulator/CacheModel.h"
 #include "reader/TraceFile.h"
 #include "reader/WorkgroupJoiner.h"
+#include "simulator/CacheModel.h"
 
 #include <cstdint>
 #include <string>

@@ -2,11 +2,11 @@
 
 #include "CliRun.h"
 #include "DecodeHelpers.h"
+#include "TraceBuilder.h"
 #include "analyses/FootprintTool.h"
 #include "analyses/RacesTool.h"
-#include "output/RecordTableTool.h"
 #include "analyses/SummaryTool.h"
-#include "TraceBuilder.h"
+#include "output/RecordTableTool.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"

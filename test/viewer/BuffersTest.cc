@@ -5,14 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analyses/CacheTool.h"
 #include "CliRun.h"
 #include "DecodeHelpers.h"
+#include "TraceBuilder.h"
+#include "analyses/CacheTool.h"
 #include "analyses/DiffReport.h"
 #include "analyses/FootprintTool.h"
-#include "output/RecordTableTool.h"
 #include "analyses/SummaryTool.h"
-#include "TraceBuilder.h"
+#include "output/RecordTableTool.h"
 
 #include "llvm/Support/JSON.h"
 

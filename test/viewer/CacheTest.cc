@@ -1,8 +1,8 @@
 //===- CacheTest.cc - `cache`: a case worked out by hand ------------------===//
 
-#include "analyses/CacheTool.h"
 #include "DecodeHelpers.h"
 #include "TraceBuilder.h"
+#include "analyses/CacheTool.h"
 #include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"

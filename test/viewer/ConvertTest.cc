@@ -2,8 +2,8 @@
 
 #include "CliRun.h"
 #include "DecodeHelpers.h"
-#include "analyses/SummaryTool.h"
 #include "TraceBuilder.h"
+#include "analyses/SummaryTool.h"
 
 #include <gtest/gtest.h>
 

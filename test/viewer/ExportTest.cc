@@ -1,9 +1,9 @@
 //===- ExportTest.cc - `export`: Chrome trace events, CSV, JSON Lines -----===//
 
-#include "output/ChromeTraceTool.h"
 #include "DecodeHelpers.h"
-#include "output/RecordTableTool.h"
 #include "TraceBuilder.h"
+#include "output/ChromeTraceTool.h"
+#include "output/RecordTableTool.h"
 #include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"

@@ -1,9 +1,9 @@
 //===- FootprintTest.cc - `footprint` and stride patterns, known answers --===//
 
 #include "DecodeHelpers.h"
+#include "TraceBuilder.h"
 #include "analyses/FootprintTool.h"
 #include "analyses/StridePattern.h"
-#include "TraceBuilder.h"
 #include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"

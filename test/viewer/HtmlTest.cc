@@ -1,9 +1,9 @@
 //===- HtmlTest.cc - `html`: the page's data, and the page in Chromium ----===//
 
-#include "analyses/CacheTool.h"
 #include "DecodeHelpers.h"
-#include "output/HtmlReportTool.h"
 #include "TraceBuilder.h"
+#include "analyses/CacheTool.h"
+#include "output/HtmlReportTool.h"
 #include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"

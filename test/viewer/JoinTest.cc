@@ -6,15 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "analyses/CacheTool.h"
-#include "output/ChromeTraceTool.h"
 #include "DecodeHelpers.h"
-#include "analyses/FootprintTool.h"
-#include "output/HtmlReportTool.h"
-#include "analyses/RacesTool.h"
-#include "output/RecordTableTool.h"
-#include "analyses/SummaryTool.h"
 #include "TraceBuilder.h"
+#include "analyses/CacheTool.h"
+#include "analyses/FootprintTool.h"
+#include "analyses/RacesTool.h"
+#include "analyses/SummaryTool.h"
+#include "output/ChromeTraceTool.h"
+#include "output/HtmlReportTool.h"
+#include "output/RecordTableTool.h"
 
 #include "llvm/Support/JSON.h"
 

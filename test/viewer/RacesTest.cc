@@ -1,8 +1,8 @@
 //===- RacesTest.cc - `races` on traces with known answers ----------------===//
 
 #include "DecodeHelpers.h"
-#include "analyses/RacesTool.h"
 #include "TraceBuilder.h"
+#include "analyses/RacesTool.h"
 #include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"

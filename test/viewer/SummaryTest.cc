@@ -1,9 +1,9 @@
 //===- SummaryTest.cc - `summary` on traces with known answers ------------===//
 
-#include "analyses/CacheTool.h"
 #include "DecodeHelpers.h"
-#include "analyses/SummaryTool.h"
 #include "TraceBuilder.h"
+#include "analyses/CacheTool.h"
+#include "analyses/SummaryTool.h"
 #include "reader/TraceReader.h"
 
 #include "llvm/Support/JSON.h"

@@ -16,10 +16,10 @@
 
 #include "analyses/AccessGrouping.h"
 #include "analyses/AnalysisTool.h"
-#include "simulator/CacheModel.h"
-#include "simulator/ReuseDistance.h"
 #include "output/RowOrder.h"
 #include "reader/WorkgroupIdentity.h"
+#include "simulator/CacheModel.h"
+#include "simulator/ReuseDistance.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"

@@ -11,9 +11,9 @@
 #ifndef WGTRACE_VIEWER_DIFFREPORT_H
 #define WGTRACE_VIEWER_DIFFREPORT_H
 
-#include "simulator/CacheModel.h"
 #include "analyses/ProfileTool.h"
 #include "reader/TraceCensus.h"
+#include "simulator/CacheModel.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -16,8 +16,8 @@
 #define WGTRACE_VIEWER_PROFILETOOL_H
 
 #include "analyses/AnalysisTool.h"
-#include "simulator/CacheModel.h"
 #include "analyses/RacesTool.h"
+#include "simulator/CacheModel.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"

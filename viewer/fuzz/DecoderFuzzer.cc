@@ -7,15 +7,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "analyses/CacheTool.h"
-#include "output/ChromeTraceTool.h"
-#include "output/DumpTool.h"
 #include "analyses/FootprintTool.h"
-#include "output/HtmlReportTool.h"
-#include "output/IreeConvertTool.h"
 #include "analyses/ProfileTool.h"
 #include "analyses/RacesTool.h"
-#include "output/RecordTableTool.h"
 #include "analyses/SummaryTool.h"
+#include "output/ChromeTraceTool.h"
+#include "output/DumpTool.h"
+#include "output/HtmlReportTool.h"
+#include "output/IreeConvertTool.h"
+#include "output/RecordTableTool.h"
 #include "reader/TraceReader.h"
 
 #include "llvm/Support/raw_ostream.h"
