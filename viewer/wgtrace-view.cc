@@ -182,21 +182,29 @@ cl::opt<std::string> By("by",
                         cl::init("workgroup"), cl::sub(SummaryCmd),
                         cl::sub(CacheCmd), cl::cat(ViewCategory));
 
+// One option for every table report; its help names each report's columns
+// (parseOrder() checks them), so that --help is the list a user needs.
 cl::opt<std::string> SortColumn(
     "sort",
     cl::desc("Rows with the most of this column first (summary: "
              "workgroups, loads, stores, atomics, load_bytes, "
              "store_bytes, lines, values, prints; cache: accesses, "
              "line_accesses, hits, misses, read_misses, write_misses, "
-             "miss_rate)"),
+             "miss_rate; races: pairs, write_write_pairs, "
+             "read_write_pairs, overlap_bytes; footprint: load_bytes, "
+             "store_bytes, accesses; diff: the largest change of "
+             "accesses, bytes, lines, misses or races)"),
     cl::value_desc("column"), cl::sub(SummaryCmd), cl::sub(CacheCmd),
+    cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(DiffCmd),
     cl::cat(ViewCategory));
 cl::opt<uint64_t> TopRows("top",
                           cl::desc("Only the first N rows of each table "
                                    "(totals stay those of all rows; default: "
                                    "all)"),
                           cl::value_desc("N"), cl::sub(SummaryCmd),
-                          cl::sub(CacheCmd), cl::cat(ViewCategory));
+                          cl::sub(CacheCmd), cl::sub(RacesCmd),
+                          cl::sub(FootprintCmd), cl::sub(DiffCmd),
+                          cl::cat(ViewCategory));
 
 cl::opt<uint64_t> RacesLimit("limit",
                              cl::desc("List at most this many groups of "
@@ -479,9 +487,13 @@ int runSummary(const WorkgroupFilter &Filter) {
 }
 
 int runRaces(const WorkgroupFilter &Filter) {
+  RowOrder Order;
+  if (!parseOrder("races", RacesTool::columns(), Order))
+    return kExitUsage;
   bool Found = false;
   int Status = runReports(Json, [&](StringRef Path, raw_ostream &OS) {
     RacesTool Races(OS, Json, RacesLimit);
+    Races.setOrder(Order);
     AnalysisTool *Tools[] = {&Races};
     int S = runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
     Found |= Races.raceCount() != 0;
@@ -491,8 +503,12 @@ int runRaces(const WorkgroupFilter &Filter) {
 }
 
 int runFootprint(const WorkgroupFilter &Filter) {
+  RowOrder Order;
+  if (!parseOrder("footprint", FootprintTool::columns(), Order))
+    return kExitUsage;
   return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
     FootprintTool Footprint(OS, Json);
+    Footprint.setOrder(Order);
     AnalysisTool *Tools[] = {&Footprint};
     return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
   });
@@ -590,7 +606,8 @@ int runDiff(const WorkgroupFilter &Filter) {
     return kExitUsage;
   }
   CacheGeometry G;
-  if (!parseGeometry(G))
+  RowOrder Order;
+  if (!parseGeometry(G) || !parseOrder("diff", diffColumns(), Order))
     return kExitUsage;
   // The two runs are read at the same time, one thread each.
   struct Side {
@@ -643,10 +660,10 @@ int runDiff(const WorkgroupFilter &Filter) {
   Expected<std::unique_ptr<OutputFile>> Out = OutputFile::open(Output);
   if (!Out)
     return reportError("", Out.takeError());
-  printDiff(
-      (*Out)->os(), Json, G,
-      {Sides[0].Path, Sides[0].Profile.get(), &Sides[0].Reader->census()},
-      {Sides[1].Path, Sides[1].Profile.get(), &Sides[1].Reader->census()});
+  printDiff((*Out)->os(), Json, G,
+            {Sides[0].Path, Sides[0].Profile.get(), &Sides[0].Reader->census()},
+            {Sides[1].Path, Sides[1].Profile.get(), &Sides[1].Reader->census()},
+            Order);
   return finishOutput(**Out, worse(completeness(Sides[0].Reader->census()),
                                    completeness(Sides[1].Reader->census())));
 }

@@ -22,6 +22,8 @@ import json
 
 import pandas as pd
 
+from ._frame import Frame
+
 #: ``cache`` presets of ``wgtrace-view cache --level``: size, line size, ways.
 CACHE_LEVELS = {"l1": (32 << 10, 64, 8), "l2": (1 << 20, 64, 16)}
 
@@ -57,8 +59,8 @@ def _frame(rows, columns):
     """A DataFrame of ``rows``; ``columns`` come first (and are the columns
     of an empty result), any other key of the JSON follows."""
     if not rows:
-        return pd.DataFrame(columns=columns)
-    frame = pd.DataFrame.from_records(rows)
+        return Frame(columns=columns)
+    frame = Frame.from_records(rows)
     # A whole-number column with gaps (a buffer's size where it was not
     # recorded, an offset only some rows have) would turn float or object:
     # pandas' nullable Int64 keeps it whole, with <NA> for the gaps.

@@ -11,6 +11,7 @@ import pandas as pd
 from . import _wgtrace
 from . import analyses
 from ._errors import TraceError, TraceWarning
+from ._frame import Frame
 
 #: ``kind`` of a row of :meth:`Trace.accesses`.
 LOAD = 0
@@ -183,7 +184,7 @@ class Trace:
         ``chunk_sequence`` (wgtrace's ring trailer: which thread's ring, and
         which of its chunks), ``records``, ``workgroup_records`` and
         ``accesses`` decoded."""
-        return pd.DataFrame(self._native.rings())
+        return Frame(self._native.rings())
 
     @_cached
     def loss(self):
@@ -197,7 +198,7 @@ class Trace:
         columns = self._native.loss()
         for name in ("records_lost", "workgroups_lost"):
             columns[name] = pd.array(columns[name], dtype="UInt64")
-        return pd.DataFrame(columns)
+        return Frame(columns)
 
     @property
     def runs(self):
@@ -235,7 +236,7 @@ class Trace:
         """The instrumented functions of the metadata: ``file``, ``name``,
         ``target``, ``layout``, ``source`` (``None`` where the metadata has
         no such field)."""
-        return pd.DataFrame(self._native.functions())
+        return Frame(self._native.functions())
 
     @_cached
     def sites(self):
@@ -248,7 +249,7 @@ class Trace:
         ``launches``."""
         columns = self._native.sites()
         columns["kernel"] = self._kernel_column(columns["kernel"])
-        return pd.DataFrame(columns)
+        return Frame(columns)
 
     @_cached
     def access_sites(self):
@@ -257,7 +258,7 @@ class Trace:
         ``accesses()`` rows carry), ``source_file``, ``line``, ``column``,
         ``scope`` (the function containing it), ``text`` (the expression)
         and ``kind`` (``Load``, ``Store``, ``Update``, ``Call``)."""
-        return pd.DataFrame(self._native.access_sites())
+        return Frame(self._native.access_sites())
 
     @_cached
     def buffers(self):
@@ -272,7 +273,7 @@ class Trace:
         columns = self._native.buffers()
         columns["kernel"] = self._kernel_column(columns["kernel"])
         columns["extent"] = pd.array(columns["extent"], dtype="UInt64")
-        frame = pd.DataFrame(columns)
+        frame = Frame(columns)
         frame.index.name = "buffer"
         return frame
 
@@ -281,7 +282,7 @@ class Trace:
         """Accesses in the source that the rewriter could not wrap, so that
         the trace does not have them: ``file``, ``source_file``, ``line``,
         ``column``, ``scope``, ``text`` and ``reason``."""
-        return pd.DataFrame(self._native.untraced())
+        return Frame(self._native.untraced())
 
     @_cached
     def workgroups(self):
@@ -302,7 +303,7 @@ class Trace:
         for name in ("start_ns", "end_ns"):
             columns[name] = pd.arrays.IntegerArray(columns[name], ~timed)
         columns["duration_ns"] = columns["end_ns"] - columns["start_ns"]
-        frame = pd.DataFrame(columns)
+        frame = Frame(columns)
         frame.index.name = "workgroup"
         return frame
 
@@ -315,7 +316,7 @@ class Trace:
         for name in _WORKGROUP_COLUMNS:
             out[name] = workgroups[name].take(workgroup).reset_index(drop=True)
         out.update(columns)
-        return pd.DataFrame(out)
+        return Frame(out)
 
     @_cached
     def values(self):
@@ -446,7 +447,7 @@ class Trace:
         columns["kind"] = _categorical(rows, "kind", np.arange(len(_KINDS)), _KINDS)
         # 0/1 bytes: the same memory read as booleans, still no copy.
         columns["atomic"] = rows["atomic"].view(np.bool_)
-        return pd.DataFrame(columns, copy=False)
+        return Frame(columns, copy=False)
 
     def _source_column(self, rows, file_of):
         """"file:line" of each row's access site (NaN: none, or a site the

@@ -166,3 +166,31 @@ def test_frame_codes_refuse_other_arrays(trace_path):
         _wgtrace.frame_codes(rows, "elsewhere", table)
     # A key beyond the table has no category.
     assert (_wgtrace.frame_codes(rows, "workgroup", table[:0]) == -1).all()
+
+
+def test_categoricals_group_by_the_values_present(trace_path):
+    """kind, buffer, source and kernel are categoricals; a table groups by
+    the values it holds, without observed=True (pandas' default lists every
+    category, and pandas 2.1 and later warn when it is not given)."""
+    import warnings
+
+    t = wgtrace.open(trace_path)
+    frame = t.accesses(as_frame=True)
+    loads = frame[frame["kind"] == "load"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(loads.groupby("kind").size().index) == ["load"]
+        stores_of_out = frame[(frame["kind"] == "store") & (frame["buffer"] == "out")]
+        pairs = stores_of_out.groupby(["buffer", "kind"]).size()
+        assert pairs.to_dict() == {("out", "store"): len(stores_of_out)}
+        # A column grouped by another, and a table's own columns.
+        by_kind = loads["address"].groupby(loads["kind"]).count()
+        assert by_kind.to_dict() == {"load": len(loads)}
+        kernels = t.workgroups.groupby("kernel").size()
+        assert (kernels > 0).all()
+    # Every category is still there when asked for.
+    assert list(loads.groupby("kind", observed=False).size().index) == ["load", "store"]
+    # Integer columns stay integers through the tables and their slices.
+    for name in ("address", "length", "workgroup", "wg_x"):
+        assert loads[name].dtype.kind in "iu", name
+    assert t.workgroups["wg_x"].dtype.kind in "iu"

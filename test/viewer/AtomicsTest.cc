@@ -57,7 +57,9 @@ std::vector<uint8_t> sharedBins(bool Atomic) {
   return atomicsTrace(Ring);
 }
 
-TEST(Atomics, TheMarkMakesTheRecordsAfterItAtomic) {
+/// A plain load, an atomic update, load, a filler, an atomic store and a
+/// plain store.
+std::vector<uint8_t> everyOperation() {
   RingBuilder Ring(4096);
   Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
   Ring.load(0x1000, 4);
@@ -66,8 +68,35 @@ TEST(Atomics, TheMarkMakesTheRecordsAfterItAtomic) {
   Ring.value(format::ValueType::Atomic, 0, uint64_t(Op::None)); // a filler
   Ring.atomic(Op::Store, 0x2004, 8);
   Ring.store(0x1000, 4);
+  return atomicsTrace(Ring);
+}
+
+// The export's atomic_op column is the mark's operation: both records of a
+// read-modify-write say update; a filler marks no row.
+TEST(Atomics, ExportNamesEachAccessesOperation) {
+  std::string Jsonl;
+  {
+    llvm::raw_string_ostream OS(Jsonl);
+    RecordTableTool Tool(OS, RecordTableTool::Format::JsonLines);
+    decodeWith(Tool, everyOperation());
+  }
+  std::vector<std::string> Ops;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Jsonl).split(Lines, '\n', -1, false);
+  for (llvm::StringRef L : Lines) {
+    llvm::Expected<llvm::json::Value> V = llvm::json::parse(L);
+    ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+    if (std::optional<llvm::StringRef> Op =
+            V->getAsObject()->getString("atomic_op"))
+      Ops.push_back(Op->str());
+  }
+  EXPECT_EQ(Ops, (std::vector<std::string>{"none", "update", "update", "load",
+                                           "store", "none"}));
+}
+
+TEST(Atomics, TheMarkMakesTheRecordsAfterItAtomic) {
   AtomicFlags Tool;
-  decodeWith(Tool, atomicsTrace(Ring));
+  decodeWith(Tool, everyOperation());
   const std::vector<std::pair<bool, bool>> Expected = {
       {false, false}, {false, true}, {true, true},
       {false, true},  {true, true},  {true, false}};
@@ -264,11 +293,13 @@ TEST(Atomics, ExportsSummaryAndFootprintCarryTheMark) {
     RecordTableTool Tool(OS, RecordTableTool::Format::Csv);
     decodeWith(Tool, Bytes);
   }
-  EXPECT_NE(Csv.find(",workgroup,file,atomic,beginning_lost,source,buffer\n"),
-            std::string::npos);
+  EXPECT_NE(
+      Csv.find(
+          ",workgroup,file,atomic,beginning_lost,source,buffer,atomic_op\n"),
+      std::string::npos);
   // Rows of the marked accesses end in 1 (and the empty beginning_lost,
-  // source and buffer of this file), the others in 0; the marks
-  // themselves are not rows.
+  // source and buffer of this file) and their operation, the others in 0
+  // and none; the marks themselves are not rows.
   llvm::SmallVector<llvm::StringRef> Lines;
   llvm::StringRef(Csv).split(Lines, '\n', -1, false);
   unsigned Atomic = 0, Plain = 0;
@@ -276,9 +307,9 @@ TEST(Atomics, ExportsSummaryAndFootprintCarryTheMark) {
     EXPECT_FALSE(L.contains(",value,")) << L.str();
     if (!L.contains(",load,") && !L.contains(",store,"))
       continue;
-    if (L.ends_with(",1,,,"))
+    if (L.ends_with(",1,,,,update"))
       ++Atomic;
-    else if (L.ends_with(",0,,,"))
+    else if (L.ends_with(",0,,,,none"))
       ++Plain;
   }
   EXPECT_EQ(Atomic, 4u * 8);
@@ -292,6 +323,8 @@ TEST(Atomics, ExportsSummaryAndFootprintCarryTheMark) {
   }
   EXPECT_EQ(llvm::StringRef(Jsonl).count("\"atomic\":true"), 4u * 8);
   EXPECT_EQ(llvm::StringRef(Jsonl).count("\"atomic\":false"), 4u * 4);
+  EXPECT_EQ(llvm::StringRef(Jsonl).count("\"atomic_op\":\"update\""), 4u * 8);
+  EXPECT_EQ(llvm::StringRef(Jsonl).count("\"atomic_op\":\"none\""), 4u * 4);
 
   SummaryTool Summary(llvm::nulls(), false);
   decodeWith(Summary, Bytes);

@@ -142,19 +142,21 @@ TEST(Buffers, ExportRowsNameSourceLineAndBuffer) {
     decodeWith(Tool, simpleMul(1));
     OS.flush();
     if (F == RecordTableTool::Format::Csv) {
-      EXPECT_NE(Out.find(",atomic,beginning_lost,source,buffer\n"),
+      EXPECT_NE(Out.find(",atomic,beginning_lost,source,buffer,atomic_op\n"),
                 std::string::npos);
-      EXPECT_NE(Out.find(",65536,4,,,0,,0,,simple_mul.cc:7,a\n"),
+      EXPECT_NE(Out.find(",65536,4,,,0,,0,,simple_mul.cc:7,a,none\n"),
                 std::string::npos)
           << Out;
-      EXPECT_NE(Out.find(",66048,4,,,0,,0,,simple_mul.cc:7,c\n"),
+      EXPECT_NE(Out.find(",66048,4,,,0,,0,,simple_mul.cc:7,c,none\n"),
                 std::string::npos)
           << Out;
     } else {
-      EXPECT_NE(Out.find("\"address\":65536,\"length\":4,\"workgroup\":0,"
-                         "\"file\":\"\",\"atomic\":false,\"source\":"
-                         "\"simple_mul.cc:7\",\"buffer\":\"a\"}"),
-                std::string::npos)
+      EXPECT_NE(
+          Out.find("\"address\":65536,\"length\":4,\"workgroup\":0,"
+                   "\"file\":\"\",\"atomic\":false,\"atomic_op\":\"none\","
+                   "\"source\":"
+                   "\"simple_mul.cc:7\",\"buffer\":\"a\"}"),
+          std::string::npos)
           << Out;
     }
   }

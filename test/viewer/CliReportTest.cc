@@ -216,7 +216,7 @@ TEST(CliReport, SeveralFilesAreKeptApart) {
   EXPECT_TRUE(bool(llvm::json::parse(R.Out)));
   R = view("export --format csv " + A + " " + B);
   EXPECT_EQ(R.Status, 0) << R.Err;
-  EXPECT_NE(R.Out.find(",0," + B + ",0,,,\n"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find(",0," + B + ",0,,,,none\n"), std::string::npos) << R.Out;
   R = view("export " + A + " " + B);
   llvm::Expected<llvm::json::Value> Chrome = llvm::json::parse(R.Out);
   ASSERT_TRUE(bool(Chrome)) << llvm::toString(Chrome.takeError());
@@ -295,10 +295,10 @@ TEST(CliReport, AWorkgroupWhoseBeginningWasOverwrittenIsMarkedInEveryView) {
 
   // CSV and JSONL: on the WORKGROUP record's row.
   R = view("export --format csv " + Path);
-  EXPECT_NE(R.Out.find(",workgroup,3,0,0,0,0,simple_mul,,,,,0,,,1,,\n"),
+  EXPECT_NE(R.Out.find(",workgroup,3,0,0,0,0,simple_mul,,,,,0,,,1,,,\n"),
             std::string::npos)
       << R.Out;
-  EXPECT_NE(R.Out.find(",workgroup,1,0,0,1,0,simple_mul,,,,,1,,,0,,\n"),
+  EXPECT_NE(R.Out.find(",workgroup,1,0,0,1,0,simple_mul,,,,,1,,,0,,,\n"),
             std::string::npos)
       << R.Out;
   R = view("export --format jsonl " + Path);

@@ -157,15 +157,15 @@ TEST(ExportTable, CsvGolden) {
   EXPECT_EQ(table(B.bytes(), RecordTableTool::Format::Csv),
             "chunk,offset,kind,wg_x,wg_y,wg_z,pid,site,function,address,"
             "length,value_type,value,workgroup,file,atomic,beginning_lost,"
-            "source,buffer\n"
-            "1,0,workgroup,1,2,3,5,0,simple_mul,,,,,0,,,0,,\n"
-            "1,32,load,1,2,3,5,0,simple_mul,139637976731648,4,,,0,,0,,,\n"
-            "1,48,store,1,2,3,5,0,simple_mul,139637976735744,8,,,0,,0,,,\n"
-            "1,64,value,1,2,3,5,0,simple_mul,,,f32,1.5,0,,,,,\n"
-            "1,80,value,1,2,3,5,0,simple_mul,,,u8,255,0,,,,,\n"
-            "1,96,value,1,2,3,5,0,simple_mul,,,i32,-1,0,,,,,\n"
-            "1,112,value,1,2,3,5,0,simple_mul,,,f16,-1,0,,,,,\n"
-            "1,128,print,1,2,3,5,0,simple_mul,,,,\"a, \"\"b\"\"\",0,,,,,\n");
+            "source,buffer,atomic_op\n"
+            "1,0,workgroup,1,2,3,5,0,simple_mul,,,,,0,,,0,,,\n"
+            "1,32,load,1,2,3,5,0,simple_mul,139637976731648,4,,,0,,0,,,,none\n"
+            "1,48,store,1,2,3,5,0,simple_mul,139637976735744,8,,,0,,0,,,,none\n"
+            "1,64,value,1,2,3,5,0,simple_mul,,,f32,1.5,0,,,,,,\n"
+            "1,80,value,1,2,3,5,0,simple_mul,,,u8,255,0,,,,,,\n"
+            "1,96,value,1,2,3,5,0,simple_mul,,,i32,-1,0,,,,,,\n"
+            "1,112,value,1,2,3,5,0,simple_mul,,,f16,-1,0,,,,,,\n"
+            "1,128,print,1,2,3,5,0,simple_mul,,,,\"a, \"\"b\"\"\",0,,,,,,\n");
 }
 
 TEST(ExportTable, JsonLines) {

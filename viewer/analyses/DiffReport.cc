@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <set>
+#include <vector>
 
 using namespace llvm;
 
@@ -47,10 +49,70 @@ json::Object changeJson(const Measures &B, const Measures &A) {
                       {"races", D(B.Races, A.Races)}};
 }
 
+/// One key of a section in both runs.
+struct DiffRow {
+  std::string Key;
+  bool InBefore = false, InAfter = false;
+  Measures B, A;
+};
+
+uint64_t Measures::*measureField(StringRef Column) {
+  static constexpr uint64_t Measures::*Fields[] = {
+      &Measures::Accesses, &Measures::Bytes, &Measures::Lines,
+      &Measures::Misses, &Measures::Races};
+  ArrayRef<const char *> Names = diffColumns();
+  static_assert(std::size(Fields) == 5);
+  for (size_t I = 0; I < Names.size(); ++I)
+    if (Column == Names[I])
+      return Fields[I];
+  return &Measures::Accesses;
+}
+
+/// The rows of section \p D: every key of either run, by key, or by the
+/// size of the change of the --sort column (largest first) and cut to
+/// --top.
+std::vector<DiffRow> diffRows(ProfileTool::Dimension D, const DiffSide &Before,
+                              const DiffSide &After, const RowOrder &Order) {
+  const auto &MB = Before.Profile->measures(D);
+  const auto &MA = After.Profile->measures(D);
+  std::set<std::string> Keys;
+  for (const auto &KV : MB)
+    Keys.insert(KV.first);
+  for (const auto &KV : MA)
+    Keys.insert(KV.first);
+  std::vector<DiffRow> Rows;
+  for (const std::string &K : Keys) {
+    DiffRow R;
+    R.Key = K;
+    if (auto It = MB.find(K); It != MB.end()) {
+      R.InBefore = true;
+      R.B = It->second;
+    }
+    if (auto It = MA.find(K); It != MA.end()) {
+      R.InAfter = true;
+      R.A = It->second;
+    }
+    Rows.push_back(std::move(R));
+  }
+  uint64_t Measures::*Field = measureField(Order.Column);
+  Order.apply(Rows, [Field](const DiffRow &R) {
+    uint64_t X = R.B.*Field, Y = R.A.*Field;
+    return X > Y ? X - Y : Y - X;
+  });
+  return Rows;
+}
+
 } // namespace
 
+ArrayRef<const char *> diffColumns() {
+  static const char *const Names[] = {"accesses", "bytes", "lines", "misses",
+                                      "races"};
+  return Names;
+}
+
 void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
-               const DiffSide &Before, const DiffSide &After) {
+               const DiffSide &Before, const DiffSide &After,
+               const RowOrder &Order) {
   using Dimension = ProfileTool::Dimension;
   if (Json) {
     json::Object Root{{"schema", "wgtrace-diff/1"},
@@ -60,25 +122,12 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
                                              {"line_size", G.LineSize},
                                              {"ways", G.Ways}}}};
     for (unsigned D = 0; D < ProfileTool::Dimensions; ++D) {
-      const auto &MB = Before.Profile->measures(Dimension(D));
-      const auto &MA = After.Profile->measures(Dimension(D));
-      std::set<std::string> Keys;
-      for (const auto &KV : MB)
-        Keys.insert(KV.first);
-      for (const auto &KV : MA)
-        Keys.insert(KV.first);
       json::Array Rows;
-      for (const std::string &K : Keys) {
-        Measures B, A;
-        if (auto It = MB.find(K); It != MB.end())
-          B = It->second;
-        if (auto It = MA.find(K); It != MA.end())
-          A = It->second;
-        Rows.push_back(json::Object{{kKeyNames[D], K},
-                                    {"before", measuresJson(B)},
-                                    {"after", measuresJson(A)},
-                                    {"change", changeJson(B, A)}});
-      }
+      for (const DiffRow &R : diffRows(Dimension(D), Before, After, Order))
+        Rows.push_back(json::Object{{kKeyNames[D], R.Key},
+                                    {"before", measuresJson(R.B)},
+                                    {"after", measuresJson(R.A)},
+                                    {"change", changeJson(R.B, R.A)}});
       Root[kSectionNames[D]] = std::move(Rows);
     }
     Root["run"] = json::Object{{"before", runJson(Before.Census)},
@@ -101,29 +150,18 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
         OS << (S == &Before ? "before " : "after  ") << Line << "\n";
     }
   for (unsigned D = 0; D < ProfileTool::Dimensions; ++D) {
-    const auto &MB = Before.Profile->measures(Dimension(D));
-    const auto &MA = After.Profile->measures(Dimension(D));
-    std::set<std::string> Keys;
-    for (const auto &KV : MB)
-      Keys.insert(KV.first);
-    for (const auto &KV : MA)
-      Keys.insert(KV.first);
-    if (Keys.empty())
+    std::vector<DiffRow> Rows = diffRows(Dimension(D), Before, After, Order);
+    if (Rows.empty())
       continue;
     OS << fmt::format("\n{}\n  {:<24} {:<28} {:<30} {:<26} {:<26} {}\n",
                       kSectionNames[D], kKeyNames[D], "accesses", "bytes",
                       "distinct lines", "misses", "racing pairs");
-    for (const std::string &K : Keys) {
-      Measures B, A;
-      auto InB = MB.find(K), InA = MA.find(K);
-      if (InB != MB.end())
-        B = InB->second;
-      if (InA != MA.end())
-        A = InA->second;
-      std::string Label = K;
-      if (InB == MB.end())
+    for (const DiffRow &R : Rows) {
+      const Measures &B = R.B, &A = R.A;
+      std::string Label = R.Key;
+      if (!R.InBefore)
         Label += " (new)";
-      else if (InA == MA.end())
+      else if (!R.InAfter)
         Label += " (gone)";
       OS << fmt::format("  {:<24} {:<28} {:<30} {:<26} {:<26} {}\n", Label,
                         change(B.Accesses, A.Accesses),

@@ -12,6 +12,7 @@
 #define WGTRACE_VIEWER_DIFFREPORT_H
 
 #include "analyses/ProfileTool.h"
+#include "output/RowOrder.h"
 #include "reader/TraceCensus.h"
 #include "simulator/CacheModel.h"
 
@@ -25,8 +26,13 @@ struct DiffSide {
   const TraceCensus *Census = nullptr;
 };
 
+/// The columns --sort takes: rows whose measure changed the most (in
+/// either direction) first.
+llvm::ArrayRef<const char *> diffColumns();
+
 void printDiff(llvm::raw_ostream &OS, bool Json, const CacheGeometry &G,
-               const DiffSide &Before, const DiffSide &After);
+               const DiffSide &Before, const DiffSide &After,
+               const RowOrder &Order = {});
 
 } // namespace wgtrace::viewer
 

@@ -159,7 +159,33 @@ bool FootprintTool::anotherPass() {
   return true;
 }
 
+namespace {
+const char *const kColumns[] = {"load_bytes", "store_bytes", "accesses"};
+} // namespace
+
+ArrayRef<const char *> FootprintTool::columns() { return kColumns; }
+
 void FootprintTool::finish() {
+  auto Bytes = [](const std::vector<Interval> &Ranges) {
+    uint64_t N = 0;
+    for (const Interval &I : Ranges)
+      N += I.Hi - I.Lo;
+    return N;
+  };
+  for (Workgroup &W : Workgroups) {
+    W.LoadBytes = W.StoreBytes = W.Accesses = 0;
+    for (const BufferUse &B : W.Buffers) {
+      W.LoadBytes += Bytes(B.Loads);
+      W.StoreBytes += Bytes(B.Stores);
+    }
+    for (const Stream &S : W.Streams)
+      W.Accesses += S.Pattern.count();
+  }
+  uint64_t Workgroup::*Field =
+      Order.Column == "store_bytes" ? &Workgroup::StoreBytes
+      : Order.Column == "accesses"  ? &Workgroup::Accesses
+                                    : &Workgroup::LoadBytes;
+  Order.apply(Workgroups, [Field](const Workgroup &W) { return W.*Field; });
   if (Json)
     printJson();
   else
@@ -208,10 +234,12 @@ void FootprintTool::printText() {
                         Buffers[I].Hi - Buffers[I].Lo);
   }
   for (const Workgroup &W : Workgroups) {
-    OS << fmt::format("\nworkgroup {} pid {} (dispatch site {}: {}){}\n",
+    OS << fmt::format("\nworkgroup {} pid {} (dispatch site {}: {}): {} "
+                      "access{}, {} bytes loaded, {} stored{}\n",
                       workgroupLabel(W.Id, W.BeginningLost), W.ProcessorId,
-                      W.Site, W.Function,
-                      W.BeginningLost ? ": * a wrap overwrote its first "
+                      W.Site, W.Function, W.Accesses,
+                      W.Accesses == 1 ? "" : "es", W.LoadBytes, W.StoreBytes,
+                      W.BeginningLost ? "; * a wrap overwrote its first "
                                         "records, which no range holds"
                                       : "");
     for (const BufferUse &B : W.Buffers) {
@@ -288,6 +316,9 @@ void FootprintTool::printJson() {
                                {"id", json::Array{W.Id[0], W.Id[1], W.Id[2]}},
                                {"pid", W.ProcessorId},
                                {"beginning_lost", W.BeginningLost},
+                               {"accesses", W.Accesses},
+                               {"load_bytes", W.LoadBytes},
+                               {"store_bytes", W.StoreBytes},
                                {"buffers", std::move(Uses)},
                                {"streams", std::move(Streams)}});
   }

@@ -24,6 +24,7 @@
 #include "analyses/AnalysisTool.h"
 #include "analyses/Intervals.h"
 #include "analyses/StridePattern.h"
+#include "output/RowOrder.h"
 #include "reader/WorkgroupIdentity.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -75,7 +76,16 @@ public:
     /// By buffer, in address order (after finish()).
     std::vector<BufferUse> Buffers;
     std::vector<Stream> Streams;
+    /// After finish(): the distinct bytes it loaded and stored (over all
+    /// buffers) and its accesses (over all streams), what --sort orders by.
+    uint64_t LoadBytes = 0, StoreBytes = 0, Accesses = 0;
   };
+
+  /// --sort and --top: the workgroups with the most of the column
+  /// (columns()) first, at most Top of them; buffers stay all.
+  void setOrder(RowOrder O) { Order = std::move(O); }
+  /// The columns --sort takes, by their JSON names.
+  static llvm::ArrayRef<const char *> columns();
 
   /// After finish(): the address clusters of accesses in no parameter.
   const std::vector<Interval> &buffers() const { return Buffers; }
@@ -104,6 +114,7 @@ private:
 
   llvm::raw_ostream &OS;
   bool Json;
+  RowOrder Order;
   unsigned Pass = 0;
   const Metadata *Meta = nullptr;
   /// Pass 1: every accessed byte in no parameter, merged across gaps up to

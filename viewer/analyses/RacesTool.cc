@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <queue>
 #include <tuple>
 
@@ -257,11 +258,39 @@ void RacesTool::detect(uint32_t LaunchIndex) {
   });
   RaceCount += LaunchPairs.size();
   GroupCount += Found.size();
+  // Without a column the first groups by launch and address are listed;
+  // with one, each launch's groups are merged into the listed ones (a
+  // stable sort: ties keep launch order) and the rest dropped, so memory
+  // stays bounded by the groups listed.
+  const uint64_t Keep = Order.Top ? std::min(Limit, Order.Top) : Limit;
   for (Race &Rc : Found) {
-    if (Races.size() >= Limit)
+    if (Order.Column.empty() && Races.size() >= Keep)
       break;
     Races.push_back(std::move(Rc));
   }
+  if (!Order.Column.empty()) {
+    uint64_t Race::*Field = columnField(Order.Column);
+    RowOrder{Order.Column, Keep}.apply(
+        Races, [Field](const Race &Rc) { return Rc.*Field; });
+  }
+}
+
+namespace {
+const char *const kColumns[] = {"pairs", "write_write_pairs",
+                                "read_write_pairs", "overlap_bytes"};
+} // namespace
+
+ArrayRef<const char *> RacesTool::columns() { return kColumns; }
+
+uint64_t RacesTool::Race::*RacesTool::columnField(StringRef Column) {
+  static constexpr uint64_t Race::*Fields[] = {
+      &Race::Pairs, &Race::WriteWritePairs, &Race::ReadWritePairs,
+      &Race::Bytes};
+  static_assert(std::size(Fields) == std::size(kColumns));
+  for (size_t I = 0; I < std::size(kColumns); ++I)
+    if (Column == kColumns[I])
+      return Fields[I];
+  return nullptr;
 }
 
 void RacesTool::finish() {
@@ -347,7 +376,7 @@ void RacesTool::printText() {
   }
   if (GroupCount > Races.size())
     OS << fmt::format("\n... {} more groups of racing accesses not shown "
-                      "(--limit)\n",
+                      "(--limit, --top)\n",
                       GroupCount - Races.size());
   OS << censusText(Census);
 }

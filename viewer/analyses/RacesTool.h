@@ -29,6 +29,7 @@
 
 #include "analyses/AnalysisTool.h"
 #include "analyses/Intervals.h"
+#include "output/RowOrder.h"
 #include "reader/LaunchTracker.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -51,6 +52,13 @@ public:
   void record(const Record &R) override;
   void census(const TraceCensus &C) override { Census = &C; }
   void finish() override;
+
+  /// --sort and --top: the groups listed are those with the most of the
+  /// column (columns()), at most Top and Limit of them; the counts stay
+  /// those of all groups.
+  void setOrder(RowOrder O) { Order = std::move(O); }
+  /// The columns --sort takes, by their JSON names.
+  static llvm::ArrayRef<const char *> columns();
 
   enum class Kind : uint8_t { WriteWrite, ReadWrite };
   /// The races of one launch between the accesses of two access sites.
@@ -128,6 +136,8 @@ private:
     return newSource(Site);
   }
   uint32_t newSource(uint32_t Site);
+  /// The field of Race that column \p Column (one of columns()) names.
+  static uint64_t Race::*columnField(llvm::StringRef Column);
   void detect(uint32_t Launch);
   void printText();
   void printJson();
@@ -136,6 +146,7 @@ private:
   llvm::raw_ostream &OS;
   bool Json;
   uint64_t Limit;
+  RowOrder Order;
   const Metadata *Meta = nullptr;
   const TraceCensus *Census = nullptr;
   LaunchTracker Tracker;

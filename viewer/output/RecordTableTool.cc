@@ -150,7 +150,7 @@ RecordTableTool::RecordTableTool(raw_ostream &OS, Format F) : OS(OS), F(F) {
     fmt::format_to(std::back_inserter(Buffer),
                    "chunk,offset,kind,wg_x,wg_y,wg_z,pid,site,function,"
                    "address,length,value_type,value,workgroup,file,atomic,"
-                   "beginning_lost,source,buffer\n");
+                   "beginning_lost,source,buffer,atomic_op\n");
   setFile("");
 }
 
@@ -221,6 +221,22 @@ StringRef RecordTableTool::functionField(uint32_t Site) {
   return CachedFunction;
 }
 
+/// The atomic mark of a load or store: the operation it is part of
+/// (update: both records of a read-modify-write), none for a plain access.
+static const char *atomicOpName(format::AtomicOp Op) {
+  switch (Op) {
+  case format::AtomicOp::Load:
+    return "load";
+  case format::AtomicOp::Store:
+    return "store";
+  case format::AtomicOp::Update:
+    return "update";
+  case format::AtomicOp::None:
+    break;
+  }
+  return "none";
+}
+
 void RecordTableTool::record(const Record &R) {
   // One workgroup is one row: copies of a continuing invocation's record
   // and the Continuation values that mark them are the format's plumbing,
@@ -246,23 +262,25 @@ void RecordTableTool::record(const Record &R) {
     if (F == Format::Csv)
       fmt::format_to(
           It,
-          FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{},{},,{},{}\n"),
+          FMT_COMPILE(
+              "{},{},{},{},{},{},{},{},{},{},{},,,{},{},{},,{},{},{}\n"),
           Chunk, R.Offset, R.Memory.IsStore ? "store" : "load", WG->Id[0],
           WG->Id[1], WG->Id[2], WG->ProcessorId, WG->DispatchId, Function,
           R.Memory.Address, R.Memory.Length, Invocation, FileField,
-          R.Atomic ? 1 : 0, Source, BufferName);
+          R.Atomic ? 1 : 0, Source, BufferName, atomicOpName(R.AtomicOp));
     else
       fmt::format_to(It,
                      FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"
                                  "\"{}\",\"wg\":[{},{},{}],\"pid\":{},"
                                  "\"site\":{},\"function\":{},\"address\":"
                                  "{},\"length\":{},\"workgroup\":{},"
-                                 "\"file\":{},\"atomic\":{}{}{}{}{}}}\n"),
+                                 "\"file\":{},\"atomic\":{},"
+                                 "\"atomic_op\":\"{}\"{}{}{}{}}}\n"),
                      Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
                      WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
                      WG->DispatchId, Function, R.Memory.Address,
                      R.Memory.Length, Invocation, FileField,
-                     R.Atomic ? "true" : "false",
+                     R.Atomic ? "true" : "false", atomicOpName(R.AtomicOp),
                      Source.empty() ? "" : ",\"source\":", Source,
                      BufferName.empty() ? "" : ",\"buffer\":", BufferName);
     flushIfFull();
@@ -301,7 +319,8 @@ void RecordTableTool::record(const Record &R) {
     // joins the others to by the workgroup column.
     if (R.Tag == format::Tag::Workgroup && WG)
       Buffer.push_back(R.Workgroup->BeginningLost ? '1' : '0');
-    fmt::format_to(It, ",{},{}\n", Source, BufferName);
+    fmt::format_to(It, ",{},{},{}\n", Source, BufferName,
+                   Memory ? atomicOpName(R.AtomicOp) : "");
   } else {
     // json::OStream escapes strings (PRINT text is arbitrary bytes).
     std::string Line;
@@ -346,8 +365,10 @@ void RecordTableTool::record(const Record &R) {
       J.attributeBegin("file");
       J.rawValue(FileField);
       J.attributeEnd();
-      if (Memory)
+      if (Memory) {
         J.attribute("atomic", R.Atomic);
+        J.attribute("atomic_op", atomicOpName(R.AtomicOp));
+      }
       if (!Source.empty()) {
         J.attributeBegin("source");
         J.rawValue(Source);

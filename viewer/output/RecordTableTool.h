@@ -7,13 +7,14 @@
 //
 //   chunk, offset, kind, wg_x, wg_y, wg_z, pid, site, function, address,
 //   length, value_type, value, workgroup, file, atomic, beginning_lost,
-//   source, buffer
+//   source, buffer, atomic_op
 //
 // kind is workgroup/load/store/value/print; address and length are empty
 // except for loads and stores; value holds a VALUE's number (integers
 // exact, floats shortest round-trip, 16-bit floats converted) or a PRINT's
 // text. A load or store names its source line (file:line of its access
-// site) and the kernel parameter it falls in, when the file says. Streams:
+// site) and the kernel parameter it falls in, when the file says, and its
+// atomic mark's operation (load, store, update; none when plain). Streams:
 // nothing is kept after a row is written.
 //
 //===----------------------------------------------------------------------===//

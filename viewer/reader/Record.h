@@ -79,6 +79,9 @@ struct Record {
   /// LOAD / STORE: made by an atomic operation (an Atomic VALUE right
   /// before it marks it, docs/FORMAT.md).
   bool Atomic = false;
+  /// LOAD / STORE: the operation of the mark (Update for both records of a
+  /// read-modify-write), None when not Atomic.
+  format::AtomicOp AtomicOp = format::AtomicOp::None;
   /// LOAD / STORE: the kernel parameter the address falls in, an index in
   /// TraceCensus::Buffers (BufferResolver.h), or kNoBuffer (none, or the
   /// file names no buffers).

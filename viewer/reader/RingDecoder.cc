@@ -543,6 +543,8 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   // (format::AtomicOp bits: a LOAD, then a STORE), the workgroup they are
   // keyed to and where the mark is.
   unsigned AtomicPending = 0;
+  /// The operation of the last mark, which its records carry.
+  format::AtomicOp AtomicMarkOp = format::AtomicOp::None;
   uint64_t AtomicKey = 0;
   uint64_t AtomicMark = 0;
 
@@ -620,6 +622,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
     Rec.Text = StringRef();
     Rec.Buffer = kNoBuffer;
     Rec.Atomic = false;
+    Rec.AtomicOp = format::AtomicOp::None;
     if (AtomicPending) {
       // The mark's records follow it at once (the runtime reserves them
       // together): anything else in between is damage. --iree-compat's
@@ -631,6 +634,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
       std::memcpy(&Word, P, sizeof(Word));
       if (Rec.Tag == Want && format::wordWorkgroupOffset(Word) == AtomicKey) {
         Rec.Atomic = true;
+        Rec.AtomicOp = AtomicMarkOp;
         AtomicPending =
             Load ? AtomicPending & ~unsigned(format::AtomicOp::Load) : 0;
       } else {
@@ -712,6 +716,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
             break;
           }
           AtomicPending = unsigned(Op);
+          AtomicMarkOp = format::AtomicOp(Op);
           AtomicKey = Rec.WorkgroupOffset;
           AtomicMark = Phys;
         }
