@@ -11,6 +11,8 @@ packages=(
   libomp-19-dev
   libfmt-dev googletest libgtest-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler
+  # Compressed traces (WGTRACE_COMPRESS=zstd, wgtrace-view compress).
+  libzstd-dev
   cmake ninja-build pkg-config python3 make
   # The manual pages: made by help2man, rendered by man -l in a test.
   help2man man-db groff-base

@@ -2,6 +2,8 @@
 
 #include "config.h"
 
+#include "compressed_chunk_sink.h"
+
 #include "trace_path.h"
 #include "workgroup_filter.h"
 
@@ -71,6 +73,7 @@ struct Defaults {
   const char *BufferSize = nullptr;
   int Timing = -1;
   const char *Filter = nullptr;
+  const char *Compress = nullptr;
   bool Read = false;
 };
 Defaults &defaults() {
@@ -124,6 +127,24 @@ static Config readConfig() {
       fatal(fmt::format("WGTRACE_FILE='{}' {}", File, Problem));
   }
   C.Timing = readSwitch("WGTRACE_TIMING", D.Timing == 1);
+  const char *Compress = std::getenv("WGTRACE_COMPRESS");
+  const char *CompressSource = "WGTRACE_COMPRESS";
+  if (!Compress) {
+    Compress = D.Compress;
+    CompressSource = "wgtrace_instrument_target COMPRESS";
+  }
+  if (Compress) {
+    std::optional<int> Level = settings::parseCompression(Compress);
+    if (!Level)
+      fatal(fmt::format("{}='{}' is not a compression; expected {}",
+                        CompressSource, Compress,
+                        settings::kCompressionSpelling));
+    if (*Level && !compressionBuiltIn())
+      fatal(fmt::format("{}='{}': this wgtrace runtime was built without "
+                        "libzstd (WGTRACE_ZSTD=OFF or libzstd-dev missing)",
+                        CompressSource, Compress));
+    C.CompressLevel = *Level;
+  }
   if (const char *ModeName = std::getenv("WGTRACE_MODE")) {
     std::string_view M = ModeName;
     if (M == "ring")
@@ -164,7 +185,11 @@ BuildSettings::BuildSettings(const char *BufferSize, bool Timing)
     : BuildSettings(BufferSize, Timing, nullptr) {}
 
 BuildSettings::BuildSettings(const char *BufferSize, bool Timing,
-                             const char *Filter) {
+                             const char *Filter)
+    : BuildSettings(BufferSize, Timing, Filter, nullptr) {}
+
+BuildSettings::BuildSettings(const char *BufferSize, bool Timing,
+                             const char *Filter, const char *Compress) {
   runtime::Defaults &D = runtime::defaults();
   if (D.Read)
     runtime::fatal("build settings registered after the runtime read its "
@@ -172,6 +197,7 @@ BuildSettings::BuildSettings(const char *BufferSize, bool Timing,
   D.BufferSize = BufferSize;
   D.Timing = Timing;
   D.Filter = Filter;
+  D.Compress = Compress;
 }
 
 } // namespace wgtrace::detail

@@ -50,6 +50,10 @@ struct Config {
   /// WGTRACE_QUIET=1: no notes on stderr (a wrapped ring, a trace not
   /// asked for, what a filter selected); errors are always printed.
   bool Quiet = false;
+  /// WGTRACE_COMPRESS (else wgtrace_instrument_target's COMPRESS): the
+  /// zstd level ring chunks are compressed at, 0 for none (the default:
+  /// IREE's format).
+  int CompressLevel = 0;
 };
 
 /// The settings of this process, read from the environment once. A bad

@@ -23,6 +23,14 @@ public:
   bool failed() const { return Failed; }
   /// errno of the first failed write, 0 if none.
   int error() const { return Error; }
+  /// Marks the sink failed with \p Errno (a writer in front of it that
+  /// could not produce its bytes: a compressed chunk zstd could not make).
+  void fail(int Errno) {
+    if (!Failed) {
+      Failed = true;
+      Error = Errno;
+    }
+  }
 
 protected:
   bool Failed = false;

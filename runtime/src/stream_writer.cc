@@ -2,6 +2,7 @@
 
 #include "stream_writer.h"
 
+#include "compressed_chunk_sink.h"
 #include "config.h"
 #include "module_registry.h"
 #include "ring_chunk.h"
@@ -87,7 +88,9 @@ public:
       BufferChunk B = currentBuffer(TR);
       if (B.Used == 0)
         return;
-      writeBufferChunk(Out, B, 0, /*Compact=*/true);
+      writeChunkCompressed(Out, config().CompressLevel, [&](Sink &S) {
+        writeBufferChunk(S, B, 0, /*Compact=*/true);
+      });
       Done.push_back({&TR, B, std::move(TR.Timing)});
     });
     writeTimingChunks(Out, Done.size(), 0, Done.data(), Done.size());
@@ -161,7 +164,9 @@ private:
       FullBuffer Job = std::move(Queue.front());
       Queue.pop_front();
       Lock.unlock();
-      writeBufferChunk(Out, Job.Buffer, 0, /*Compact=*/false);
+      writeChunkCompressed(Out, config().CompressLevel, [&](Sink &S) {
+        writeBufferChunk(S, Job.Buffer, 0, /*Compact=*/false);
+      });
       Lock.lock();
       Job.Owner->Spare = const_cast<uint8_t *>(Job.Buffer.Data);
       Done.push_back(std::move(Job));

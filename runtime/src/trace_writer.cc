@@ -2,6 +2,7 @@
 
 #include "trace_writer.h"
 
+#include "compressed_chunk_sink.h"
 #include "config.h"
 #include "crash_handler.h"
 #include "metadata_builder.h"
@@ -112,7 +113,11 @@ void writeRingTrace(Sink &Out, bool Report, const RunEnding &How,
     if (TR.head() == TR.Floor)
       return;
     planRingChunk(TR);
-    writeRingChunk(P->Out, TR, P->Crash ? format::kTrailerCrash : 0);
+    // The crash handler must not allocate: its chunks stay plain.
+    writeChunkCompressed(
+        P->Out, P->Crash ? 0 : config().CompressLevel, [&](Sink &Out) {
+          writeRingChunk(Out, TR, P->Crash ? format::kTrailerCrash : 0);
+        });
     TrailerLoss Loss = ringLoss(TR);
     if (Loss.Bytes && P->Report)
       reportLoss(TR, Loss);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+using wgtrace::settings::kDefaultCompressionLevel;
+using wgtrace::settings::parseCompression;
 using wgtrace::settings::parseCount;
 using wgtrace::settings::parseSize;
 using wgtrace::settings::parseSwitch;
@@ -48,4 +50,16 @@ TEST(SettingsSyntax, CountsWithinTheirRange) {
   EXPECT_FALSE(parseCount("1k", 0, 10000));
   EXPECT_EQ(parseCount("18446744073709551615", 0, UINT64_MAX), UINT64_MAX);
   EXPECT_FALSE(parseCount("18446744073709551616", 0, UINT64_MAX));
+}
+
+TEST(SettingsSyntax, CompressionsZstdLevelsOrNone) {
+  EXPECT_EQ(parseCompression("zstd"), kDefaultCompressionLevel);
+  EXPECT_EQ(parseCompression("ZSTD"), kDefaultCompressionLevel);
+  EXPECT_EQ(parseCompression("zstd:1"), 1);
+  EXPECT_EQ(parseCompression("zstd:19"), 19);
+  for (const char *None : {"none", "None", "off", "0", "false", "no"})
+    EXPECT_EQ(parseCompression(None), 0) << None;
+  for (const char *Bad : {"", "zstd:", "zstd:0", "zstd:20", "zstd:-1",
+                          "zstd:3x", "gzip", "on", "1", "zstd 3", "zstd:3:4"})
+    EXPECT_FALSE(parseCompression(Bad)) << Bad;
 }

@@ -148,6 +148,50 @@ TEST(TraceModes, StreamModeLosesNothingOnATraceTenTimesTheBuffer) {
   EXPECT_EQ(perWorkgroup(StreamTrace), Expected);
 }
 
+#ifdef WGTRACE_HAVE_ZSTD
+// WGTRACE_COMPRESS=zstd: every ring chunk with records is a compressed
+// chunk (the run record stays plain), and the decoder reads the same
+// workgroups and records from it as from the plain trace of the same run.
+TEST(TraceModes, CompressedTracesHoldWhatPlainOnesHold) {
+  for (const char *Mode : {"ring", "stream"}) {
+    std::string Plain = tracePath(std::string("plain_") + Mode);
+    std::string Packed = tracePath(std::string("zstd_") + Mode);
+    // Stream mode: many buffers; ring mode: one ring that holds them all.
+    const bool Stream = std::string(Mode) == "stream";
+    std::vector<std::string> Env = {std::string("WGTRACE_MODE=") + Mode,
+                                    std::string("WGTRACE_BUFFER_SIZE=") +
+                                        (Stream ? "64kib" : "16mib"),
+                                    "WGTRACE_TIMING=1"};
+    Env.push_back("WGTRACE_FILE=" + Plain);
+    ChildResult P = runDriver({"records", "200", "100"}, Env);
+    ASSERT_EQ(P.ExitCode, 0) << P.Stderr;
+    Env.back() = "WGTRACE_FILE=" + Packed;
+    Env.push_back("WGTRACE_COMPRESS=zstd:3");
+    ChildResult Z = runDriver({"records", "200", "100"}, Env);
+    ASSERT_EQ(Z.ExitCode, 0) << Z.Stderr;
+
+    RawTrace Raw = RawTrace::read(Packed);
+    unsigned Compressed = 0;
+    for (const RawChunk &C : Raw.Chunks) {
+      Compressed += C.Type == format::ChunkType::Compressed;
+      if (C.Type == format::ChunkType::DispatchRingBuffer)
+        EXPECT_TRUE(C.RunRecord) << Mode << ": a plain ring chunk";
+    }
+    EXPECT_EQ(Raw.Runs.size(), 1u) << Mode;
+    EXPECT_GT(Compressed, 0u) << Mode;
+    EXPECT_LT(Raw.File.size() * 5, RawTrace::read(Plain).File.size()) << Mode;
+
+    Decoded A = decode(Plain), B = decode(Packed);
+    ASSERT_TRUE(A.Ok) << Mode << ": " << A.Error;
+    ASSERT_TRUE(B.Ok) << Mode << ": " << B.Error;
+    EXPECT_EQ(A.Rings.size(), B.Rings.size()) << Mode;
+    auto Expected = perWorkgroup(A);
+    EXPECT_EQ(Expected.size(), 200u) << Mode;
+    EXPECT_EQ(perWorkgroup(B), Expected) << Mode;
+  }
+}
+#endif
+
 // Buffers of 4 KiB, the smallest, with workgroups of every length and long
 // prints: workgroups continue in new buffers at every offset, prints are cut
 // to what a buffer holds after a workgroup record, and nothing is lost.
@@ -750,6 +794,10 @@ TEST(TraceModes, BadSettingsNameTheVariable) {
       {"WGTRACE_WORKERS=1000000", "WGTRACE_WORKERS='1000000' is not a worker "
                                   "count"},
       {"WGTRACE_DEVICE=gpu", "WGTRACE_DEVICE='gpu' is not a device"},
+      {"WGTRACE_COMPRESS=gzip", "WGTRACE_COMPRESS='gzip' is not a "
+                                "compression; expected zstd, zstd:LEVEL"},
+      {"WGTRACE_COMPRESS=zstd:30", "WGTRACE_COMPRESS='zstd:30' is not a "
+                                   "compression"},
   };
   for (const Case &C : Cases) {
     ChildResult R = runDriver({"timing", "2", "1"},

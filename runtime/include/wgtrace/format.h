@@ -34,6 +34,10 @@ enum class ChunkType : uint16_t {
   /// wgtrace extension, written only with WGTRACE_TIMING=1: start and end
   /// times of the workgroups of the ring buffer chunk just before it.
   WorkgroupTiming = 0x8001,
+  /// wgtrace extension, written only with WGTRACE_COMPRESS: another chunk
+  /// (a ring buffer chunk) whose content is compressed on its own
+  /// (CompressedChunkHeader below). IREE's dump tool does not know it.
+  Compressed = 0x8002,
 };
 
 /// The 16-byte header in front of every chunk.
@@ -814,6 +818,62 @@ struct TimingRecord {
   uint32_t Reserved;
 };
 static_assert(sizeof(TimingRecord) == 32);
+
+//===----------------------------------------------------------------------===//
+// Compressed chunk (wgtrace extension, type 0x8002)
+//===----------------------------------------------------------------------===//
+
+// The content of one chunk (its "inner" chunk: a ring buffer chunk, run
+// records excepted), compressed as one zstd frame on its own, so that each
+// chunk decodes without the others and damage to one loses only it. The
+// content is a CompressedChunkHeader, then CompressedLength bytes of the
+// frame; the chunk's content_length is their sum. Decompressed, the inner
+// chunk is byte for byte the chunk an uncompressed file holds in its place
+// (its header rebuilt from InnerType, InnerVersion and InnerLength), so
+// decompressing every compressed chunk gives IREE's format back.
+
+/// "WGCZ" read as a little-endian u32.
+inline constexpr uint32_t kCompressedChunkMagic = 0x5A434757u;
+
+enum class Codec : uint16_t {
+  /// One zstd frame (RFC 8878) whose decompressed size is InnerLength.
+  Zstd = 1,
+};
+
+struct CompressedChunkHeader {
+  uint32_t Magic;
+  /// The inner chunk's type and version (its ChunkHeader's).
+  uint16_t InnerType;
+  uint16_t InnerVersion;
+  /// The inner chunk's content_length: the frame's decompressed size.
+  uint64_t InnerLength;
+  /// Bytes of the frame after this header.
+  uint64_t CompressedLength;
+  uint16_t Codec;
+  uint16_t Reserved;
+  /// compressedChunkChecksum() of this header and the frame.
+  uint32_t Checksum;
+};
+static_assert(sizeof(CompressedChunkHeader) == 32);
+
+/// The largest InnerLength a reader accepts: the largest ring chunk the
+/// format's 40-bit offsets allow (kMaxWorkgroupOffset + 1 bytes of ring).
+inline constexpr uint64_t kMaxInnerLength =
+    ringChunkContentLength(kMaxWorkgroupOffset + 1);
+
+/// XXH64 (seed 0), folded to 32 bits as the ring checksums are, of \p H
+/// with its Checksum taken as 0 followed by the \p Length frame bytes at
+/// \p Frame: damage to the header or the frame is found before the frame
+/// is decompressed.
+inline uint32_t compressedChunkChecksum(const CompressedChunkHeader &H,
+                                        const uint8_t *Frame, uint64_t Length) {
+  CompressedChunkHeader Copy = H;
+  Copy.Checksum = 0;
+  Xxh64 Hash(0);
+  Hash.update(&Copy, sizeof(Copy));
+  Hash.update(Frame, Length);
+  return Hash.checksum();
+}
 
 } // namespace wgtrace::format
 

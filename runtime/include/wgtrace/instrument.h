@@ -378,13 +378,15 @@ public:
 };
 
 /// Run-time defaults a program was built with (wgtrace_instrument_target's
-/// BUFFER_SIZE, TIMING and FILTER; null: none). The environment variables
+/// BUFFER_SIZE, TIMING, FILTER and COMPRESS; null: none). The environment variables
 /// still override them. Define one at namespace scope: it takes effect
 /// before the runtime reads its settings, which it does when the first
 /// workgroup runs.
 struct BuildSettings {
   BuildSettings(const char *BufferSize, bool Timing);
   BuildSettings(const char *BufferSize, bool Timing, const char *Filter);
+  BuildSettings(const char *BufferSize, bool Timing, const char *Filter,
+                const char *Compress);
 };
 
 /// The workgroup invocation running on a thread, as the runtime needs it to

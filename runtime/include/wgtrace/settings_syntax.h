@@ -105,6 +105,38 @@ inline std::optional<uint64_t> parseCount(std::string_view Text, uint64_t Min,
   return Value;
 }
 
+/// The compression levels a trace may ask for: zstd's ordinary levels
+/// (its "ultra" levels 20-22 need hundreds of MiB per chunk in flight).
+inline constexpr int kMinCompressionLevel = 1;
+inline constexpr int kMaxCompressionLevel = 19;
+/// The level "zstd" alone means: zstd's fastest ordinary level, which
+/// already shrinks traces 20x (docs/FORMAT.md).
+inline constexpr int kDefaultCompressionLevel = 1;
+/// What parseCompression accepts, for error messages.
+inline constexpr std::string_view kCompressionSpelling =
+    "zstd, zstd:LEVEL (LEVEL from 1 to 19) or none (also off, 0, false, no)";
+
+/// A compression setting (WGTRACE_COMPRESS, COMPRESS of
+/// wgtrace_instrument_target): "zstd" (kDefaultCompressionLevel),
+/// "zstd:LEVEL", or none: "none" or a switch's off spelling. Returns the
+/// zstd level, 0 for none; nullopt for anything else.
+inline std::optional<int> parseCompression(std::string_view Text) {
+  if (detail::equalsLower(Text, "none"))
+    return 0;
+  if (std::optional<bool> On = parseSwitch(Text); On && !*On)
+    return 0;
+  std::string_view Name = Text.substr(0, Text.find(':'));
+  if (!detail::equalsLower(Name, "zstd"))
+    return std::nullopt;
+  if (Name.size() == Text.size())
+    return kDefaultCompressionLevel;
+  std::optional<uint64_t> Level = parseCount(
+      Text.substr(Name.size() + 1), kMinCompressionLevel, kMaxCompressionLevel);
+  if (!Level)
+    return std::nullopt;
+  return static_cast<int>(*Level);
+}
+
 } // namespace wgtrace::settings
 
 #endif // WGTRACE_SETTINGS_SYNTAX_H

@@ -1,0 +1,132 @@
+//===- compressed_chunk_sink.cc -------------------------------------------===//
+
+#include "compressed_chunk_sink.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#ifdef WGTRACE_HAVE_ZSTD
+#include <zstd.h>
+#endif
+
+namespace wgtrace::runtime {
+
+#ifdef WGTRACE_HAVE_ZSTD
+
+bool compressionBuiltIn() { return true; }
+
+namespace {
+/// One compression context per writing thread (the exit handler, the
+/// stream writer), kept for its chunks: creating one costs more than a
+/// small chunk. Never freed: the exit handler runs after the thread's
+/// thread_local objects are destroyed, and a process has few such threads.
+ZSTD_CCtx *threadContext() {
+  static thread_local ZSTD_CCtx *Context = nullptr;
+  if (!Context)
+    Context = ZSTD_createCCtx();
+  return Context;
+}
+} // namespace
+
+CompressedChunkSink::CompressedChunkSink(Sink &Out, int Level)
+    : Out(Out), Level(Level), Context(threadContext()) {}
+
+CompressedChunkSink::~CompressedChunkSink() = default;
+
+void CompressedChunkSink::compress(const uint8_t *Data, uint64_t Length,
+                                   bool Last) {
+  auto *Z = static_cast<ZSTD_CCtx *>(Context);
+  if (!Z) {
+    fail(ENOMEM);
+    return;
+  }
+  ZSTD_inBuffer In = {Data, Length, 0};
+  for (;;) {
+    // Room for what zstd may emit at once, grown geometrically: the
+    // chunk arrives in small pieces.
+    const size_t Room = ZSTD_CStreamOutSize();
+    if (Frame.size() - FrameUsed < Room)
+      Frame.resize(std::max(FrameUsed + Room, Frame.size() * 2));
+    ZSTD_outBuffer O = {Frame.data() + FrameUsed, Frame.size() - FrameUsed, 0};
+    size_t Left =
+        ZSTD_compressStream2(Z, &O, &In, Last ? ZSTD_e_end : ZSTD_e_continue);
+    FrameUsed += O.pos;
+    if (ZSTD_isError(Left)) {
+      fail(EIO);
+      return;
+    }
+    if (Last ? Left == 0 : In.pos == In.size)
+      return;
+  }
+}
+
+void CompressedChunkSink::write(const void *Data, uint64_t Length) {
+  const auto *P = static_cast<const uint8_t *>(Data);
+  if (HeaderFill < sizeof(HeaderBytes)) {
+    const uint64_t Take =
+        std::min<uint64_t>(Length, sizeof(HeaderBytes) - HeaderFill);
+    std::memcpy(HeaderBytes + HeaderFill, P, Take);
+    HeaderFill += Take;
+    P += Take;
+    Length -= Take;
+    if (HeaderFill < sizeof(HeaderBytes))
+      return;
+    std::memcpy(&Inner, HeaderBytes, sizeof(Inner));
+    if (auto *Z = static_cast<ZSTD_CCtx *>(Context)) {
+      ZSTD_CCtx_reset(Z, ZSTD_reset_session_and_parameters);
+      ZSTD_CCtx_setParameter(Z, ZSTD_c_compressionLevel, Level);
+      // The frame says its size, and checks what it decompresses to.
+      ZSTD_CCtx_setParameter(Z, ZSTD_c_contentSizeFlag, 1);
+      ZSTD_CCtx_setParameter(Z, ZSTD_c_checksumFlag, 1);
+      ZSTD_CCtx_setPledgedSrcSize(Z, Inner.ContentLength);
+    }
+    FrameUsed = 0;
+  }
+  const uint64_t Take = std::min<uint64_t>(Length, Inner.ContentLength - Taken);
+  if (Take) {
+    compress(P, Take, false);
+    Taken += Take;
+  }
+}
+
+void CompressedChunkSink::finish() {
+  compress(nullptr, 0, true);
+  if (HeaderFill < sizeof(HeaderBytes) || Taken != Inner.ContentLength)
+    fail(EIO);
+  // The chunk cannot be written: the trace's write fails, as a full disk
+  // fails it, rather than lose the chunk unsaid.
+  if (Failed) {
+    Out.fail(Error);
+    return;
+  }
+  format::CompressedChunkHeader H = {};
+  H.Magic = format::kCompressedChunkMagic;
+  H.InnerType = Inner.Type;
+  H.InnerVersion = Inner.Version;
+  H.InnerLength = Inner.ContentLength;
+  H.CompressedLength = FrameUsed;
+  H.Codec = static_cast<uint16_t>(format::Codec::Zstd);
+  H.Checksum = format::compressedChunkChecksum(H, Frame.data(), FrameUsed);
+  const uint64_t Length = sizeof(H) + FrameUsed;
+  writeChunkHeader(Out, format::ChunkType::Compressed, Length);
+  Out.write(&H, sizeof(H));
+  Out.write(Frame.data(), FrameUsed);
+  writeChunkPadding(Out, Length);
+}
+
+#else
+
+bool compressionBuiltIn() { return false; }
+
+// Never constructed: the settings refuse WGTRACE_COMPRESS in such a build.
+CompressedChunkSink::CompressedChunkSink(Sink &Out, int Level)
+    : Out(Out), Level(Level) {}
+CompressedChunkSink::~CompressedChunkSink() = default;
+void CompressedChunkSink::compress(const uint8_t *, uint64_t, bool) {}
+void CompressedChunkSink::write(const void *, uint64_t) { fail(ENOTSUP); }
+void CompressedChunkSink::finish() { Out.fail(ENOTSUP); }
+
+#endif
+
+} // namespace wgtrace::runtime

@@ -1,0 +1,75 @@
+//===- compressed_chunk_sink.h - A chunk written compressed ---------------===//
+//
+// WGTRACE_COMPRESS=zstd: every ring buffer chunk (ring mode at exit, each
+// stream-mode buffer in the writer thread) goes to the file as a compressed
+// chunk (format::ChunkType::Compressed, docs/FORMAT.md), one zstd frame per
+// chunk so that chunks decode on their own. The chunk writers do not change:
+// they write the plain chunk through a CompressedChunkSink, which keeps the
+// compressed bytes (a fraction of the chunk) and writes the compressed chunk
+// when finished. It allocates, so the crash and signal handlers write plain
+// chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_RUNTIME_COMPRESSED_CHUNK_SINK_H
+#define WGTRACE_RUNTIME_COMPRESSED_CHUNK_SINK_H
+
+#include "sink.h"
+
+#include "wgtrace/format.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace wgtrace::runtime {
+
+/// Whether this runtime was built with libzstd.
+bool compressionBuiltIn();
+
+class CompressedChunkSink final : public Sink {
+public:
+  /// Compresses at zstd level \p Level into memory; finish() writes the
+  /// chunk to \p Out.
+  CompressedChunkSink(Sink &Out, int Level);
+  ~CompressedChunkSink() override;
+  CompressedChunkSink(const CompressedChunkSink &) = delete;
+  CompressedChunkSink &operator=(const CompressedChunkSink &) = delete;
+
+  /// Takes one chunk: its header, its content and its padding (ignored).
+  void write(const void *Data, uint64_t Length) override;
+  /// Writes the compressed chunk to the sink given at construction.
+  void finish();
+
+private:
+  void compress(const uint8_t *Data, uint64_t Length, bool Last);
+
+  Sink &Out;
+  int Level;
+  uint8_t HeaderBytes[format::kChunkHeaderSize] = {};
+  uint64_t HeaderFill = 0;
+  format::ChunkHeader Inner{};
+  /// Content bytes taken so far (the padding after them is dropped).
+  uint64_t Taken = 0;
+  /// The frame so far: its first FrameUsed bytes.
+  std::vector<uint8_t> Frame;
+  uint64_t FrameUsed = 0;
+  void *Context = nullptr;
+};
+
+/// Writes the chunk \p Write writes to a Sink: through a
+/// CompressedChunkSink at level \p Level, or to \p Out as it is when
+/// \p Level is 0.
+template <typename WriteChunk>
+void writeChunkCompressed(Sink &Out, int Level, WriteChunk &&Write) {
+  if (Level == 0) {
+    Write(Out);
+    return;
+  }
+  CompressedChunkSink Compressed(Out, Level);
+  Write(static_cast<Sink &>(Compressed));
+  Compressed.finish();
+}
+
+} // namespace wgtrace::runtime
+
+#endif // WGTRACE_RUNTIME_COMPRESSED_CHUNK_SINK_H
