@@ -24,12 +24,14 @@
 #include "output/IreeConvertTool.h"
 #include "output/OutputFile.h"
 #include "output/RecordTableTool.h"
+#include "output/TraceRecompressor.h"
 #include "reader/TraceReader.h"
 #include "wgtrace/settings_syntax.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -102,6 +104,14 @@ cl::SubCommand DiffCmd("diff",
 cl::SubCommand ConvertCmd("convert",
                           "Write the trace as a file IREE's "
                           "iree-dump-instruments reads exactly (--iree)");
+cl::SubCommand CompressCmd("compress",
+                           "Copy a trace with its ring chunks compressed "
+                           "with zstd, as WGTRACE_COMPRESS=zstd writes them "
+                           "(a file only wgtrace-view reads)");
+cl::SubCommand DecompressCmd("decompress",
+                             "Copy a trace with its compressed chunks "
+                             "decompressed: the file an uncompressed run "
+                             "writes, in IREE's format");
 cl::SubCommand HtmlCmd("html",
                        "One self-contained HTML report: dispatch sites, "
                        "workgroups and a zoomable access map");
@@ -112,6 +122,15 @@ cl::list<std::string> Inputs(cl::Positional, cl::desc("<trace file>..."),
                              cl::sub(FootprintCmd), cl::sub(CacheCmd),
                              cl::sub(ExportCmd), cl::sub(HtmlCmd),
                              cl::sub(DiffCmd), cl::sub(ConvertCmd));
+
+cl::list<std::string> InOut(cl::Positional, cl::desc("<input> <output>"),
+                            cl::OneOrMore, cl::sub(CompressCmd),
+                            cl::sub(DecompressCmd));
+cl::opt<std::string>
+    CompressLevel("level",
+                  cl::desc("zstd level, from 1 (fastest, the default) to 19"),
+                  cl::value_desc("N"), cl::init("1"), cl::sub(CompressCmd),
+                  cl::cat(ViewCategory));
 
 // The filter of every subcommand.
 cl::opt<std::string>
@@ -687,6 +706,57 @@ int runConvert(const WorkgroupFilter &Filter) {
   return finishOutput(**Out, Status);
 }
 
+/// compress and decompress: IN to OUT through a temporary file renamed
+/// into place (OutputFile), never over IN.
+int runRecompress(bool Compress) {
+  const char *Name = Compress ? "compress" : "decompress";
+  if (InOut.size() != 2) {
+    error() << Name << " takes an input and an output file\n";
+    return kExitUsage;
+  }
+  int Level = 0;
+  if (Compress) {
+    std::optional<uint64_t> Parsed = wgtrace::settings::parseCount(
+        CompressLevel, wgtrace::settings::kMinCompressionLevel,
+        wgtrace::settings::kMaxCompressionLevel);
+    if (!Parsed) {
+      error() << "--level '" << CompressLevel
+              << "' is not a zstd level; expected a whole number from "
+              << wgtrace::settings::kMinCompressionLevel << " to "
+              << wgtrace::settings::kMaxCompressionLevel << "\n";
+      return kExitUsage;
+    }
+    Level = static_cast<int>(*Parsed);
+  }
+  const std::string &In = InOut[0], &OutPath = InOut[1];
+  bool Same = In == OutPath;
+  if (!Same && sys::fs::exists(OutPath))
+    sys::fs::equivalent(In, OutPath, Same);
+  if (Same) {
+    error() << OutPath << ": is the input; " << Name
+            << " writes a new file and never replaces its input\n";
+    return kExitUsage;
+  }
+  Expected<TraceFile> File = TraceFile::open(In);
+  if (!File)
+    return reportError(In, File.takeError());
+  Expected<std::unique_ptr<OutputFile>> Out = OutputFile::open(OutPath);
+  if (!Out)
+    return reportError("", Out.takeError());
+  RecompressCounts Counts;
+  Error E = Compress ? compressTrace(*File, (*Out)->os(), Level, Counts)
+                     : decompressTrace(*File, (*Out)->os(), Counts);
+  if (E)
+    return finishOutput(**Out, reportError(In, std::move(E)));
+  if (!(*Out)->isStdout())
+    note() << OutPath << ": " << Counts.Changed << " of " << Counts.Chunks
+           << " chunks " << Name << "ed, "
+           << fmt::format("{} to {} bytes", Counts.BytesBefore,
+                          Counts.BytesAfter)
+           << "\n";
+  return finishOutput(**Out, 0);
+}
+
 int runHtml(const WorkgroupFilter &Filter) {
   if (Inputs.size() != 1) {
     error() << "html takes one trace file\n";
@@ -731,6 +801,10 @@ int main(int argc, char **argv) {
     return runDiff(Filter);
   if (ConvertCmd)
     return runConvert(Filter);
+  if (CompressCmd)
+    return runRecompress(/*Compress=*/true);
+  if (DecompressCmd)
+    return runRecompress(/*Compress=*/false);
   error() << "a subcommand is required (try --help)\n";
   return kExitUsage;
 }

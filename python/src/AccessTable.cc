@@ -6,6 +6,7 @@
 #include "reader/Record.h"
 
 #include <cstring>
+#include <optional>
 
 using namespace llvm;
 using namespace wgtrace::viewer;
@@ -56,6 +57,42 @@ bool AccessTable::fill() {
   Record R;
   R.Workgroup = &Owner;
 
+  // The ring chunk being read: its storage is in the mapping, or, for a
+  // compressed chunk, in memory of its own (RingEntry::FileOffset is a
+  // plain offset, ChunkLocation). Runs come in file order: one walk.
+  std::optional<TraceFile::ChunkIterator> Walk;
+  Chunk Current;
+  bool HaveCurrent = false;
+  auto Locate = [&](uint32_t Index) -> std::optional<ArrayRef<uint8_t>> {
+    if (!Walk || (HaveCurrent && Current.Where.Index > Index)) {
+      Walk.emplace(File.chunks());
+      HaveCurrent = false;
+    }
+    while (!HaveCurrent || Current.Where.Index < Index) {
+      Expected<bool> More = Walk->next(Current);
+      consumeError(Walk->takeSkipped());
+      if (!More) {
+        consumeError(More.takeError());
+        const Chunk *Cut = Walk->cutChunk();
+        if (!Cut || Cut->Where.Index != Index)
+          return std::nullopt;
+        Current = *Cut;
+      } else if (!*More) {
+        return std::nullopt;
+      }
+      HaveCurrent = true;
+    }
+    if (Current.Where.Index != Index)
+      return std::nullopt;
+    if (Current.Where.Compressed)
+      return Current.Content;
+    // A record may reach into the chunk's padding, not past the file (a
+    // cut chunk's storage ends there).
+    return Bytes.drop_front(Current.Where.FileOffset +
+                            format::kChunkHeaderSize);
+  };
+  ArrayRef<uint8_t> RingBytes;
+
   for (const RunEntry &Run : Tables.Runs) {
     const WorkgroupEntry &G = Tables.Workgroups[Run.Workgroup];
     if (G.File != FileIndex || !Wanted[Run.Workgroup])
@@ -73,14 +110,15 @@ bool AccessTable::fill() {
       CurrentRing = Run.Ring;
       Buffers.beginRing(Meta);
       Resolving = Buffers.active();
+      std::optional<ArrayRef<uint8_t>> Located = Locate(Ring.Chunk);
+      if (!Located)
+        return false;
+      RingBytes = *Located;
     }
-    if (!Ring.Size || (Ring.Size & (Ring.Size - 1)) ||
-        Ring.FileOffset > Bytes.size())
+    if (!Ring.Size || (Ring.Size & (Ring.Size - 1)))
       return false;
-    const uint8_t *Storage = Bytes.data() + Ring.FileOffset;
-    // A record may reach into the chunk's padding, not past the file (a cut
-    // chunk's storage ends there).
-    const uint64_t Room = Bytes.size() - Ring.FileOffset;
+    const uint8_t *Storage = RingBytes.data();
+    const uint64_t Room = RingBytes.size();
     const uint64_t Mask = Ring.Size - 1;
 
     Template.Workgroup = Run.Workgroup;

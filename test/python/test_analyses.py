@@ -198,3 +198,21 @@ def test_options_are_checked_as_the_cli_checks_them(traces):
     with pytest.raises(ValueError, match="table must be"):
         t.footprint(table="lines")
     assert t.cache(cache_size="64KiB").attrs["cache"]["size"] == 65536
+
+
+def test_compressed_trace_reads_as_its_plain_copy(traces, work):
+    """A trace compressed with `wgtrace-view compress` (WGTRACE_COMPRESS's
+    chunks) gives every table and analysis of its plain copy."""
+    plain = traces["matmul_stream"]
+    packed = os.path.join(work, "matmul_stream.zst.bin")
+    status, _, err = view("compress", plain, packed)
+    if status != 0 and "without libzstd" in err:
+        pytest.skip("wgtrace-view built without libzstd")
+    assert status == 0, err
+    assert os.path.getsize(packed) * 10 < os.path.getsize(plain)
+    a, b = wgtrace.open(plain), wgtrace.open(packed)
+    for analysis in ("summary", "footprint", "races"):
+        assert a._analysis(analysis) == b._analysis(analysis), analysis
+    assert (a.accesses() == b.accesses()).all()
+    pd.testing.assert_frame_equal(a.workgroups.drop(columns="file", errors="ignore"),
+                                  b.workgroups.drop(columns="file", errors="ignore"))

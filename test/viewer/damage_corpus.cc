@@ -179,7 +179,10 @@ public:
 
   void run(std::map<std::string, Tally> &Tallies) {
     pages(Tallies);
-    records(Tallies);
+    // A compressed trace's records are inside zstd frames: their bytes are
+    // not in the file (the frames are damaged in chunks()).
+    if (!hasCompressedChunks())
+      records(Tallies);
     chunks(Tallies);
     cuts(Tallies);
   }
@@ -191,6 +194,23 @@ public:
   std::string Current;
 
 private:
+  bool hasCompressedChunks() const {
+    TraceFile File = TraceFile::fromBytes(Original);
+    TraceFile::ChunkIterator It = File.chunks();
+    Chunk C;
+    while (true) {
+      llvm::Expected<bool> More = It.next(C);
+      if (!More) {
+        llvm::consumeError(More.takeError());
+        return false;
+      }
+      if (!*More)
+        return false;
+      if (C.Where.Compressed)
+        return true;
+    }
+  }
+
   /// Decodes \p Copy and counts it in \p Class.
   void judge(Tally &T, const std::vector<uint8_t> &Copy) {
     ++T.Copies;
@@ -346,22 +366,41 @@ private:
       }
       if (!*More)
         break;
-      uint64_t Header = C.Offset * 8;
+      // File offsets: a compressed chunk's, not its plain one's.
+      uint64_t Header = C.Where.FileOffset * 8;
+      const uint64_t ContentAt = C.Where.FileOffset + format::kChunkHeaderSize;
       flipEach(Tallies["chunk header magic"], Header, 32);
       flipEach(Tallies["chunk header type"], Header + 32, 16);
       flipEach(Tallies["chunk header version"], Header + 48, 16);
       flipEach(Tallies["chunk header content length"], Header + 64, 64);
+      if (C.Where.Compressed) {
+        // Its header, every bit; its frame, bits at random (not in the
+        // last 16 bytes, which may be the chunk's padding).
+        flipEach(Tallies["compressed chunk header"], ContentAt * 8,
+                 sizeof(format::CompressedChunkHeader) * 8);
+        const uint64_t Frame =
+            ContentAt + sizeof(format::CompressedChunkHeader);
+        std::vector<uint64_t> FrameBits;
+        for (uint64_t B = Frame * 8;
+             B < (C.Where.FileOffset + C.FileLength - 16) * 8 &&
+             B / 8 < Original.size();
+             B += 7)
+          FrameBits.push_back(B);
+        for (uint64_t Bit : sample(FrameBits))
+          judge(Tallies["compressed frame"], flipped(Bit));
+        continue;
+      }
       if (C.type() == format::ChunkType::DispatchMetadata) {
         for (uint64_t I = 0; I < C.Content.size(); ++I)
-          MetadataBytes.push_back(C.contentOffset() + I);
+          MetadataBytes.push_back(ContentAt + I);
         continue;
       }
       if (C.type() != format::ChunkType::DispatchRingBuffer)
         continue;
-      uint64_t End = C.contentOffset() + C.Content.size();
+      uint64_t End = ContentAt + C.Content.size();
       flipEach(Tallies["ring head word"], (End - 8) * 8, 64);
       uint64_t R = C.Content.size() - format::kRingPadding;
-      uint64_t Trailer = C.contentOffset() + format::ringTrailerOffset(R);
+      uint64_t Trailer = ContentAt + format::ringTrailerOffset(R);
       bool RunRecord = false;
       format::RingTrailer T;
       std::memcpy(&T, Original.data() + Trailer, sizeof(T));
@@ -371,20 +410,18 @@ private:
         flipEach(Tallies[RunRecord ? "run record trailer" : "ring trailer"],
                  (Trailer + 6) * 8, (sizeof(T) - 6) * 8);
         const uint64_t SitesEnd =
-            C.contentOffset() + format::lostSitesEnd(R, T.Version);
+            ContentAt + format::lostSitesEnd(R, T.Version);
         flipEach(Tallies["ring lost sites"],
                  (SitesEnd - T.LostSiteCount * sizeof(format::LostSite)) * 8,
                  T.LostSiteCount * sizeof(format::LostSite) * 8);
         if (T.Version == format::kRingTrailerVersion) {
-          const uint64_t Table =
-              C.contentOffset() + format::checksumTableOffset(R);
+          const uint64_t Table = ContentAt + format::checksumTableOffset(R);
           flipEach(Tallies["ring checksums"], Table * 8, (Trailer - Table) * 8);
         }
       }
       if (RunRecord) {
-        flipEach(Tallies["run record magic and version"], C.contentOffset() * 8,
-                 48);
-        flipEach(Tallies["run record"], (C.contentOffset() + 6) * 8,
+        flipEach(Tallies["run record magic and version"], ContentAt * 8, 48);
+        flipEach(Tallies["run record"], (ContentAt + 6) * 8,
                  (sizeof(format::RunRecord) - 6) * 8);
       }
     }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # How much damage the decoder takes for data (docs/FORMAT.md, "Damage"):
 # traces of the real runtime in ring mode (one that wrapped too), stream
-# mode, with prints and with nested kernels, damaged every way
+# mode, with prints and with nested kernels, compressed (WGTRACE_COMPRESS) in
+# both modes when wgtrace-view reads them, damaged every way
 # wgtrace-damage-corpus knows. Fails when a class of damage the format can
 # detect had a record, or a census, accepted that the program did not write.
-# Usage: damage_corpus_test.sh WGTRACE_DAMAGE_CORPUS TRACE_MODES_DRIVER
+# Usage: damage_corpus_test.sh WGTRACE_DAMAGE_CORPUS TRACE_MODES_DRIVER [zstd]
 set -uo pipefail
 corpus=$1
 driver=$2
@@ -19,5 +20,14 @@ WGTRACE_FILE=$work/stream.bin WGTRACE_MODE=stream WGTRACE_BUFFER_SIZE=4kib \
 WGTRACE_FILE=$work/nested.bin WGTRACE_MODE=stream WGTRACE_BUFFER_SIZE=4kib \
   "$driver" nested 4 64 || exit 1
 
+traces=("$work/ring.bin" "$work/wrap.bin" "$work/stream.bin" "$work/nested.bin")
+if [ "${3:-}" = zstd ]; then
+  WGTRACE_FILE=$work/ring-zstd.bin WGTRACE_COMPRESS=zstd \
+    "$driver" records 8 40 || exit 1
+  WGTRACE_FILE=$work/stream-zstd.bin WGTRACE_COMPRESS=zstd WGTRACE_MODE=stream \
+    WGTRACE_BUFFER_SIZE=4kib "$driver" varied 12 60 || exit 1
+  traces+=("$work/ring-zstd.bin" "$work/stream-zstd.bin")
+fi
+
 "$corpus" --check --seed "${DAMAGE_SEED:-1}" --samples "${DAMAGE_SAMPLES:-4}" \
-  "$work/ring.bin" "$work/wrap.bin" "$work/stream.bin" "$work/nested.bin"
+  "${traces[@]}"

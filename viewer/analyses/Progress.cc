@@ -16,7 +16,7 @@ bool Progress::enabledForStderr() { return isatty(STDERR_FILENO) == 1; }
 
 void Progress::beginRing(const RingInfo &Info) {
   if (Enabled)
-    tick(Info.FileOffset);
+    tick(Info.Where.FileOffset); // the file's, not the plain offset
 }
 
 void Progress::tick(uint64_t FileOffset) {

@@ -18,6 +18,8 @@ std::string chunkTypeName(uint16_t Type) {
     return "ring";
   case format::ChunkType::WorkgroupTiming:
     return "timing";
+  case format::ChunkType::Compressed:
+    return "compressed";
   }
   return fmt::format("type {}", Type);
 }
@@ -35,7 +37,13 @@ std::error_code ChunkErrorInfo::convertToErrorCode() const {
 
 llvm::Error chunkError(const ChunkLocation &Where, uint64_t FileOffset,
                        const llvm::Twine &Problem) {
-  return llvm::make_error<ChunkErrorInfo>(Where, FileOffset, Problem.str());
+  if (Where.Compressed)
+    return llvm::make_error<ChunkErrorInfo>(
+        Where, Where.FileOffset,
+        fmt::format("{} (at byte {:#x} of the chunk decompressed)",
+                    Problem.str(), FileOffset - Where.PlainOffset));
+  return llvm::make_error<ChunkErrorInfo>(
+      Where, FileOffset - Where.PlainOffset + Where.FileOffset, Problem.str());
 }
 
 } // namespace wgtrace::viewer

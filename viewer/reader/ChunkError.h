@@ -28,6 +28,15 @@ struct ChunkLocation {
   /// Human name of the chunk type: "metadata", "ring", "type 7", or
   /// "unknown" when the header itself is unreadable.
   std::string TypeName = "unknown";
+  /// Where the chunk is in the file (FileOffset) and where it would be in
+  /// the same file with every compressed chunk decompressed (PlainOffset),
+  /// which is the offset the readers work with, so that a file and its
+  /// compressed copy give the same answers. Equal unless a compressed
+  /// chunk precedes or is this chunk. chunkError() names file offsets.
+  uint64_t FileOffset = 0;
+  uint64_t PlainOffset = 0;
+  /// The chunk is the content of a compressed chunk (at FileOffset).
+  bool Compressed = false;
 };
 
 /// The name used for a chunk type in messages.
@@ -56,7 +65,10 @@ private:
   std::string Problem;
 };
 
-/// An error at \p FileOffset inside the chunk \p Where.
+/// An error at \p FileOffset inside the chunk \p Where: a plain offset,
+/// which the error names as the file offset it is at (for a chunk read from
+/// a compressed one: the compressed chunk's offset, and the offset in the
+/// decompressed chunk after the problem).
 llvm::Error chunkError(const ChunkLocation &Where, uint64_t FileOffset,
                        const llvm::Twine &Problem);
 

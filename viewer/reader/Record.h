@@ -97,7 +97,9 @@ struct BufferInfo;
 /// How a ring chunk was decoded.
 struct RingInfo {
   ChunkLocation Where;
-  /// File offset of the ring's first byte (ring offset 0).
+  /// Offset of the ring's first byte (ring offset 0): a plain offset
+  /// (ChunkLocation), the file offset unless a compressed chunk precedes
+  /// or holds it.
   uint64_t FileOffset = 0;
   /// R: bytes of ring storage (a power of two).
   uint64_t Size = 0;

@@ -8,6 +8,10 @@
 
 #include <sys/mman.h>
 
+#ifdef WGTRACE_HAVE_ZSTD
+#include <zstd.h>
+#endif
+
 #include <algorithm>
 #include <cstring>
 
@@ -49,21 +53,156 @@ TraceFile TraceFile::fromBytes(ArrayRef<uint8_t> Bytes) {
   return File;
 }
 
+Error TraceFile::ChunkIterator::takeSkipped() {
+  Error All = Error::success();
+  for (SkippedChunk &S : Skipped)
+    All = joinErrors(std::move(All),
+                     make_error<ChunkErrorInfo>(S.Where, S.FileOffset,
+                                                std::move(S.Problem)));
+  Skipped.clear();
+  return All;
+}
+
+namespace {
+/// zstd can shrink data at most about 32768 times (a run of one byte:
+/// 128 KiB per 4-byte block); a frame claiming more is damaged or crafted,
+/// and is refused before its size is allocated.
+constexpr uint64_t kMaxCompressionRatio = 65536;
+
+#ifdef WGTRACE_HAVE_ZSTD
+ZSTD_DCtx *threadDecompressor() {
+  struct Holder {
+    ZSTD_DCtx *Context = ZSTD_createDCtx();
+    ~Holder() { ZSTD_freeDCtx(Context); }
+  };
+  static thread_local Holder H;
+  return H.Context;
+}
+#endif
+} // namespace
+
+/// The InnerLength of the compressed chunk \p Content when two witnesses
+/// agree on it: the header's checksum matches, or the zstd frame declares
+/// the same size (a bit flipped in one of them leaves the other).
+static std::optional<uint64_t> trustedInnerLength(ArrayRef<uint8_t> Content) {
+  format::CompressedChunkHeader H;
+  if (Content.size() < sizeof(H))
+    return std::nullopt;
+  std::memcpy(&H, Content.data(), sizeof(H));
+  ArrayRef<uint8_t> Frame = Content.drop_front(sizeof(H));
+  if (H.InnerLength < format::ringChunkContentLength(4096) ||
+      H.InnerLength > format::kMaxInnerLength ||
+      !format::isPowerOfTwo(H.InnerLength - format::kRingPadding))
+    return std::nullopt;
+  if (H.CompressedLength == Frame.size() &&
+      format::compressedChunkChecksum(H, Frame.data(), Frame.size()) ==
+          H.Checksum)
+    return H.InnerLength;
+#ifdef WGTRACE_HAVE_ZSTD
+  if (ZSTD_getFrameContentSize(Frame.data(), Frame.size()) == H.InnerLength)
+    return H.InnerLength;
+#endif
+  return std::nullopt;
+}
+
+Error TraceFile::ChunkIterator::decompress(Chunk &C) {
+  format::CompressedChunkHeader H;
+  if (C.Content.size() < sizeof(H))
+    return createStringError(
+        "compressed chunk of %llu bytes has no room for its %zu-byte header",
+        static_cast<unsigned long long>(C.Content.size()), sizeof(H));
+  std::memcpy(&H, C.Content.data(), sizeof(H));
+  ArrayRef<uint8_t> Frame = C.Content.drop_front(sizeof(H));
+  if (H.Magic != format::kCompressedChunkMagic)
+    return createStringError("compressed chunk header: bad magic 0x%x, "
+                             "expected 0x%x (\"WGCZ\")",
+                             H.Magic, format::kCompressedChunkMagic);
+  if (H.CompressedLength != Frame.size())
+    return createStringError(
+        "compressed chunk header says %llu bytes of frame, the chunk holds "
+        "%llu",
+        static_cast<unsigned long long>(H.CompressedLength),
+        static_cast<unsigned long long>(Frame.size()));
+  if (uint32_t Sum =
+          format::compressedChunkChecksum(H, Frame.data(), Frame.size());
+      Sum != H.Checksum)
+    return createStringError(
+        "checksum mismatch in the compressed chunk (0x%08x, header says "
+        "0x%08x): its header or frame is damaged",
+        Sum, H.Checksum);
+  if (H.Codec != uint16_t(format::Codec::Zstd))
+    return createStringError("unknown codec %u (1 is zstd)", H.Codec);
+  if (H.InnerType != uint16_t(format::ChunkType::DispatchRingBuffer) ||
+      H.InnerVersion != 0)
+    return createStringError("compressed chunk holds a chunk of type %u "
+                             "version %u; only ring chunks (type 1, version "
+                             "0) are compressed",
+                             H.InnerType, H.InnerVersion);
+  if (H.InnerLength > format::kMaxInnerLength ||
+      H.InnerLength / kMaxCompressionRatio > Frame.size())
+    return createStringError(
+        "compressed chunk claims %llu bytes from a %zu-byte frame",
+        static_cast<unsigned long long>(H.InnerLength), Frame.size());
+#ifdef WGTRACE_HAVE_ZSTD
+  unsigned long long Declared =
+      ZSTD_getFrameContentSize(Frame.data(), Frame.size());
+  if (Declared != H.InnerLength)
+    return createStringError(
+        "zstd frame %s, the header says %llu bytes",
+        Declared == ZSTD_CONTENTSIZE_ERROR
+            ? "is not a zstd frame"
+            : (Declared == ZSTD_CONTENTSIZE_UNKNOWN
+                   ? "does not say its size"
+                   : ("holds " + std::to_string(Declared) + " bytes").c_str()),
+        static_cast<unsigned long long>(H.InnerLength));
+  std::shared_ptr<uint8_t[]> Out(new uint8_t[H.InnerLength]);
+  size_t Got = ZSTD_decompressDCtx(threadDecompressor(), Out.get(),
+                                   H.InnerLength, Frame.data(), Frame.size());
+  if (ZSTD_isError(Got))
+    return createStringError("zstd: %s", ZSTD_getErrorName(Got));
+  if (Got != H.InnerLength)
+    return createStringError(
+        "zstd frame decompressed to %zu bytes, the header says %llu", Got,
+        static_cast<unsigned long long>(H.InnerLength));
+  C.Header = {format::kChunkMagic, H.InnerType, H.InnerVersion, H.InnerLength};
+  C.Content = ArrayRef<uint8_t>(Out.get(), H.InnerLength);
+  C.Decompressed = std::move(Out);
+  C.Where.TypeName = chunkTypeName(H.InnerType);
+  return Error::success();
+#else
+  return createStringError("this wgtrace-view was built without libzstd "
+                           "(WGTRACE_ZSTD=OFF or libzstd-dev missing): it "
+                           "cannot read compressed chunks");
+#endif
+}
+
 Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
+  // A loop, not a recursion: a file may hold many damaged chunks.
+  for (;;) {
+    bool Skip = false;
+    Expected<bool> More = read(C, Skip);
+    if (!More || !Skip)
+      return More;
+  }
+}
+
+Expected<bool> TraceFile::ChunkIterator::read(Chunk &C, bool &Skip) {
   if (Offset >= Bytes.size())
     return false;
   C = Chunk();
   C.Where.Index = Index;
-  C.Offset = Offset;
+  C.Where.FileOffset = Offset;
+  C.Where.PlainOffset = Plain;
+  C.Offset = Plain;
   uint64_t Left = Bytes.size() - Offset;
   if (Left < format::kChunkHeaderSize)
-    return chunkError(C.Where, Offset,
+    return chunkError(C.Where, C.Offset,
                       Twine("truncated chunk header: ") + Twine(Left) + " of " +
                           Twine(format::kChunkHeaderSize) +
                           " bytes before the end of the file");
   std::memcpy(&C.Header, Bytes.data() + Offset, sizeof(C.Header));
   if (C.Header.Magic != format::kChunkMagic)
-    return chunkError(C.Where, Offset,
+    return chunkError(C.Where, C.Offset,
                       Twine("bad magic 0x") + Twine::utohexstr(C.Header.Magic) +
                           ", expected 0x" +
                           Twine::utohexstr(format::kChunkMagic) +
@@ -71,14 +210,15 @@ Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
   C.Where.TypeName = chunkTypeName(C.Header.Type);
   if (C.Header.Type != uint16_t(format::ChunkType::DispatchMetadata) &&
       C.Header.Type != uint16_t(format::ChunkType::DispatchRingBuffer) &&
-      C.Header.Type != uint16_t(format::ChunkType::WorkgroupTiming))
-    return chunkError(C.Where, Offset,
+      C.Header.Type != uint16_t(format::ChunkType::WorkgroupTiming) &&
+      C.Header.Type != uint16_t(format::ChunkType::Compressed))
+    return chunkError(C.Where, C.Offset,
                       Twine("unknown chunk type ") + Twine(C.Header.Type));
   // Version 1 timing chunks (format extension 1) start with a header.
   if (C.Header.Version != 0 &&
       !(C.Header.Type == uint16_t(format::ChunkType::WorkgroupTiming) &&
         C.Header.Version == format::kTimingChunkVersion))
-    return chunkError(C.Where, Offset + 6,
+    return chunkError(C.Where, C.Offset + 6,
                       Twine("unsupported chunk version ") +
                           Twine(C.Header.Version));
   uint64_t Available = Left - format::kChunkHeaderSize;
@@ -97,9 +237,33 @@ Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
       Bytes.slice(Offset + format::kChunkHeaderSize, C.Header.ContentLength);
   // The last chunk's alignment padding may be missing: IREE's reader stops
   // at the end of the file as well.
-  Offset += format::kChunkHeaderSize +
-            format::alignUp(C.Header.ContentLength, format::kChunkAlignment);
+  const uint64_t Next = std::min<uint64_t>(
+      format::nextChunkOffset(Offset, C.Header.ContentLength), Bytes.size());
+  C.FileLength = Next - Offset;
+  Offset = Next;
   ++Index;
+  if (C.Header.Type != uint16_t(format::ChunkType::Compressed)) {
+    Plain += C.FileLength;
+    return true;
+  }
+  // Handed out as the chunk it holds, at its plain offset.
+  C.Where.Compressed = true;
+  if (Error E = decompress(C)) {
+    // Its header said where the next chunk starts: only it is lost, if
+    // the size it had decompressed is known too (the chunks after it are
+    // at plain offsets past it). Otherwise the reading stops here.
+    std::optional<uint64_t> Length = trustedInnerLength(C.Content);
+    if (!Length)
+      return make_error<ChunkErrorInfo>(
+          C.Where, C.Where.FileOffset,
+          toString(std::move(E)) +
+              "; its decompressed size is not known either");
+    Plain = format::nextChunkOffset(Plain, *Length);
+    Skipped.push_back({C.Where, C.Where.FileOffset, toString(std::move(E))});
+    Skip = true;
+    return true;
+  }
+  Plain = format::nextChunkOffset(Plain, C.Header.ContentLength);
   return true;
 }
 

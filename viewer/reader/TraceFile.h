@@ -20,17 +20,24 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace wgtrace::viewer {
 
 /// One chunk whose header and extent have been validated.
 struct Chunk {
   ChunkLocation Where;
-  /// File offset of the chunk header.
+  /// Offset of the chunk header: its plain offset (ChunkLocation), which
+  /// is the file offset in a file without compressed chunks.
   uint64_t Offset = 0;
   format::ChunkHeader Header{};
   /// The content_length bytes after the header (no padding).
   llvm::ArrayRef<uint8_t> Content;
+  /// A chunk read from a compressed chunk: the header and content of the
+  /// chunk it holds, decompressed into memory that Content points into.
+  std::shared_ptr<const uint8_t[]> Decompressed;
+  /// The bytes the chunk takes in the file, header and padding included.
+  uint64_t FileLength = 0;
 
   uint64_t contentOffset() const { return Offset + format::kChunkHeaderSize; }
   format::ChunkType type() const {
@@ -62,8 +69,19 @@ public:
     /// Fills \p C with the next chunk and returns true, returns false at the
     /// end of the file, or an error for a damaged header. Known chunk types
     /// only: an unknown type is an error because its length cannot be
-    /// trusted to skip it (IREE's tool stops there too).
+    /// trusted to skip it (IREE's tool stops there too). A compressed
+    /// chunk is handed out decompressed, as the chunk it holds; one whose
+    /// frame is damaged (its checksum, its sizes, what zstd says) is
+    /// skipped, its header having said where the next chunk is, and its
+    /// error kept for takeSkipped().
     llvm::Expected<bool> next(Chunk &C);
+
+    /// The errors of the compressed chunks skipped since the last call
+    /// (one line each), or success.
+    llvm::Error takeSkipped();
+    /// How many chunks takeSkipped() would report: ring chunks all (only
+    /// ring chunks are compressed), which timing chunks count back over.
+    size_t skipped() const { return Skipped.size(); }
 
     /// After next() reported a chunk cut by the end of the file: that chunk
     /// with the content the file holds (shorter than content_length), so
@@ -73,9 +91,25 @@ public:
     uint64_t missingBytes() const { return Missing; }
 
   private:
+    /// Decompresses the compressed chunk \p C into C itself; an error
+    /// says what is wrong with it.
+    llvm::Error decompress(Chunk &C);
+    /// next() for one chunk; sets \p Skip for a damaged compressed one.
+    llvm::Expected<bool> read(Chunk &C, bool &Skip);
+
     llvm::ArrayRef<uint8_t> Bytes;
     uint64_t Offset = 0;
+    /// The plain offset of the next chunk (ChunkLocation).
+    uint64_t Plain = 0;
     unsigned Index = 0;
+    /// The skipped chunks' errors (copies of ChunkErrorInfo's fields: an
+    /// iterator is copied, an Error cannot be).
+    struct SkippedChunk {
+      ChunkLocation Where;
+      uint64_t FileOffset;
+      std::string Problem;
+    };
+    std::vector<SkippedChunk> Skipped;
     std::optional<Chunk> Cut;
     uint64_t Missing = 0;
   };

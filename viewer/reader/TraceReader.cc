@@ -257,12 +257,16 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
       for (AnalysisTool *T : Tools)
         T->endWorkgroups(Ended);
   };
+  // Compressed chunks whose frame is damaged: skipped (the chunks after
+  // them are read), each reported in one line after what came before.
+  Error Skipped = Error::success();
   auto EndPass = [&](Error E) {
     Joiner.endFile();
     EndWorkgroups();
     if (FirstPass)
       finishCensus(Joiner, Buffers);
-    return E;
+    Skipped = joinErrors(std::move(Skipped), It.takeSkipped());
+    return joinErrors(std::move(Skipped), std::move(E));
   };
 
   Chunk C;
@@ -271,6 +275,14 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
   std::optional<Error> CutError;
   while (true) {
     Expected<bool> More = It.next(C);
+    // A skipped compressed chunk is a ring chunk without records: the
+    // timing chunks that name ring chunks by counting back count it.
+    for (size_t I = It.skipped(); I; --I) {
+      RingTrailers.emplace_back();
+      RingOffsets.emplace_back();
+      PreviousIsRing = true;
+    }
+    Skipped = joinErrors(std::move(Skipped), It.takeSkipped());
     if (!More) {
       const Chunk *Cut = It.cutChunk();
       if (!Cut || Cut->type() != format::ChunkType::DispatchRingBuffer ||
@@ -395,8 +407,13 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
         consumeError(std::move(*CutError));
       return EndPass(D.takeError());
     }
-    D->onConsumed(
-        [this](uint64_t Begin, uint64_t End) { File.release(Begin, End); });
+    // A decompressed chunk is in memory of its own, not in the mapping.
+    // The decoder names plain offsets (ChunkLocation).
+    if (!C.Where.Compressed)
+      D->onConsumed([this, Shift = C.Where.FileOffset - C.Where.PlainOffset](
+                        uint64_t Begin, uint64_t End) {
+        File.release(Begin + Shift, End + Shift);
+      });
     const RingInfo &Info = D->info();
     if (FirstPass)
       countRing(Info);
@@ -460,7 +477,11 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
     EndWorkgroups();
     std::sort(Offsets.begin(), Offsets.end());
     // Tools keep no pointers into a ring after endRing().
-    File.release(C.Offset, C.contentOffset() + C.Content.size());
+    File.release(C.Where.FileOffset, C.Where.Compressed
+                                         ? C.Where.FileOffset + C.FileLength
+                                         : C.Where.FileOffset +
+                                               format::kChunkHeaderSize +
+                                               C.Content.size());
     if (CutError) {
       // Damage before the cut is the first thing wrong.
       if (E) {

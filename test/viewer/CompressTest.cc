@@ -1,0 +1,164 @@
+//===- CompressTest.cc - Compressed traces: compress, decompress, read ----===//
+
+#include "CliRun.h"
+#include "TraceBuilder.h"
+
+#include "wgtrace/format.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+
+namespace {
+
+/// Three rings of 16 KiB (two workgroups each, one nested call), their
+/// timing chunks after them and a run record: every chunk kind a
+/// compressed file holds.
+std::vector<uint8_t> threeRings() {
+  ExtensionSpec X;
+  X.FunctionParams = {{{"a", "float *", 1, 0, 4, true}}, {}};
+  X.SiteDirect = {false, true};
+  X.AccessSites = {{"k.cc", 5, 3, 0, "outer", "a[i]"}};
+  TraceBuilder B;
+  B.metadata({{"outer", {}, {}, {"void outer() {}"}}, {"inner", {}, {}, {}}},
+             {0, 1}, &X);
+  for (uint32_t Ring = 0; Ring < 3; ++Ring) {
+    RingBuilder R(16384, 0);
+    for (uint32_t W = 0; W < 2; ++W) {
+      R.workgroup(0, {W, Ring, 0}, {2, 3, 1}, Ring);
+      R.value(format::ValueType::BufferBase, 0, 0x10000);
+      R.value(format::ValueType::BufferExtent, 0, 4096);
+      for (uint64_t I = 0; I < 200; ++I)
+        R.load((0x10000 + 4 * ((I * 7 + W) % 1024)) | format::accessSiteBits(1),
+               4);
+      R.store(0x20000 + 8 * W, 8);
+    }
+    R.print("ring " + std::to_string(Ring));
+    format::RingTrailer T{};
+    T.RingId = Ring;
+    T.RingSize = 16384;
+    R.trailer(T);
+    B.ring(R);
+  }
+  for (uint32_t Ring = 0; Ring < 3; ++Ring)
+    B.timing({3 - Ring, Ring, 0}, {{0, 10 + Ring, 20 + Ring, Ring, 0}});
+  return B.bytes();
+}
+
+std::vector<uint8_t> bytesOf(const std::string &Path) {
+  std::string S = slurp(Path);
+  return std::vector<uint8_t>(S.begin(), S.end());
+}
+
+/// The chunk types of a file, in order, as its headers say.
+std::vector<uint16_t> chunkTypes(const std::vector<uint8_t> &Bytes) {
+  std::vector<uint16_t> Types;
+  for (uint64_t At = 0; At + format::kChunkHeaderSize <= Bytes.size();) {
+    format::ChunkHeader H;
+    std::memcpy(&H, Bytes.data() + At, sizeof(H));
+    Types.push_back(H.Type);
+    At = format::nextChunkOffset(At, H.ContentLength);
+  }
+  return Types;
+}
+
+constexpr uint16_t kCompressed = uint16_t(format::ChunkType::Compressed);
+
+TEST(Compress, RoundTripIsByteIdentical) {
+  std::string Raw = writeTrace("raw.bin", threeRings());
+  std::string Zst = tempPath("raw.zst.bin"), Back = tempPath("back.bin");
+  ViewRun C = view("compress " + Raw + " " + Zst);
+  ASSERT_EQ(C.Status, 0) << C.Err;
+  EXPECT_NE(C.Err.find("3 of 7 chunks compressed"), std::string::npos) << C.Err;
+  std::vector<uint8_t> Compressed = bytesOf(Zst);
+  EXPECT_EQ(chunkTypes(Compressed),
+            (std::vector<uint16_t>{0, kCompressed, kCompressed, kCompressed,
+                                   0x8001, 0x8001, 0x8001}));
+  EXPECT_LT(Compressed.size(), threeRings().size() / 4);
+  ViewRun D = view("decompress " + Zst + " " + Back);
+  ASSERT_EQ(D.Status, 0) << D.Err;
+  EXPECT_EQ(bytesOf(Back), threeRings());
+}
+
+TEST(Compress, EveryReportIsTheSame) {
+  std::string Raw = writeTrace("rep.bin", threeRings());
+  std::string Zst = tempPath("rep.zst.bin");
+  ASSERT_EQ(view("compress --level 9 " + Raw + " " + Zst).Status, 0);
+  for (const char *Report :
+       {"dump", "summary", "summary --json", "races --json", "footprint --json",
+        "cache --json", "export --format csv", "export", "dump --iree-compat",
+        "summary --by line"}) {
+    ViewRun A = view(std::string(Report) + " " + Raw);
+    ViewRun B = view(std::string(Report) + " " + Zst);
+    EXPECT_EQ(A.Status, B.Status) << Report;
+    EXPECT_EQ(A.Out, B.Out) << Report;
+    EXPECT_FALSE(A.Out.empty()) << Report;
+  }
+  // convert --iree reads it too, and writes the same IREE file.
+  std::string IreeA = tempPath("a.iree"), IreeB = tempPath("b.iree");
+  ASSERT_EQ(view("convert --iree " + Raw + " -o " + IreeA).Status, 0);
+  ASSERT_EQ(view("convert --iree " + Zst + " -o " + IreeB).Status, 0);
+  EXPECT_EQ(bytesOf(IreeA), bytesOf(IreeB));
+}
+
+TEST(Compress, DamagedChunkLosesOnlyItself) {
+  std::string Raw = writeTrace("dmg.bin", threeRings());
+  std::string Zst = tempPath("dmg.zst.bin");
+  ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
+  std::vector<uint8_t> Bytes = bytesOf(Zst);
+  // A byte in the middle of the second ring's frame.
+  uint64_t At = 0, Second = 0;
+  unsigned Index = 0;
+  for (uint16_t Type : chunkTypes(Bytes)) {
+    format::ChunkHeader H;
+    std::memcpy(&H, Bytes.data() + At, sizeof(H));
+    if (Type == kCompressed && ++Index == 2)
+      Second = At;
+    At = format::nextChunkOffset(At, H.ContentLength);
+  }
+  ASSERT_NE(Second, 0u);
+  Bytes[Second + 16 + 32 + 20] ^= 0x10;
+  std::string Damaged = writeTrace("dmg2.bin", Bytes);
+  ViewRun R = view("dump " + Damaged);
+  EXPECT_EQ(R.Status, 2);
+  char Where[64];
+  std::snprintf(Where, sizeof(Where), "offset %#llx: chunk 2 (compressed): ",
+                static_cast<unsigned long long>(Second));
+  EXPECT_NE(R.Err.find(std::string(Where) +
+                       "checksum mismatch in the compressed chunk"),
+            std::string::npos)
+      << R.Err;
+  // One line for it (the timing chunks after it still name their rings);
+  // the other two rings are read in full.
+  EXPECT_EQ(std::count(R.Err.begin(), R.Err.end(), '\n'), 1) << R.Err;
+  EXPECT_NE(R.Out.find("ring 0"), std::string::npos) << R.Out;
+  EXPECT_EQ(R.Out.find("ring 1"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("ring 2"), std::string::npos) << R.Out;
+  // decompress refuses it and leaves nothing behind.
+  std::string Out = tempPath("dmg-out.bin");
+  ViewRun D = view("decompress " + Damaged + " " + Out);
+  EXPECT_EQ(D.Status, 2);
+  EXPECT_NE(D.Err.find("checksum mismatch"), std::string::npos) << D.Err;
+  EXPECT_EQ(access(Out.c_str(), F_OK), -1);
+}
+
+TEST(Compress, RefusesItsInputAsOutputAndBadLevels) {
+  std::string Raw = writeTrace("same.bin", threeRings());
+  ViewRun Same = view("compress " + Raw + " " + Raw);
+  EXPECT_EQ(Same.Status, 1);
+  EXPECT_NE(Same.Err.find("is the input"), std::string::npos) << Same.Err;
+  EXPECT_EQ(bytesOf(Raw), threeRings());
+  ViewRun Level = view("compress --level 0 " + Raw + " " + tempPath("l.bin"));
+  EXPECT_EQ(Level.Status, 1);
+  EXPECT_NE(Level.Err.find("--level '0' is not a zstd level"),
+            std::string::npos)
+      << Level.Err;
+  ViewRun Args = view("decompress " + Raw);
+  EXPECT_EQ(Args.Status, 1);
+}
+
+} // namespace
