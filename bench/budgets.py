@@ -90,6 +90,10 @@ BUDGETS = (
               "%s: stream mode <= 3x ring mode (trace in /dev/shm)" % k,
               RUNTIME_MD + " Stream mode: what bounds it")
        for k in KERNEL_LIMITS]
+    + [Budget("runtime.compress.size.%s" % k, "runtime",
+              "%s: WGTRACE_COMPRESS=zstd trace <= 1/10 of the plain one (zstd / plain)" % k,
+              "docs/FORMAT.md Compressed chunk")
+       for k in KERNEL_LIMITS]
     + [
         Budget("rewriter.speed", "rewriter",
                "wgtrace-rewrite <= 1.5x clang -fsyntax-only, every sample and a generated file",

@@ -18,12 +18,19 @@
             ring mode's time; the rates at which it adds pages to a file by
             write(2) and by prefaulting a shared mapping (the no-copy
             alternative); and stream mode with the trace on the disk.
+  compress  the four kernels with WGTRACE_COMPRESS=zstd against without,
+            one run each (--reps=1), the trace in /dev/shm: the trace's
+            size (budget: at most 1/10 of the plain one), ring mode's time
+            outside the kernel (writing the ring at exit), stream mode's
+            kernel time (the writer thread compressing while it runs), and
+            wgtrace-view summary on the compressed trace against the plain
+            one (decoded on one core; reported, no budget).
 
 Each pair runs in rotation --pairs times; the script prints the median and
 min-max of the ratios. Ratios, not times: the machine is shared and noisy.
 
 Usage: bench/runtime_budgets.py [--build build] [--pairs 5] [--quick]
-                                [--only threads|filter|stream]
+                                [--only threads|filter|stream|compress]
 """
 import mmap
 import os
@@ -134,7 +141,7 @@ def write_seconds(directory, length):
 
 def main():
     args, bench, pairs = bench_args.parse(lambda parser: parser.add_argument(
-        "--only", choices=["threads", "filter", "stream"], help="measure one budget"))
+        "--only", choices=["threads", "filter", "stream", "compress"], help="measure one budget"))
     wanted = lambda part: args.only in (None, part)
     failures, wrong = [], []
     results = Results(args.json)
@@ -148,6 +155,8 @@ def main():
         filtered(args, exe, work, pairs, failures, wrong, results)
     if wanted("stream"):
         stream(args, exe, work, shm, pairs, failures, wrong, results)
+    if wanted("compress"):
+        compress(args, exe, shm, pairs, failures, wrong, results)
     results.write()
 
     for f in failures:
@@ -266,6 +275,62 @@ def stream(args, exe, work, shm, pairs, failures, wrong, results):
                 "bounded by the machine: writing its records alone takes %.2fx ring mode's time" % bound
                 if bound > 3.0 else "not bounded by the machine's file write rate"))
 
+
+
+def summary_seconds(view, trace):
+    start = time.monotonic()
+    proc = subprocess.run([view, "summary", trace], capture_output=True, text=True)
+    if proc.returncode not in (0, 3):
+        sys.exit("summary %s failed (%d): %s" % (trace, proc.returncode, proc.stderr))
+    return time.monotonic() - start, proc.stdout
+
+
+def compress(args, exe, shm, pairs, failures, wrong, results):
+    """WGTRACE_COMPRESS=zstd against the plain trace, per kernel."""
+    view = os.path.join(args.build, "bin", "wgtrace-view")
+    print("kernel       plain MiB  zstd/plain size (budget 0.1)  ring: exit zstd/plain  "
+          "stream: kernel zstd/plain  summary zstd/plain")
+    for kernel, size in KERNELS.items():
+        if args.quick:
+            size = 1 << 16 if kernel == "simple_mul" else 128
+        sizes, exits, streams, summaries = [], [], [], []
+        plain_trace = os.path.join(shm, "plain.bin")
+        packed_trace = os.path.join(shm, "zstd.bin")
+        for _ in range(pairs):
+            outside = {}
+            for name, trace, extra in (("plain", plain_trace, {}),
+                                       ("zstd", packed_trace, {"WGTRACE_COMPRESS": "zstd"})):
+                # One run, a ring that holds it: the whole trace is written
+                # at exit, and the time outside the kernel is mostly that.
+                env = dict(extra, WGTRACE_FILE=trace, WGTRACE_BUFFER_SIZE="1g")
+                kernel_s, checksum, wall = run(exe(kernel), ["--size=%d" % size, "--reps=1"], env)
+                outside[name] = wall - kernel_s
+                stream_env = dict(extra, WGTRACE_FILE=trace + ".stream", WGTRACE_MODE="stream")
+                stream_s, stream_sum, _ = run(exe(kernel), ["--size=%d" % size, "--reps=1"], stream_env)
+                os.unlink(trace + ".stream")
+                outside[name + "-stream"] = stream_s
+                if len({checksum, stream_sum}) != 1:
+                    wrong.append("%s %s: checksums %s, %s" % (kernel, name, checksum, stream_sum))
+            plain_size, packed_size = os.path.getsize(plain_trace), os.path.getsize(packed_trace)
+            sizes.append(packed_size / plain_size)
+            exits.append(outside["zstd"] / outside["plain"])
+            streams.append(outside["zstd-stream"] / outside["plain-stream"])
+            plain_s, plain_out = summary_seconds(view, plain_trace)
+            packed_s, packed_out = summary_seconds(view, packed_trace)
+            if plain_out != packed_out:
+                wrong.append("%s: summary of the compressed trace differs" % kernel)
+            summaries.append(packed_s / plain_s)
+        met = statistics.median(sizes) <= 0.1
+        results.add("runtime.compress.size.%s" % kernel, statistics.median(sizes), met,
+                    "%.3f (%.1fx smaller; %.0f MiB plain)" % (
+                        statistics.median(sizes), 1 / statistics.median(sizes), plain_size / 2**20))
+        if not met:
+            failures.append("%s: compressed trace %.3f of the plain one" % (kernel, statistics.median(sizes)))
+        print("%-12s %9.1f  %s %-4s  %s  %s  %s" % (
+            kernel, plain_size / 2**20, summary(sizes), "ok" if met else "OVER", summary(exits),
+            summary(streams), summary(summaries)))
+        os.unlink(plain_trace)
+        os.unlink(packed_trace)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,11 @@ and in stream mode alike (one build serves both); built with FILTER
 "workgroup=2-3", only those workgroups record their accesses unless
 WGTRACE_FILTER says otherwise.
 
+Built with COMPRESS zstd:3, its ring chunks are compressed chunks unless
+WGTRACE_COMPRESS=none says otherwise.
+
 Usage: build_settings_test.py <program> <default program> <filtered program>
-       <workdir>
+       <workdir> [<compressed program>]
 """
 import os
 import struct
@@ -20,6 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, clean_env, finish  # noqa: E402
 
 PROGRAM, DEFAULT, FILTERED, WORK = sys.argv[1:5]
+# Built with COMPRESS zstd:3, in a build with libzstd.
+COMPRESSED = sys.argv[5] if len(sys.argv) > 5 else None
 os.makedirs(WORK, exist_ok=True)
 def chunks(path, env_extra=None, program=None):
     result = subprocess.run([program or PROGRAM, "--instrument_file=" + path], env=clean_env(env_extra),
@@ -103,5 +108,13 @@ for env, selected in (({}, {2, 3}), ({"WGTRACE_FILTER": "workgroup=5"}, {5})):
           "FILTER %s: workgroups %s" % (env, [x for x, _ in per]))
     check(all(n == (128 if x in selected else 0) for x, n in per),
           "FILTER %s: memory records per workgroup %s" % (env, per))
+
+if COMPRESSED:
+    found = chunks(os.path.join(WORK, "compressed.bin"), program=COMPRESSED)
+    types = sorted(set(t for t, _ in found))
+    check(types == [0, 0x8002], "COMPRESS zstd:3: chunk types %s" % types)
+    found = chunks(os.path.join(WORK, "uncompressed.bin"), {"WGTRACE_COMPRESS": "none"}, program=COMPRESSED)
+    types = sorted(set(t for t, _ in found))
+    check(types == [0, 1], "COMPRESS zstd:3 with WGTRACE_COMPRESS=none: chunk types %s" % types)
 
 finish()

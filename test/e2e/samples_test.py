@@ -163,6 +163,36 @@ compat = subprocess.run([VIEW, "dump", "--iree-compat", path], capture_output=Tr
 check(compat.returncode == 0 and compat.stdout.count("| LOAD ") + compat.stdout.count("| STORE ") == records,
       "simple_mul at 64kib: dump --iree-compat exits %d" % compat.returncode)
 
+# WGTRACE_COMPRESS=zstd, in ring and stream mode: the compressed trace is
+# much smaller and every count of summary --json is the raw run's (both runs
+# without address randomisation, so that the buffers are where they were).
+def summary_json(path):
+    result = subprocess.run([VIEW, "summary", "--json", path], capture_output=True, text=True)
+    check(result.returncode == 0, "summary --json %s: %s" % (path, result.stderr))
+    return result.stdout
+
+
+def unrandomised(program, path, extra_env):
+    return subprocess.run(["setarch", "-R", os.path.join(SAMPLES, program), "--instrument_file=" + path],
+                          env=clean_env(extra_env), capture_output=True, text=True)
+
+
+if os.environ.get("WGTRACE_HAVE_ZSTD") == "1":
+    for program in ("matmul", "stencil"):
+        for mode in ("ring", "stream"):
+            raw = os.path.join(WORK, "%s_%s_raw.bin" % (program, mode))
+            packed = os.path.join(WORK, "%s_%s_zstd.bin" % (program, mode))
+            env = {"WGTRACE_MODE": mode, "WGTRACE_BUFFER_SIZE": "64kib"}
+            first = unrandomised(program, raw, env)
+            second = unrandomised(program, packed, dict(env, WGTRACE_COMPRESS="zstd"))
+            check(first.returncode == 0 and second.returncode == 0 and first.stdout == second.stdout,
+                  "%s %s: compressed run differs from the raw one" % (program, mode))
+            check(os.path.getsize(packed) * 10 <= os.path.getsize(raw),
+                  "%s %s: compressed %d bytes, raw %d" % (program, mode, os.path.getsize(packed),
+                                                          os.path.getsize(raw)))
+            check(summary_json(raw) == summary_json(packed),
+                  "%s %s: summary --json of the compressed trace differs" % (program, mode))
+
 # out_of_bounds: both builds die of SIGSEGV; the trace keeps the 7 good
 # workgroups and the faulting one's first (faulting) store.
 plain = run("out_of_bounds_plain")
