@@ -378,9 +378,9 @@ public:
 };
 
 /// Run-time defaults a program was built with (wgtrace_instrument_target's
-/// BUFFER_SIZE, TIMING, FILTER and COMPRESS; null: none). The environment variables
-/// still override them. Define one at namespace scope: it takes effect
-/// before the runtime reads its settings, which it does when the first
+/// BUFFER_SIZE, TIMING, FILTER and COMPRESS; null: none). The environment
+/// variables still override them. Define one at namespace scope: it takes
+/// effect before the runtime reads its settings, which it does when the first
 /// workgroup runs.
 struct BuildSettings {
   BuildSettings(const char *BufferSize, bool Timing);
