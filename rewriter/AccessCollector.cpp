@@ -11,11 +11,13 @@
 #include "ValueCalls.h"
 #include "VectorCalls.h"
 
+#include "wgtrace/format.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cstring>
@@ -65,11 +67,11 @@ bool AccessCollector::TraverseStmt(Stmt *S, DataRecursionQueue *Queue) {
         return true;
       if (auto *A = dyn_cast<OMPAtomicDirective>(D))
         return traverseOmpAtomic(A);
-      if (isa<OMPCriticalDirective>(D)) {
-        // Without the queue: traversed now, while the depth says so.
-        ++OmpCriticalDepth;
+      if (auto *C = dyn_cast<OMPCriticalDirective>(D)) {
+        // Without the queue: traversed now, while the stack says so.
+        OmpCritical.push_back(C->getDirectiveName().getAsString());
         bool Result = Base::TraverseStmt(S);
-        --OmpCriticalDepth;
+        OmpCritical.pop_back();
         return Result;
       }
     }
@@ -823,24 +825,27 @@ void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
   // What a helper's parameter or a local reference refers to may be the
   // kernel's own stack: the runtime tells (WGTRACE_LOAD_REF_AT).
   const bool ThroughReference = Model.mayBeKernelStack(E);
-  // In an OpenMP critical section: synchronised with the other critical
-  // sections' accesses as atomic operations are with each other.
-  if (OmpCriticalDepth > 0 &&
+  // In an OpenMP critical section: a Critical mark with the section's name
+  // hashed, so that races takes it for synchronised with the accesses of
+  // sections of the same name only; the access site names the section.
+  if (!OmpCritical.empty() &&
       (Kind == AccessKind::Load || Kind == AccessKind::Store ||
        Kind == AccessKind::Update)) {
-    const AccessKind Marked = Kind == AccessKind::Load ? AccessKind::AtomicLoad
-                              : Kind == AccessKind::Store
-                                  ? AccessKind::AtomicStore
-                                  : AccessKind::AtomicUpdate;
-    RC.Tables.HasAtomics = true;
-    RC.wrapAccess(E, Marked,
-                  [&](unsigned Site) {
-                    AccessWrap W = RewriteContext::accessMacro(
-                        Kind, Site, ThroughReference);
-                    W.Open.insert(std::strlen("WGTRACE_"), "OMP_CRITICAL_");
-                    return W;
-                  },
-                  {/*Stackable=*/false, Spelled, nullptr});
+    const std::string &Name = OmpCritical.back();
+    const std::string Hash =
+        "0x" + llvm::utohexstr(format::criticalNameHash(Name)) + "ull, ";
+    unsigned Site =
+        RC.wrapAccess(E, Kind,
+                      [&](unsigned Site) {
+                        AccessWrap W = RewriteContext::accessMacro(
+                            Kind, Site, ThroughReference);
+                        W.Open.insert(std::strlen("WGTRACE_"), "OMP_CRITICAL_");
+                        W.Open += Hash;
+                        return W;
+                      },
+                      {/*Stackable=*/false, Spelled, nullptr});
+    if (Site)
+      RC.Tables.AccessSites[Site - 1].Critical = Name;
     return;
   }
   RC.wrapAccess(E, Kind,

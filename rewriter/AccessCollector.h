@@ -161,9 +161,9 @@ private:
   MemoryModel Model;
   /// Collecting an OpenMP loop's body.
   bool InOmpBody = false;
-  /// `#pragma omp critical` constructs the traversal is in: their
-  /// accesses are recorded with the atomic mark.
-  unsigned OmpCriticalDepth = 0;
+  /// The names of the `omp critical` constructs around the access being
+  /// wrapped, innermost last ("" for the unnamed one).
+  std::vector<std::string> OmpCritical;
   /// The object of the `omp atomic` construct being traversed: its uses
   /// in the statement are not wrapped.
   const clang::Expr *OmpAtomicObject = nullptr;

@@ -457,55 +457,78 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
       statementEnd(Outer, SM, RC.Ctx.getLangOpts(), Code);
   if (!LoopEnd)
     return Untraced("its loop ends in a macro, which wgtrace cannot rewrite");
-  // Each loop's bounds, evaluated once more by the launch before the loop.
+  // Each loop's bounds and step stay in the loop, evaluated by OpenMP as
+  // it evaluates them (by each thread of the team, as many times as it
+  // needs), wrapped so that each evaluation notes its value in the
+  // thread's OmpBounds: nothing is evaluated once more (a bound may call a
+  // function, have side effects or cost), and the loop keeps the
+  // canonical form OpenMP requires.
+  const std::string Launch = "wgtrace_omp_" + std::to_string(Sites.size());
+  const std::string Bounds =
+      "wgtrace_omp_bounds_" + std::to_string(Sites.size());
   std::string Dims;
   std::string Variables;
-  for (const OmpLoopLevel &Level : Nest.Levels) {
-    auto Text = [&](const Expr *E) -> std::optional<std::string> {
+  struct Wrap {
+    std::pair<unsigned, unsigned> Range;
+    std::string Open;
+  };
+  std::vector<Wrap> Wraps;
+  for (size_t K = 0; K < Nest.Levels.size(); ++K) {
+    const OmpLoopLevel &Level = Nest.Levels[K];
+    std::optional<std::string> Lower, Bound, Step = std::string("int");
+    auto Take = [&](const Expr *E, const char *Noter,
+                    std::optional<std::string> &Type) {
       bool InMacro = false;
       auto Range = RC.editRange(E->getSourceRange(), InMacro);
-      if (!Range)
-        return std::nullopt;
-      return Code.slice(Range->first, Range->second).str();
+      if (!Range) {
+        Type = std::nullopt;
+        return;
+      }
+      // decltype keeps a template's loop generic; an expression with side
+      // effects (`m--`) would be one that decltype never evaluates, which
+      // compilers warn of: its type is spelled instead.
+      if (E->HasSideEffects(RC.Ctx))
+        Type = E->getType().getUnqualifiedType().getAsString(
+            RC.Ctx.getPrintingPolicy());
+      else
+        Type =
+            "decltype(" + Code.slice(Range->first, Range->second).str() + ")";
+      Wraps.push_back({*Range, std::string("::wgtrace::detail::") + Noter +
+                                   "<" + std::to_string(K) + ">(" + Bounds +
+                                   ", "});
     };
-    for (const Expr *E : {Level.Lower, Level.Bound, Level.Step})
-      // Definite side effects only: `i < v.size()` calls a function
-      // that OpenMP already requires to give the same value each time.
-      if (E && E->HasSideEffects(RC.Ctx, /*IncludePossibleEffects=*/false))
-        return Untraced("its loop's bounds or step have side effects, which "
-                        "the launch before the loop would repeat");
-    std::optional<std::string> Lower = Text(Level.Lower);
-    std::optional<std::string> Bound = Text(Level.Bound);
-    std::optional<std::string> Step =
-        Level.Step ? Text(Level.Step) : std::optional<std::string>("1");
+    Take(Level.Lower, "ompLower", Lower);
+    Take(Level.Bound, "ompBound", Bound);
+    if (Level.Step)
+      Take(Level.Step, "ompStep", Step);
     if (!Lower || !Bound || !Step)
       return Untraced("its loop's bounds are written partly in a macro, which "
-                      "wgtrace cannot copy");
+                      "wgtrace cannot rewrite");
     if (!Dims.empty())
       Dims += ", ";
-    Dims += "::wgtrace::detail::ompDim(" + *Lower + ", " + *Bound + ", " +
-            (Level.Negate ? "-(" + *Step + ")" : "(" + *Step + ")") +
-            ", ::wgtrace::detail::OmpCompare::" + Level.Compare + ")";
+    Dims += "::wgtrace::detail::OmpDim<" + *Lower + ", " + *Bound + ", " +
+            *Step + (Level.Negate ? ", true" : ", false") +
+            ", ::wgtrace::detail::OmpCompare::" + Level.Compare + ">";
     Variables += ", " + Level.Var->getName().str();
   }
   // The iteration's prologue opens the body of the innermost loop.
   const unsigned Index = static_cast<unsigned>(Functions.size());
-  const std::string Launch = "wgtrace_omp_" + std::to_string(Sites.size());
   std::vector<const VarDecl *> Shared =
       sharedVariables(L.Instances.front(), Nest, SM);
   std::vector<ParamMeta> Params = describeSharedBuffers(Shared);
-  std::string Prologue = " WGTRACE_OMP_ITERATION(" + Launch + ", " +
-                         std::to_string(Index) + Variables + ");" +
+  std::string Prologue = " WGTRACE_OMP_ITERATION(" + Launch + ", " + Bounds +
+                         ", " + std::to_string(Index) + Variables + ");" +
                          bufferPrologue(Params);
   // Where a body that is not a block is closed: where the loop ends too,
   // and the launch's block with it.
   std::optional<unsigned> BodyEnd;
+  unsigned PrologueAt = 0;
   if (const auto *Block = dyn_cast<CompoundStmt>(Nest.Body)) {
     std::optional<unsigned> Open = RC.offsetAfterToken(Block->getLBracLoc());
     if (!Open)
       return Untraced("its body is written in a macro, which wgtrace cannot "
                       "rewrite");
-    RC.Edits.insert(*Open, Prologue);
+    PrologueAt = *Open;
   } else {
     std::optional<unsigned> End =
         statementEnd(Nest.Body, SM, RC.Ctx.getLangOpts(), Code);
@@ -513,22 +536,40 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
     if (!End || Begin.isMacroID() || !SM.isInMainFile(Begin))
       return Untraced("its body is written in a macro, which wgtrace cannot "
                       "rewrite");
-    RC.Edits.insert(SM.getFileOffset(Begin), "{" + Prologue + " ");
+    PrologueAt = SM.getFileOffset(Begin);
+    Prologue = "{" + Prologue + " ";
     BodyEnd = End;
   }
+  // The first edits of the loop: one that cannot be made (nothing else is
+  // expected to edit a traced loop's header, which is not in a kernel)
+  // undoes the others.
+  for (size_t I = 0; I < Wraps.size(); ++I)
+    if (!RC.Edits.wrap(Wraps[I].Range.first, Wraps[I].Range.second,
+                       Wraps[I].Open, ")")) {
+      for (size_t J = 0; J < I; ++J)
+        RC.Edits.unwrap(Wraps[J].Range.first, Wraps[J].Range.second,
+                        Wraps[J].Open, ")");
+      return Untraced("its loop's bounds are also rewritten for another "
+                      "reason, which wgtrace cannot combine");
+    }
+  RC.Edits.insert(PrologueAt, Prologue);
   // The launch: begun by the encountering thread before a `parallel for`;
   // for an `omp for` of a parallel region, by one thread of the team, and
   // handed to the others (`single` ends in a barrier, which every thread
   // reaches: they all reach the loop).
   const std::string Site = "WGTRACE_SITE(" + std::to_string(Sites.size()) + ")";
-  const std::string Make =
-      "::wgtrace::detail::ompLaunch(" + Site + ", " + Dims + ")";
+  const std::string Make = "::wgtrace::detail::OmpLaunch(" + Site + ")";
+  // Each thread's own (a thread-local static: no data-sharing clause
+  // applies to it, `default(none)` included).
+  const std::string BoundsDecl = "static thread_local "
+                                 "::wgtrace::detail::OmpBounds<" +
+                                 Dims + "> " + Bounds + "; ";
   std::string Open;
   if (isOpenMPParallelDirective(D->getDirectiveKind()))
-    Open = "{ auto " + Launch + " = " + Make + "; " +
+    Open = "{ auto " + Launch + " = " + Make + "; " + BoundsDecl +
            pragmaOperator(Pragma->Directive, " shared(" + Launch + ")");
   else
-    Open = "{ decltype(" + Make + ") " + Launch + "; " +
+    Open = "{ ::wgtrace::detail::OmpLaunch " + Launch + "; " + BoundsDecl +
            pragmaOperator("omp single copyprivate(" + Launch + ")", "") + " " +
            Launch + " = " + Make + "; " + pragmaOperator(Pragma->Directive, "");
   RC.Edits.replace(Pragma->Begin, Pragma->End, Open + Pragma->Comment);

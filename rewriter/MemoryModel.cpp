@@ -234,8 +234,12 @@ bool MemoryModel::declRefIsMemory(const ValueDecl *D, const Expr *Ref) const {
       if (std::optional<bool> Captured = kernelCaptureIsMemory(VD))
         return *Captured;
     }
+  // A variable an OpenMP loop's iterations share is memory they all see,
+  // a pointer too: each load of it the source writes is a load of shared
+  // memory (as a global pointer's is in a kernel), and a store to it races
+  // with the other iterations' loads.
   if (OmpShared && OmpShared->contains(VD))
-    return !VD->getType()->isPointerType();
+    return true;
   if (VD->getType()->isReferenceType()) {
     // `for (float &x : range)`: x is an element of the range. Its implicit
     // initializer (`*__begin`) says nothing about where the range lives.

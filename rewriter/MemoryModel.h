@@ -78,9 +78,8 @@ public:
   }
 
   /// The body analysed is an OpenMP loop's (null: none): the variables of
-  /// its function that its iterations share are memory, as a lambda
-  /// kernel's captures by reference are (a shared pointer is a handle:
-  /// what it points to is memory, its own loads are not recorded); the
+  /// its function that its iterations share are memory, pointers included
+  /// (each load of a shared pointer is recorded, as a global's is); the
   /// function's other locals are the iteration's or its thread's own.
   void setOmpShared(const llvm::DenseSet<const clang::VarDecl *> *Shared) {
     OmpShared = Shared;

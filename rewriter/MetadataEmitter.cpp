@@ -149,7 +149,8 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
     for (const AccessSiteMeta &A : Tables.AccessSites)
       OS << "    {" << Quoted(A.File) << ", " << A.Line << ", " << A.Column
          << ", " << static_cast<unsigned>(A.Kind) << ", " << Quoted(A.Scope)
-         << ", " << Quoted(A.Text) << "},\n";
+         << ", " << Quoted(A.Text)
+         << (A.Critical ? ", " + Quoted(*A.Critical) : std::string()) << "},\n";
     OS << "};\n";
   }
   if (!Tables.Untraced.empty()) {

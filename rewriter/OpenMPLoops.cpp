@@ -301,6 +301,10 @@ std::string levelOf(const ForStmt *For, OmpLoopLevel &Level) {
     if (const auto *C = dyn_cast<CXXConstructExpr>(Level.Lower))
       if (C->getNumArgs() == 1)
         Level.Lower = C->getArg(0)->IgnoreImplicit();
+    // `T var{lower}`: the braces stay, the expression is the bound.
+    if (const auto *L = dyn_cast<InitListExpr>(Level.Lower))
+      if (L->getNumInits() == 1)
+        Level.Lower = L->getInit(0)->IgnoreImplicit();
   } else if (const auto *E = dyn_cast_or_null<Expr>(Init)) {
     BinaryOperatorKind Op;
     const Expr *L, *R;

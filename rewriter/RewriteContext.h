@@ -63,6 +63,9 @@ struct AccessSiteMeta {
   AccessKind Kind = AccessKind::Load;
   std::string Scope;
   std::string Text;
+  /// The name of the OpenMP critical section the access is in ("" for the
+  /// unnamed one), when it is in one.
+  std::optional<std::string> Critical;
 };
 
 /// An access, or a whole kernel, the rewriter could not instrument

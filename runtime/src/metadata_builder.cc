@@ -202,7 +202,8 @@ void MetadataBuilder::addModuleAccessSites(const detail::Module &M) {
     fb::SourceLocation Where = location(A.File, A.Line, A.Column);
     AccessSites.push_back(fb::CreateAccessSiteDef(
         Builder, &Where, static_cast<fb::AccessKind>(A.Kind),
-        optionalString(A.Scope), optionalString(A.Text)));
+        optionalString(A.Scope), optionalString(A.Text),
+        optionalString(A.Critical)));
   }
   for (size_t I = 0; I < X.NumUntraced; ++I) {
     const detail::UntracedInfo &U = X.Untraced[I];

@@ -123,9 +123,9 @@ void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
   }
 }
 
-void recordLongAtomic(Ring &R, format::AtomicOp Op,
-                      const volatile void *Address, uint64_t Length,
-                      uint64_t SiteBits) noexcept {
+void recordLongMarked(Ring &R, format::ValueType Type, uint64_t Bits,
+                      format::AtomicOp Op, const volatile void *Address,
+                      uint64_t Length, uint64_t SiteBits) noexcept {
   if (&R == &ThreadStateTLS.Idle)
     return;
   // One mark and its records per piece the 16-bit length field can hold.
@@ -133,7 +133,7 @@ void recordLongAtomic(Ring &R, format::AtomicOp Op,
   for (uint64_t Done = 0; Done < Length;) {
     uint64_t Piece =
         std::min<uint64_t>(Length - Done, format::kMaxAccessLength);
-    appendAtomic(R, Op, Piece, (Start + Done) + SiteBits);
+    appendMarked(R, Type, Bits, Op, Piece, (Start + Done) + SiteBits);
     Done += Piece;
   }
 }

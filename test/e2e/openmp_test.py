@@ -39,9 +39,12 @@ os.makedirs(WORK, exist_ok=True)
 SOURCE = os.path.join(HERE, "openmp", "loops.cc")
 
 PASSING = ["vectors", "collapse", "reduction", "histogram", "region",
-           "critical", "jacobi"]
-RACING = {"carried": ("loops.cc:106", "loops.cc:106"),
-          "shared": ("loops.cc:115", "loops.cc:115")}
+           "critical", "critical_same", "jacobi", "bounds"]
+RACING = {"carried": ("loops.cc:110", "loops.cc:110"),
+          "shared": ("loops.cc:119", "loops.cc:119"),
+          # Two critical sections of different names: each side named.
+          "critical_names": ("critical(odd) ", "critical(even) ",
+                             "loops.cc:158", "loops.cc:161")}
 
 
 def run(program, mode, threads, trace=None):
@@ -132,6 +135,6 @@ check(len(ids) == 91 and "6,12,0" in ids and "0,0,0" in ids,
       "collapse: the workgroup ids are not the 91 iterations")
 pids = {int(l.split("pid:")[1]) for l in workgroups}
 check(pids <= {0, 1, 2, 3}, "collapse: processors %s" % sorted(pids))
-check("omp for at " in dump.stdout and "loops.cc:42 in collapse" in dump.stdout,
+check("omp for at " in dump.stdout and "loops.cc:46 in collapse" in dump.stdout,
       "collapse: the site is not named after the loop's place")
 finish()

@@ -64,6 +64,17 @@ void RingBuilder::atomic(format::AtomicOp Op, uint64_t Address,
     store(Address, Length);
 }
 
+void RingBuilder::critical(std::string_view Name, format::AtomicOp Op,
+                           uint64_t Address, uint32_t Length,
+                           uint64_t SiteBits) {
+  value(format::ValueType::Critical, uint8_t(format::atomicRecords(Op)),
+        format::criticalNameHash(Name));
+  if (unsigned(Op) & unsigned(format::AtomicOp::Load))
+    load(Address + SiteBits, Length);
+  if (unsigned(Op) & unsigned(format::AtomicOp::Store))
+    store(Address + SiteBits, Length);
+}
+
 void RingBuilder::print(const std::string &Text) {
   uint64_t RecordSize = format::printRecordSize(Text.size());
   uint8_t *P = reserve(RecordSize);
@@ -220,7 +231,9 @@ buildExtension(flatbuffers::FlatBufferBuilder &FBB, const ExtensionSpec &X) {
     fb::SourceLocation Where(FileIndex(A.File), A.Line, A.Column);
     Accesses.push_back(fb::CreateAccessSiteDef(
         FBB, &Where, fb::AccessKind(A.Kind), FBB.CreateString(A.Scope),
-        FBB.CreateString(A.Text)));
+        FBB.CreateString(A.Text),
+        A.Critical ? FBB.CreateString(*A.Critical)
+                   : flatbuffers::Offset<flatbuffers::String>()));
   }
   std::vector<flatbuffers::Offset<fb::UntracedAccessDef>> Untraced;
   for (const UntracedSpec &U : X.Untraced) {

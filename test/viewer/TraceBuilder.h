@@ -36,6 +36,8 @@ struct AccessSiteSpec {
   uint8_t Kind = 0;
   std::string Scope;
   std::string Text;
+  /// The OpenMP critical section the access is in ("" unnamed), if any.
+  std::optional<std::string> Critical = std::nullopt;
 };
 
 struct ParamSpec {
@@ -101,6 +103,10 @@ public:
   /// An atomic operation as the runtime records it: its Atomic VALUE, then
   /// its LOAD and/or STORE of \p Length bytes at \p Address.
   void atomic(format::AtomicOp Op, uint64_t Address, uint32_t Length);
+  /// An access \p Op inside the OpenMP critical section \p Name as the
+  /// runtime records it: its Critical VALUE, then its LOAD and/or STORE.
+  void critical(std::string_view Name, format::AtomicOp Op, uint64_t Address,
+                uint32_t Length, uint64_t SiteBits = 0);
   void print(const std::string &Text);
   /// A copy of a WORKGROUP record continuing the invocation whose first
   /// record is at ring-lifetime offset \p FirstRecord, followed by its

@@ -19,6 +19,27 @@ namespace wgtrace::viewer {
 void RacesTool::beginRing(const RingInfo &Info) {
   closeRun();
   Meta = Info.Meta;
+  if (Meta)
+    CriticalNames.insert(Meta->CriticalNames.begin(),
+                         Meta->CriticalNames.end());
+}
+
+uint32_t RacesTool::syncOf(const Record &R) {
+  if (R.Atomic)
+    return kAtomic;
+  if (!R.Critical)
+    return kPlain;
+  auto [It, New] = CriticalIndex.try_emplace(R.CriticalName,
+                                             uint32_t(CriticalHashes.size()));
+  if (New)
+    CriticalHashes.push_back(R.CriticalName);
+  return kCritical + It->second;
+}
+
+std::string RacesTool::criticalName(uint32_t Sync) const {
+  const uint64_t Hash = CriticalHashes[Sync - kCritical];
+  auto It = CriticalNames.find(Hash);
+  return It != CriticalNames.end() ? It->second : fmt::format("#{:016x}", Hash);
 }
 
 void RacesTool::closeRun() {
@@ -53,7 +74,7 @@ void RacesTool::record(const Record &R) {
       (R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore) &&
       R.Workgroup->Invocation == Open.Invocation && R.AccessSite == Open.Site &&
       R.Buffer == Open.Buffer && R.Memory.IsStore == Open.Write &&
-      R.Atomic == Open.Atomic) {
+      !R.Critical && uint32_t(R.Atomic) == Open.Sync) {
     const Interval I = accessRange(R.Memory.Address, R.Memory.Length);
     if (I.Lo == I.Hi)
       return; // a zero-length access touches no byte
@@ -93,6 +114,7 @@ void RacesTool::recordOther(const Record &R) {
   if (I.Lo == I.Hi)
     return; // a zero-length access touches no byte
   const bool Write = R.Memory.IsStore;
+  const uint32_t Sync = syncOf(R);
   closeRun();
   if (R.Workgroup->Invocation != LastInvocation) {
     uint32_t W = Tracker.find(R.Workgroup->Invocation);
@@ -104,20 +126,19 @@ void RacesTool::recordOther(const Record &R) {
   Accesses &A = PerWorkgroup[LastWorkgroup];
   const uint32_t Source = source(R.AccessSite);
   auto Same = [&](const AccessRun &Run) {
-    return Run.Write == Write && Run.Atomic == R.Atomic &&
-           Run.Source == Source && Run.Buffer == R.Buffer;
+    return Run.Write == Write && Run.Sync == Sync && Run.Source == Source &&
+           Run.Buffer == R.Buffer;
   };
   if (A.Last >= A.Runs.size() || !Same(A.Runs[A.Last])) {
     auto It = std::find_if(A.Runs.begin(), A.Runs.end(), Same);
     if (It == A.Runs.end()) {
-      A.Runs.push_back(
-          {Write, R.Atomic, Source, R.Buffer, IntervalAccumulator()});
+      A.Runs.push_back({Write, Sync, Source, R.Buffer, IntervalAccumulator()});
       It = A.Runs.end() - 1;
     }
     A.Last = It - A.Runs.begin();
   }
   Open = {&A.Runs[A.Last].Ranges, I.Lo,     I.Hi,  R.Workgroup->Invocation,
-          R.AccessSite,           R.Buffer, Write, R.Atomic};
+          R.AccessSite,           R.Buffer, Write, Sync};
 }
 
 namespace {
@@ -125,7 +146,7 @@ struct Tagged {
   Interval Range;
   uint32_t Workgroup;
   bool Write;
-  bool Atomic;
+  uint32_t Sync;
   uint32_t Source;
   uint32_t Buffer;
 };
@@ -160,18 +181,20 @@ void RacesTool::detect(uint32_t LaunchIndex) {
         continue;
       for (AccessRun &Run : PerWorkgroup[W].Runs)
         for (const Interval &I : Run.Ranges.ranges())
-          All.push_back({I, W, Run.Write, Run.Atomic, Run.Source, Run.Buffer});
+          All.push_back({I, W, Run.Write, Run.Sync, Run.Source, Run.Buffer});
     }
   std::sort(All.begin(), All.end(), [](const Tagged &X, const Tagged &Y) {
     return X.Range.Lo < Y.Range.Lo;
   });
 
   DenseSet<uint64_t> LaunchPairs;
-  DenseMap<uint64_t, size_t> GroupIndex;
+  DenseMap<std::pair<uint64_t, uint64_t>, size_t> GroupIndex;
   std::vector<Group> Groups;
   auto Report = [&](const Tagged &X, const Tagged &Y) {
+    // Two atomic operations, or two accesses inside critical sections of
+    // one name, are synchronised.
     if (X.Workgroup == Y.Workgroup || (!X.Write && !Y.Write) ||
-        (X.Atomic && Y.Atomic))
+        (X.Sync != kPlain && X.Sync == Y.Sync))
       return;
     const uint64_t Pair = (uint64_t(std::min(X.Workgroup, Y.Workgroup)) << 32) |
                           std::max(X.Workgroup, Y.Workgroup);
@@ -182,11 +205,11 @@ void RacesTool::detect(uint32_t LaunchIndex) {
     if (!A->Write || (B->Write && std::tie(B->Source, B->Workgroup) <
                                       std::tie(A->Source, A->Workgroup)))
       std::swap(A, B);
-    // Sides of one source are all atomic or all plain, but accesses
-    // without an access site (source 0) may be either: apart.
-    const uint64_t Key = (uint64_t(A->Source) << 33) |
-                         (uint64_t(A->Atomic) << 32) |
-                         (uint64_t(B->Source) << 1) | B->Atomic;
+    // Accesses of one source are mostly of one class, but those without
+    // an access site (source 0) may be of any: apart.
+    const std::pair<uint64_t, uint64_t> Key{
+        (uint64_t(A->Source) << 32) | A->Sync,
+        (uint64_t(B->Source) << 32) | B->Sync};
     Interval Overlap{std::max(A->Range.Lo, B->Range.Lo),
                      std::min(A->Range.Hi, B->Range.Hi)};
     auto [It, New] = GroupIndex.try_emplace(Key, Groups.size());
@@ -196,8 +219,12 @@ void RacesTool::detect(uint32_t LaunchIndex) {
       G.Rc.SourceA = A->Source;
       G.Rc.SourceB = B->Source;
       G.Rc.WriteB = B->Write;
-      G.Rc.AtomicA = A->Atomic;
-      G.Rc.AtomicB = B->Atomic;
+      G.Rc.AtomicA = A->Sync == kAtomic;
+      G.Rc.AtomicB = B->Sync == kAtomic;
+      if (A->Sync >= kCritical)
+        G.Rc.CriticalA = criticalName(A->Sync);
+      if (B->Sync >= kCritical)
+        G.Rc.CriticalB = criticalName(B->Sync);
       G.Rc.Buffer = A->Buffer != kNoBuffer ? A->Buffer : B->Buffer;
       G.Rc.A = A->Workgroup;
       G.Rc.B = B->Workgroup;
@@ -216,25 +243,35 @@ void RacesTool::detect(uint32_t LaunchIndex) {
   // comparison below is a real overlap; reads are never compared with
   // reads, and atomic accesses never with atomic ones (they are
   // synchronised), which keeps shared read-only inputs and atomic counters
-  // cheap.
-  ActiveSet Reads, Writes, AtomicReads, AtomicWrites;
+  // cheap. Accesses inside critical sections are compared with everything
+  // (Report leaves out those of sections of the same name).
+  ActiveSet Reads, Writes, AtomicReads, AtomicWrites, CriticalReads,
+      CriticalWrites;
   for (const Tagged &X : All) {
-    for (ActiveSet *Set : {&Reads, &Writes, &AtomicReads, &AtomicWrites})
+    for (ActiveSet *Set : {&Reads, &Writes, &AtomicReads, &AtomicWrites,
+                           &CriticalReads, &CriticalWrites})
       Set->expire(X.Range.Lo);
     for (const Tagged &Y : Writes.all())
       Report(X, Y);
-    if (X.Write)
+    for (const Tagged &Y : CriticalWrites.all())
+      Report(X, Y);
+    if (X.Write) {
       for (const Tagged &Y : Reads.all())
         Report(X, Y);
-    if (!X.Atomic) {
+      for (const Tagged &Y : CriticalReads.all())
+        Report(X, Y);
+    }
+    if (X.Sync != kAtomic) {
       for (const Tagged &Y : AtomicWrites.all())
         Report(X, Y);
       if (X.Write)
         for (const Tagged &Y : AtomicReads.all())
           Report(X, Y);
     }
-    if (X.Atomic)
+    if (X.Sync == kAtomic)
       (X.Write ? AtomicWrites : AtomicReads).push(X);
+    else if (X.Sync >= kCritical)
+      (X.Write ? CriticalWrites : CriticalReads).push(X);
     else
       (X.Write ? Writes : Reads).push(X);
   }
@@ -362,8 +399,16 @@ void RacesTool::printText() {
     const char *KindB = Rc.WriteWritePairs && Rc.ReadWritePairs ? "load/store"
                         : Rc.WriteWritePairs                    ? "store"
                                                                 : "load";
-    const char *AtomicA = Rc.AtomicA ? "atomic " : "";
-    const char *AtomicB = Rc.AtomicB ? "atomic " : "";
+    auto Sync = [](bool Atomic, const std::optional<std::string> &Critical) {
+      if (Atomic)
+        return std::string("atomic ");
+      if (!Critical)
+        return std::string();
+      return Critical->empty() ? std::string("unnamed-critical ")
+                               : fmt::format("critical({}) ", *Critical);
+    };
+    const std::string AtomicA = Sync(Rc.AtomicA, Rc.CriticalA);
+    const std::string AtomicB = Sync(Rc.AtomicB, Rc.CriticalB);
     OS << fmt::format("    {}{}  vs  {}{}\n", AtomicA,
                       Side("store", Rc.SourceA), AtomicB,
                       Side(KindB, Rc.SourceB));
@@ -383,17 +428,21 @@ void RacesTool::printText() {
 
 void RacesTool::printJson() {
   const auto &Launches = Tracker.launches();
-  auto Side = [&](uint32_t W, bool Write, bool Atomic, uint32_t Source,
+  auto Side = [&](uint32_t W, bool Write, bool Atomic,
+                  const std::optional<std::string> &Critical, uint32_t Source,
                   const Interval &I) {
     const auto &WG = Tracker.workgroups()[W];
-    return json::Object{
-        {"id", json::Array{WG.Id[0], WG.Id[1], WG.Id[2]}},
-        {"pid", WG.ProcessorId},
-        {"source", Sources[Source]},
-        {"access", json::Object{{"kind", Write ? "store" : "load"},
-                                {"atomic", Atomic},
-                                {"address", I.Lo},
-                                {"size", I.Hi - I.Lo}}}};
+    json::Object Access{{"kind", Write ? "store" : "load"},
+                        {"atomic", Atomic},
+                        {"address", I.Lo},
+                        {"size", I.Hi - I.Lo}};
+    // The critical section's name ("" for the unnamed one), null outside.
+    Access["critical"] =
+        Critical ? json::Value(*Critical) : json::Value(nullptr);
+    return json::Object{{"id", json::Array{WG.Id[0], WG.Id[1], WG.Id[2]}},
+                        {"pid", WG.ProcessorId},
+                        {"source", Sources[Source]},
+                        {"access", std::move(Access)}};
   };
   json::Array List;
   for (const Race &Rc : Races) {
@@ -402,22 +451,23 @@ void RacesTool::printJson() {
     json::Array Ranges;
     for (const Interval &I : Rc.Ranges)
       Ranges.push_back(json::Array{I.Lo, I.Hi - I.Lo});
-    json::Object O{
-        {"kind", kindName(Rc.K)},
-        {"site", S.Id},
-        {"function", S.Function},
-        {"location", S.Location},
-        {"launch", L.Ordinal},
-        {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
-        {"address", Rc.Overlap.Lo},
-        {"size", Rc.Overlap.Hi - Rc.Overlap.Lo},
-        {"ranges", std::move(Ranges)},
-        {"overlap_bytes", Rc.Bytes},
-        {"pairs", Rc.Pairs},
-        {"write_write_pairs", Rc.WriteWritePairs},
-        {"read_write_pairs", Rc.ReadWritePairs},
-        {"a", Side(Rc.A, true, Rc.AtomicA, Rc.SourceA, Rc.AccessA)},
-        {"b", Side(Rc.B, Rc.WriteB, Rc.AtomicB, Rc.SourceB, Rc.AccessB)}};
+    json::Object O{{"kind", kindName(Rc.K)},
+                   {"site", S.Id},
+                   {"function", S.Function},
+                   {"location", S.Location},
+                   {"launch", L.Ordinal},
+                   {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
+                   {"address", Rc.Overlap.Lo},
+                   {"size", Rc.Overlap.Hi - Rc.Overlap.Lo},
+                   {"ranges", std::move(Ranges)},
+                   {"overlap_bytes", Rc.Bytes},
+                   {"pairs", Rc.Pairs},
+                   {"write_write_pairs", Rc.WriteWritePairs},
+                   {"read_write_pairs", Rc.ReadWritePairs},
+                   {"a", Side(Rc.A, true, Rc.AtomicA, Rc.CriticalA, Rc.SourceA,
+                              Rc.AccessA)},
+                   {"b", Side(Rc.B, Rc.WriteB, Rc.AtomicB, Rc.CriticalB,
+                              Rc.SourceB, Rc.AccessB)}};
     if (Rc.Buffer != kNoBuffer && Census &&
         Rc.Buffer < Census->Buffers.size()) {
       O["buffer"] = Census->bufferLabel(Rc.Buffer);

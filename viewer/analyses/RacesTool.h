@@ -37,6 +37,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,9 @@ public:
     uint32_t SourceA = 0, SourceB = 0;
     bool WriteB = false;
     bool AtomicA = false, AtomicB = false;
+    /// The OpenMP critical section each side's accesses were made in (its
+    /// name, "" for the unnamed one), if any: never the same one.
+    std::optional<std::string> CriticalA, CriticalB;
     /// The buffer of the first overlap (TraceCensus::Buffers), or kNoBuffer.
     uint32_t Buffer = kNoBuffer;
     /// The bytes both sides touched, coalesced, and their total.
@@ -98,9 +103,15 @@ public:
   const std::vector<std::string> &sourceLines() const { return SourceLines; }
 
 private:
+  /// How an access is synchronised with others: kPlain (not at all),
+  /// kAtomic (an atomic operation, with every other), or kCritical + k
+  /// (inside the OpenMP critical section CriticalHashes[k], with the
+  /// accesses inside a section of the same name). Two accesses of the same
+  /// class other than kPlain never race.
+  static constexpr uint32_t kPlain = 0, kAtomic = 1, kCritical = 2;
   struct AccessRun {
     bool Write = false;
-    bool Atomic = false;
+    uint32_t Sync = kPlain;
     uint32_t Source = 0;
     uint32_t Buffer = kNoBuffer;
     IntervalAccumulator Ranges;
@@ -121,7 +132,7 @@ private:
     uint32_t Site = 0;
     uint32_t Buffer = 0;
     bool Write = false;
-    bool Atomic = false;
+    uint32_t Sync = kPlain;
   };
   OpenRun Open;
   /// Adds the open range to its run and forgets the run.
@@ -138,6 +149,10 @@ private:
   uint32_t newSource(uint32_t Site);
   /// The field of Race that column \p Column (one of columns()) names.
   static uint64_t Race::*columnField(llvm::StringRef Column);
+  /// The synchronisation class of the access R (AccessRun::Sync).
+  uint32_t syncOf(const Record &R);
+  /// The name of the critical section of class \p Sync (kCritical + k).
+  std::string criticalName(uint32_t Sync) const;
   void detect(uint32_t Launch);
   void printText();
   void printJson();
@@ -160,6 +175,11 @@ private:
   /// The last lookup of source(): runs of accesses share their site.
   const Metadata *LastSourceMeta = nullptr;
   uint32_t LastSite = UINT32_MAX, LastSource = 0;
+  /// The critical sections seen (the bits of their marks), and their
+  /// names from the metadata's access sites.
+  std::vector<uint64_t> CriticalHashes;
+  llvm::DenseMap<uint64_t, uint32_t> CriticalIndex;
+  std::map<uint64_t, std::string> CriticalNames;
   std::vector<Race> Races;
   uint64_t RaceCount = 0;
   uint64_t GroupCount = 0;

@@ -170,6 +170,17 @@ bool DumpTool::describeOwnValue(const Record &R) {
   case format::ValueType::Launch:
     fmt::format_to(It, "launch {}", R.Value.Bits);
     return true;
+  case format::ValueType::Critical: {
+    // The access sites name the section; the bits identify it.
+    auto Name = Meta->CriticalNames.find(R.Value.Bits);
+    if (Name == Meta->CriticalNames.end())
+      fmt::format_to(It, "in critical section {:016X}", R.Value.Bits);
+    else if (Name->second.empty())
+      fmt::format_to(It, "in the unnamed critical section");
+    else
+      fmt::format_to(It, "in critical section '{}'", Name->second);
+    return true;
+  }
   case format::ValueType::UninstrumentedCall:
     if (R.Value.Bits < Meta->IndirectCalls.size()) {
       const IndirectCall &Call = Meta->IndirectCalls[R.Value.Bits];

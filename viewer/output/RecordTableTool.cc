@@ -37,6 +37,8 @@ const char *valueTypeName(format::ValueType Type) {
     return "atomic";
   case format::ValueType::Launch:
     return "launch";
+  case format::ValueType::Critical:
+    return "critical";
   default:
     return "unknown";
   }
@@ -86,6 +88,7 @@ std::string valueNumber(format::ValueType Type, uint64_t Bits) {
   case VT::UninstrumentedCall:
   case VT::Atomic:
   case VT::Launch:
+  case VT::Critical:
     return fmt::format("{}", Bits);
   case VT::Float16:
     return Float(halfToFloat(uint16_t(Bits)));

@@ -101,6 +101,7 @@ void formatValue(fmt::memory_buffer &Out, uint8_t Type, uint64_t Bits,
   case format::ValueType::Continuation:
   case format::ValueType::UninstrumentedCall:
   case format::ValueType::Launch:
+  case format::ValueType::Critical:
     // wgtrace's own types: printed as IREE's tool prints them, below.
     break;
   }

@@ -107,10 +107,17 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
   if (const auto *Accesses = X.access_sites()) {
     M.HasAccessSites = true;
     M.AccessSites.reserve(Accesses->size());
-    for (const fb::AccessSiteDef *A : *Accesses)
-      M.AccessSites.push_back({place(A->location(), Files),
-                               static_cast<uint8_t>(A->kind()),
-                               text(A->scope()), text(A->text())});
+    for (const fb::AccessSiteDef *A : *Accesses) {
+      M.AccessSites.push_back(
+          {place(A->location(), Files), static_cast<uint8_t>(A->kind()),
+           text(A->scope()), text(A->text()), std::nullopt});
+      if (A->critical()) {
+        M.AccessSites.back().Critical = text(A->critical());
+        M.CriticalNames.try_emplace(
+            format::criticalNameHash(*M.AccessSites.back().Critical),
+            *M.AccessSites.back().Critical);
+      }
+    }
   }
   if (const auto *Untraced = X.untraced())
     for (const fb::UntracedAccessDef *U : *Untraced)

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +76,8 @@ struct AccessSite {
   uint8_t Kind = 0;
   std::string Scope;
   std::string Text;
+  /// Inside an OpenMP critical section: its name ("" for the unnamed one).
+  std::optional<std::string> Critical;
 };
 
 /// An access the rewriter could not wrap (fb::UntracedAccessDef).
@@ -122,6 +125,9 @@ struct Metadata {
   std::vector<AccessSite> AccessSites;
   std::vector<UntracedAccess> Untraced;
   std::vector<IndirectCall> IndirectCalls;
+  /// The OpenMP critical sections the access sites name, by the bits of
+  /// their Critical marks (format::criticalNameHash of the name).
+  std::map<uint64_t, std::string> CriticalNames;
   /// The writer ends the file with a run record (WgtraceDef.run_record):
   /// a file without one was cut short. The same writer gives every ring
   /// chunk a trailer.

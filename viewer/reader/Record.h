@@ -82,6 +82,10 @@ struct Record {
   /// LOAD / STORE: the operation of the mark (Update for both records of a
   /// read-modify-write), None when not Atomic.
   format::AtomicOp AtomicOp = format::AtomicOp::None;
+  /// LOAD / STORE: made inside an OpenMP critical section (a Critical
+  /// VALUE right before it marks it), whose name hashes to CriticalName.
+  bool Critical = false;
+  uint64_t CriticalName = 0;
   /// LOAD / STORE: the kernel parameter the address falls in, an index in
   /// TraceCensus::Buffers (BufferResolver.h), or kNoBuffer (none, or the
   /// file names no buffers).

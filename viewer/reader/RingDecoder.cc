@@ -547,6 +547,11 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   format::AtomicOp AtomicMarkOp = format::AtomicOp::None;
   uint64_t AtomicKey = 0;
   uint64_t AtomicMark = 0;
+  // The same for the last Critical VALUE: its records still to come (one
+  // that may be a LOAD or a STORE, or a LOAD then a STORE) and its name.
+  unsigned CriticalPending = 0;
+  bool CriticalEither = false;
+  uint64_t CriticalName = 0;
 
   // A record is delivered once the record after it has been checked too:
   // damage that makes one record look valid (a cut PRINT length, a tag
@@ -623,6 +628,34 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
     Rec.Buffer = kNoBuffer;
     Rec.Atomic = false;
     Rec.AtomicOp = format::AtomicOp::None;
+    Rec.Critical = false;
+    if (CriticalPending) {
+      // As an atomic mark's: its records follow it at once.
+      uint64_t Word;
+      std::memcpy(&Word, P, sizeof(Word));
+      const bool Load = CriticalPending & unsigned(format::AtomicOp::Load);
+      const bool Fits =
+          format::wordWorkgroupOffset(Word) == AtomicKey &&
+          (CriticalEither ? Rec.Tag == format::Tag::MemoryLoad ||
+                                Rec.Tag == format::Tag::MemoryStore
+                          : Rec.Tag == (Load ? format::Tag::MemoryLoad
+                                             : format::Tag::MemoryStore));
+      if (Fits) {
+        Rec.Critical = true;
+        Rec.CriticalName = CriticalName;
+        CriticalPending =
+            CriticalEither || !Load
+                ? 0
+                : CriticalPending & ~unsigned(format::AtomicOp::Load);
+      } else {
+        CriticalPending = 0;
+        if (CheckKeys)
+          return Fail(Twine("the critical section mark at ring offset ") +
+                      hex(AtomicMark) +
+                      " is not followed by its records of workgroup offset " +
+                      hex(AtomicKey));
+      }
+    }
     if (AtomicPending) {
       // The mark's records follow it at once (the runtime reserves them
       // together): anything else in between is damage. --iree-compat's
@@ -717,6 +750,21 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
           }
           AtomicPending = unsigned(Op);
           AtomicMarkOp = format::AtomicOp(Op);
+          AtomicKey = Rec.WorkgroupOffset;
+          AtomicMark = Phys;
+        }
+        if (Rec.Value.Type == format::ValueType::Critical) {
+          const unsigned Marked = Rec.Value.Ordinal;
+          if (Marked < 1 || Marked > 2) {
+            if (CheckKeys)
+              return Fail(Twine("critical section mark with record count ") +
+                          Twine(Marked) + " (it marks 1 or 2 records)");
+            break;
+          }
+          CriticalPending = Marked == 2 ? unsigned(format::AtomicOp::Update)
+                                        : unsigned(format::AtomicOp::Load);
+          CriticalEither = Marked == 1;
+          CriticalName = Rec.Value.Bits;
           AtomicKey = Rec.WorkgroupOffset;
           AtomicMark = Phys;
         }

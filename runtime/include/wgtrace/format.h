@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 namespace wgtrace::format {
 
@@ -147,6 +148,14 @@ enum class ValueType : uint8_t {
   /// count of launches, so that readers group the iterations of one
   /// execution of the loop exactly (docs/FORMAT.md). Ordinal is 0.
   Launch = 0x45,
+  /// Marks the memory records right after it as made inside an OpenMP
+  /// critical section (docs/FORMAT.md, "Critical sections"): Bits is the
+  /// section's name hashed (criticalNameHash: the unnamed section is the
+  /// name ""), Ordinal the number of records it marks (1: a LOAD or a
+  /// STORE; 2: a LOAD then a STORE of the same bytes, an update). They
+  /// follow it at once, keyed to the same workgroup, reserved with it as an
+  /// Atomic mark's are. The metadata's access sites name the sections.
+  Critical = 0x46,
 };
 inline constexpr unsigned kValueTypeCount = 13;
 
@@ -183,7 +192,20 @@ constexpr bool isKnownValueType(ValueType Type) {
   return isIreeValueType(Type) || Type == ValueType::BufferBase ||
          Type == ValueType::BufferExtent || Type == ValueType::Continuation ||
          Type == ValueType::UninstrumentedCall || Type == ValueType::Atomic ||
-         Type == ValueType::Launch;
+         Type == ValueType::Launch || Type == ValueType::Critical;
+}
+
+/// A Critical VALUE's Bits for the OpenMP critical section \p Name ("" for
+/// the unnamed one): its 64-bit FNV-1a hash. One name is one section in
+/// the whole program, whichever file it is written in, so the mark
+/// carries the name itself (hashed), not an index of one module's table.
+constexpr uint64_t criticalNameHash(std::string_view Name) {
+  uint64_t Hash = 0xcbf29ce484222325ull;
+  for (char C : Name) {
+    Hash ^= uint8_t(C);
+    Hash *= 0x100000001b3ull;
+  }
+  return Hash;
 }
 
 inline constexpr size_t kWorkgroupRecordSize = 32;

@@ -255,6 +255,9 @@ struct AccessSiteInfo {
   uint8_t Kind;
   const char *Scope;
   const char *Text;
+  /// The OpenMP critical section the access is in ("" for the unnamed
+  /// one), or null: written only for such accesses.
+  const char *Critical = nullptr;
 };
 
 /// An access the rewriter could not wrap (fb::UntracedAccessDef).
@@ -503,41 +506,50 @@ inline namespace WGTRACE_DETAIL_ACCESSES {
 // SiteBits: what WGTRACE_ACCESS_SITE gives for the access's site (its id in
 // place), or 0 (none).
 
+/// \p Address as the record functions take it. The address of a
+/// restrict-qualified object (a `double *__restrict` variable, whose loads
+/// are recorded) converts to no void pointer implicitly; its number does.
+template <class T>
+WGTRACE_ALWAYS_INLINE const volatile void *recordedAddress(T *Address) {
+  return reinterpret_cast<const volatile void *>(
+      reinterpret_cast<uintptr_t>(Address));
+}
+
 template <class T>
 WGTRACE_ALWAYS_INLINE T *load(T *Address, uint64_t SiteBits = 0) {
-  recordAccess(false, Address, sizeof(T), SiteBits);
+  recordAccess(false, recordedAddress(Address), sizeof(T), SiteBits);
   return Address;
 }
 
 template <class T>
 WGTRACE_ALWAYS_INLINE T *store(T *Address, uint64_t SiteBits = 0) {
-  recordAccess(true, Address, sizeof(T), SiteBits);
+  recordAccess(true, recordedAddress(Address), sizeof(T), SiteBits);
   return Address;
 }
 
 template <class T>
 WGTRACE_ALWAYS_INLINE T *update(T *Address, uint64_t SiteBits = 0) {
-  recordAccess(false, Address, sizeof(T), SiteBits);
-  recordAccess(true, Address, sizeof(T), SiteBits);
+  recordAccess(false, recordedAddress(Address), sizeof(T), SiteBits);
+  recordAccess(true, recordedAddress(Address), sizeof(T), SiteBits);
   return Address;
 }
 
 template <class T>
 WGTRACE_ALWAYS_INLINE T *loadReferenced(T *Address, uint64_t SiteBits) {
-  referencedAccess(false, Address, sizeof(T), SiteBits);
+  referencedAccess(false, recordedAddress(Address), sizeof(T), SiteBits);
   return Address;
 }
 
 template <class T>
 WGTRACE_ALWAYS_INLINE T *storeReferenced(T *Address, uint64_t SiteBits) {
-  referencedAccess(true, Address, sizeof(T), SiteBits);
+  referencedAccess(true, recordedAddress(Address), sizeof(T), SiteBits);
   return Address;
 }
 
 template <class T>
 WGTRACE_ALWAYS_INLINE T *updateReferenced(T *Address, uint64_t SiteBits) {
-  referencedAccess(false, Address, sizeof(T), SiteBits);
-  referencedAccess(true, Address, sizeof(T), SiteBits);
+  referencedAccess(false, recordedAddress(Address), sizeof(T), SiteBits);
+  referencedAccess(true, recordedAddress(Address), sizeof(T), SiteBits);
   return Address;
 }
 

@@ -11,8 +11,12 @@
 //   carried    a loop-carried dependence: a[i] = a[i - 1] + b[i] (a race)
 //   shared     a shared scalar updated without synchronisation (a race)
 //   critical   the same update inside `omp critical`
+//   critical_same   one total updated in two critical sections of one name
+//   critical_names  the same in sections of two names (a race)
+//   bounds     bounds with side effects, evaluated as OpenMP does
 //   jacobi     a loop run 8 times, its buffers swapped, 3 iterations
 //              on a dynamic schedule
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <utility>
@@ -127,6 +131,39 @@ static void critical(int n) {
   std::printf("critical %d\n", total);
 }
 
+// Even and odd iterations update one total in two critical sections: of
+// one name (synchronised), or of two names (a race: OpenMP lets them run
+// at once).
+static void critical_same(int n) {
+  int total = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+    if (i % 2) {
+#pragma omp critical(total)
+      total += i;
+    } else {
+#pragma omp critical(total)
+      total += 2 * i;
+    }
+  }
+  std::printf("critical_same %d\n", total);
+}
+
+static void critical_names(int n) {
+  int total = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+    if (i % 2) {
+#pragma omp critical(odd)
+      total += i;
+    } else {
+#pragma omp critical(even)
+      total += 2 * i;
+    }
+  }
+  std::printf("critical_names %d\n", total > 0);
+}
+
 // A Jacobi step whose input and output swap between its executions, with
 // fewer iterations than threads and a dynamic schedule: a thread may run
 // no iteration of an execution, and the iterations of two executions must
@@ -147,6 +184,24 @@ static void jacobi() {
   std::printf("jacobi %.3f\n", double(p[2]));
 }
 
+// A bound with a side effect: a counter of its calls (atomic: each thread
+// of the team evaluates the bound, as OpenMP evaluates it, once with clang
+// and GCC). The rewritten loop notes its value and calls it no more often:
+// the count printed is the plain build's.
+static std::atomic<int> evaluations{0};
+static int upTo(int n) { return evaluations.fetch_add(1), n; }
+
+static void bounds(int n) {
+  std::vector<int> a(n, 0);
+#pragma omp parallel for schedule(dynamic, 2)
+  for (int i = 3; i < upTo(n); i += 2)
+    a[i] = i;
+  long sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += a[i];
+  std::printf("bounds %ld %d\n", sum, evaluations.load());
+}
+
 int main(int argc, char **argv) {
   const char *Mode = argc > 1 ? argv[1] : "vectors";
   if (!std::strcmp(Mode, "vectors"))
@@ -165,8 +220,14 @@ int main(int argc, char **argv) {
     shared(100);
   else if (!std::strcmp(Mode, "critical"))
     critical(100);
+  else if (!std::strcmp(Mode, "critical_same"))
+    critical_same(100);
+  else if (!std::strcmp(Mode, "critical_names"))
+    critical_names(100);
   else if (!std::strcmp(Mode, "jacobi"))
     jacobi();
+  else if (!std::strcmp(Mode, "bounds"))
+    bounds(100);
   else
     return 2;
   return 0;

@@ -2,8 +2,9 @@
 //
 // What wgtrace-rewrite --openmp inserts around an OpenMP worksharing loop
 // (docs/REWRITER.md, "OpenMP loops"): the encountering thread begins a
-// launch before the loop (OmpLaunch: its dispatch number and, per loop of
-// the collapsed nest, its lower bound, step and trip count), and each
+// launch before the loop (OmpLaunch: its site and dispatch number); the
+// loop's bound expressions note, as each thread evaluates them, per loop of
+// the collapsed nest its lower bound, bound and step (OmpBounds); and each
 // iteration opens a workgroup (WGTRACE_OMP_ITERATION) whose id is its
 // iteration indices, innermost loop first, whose grid is the trip counts
 // and whose processor is the OpenMP thread number.
@@ -25,53 +26,68 @@
 #endif
 
 /// Opens iteration \p ... (the loop variables, outermost first) of the
-/// OpenMP loop \p launch (an OmpLaunch), which is function \p
-/// function_index of this translation unit's module. The iteration's own
+/// OpenMP loop \p launch (an OmpLaunch) whose bounds the thread noted in
+/// \p bounds (an OmpBounds), which is function \p function_index of this
+/// translation unit's module. The iteration's own
 /// stack, which WGTRACE_LOAD_REF_AT leaves out, is the frame it runs in
 /// (the function OpenMP outlined the loop into) and what it calls.
-#define WGTRACE_OMP_ITERATION(launch, function_index, ...)                     \
+#define WGTRACE_OMP_ITERATION(launch, bounds, function_index, ...)             \
   ::wgtrace::detail::OmpIteration wgtrace_workgroup_scope_(                    \
       wgtrace_module_, (function_index), (launch).site(), (launch).dispatch(), \
-      (launch).workgroup(::wgtrace::detail::ompThreadNumber(), __VA_ARGS__),   \
+      (bounds).workgroup(::wgtrace::detail::ompThreadNumber(), __VA_ARGS__),   \
       __builtin_frame_address(0))
 
-/// An access inside `#pragma omp critical`: recorded with the atomic mark,
-/// so that `wgtrace-view races` takes two of them for synchronised, as it
-/// does atomic operations (docs/REWRITER.md, "OpenMP loops").
-#define WGTRACE_OMP_CRITICAL_LOAD_AT(site, ...)                                \
+/// An access inside `#pragma omp critical(name)`: its records carry a
+/// Critical mark with the section's name hashed (\p name_hash, format::
+/// criticalNameHash, which the rewriter computes), so that `wgtrace-view
+/// races` takes two accesses inside sections of one name for synchronised
+/// (docs/REWRITER.md, "OpenMP loops").
+#define WGTRACE_OMP_CRITICAL_LOAD_AT(site, name_hash, ...)                     \
   (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Load,       \
                                       false>(__builtin_addressof(__VA_ARGS__), \
+                                             (name_hash),                      \
                                              WGTRACE_ACCESS_SITE(site)))
-#define WGTRACE_OMP_CRITICAL_STORE_AT(site, ...)                               \
+#define WGTRACE_OMP_CRITICAL_STORE_AT(site, name_hash, ...)                    \
   (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Store,      \
                                       false>(__builtin_addressof(__VA_ARGS__), \
+                                             (name_hash),                      \
                                              WGTRACE_ACCESS_SITE(site)))
-#define WGTRACE_OMP_CRITICAL_UPDATE_AT(site, ...)                              \
+#define WGTRACE_OMP_CRITICAL_UPDATE_AT(site, name_hash, ...)                   \
   (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Update,     \
                                       false>(__builtin_addressof(__VA_ARGS__), \
+                                             (name_hash),                      \
                                              WGTRACE_ACCESS_SITE(site)))
 /// The same through a reference that may be the iteration's own stack.
-#define WGTRACE_OMP_CRITICAL_LOAD_REF_AT(site, ...)                            \
+#define WGTRACE_OMP_CRITICAL_LOAD_REF_AT(site, name_hash, ...)                 \
   (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Load,       \
                                       true>(__builtin_addressof(__VA_ARGS__),  \
+                                            (name_hash),                       \
                                             WGTRACE_ACCESS_SITE(site)))
-#define WGTRACE_OMP_CRITICAL_STORE_REF_AT(site, ...)                           \
+#define WGTRACE_OMP_CRITICAL_STORE_REF_AT(site, name_hash, ...)                \
   (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Store,      \
                                       true>(__builtin_addressof(__VA_ARGS__),  \
+                                            (name_hash),                       \
                                             WGTRACE_ACCESS_SITE(site)))
-#define WGTRACE_OMP_CRITICAL_UPDATE_REF_AT(site, ...)                          \
+#define WGTRACE_OMP_CRITICAL_UPDATE_REF_AT(site, name_hash, ...)               \
   (*::wgtrace::detail::criticalAccess<::wgtrace::format::AtomicOp::Update,     \
                                       true>(__builtin_addressof(__VA_ARGS__),  \
+                                            (name_hash),                       \
                                             WGTRACE_ACCESS_SITE(site)))
 
 namespace wgtrace::detail {
 
 inline namespace WGTRACE_DETAIL_ACCESSES {
-/// Records the access of a critical section's statement at \p Address as
-/// an atomic operation \p Op and yields it.
+/// Records the access \p Op of a critical section's statement at
+/// \p Address, in the section whose name hashes to \p Name, and yields it.
 template <format::AtomicOp Op, bool MayBeKernelStack, class T>
-WGTRACE_ALWAYS_INLINE T *criticalAccess(T *Address, uint64_t SiteBits) {
-  recordAtomicObject<Op, MayBeKernelStack>(Address, sizeof(T), SiteBits);
+WGTRACE_ALWAYS_INLINE T *criticalAccess(T *Address, uint64_t Name,
+                                        uint64_t SiteBits) {
+  if constexpr (MayBeKernelStack) {
+    const ThreadState::Bytes &Stack = ThreadStateTLS.KernelStack;
+    if (reinterpret_cast<uintptr_t>(Address) - Stack.Begin < Stack.Size)
+      return Address;
+  }
+  recordCritical(Name, Op, recordedAddress(Address), sizeof(T), SiteBits);
   return Address;
 }
 } // namespace WGTRACE_DETAIL_ACCESSES
@@ -105,43 +121,106 @@ __int128 ompDistance(const From &Lower, const To &Index) {
     return static_cast<__int128>(Index - Lower);
 }
 
-/// One loop of a collapsed nest: where it starts, by how much it steps
-/// (signed: `i -= 2` steps by -2), and how many iterations it has.
-template <class Index> struct OmpDim {
-  Index Lower{};
+/// The loop `for (i = Lower; i <Compare> Bound; i += Step)` (`i -= Step`
+/// when Down): its trip count, as OpenMP computes it (a loop that does not
+/// run has 0), at most 2^32 - 1 (a workgroup count is 32 bits).
+inline uint32_t ompTripCount(__int128 Span, __int128 Step, OmpCompare Compare) {
+  __int128 Count = 0;
+  if (Step > 0) {
+    if (Compare == OmpCompare::Less || Compare == OmpCompare::NotEqual)
+      Count = Span > 0 ? (Span + Step - 1) / Step : 0;
+    else if (Compare == OmpCompare::LessEqual)
+      Count = Span >= 0 ? Span / Step + 1 : 0;
+  } else if (Step < 0) {
+    if (Compare == OmpCompare::Greater || Compare == OmpCompare::NotEqual)
+      Count = Span < 0 ? (-Span - Step - 1) / -Step : 0;
+    else if (Compare == OmpCompare::GreaterEqual)
+      Count = Span <= 0 ? -Span / -Step + 1 : 0;
+  }
+  return Count > 0xffffffff ? 0xffffffffu : static_cast<uint32_t>(Count);
+}
+
+/// One loop of a collapsed nest: the values its lower bound, bound and
+/// step expressions (of types \p L, \p B and \p S) gave when the calling
+/// thread evaluated them, as OpenMP does before it runs the thread's
+/// iterations (ompLower, ompBound, ompStep note them), and what the ids
+/// need: the signed step (`i -= 2` steps by -2) and the trip count.
+template <class L, class B, class S, bool Down, OmpCompare Compare>
+struct OmpDim {
+  std::decay_t<L> Lower{};
+  std::decay_t<B> Upper{};
+  /// 1 for `++i` and `--i` (S is int), which note no step.
+  std::decay_t<S> StepValue = 1;
   __int128 Step = 1;
   uint32_t Count = 0;
 
-  uint32_t id(const Index &I) const { return idOf(I); }
+  void update() {
+    Step = Down ? -static_cast<__int128>(StepValue)
+                : static_cast<__int128>(StepValue);
+    Count = ompTripCount(ompDistance(Lower, Upper), Step, Compare);
+  }
   template <class I> uint32_t idOf(const I &Value) const {
-    return static_cast<uint32_t>(ompDistance(Lower, Value) / Step);
+    return Step ? static_cast<uint32_t>(ompDistance(Lower, Value) / Step) : 0;
   }
 };
 
-/// The loop `for (i = Lower; i <Compare> Bound; i += Step)`: its trip
-/// count, as OpenMP computes it (a loop that does not run has 0), at most
-/// 2^32 - 1 (a workgroup count is 32 bits).
-template <class Index, class Bound, class StepType>
-OmpDim<Index> ompDim(const Index &Lower, const Bound &Upper, StepType Step,
-                     OmpCompare Compare) {
-  OmpDim<Index> D;
-  D.Lower = Lower;
-  D.Step = static_cast<__int128>(Step);
-  const __int128 Span = ompDistance(Lower, Upper);
-  __int128 Count = 0;
-  if (D.Step > 0) {
-    if (Compare == OmpCompare::Less || Compare == OmpCompare::NotEqual)
-      Count = Span > 0 ? (Span + D.Step - 1) / D.Step : 0;
-    else if (Compare == OmpCompare::LessEqual)
-      Count = Span >= 0 ? Span / D.Step + 1 : 0;
-  } else if (D.Step < 0) {
-    if (Compare == OmpCompare::Greater || Compare == OmpCompare::NotEqual)
-      Count = Span < 0 ? (-Span - D.Step - 1) / -D.Step : 0;
-    else if (Compare == OmpCompare::GreaterEqual)
-      Count = Span <= 0 ? -Span / -D.Step + 1 : 0;
+/// What the calling thread's evaluation of a loop nest's bounds gave, loop
+/// by loop, outermost first: a `static thread_local` of the function the
+/// loop is in (each thread of the team evaluates the bounds itself, as
+/// many times as its OpenMP implementation does; the rewritten loop keeps
+/// its expressions, wrapped to note their values: nothing is evaluated
+/// once more).
+template <class... Dim> struct OmpBounds {
+  std::tuple<Dim...> Dims;
+  /// A value was noted since the trip counts were computed.
+  bool Stale = true;
+
+  /// The workgroup of the iteration whose loop variables are \p Values
+  /// (outermost first): x is the innermost loop's index.
+  template <class... Value>
+  Workgroup workgroup(uint32_t Processor, const Value &...Values) {
+    static_assert(sizeof...(Value) == sizeof...(Dim),
+                  "one loop variable per loop of the nest");
+    if (Stale) {
+      std::apply([](auto &...D) { (D.update(), ...); }, Dims);
+      Stale = false;
+    }
+    Workgroup WG;
+    fill(WG, std::index_sequence_for<Dim...>(), Values...);
+    WG.processor_id = Processor;
+    return WG;
   }
-  D.Count = Count > 0xffffffff ? 0xffffffffu : static_cast<uint32_t>(Count);
-  return D;
+
+private:
+  template <size_t... K, class... Value>
+  void fill(Workgroup &WG, std::index_sequence<K...>,
+            const Value &...Values) const {
+    constexpr size_t N = sizeof...(Dim);
+    ((WG.id[N - 1 - K] = std::get<K>(Dims).idOf(Values),
+      WG.count[N - 1 - K] = std::get<K>(Dims).Count),
+     ...);
+  }
+};
+
+/// Loop \p K's lower bound, bound and step, as the loop evaluates them:
+/// noted in \p Bounds and yielded unchanged.
+template <size_t K, class Bounds, class V>
+std::decay_t<V> ompLower(Bounds &N, V &&Value) {
+  std::get<K>(N.Dims).Lower = Value;
+  N.Stale = true;
+  return std::forward<V>(Value);
+}
+template <size_t K, class Bounds, class V>
+std::decay_t<V> ompBound(Bounds &N, V &&Value) {
+  std::get<K>(N.Dims).Upper = Value;
+  N.Stale = true;
+  return std::forward<V>(Value);
+}
+template <size_t K, class Bounds, class V>
+std::decay_t<V> ompStep(Bounds &N, V &&Value) {
+  std::get<K>(N.Dims).StepValue = Value;
+  N.Stale = true;
+  return std::forward<V>(Value);
 }
 
 /// The process's number for a launch that begins now (WGTRACE_FILTER's
@@ -149,51 +228,21 @@ OmpDim<Index> ompDim(const Index &Lower, const Bound &Upper, StepType Step,
 /// written at exit.
 uint64_t beginOmpLaunch();
 
-/// One execution of an OpenMP loop: its site, its dispatch number and the
-/// loops of its collapsed nest, outermost first. Default-constructible and
-/// copyable, so that `omp single copyprivate` can hand it from the thread
-/// that began it to the rest of the team.
-template <class... Index> class OmpLaunch {
+/// One execution of an OpenMP loop: its site and its dispatch number.
+/// Default-constructible and copyable, so that `omp single copyprivate`
+/// can hand it from the thread that began it to the rest of the team.
+class OmpLaunch {
 public:
   OmpLaunch() = default;
-  OmpLaunch(SiteRef Site, OmpDim<Index>... Dims)
-      : Site(Site), Dispatch(beginOmpLaunch()), Dims(Dims...) {}
+  explicit OmpLaunch(SiteRef Site) : Site(Site), Dispatch(beginOmpLaunch()) {}
 
   uint64_t dispatch() const { return Dispatch; }
-
-  /// The workgroup of the iteration whose loop variables are \p Values
-  /// (outermost first): x is the innermost loop's index.
-  template <class... Value>
-  Workgroup workgroup(uint32_t Processor, const Value &...Values) const {
-    static_assert(sizeof...(Value) == sizeof...(Index),
-                  "one loop variable per loop of the nest");
-    Workgroup WG;
-    fill(WG, std::index_sequence_for<Index...>(), Values...);
-    WG.processor_id = Processor;
-    return WG;
-  }
-
   SiteRef site() const { return Site; }
 
 private:
-  template <size_t... K, class... Value>
-  void fill(Workgroup &WG, std::index_sequence<K...>,
-            const Value &...Values) const {
-    constexpr size_t N = sizeof...(Index);
-    ((WG.id[N - 1 - K] = std::get<K>(Dims).idOf(Values),
-      WG.count[N - 1 - K] = std::get<K>(Dims).Count),
-     ...);
-  }
-
   SiteRef Site;
   uint64_t Dispatch = kNoDispatch;
-  std::tuple<OmpDim<Index>...> Dims;
 };
-
-template <class... Index>
-OmpLaunch<Index...> ompLaunch(SiteRef Site, OmpDim<Index>... Dims) {
-  return OmpLaunch<Index...>(Site, Dims...);
-}
 
 /// Lives for one iteration: its WORKGROUP record, under the loop's site
 /// and launch, with the iteration's frame (\p Frame, its top) as its own

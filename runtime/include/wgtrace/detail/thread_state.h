@@ -256,12 +256,14 @@ WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
   storeRecord<NonTemporal>(Cursor, First, Second);
 }
 
-/// Appends an atomic operation \p Op's records to \p R: an Atomic VALUE,
-/// then its LOAD and/or STORE of \p Length bytes with address word
-/// \p Word (docs/FORMAT.md), 32 or 48 bytes reserved at once so that
-/// nothing comes between them.
+/// Appends the records of an operation \p Op marked by a VALUE of
+/// \p Type with \p Bits (docs/FORMAT.md): the mark, then its LOAD and/or
+/// STORE of \p Length bytes with address word \p Word, 32 or 48 bytes
+/// reserved at once so that nothing comes between them. An Atomic mark's
+/// Bits are \p Op; a Critical mark's the section's name hashed.
 template <bool NonTemporal = true>
-WGTRACE_ALWAYS_INLINE void appendAtomic(Ring &R, format::AtomicOp Op,
+WGTRACE_ALWAYS_INLINE void appendMarked(Ring &R, format::ValueType Type,
+                                        uint64_t Bits, format::AtomicOp Op,
                                         uint64_t Length, uint64_t Word) {
   const unsigned Marked = format::atomicRecords(Op);
   const uint64_t Bytes = uint64_t(1 + Marked) * 16;
@@ -275,12 +277,10 @@ WGTRACE_ALWAYS_INLINE void appendAtomic(Ring &R, format::AtomicOp Op,
   R.Cursor = Cursor + Bytes;
   storeRecord<NonTemporal>(
       Cursor,
-      R.KeyBits |
-          format::packWord(
-              format::Tag::Value,
-              format::valuePayload(format::ValueType::Atomic, uint8_t(Marked)),
-              0),
-      uint64_t(Op));
+      R.KeyBits | format::packWord(format::Tag::Value,
+                                   format::valuePayload(Type, uint8_t(Marked)),
+                                   0),
+      Bits);
   if (unsigned(Op) & unsigned(format::AtomicOp::Load)) {
     Cursor += 16;
     storeRecord<NonTemporal>(
@@ -316,11 +316,12 @@ WGTRACE_ALWAYS_INLINE uint64_t memoryWord(const Ring &R, bool IsStore,
 void recordLongAccess(Ring &R, bool IsStore, const volatile void *Address,
                       uint64_t Length, uint64_t SiteBits) noexcept;
 
-/// Slow path for atomic operations on objects longer than a record's
-/// 16-bit length field: one Atomic VALUE and its records per piece.
-void recordLongAtomic(Ring &R, format::AtomicOp Op,
-                      const volatile void *Address, uint64_t Length,
-                      uint64_t SiteBits) noexcept;
+/// Slow path for marked operations (atomic ones, accesses inside OpenMP
+/// critical sections) on objects longer than a record's 16-bit length
+/// field: one mark and its records per piece.
+void recordLongMarked(Ring &R, format::ValueType Type, uint64_t Bits,
+                      format::AtomicOp Op, const volatile void *Address,
+                      uint64_t Length, uint64_t SiteBits) noexcept;
 
 inline namespace WGTRACE_DETAIL_ACCESSES {
 
@@ -353,15 +354,18 @@ WGTRACE_ALWAYS_INLINE void recordAccess(bool IsStore,
                                         SiteBits);
 }
 
-/// Records an atomic operation \p Op on the \p Length bytes at \p Address
-/// (at most format::kMaxAccessLength; \p SiteBits as for recordAccess).
+/// Records operation \p Op (a load, a store or an update: its LOAD, then
+/// its STORE) of the \p Length bytes at \p Address under a mark of
+/// \p Type with \p Bits (appendMarked; \p SiteBits as for recordAccess).
 /// \p Op is a constant at every call site: the records it does not make
 /// fold away.
-WGTRACE_ALWAYS_INLINE void recordAtomic(format::AtomicOp Op,
+WGTRACE_ALWAYS_INLINE void recordMarked(format::ValueType Type, uint64_t Bits,
+                                        format::AtomicOp Op,
                                         const volatile void *Address,
-                                        uint64_t Length,
-                                        uint64_t SiteBits = 0) {
+                                        uint64_t Length, uint64_t SiteBits) {
 #if !WGTRACE_DETAIL_RECORD_MEMORY
+  (void)Type;
+  (void)Bits;
   (void)Op;
   (void)Address;
   (void)Length;
@@ -370,11 +374,32 @@ WGTRACE_ALWAYS_INLINE void recordAtomic(format::AtomicOp Op,
 #endif
   Ring &R = ringOrIdle(ThreadStateTLS.Recording);
   if (WGTRACE_UNLIKELY(Length > format::kMaxAccessLength)) {
-    recordLongAtomic(R, Op, Address, Length, SiteBits);
+    recordLongMarked(R, Type, Bits, Op, Address, Length, SiteBits);
     return;
   }
-  appendAtomic<kNonTemporalRecords>(
-      R, Op, Length, reinterpret_cast<uintptr_t>(Address) + SiteBits);
+  appendMarked<kNonTemporalRecords>(R, Type, Bits, Op, Length,
+                                    reinterpret_cast<uintptr_t>(Address) +
+                                        SiteBits);
+}
+
+/// Records an atomic operation \p Op on the \p Length bytes at \p Address
+/// under an Atomic mark.
+WGTRACE_ALWAYS_INLINE void recordAtomic(format::AtomicOp Op,
+                                        const volatile void *Address,
+                                        uint64_t Length,
+                                        uint64_t SiteBits = 0) {
+  recordMarked(format::ValueType::Atomic, uint64_t(Op), Op, Address, Length,
+               SiteBits);
+}
+
+/// Records an access \p Op of the \p Length bytes at \p Address inside the
+/// OpenMP critical section whose name hashes to \p Name (format::
+/// criticalNameHash), under a Critical mark.
+WGTRACE_ALWAYS_INLINE void recordCritical(uint64_t Name, format::AtomicOp Op,
+                                          const volatile void *Address,
+                                          uint64_t Length, uint64_t SiteBits) {
+  recordMarked(format::ValueType::Critical, Name, Op, Address, Length,
+               SiteBits);
 }
 
 /// An access through a reference that may be bound to the running

@@ -1,0 +1,198 @@
+//===- CriticalTest.cc - OpenMP critical sections: decoder, races, dump ---===//
+
+#include "DecodeHelpers.h"
+#include "TraceBuilder.h"
+#include "analyses/RacesTool.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <gtest/gtest.h>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+using namespace wgtrace::viewer;
+
+// Named: a unity batch may hold another test's helpers of the same names.
+namespace critical_sections {
+
+using Op = format::AtomicOp;
+
+/// How the second of two workgroups of one launch updates the word both
+/// update; the first always updates it inside critical(a).
+enum class Second { CriticalA, CriticalB, Atomic, Plain, Unnamed };
+
+/// Access sites: 1 `*total += x` in critical(a), 2 the same in
+/// critical(b), 3 an atomic update, 4 a plain one, 5 in the unnamed
+/// critical section.
+std::vector<uint8_t> twoUpdates(Second How, bool FirstUnnamed = false) {
+  ExtensionSpec X;
+  X.AccessSites = {
+      {"omp.cc", 10, 5, 2, "f", "*total", std::string("a")},
+      {"omp.cc", 14, 5, 2, "f", "*total", std::string("b")},
+      {"omp.cc", 17, 5, 6, "f", "*total", std::nullopt},
+      {"omp.cc", 20, 5, 2, "f", "*total", std::nullopt},
+      {"omp.cc", 23, 5, 2, "f", "*total", std::string("")},
+  };
+  RingBuilder Ring(4096);
+  constexpr uint64_t Total = 0x2000;
+  Ring.workgroup(0, {0, 0, 0}, {2, 1, 1}, 0);
+  if (FirstUnnamed)
+    Ring.critical("", Op::Update, Total, 4, format::accessSiteBits(5));
+  else
+    Ring.critical("a", Op::Update, Total, 4, format::accessSiteBits(1));
+  Ring.workgroup(0, {1, 0, 0}, {2, 1, 1}, 1);
+  switch (How) {
+  case Second::CriticalA:
+    Ring.critical("a", Op::Update, Total, 4, format::accessSiteBits(1));
+    break;
+  case Second::CriticalB:
+    Ring.critical("b", Op::Update, Total, 4, format::accessSiteBits(2));
+    break;
+  case Second::Atomic:
+    Ring.value(format::ValueType::Atomic, 2, uint64_t(Op::Update));
+    Ring.load(Total + format::accessSiteBits(3), 4);
+    Ring.store(Total + format::accessSiteBits(3), 4);
+    break;
+  case Second::Plain:
+    Ring.load(Total + format::accessSiteBits(4), 4);
+    Ring.store(Total + format::accessSiteBits(4), 4);
+    break;
+  case Second::Unnamed:
+    Ring.critical("", Op::Update, Total, 4, format::accessSiteBits(5));
+    break;
+  }
+  TraceBuilder B;
+  B.metadata({{"omp for at omp.cc:8 in f", {}, {}, {}}}, {0}, &X);
+  B.ring(Ring);
+  return B.bytes();
+}
+
+struct Found {
+  std::string Text;
+  uint64_t Races = 0;
+  std::vector<RacesTool::Race> Listed;
+};
+
+Found races(const std::vector<uint8_t> &Bytes) {
+  Found F;
+  llvm::raw_string_ostream OS(F.Text);
+  RacesTool Tool(OS, false);
+  decodeWith(Tool, Bytes);
+  OS.flush();
+  F.Races = Tool.raceCount();
+  F.Listed = Tool.races();
+  return F;
+}
+
+TEST(Critical, SameNamedSectionsAreSynchronised) {
+  Found F = races(twoUpdates(Second::CriticalA));
+  EXPECT_EQ(F.Races, 0u) << F.Text;
+  Found Unnamed = races(twoUpdates(Second::Unnamed, /*FirstUnnamed=*/true));
+  EXPECT_EQ(Unnamed.Races, 0u) << Unnamed.Text;
+}
+
+TEST(Critical, DifferentlyNamedSectionsRace) {
+  Found F = races(twoUpdates(Second::CriticalB));
+  EXPECT_EQ(F.Races, 1u) << F.Text;
+  // Both update: each side's store against the other's accesses.
+  ASSERT_EQ(F.Listed.size(), 2u);
+  const RacesTool::Race &Rc = F.Listed[0];
+  EXPECT_EQ(Rc.K, RacesTool::Kind::WriteWrite);
+  ASSERT_TRUE(Rc.CriticalA && Rc.CriticalB);
+  EXPECT_EQ(*Rc.CriticalA, "a");
+  EXPECT_EQ(*Rc.CriticalB, "b");
+  EXPECT_FALSE(Rc.AtomicA || Rc.AtomicB);
+  EXPECT_NE(F.Text.find("critical(a) store omp.cc:10 `*total`  vs  "
+                        "critical(b) load/store omp.cc:14 `*total`"),
+            std::string::npos)
+      << F.Text;
+  // The unnamed section is a name of its own.
+  Found Mixed = races(twoUpdates(Second::CriticalA, /*FirstUnnamed=*/true));
+  EXPECT_EQ(Mixed.Races, 1u) << Mixed.Text;
+  EXPECT_NE(Mixed.Text.find("unnamed-critical "), std::string::npos)
+      << Mixed.Text;
+}
+
+TEST(Critical, ACriticalSectionAgainstAnAtomicRaces) {
+  Found F = races(twoUpdates(Second::Atomic));
+  EXPECT_EQ(F.Races, 1u) << F.Text;
+  ASSERT_EQ(F.Listed.size(), 2u);
+  const RacesTool::Race &Rc = F.Listed[0];
+  EXPECT_TRUE(Rc.AtomicA != Rc.AtomicB);
+  EXPECT_TRUE(bool(Rc.CriticalA) != bool(Rc.CriticalB));
+}
+
+TEST(Critical, ACriticalSectionAgainstAPlainAccessRaces) {
+  Found F = races(twoUpdates(Second::Plain));
+  EXPECT_EQ(F.Races, 1u) << F.Text;
+  ASSERT_EQ(F.Listed.size(), 2u);
+  EXPECT_TRUE(bool(F.Listed[0].CriticalA) != bool(F.Listed[0].CriticalB));
+  EXPECT_FALSE(F.Listed[0].AtomicA || F.Listed[0].AtomicB);
+}
+
+TEST(Critical, JsonNamesTheSections) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  RacesTool Tool(OS, /*Json=*/true);
+  decodeWith(Tool, twoUpdates(Second::CriticalB));
+  OS.flush();
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object &Race =
+      *V->getAsObject()->getArray("listed")->front().getAsObject();
+  EXPECT_EQ(Race.getObject("a")->getObject("access")->getString("critical"),
+            "a");
+  EXPECT_EQ(Race.getObject("b")->getObject("access")->getString("critical"),
+            "b");
+}
+
+TEST(Critical, DumpNamesTheSectionIreeCompatDoesNot) {
+  std::vector<uint8_t> Bytes = twoUpdates(Second::CriticalB);
+  DumpResult D = dump(Bytes);
+  ASSERT_EQ(D.Error, "");
+  EXPECT_NE(D.Text.find("VALUE 0002 = in critical section 'a'\n"),
+            std::string::npos)
+      << D.Text;
+  EXPECT_NE(D.Text.find("VALUE 0002 = in critical section 'b'\n"),
+            std::string::npos)
+      << D.Text;
+  DumpResult Compat = dumpCompat(Bytes);
+  ASSERT_EQ(Compat.Error, "");
+  EXPECT_NE(Compat.Text.find("VALUE 0002 = <<unknown type: 46>>\n"),
+            std::string::npos)
+      << Compat.Text;
+  DumpResult Unnamed = dump(twoUpdates(Second::Unnamed, true));
+  EXPECT_NE(Unnamed.Text.find("in the unnamed critical section"),
+            std::string::npos)
+      << Unnamed.Text;
+}
+
+TEST(Critical, AMarkWithoutItsRecordsIsDamage) {
+  {
+    RingBuilder Ring(4096);
+    Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+    Ring.value(format::ValueType::Critical, 2, format::criticalNameHash("a"));
+    Ring.load(0x2000, 4);
+    Ring.value(format::ValueType::Float32, 0, 0);
+    TraceBuilder B;
+    addSimpleMetadata(B).ring(Ring);
+    DumpResult D = dump(B.bytes());
+    EXPECT_NE(D.Error.find("the critical section mark at ring offset 0x20 is "
+                           "not followed by its records"),
+              std::string::npos)
+        << D.Error;
+  }
+  {
+    RingBuilder Ring(4096);
+    Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+    Ring.value(format::ValueType::Critical, 3, format::criticalNameHash("a"));
+    TraceBuilder B;
+    addSimpleMetadata(B).ring(Ring);
+    DumpResult D = dump(B.bytes());
+    EXPECT_NE(D.Error.find("critical section mark with record count 3"),
+              std::string::npos)
+        << D.Error;
+  }
+}
+
+} // namespace critical_sections
