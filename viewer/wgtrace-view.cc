@@ -10,6 +10,7 @@
 
 #include "ToolCommandLine.h"
 #include "ToolIdentity.h"
+#include "analyses/AnnotateTool.h"
 #include "analyses/CacheTool.h"
 #include "analyses/DiffReport.h"
 #include "analyses/FootprintTool.h"
@@ -112,6 +113,11 @@ cl::SubCommand DecompressCmd("decompress",
                              "Copy a trace with its compressed chunks "
                              "decompressed: the file an uncompressed run "
                              "writes, in IREE's format");
+cl::SubCommand AnnotateCmd("annotate",
+                           "Each kernel's source, every line that made "
+                           "accesses with its loads, stores, bytes, distinct "
+                           "cache lines and modelled misses, as cg_annotate "
+                           "lists it");
 cl::SubCommand HtmlCmd("html",
                        "One self-contained HTML report: dispatch sites, "
                        "workgroups and a zoomable access map");
@@ -121,7 +127,8 @@ cl::list<std::string> Inputs(cl::Positional, cl::desc("<trace file>..."),
                              cl::sub(SummaryCmd), cl::sub(RacesCmd),
                              cl::sub(FootprintCmd), cl::sub(CacheCmd),
                              cl::sub(ExportCmd), cl::sub(HtmlCmd),
-                             cl::sub(DiffCmd), cl::sub(ConvertCmd));
+                             cl::sub(DiffCmd), cl::sub(ConvertCmd),
+                             cl::sub(AnnotateCmd));
 
 cl::list<std::string> InOut(cl::Positional, cl::desc("<input> <output>"),
                             cl::OneOrMore, cl::sub(CompressCmd),
@@ -140,7 +147,7 @@ cl::opt<std::string>
                  cl::value_desc("glob"), cl::sub(DumpCmd), cl::sub(SummaryCmd),
                  cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(CacheCmd),
                  cl::sub(ExportCmd), cl::sub(HtmlCmd), cl::sub(DiffCmd),
-                 cl::cat(ViewCategory));
+                 cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 cl::opt<int64_t> DispatchFilter("dispatch",
                                 cl::desc("Only workgroups of this dispatch "
                                          "site (default: all)"),
@@ -148,17 +155,18 @@ cl::opt<int64_t> DispatchFilter("dispatch",
                                 cl::sub(SummaryCmd), cl::sub(RacesCmd),
                                 cl::sub(FootprintCmd), cl::sub(CacheCmd),
                                 cl::sub(ExportCmd), cl::sub(HtmlCmd),
-                                cl::sub(DiffCmd), cl::cat(ViewCategory));
+                                cl::sub(DiffCmd), cl::sub(AnnotateCmd),
+                                cl::cat(ViewCategory));
 cl::opt<std::string> WorkgroupFilterText(
     "workgroup", cl::desc("Only workgroup x,y,z"), cl::value_desc("x,y,z"),
     cl::sub(DumpCmd), cl::sub(SummaryCmd), cl::sub(RacesCmd),
     cl::sub(FootprintCmd), cl::sub(CacheCmd), cl::sub(ExportCmd),
-    cl::sub(HtmlCmd), cl::cat(ViewCategory));
+    cl::sub(HtmlCmd), cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 
 cl::opt<bool> Json("json", cl::desc("Print JSON instead of text"),
                    cl::sub(SummaryCmd), cl::sub(RacesCmd),
                    cl::sub(FootprintCmd), cl::sub(CacheCmd), cl::sub(DiffCmd),
-                   cl::cat(ViewCategory));
+                   cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 cl::opt<std::string> Output("o",
                             cl::desc("Write to this file (atomically: "
                                      "nothing is left behind on an error; "
@@ -170,7 +178,7 @@ cl::opt<std::string> Output("o",
                             cl::sub(FootprintCmd), cl::sub(CacheCmd),
                             cl::sub(ExportCmd), cl::sub(HtmlCmd),
                             cl::sub(DiffCmd), cl::sub(ConvertCmd),
-                            cl::cat(ViewCategory));
+                            cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 
 cl::opt<bool> IreeCompat(
     "iree-compat",
@@ -190,7 +198,8 @@ cl::opt<unsigned> LineSize("line-size",
                            cl::desc("Cache line size in bytes, a power of "
                                     "two (default: 64)"),
                            cl::init(64), cl::sub(SummaryCmd), cl::sub(CacheCmd),
-                           cl::sub(DiffCmd), cl::cat(ViewCategory));
+                           cl::sub(DiffCmd), cl::sub(AnnotateCmd),
+                           cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -212,17 +221,20 @@ cl::opt<std::string> SortColumn(
              "miss_rate; races: pairs, write_write_pairs, "
              "read_write_pairs, overlap_bytes; footprint: load_bytes, "
              "store_bytes, accesses; diff: the largest change of "
-             "accesses, bytes, lines, misses or races)"),
+             "accesses, bytes, lines, misses or races; annotate: accesses, "
+             "loads, stores, bytes, lines, D1mr, D1mw)"),
     cl::value_desc("column"), cl::sub(SummaryCmd), cl::sub(CacheCmd),
     cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(DiffCmd),
-    cl::cat(ViewCategory));
+    cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 cl::opt<uint64_t> TopRows("top",
                           cl::desc("Only the first N rows of each table "
-                                   "(totals stay those of all rows; default: "
-                                   "all)"),
+                                   "(annotate: the N hottest lines of each "
+                                   "kernel; totals stay those of all rows; "
+                                   "default: all)"),
                           cl::value_desc("N"), cl::sub(SummaryCmd),
                           cl::sub(CacheCmd), cl::sub(RacesCmd),
                           cl::sub(FootprintCmd), cl::sub(DiffCmd),
+                          cl::sub(AnnotateCmd),
                           cl::cat(ViewCategory));
 
 cl::opt<uint64_t> RacesLimit("limit",
@@ -237,20 +249,35 @@ cl::opt<std::string> CacheLevel("level",
                                          "(1 MiB, 16 ways), 64-byte lines "
                                          "(default: l1)"),
                                 cl::init("l1"), cl::sub(CacheCmd),
-                                cl::sub(DiffCmd), cl::cat(ViewCategory));
+                                cl::sub(DiffCmd), cl::sub(AnnotateCmd),
+                                cl::cat(ViewCategory));
 cl::opt<std::string> CacheSize("cache-size",
                                cl::desc("Cache size: bytes, or with a k/kib, "
                                         "m/mib or g/gib suffix (default: the "
                                         "level's)"),
                                cl::sub(CacheCmd), cl::sub(DiffCmd),
-                               cl::cat(ViewCategory));
+                               cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 cl::opt<unsigned> CacheWays("ways",
                             cl::desc("Associativity (default: the level's)"),
                             cl::sub(CacheCmd), cl::sub(DiffCmd),
-                            cl::cat(ViewCategory));
+                            cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 cl::opt<bool> CacheCold("cold",
                         cl::desc("Empty the cache before each workgroup"),
-                        cl::sub(CacheCmd), cl::cat(ViewCategory));
+                        cl::sub(CacheCmd), cl::sub(AnnotateCmd),
+                        cl::cat(ViewCategory));
+
+cl::opt<unsigned> AnnotateContext("context",
+                                  cl::desc("Lines of source shown before and "
+                                           "after each line with accesses "
+                                           "(default: 3)"),
+                                  cl::value_desc("N"), cl::init(3),
+                                  cl::sub(AnnotateCmd), cl::cat(ViewCategory));
+cl::opt<std::string>
+    AnnotateOrder("order",
+                  cl::desc("hot: the hottest lines (by --sort) first, each "
+                           "with its context (default); file: in file order"),
+                  cl::value_desc("hot|file"), cl::init("hot"),
+                  cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 
 cl::opt<std::string> ExportFormat("format",
                                   cl::desc("chrome, csv or jsonl (default: "
@@ -582,6 +609,35 @@ int runCache(const WorkgroupFilter &Filter) {
   });
 }
 
+int runAnnotate(const WorkgroupFilter &Filter) {
+  CacheGeometry G;
+  if (!parseGeometry(G))
+    return kExitUsage;
+  AnnotateTool::Options Options;
+  Options.Levels = {{"D1", G}};
+  std::vector<std::string> Columns = AnnotateTool::columns(Options.Levels);
+  SmallVector<const char *, 8> ColumnNames;
+  for (const std::string &C : Columns)
+    ColumnNames.push_back(C.c_str());
+  if (!parseOrder("annotate", ColumnNames, Options.Order))
+    return kExitUsage;
+  if (AnnotateOrder != "hot" && AnnotateOrder != "file") {
+    error() << "--order must be hot or file\n";
+    return kExitUsage;
+  }
+  Options.Cold = CacheCold;
+  Options.Context = AnnotateContext;
+  Options.FileOrder = AnnotateOrder == "file";
+  Options.KernelGlob = KernelFilter;
+  return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
+    AnnotateTool::Options ForFile = Options;
+    ForFile.Trace = Path.str();
+    AnnotateTool Annotate(OS, Json, std::move(ForFile));
+    AnalysisTool *Tools[] = {&Annotate};
+    return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
+  });
+}
+
 int runExport(const WorkgroupFilter &Filter) {
   if (ExportFormat != "chrome" && ExportFormat != "csv" &&
       ExportFormat != "jsonl") {
@@ -797,6 +853,8 @@ int main(int argc, char **argv) {
     return runExport(Filter);
   if (HtmlCmd)
     return runHtml(Filter);
+  if (AnnotateCmd)
+    return runAnnotate(Filter);
   if (DiffCmd)
     return runDiff(Filter);
   if (ConvertCmd)

@@ -1,6 +1,6 @@
 //===- make_big_trace.cc - Synthetic traces of any size for benchmarks ----===//
 //
-// wgtrace-make-big-trace OUT SIZE_MIB [--workers N] [--demo]
+// wgtrace-make-big-trace OUT SIZE_MIB [--workers N] [--access-sites] [--demo]
 //
 // Writes a metadata chunk and one ring chunk per worker, each ring filled
 // (without wrapping) with the workgroups of a tiled matrix multiply, the
@@ -9,6 +9,11 @@
 // handed to workers round robin, like the local-task pool would. The same
 // matrices are reused over and over, so a larger file has more records but
 // not more distinct addresses, as when a real program runs longer.
+//
+// --access-sites gives every load and store its source line, as the
+// rewriter does (wgtrace's metadata extension with an access site per
+// expression of the kernels, whose ids go into the address words), for the
+// reports by source line (annotate).
 //
 // --demo writes a small, readable trace instead (a 64 x 64 matmul in 16 x 16
 // tiles and a transpose), for screenshots.
@@ -42,6 +47,40 @@ void writeChunk(FILE *F, format::ChunkType Type, const void *Data,
   std::fwrite(Zero, 1, format::alignUp(Length, 16) - Length, F);
 }
 
+/// Access site ids (access_sites entry + 1) of the kernels' expressions.
+enum : uint64_t { kSiteA = 1, kSiteB, kSiteC, kSiteIn, kSiteOut };
+bool WithSites = false;
+
+/// The address word of an access made at access site \p Site.
+uint64_t at(uint64_t Address, uint64_t Site) {
+  return WithSites ? Address | format::accessSiteBits(Site) : Address;
+}
+
+/// wgtrace's extension naming the kernels' access sites (bench.cc, lines
+/// of a matmul and a transpose kernel).
+flatbuffers::Offset<fb::WgtraceDef>
+accessSites(flatbuffers::FlatBufferBuilder &B) {
+  struct Site {
+    uint32_t Line, Column;
+    fb::AccessKind Kind;
+    const char *Scope, *Text;
+  };
+  const Site Sites[] = {
+      {12, 14, fb::AccessKind::Load, "matmul_tiled", "a[row * n + k]"},
+      {12, 33, fb::AccessKind::Load, "matmul_tiled", "b[k * n + col]"},
+      {13, 5, fb::AccessKind::Store, "matmul_tiled", "c[row * n + col]"},
+      {22, 30, fb::AccessKind::Load, "transpose", "in[row * n + col]"},
+      {22, 5, fb::AccessKind::Store, "transpose", "out[col * n + row]"}};
+  std::vector<flatbuffers::Offset<fb::AccessSiteDef>> Defs;
+  for (const Site &S : Sites) {
+    fb::SourceLocation Where(1, S.Line, S.Column);
+    Defs.push_back(fb::CreateAccessSiteDef(
+        B, &Where, S.Kind, B.CreateString(S.Scope), B.CreateString(S.Text)));
+  }
+  auto Files = B.CreateVectorOfStrings({"", "bench.cc"});
+  return fb::CreateWgtraceDef(B, 1, Files, 0, 0, B.CreateVector(Defs));
+}
+
 void writeMetadata(FILE *F) {
   flatbuffers::FlatBufferBuilder B;
   auto Fn = [&](const char *Name, const char *Source) {
@@ -55,9 +94,17 @@ void writeMetadata(FILE *F) {
       Fn("transpose", "void transpose(const wgtrace::Workgroup&, ...)")};
   std::vector<flatbuffers::Offset<fb::DispatchSiteDef>> Sites = {
       fb::CreateDispatchSiteDef(B, 0), fb::CreateDispatchSiteDef(B, 1)};
-  auto Root = fb::CreateDispatchInstrumentDef(B, 0, 0, B.CreateVector(Fns),
-                                              B.CreateVector(Sites));
-  fb::FinishDispatchInstrumentDefBuffer(B, Root);
+  auto FnTable = B.CreateVector(Fns);
+  auto SiteTable = B.CreateVector(Sites);
+  flatbuffers::Offset<fb::WgtraceDef> X;
+  if (WithSites)
+    X = accessSites(B);
+  fb::DispatchInstrumentDefBuilder Root(B);
+  Root.add_functions(FnTable);
+  Root.add_sites(SiteTable);
+  if (WithSites)
+    Root.add_wgtrace(X);
+  fb::FinishDispatchInstrumentDefBuffer(B, Root.Finish());
   writeChunk(F, format::ChunkType::DispatchMetadata, B.GetBufferPointer(),
              B.GetSize());
 }
@@ -108,13 +155,14 @@ void matmul(Ring &R, uint32_t N, uint32_t T, uint32_t Tx, uint32_t Ty,
   R.workgroup(0, Tx, Ty, N / T, N / T, Pid);
   for (uint32_t I = 0; I < T; ++I)
     for (uint32_t K = 0; K < N; ++K)
-      R.access(false, A + 4 * (uint64_t(Ty * T + I) * N + K), 4);
+      R.access(false, at(A + 4 * (uint64_t(Ty * T + I) * N + K), kSiteA), 4);
   for (uint32_t K = 0; K < N; ++K)
     for (uint32_t J = 0; J < T; ++J)
-      R.access(false, B + 4 * (uint64_t(K) * N + Tx * T + J), 4);
+      R.access(false, at(B + 4 * (uint64_t(K) * N + Tx * T + J), kSiteB), 4);
   for (uint32_t I = 0; I < T; ++I)
     for (uint32_t J = 0; J < T; ++J)
-      R.access(true, C + 4 * (uint64_t(Ty * T + I) * N + Tx * T + J), 4);
+      R.access(true,
+               at(C + 4 * (uint64_t(Ty * T + I) * N + Tx * T + J), kSiteC), 4);
   R.value(0x3F800000);
 }
 
@@ -125,8 +173,8 @@ void transpose(Ring &R, uint32_t N, uint32_t T, uint32_t Tx, uint32_t Ty,
   for (uint32_t I = 0; I < T; ++I)
     for (uint32_t J = 0; J < T; ++J) {
       uint64_t Row = Ty * T + I, Col = Tx * T + J;
-      R.access(false, In + 4 * (Row * N + Col), 4);
-      R.access(true, Out + 4 * (Col * N + Row), 4);
+      R.access(false, at(In + 4 * (Row * N + Col), kSiteIn), 4);
+      R.access(true, at(Out + 4 * (Col * N + Row), kSiteOut), 4);
     }
 }
 
@@ -136,7 +184,7 @@ int main(int Argc, char **Argv) {
   if (Argc < 3) {
     std::fprintf(stderr,
                  "usage: wgtrace-make-big-trace OUT SIZE_MIB [--workers N] "
-                 "[--demo]\n");
+                 "[--access-sites] [--demo]\n");
     return 1;
   }
   const char *Out = Argv[1];
@@ -148,6 +196,8 @@ int main(int Argc, char **Argv) {
       Workers = std::atoi(Argv[++I]);
     else if (!std::strcmp(Argv[I], "--demo"))
       Demo = true;
+    else if (!std::strcmp(Argv[I], "--access-sites"))
+      WithSites = true;
   }
   FILE *F = std::fopen(Out, "wb");
   if (!F) {

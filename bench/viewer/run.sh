@@ -6,6 +6,9 @@
 #     ones (memory must not follow file size);
 #   - diff of two big traces and html of a big trace against summary's
 #     time (budget: within 3x);
+#   - annotate of a big trace whose accesses name their source lines
+#     (--access-sites), against summary's time on the same trace, run in
+#     turn (no budget yet: the ratio is reported);
 #   - dump > /dev/null in records per second;
 #   - the same for a naive decoder that fprintf's one line per record.
 # Prints one table, then deletes the traces. Not a ctest: it is a
@@ -43,6 +46,8 @@ SMALL2=$WORK/small2.bin
 "$MAKE" "$BIG2" "$SIZE" --workers 8
 "$MAKE" "$SMALL" $((SIZE / 4))
 "$MAKE" "$SMALL2" $((SIZE / 4)) --workers 8
+SITES=$WORK/sites.bin
+"$MAKE" "$SITES" "$SIZE" --access-sites
 
 # Runs a command (stdout to /dev/null) under /usr/bin/time; prints
 # "seconds max_rss_kib". The file is read once before, so that every run
@@ -74,6 +79,16 @@ for ((I = 0; I < RUNS; ++I)); do
   measure "$VIEW" diff "$BIG" "$BIG2" >>"$WORK/diff.txt"
   measure "$VIEW" html "$BIG" -o "$WORK/report.html" >>"$WORK/html.txt"
 done
+# annotate and summary in turn on the trace with source lines.
+warm "$SITES"
+for ((I = 0; I < RUNS; ++I)); do
+  measure "$VIEW" summary "$SITES" >>"$WORK/summary_sites.txt"
+  measure "$VIEW" annotate "$SITES" >>"$WORK/annotate.txt"
+done
+rm -f "$SITES"
+S_SUM_SITES=$(cut -d' ' -f1 "$WORK/summary_sites.txt" | median)
+S_ANN=$(cut -d' ' -f1 "$WORK/annotate.txt" | median)
+M_ANN=$(cut -d' ' -f2 "$WORK/annotate.txt" | median)
 S_SUM=$(cut -d' ' -f1 "$WORK/summary.txt" | median)
 M_SUM=$(cut -d' ' -f2 "$WORK/summary.txt" | median)
 S_DIFF=$(cut -d' ' -f1 "$WORK/diff.txt" | median)
@@ -97,7 +112,8 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
     -v sraces="$S_RACES" -v mraces="$M_RACES" -v sracess="$S_RACES_SMALL" \
     -v mracess="$M_RACES_SMALL" -v sdiff="$S_DIFF" -v mdiff="$M_DIFF" \
     -v sdiffs="$S_DIFF_SMALL" -v mdiffs="$M_DIFF_SMALL" -v shtml="$S_HTML" \
-    -v mhtml="$M_HTML" -v runs="$RUNS" 'BEGIN {
+    -v mhtml="$M_HTML" -v runs="$RUNS" -v ssumsites="$S_SUM_SITES" \
+    -v sann="$S_ANN" -v mann="$M_ANN" 'BEGIN {
   mb = 1000 * 1000; mib = 1024 * 1024
   printf "trace: %.0f MiB, %d records\n\n", big / mib, nrec
   printf "%-34s %9s %12s %14s %12s\n", "run", "seconds", "MB/s", \
@@ -116,6 +132,8 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
          sdiffs, 2 * small / mb / sdiffs, "", mdiffs / 1024
   printf "%-34s %9.2f %12.0f %14s %12.1f\n", "html (" int(big / mib) " MiB)", \
          shtml, big / mb / shtml, "", mhtml / 1024
+  printf "%-34s %9.2f %12.0f %14s %12.1f\n", "annotate (" int(big / mib) " MiB, lines)", \
+         sann, big / mb / sann, "", mann / 1024
   printf "%-34s %9.2f %12.0f %14.0f %12.1f\n", "dump > /dev/null", sdump, \
          big / mb / sdump, nrec / sdump, mdump / 1024
   printf "%-34s %9.2f %12.0f %14.0f %12.1f\n", "naive fprintf dump > /dev/null", \
@@ -123,6 +141,8 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
   printf "\ntargets: summary >= 1000 MB/s; diff of two and html of one big trace within 3x of summary; memory of summary, races and diff independent of file size; dump >= 20 M records/s\n"
   printf "diff / summary: %.2fx   html / summary: %.2fx (medians of %d runs)\n", \
          sdiff / ssum, shtml / ssum, runs
+  printf "annotate / summary (same trace, with source lines): %.2fx (medians of %d runs)\n", \
+         sann / ssumsites, runs
   printf "dump vs naive: %.1fx\n", snaive / sdump
 }'
 

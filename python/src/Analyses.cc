@@ -2,6 +2,7 @@
 
 #include "Analyses.h"
 
+#include "analyses/AnnotateTool.h"
 #include "analyses/CacheTool.h"
 #include "analyses/FootprintTool.h"
 #include "analyses/RacesTool.h"
@@ -37,6 +38,13 @@ AnalysisResult runAnalysis(const TraceFile &File,
     Tool = std::make_unique<CacheTool>(OS, /*Json=*/true, Request.Cache,
                                        Request.Cold, Request.By);
     break;
+  case AnalysisKind::Annotate: {
+    AnnotateTool::Options O;
+    O.Levels = {{"D1", Request.Cache}};
+    O.Cold = Request.Cold;
+    Tool = std::make_unique<AnnotateTool>(OS, /*Json=*/true, std::move(O));
+    break;
+  }
   }
   TraceReader Reader(File, RingMode::WrapAware, Request.Filter);
   AnalysisTool *Tools[] = {Tool.get()};

@@ -1,6 +1,7 @@
 //===- Analyses.h - The viewer's analyses, as their --json says -*- C++ -*-===//
 //
-// The Python module's summary, footprint, races and cache run the very
+// The Python module's summary, footprint, races, cache and annotate run the
+// very
 // tools behind `wgtrace-view <analysis> --json` and hand their JSON text to
 // Python, which turns it into DataFrames: the results are the CLI's by
 // construction, including what a later version of a tool adds.
@@ -20,7 +21,13 @@
 
 namespace wgtrace::python {
 
-enum class AnalysisKind : uint8_t { Summary, Footprint, Races, Cache };
+enum class AnalysisKind : uint8_t {
+  Summary,
+  Footprint,
+  Races,
+  Cache,
+  Annotate
+};
 
 /// An analysis and its options (those of the subcommand of the same name).
 struct AnalysisRequest {
@@ -29,7 +36,7 @@ struct AnalysisRequest {
   uint64_t LineSize = 64;
   /// races --limit.
   uint64_t Limit = 100;
-  /// cache --cache-size, --line-size, --ways, --cold.
+  /// cache and annotate --cache-size, --line-size, --ways, --cold.
   viewer::CacheGeometry Cache;
   bool Cold = false;
   /// summary and cache --by.

@@ -535,6 +535,8 @@ py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
     R.Kind = AnalysisKind::Races;
   else if (Kind == "cache")
     R.Kind = AnalysisKind::Cache;
+  else if (Kind == "annotate")
+    R.Kind = AnalysisKind::Annotate;
   else
     throw py::value_error("unknown analysis '" + Kind + "'");
   R.LineSize = LineSize;

@@ -13,10 +13,10 @@ table and column.
 
 from ._errors import TraceError, TraceWarning
 from ._wgtrace import __version__
-from .analyses import cache, footprint, races, reuse_distance, summary
+from .analyses import annotate, cache, footprint, races, reuse_distance, summary
 from .trace import ACCESS_DTYPE, LOAD, STORE, Trace, open
 
 __all__ = [
-    "__version__", "ACCESS_DTYPE", "LOAD", "STORE", "Trace", "TraceError", "TraceWarning", "cache",
-    "footprint", "open", "races", "reuse_distance", "summary",
+    "__version__", "ACCESS_DTYPE", "LOAD", "STORE", "Trace", "TraceError", "TraceWarning",
+    "annotate", "cache", "footprint", "open", "races", "reuse_distance", "summary",
 ]

@@ -82,6 +82,15 @@ def _listed(results, key):
             for item in result[key]]
 
 
+def _summed_totals(results):
+    """The "totals" of each file's result, added up key by key."""
+    totals = {}
+    for result in results:
+        for key, value in result["totals"].items():
+            totals[key] = totals.get(key, 0) + value
+    return totals
+
+
 def _trace(trace):
     from .trace import Trace, open as open_trace
     return trace if isinstance(trace, Trace) else open_trace(trace)
@@ -291,12 +300,39 @@ def cache(trace, level="l1", cache_size=None, line_size=None, ways=None, cold=Fa
         line_accesses > 0, 0.0)
     if results:
         frame.attrs["cache"] = results[0]["cache"]
-        totals = {}
-        for result in results:
-            for key, value in result["totals"].items():
-                totals[key] = totals.get(key, 0) + value
-        frame.attrs["totals"] = totals
+        frame.attrs["totals"] = _summed_totals(results)
         frame.attrs["first_use"] = sum(r["first_use"] for r in results)
+    return frame
+
+
+def annotate(trace, level="l1", cache_size=None, line_size=None, ways=None, cold=False,
+             kernel=None, dispatch=None, workgroup=None):
+    """``wgtrace-view annotate --json``: one row per kernel and source line
+    that made accesses (``kernel``, ``source_file``, ``line``, ``text``: the
+    access sites' expressions; ``loads``, ``stores``, ``load_bytes``,
+    ``store_bytes``, ``lines``: distinct cache lines; ``D1mr``, ``D1mw``:
+    the modelled read and write misses, as :func:`cache` models them with
+    the same options). Accesses without a source line are a row with
+    ``line`` 0. ``attrs``: ``cache`` (the levels), ``totals``, ``files``
+    (each source file and whether its text was on disk).
+    """
+    options = _cache_options(level, cache_size, line_size, ways, cold)
+    trace = _trace(trace)
+    results = trace._analysis("annotate", kernel, dispatch, workgroup, **options)
+    rows = []
+    for file, result in enumerate(results):
+        for k in result["kernels"]:
+            lines = [dict(line, source_file=line.pop("file"), text=line.pop("accesses"))
+                     for line in (dict(x) for x in k["lines"])]
+            if k["no_line"]:
+                lines.append(dict(k["no_line"], source_file="", line=0, text=[]))
+            rows += [dict(file=file, kernel=k["kernel"], **line) for line in lines]
+    frame = _frame(rows, ["file", "kernel", "source_file", "line", "text", "loads", "stores",
+                          "load_bytes", "store_bytes", "lines", "D1mr", "D1mw"])
+    if results:
+        frame.attrs["cache"] = results[0]["cache"]
+        frame.attrs["totals"] = _summed_totals(results)
+        frame.attrs["files"] = [f for result in results for f in result["files"]]
     return frame
 
 

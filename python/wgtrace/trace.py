@@ -506,6 +506,13 @@ class Trace:
         return analyses.cache(self, level=level, cache_size=cache_size, line_size=line_size,
                               ways=ways, cold=cold, by=by, **filters)
 
+    def annotate(self, level="l1", cache_size=None, line_size=None, ways=None, cold=False,
+                 **filters):
+        """``wgtrace-view annotate --json`` per source line; see
+        :func:`wgtrace.annotate`."""
+        return analyses.annotate(self, level=level, cache_size=cache_size, line_size=line_size,
+                                 ways=ways, cold=cold, **filters)
+
     def reuse_distance(self, level="l1", cache_size=None, line_size=None, ways=None,
                        cold=False, **filters):
         """The reuse-distance histogram of ``wgtrace-view cache --json``;

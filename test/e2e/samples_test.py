@@ -8,6 +8,7 @@ its trace holds what that kernel must do to memory.
 Usage: samples_test.py <samples dir> <wgtrace-view> <work dir>
 """
 import collections
+import json
 import os
 import re
 import signal
@@ -84,6 +85,36 @@ check(len(wgs) == 16, "matmul: %d workgroups, expected 16" % len(wgs))
 for kernel, wid, counts in wgs:
     check(counts == {("LOAD", 4): 16 * 16 * 64 * 2, ("STORE", 4): 256},
           "matmul %s: %s" % (wid, dict(counts)))
+
+# annotate on matmul: its lines add up to summary's counts, its misses are
+# cache's, and the source is the sample's file on disk.
+def view_json(*args):
+    out = subprocess.run([VIEW] + list(args) + ["--json", path], capture_output=True, text=True)
+    check(out.returncode == 0, "%s: exit %d: %s" % (args, out.returncode, out.stderr))
+    return json.loads(out.stdout) if out.returncode == 0 else {}
+
+
+annotated = view_json("annotate")
+summary = view_json("summary", "--by", "kernel")
+cache = view_json("cache")
+check(annotated.get("schema") == "wgtrace-annotate/1", "annotate: schema %s" % annotated.get("schema"))
+for kernel in annotated.get("kernels", []):
+    rows = kernel["lines"] + ([kernel["no_line"]] if kernel["no_line"] else [])
+    want = summary["kernels"][kernel["kernel"]]
+    for field in ("loads", "stores", "load_bytes", "store_bytes"):
+        check(sum(r[field] for r in rows) == want[field] == kernel["totals"][field],
+              "annotate matmul %s: lines add up to %d, summary %d" % (field, sum(r[field] for r in rows), want[field]))
+    check(kernel["totals"]["lines"] == want["lines"],
+          "annotate matmul: %d distinct lines, summary %d" % (kernel["totals"]["lines"], want["lines"]))
+    check(kernel["lines"] and all(r["file"].endswith("matmul.cc") for r in kernel["lines"]),
+          "annotate matmul: lines in %s" % {r["file"] for r in kernel["lines"]})
+for field, cache_field in (("D1mr", "read_misses"), ("D1mw", "write_misses")):
+    lines = sum(r[field] for k in annotated.get("kernels", []) for r in k["lines"] + ([k["no_line"]] if k["no_line"] else []))
+    check(lines == annotated["totals"][field] == cache["totals"][cache_field],
+          "annotate matmul %s: lines %d, cache %d" % (field, lines, cache["totals"][cache_field]))
+check([f["source"] for f in annotated.get("files", [])] == ["disk"], "annotate matmul: files %s" % annotated.get("files"))
+text = subprocess.run([VIEW, "annotate", path], capture_output=True, text=True).stdout
+check("source: the file on disk" in text and "PROGRAM TOTALS" in text, "annotate matmul text:\n" + text)
 
 # stencil: 1024 stores per tile; 5 loads per interior point, 1 per border.
 path, _ = traced("stencil", "stencil")

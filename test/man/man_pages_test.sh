@@ -31,7 +31,7 @@ for option in $(options "$rewrite"); do
   check grep -qE -- "^ +$option( |=|$)" <<<"$rewrite_text"
 done
 view_text=$(man -l "$dir/wgtrace-view.1")
-for sub in cache dump export footprint html races summary; do
+for sub in annotate cache dump export footprint html races summary; do
   check grep -qE "^ +wgtrace-view $sub " <<<"$view_text"
   for option in $(options "$view" "$sub"); do
     check grep -qE -- "^ +$option( |=|$)" <<<"$view_text"

@@ -181,6 +181,20 @@ def test_cache_frames(traces):
     assert histogram.attrs["first_use"] == expected["first_use"]
 
 
+def test_annotate_frame(traces):
+    path = traces["matmul"]
+    expected = cli(path, "annotate", "--level", "l2")
+    frame = wgtrace.open(path).annotate(level="l2")
+    rows = [line for k in expected["kernels"] for line in k["lines"]]
+    lines = frame[frame["line"] > 0]
+    assert list(lines["line"]) == [r["line"] for r in rows]
+    assert list(lines["D1mr"]) == [r["D1mr"] for r in rows]
+    assert list(lines["loads"]) == [r["loads"] for r in rows]
+    assert frame["loads"].sum() == expected["totals"]["loads"]
+    assert frame.attrs["totals"] == expected["totals"]
+    assert frame.attrs["cache"] == expected["cache"]
+
+
 def test_options_are_checked_as_the_cli_checks_them(traces):
     t = wgtrace.open(traces["transpose"])
     with pytest.raises(ValueError, match="power of two"):

@@ -174,7 +174,8 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
   std::map<std::string, Fields> Documented = documentedFields();
   for (const char *Schema :
        {"wgtrace-summary/1", "wgtrace-races/1", "wgtrace-footprint/1",
-        "wgtrace-cache/1", "wgtrace-diff/1", "wgtrace-files/1", "run", "loss"})
+        "wgtrace-cache/1", "wgtrace-annotate/1", "wgtrace-diff/1",
+        "wgtrace-files/1", "run", "loss"})
     EXPECT_TRUE(Documented.count(Schema)) << Schema << " is not documented";
 
   std::string Before = writeTrace("fields-before.bin", sampleTrace(8));
@@ -191,6 +192,7 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
     }
     Runs.push_back("races " + T);
     Runs.push_back("footprint " + T);
+    Runs.push_back("annotate " + T);
   }
   Runs.push_back("diff " + Before + " " + After);
   Runs.push_back("summary " + Before + " " + After);

@@ -207,14 +207,21 @@ buildExtension(flatbuffers::FlatBufferBuilder &FBB, const ExtensionSpec &X) {
     return uint32_t(Files.size() - 1);
   };
   std::vector<flatbuffers::Offset<fb::WgtraceFunctionDef>> Functions;
-  for (const std::vector<ParamSpec> &Params : X.FunctionParams) {
+  for (size_t F = 0;
+       F < std::max(X.FunctionParams.size(), X.FunctionPlaces.size()); ++F) {
     std::vector<flatbuffers::Offset<fb::ParamDef>> Defs;
-    for (const ParamSpec &P : Params)
-      Defs.push_back(fb::CreateParamDef(
-          FBB, FBB.CreateString(P.Name), FBB.CreateString(P.Type), P.Position,
-          fb::ParamKind(P.Kind), P.ElementSize, P.HasExtent));
+    if (F < X.FunctionParams.size())
+      for (const ParamSpec &P : X.FunctionParams[F])
+        Defs.push_back(fb::CreateParamDef(
+            FBB, FBB.CreateString(P.Name), FBB.CreateString(P.Type), P.Position,
+            fb::ParamKind(P.Kind), P.ElementSize, P.HasExtent));
+    std::optional<fb::SourceLocation> Where;
+    if (F < X.FunctionPlaces.size() && !X.FunctionPlaces[F].first.empty())
+      Where.emplace(FileIndex(X.FunctionPlaces[F].first),
+                    X.FunctionPlaces[F].second, 1);
     Functions.push_back(fb::CreateWgtraceFunctionDef(
-        FBB, fb::FunctionKind::Function, nullptr, FBB.CreateVector(Defs)));
+        FBB, fb::FunctionKind::Function, Where ? &*Where : nullptr,
+        FBB.CreateVector(Defs)));
   }
   std::vector<flatbuffers::Offset<fb::WgtraceSiteDef>> Sites;
   for (size_t I = 0; I < std::max(X.SiteLocations.size(), X.SiteDirect.size());

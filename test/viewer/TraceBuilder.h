@@ -62,6 +62,9 @@ struct UntracedSpec {
 struct ExtensionSpec {
   /// Buffer parameters of function I (may be shorter than the functions).
   std::vector<std::vector<ParamSpec>> FunctionParams;
+  /// "file", line of the definition of function I ("" for none); may be
+  /// shorter than the functions.
+  std::vector<std::pair<std::string, uint32_t>> FunctionPlaces;
   /// "file:line" of site I ("" for none); may be shorter than the sites.
   std::vector<std::pair<std::string, uint32_t>> SiteLocations;
   /// Whether site I stands for direct calls; may be shorter than the sites.

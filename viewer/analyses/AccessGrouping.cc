@@ -51,6 +51,9 @@ uint32_t AccessGrouping::lineKey(uint32_t Site) {
   if (NewLabel) {
     Labels.push_back(Label);
     Texts.emplace_back();
+    Places.push_back(A && A->Where.known()
+                         ? SourcePlace{A->Where.File, A->Where.Line, 0}
+                         : SourcePlace());
   }
   It->second = L->second;
   if (A && !A->Text.empty()) {
@@ -74,6 +77,7 @@ uint32_t AccessGrouping::key(const Record &R) {
     if (New) {
       Labels.push_back(From == kNoBuffer ? "(no buffer)" : "");
       Texts.emplace_back();
+      Places.emplace_back();
       BufferOfKey.push_back(From);
     }
     Key = It->second;

@@ -52,6 +52,9 @@ public:
   const std::vector<std::string> &texts(uint32_t Key) const {
     return Texts[Key];
   }
+  /// Line groups: the file and line (unknown for "(no access site)" and a
+  /// site without a place).
+  const SourcePlace &place(uint32_t Key) const { return Places[Key]; }
   /// Names buffer groups (their labels need every buffer of the file).
   void census(const TraceCensus &C);
 
@@ -62,6 +65,7 @@ private:
   const Metadata *Meta = nullptr;
   std::vector<std::string> Labels;
   std::vector<std::vector<std::string>> Texts;
+  std::vector<SourcePlace> Places;
   llvm::StringMap<uint32_t> ByLabel;
   llvm::DenseMap<std::pair<const Metadata *, uint32_t>, uint32_t> BySite;
   /// By buffer, widened: kNoBuffer is DenseMap's empty key as a uint32_t.

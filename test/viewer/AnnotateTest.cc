@@ -1,0 +1,350 @@
+//===- AnnotateTest.cc - `annotate`: a listing worked out by hand ---------===//
+
+#include "DecodeHelpers.h"
+#include "TraceBuilder.h"
+#include "analyses/AnnotateTool.h"
+#include "analyses/CacheTool.h"
+#include "reader/TraceReader.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+using namespace wgtrace::viewer;
+
+namespace {
+
+/// 512 bytes, 64-byte lines, 2 ways: 4 sets, set = line % 4.
+const CacheGeometry kTiny{512, 64, 2};
+
+/// The kernel as the metadata keeps it; defined at line 2 of its file.
+const char *const kScaleSource = "WGTRACE_DISPATCH void scale(float *a, float "
+                                 "*b) {\n"
+                                 "  float t = a[0];\n"
+                                 "  b[0] = t * 2;\n"
+                                 "  // nothing here\n"
+                                 "  // nothing here either\n"
+                                 "  // still nothing\n"
+                                 "  a[1] = b[0];\n"
+                                 "}";
+
+/// The file as it was traced: a line before the kernel.
+std::string scaleFile() {
+  return std::string("#include \"wgtrace.h\"\n") + kScaleSource + "\n";
+}
+
+/// Kernel "scale" (site 0) in \p File, kernel "other" (site 1) in
+/// other.cc, whose place (and so its copy) the metadata does not give. Access
+/// sites: 1 a[0] line 3 (load), 2 b[0] line 4 (store), 3 b[0] line 8 (load), 4
+/// a[1] line 8 (store), 5 o[0] other.cc:1.
+///
+/// Worked out by hand (line = address / 64, set = line % 4, 2 ways):
+///
+///   wg 0  site 1 load  0x1000 4  line 64 miss  set0 [64]
+///         site 2 store 0x1100 4  line 68 miss  set0 [68 64]
+///         site 3 load  0x1100 4  line 68 hit   set0 [68 64]
+///         site 4 store 0x1004 4  line 64 hit   set0 [64 68]
+///   wg 1  site 1 load  0x1200 4  line 72 miss  set0 [72 64]  (68 out)
+///         site 2 store 0x1100 4  line 68 miss  set0 [68 72]  (64 out)
+///         site 3 load  0x113C 8  line 68 hit   set0 [68 72]
+///                                line 69 miss  set1 [69]
+///         site 4 store 0x1204 4  line 72 hit   set0 [72 68]
+///         (none) load  0x2000 4  line 128 miss set0 [128 72] (68 out)
+///   other site 5 store 0x3000 4  line 192 miss set0 [192 128] (72 out)
+///
+/// scale line 3: 2 loads, 8 bytes, lines {64, 72}, D1mr 2.
+/// scale line 4: 2 stores, 8 bytes, line {68}, D1mw 2.
+/// scale line 8: 2 loads (12 bytes), 2 stores (8 bytes), lines {64, 68,
+///   69, 72}, D1mr 1 (line 69).
+/// scale, no line: 1 load, 4 bytes, line {128}, D1mr 1.
+std::vector<uint8_t> handTrace(const std::string &File) {
+  ExtensionSpec X;
+  X.FunctionPlaces = {{File, 2}};
+  X.SiteLocations = {{"main.cc", 40}, {"main.cc", 41}};
+  X.AccessSites = {{File, 3, 13, 0, "scale", "a[0]"},
+                   {File, 4, 3, 1, "scale", "b[0]"},
+                   {File, 8, 10, 0, "scale", "b[0]"},
+                   {File, 8, 3, 1, "scale", "a[1]"},
+                   {"other.cc", 1, 1, 1, "other", "o[0]"}};
+  TraceBuilder B;
+  B.metadata({{"scale", "x86_64", "(float*, float*)", kScaleSource},
+              {"other", "x86_64", "(float*)", "void other(float *o) {}"}},
+             {0, 1}, &X);
+  RingBuilder Ring(4096);
+  auto Site = [](uint32_t Id) { return format::accessSiteBits(Id); };
+  Ring.workgroup(0, {0, 0, 0}, {2, 1, 1});
+  Ring.load(0x1000 | Site(1), 4);
+  Ring.store(0x1100 | Site(2), 4);
+  Ring.load(0x1100 | Site(3), 4);
+  Ring.store(0x1004 | Site(4), 4);
+  Ring.workgroup(0, {1, 0, 0}, {2, 1, 1});
+  Ring.load(0x1200 | Site(1), 4);
+  Ring.store(0x1100 | Site(2), 4);
+  Ring.load(0x113C | Site(3), 8);
+  Ring.store(0x1204 | Site(4), 4);
+  Ring.load(0x2000, 4);
+  Ring.workgroup(1, {0, 0, 0}, {1, 1, 1});
+  Ring.store(0x3000 | Site(5), 4);
+  B.ring(Ring);
+  return B.bytes();
+}
+
+/// A path in a fresh temporary directory (the file is not created).
+std::string tempPath(const char *Name) {
+  llvm::SmallString<128> Dir;
+  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("wgtrace-annotate", Dir));
+  llvm::sys::path::append(Dir, Name);
+  return std::string(Dir);
+}
+
+void writeFile(const std::string &Path, const std::string &Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  ASSERT_FALSE(EC) << EC.message();
+  OS << Text;
+}
+
+AnnotateTool::Options options(unsigned Context = 3) {
+  AnnotateTool::Options O;
+  O.Levels = {{"D1", kTiny}};
+  O.Context = Context;
+  O.Trace = "hand.trace";
+  return O;
+}
+
+struct AnnotateRun {
+  std::string Text;
+  std::vector<AnnotateTool::Kernel> Kernels;
+  AnnotateTool::Counts Totals;
+  SourceOrigin Origin = SourceOrigin::None;
+  std::string Reason;
+};
+
+AnnotateRun run(const std::vector<uint8_t> &Bytes, AnnotateTool::Options O,
+                bool Json = false, WorkgroupFilter Filter = {},
+                const std::string &File = "") {
+  AnnotateRun Out;
+  llvm::raw_string_ostream OS(Out.Text);
+  AnnotateTool Tool(OS, Json, std::move(O));
+  TraceFile Trace = TraceFile::fromBytes(Bytes);
+  TraceReader Reader(Trace, RingMode::WrapAware, Filter);
+  AnalysisTool *Tools[] = {&Tool};
+  llvm::Error E = Reader.run(Tools);
+  EXPECT_FALSE(E) << llvm::toString(std::move(E));
+  Out.Kernels = Tool.kernels();
+  Out.Totals = Tool.totals();
+  if (const SourceText *S = Tool.source(File)) {
+    Out.Origin = S->origin();
+    Out.Reason = S->reason();
+  }
+  return Out;
+}
+
+const AnnotateTool::LineRow *rowAt(const AnnotateTool::Kernel &K,
+                                   uint32_t Line) {
+  for (const AnnotateTool::LineRow &R : K.Lines)
+    if (R.Where.known() && R.Where.Line == Line)
+      return &R;
+  return nullptr;
+}
+
+TEST(Annotate, HandWorkedCountsAndMisses) {
+  std::string File = tempPath("scale.cc");
+  writeFile(File, scaleFile());
+  AnnotateRun R = run(handTrace(File), options(), false, {}, File);
+  ASSERT_EQ(R.Kernels.size(), 2u) << R.Text;
+  const AnnotateTool::Kernel &K = R.Kernels[0];
+  EXPECT_EQ(K.Name, "scale");
+  EXPECT_EQ(K.Sites, (std::vector<std::string>{"site 0 at main.cc:40"}));
+  const AnnotateTool::LineRow *L3 = rowAt(K, 3), *L4 = rowAt(K, 4),
+                              *L8 = rowAt(K, 8);
+  ASSERT_TRUE(L3 && L4 && L8) << R.Text;
+  EXPECT_EQ(L3->C.Loads, 2u);
+  EXPECT_EQ(L3->C.Stores, 0u);
+  EXPECT_EQ(L3->C.LoadBytes, 8u);
+  EXPECT_EQ(L3->C.CacheLines, 2u);
+  EXPECT_EQ(L3->C.LevelMisses[0].Read, 2u);
+  EXPECT_EQ(L3->C.LevelMisses[0].Write, 0u);
+  EXPECT_EQ(L4->C.Stores, 2u);
+  EXPECT_EQ(L4->C.StoreBytes, 8u);
+  EXPECT_EQ(L4->C.CacheLines, 1u);
+  EXPECT_EQ(L4->C.LevelMisses[0].Read, 0u);
+  EXPECT_EQ(L4->C.LevelMisses[0].Write, 2u);
+  EXPECT_EQ(L8->C.Loads, 2u);
+  EXPECT_EQ(L8->C.Stores, 2u);
+  EXPECT_EQ(L8->C.LoadBytes, 12u);
+  EXPECT_EQ(L8->C.StoreBytes, 8u);
+  EXPECT_EQ(L8->C.CacheLines, 4u);
+  EXPECT_EQ(L8->C.LevelMisses[0].Read, 1u);
+  EXPECT_EQ(L8->C.LevelMisses[0].Write, 0u);
+  EXPECT_EQ(L8->Texts, (std::vector<std::string>{"b[0]", "a[1]"}));
+  // The access without a site is the kernel's, on no line.
+  ASSERT_FALSE(K.Lines.back().Where.known());
+  EXPECT_EQ(K.Lines.back().C.Loads, 1u);
+  EXPECT_EQ(K.Lines.back().C.LevelMisses[0].Read, 1u);
+  EXPECT_EQ(K.Totals.Loads, 5u);
+  EXPECT_EQ(K.Totals.Stores, 4u);
+  EXPECT_EQ(K.Totals.CacheLines, 5u);
+  EXPECT_EQ(K.Totals.LevelMisses[0].Read, 4u);
+  EXPECT_EQ(K.Totals.LevelMisses[0].Write, 2u);
+  EXPECT_EQ(R.Kernels[1].Name, "other");
+  EXPECT_EQ(R.Kernels[1].Totals.LevelMisses[0].Write, 1u);
+
+  // The misses are `cache`'s.
+  std::string Ignored;
+  llvm::raw_string_ostream Null(Ignored);
+  CacheTool Cache(Null, false, kTiny, false);
+  decodeWith(Cache, handTrace(File));
+  EXPECT_EQ(R.Totals.LevelMisses[0].Read, Cache.totals().ReadMisses);
+  EXPECT_EQ(R.Totals.LevelMisses[0].Write, Cache.totals().WriteMisses);
+  EXPECT_EQ(R.Totals.Loads + R.Totals.Stores, Cache.totals().Accesses);
+
+  // The file on disk is used; lines show counts left of the source.
+  EXPECT_EQ(R.Origin, SourceOrigin::Disk) << R.Reason;
+  EXPECT_NE(R.Text.find("source: the file on disk"), std::string::npos)
+      << R.Text;
+  // Counts of 0 are 0 on a line with accesses, as cg_annotate prints them.
+  EXPECT_NE(R.Text.find(" 2  0     8     2    2    0   float t = a[0];\n"),
+            std::string::npos)
+      << R.Text;
+  // Context lines have '.' in every column.
+  EXPECT_NE(R.Text.find(" .  .     .     .    .    .   // nothing here\n"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("(accesses with no source line)"), std::string::npos);
+  EXPECT_NE(R.Text.find("PROGRAM TOTALS"), std::string::npos);
+}
+
+TEST(Annotate, MovedSourceComesFromTheMetadata) {
+  std::string File = tempPath("moved.cc"); // never written
+  AnnotateRun R = run(handTrace(File), options(), false, {}, File);
+  EXPECT_EQ(R.Origin, SourceOrigin::MetadataCopy);
+  EXPECT_NE(R.Reason.find("not found on disk"), std::string::npos) << R.Reason;
+  EXPECT_NE(R.Text.find("source: the trace metadata's copy of the kernel "
+                        "definitions (the file is not found on disk"),
+            std::string::npos)
+      << R.Text;
+  // The copy's lines are at their place: the kernel at line 2.
+  EXPECT_NE(R.Text.find("-- line 2 ---"), std::string::npos) << R.Text;
+  EXPECT_NE(R.Text.find("  a[1] = b[0];"), std::string::npos);
+  // The other kernel's file has no copy of this kernel and no text.
+  EXPECT_NE(R.Text.find("[no source] o[0]"), std::string::npos) << R.Text;
+}
+
+TEST(Annotate, ChangedSourceComesFromTheMetadata) {
+  std::string File = tempPath("changed.cc");
+  std::string Text = scaleFile();
+  Text.replace(Text.find("b[0] = t * 2;"), 13, "b[0] = t * 3;");
+  writeFile(File, Text);
+  AnnotateRun R = run(handTrace(File), options(), false, {}, File);
+  EXPECT_EQ(R.Origin, SourceOrigin::MetadataCopy);
+  EXPECT_NE(R.Reason.find("changed since the trace (line 4 differs"),
+            std::string::npos)
+      << R.Reason;
+  EXPECT_NE(R.Text.find("b[0] = t * 2;"), std::string::npos);
+  EXPECT_EQ(R.Text.find("b[0] = t * 3;"), std::string::npos);
+}
+
+TEST(Annotate, KernelFilter) {
+  WorkgroupFilter F;
+  F.Kernel = "oth*";
+  AnnotateTool::Options O = options();
+  AnnotateRun R = run(handTrace("/nowhere/scale.cc"), O, false, F);
+  ASSERT_EQ(R.Kernels.size(), 1u);
+  EXPECT_EQ(R.Kernels[0].Name, "other");
+  EXPECT_EQ(R.Totals.Stores, 1u);
+  EXPECT_EQ(R.Totals.Loads, 0u);
+  EXPECT_EQ(R.Text.find("Kernel: scale"), std::string::npos);
+}
+
+TEST(Annotate, ContextAndOrder) {
+  std::string File = tempPath("scale.cc");
+  writeFile(File, scaleFile());
+  // One line of context: lines 2-5 and 7-9 are two chunks; line 8 (4
+  // accesses) is hotter than 3 and 4 (2 each).
+  AnnotateRun Hot = run(handTrace(File), options(1));
+  size_t First = Hot.Text.find("-- line 7 ---");
+  size_t Second = Hot.Text.find("-- line 2 ---");
+  ASSERT_NE(First, std::string::npos) << Hot.Text;
+  ASSERT_NE(Second, std::string::npos) << Hot.Text;
+  EXPECT_LT(First, Second);
+  EXPECT_EQ(Hot.Text.find("// nothing here either"), std::string::npos);
+  EXPECT_NE(Hot.Text.find("// nothing here\n"), std::string::npos);
+
+  AnnotateTool::Options O = options(1);
+  O.FileOrder = true;
+  AnnotateRun InFile = run(handTrace(File), O);
+  EXPECT_LT(InFile.Text.find("-- line 2 ---"),
+            InFile.Text.find("-- line 7 ---"));
+
+  // No context: only the lines with accesses (3 and 4 together).
+  AnnotateRun None = run(handTrace(File), options(0));
+  EXPECT_NE(None.Text.find("-- line 3 ---"), std::string::npos);
+  EXPECT_EQ(None.Text.find("-- line 4 ---"), std::string::npos);
+  EXPECT_EQ(None.Text.find("// nothing here"), std::string::npos);
+
+  // --top 1 --sort D1mw: only line 4 (2 write misses) is annotated.
+  O = options(0);
+  O.Order.Column = "D1mw";
+  O.Order.Top = 1;
+  AnnotateRun Top = run(handTrace(File), O);
+  EXPECT_NE(Top.Text.find("-- line 4 ---"), std::string::npos) << Top.Text;
+  EXPECT_EQ(Top.Text.find("-- line 8 ---"), std::string::npos);
+  EXPECT_EQ(Top.Text.find("-- line 3 ---"), std::string::npos);
+}
+
+TEST(Annotate, JsonFields) {
+  std::string File = tempPath("moved.cc");
+  AnnotateRun R = run(handTrace(File), options(1), /*Json=*/true);
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Text);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object &Root = *V->getAsObject();
+  EXPECT_EQ(*Root.getString("schema"), "wgtrace-annotate/1");
+  EXPECT_EQ(*Root.getString("order"), "hot");
+  EXPECT_EQ(*Root.getInteger("context"), 1);
+  const llvm::json::Object &Level =
+      *(*Root.getObject("cache")->getArray("levels"))[0].getAsObject();
+  EXPECT_EQ(*Level.getString("name"), "D1");
+  EXPECT_EQ(*Level.getInteger("sets"), 4);
+  EXPECT_EQ(*Root.getObject("totals")->getInteger("D1mr"), 4);
+  EXPECT_EQ(*Root.getObject("totals")->getInteger("D1mw"), 3);
+  const llvm::json::Object &K = *(*Root.getArray("kernels"))[0].getAsObject();
+  EXPECT_EQ(*K.getString("kernel"), "scale");
+  const llvm::json::Array &Lines = *K.getArray("lines");
+  ASSERT_EQ(Lines.size(), 3u);
+  const llvm::json::Object &L8 = *Lines[2].getAsObject();
+  EXPECT_EQ(*L8.getString("file"), File);
+  EXPECT_EQ(*L8.getInteger("line"), 8);
+  EXPECT_EQ(*L8.getInteger("loads"), 2);
+  EXPECT_EQ(*L8.getInteger("stores"), 2);
+  EXPECT_EQ(*L8.getInteger("load_bytes"), 12);
+  EXPECT_EQ(*L8.getInteger("store_bytes"), 8);
+  EXPECT_EQ(*L8.getInteger("lines"), 4);
+  EXPECT_EQ(*L8.getInteger("D1mr"), 1);
+  EXPECT_EQ(*L8.getInteger("D1mw"), 0);
+  EXPECT_EQ(L8.getArray("accesses")->size(), 2u);
+  EXPECT_EQ(*K.getObject("no_line")->getInteger("loads"), 1);
+  const llvm::json::Object &Chunk = *(*K.getArray("chunks"))[0].getAsObject();
+  EXPECT_EQ(*Chunk.getInteger("first"), 7);
+  EXPECT_EQ(*Chunk.getInteger("last"), 9);
+  EXPECT_EQ(*(*Chunk.getArray("source"))[1].getAsString(), "  a[1] = b[0];");
+  bool Said = false;
+  for (const llvm::json::Value &F : *Root.getArray("files")) {
+    const llvm::json::Object &O = *F.getAsObject();
+    if (*O.getString("file") == File) {
+      EXPECT_EQ(*O.getString("source"), "metadata");
+      EXPECT_NE(O.getString("reason")->find("not found"),
+                llvm::StringRef::npos);
+      Said = true;
+    }
+  }
+  EXPECT_TRUE(Said);
+}
+
+} // namespace

@@ -1,0 +1,176 @@
+//===- AnnotateTool.h - Kernels' source annotated with counts ---*- C++ -*-===//
+//
+// cg_annotate's listing for wgtrace traces: for each kernel, the source
+// lines that made accesses with their loads, stores, bytes, distinct cache
+// lines and modelled misses (read and write apart, per cache level), amid
+// a few lines of context, hottest lines first or in file order. An access
+// belongs to the kernel of its workgroup and to the line of its access
+// site, so a helper's lines appear under each kernel that called it.
+//
+// The misses are those of `cache`: every load and store goes through the
+// same model in record order (or emptied caches per workgroup), so a
+// line's misses sum to the cache report's totals.
+//
+// Memory: per (kernel, source line) its counts and its distinct cache
+// lines; the source files listed, once each.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_ANNOTATETOOL_H
+#define WGTRACE_VIEWER_ANNOTATETOOL_H
+
+#include "analyses/AccessGrouping.h"
+#include "analyses/AnalysisTool.h"
+#include "output/RowOrder.h"
+#include "output/SourceText.h"
+#include "simulator/CacheModel.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace wgtrace::viewer {
+
+/// One modelled cache level: its name is the prefix of its miss columns
+/// (cachegrind's D1mr, D1mw).
+struct AnnotateLevel {
+  std::string Name;
+  CacheGeometry Geometry;
+};
+
+class AnnotateTool : public AnalysisTool {
+public:
+  static constexpr unsigned kMaxLevels = 3;
+
+  struct Options {
+    /// First level first; at least one.
+    std::vector<AnnotateLevel> Levels;
+    bool Cold = false;
+    /// Lines of context before and after each line with accesses.
+    unsigned Context = 3;
+    /// Chunks in file order instead of hottest first.
+    bool FileOrder = false;
+    /// --sort (default: accesses) and --top (lines annotated per kernel).
+    RowOrder Order;
+    /// Named in the header (the trace file).
+    std::string Trace;
+    /// --kernel's glob, named in the header ("" for all).
+    std::string KernelGlob;
+  };
+
+  AnnotateTool(llvm::raw_ostream &OS, bool Json, Options O);
+
+  void beginRing(const RingInfo &Info) override;
+  void record(const Record &R) override;
+  void census(const TraceCensus &C) override {
+    Census = &C;
+    Lines.census(C);
+  }
+  void finish() override;
+
+  struct Misses {
+    uint64_t Read = 0;
+    uint64_t Write = 0;
+  };
+  struct Counts {
+    uint64_t Loads = 0;
+    uint64_t Stores = 0;
+    uint64_t LoadBytes = 0;
+    uint64_t StoreBytes = 0;
+    /// Distinct cache lines (of the first level's size).
+    uint64_t CacheLines = 0;
+    std::array<Misses, kMaxLevels> LevelMisses{};
+
+    uint64_t accesses() const { return Loads + Stores; }
+    uint64_t bytes() const { return LoadBytes + StoreBytes; }
+    /// Adds all but CacheLines, which do not add up.
+    void add(const Counts &O);
+  };
+  /// One source line of one kernel.
+  struct LineRow {
+    /// Unknown for accesses without a source line.
+    SourcePlace Where;
+    /// The access sites' expressions on the line.
+    std::vector<std::string> Texts;
+    Counts C;
+  };
+  struct Kernel {
+    std::string Name;
+    /// "site N at file:line" of each site that launched it.
+    std::vector<std::string> Sites;
+    Counts Totals;
+    /// Ordered by file, then line; accesses without a line last.
+    std::vector<LineRow> Lines;
+  };
+
+  /// After finish(): the kernels, most accesses first.
+  const std::vector<Kernel> &kernels() const { return Kernels; }
+  const Counts &totals() const { return Totals; }
+  /// Where a file's lines came from, after finish().
+  const SourceText *source(llvm::StringRef File) const;
+  /// The columns --sort takes: accesses, loads, stores, bytes, lines, then
+  /// <level>mr and <level>mw per level.
+  static std::vector<std::string>
+  columns(const std::vector<AnnotateLevel> &Levels);
+
+private:
+  struct Slot {
+    Counts C;
+    llvm::DenseSet<uint64_t> CacheLines;
+    uint64_t LastLine = UINT64_MAX;
+    uint32_t Kernel = 0;
+    uint32_t Line = 0;
+  };
+  uint32_t kernelOf(const Record &R);
+  Slot &slot(const Record &R, uint32_t Kernel);
+  void loadSources();
+  double column(const Counts &C, llvm::StringRef Name) const;
+  void printText();
+  void printJson();
+
+  llvm::raw_ostream &OS;
+  bool Json;
+  Options Opts;
+  std::vector<CacheModel> Caches;
+  unsigned LineShift;
+  const Metadata *Meta = nullptr;
+  const TraceCensus *Census = nullptr;
+  AccessGrouping Lines{GroupBy::Line};
+
+  /// Kernel index of each invocation (WorkgroupInfo::Invocation).
+  llvm::DenseMap<uint64_t, uint32_t> KernelOfInvocation;
+  uint64_t LastInvocation = UINT64_MAX;
+  uint32_t LastKernel = 0;
+  llvm::StringMap<uint32_t> KernelIndex;
+  std::vector<Kernel> Kernels;
+  /// Per kernel: its distinct cache lines, and the last one added.
+  std::vector<llvm::DenseSet<uint64_t>> KernelCacheLines;
+  std::vector<uint64_t> KernelLastLine;
+  llvm::DenseSet<uint64_t> AllCacheLines;
+  uint64_t AllLastLine = UINT64_MAX;
+  /// (kernel, line group) -> index in Slots; the last one looked up.
+  llvm::DenseMap<uint64_t, uint32_t> SlotIndex;
+  std::vector<Slot> Slots;
+  uint64_t LastSlotKey = UINT64_MAX;
+  uint32_t LastSlot = 0;
+  Counts Totals;
+  /// The kernel copies (function name, place, text) the metadata holds.
+  std::map<std::string, SourceEvidence::KernelCopy> Copies;
+  std::map<std::string, std::string> CopyFiles;
+  /// Per file, the access sites' (line, column, text) of every metadata.
+  std::map<std::string, std::set<std::tuple<uint32_t, uint32_t, std::string>>>
+      Expressions;
+  std::map<std::string, SourceText> Sources;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_ANNOTATETOOL_H
