@@ -130,9 +130,11 @@ SourceText SourceText::load(StringRef Path, const SourceEvidence &Evidence) {
                          std::make_error_code(std::errc::invalid_argument))
                    : MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!File) {
-    Out.Reason = Path.empty()
-                     ? "no file name"
-                     : "not found on disk (" + File.getError().message() + ")";
+    // The usual case said plainly; any other error as the system says it.
+    Out.Reason = Path.empty() ? "without a name"
+                 : File.getError() == std::errc::no_such_file_or_directory
+                     ? "not found on disk"
+                     : "unreadable (" + File.getError().message() + ")";
   } else {
     Disk = splitLines((*File)->getBuffer());
     for (const SourceEvidence::KernelCopy &K : Evidence.Kernels)
