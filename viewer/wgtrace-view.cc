@@ -27,6 +27,7 @@
 #include "output/RecordTableTool.h"
 #include "output/TraceRecompressor.h"
 #include "reader/TraceReader.h"
+#include "simulator/MachineCaches.h"
 #include "wgtrace/settings_syntax.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -197,9 +198,8 @@ cl::opt<bool> ToIree("iree",
 cl::opt<unsigned> LineSize("line-size",
                            cl::desc("Cache line size in bytes, a power of "
                                     "two (default: 64)"),
-                           cl::init(64), cl::sub(SummaryCmd), cl::sub(CacheCmd),
-                           cl::sub(DiffCmd), cl::sub(AnnotateCmd),
-                           cl::cat(ViewCategory));
+                           cl::init(64), cl::sub(SummaryCmd), cl::sub(DiffCmd),
+                           cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -217,8 +217,8 @@ cl::opt<std::string> SortColumn(
     cl::desc("Rows with the most of this column first (summary: "
              "workgroups, loads, stores, atomics, load_bytes, "
              "store_bytes, lines, values, prints; cache: accesses, "
-             "line_accesses, hits, misses, read_misses, write_misses, "
-             "miss_rate; races: pairs, write_write_pairs, "
+             "reads, writes, and per level D1mr, D1mw, L2mr, L2mw, LLmr, "
+             "LLmw; races: pairs, write_write_pairs, "
              "read_write_pairs, overlap_bytes; footprint: load_bytes, "
              "store_bytes, accesses; diff: the largest change of "
              "accesses, bytes, lines, misses or races; annotate: accesses, "
@@ -234,8 +234,7 @@ cl::opt<uint64_t> TopRows("top",
                           cl::value_desc("N"), cl::sub(SummaryCmd),
                           cl::sub(CacheCmd), cl::sub(RacesCmd),
                           cl::sub(FootprintCmd), cl::sub(DiffCmd),
-                          cl::sub(AnnotateCmd),
-                          cl::cat(ViewCategory));
+                          cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 
 cl::opt<uint64_t> RacesLimit("limit",
                              cl::desc("List at most this many groups of "
@@ -244,23 +243,59 @@ cl::opt<uint64_t> RacesLimit("limit",
                              cl::init(100), cl::sub(RacesCmd),
                              cl::cat(ViewCategory));
 
-cl::opt<std::string> CacheLevel("level",
-                                cl::desc("Preset: l1 (32 KiB, 8 ways) or l2 "
-                                         "(1 MiB, 16 ways), 64-byte lines "
-                                         "(default: l1)"),
-                                cl::init("l1"), cl::sub(CacheCmd),
-                                cl::sub(DiffCmd), cl::sub(AnnotateCmd),
-                                cl::cat(ViewCategory));
+// diff's and annotate's one cache level.
+cl::opt<std::string> DiffLevel("level",
+                               cl::desc("Preset: l1 (32 KiB, 8 ways) or l2 "
+                                        "(1 MiB, 16 ways), 64-byte lines "
+                                        "(default: l1)"),
+                               cl::init("l1"), cl::sub(DiffCmd),
+                               cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 cl::opt<std::string> CacheSize("cache-size",
                                cl::desc("Cache size: bytes, or with a k/kib, "
                                         "m/mib or g/gib suffix (default: the "
                                         "level's)"),
-                               cl::sub(CacheCmd), cl::sub(DiffCmd),
-                               cl::sub(AnnotateCmd), cl::cat(ViewCategory));
+                               cl::sub(DiffCmd), cl::sub(AnnotateCmd),
+                               cl::cat(ViewCategory));
 cl::opt<unsigned> CacheWays("ways",
                             cl::desc("Associativity (default: the level's)"),
-                            cl::sub(CacheCmd), cl::sub(DiffCmd),
-                            cl::sub(AnnotateCmd), cl::cat(ViewCategory));
+                            cl::sub(DiffCmd), cl::sub(AnnotateCmd),
+                            cl::cat(ViewCategory));
+
+// cache's hierarchy: D1, L2, LL, each the machine's unless given.
+cl::opt<std::string> L1Spec("l1",
+                            cl::desc("The first level (D1): SIZE,WAYS,LINE, "
+                                     "e.g. 32k,8,64 (default: the machine's "
+                                     "L1 data cache)"),
+                            cl::value_desc("size,ways,line"), cl::sub(CacheCmd),
+                            cl::cat(ViewCategory));
+cl::opt<std::string> L2Spec("l2",
+                            cl::desc("The second level: SIZE,WAYS,LINE, or "
+                                     "none to model D1 and LL only (default: "
+                                     "the machine's L2 when it has a third "
+                                     "level)"),
+                            cl::value_desc("size,ways,line|none"),
+                            cl::sub(CacheCmd), cl::cat(ViewCategory));
+cl::opt<std::string> LLSpec("ll",
+                            cl::desc("The last level (LL): SIZE,WAYS,LINE "
+                                     "(default: the machine's last level, "
+                                     "as cachegrind's LL)"),
+                            cl::value_desc("size,ways,line"), cl::sub(CacheCmd),
+                            cl::cat(ViewCategory));
+// The single-level options cache took before its hierarchy: refused with
+// the options that replaced them, not accepted and ignored. Hidden, not
+// ReallyHidden: the tool removes ReallyHidden options (LLVM's own).
+cl::opt<std::string> OldCacheLevel("level", cl::Hidden,
+                                   cl::desc("Gone: see --l1, --l2, --ll"),
+                                   cl::sub(CacheCmd), cl::cat(ViewCategory));
+cl::opt<std::string> OldCacheSize("cache-size", cl::Hidden,
+                                  cl::desc("Gone: see --l1, --l2, --ll"),
+                                  cl::sub(CacheCmd), cl::cat(ViewCategory));
+cl::opt<std::string> OldCacheWays("ways", cl::Hidden,
+                                  cl::desc("Gone: see --l1, --l2, --ll"),
+                                  cl::sub(CacheCmd), cl::cat(ViewCategory));
+cl::opt<std::string> OldLineSize("line-size", cl::Hidden,
+                                 cl::desc("Gone: see --l1, --l2, --ll"),
+                                 cl::sub(CacheCmd), cl::cat(ViewCategory));
 cl::opt<bool> CacheCold("cold",
                         cl::desc("Empty the cache before each workgroup"),
                         cl::sub(CacheCmd), cl::sub(AnnotateCmd),
@@ -561,10 +596,10 @@ int runFootprint(const WorkgroupFilter &Filter) {
 }
 
 bool parseGeometry(CacheGeometry &G) {
-  if (CacheLevel == "l2") {
+  if (DiffLevel == "l2") {
     G.Size = 1 << 20;
     G.Ways = 16;
-  } else if (CacheLevel != "l1") {
+  } else if (DiffLevel != "l1") {
     error() << "--level must be l1 or l2\n";
     return false;
   }
@@ -594,15 +629,48 @@ bool parseGeometry(CacheGeometry &G) {
   return true;
 }
 
+/// The levels cache models: the machine's, each replaced by its option.
+bool parseHierarchy(std::vector<CacheLevel> &Levels, std::string &Note) {
+  for (cl::Option *Old : std::initializer_list<cl::Option *>{
+           &OldCacheLevel, &OldCacheSize, &OldCacheWays, &OldLineSize})
+    if (Old->getNumOccurrences()) {
+      error() << "cache --" << Old->ArgStr
+              << " is gone: cache models D1, L2 and LL in one pass; give "
+                 "each level as --l1, --l2 or --ll SIZE,WAYS,LINE (e.g. "
+                 "--l1 32k,8,64; --l2 none for D1 and LL only)\n";
+      return false;
+    }
+  auto Spec = [](cl::opt<std::string> &Opt) -> std::optional<std::string> {
+    if (!Opt.getNumOccurrences())
+      return std::nullopt;
+    return Opt.getValue();
+  };
+  Expected<std::vector<CacheLevel>> Chosen =
+      chooseCacheLevels(Spec(L1Spec), Spec(L2Spec), Spec(LLSpec), Note);
+  if (!Chosen) {
+    error() << "--" << toString(Chosen.takeError()) << "\n";
+    return false;
+  }
+  Levels = std::move(*Chosen);
+  return true;
+}
+
 int runCache(const WorkgroupFilter &Filter) {
-  CacheGeometry G;
+  std::vector<CacheLevel> Levels;
+  std::string Note;
   GroupBy Rows;
   RowOrder Order;
-  if (!parseGeometry(G) || !parseBy(Rows) ||
-      !parseOrder("cache", CacheTool::columns(), Order))
+  if (!parseHierarchy(Levels, Note) || !parseBy(Rows))
+    return kExitUsage;
+  std::vector<std::string> Columns = CacheTool::columns(Levels);
+  std::vector<const char *> ColumnNames;
+  for (const std::string &C : Columns)
+    ColumnNames.push_back(C.c_str());
+  if (!parseOrder("cache", ColumnNames, Order))
     return kExitUsage;
   return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
-    CacheTool Cache(OS, Json, G, CacheCold, Rows);
+    CacheTool Cache(OS, Json, Levels, CacheCold, Rows);
+    Cache.setNote(Note);
     Cache.setOrder(Order);
     AnalysisTool *Tools[] = {&Cache};
     return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);

@@ -9,6 +9,8 @@
 #   - annotate of a big trace whose accesses name their source lines
 #     (--access-sites), against summary's time on the same trace, run in
 #     turn (no budget yet: the ratio is reported);
+#   - cache with three levels (D1 32k,8,64, L2 1m,16,64, LL 32m,16,64,
+#     fixed so that machines compare) against summary's time;
 #   - dump > /dev/null in records per second;
 #   - the same for a naive decoder that fprintf's one line per record.
 # Prints one table, then deletes the traces. Not a ctest: it is a
@@ -71,13 +73,15 @@ NREC=$(records "$BIG")
 BIG_BYTES=$(bytes "$BIG")
 SMALL_BYTES=$(bytes "$SMALL")
 
-# The median of RUNS runs of summary, diff and html, taken in turn.
+# The median of RUNS runs of summary, diff, html and cache, taken in turn.
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 warm "$BIG2"
 for ((I = 0; I < RUNS; ++I)); do
   measure "$VIEW" summary "$BIG" >>"$WORK/summary.txt"
   measure "$VIEW" diff "$BIG" "$BIG2" >>"$WORK/diff.txt"
   measure "$VIEW" html "$BIG" -o "$WORK/report.html" >>"$WORK/html.txt"
+  measure "$VIEW" cache --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$BIG" \
+    >>"$WORK/cache.txt"
 done
 # annotate and summary in turn on the trace with source lines.
 warm "$SITES"
@@ -95,6 +99,8 @@ S_DIFF=$(cut -d' ' -f1 "$WORK/diff.txt" | median)
 M_DIFF=$(cut -d' ' -f2 "$WORK/diff.txt" | median)
 S_HTML=$(cut -d' ' -f1 "$WORK/html.txt" | median)
 M_HTML=$(cut -d' ' -f2 "$WORK/html.txt" | median)
+S_CACHE=$(cut -d' ' -f1 "$WORK/cache.txt" | median)
+M_CACHE=$(cut -d' ' -f2 "$WORK/cache.txt" | median)
 read -r S_RACES M_RACES < <(measure "$VIEW" races "$BIG")
 warm "$SMALL"
 warm "$SMALL2"
@@ -113,7 +119,7 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
     -v mracess="$M_RACES_SMALL" -v sdiff="$S_DIFF" -v mdiff="$M_DIFF" \
     -v sdiffs="$S_DIFF_SMALL" -v mdiffs="$M_DIFF_SMALL" -v shtml="$S_HTML" \
     -v mhtml="$M_HTML" -v runs="$RUNS" -v ssumsites="$S_SUM_SITES" \
-    -v sann="$S_ANN" -v mann="$M_ANN" 'BEGIN {
+    -v sann="$S_ANN" -v mann="$M_ANN" -v scache="$S_CACHE" -v mcache="$M_CACHE" 'BEGIN {
   mb = 1000 * 1000; mib = 1024 * 1024
   printf "trace: %.0f MiB, %d records\n\n", big / mib, nrec
   printf "%-34s %9s %12s %14s %12s\n", "run", "seconds", "MB/s", \
@@ -134,13 +140,15 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
          shtml, big / mb / shtml, "", mhtml / 1024
   printf "%-34s %9.2f %12.0f %14s %12.1f\n", "annotate (" int(big / mib) " MiB, lines)", \
          sann, big / mb / sann, "", mann / 1024
+  printf "%-34s %9.2f %12.0f %14s %12.1f\n", "cache D1+L2+LL (" int(big / mib) " MiB)", \
+         scache, big / mb / scache, "", mcache / 1024
   printf "%-34s %9.2f %12.0f %14.0f %12.1f\n", "dump > /dev/null", sdump, \
          big / mb / sdump, nrec / sdump, mdump / 1024
   printf "%-34s %9.2f %12.0f %14.0f %12.1f\n", "naive fprintf dump > /dev/null", \
          snaive, big / mb / snaive, nrec / snaive, mnaive / 1024
   printf "\ntargets: summary >= 1000 MB/s; diff of two and html of one big trace within 3x of summary; memory of summary, races and diff independent of file size; dump >= 20 M records/s\n"
-  printf "diff / summary: %.2fx   html / summary: %.2fx (medians of %d runs)\n", \
-         sdiff / ssum, shtml / ssum, runs
+  printf "diff / summary: %.2fx   html / summary: %.2fx   cache (3 levels) / summary: %.2fx (medians of %d runs)\n", \
+         sdiff / ssum, shtml / ssum, scache / ssum, runs
   printf "annotate / summary (same trace, with source lines): %.2fx (medians of %d runs)\n", \
          sann / ssumsites, runs
   printf "dump vs naive: %.1fx\n", snaive / sdump

@@ -34,25 +34,31 @@ AnalysisResult runAnalysis(const TraceFile &File,
   case AnalysisKind::Races:
     Tool = std::make_unique<RacesTool>(OS, /*Json=*/true, Request.Limit);
     break;
-  case AnalysisKind::Cache:
-    Tool = std::make_unique<CacheTool>(OS, /*Json=*/true, Request.Cache,
-                                       Request.Cold, Request.By);
+  case AnalysisKind::Cache: {
+    auto Cache = std::make_unique<CacheTool>(
+        OS, /*Json=*/true, Request.CacheLevels, Request.Cold, Request.By);
+    Cache->setNote(Request.CacheNote);
+    Tool = std::move(Cache);
     break;
+  }
   case AnalysisKind::Annotate: {
     AnnotateTool::Options O;
-    O.Levels = {{"D1", Request.Cache}};
+    // Every level the cache model has (cachegrind's D1 ... LL).
+    for (const CacheLevel &L : Request.CacheLevels)
+      O.Levels.push_back({L.Name, L.Geometry});
     O.Cold = Request.Cold;
     Tool = std::make_unique<AnnotateTool>(OS, /*Json=*/true, std::move(O));
     break;
   }
   }
-  TraceReader Reader(File, RingMode::WrapAware, Request.Filter);
-  AnalysisTool *Tools[] = {Tool.get()};
-  // The damage, if any, is the one wgtrace.open() reported.
-  consumeError(Reader.run(Tools));
-  OS.flush();
-  Result.Nothing = Reader.census().nothingToAnalyse(Request.Filter.describe());
-  return Result;
+}
+TraceReader Reader(File, RingMode::WrapAware, Request.Filter);
+AnalysisTool *Tools[] = {Tool.get()};
+// The damage, if any, is the one wgtrace.open() reported.
+consumeError(Reader.run(Tools));
+OS.flush();
+Result.Nothing = Reader.census().nothingToAnalyse(Request.Filter.describe());
+return Result;
 }
 
 } // namespace wgtrace::python

@@ -14,10 +14,11 @@
 #include "analyses/AccessGrouping.h"
 #include "reader/TraceFile.h"
 #include "reader/WorkgroupJoiner.h"
-#include "simulator/CacheModel.h"
+#include "simulator/CacheHierarchy.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace wgtrace::python {
 
@@ -36,8 +37,10 @@ struct AnalysisRequest {
   uint64_t LineSize = 64;
   /// races --limit.
   uint64_t Limit = 100;
-  /// cache and annotate --cache-size, --line-size, --ways, --cold.
-  viewer::CacheGeometry Cache;
+  /// cache and annotate: --l1, --l2, --ll (as chooseCacheLevels() resolved
+  /// them), the note on where they came from, --cold.
+  std::vector<viewer::CacheLevel> CacheLevels;
+  std::string CacheNote;
   bool Cold = false;
   /// summary and cache --by.
   viewer::GroupBy By = viewer::GroupBy::Workgroup;

@@ -13,6 +13,7 @@
 #include "Trace.h"
 
 #include "output/RecordTableTool.h"
+#include "simulator/MachineCaches.h"
 
 #include "wgtrace/dispatch_instrument_generated.h"
 
@@ -519,8 +520,9 @@ py::array frameCodes(const py::array &Rows, const std::string &By,
 }
 
 py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
-                  uint64_t LineSize, uint64_t Limit, uint64_t CacheSize,
-                  uint64_t CacheLineSize, uint64_t Ways, bool Cold,
+                  uint64_t LineSize, uint64_t Limit,
+                  std::optional<std::string> L1, std::optional<std::string> L2,
+                  std::optional<std::string> LL, bool Cold,
                   const std::string &By, std::optional<std::string> Kernel,
                   std::optional<uint32_t> Dispatch,
                   std::optional<std::array<uint32_t, 3>> Workgroup) {
@@ -541,9 +543,13 @@ py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
     throw py::value_error("unknown analysis '" + Kind + "'");
   R.LineSize = LineSize;
   R.Limit = Limit;
-  R.Cache.Size = CacheSize;
-  R.Cache.LineSize = CacheLineSize;
-  R.Cache.Ways = Ways;
+  if (R.Kind == AnalysisKind::Cache || R.Kind == AnalysisKind::Annotate) {
+    llvm::Expected<std::vector<viewer::CacheLevel>> Levels =
+        viewer::chooseCacheLevels(L1, L2, LL, R.CacheNote);
+    if (!Levels)
+      throw py::value_error(llvm::toString(Levels.takeError()));
+    R.CacheLevels = std::move(*Levels);
+  }
   R.Cold = Cold;
   std::optional<viewer::GroupBy> Grouping = viewer::parseGroupBy(By);
   if (!Grouping)
@@ -629,8 +635,8 @@ PYBIND11_MODULE(_wgtrace, M) {
       .def("accesses", &accesses, py::arg("selection") = py::none())
       .def("analysis", &analysis, py::arg("file"), py::arg("kind"),
            py::arg("line_size") = 64, py::arg("limit") = 100,
-           py::arg("cache_size") = 32 << 10, py::arg("cache_line_size") = 64,
-           py::arg("ways") = 8, py::arg("cold") = false,
+           py::arg("l1") = py::none(), py::arg("l2") = py::none(),
+           py::arg("ll") = py::none(), py::arg("cold") = false,
            py::arg("by") = "workgroup", py::arg("kernel") = py::none(),
            py::arg("dispatch") = py::none(), py::arg("workgroup") = py::none());
 }

@@ -24,9 +24,6 @@ import pandas as pd
 
 from ._frame import Frame
 
-#: ``cache`` presets of ``wgtrace-view cache --level``: size, line size, ways.
-CACHE_LEVELS = {"l1": (32 << 10, 64, 8), "l2": (1 << 20, 64, 16)}
-
 _TRIPLES = {"id": "wg", "count": "count", "grid": "grid"}
 _RENAMED = {"pid": "processor", "function": "kernel"}
 _IDENTITY = ["file", "site", "kernel", "wg_x", "wg_y", "wg_z", "processor"]
@@ -238,85 +235,82 @@ def races(trace, limit=100, kernel=None, dispatch=None, workgroup=None):
     return frame
 
 
-def _size(value):
-    """Bytes from an int or a string like "32k", "32KiB", "1m", "1MiB"."""
-    if isinstance(value, int):
+def _cache_spec(name, value):
+    """``"32k,8,64"`` or ``(size, ways, line)`` as ``--l1`` takes it."""
+    if value is None or isinstance(value, str):
         return value
-    text = str(value).strip().lower()
-    for suffix, scale in (("kib", 1 << 10), ("mib", 1 << 20), ("k", 1 << 10), ("m", 1 << 20)):
-        if text.endswith(suffix):
-            return int(text[:-len(suffix)]) * scale
-    return int(text)
+    if isinstance(value, (tuple, list)) and len(value) == 3:
+        return ",".join(str(v) for v in value)
+    raise ValueError("%s expects 'SIZE,WAYS,LINE' (e.g. '32k,8,64') or (size, ways, line), "
+                     "got %r" % (name, value))
 
 
-def _cache_options(level, cache_size, line_size, ways, cold):
-    if level not in CACHE_LEVELS:
-        raise ValueError("level must be l1 or l2, got %r" % (level,))
-    size, line, associativity = CACHE_LEVELS[level]
-    if cache_size is not None:
-        try:
-            size = _size(cache_size)
-        except ValueError:
-            raise ValueError("cache_size expects bytes, e.g. 32768, '32k', '1MiB'; got %r"
-                             % (cache_size,)) from None
-    if line_size is not None:
-        line = line_size
-    if ways is not None:
-        associativity = ways
-    sets = size // (line * associativity) if line > 0 and associativity > 0 else 0
-    if (line <= 0 or line & (line - 1) or associativity <= 0 or size % (line * associativity)
-            or sets <= 0 or sets & (sets - 1)):
-        raise ValueError("the line size and the number of sets (cache size / (line size * "
-                         "ways)) must be powers of two")
-    return dict(cache_size=size, cache_line_size=line, ways=associativity, cold=bool(cold))
+def _cache_options(l1, l2, ll, cold, gone):
+    for name, value in gone.items():
+        if value is not None:
+            raise ValueError("cache(%s=...) is gone: the cache models D1, L2 and LL in one "
+                             "pass; give each level as l1=, l2= or ll= 'SIZE,WAYS,LINE' "
+                             "(e.g. l1='32k,8,64'; l2='none' for D1 and LL only)" % name)
+    return dict(l1=_cache_spec("l1", l1), l2=_cache_spec("l2", l2), ll=_cache_spec("ll", ll),
+                cold=bool(cold))
 
 
-def cache(trace, level="l1", cache_size=None, line_size=None, ways=None, cold=False,
-          by="workgroup", kernel=None, dispatch=None, workgroup=None):
-    """``wgtrace-view cache --json [--by ...]``: hits and misses in a
-    set-associative LRU cache (``level`` ``"l1"``: 32 KiB, 64-byte lines, 8
-    ways; ``"l2"``: 1 MiB, 16 ways; ``cache_size`` (bytes or "32k"),
-    ``line_size`` and ``ways`` override it; ``cold`` empties it before
-    each workgroup). ``by="workgroup"`` (default): one row per workgroup
-    (identity, ``accesses``, ``line_accesses``, ``hits``, ``misses``);
-    ``by="site"``, ``"line"`` (``source``, ``text``) or ``"buffer"``: one
-    row per group. ``miss_rate`` is misses / line accesses. ``attrs``:
-    ``cache`` (the geometry), ``totals``, ``first_use``.
+def cache(trace, l1=None, l2=None, ll=None, cold=False, by="workgroup", kernel=None,
+          dispatch=None, workgroup=None, level=None, cache_size=None, line_size=None,
+          ways=None):
+    """``wgtrace-view cache --json [--by ...]``: the read and write misses of
+    each level of a cache hierarchy simulated as cachegrind does (D1, L2,
+    LL; LRU, write-allocate, a level's misses looked up in the next).
+    Levels default to the machine's; ``l1``, ``l2``, ``ll`` give one as
+    ``"32k,8,64"`` or ``(size, ways, line)`` (``l2="none"``: D1 and LL
+    only); ``cold`` empties them before each workgroup.
+    ``by="workgroup"`` (default): one row per workgroup (identity);
+    ``by="site"``, ``"kernel"``, ``"line"`` (``source``, ``text``) or
+    ``"buffer"``: one row per group. Counts: ``accesses``, ``reads``,
+    ``writes`` and per level ``D1mr``, ``D1mw``, ``L2mr``, ``L2mw``,
+    ``LLmr``, ``LLmw`` (cachegrind's names). ``attrs``: ``levels`` (name
+    and geometry of each), ``note``, ``totals``, ``first_use``.
+    ``level``, ``cache_size``, ``line_size`` and ``ways`` (one level, before
+    the hierarchy) are refused with the options that replaced them.
     """
-    options = _cache_options(level, cache_size, line_size, ways, cold)
-    if by not in ("workgroup", "site", "line", "buffer"):
-        raise ValueError("by must be 'workgroup', 'site', 'line' or 'buffer', got %r" % (by,))
+    options = _cache_options(l1, l2, ll, cold, dict(level=level, cache_size=cache_size,
+                                                    line_size=line_size, ways=ways))
+    if by not in ("workgroup", "site", "kernel", "line", "buffer"):
+        raise ValueError("by must be 'workgroup', 'site', 'kernel', 'line' or 'buffer', got %r"
+                         % (by,))
     trace = _trace(trace)
     results = trace._analysis("cache", kernel, dispatch, workgroup, by=by, **options)
-    counts = ["accesses", "line_accesses", "hits", "misses"]
+    counts = ["accesses", "reads", "writes"]
+    if results:
+        for level in results[0]["levels"]:
+            counts += [level["name"] + "mr", level["name"] + "mw"]
     if by == "workgroup":
         frame = _frame(_listed(results, "workgroups"), _IDENTITY + counts)
     else:
         frame = _frame(_listed(results, "groups"),
-                       ["file", {"site": "site", "line": "source", "buffer": "buffer"}[by]]
-                       + counts)
-    line_accesses = frame["line_accesses"].astype("float64")
-    frame["miss_rate"] = (frame["misses"].astype("float64") / line_accesses).where(
-        line_accesses > 0, 0.0)
+                       ["file", {"site": "site", "kernel": "kernel", "line": "source",
+                                 "buffer": "buffer"}[by]] + counts)
     if results:
-        frame.attrs["cache"] = results[0]["cache"]
+        frame.attrs["levels"] = results[0]["levels"]
+        frame.attrs["note"] = results[0]["note"]
         frame.attrs["totals"] = _summed_totals(results)
         frame.attrs["first_use"] = sum(r["first_use"] for r in results)
     return frame
 
 
-def annotate(trace, level="l1", cache_size=None, line_size=None, ways=None, cold=False,
-             kernel=None, dispatch=None, workgroup=None):
+def annotate(trace, l1=None, l2=None, ll=None, cold=False, kernel=None, dispatch=None,
+             workgroup=None, level=None, cache_size=None, line_size=None, ways=None):
     """``wgtrace-view annotate --json``: one row per kernel and source line
     that made accesses (``kernel``, ``source_file``, ``line``, ``text``: the
     access sites' expressions; ``loads``, ``stores``, ``load_bytes``,
-    ``store_bytes``, ``lines``: distinct cache lines; ``D1mr``, ``D1mw``:
-    the modelled read and write misses, as :func:`cache` models them with
-    the same options). Accesses without a source line are a row with
+    ``store_bytes``, ``lines``: distinct cache lines; ``D1mr``, ``D1mw``,
+    ``L2mr``, ... per level: the modelled read and write misses, as
+    :func:`cache` models them with the same options). Accesses without a source line are a row with
     ``line`` 0. ``attrs``: ``cache`` (the levels), ``totals``, ``files``
     (each source file and whether its text was on disk).
     """
-    options = _cache_options(level, cache_size, line_size, ways, cold)
+    options = _cache_options(l1, l2, ll, cold, dict(level=level, cache_size=cache_size,
+                                                    line_size=line_size, ways=ways))
     trace = _trace(trace)
     results = trace._analysis("annotate", kernel, dispatch, workgroup, **options)
     rows = []
@@ -327,8 +321,11 @@ def annotate(trace, level="l1", cache_size=None, line_size=None, ways=None, cold
             if k["no_line"]:
                 lines.append(dict(k["no_line"], source_file="", line=0, text=[]))
             rows += [dict(file=file, kernel=k["kernel"], **line) for line in lines]
+    misses = []
+    for level in (results[0]["cache"]["levels"] if results else [{"name": "D1"}]):
+        misses += [level["name"] + "mr", level["name"] + "mw"]
     frame = _frame(rows, ["file", "kernel", "source_file", "line", "text", "loads", "stores",
-                          "load_bytes", "store_bytes", "lines", "D1mr", "D1mw"])
+                          "load_bytes", "store_bytes", "lines"] + misses)
     if results:
         frame.attrs["cache"] = results[0]["cache"]
         frame.attrs["totals"] = _summed_totals(results)
@@ -336,16 +333,18 @@ def annotate(trace, level="l1", cache_size=None, line_size=None, ways=None, cold
     return frame
 
 
-def reuse_distance(trace, level="l1", cache_size=None, line_size=None, ways=None, cold=False,
-                   kernel=None, dispatch=None, workgroup=None):
+def reuse_distance(trace, l1=None, cold=False, kernel=None, dispatch=None, workgroup=None,
+                   level=None, cache_size=None, line_size=None, ways=None):
     """The reuse-distance histogram of ``wgtrace-view cache --json``: line
     accesses by the number of distinct other lines used since the previous
     use of the same line, in power-of-two buckets: ``file``, ``min``,
     ``max``, ``count``. First uses are not in a bucket:
-    ``attrs["first_use"]``. The options are :func:`cache`'s (the line size
-    and ``cold`` change distances).
+    ``attrs["first_use"]``. Lines are those of the first level (``l1``, as
+    :func:`cache` takes it; default the machine's); ``cold`` restarts the
+    distances at each workgroup.
     """
-    options = _cache_options(level, cache_size, line_size, ways, cold)
+    options = _cache_options(l1, None, None, cold, dict(level=level, cache_size=cache_size,
+                                                        line_size=line_size, ways=ways))
     trace = _trace(trace)
     results = trace._analysis("cache", kernel, dispatch, workgroup, **options)
     frame = _frame(_listed(results, "reuse_distance"), ["file", "min", "max", "count"])

@@ -500,22 +500,16 @@ class Trace:
         :func:`wgtrace.races`."""
         return analyses.races(self, limit=limit, **filters)
 
-    def cache(self, level="l1", cache_size=None, line_size=None, ways=None, cold=False,
-              by="workgroup", **filters):
+    def cache(self, l1=None, l2=None, ll=None, cold=False, by="workgroup", **options):
         """``wgtrace-view cache --json``; see :func:`wgtrace.cache`."""
-        return analyses.cache(self, level=level, cache_size=cache_size, line_size=line_size,
-                              ways=ways, cold=cold, by=by, **filters)
+        return analyses.cache(self, l1=l1, l2=l2, ll=ll, cold=cold, by=by, **options)
 
-    def annotate(self, level="l1", cache_size=None, line_size=None, ways=None, cold=False,
-                 **filters):
+    def annotate(self, l1=None, l2=None, ll=None, cold=False, **options):
         """``wgtrace-view annotate --json`` per source line; see
         :func:`wgtrace.annotate`."""
-        return analyses.annotate(self, level=level, cache_size=cache_size, line_size=line_size,
-                                 ways=ways, cold=cold, **filters)
+        return analyses.annotate(self, l1=l1, l2=l2, ll=ll, cold=cold, **options)
 
-    def reuse_distance(self, level="l1", cache_size=None, line_size=None, ways=None,
-                       cold=False, **filters):
+    def reuse_distance(self, l1=None, cold=False, **options):
         """The reuse-distance histogram of ``wgtrace-view cache --json``;
         see :func:`wgtrace.reuse_distance`."""
-        return analyses.reuse_distance(self, level=level, cache_size=cache_size,
-                                       line_size=line_size, ways=ways, cold=cold, **filters)
+        return analyses.reuse_distance(self, l1=l1, cold=cold, **options)

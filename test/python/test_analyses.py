@@ -17,6 +17,10 @@ def cli(path, analysis, *options):
     return view_json(analysis, path, *options)
 
 
+def _cache(l1=None, l2=None, ll=None, cold=False):
+    return wgtrace.analyses._cache_options(l1, l2, ll, cold, {})
+
+
 @pytest.mark.parametrize("name", SAMPLES)
 def test_same_json_as_cli(traces, name):
     """The tool behind each function is the CLI's, with the same options."""
@@ -30,13 +34,11 @@ def test_same_json_as_cli(traces, name):
         ("footprint", {}, []),
         ("races", {}, []),
         ("races", {"limit": 3}, ["--limit", "3"]),
-        ("cache", wgtrace.analyses._cache_options("l1", None, None, None, False), []),
-        ("cache", wgtrace.analyses._cache_options("l2", None, None, None, True),
-         ["--level", "l2", "--cold"]),
-        ("cache", wgtrace.analyses._cache_options("l1", "4k", 32, 2, False),
-         ["--cache-size", "4k", "--line-size", "32", "--ways", "2"]),
-        ("cache", dict(wgtrace.analyses._cache_options("l1", None, None, None, False),
-                       by="site"), ["--by", "site"]),
+        ("cache", _cache(), []),
+        ("cache", _cache(l2="none", cold=True), ["--l2", "none", "--cold"]),
+        ("cache", _cache(l1=(4096, 2, 32), l2="64k,4,64", ll="1m,16,64"),
+         ["--l1", "4k,2,32", "--l2", "64k,4,64", "--ll", "1m,16,64"]),
+        ("cache", dict(_cache(), by="site"), ["--by", "site"]),
     ]
     for analysis, options, flags in cases:
         assert t._analysis(analysis, **options) == [cli(path, analysis, *flags)], (analysis, flags)
@@ -51,8 +53,7 @@ def test_filters_are_the_cli_filters(traces):
                            ({"workgroup": "3,3,0", "kernel": "matmul"},
                             ["--workgroup", "3,3,0", "--kernel", "matmul"])):
         for analysis in ("summary", "footprint", "races", "cache"):
-            options = {} if analysis != "cache" else wgtrace.analyses._cache_options(
-                "l1", None, None, None, False)
+            options = {} if analysis != "cache" else _cache()
             assert t._analysis(analysis, **filters, **options) == [
                 cli(path, analysis, *flags)], (analysis, filters)
     assert len(t.summary(workgroup=(1, 2, 0))) == 1
@@ -168,14 +169,22 @@ def test_footprint_frames(traces):
 def test_cache_frames(traces):
     path = traces["matmul"]
     t = wgtrace.open(path)
-    expected = cli(path, "cache", "--level", "l2")
-    frame = t.cache(level="l2")
-    assert list(frame["misses"]) == [w["misses"] for w in expected["workgroups"]]
-    assert list(frame["hits"]) == [w["hits"] for w in expected["workgroups"]]
-    assert (frame["miss_rate"] == frame["misses"] / frame["line_accesses"]).all()
+    levels = ["--l1", "8k,2,64", "--l2", "64k,4,64", "--ll", "1m,8,64"]
+    expected = cli(path, "cache", *levels)
+    frame = t.cache(l1="8k,2,64", l2=(65536, 4, 64), ll="1m,8,64")
+    for column in ("accesses", "reads", "writes", "D1mr", "D1mw", "L2mr", "L2mw", "LLmr",
+                   "LLmw"):
+        assert list(frame[column]) == [w[column] for w in expected["workgroups"]], column
+        assert str(frame[column].dtype) == "int64", column
+    # Misses pass down: a level misses at most what the one before it missed.
+    assert (frame["L2mr"] <= frame["D1mr"]).all() and (frame["LLmr"] <= frame["L2mr"]).all()
     assert frame.attrs["totals"] == expected["totals"]
-    assert frame.attrs["cache"] == expected["cache"]
-    histogram = t.reuse_distance(level="l2")
+    assert [level["name"] for level in frame.attrs["levels"]] == ["D1", "L2", "LL"]
+    assert frame.attrs["levels"] == expected["levels"]
+    assert frame.attrs["note"] == ""
+    by_line = t.cache(by="line", l2="none")
+    assert "D1mr" in by_line.columns and "L2mr" not in by_line.columns
+    histogram = t.reuse_distance(l1="8k,2,64")
     assert [(r["min"], r["max"], r["count"]) for _, r in histogram.iterrows()] == [
         (b["min"], b["max"], b["count"]) for b in expected["reuse_distance"]]
     assert histogram.attrs["first_use"] == expected["first_use"]
@@ -201,17 +210,20 @@ def test_options_are_checked_as_the_cli_checks_them(traces):
         t.summary(line_size=48)
     with pytest.raises(ValueError, match="by must be"):
         t.summary(by="launch")
-    with pytest.raises(ValueError, match="level must be l1 or l2"):
-        t.cache(level="l3")
-    with pytest.raises(ValueError, match="powers of two"):
-        t.cache(ways=3)
-    with pytest.raises(ValueError, match="cache_size expects bytes"):
-        t.cache(cache_size="lots")
+    for gone in ({"level": "l2"}, {"cache_size": "64k"}, {"ways": 4}, {"line_size": 32}):
+        with pytest.raises(ValueError, match="is gone: the cache models D1, L2 and LL"):
+            t.cache(**gone)
+    with pytest.raises(ValueError, match="l1 '32k,3,64': the number of sets"):
+        t.cache(l1="32k,3,64")
+    with pytest.raises(ValueError, match="ll 'lots,8,64': the size is not a size"):
+        t.cache(ll="lots,8,64")
+    with pytest.raises(ValueError, match="l2 expects 'SIZE,WAYS,LINE'"):
+        t.cache(l2=65536)
     with pytest.raises(ValueError, match="limit"):
         t.races(limit=-1)
     with pytest.raises(ValueError, match="table must be"):
         t.footprint(table="lines")
-    assert t.cache(cache_size="64KiB").attrs["cache"]["size"] == 65536
+    assert t.cache(l1="64KiB,8,64").attrs["levels"][0]["size"] == 65536
 
 
 def test_compressed_trace_reads_as_its_plain_copy(traces, work):

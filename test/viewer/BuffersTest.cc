@@ -169,14 +169,18 @@ TEST(Buffers, CacheMissesByLineAndBuffer) {
   ASSERT_EQ(ByBuffer.groups().size(), 3u);
   uint64_t Misses = 0;
   for (const CacheTool::GroupCounts &G : ByBuffer.groups()) {
-    EXPECT_EQ(G.C.Misses, 4u) << G.Label; // 256 bytes: four 64-byte lines
-    Misses += G.C.Misses;
+    // 256 bytes: four 64-byte lines
+    EXPECT_EQ(G.C.Misses[0].Read + G.C.Misses[0].Write, 4u) << G.Label;
+    Misses += G.C.Misses[0].Read + G.C.Misses[0].Write;
   }
-  EXPECT_EQ(Misses, ByBuffer.totals().Misses);
+  EXPECT_EQ(Misses, ByBuffer.totals().Misses[0].Read +
+                        ByBuffer.totals().Misses[0].Write);
   CacheTool ByLine(Null, true, CacheGeometry{}, false, GroupBy::Line);
   decodeWith(ByLine, simpleMul());
   ASSERT_EQ(ByLine.groups().size(), 1u);
-  EXPECT_EQ(ByLine.groups()[0].C.Misses, 12u);
+  EXPECT_EQ(ByLine.groups()[0].C.Misses[0].Read +
+                ByLine.groups()[0].C.Misses[0].Write,
+            12u);
 }
 
 TEST(Buffers, PointerWithoutExtentEndsAtTheNextParameter) {

@@ -152,50 +152,69 @@ TEST(Cli, CacheOptions) {
   TraceBuilder B;
   addSimpleMetadata(B).ring(Ring);
   std::string Path = writeTrace("cache.bin", B.bytes());
+  // The machine's levels by default: D1 and LL at least, named.
   ViewRun R = view("cache " + Path);
   EXPECT_EQ(R.Status, 0) << R.Err;
-  EXPECT_NE(R.Out.find("cache: 32768 bytes, 64-byte lines, 8 ways, 64 sets"),
-            std::string::npos)
-      << R.Out;
-  R = view("cache --level l2 " + Path);
-  EXPECT_NE(R.Out.find("cache: 1048576 bytes, 64-byte lines, 16 ways, 1024 "
-                       "sets"),
-            std::string::npos)
-      << R.Out;
-  R = view("cache --level l2 --ways 4 --cache-size 64KiB " + Path);
-  EXPECT_NE(R.Out.find("cache: 65536 bytes, 64-byte lines, 4 ways, 256 sets"),
-            std::string::npos)
-      << R.Out;
-  R = view("cache --cache-size 3000 " + Path);
-  EXPECT_EQ(R.Status, 1);
-  EXPECT_NE(R.Err.find("powers of two"), std::string::npos);
-  // Sizes as the runtime spells them (settings_syntax.h).
-  R = view("cache --cache-size 1M --ways 16 " + Path);
+  EXPECT_NE(R.Out.find("caches: D1 "), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("; LL "), std::string::npos) << R.Out;
+  R = view("cache --l1 32k,8,64 --l2 1m,16,64 --ll 8m,16,64 " + Path);
   EXPECT_EQ(R.Status, 0) << R.Err;
-  EXPECT_NE(R.Out.find("cache: 1048576 bytes, 64-byte lines, 16 ways"),
+  EXPECT_NE(R.Out.find("caches: D1 32768 bytes, 8 ways, 64-byte lines (64 "
+                       "sets); L2 1048576 bytes, 16 ways, 64-byte lines (1024 "
+                       "sets); LL 8388608 bytes, 16 ways, 64-byte lines (8192 "
+                       "sets)\n"),
             std::string::npos)
       << R.Out;
-  R = view("cache --cache-size 32kb " + Path);
+  EXPECT_EQ(R.Out.find("note:"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("D1mr       D1mw       L2mr       L2mw       LLmr "
+                       "      LLmw\n"),
+            std::string::npos)
+      << R.Out;
+  // Sizes as the runtime spells them (settings_syntax.h); no L2.
+  R = view("cache --l1 64KiB,4,32 --l2 none --ll 1M,16,64 " + Path);
+  EXPECT_EQ(R.Status, 0) << R.Err;
+  EXPECT_NE(R.Out.find("caches: D1 65536 bytes, 4 ways, 32-byte lines (512 "
+                       "sets); LL 1048576"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_EQ(R.Out.find("L2mr"), std::string::npos) << R.Out;
+  R = view("cache --l1 3000,8,64 " + Path);
   EXPECT_EQ(R.Status, 1);
-  EXPECT_EQ(R.Err, "wgtrace-view: error: --cache-size '32kb' is not a size; "
-                   "expected bytes, or with a k/kib, m/mib or g/gib suffix "
-                   "in any case (e.g. 64k, 16m, 16MiB)\n");
-  // 0 once meant the default without a word.
-  for (const char *Subcommand : {"cache", "summary"}) {
-    R = view(std::string(Subcommand) + " --line-size 0 " + Path);
-    EXPECT_EQ(R.Status, 1) << Subcommand;
-    EXPECT_EQ(R.Err, "wgtrace-view: error: --line-size 0 is not a power of "
-                     "two\n")
-        << Subcommand;
+  EXPECT_EQ(R.Err, "wgtrace-view: error: --l1 '3000,8,64': the number of sets "
+                   "(size / (ways * line size)) is not a whole power of two\n");
+  R = view("cache --ll 32kb,8,64 " + Path);
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_EQ(R.Err, "wgtrace-view: error: --ll '32kb,8,64': the size is not a "
+                   "size; expected bytes, or with a k/kib, m/mib or g/gib "
+                   "suffix in any case (e.g. 64k, 16m, 16MiB)\n");
+  R = view("cache --l2 8,64 " + Path);
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_EQ(R.Err, "wgtrace-view: error: --l2 '8,64': expected SIZE,WAYS,LINE "
+                   "(e.g. 32k,8,64)\n");
+  // The single-level options are refused with those that replaced them.
+  for (const char *Old :
+       {"--level l2", "--cache-size 1M", "--ways 4", "--line-size 128"}) {
+    R = view(std::string("cache ") + Old + " " + Path);
+    EXPECT_EQ(R.Status, 1) << Old;
+    EXPECT_NE(R.Err.find("is gone: cache models D1, L2 and LL in one pass; "
+                         "give each level as --l1, --l2 or --ll "
+                         "SIZE,WAYS,LINE"),
+              std::string::npos)
+        << Old << ": " << R.Err;
   }
+  // 0 once meant the default without a word.
+  R = view("summary --line-size 0 " + Path);
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_EQ(R.Err, "wgtrace-view: error: --line-size 0 is not a power of "
+                   "two\n");
 }
 
 TEST(Cli, SortNamesTheReportsColumns) {
-  ViewRun R = view("cache --sort loads x.bin");
+  ViewRun R = view("cache --l2 1m,16,64 --sort loads x.bin");
   EXPECT_EQ(R.Status, 1);
   EXPECT_EQ(R.Err, "wgtrace-view: error: --sort loads: cache has no such "
-                   "column; it sorts by accesses, line_accesses, hits, "
-                   "misses, read_misses, write_misses, miss_rate\n");
+                   "column; it sorts by accesses, reads, writes, D1mr, D1mw, "
+                   "L2mr, L2mw, LLmr, LLmw\n");
   R = view("summary --top 0 x.bin");
   EXPECT_EQ(R.Status, 1);
   EXPECT_EQ(R.Err, "wgtrace-view: error: --top 0 keeps no row; give at "
@@ -267,8 +286,8 @@ TEST(Cli, HelpShowsEveryOptionWithItsDefault) {
            {"races", {"--json", "--limit=<ulong>", "default: 100)"}},
            {"footprint", {"--json"}},
            {"cache",
-            {"--cache-size=<string>", "--cold", "--json", "--level=<string>",
-             "(default: l1)", "--line-size=<uint>", "--ways=<uint>"}},
+            {"--cold", "--json", "--l1=<size,ways,line>",
+             "--l2=<size,ways,line|none>", "--ll=<size,ways,line>"}},
            {"export", {"--format=<string>", "(default: chrome)", "-o <file>"}},
            {"html", {"--max-points=<ulong>", "(default: 2000000)", "-o "}}}) {
     ViewRun R = view(std::string(E.Subcommand) + " --help");

@@ -125,7 +125,7 @@ TEST(Html, ReuseDistancesAreTheCacheToolsExactly) {
   uint64_t Counted = Html.coldLineAccesses();
   for (uint64_t V : Html.reuseHistogram())
     Counted += V;
-  EXPECT_EQ(Counted, Cache.totals().LineAccesses);
+  EXPECT_EQ(Counted, Cache.lineAccesses());
   // Distances 1 to 15 are there: a panel of B is reread after one line of
   // A, and rows of A after a few lines.
   EXPECT_GT(Html.reuseHistogram()[1] + Html.reuseHistogram()[2] +

@@ -110,7 +110,7 @@ TEST(Join, StreamCopiesWithTrailersAreOneWorkgroupInEveryView) {
   CacheTool Cache(Null, false, CacheGeometry{}, /*Cold=*/true);
   decodeWith(Cache, Bytes);
   ASSERT_EQ(Cache.workgroups().size(), 2u);
-  EXPECT_EQ(Cache.workgroups()[1].C.Accesses, 4u);
+  EXPECT_EQ(Cache.workgroups()[1].C.accesses(), 4u);
 
   RacesTool Races(Null, false);
   decodeWith(Races, Bytes);

@@ -149,10 +149,11 @@ TEST(Summary, CacheByKernelSumsItsSites) {
   ASSERT_EQ(BySite.groups().size(), 2u);
   ASSERT_EQ(ByKernel.groups().size(), 1u);
   EXPECT_EQ(ByKernel.groups()[0].Label, "simple_mul");
-  EXPECT_EQ(ByKernel.groups()[0].C.Accesses,
-            BySite.groups()[0].C.Accesses + BySite.groups()[1].C.Accesses);
-  EXPECT_EQ(ByKernel.groups()[0].C.Misses,
-            BySite.groups()[0].C.Misses + BySite.groups()[1].C.Misses);
+  EXPECT_EQ(ByKernel.groups()[0].C.accesses(),
+            BySite.groups()[0].C.accesses() + BySite.groups()[1].C.accesses());
+  EXPECT_EQ(ByKernel.groups()[0].C.Misses[0].Read,
+            BySite.groups()[0].C.Misses[0].Read +
+                BySite.groups()[1].C.Misses[0].Read);
 }
 
 } // namespace
@@ -190,9 +191,9 @@ TEST(Summary, CacheSortsWithinEachSite) {
   ASSERT_EQ(Cache.workgroups().size(), 2u); // one per site
   EXPECT_EQ(Cache.workgroups()[0].Site, 0u);
   EXPECT_EQ(Cache.workgroups()[0].Id[0], 0u);
-  EXPECT_EQ(Cache.workgroups()[0].C.Accesses, 17u);
+  EXPECT_EQ(Cache.workgroups()[0].C.accesses(), 17u);
   EXPECT_EQ(Cache.workgroups()[1].Site, 1u);
-  EXPECT_EQ(Cache.totals().Accesses, 17u + 1u + 64u);
+  EXPECT_EQ(Cache.totals().accesses(), 17u + 1u + 64u);
 }
 
 } // namespace

@@ -33,7 +33,7 @@ void CacheTool::record(const Record &R) {
       // A copy continuing a workgroup is not a new workgroup: the cache
       // stays as it was.
       if (Cold) {
-        Cache.clear();
+        Caches.clear();
         Reuse.forgetLines();
       }
     }
@@ -51,16 +51,16 @@ void CacheTool::record(const Record &R) {
     LastWorkgroup = It->second;
   }
   Counts &C = Workgroups[LastWorkgroup].C;
-  Counts *G = nullptr;
+  const bool Store = R.Memory.IsStore;
+  const unsigned Missed = Caches.access(R.Memory.Address, R.Memory.Length);
+  C.count(Store, Missed);
+  Totals.count(Store, Missed);
   if (Grouping.perAccess()) {
     uint32_t Key = Grouping.key(R);
     if (Key >= Groups.size())
       Groups.resize(Key + 1);
-    G = &Groups[Key];
-    ++G->Accesses;
+    Groups[Key].count(Store, Missed);
   }
-  ++C.Accesses;
-  ++Totals.Accesses;
   uint64_t First = R.Memory.Address >> LineShift;
   uint64_t Last = R.Memory.Length
                       ? (R.Memory.Address + (R.Memory.Length - 1)) >> LineShift
@@ -68,23 +68,7 @@ void CacheTool::record(const Record &R) {
   if (Last < First)
     Last = First; // wraps past the top of the address space
   for (uint64_t Line = First;; ++Line) {
-    ++C.LineAccesses;
-    ++Totals.LineAccesses;
-    bool Hit = Cache.access(Line);
-    (Hit ? C.Hits : C.Misses) += 1;
-    (Hit ? Totals.Hits : Totals.Misses) += 1;
-    if (!Hit) {
-      uint64_t Counts::*Kind =
-          R.Memory.IsStore ? &Counts::WriteMisses : &Counts::ReadMisses;
-      C.*Kind += 1;
-      Totals.*Kind += 1;
-      if (G)
-        G->*Kind += 1;
-    }
-    if (G) {
-      ++G->LineAccesses;
-      (Hit ? G->Hits : G->Misses) += 1;
-    }
+    ++LineAccesses;
     Reuse.access(Line);
     if (Line == Last)
       break;
@@ -108,40 +92,23 @@ void CacheTool::finish() {
             {PerKernel ? W.Function : fmt::format("{}: {}", W.Site, W.Function),
              {},
              Counts()});
-      Counts &C = GroupRows[It->second].C;
-      C.Accesses += W.C.Accesses;
-      C.LineAccesses += W.C.LineAccesses;
-      C.Hits += W.C.Hits;
-      C.Misses += W.C.Misses;
-      C.ReadMisses += W.C.ReadMisses;
-      C.WriteMisses += W.C.WriteMisses;
+      GroupRows[It->second].C.add(W.C);
     }
   }
-  // Most misses first: where a change would matter.
+  // Most first-level misses first (then most last-level misses): where a
+  // change would matter.
+  auto Key = [this](const Counts &C) {
+    const LevelMisses &First = C.Misses[0];
+    const LevelMisses &Last = C.Misses[levels().size() - 1];
+    return std::make_pair(First.Read + First.Write, Last.Read + Last.Write);
+  };
   std::sort(GroupRows.begin(), GroupRows.end(),
-            [](const GroupCounts &A, const GroupCounts &B) {
-              return A.C.Misses != B.C.Misses ? A.C.Misses > B.C.Misses
-                                              : A.Label < B.Label;
+            [&](const GroupCounts &A, const GroupCounts &B) {
+              auto KA = Key(A.C), KB = Key(B.C);
+              return KA != KB ? KA > KB : A.Label < B.Label;
             });
   if (Order.active()) {
-    auto Of = [this](const Counts &C) -> double {
-      const std::string &Column = Order.Column;
-      if (Column == "accesses")
-        return double(C.Accesses);
-      if (Column == "line_accesses")
-        return double(C.LineAccesses);
-      if (Column == "hits")
-        return double(C.Hits);
-      if (Column == "misses")
-        return double(C.Misses);
-      if (Column == "read_misses")
-        return double(C.ReadMisses);
-      if (Column == "write_misses")
-        return double(C.WriteMisses);
-      if (Column == "miss_rate")
-        return C.LineAccesses ? double(C.Misses) / double(C.LineAccesses) : 0.0;
-      return 0.0;
-    };
+    auto Of = [this](const Counts &C) { return column(C, Order.Column); };
     Order.apply(GroupRows, [&](const GroupCounts &G) { return Of(G.C); });
     // Workgroups are listed per site: sorted and cut within each site,
     // sites in the order they first appear.
@@ -166,11 +133,30 @@ void CacheTool::finish() {
   OS.flush();
 }
 
-llvm::ArrayRef<const char *> CacheTool::columns() {
-  static const char *const Names[] = {
-      "accesses",    "line_accesses", "hits",     "misses",
-      "read_misses", "write_misses",  "miss_rate"};
+std::vector<std::string>
+CacheTool::columns(const std::vector<CacheLevel> &Levels) {
+  std::vector<std::string> Names = {"accesses", "reads", "writes"};
+  for (const CacheLevel &L : Levels) {
+    Names.push_back(L.Name + "mr");
+    Names.push_back(L.Name + "mw");
+  }
   return Names;
+}
+
+double CacheTool::column(const Counts &C, const std::string &Name) const {
+  if (Name == "accesses")
+    return double(C.accesses());
+  if (Name == "reads")
+    return double(C.Reads);
+  if (Name == "writes")
+    return double(C.Writes);
+  for (unsigned L = 0; L < levels().size(); ++L) {
+    if (Name == levels()[L].Name + "mr")
+      return double(C.Misses[L].Read);
+    if (Name == levels()[L].Name + "mw")
+      return double(C.Misses[L].Write);
+  }
+  return 0.0;
 }
 
 /// The column (and JSON key) that names a row of a grouped report.
@@ -189,9 +175,9 @@ static const char *groupColumn(GroupBy By) {
   return "site";
 }
 
-static double rate(const CacheTool::Counts &C) {
-  return C.LineAccesses ? 100.0 * double(C.Misses) / double(C.LineAccesses)
-                        : 0.0;
+/// Misses of a level per access, in percent (cachegrind's "D1 miss rate").
+static double rate(uint64_t Misses, uint64_t Accesses) {
+  return Accesses ? 100.0 * double(Misses) / double(Accesses) : 0.0;
 }
 
 static std::string bucketLabel(unsigned B) {
@@ -204,34 +190,44 @@ static std::string bucketLabel(unsigned B) {
 
 void CacheTool::printText() {
   OS << runHeader(Census);
-  OS << fmt::format("cache: {} bytes, {}-byte lines, {} ways, {} sets, LRU; "
-                    "{}\n\n",
-                    Geometry.Size, Geometry.LineSize, Geometry.Ways,
-                    Geometry.sets(),
+  std::string Levels;
+  for (const CacheLevel &L : levels())
+    Levels +=
+        fmt::format("{}{} {} bytes, {} ways, {}-byte lines ({} sets)",
+                    Levels.empty() ? "" : "; ", L.Name, L.Geometry.Size,
+                    L.Geometry.Ways, L.Geometry.LineSize, L.Geometry.sets());
+  OS << fmt::format("caches: {}\n  LRU, write-allocate, the misses of a level "
+                    "looked up in the next; {}\n",
+                    Levels,
                     Cold ? "emptied before each workgroup"
                          : "shared by all workgroups in record order");
+  if (!Note.empty())
+    OS << "  note: " << Note << "\n";
+  OS << "\n";
+  std::string CountHeads =
+      fmt::format("{:>12} {:>12} {:>12}", "accesses", "reads", "writes");
+  for (const CacheLevel &L : levels())
+    CountHeads += fmt::format(" {:>10} {:>10}", L.Name + "mr", L.Name + "mw");
+  auto CountCells = [&](const Counts &C) {
+    std::string Cells =
+        fmt::format("{:>12} {:>12} {:>12}", C.accesses(), C.Reads, C.Writes);
+    for (unsigned L = 0; L < levels().size(); ++L)
+      Cells +=
+          fmt::format(" {:>10} {:>10}", C.Misses[L].Read, C.Misses[L].Write);
+    return Cells;
+  };
   if (Grouping.by() != GroupBy::Workgroup) {
     const char *Name = groupColumn(Grouping.by());
-    OS << fmt::format("  {:<25} {:>10} {:>12} {:>12} {:>12} {:>10} {:>10} "
-                      "{:>8}\n",
-                      Name, "accesses", "line accesses", "hits", "misses",
-                      "read miss", "write miss", "miss %");
+    OS << fmt::format("  {:<25} {}\n", Name, CountHeads);
     for (const GroupCounts &G : GroupRows) {
       std::string Texts;
       for (const std::string &T : G.Texts)
         Texts += (Texts.empty() ? "  " : ", ") + T;
-      OS << fmt::format("  {:<25} {:>10} {:>12} {:>12} {:>12} {:>10} {:>10} "
-                        "{:>8.2f}{}\n",
-                        G.Label, G.C.Accesses, G.C.LineAccesses, G.C.Hits,
-                        G.C.Misses, G.C.ReadMisses, G.C.WriteMisses, rate(G.C),
-                        Texts);
+      OS << fmt::format("  {:<25} {}{}\n", G.Label, CountCells(G.C), Texts);
     }
   }
   if (Grouping.by() == GroupBy::Workgroup)
-    OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>10} "
-                      "{:>10} {:>8}\n",
-                      "workgroup", "pid", "accesses", "line accesses", "hits",
-                      "misses", "read miss", "write miss", "miss %");
+    OS << fmt::format("  {:<20} {:>4} {}\n", "workgroup", "pid", CountHeads);
   uint32_t Site = UINT32_MAX;
   uint64_t Marked = 0;
   for (const Workgroup &W : Workgroups) {
@@ -241,18 +237,24 @@ void CacheTool::printText() {
       Site = W.Site;
       OS << fmt::format("dispatch site {}: {}\n", W.Site, W.Function);
     }
-    OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>10} "
-                      "{:>10} {:>8.2f}\n",
+    OS << fmt::format("  {:<20} {:>4} {}\n",
                       workgroupLabel(W.Id, W.BeginningLost), W.ProcessorId,
-                      W.C.Accesses, W.C.LineAccesses, W.C.Hits, W.C.Misses,
-                      W.C.ReadMisses, W.C.WriteMisses, rate(W.C));
+                      CountCells(W.C));
     Marked += W.BeginningLost;
   }
-  OS << fmt::format("  {:<20} {:>4} {:>10} {:>12} {:>12} {:>12} {:>10} "
-                    "{:>10} {:>8.2f}\n",
-                    "total", "", Totals.Accesses, Totals.LineAccesses,
-                    Totals.Hits, Totals.Misses, Totals.ReadMisses,
-                    Totals.WriteMisses, rate(Totals));
+  if (Grouping.by() == GroupBy::Workgroup)
+    OS << fmt::format("  {:<20} {:>4} {}\n", "total", "", CountCells(Totals));
+  else
+    OS << fmt::format("  {:<25} {}\n", "total", CountCells(Totals));
+  // cachegrind's summary lines: each level's misses per access.
+  OS << "\nmiss rates (misses per access: all, reads, writes)\n";
+  for (unsigned L = 0; L < levels().size(); ++L) {
+    const LevelMisses &M = Totals.Misses[L];
+    OS << fmt::format("  {:<4} {:>7.2f}% {:>7.2f}% {:>7.2f}%\n",
+                      levels()[L].Name,
+                      rate(M.Read + M.Write, Totals.accesses()),
+                      rate(M.Read, Totals.Reads), rate(M.Write, Totals.Writes));
+  }
   OS << beginningLostNote(Marked);
   OS << "\nreuse distance (distinct lines between uses of a line)\n";
   OS << fmt::format("  {:<24} {:>12}\n", "distance", "line accesses");
@@ -265,14 +267,22 @@ void CacheTool::printText() {
 }
 
 void CacheTool::printJson() {
-  auto CountsJ = [](const Counts &C) {
-    return json::Object{{"accesses", C.Accesses},
-                        {"line_accesses", C.LineAccesses},
-                        {"hits", C.Hits},
-                        {"misses", C.Misses},
-                        {"read_misses", C.ReadMisses},
-                        {"write_misses", C.WriteMisses}};
+  auto CountsJ = [this](const Counts &C) {
+    json::Object O{
+        {"accesses", C.accesses()}, {"reads", C.Reads}, {"writes", C.Writes}};
+    for (unsigned L = 0; L < levels().size(); ++L) {
+      O[levels()[L].Name + "mr"] = C.Misses[L].Read;
+      O[levels()[L].Name + "mw"] = C.Misses[L].Write;
+    }
+    return O;
   };
+  json::Array LevelsJ;
+  for (const CacheLevel &L : levels())
+    LevelsJ.push_back(json::Object{{"name", L.Name},
+                                   {"size", L.Geometry.Size},
+                                   {"ways", L.Geometry.Ways},
+                                   {"line_size", L.Geometry.LineSize},
+                                   {"sets", L.Geometry.sets()}});
   json::Array WGs;
   for (const Workgroup &W : Workgroups) {
     json::Object O = CountsJ(W.C);
@@ -301,21 +311,18 @@ void CacheTool::printJson() {
       Hist.push_back(
           json::Object{{"min", Lo}, {"max", Hi}, {"count", Histogram[B]}});
     }
-  json::Value Root =
-      json::Object{{"schema", "wgtrace-cache/1"},
-                   {"cache", json::Object{{"size", Geometry.Size},
-                                          {"line_size", Geometry.LineSize},
-                                          {"ways", Geometry.Ways},
-                                          {"sets", Geometry.sets()},
-                                          {"cold_per_workgroup", Cold}}},
-                   {"by", groupByName(Grouping.by())},
-                   {"groups", std::move(GroupsJ)},
-                   {"workgroups", std::move(WGs)},
-                   {"totals", CountsJ(Totals)},
-                   {"reuse_distance", std::move(Hist)},
-                   {"first_use", Reuse.firstUses()},
-                   {"run", runJson(Census)},
-                   {"loss", censusJson(Census)}};
+  json::Value Root = json::Object{{"schema", "wgtrace-cache/2"},
+                                  {"levels", std::move(LevelsJ)},
+                                  {"cold_per_workgroup", Cold},
+                                  {"note", Note},
+                                  {"by", groupByName(Grouping.by())},
+                                  {"groups", std::move(GroupsJ)},
+                                  {"workgroups", std::move(WGs)},
+                                  {"totals", CountsJ(Totals)},
+                                  {"reuse_distance", std::move(Hist)},
+                                  {"first_use", Reuse.firstUses()},
+                                  {"run", runJson(Census)},
+                                  {"loss", censusJson(Census)}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -1,12 +1,14 @@
-//===- CacheTool.h - Hits, misses and reuse distances -----------*- C++ -*-===//
+//===- CacheTool.h - Misses per level and reuse distances -------*- C++ -*-===//
 //
-// Runs every load and store through one CacheModel in record order (file
-// order: ring chunk after ring chunk), or through an emptied cache per
-// workgroup (--cold), and counts hits and misses per workgroup. An access
-// that spans two lines touches both. Alongside, the reuse distance of every
-// line access (ReuseDistance.h) goes into a power-of-two histogram.
+// Runs every load and store through one CacheHierarchy (D1, L2, LL as
+// cachegrind models D1 and LL) in record order (file order: ring chunk after
+// ring chunk), or through emptied caches per workgroup (--cold), and counts
+// per workgroup (and per site, kernel, source line or buffer) the read and
+// write misses of each level: cachegrind's D1mr, D1mw, ..., LLmw. Alongside,
+// the reuse distance of every access to a first-level line (ReuseDistance.h)
+// goes into a power-of-two histogram.
 //
-// Memory: the cache, one entry per distinct line for reuse distances, and
+// Memory: the caches, one entry per distinct line for reuse distances, and
 // the counts of each workgroup.
 //
 //===----------------------------------------------------------------------===//
@@ -18,7 +20,7 @@
 #include "analyses/AnalysisTool.h"
 #include "output/RowOrder.h"
 #include "reader/WorkgroupIdentity.h"
-#include "simulator/CacheModel.h"
+#include "simulator/CacheHierarchy.h"
 #include "simulator/ReuseDistance.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -34,10 +36,18 @@ class CacheTool : public AnalysisTool {
 public:
   /// \p By: rows per workgroup (the default), per site, per source line
   /// or per buffer.
+  /// \p Levels: first level first (CacheHierarchy).
+  CacheTool(llvm::raw_ostream &OS, bool Json, std::vector<CacheLevel> Levels,
+            bool Cold, GroupBy By = GroupBy::Workgroup)
+      : OS(OS), Json(Json), Cold(Cold), Caches(std::move(Levels)),
+        LineShift(__builtin_ctzll(Caches.levels()[0].Geometry.LineSize)),
+        Grouping(By) {}
+  /// A one-level cache (named D1).
   CacheTool(llvm::raw_ostream &OS, bool Json, const CacheGeometry &G, bool Cold,
             GroupBy By = GroupBy::Workgroup)
-      : OS(OS), Json(Json), Geometry(G), Cold(Cold), Cache(G),
-        LineShift(__builtin_ctzll(G.LineSize)), Grouping(By) {}
+      : CacheTool(OS, Json, {CacheLevel{"D1", G}}, Cold, By) {}
+  /// Printed under the geometry (where the levels came from).
+  void setNote(std::string N) { Note = std::move(N); }
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
@@ -47,16 +57,35 @@ public:
   }
   void finish() override;
 
+  /// The misses of loads and of stores at one level (cachegrind's D1mr
+  /// and D1mw for D1).
+  struct LevelMisses {
+    uint64_t Read = 0;
+    uint64_t Write = 0;
+  };
   struct Counts {
-    uint64_t Accesses = 0;
-    /// Line accesses: an access spanning two lines counts two.
-    uint64_t LineAccesses = 0;
-    uint64_t Hits = 0;
-    uint64_t Misses = 0;
-    /// Misses of loads and of stores (cachegrind's D1mr and D1mw): they
-    /// add up to Misses.
-    uint64_t ReadMisses = 0;
-    uint64_t WriteMisses = 0;
+    /// Loads and stores (cachegrind's Dr and Dw): one each, whatever lines
+    /// they cover.
+    uint64_t Reads = 0;
+    uint64_t Writes = 0;
+    /// Per level of levels(), first level first.
+    std::array<LevelMisses, CacheHierarchy::kMaxLevels> Misses{};
+
+    uint64_t accesses() const { return Reads + Writes; }
+    /// An access that missed the first \p Missed levels.
+    void count(bool Store, unsigned Missed) {
+      ++(Store ? Writes : Reads);
+      for (unsigned L = 0; L < Missed; ++L)
+        ++(Store ? Misses[L].Write : Misses[L].Read);
+    }
+    void add(const Counts &O) {
+      Reads += O.Reads;
+      Writes += O.Writes;
+      for (unsigned L = 0; L < Misses.size(); ++L) {
+        Misses[L].Read += O.Misses[L].Read;
+        Misses[L].Write += O.Misses[L].Write;
+      }
+    }
   };
   struct Workgroup : WorkgroupIdentity {
     Counts C;
@@ -71,24 +100,33 @@ public:
   };
   const std::vector<GroupCounts> &groups() const { return GroupRows; }
   const Counts &totals() const { return Totals; }
+  const std::vector<CacheLevel> &levels() const { return Caches.levels(); }
   /// --sort / --top: the rows (a site's workgroups, or the groups) by a
   /// column of columns(), and how many.
   void setOrder(RowOrder O) { Order = std::move(O); }
-  static llvm::ArrayRef<const char *> columns();
+  /// accesses, reads, writes, then <level>mr and <level>mw per level (D1mr,
+  /// D1mw, L2mr, ...): the JSON keys of the counts.
+  static std::vector<std::string>
+  columns(const std::vector<CacheLevel> &Levels);
   /// Line accesses by reuse distance bucket (ReuseDistance::bucket).
   const std::vector<uint64_t> &histogram() const { return Reuse.buckets(); }
+  /// Accesses to first-level lines (an access spanning two counts two):
+  /// what the reuse histogram and first uses add up to.
+  uint64_t lineAccesses() const { return LineAccesses; }
   /// First accesses of a line (infinite distance).
   uint64_t coldAccesses() const { return Reuse.firstUses(); }
 
 private:
   void printText();
   void printJson();
+  double column(const Counts &C, const std::string &Name) const;
 
   llvm::raw_ostream &OS;
   bool Json;
-  CacheGeometry Geometry;
   bool Cold;
-  CacheModel Cache;
+  CacheHierarchy Caches;
+  std::string Note;
+  uint64_t LineAccesses = 0;
   ReuseHistogram Reuse;
   unsigned LineShift;
   const Metadata *Meta = nullptr;

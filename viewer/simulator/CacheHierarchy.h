@@ -1,0 +1,58 @@
+//===- CacheHierarchy.h - Levels of caches, misses passing down -*- C++ -*-===//
+//
+// Cachegrind's model (cg_sim.c), with up to three data levels instead of its
+// two (D1 and LL): each level a set-associative LRU CacheModel, every access
+// looked up in the first level, and only the accesses that miss a level looked
+// up in the next one. Writes are write-allocate, like reads. An access is one
+// reference whatever lines it covers: it misses a level when any of its lines
+// does (all of them are looked up, so all become most recently used), and the
+// next level then sees the whole access, as cachegrind's
+// cachesim_ref_is_miss() does for an access that straddles two lines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_VIEWER_CACHEHIERARCHY_H
+#define WGTRACE_VIEWER_CACHEHIERARCHY_H
+
+#include "simulator/CacheModel.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wgtrace::viewer {
+
+struct CacheLevel {
+  /// "D1", "L2" or "LL": the prefix of its columns (D1mr, L2mw, ...).
+  std::string Name;
+  CacheGeometry Geometry;
+};
+
+class CacheHierarchy {
+public:
+  static constexpr unsigned kMaxLevels = 3;
+
+  /// One to kMaxLevels levels, first level first; each geometry valid
+  /// (power-of-two line size and set count, checked by the caller).
+  explicit CacheHierarchy(std::vector<CacheLevel> Levels);
+
+  /// Looks up the bytes [Address, Address + Length) (Length 0: one byte).
+  /// Returns how many levels, from the first, it missed: 0 is a hit in the
+  /// first level, levels().size() a miss everywhere.
+  unsigned access(uint64_t Address, uint64_t Length);
+  /// Empties every level.
+  void clear();
+
+  const std::vector<CacheLevel> &levels() const { return Levels; }
+
+private:
+  bool missesLevel(unsigned L, uint64_t Address, uint64_t Length);
+
+  std::vector<CacheLevel> Levels;
+  std::vector<CacheModel> Models;
+  std::vector<unsigned> LineShifts;
+};
+
+} // namespace wgtrace::viewer
+
+#endif // WGTRACE_VIEWER_CACHEHIERARCHY_H
