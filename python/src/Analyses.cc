@@ -51,14 +51,13 @@ AnalysisResult runAnalysis(const TraceFile &File,
     break;
   }
   }
-}
-TraceReader Reader(File, RingMode::WrapAware, Request.Filter);
-AnalysisTool *Tools[] = {Tool.get()};
-// The damage, if any, is the one wgtrace.open() reported.
-consumeError(Reader.run(Tools));
-OS.flush();
-Result.Nothing = Reader.census().nothingToAnalyse(Request.Filter.describe());
-return Result;
+  TraceReader Reader(File, RingMode::WrapAware, Request.Filter);
+  AnalysisTool *Tools[] = {Tool.get()};
+  // The damage, if any, is the one wgtrace.open() reported.
+  consumeError(Reader.run(Tools));
+  OS.flush();
+  Result.Nothing = Reader.census().nothingToAnalyse(Request.Filter.describe());
+  return Result;
 }
 
 } // namespace wgtrace::python

@@ -192,16 +192,19 @@ def test_cache_frames(traces):
 
 def test_annotate_frame(traces):
     path = traces["matmul"]
+    # The CLI's annotate models one level (--level l2: 1 MiB, 16 ways); the
+    # module's takes the hierarchy: the same D1, then LL.
     expected = cli(path, "annotate", "--level", "l2")
-    frame = wgtrace.open(path).annotate(level="l2")
+    frame = wgtrace.open(path).annotate(l1="1m,16,64", l2="none", ll="8m,16,64")
     rows = [line for k in expected["kernels"] for line in k["lines"]]
     lines = frame[frame["line"] > 0]
     assert list(lines["line"]) == [r["line"] for r in rows]
     assert list(lines["D1mr"]) == [r["D1mr"] for r in rows]
     assert list(lines["loads"]) == [r["loads"] for r in rows]
     assert frame["loads"].sum() == expected["totals"]["loads"]
-    assert frame.attrs["totals"] == expected["totals"]
-    assert frame.attrs["cache"] == expected["cache"]
+    assert {k: frame.attrs["totals"][k] for k in expected["totals"]} == expected["totals"]
+    assert "LLmr" in frame.columns and (frame["LLmr"] <= frame["D1mr"]).all()
+    assert frame.attrs["cache"]["levels"][0] == expected["cache"]["levels"][0]
 
 
 def test_options_are_checked_as_the_cli_checks_them(traces):

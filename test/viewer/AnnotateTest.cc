@@ -201,9 +201,9 @@ TEST(Annotate, HandWorkedCountsAndMisses) {
   llvm::raw_string_ostream Null(Ignored);
   CacheTool Cache(Null, false, kTiny, false);
   decodeWith(Cache, handTrace(File));
-  EXPECT_EQ(R.Totals.LevelMisses[0].Read, Cache.totals().ReadMisses);
-  EXPECT_EQ(R.Totals.LevelMisses[0].Write, Cache.totals().WriteMisses);
-  EXPECT_EQ(R.Totals.Loads + R.Totals.Stores, Cache.totals().Accesses);
+  EXPECT_EQ(R.Totals.LevelMisses[0].Read, Cache.totals().Misses[0].Read);
+  EXPECT_EQ(R.Totals.LevelMisses[0].Write, Cache.totals().Misses[0].Write);
+  EXPECT_EQ(R.Totals.Loads + R.Totals.Stores, Cache.totals().accesses());
 
   // The file on disk is used; lines show counts left of the source.
   EXPECT_EQ(R.Origin, SourceOrigin::Disk) << R.Reason;
