@@ -96,7 +96,8 @@ def view_json(*args):
 
 annotated = view_json("annotate")
 summary = view_json("summary", "--by", "kernel")
-cache = view_json("cache")
+# annotate models --level l1 (32 KiB, 8 ways); cache the same D1.
+cache = view_json("cache", "--l1", "32k,8,64")
 check(annotated.get("schema") == "wgtrace-annotate/1", "annotate: schema %s" % annotated.get("schema"))
 for kernel in annotated.get("kernels", []):
     rows = kernel["lines"] + ([kernel["no_line"]] if kernel["no_line"] else [])
@@ -108,7 +109,7 @@ for kernel in annotated.get("kernels", []):
           "annotate matmul: %d distinct lines, summary %d" % (kernel["totals"]["lines"], want["lines"]))
     check(kernel["lines"] and all(r["file"].endswith("matmul.cc") for r in kernel["lines"]),
           "annotate matmul: lines in %s" % {r["file"] for r in kernel["lines"]})
-for field, cache_field in (("D1mr", "read_misses"), ("D1mw", "write_misses")):
+for field, cache_field in (("D1mr", "D1mr"), ("D1mw", "D1mw")):
     lines = sum(r[field] for k in annotated.get("kernels", []) for r in k["lines"] + ([k["no_line"]] if k["no_line"] else []))
     check(lines == annotated["totals"][field] == cache["totals"][cache_field],
           "annotate matmul %s: lines %d, cache %d" % (field, lines, cache["totals"][cache_field]))
