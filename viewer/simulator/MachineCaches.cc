@@ -30,8 +30,10 @@ static bool valid(const CacheGeometry &G) {
 static std::optional<std::string> readField(StringRef Dir, StringRef Name) {
   SmallString<128> Path(Dir);
   sys::path::append(Path, Name);
+  // Read to the end as a stream: sysfs files claim a size (4096) larger
+  // than what they hold, which a sized read would pad with zeros.
   ErrorOr<std::unique_ptr<MemoryBuffer>> File =
-      MemoryBuffer::getFile(Path, /*IsText=*/true);
+      MemoryBuffer::getFileAsStream(Path);
   if (!File)
     return std::nullopt;
   return (*File)->getBuffer().trim().str();
