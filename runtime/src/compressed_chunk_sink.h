@@ -43,17 +43,19 @@ public:
 private:
   void compress(const uint8_t *Data, uint64_t Length, bool Last);
 
+  // [[maybe_unused]]: a runtime built without libzstd never compresses
+  // (its settings refuse WGTRACE_COMPRESS) and uses none of them.
   Sink &Out;
-  int Level;
-  uint8_t HeaderBytes[format::kChunkHeaderSize] = {};
-  uint64_t HeaderFill = 0;
-  format::ChunkHeader Inner{};
+  [[maybe_unused]] int Level;
+  [[maybe_unused]] uint8_t HeaderBytes[format::kChunkHeaderSize] = {};
+  [[maybe_unused]] uint64_t HeaderFill = 0;
+  [[maybe_unused]] format::ChunkHeader Inner{};
   /// Content bytes taken so far (the padding after them is dropped).
-  uint64_t Taken = 0;
+  [[maybe_unused]] uint64_t Taken = 0;
   /// The frame so far: its first FrameUsed bytes.
   std::vector<uint8_t> Frame;
-  uint64_t FrameUsed = 0;
-  void *Context = nullptr;
+  [[maybe_unused]] uint64_t FrameUsed = 0;
+  [[maybe_unused]] void *Context = nullptr;
 };
 
 /// Writes the chunk \p Write writes to a Sink: through a

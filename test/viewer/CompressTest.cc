@@ -146,6 +146,41 @@ TEST(Compress, DamagedChunkLosesOnlyItself) {
   EXPECT_EQ(access(Out.c_str(), F_OK), -1);
 }
 
+// A content_length damaged into one that swallows the next chunk whole
+// (its header and content are then in the first chunk's frame): the
+// frame still declares its size, but the chunk is not as long as that
+// frame, so where the next chunk starts, and the plain offsets of every
+// record after it, are not known. The reading stops; nothing of a later
+// ring is delivered at another ring's offsets.
+TEST(Compress, ContentLengthSwallowingTheNextChunkStopsTheReading) {
+  std::string Raw = writeTrace("swallow.bin", threeRings());
+  std::string Zst = tempPath("swallow.zst.bin");
+  ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
+  std::vector<uint8_t> Bytes = bytesOf(Zst);
+  std::vector<uint64_t> Compressed;
+  uint64_t At = 0;
+  for (uint16_t Type : chunkTypes(Bytes)) {
+    format::ChunkHeader H;
+    std::memcpy(&H, Bytes.data() + At, sizeof(H));
+    if (Type == kCompressed)
+      Compressed.push_back(At);
+    At = format::nextChunkOffset(At, H.ContentLength);
+  }
+  ASSERT_EQ(Compressed.size(), 3u);
+  format::ChunkHeader First;
+  std::memcpy(&First, Bytes.data() + Compressed[0], sizeof(First));
+  First.ContentLength += Compressed[2] - Compressed[1];
+  std::memcpy(Bytes.data() + Compressed[0], &First, sizeof(First));
+  ASSERT_EQ(format::nextChunkOffset(Compressed[0], First.ContentLength),
+            Compressed[2]);
+  ViewRun R = view("dump " + writeTrace("swallow2.bin", Bytes));
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Err.find("its decompressed size is not known either"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Out.find("ring 2"), std::string::npos) << R.Out;
+}
+
 TEST(Compress, RefusesItsInputAsOutputAndBadLevels) {
   std::string Raw = writeTrace("same.bin", threeRings());
   ViewRun Same = view("compress " + Raw + " " + Raw);

@@ -41,8 +41,8 @@ format::RingTrailer streamTrailer(uint32_t RingId, uint64_t Sequence,
 
 /// Stream mode with trailers: workgroup 0,0,0 whole in chunk 0; workgroup
 /// 1,0,0 begins in chunk 0 and continues in chunks 1 and 2 (copies with
-/// Continuation values), on processor 3.
-std::vector<uint8_t> streamWithTrailers() {
+/// Continuation values), on processor 3. Without chunk \p Missing, if any.
+std::vector<uint8_t> streamWithTrailers(int Missing = -1) {
   TraceBuilder B;
   addSimpleMetadata(B);
   RingBuilder C0(kRing);
@@ -53,19 +53,39 @@ std::vector<uint8_t> streamWithTrailers() {
   C0.workgroup(0, {1, 0, 0}, {2, 1, 1}, 3);
   C0.load(0x10040, 4);
   C0.trailer(streamTrailer(7, 0, 0));
-  B.ring(C0);
+  if (Missing != 0)
+    B.ring(C0);
   RingBuilder C1(kRing);
   C1.continuation(0, {1, 0, 0}, {2, 1, 1}, 3, First);
   C1.load(0x10080, 4);
   C1.load(0x100C0, 4);
   C1.trailer(streamTrailer(7, 1, kRing));
-  B.ring(C1);
+  if (Missing != 1)
+    B.ring(C1);
   RingBuilder C2(kRing);
   C2.continuation(0, {1, 0, 0}, {2, 1, 1}, 3, First);
   C2.store(0x20040, 4);
   C2.trailer(streamTrailer(7, 2, 2 * kRing));
-  B.ring(C2);
+  if (Missing != 2)
+    B.ring(C2);
   return B.bytes();
+}
+
+// The writer writes each stream-mode ring's chunks in order, 0, 1, 2...:
+// one missing (a content_length damaged into one that covers it) is
+// damage, said where the next chunk of the ring is, even though every
+// chunk left is whole and consistent.
+TEST(Join, StreamChunkMissingFromItsRingIsDamage) {
+  DumpResult Whole = dump(streamWithTrailers());
+  EXPECT_EQ(Whole.Error, "");
+  DumpResult Gap = dump(streamWithTrailers(/*Missing=*/1));
+  EXPECT_NE(Gap.Error.find("chunk 2 of stream-mode ring 7 where its chunk 1 "
+                           "was due: a chunk of the ring is missing"),
+            std::string::npos)
+      << Gap.Error;
+  // Chunk 0 was read; nothing of chunk 2.
+  EXPECT_NE(Gap.Text.find("0000000000010040"), std::string::npos) << Gap.Text;
+  EXPECT_EQ(Gap.Text.find("0000000000020040"), std::string::npos) << Gap.Text;
 }
 
 /// Stream mode before format extension 1: the copy is at offset 0 of the

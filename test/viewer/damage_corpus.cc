@@ -373,6 +373,8 @@ private:
       flipEach(Tallies["chunk header type"], Header + 32, 16);
       flipEach(Tallies["chunk header version"], Header + 48, 16);
       flipEach(Tallies["chunk header content length"], Header + 64, 64);
+      swallowNext(Tallies["content length swallowing the next chunk"],
+                  C.Where.FileOffset);
       if (C.Where.Compressed) {
         // Its header, every bit; its frame, bits at random (not in the
         // last 16 bytes, which may be the chunk's padding).
@@ -428,6 +430,29 @@ private:
     // Metadata: a FlatBuffer; single-bit flips at random places.
     for (uint64_t Byte : sample(MetadataBytes))
       judge(Tallies["metadata"], flipped(Byte * 8 + Random() % 8));
+  }
+
+  /// The chunk at \p At with a content_length that takes in the chunk
+  /// after it whole, so that the chunk after that is read next: no bit
+  /// flip does this unless the sizes happen to line up, which depends on
+  /// what a run wrote (its addresses compress differently each run).
+  void swallowNext(Tally &T, uint64_t At) {
+    format::ChunkHeader H, Next;
+    std::memcpy(&H, Original.data() + At, sizeof(H));
+    const uint64_t NextAt = format::nextChunkOffset(At, H.ContentLength);
+    if (NextAt + sizeof(Next) > Original.size())
+      return;
+    std::memcpy(&Next, Original.data() + NextAt, sizeof(Next));
+    const uint64_t AfterNext =
+        format::nextChunkOffset(NextAt, Next.ContentLength);
+    if (AfterNext >= Original.size())
+      return;
+    Current =
+        fmt::format("chunk at {:#x} swallowing the one at {:#x}", At, NextAt);
+    std::vector<uint8_t> Copy = Original;
+    H.ContentLength += AfterNext - NextAt;
+    std::memcpy(Copy.data() + At, &H, sizeof(H));
+    judge(T, Copy);
   }
 
   void cuts(std::map<std::string, Tally> &Tallies) {

@@ -26,18 +26,18 @@ void RacesTool::beginRing(const RingInfo &Info) {
 
 uint32_t RacesTool::syncOf(const Record &R) {
   if (R.Atomic)
-    return kAtomic;
+    return SyncAtomic;
   if (!R.Critical)
-    return kPlain;
+    return SyncPlain;
   auto [It, New] = CriticalIndex.try_emplace(R.CriticalName,
                                              uint32_t(CriticalHashes.size()));
   if (New)
     CriticalHashes.push_back(R.CriticalName);
-  return kCritical + It->second;
+  return SyncCritical + It->second;
 }
 
 std::string RacesTool::criticalName(uint32_t Sync) const {
-  const uint64_t Hash = CriticalHashes[Sync - kCritical];
+  const uint64_t Hash = CriticalHashes[Sync - SyncCritical];
   auto It = CriticalNames.find(Hash);
   return It != CriticalNames.end() ? It->second : fmt::format("#{:016x}", Hash);
 }
@@ -194,7 +194,7 @@ void RacesTool::detect(uint32_t LaunchIndex) {
     // Two atomic operations, or two accesses inside critical sections of
     // one name, are synchronised.
     if (X.Workgroup == Y.Workgroup || (!X.Write && !Y.Write) ||
-        (X.Sync != kPlain && X.Sync == Y.Sync))
+        (X.Sync != SyncPlain && X.Sync == Y.Sync))
       return;
     const uint64_t Pair = (uint64_t(std::min(X.Workgroup, Y.Workgroup)) << 32) |
                           std::max(X.Workgroup, Y.Workgroup);
@@ -219,11 +219,11 @@ void RacesTool::detect(uint32_t LaunchIndex) {
       G.Rc.SourceA = A->Source;
       G.Rc.SourceB = B->Source;
       G.Rc.WriteB = B->Write;
-      G.Rc.AtomicA = A->Sync == kAtomic;
-      G.Rc.AtomicB = B->Sync == kAtomic;
-      if (A->Sync >= kCritical)
+      G.Rc.AtomicA = A->Sync == SyncAtomic;
+      G.Rc.AtomicB = B->Sync == SyncAtomic;
+      if (A->Sync >= SyncCritical)
         G.Rc.CriticalA = criticalName(A->Sync);
-      if (B->Sync >= kCritical)
+      if (B->Sync >= SyncCritical)
         G.Rc.CriticalB = criticalName(B->Sync);
       G.Rc.Buffer = A->Buffer != kNoBuffer ? A->Buffer : B->Buffer;
       G.Rc.A = A->Workgroup;
@@ -261,16 +261,16 @@ void RacesTool::detect(uint32_t LaunchIndex) {
       for (const Tagged &Y : CriticalReads.all())
         Report(X, Y);
     }
-    if (X.Sync != kAtomic) {
+    if (X.Sync != SyncAtomic) {
       for (const Tagged &Y : AtomicWrites.all())
         Report(X, Y);
       if (X.Write)
         for (const Tagged &Y : AtomicReads.all())
           Report(X, Y);
     }
-    if (X.Sync == kAtomic)
+    if (X.Sync == SyncAtomic)
       (X.Write ? AtomicWrites : AtomicReads).push(X);
-    else if (X.Sync >= kCritical)
+    else if (X.Sync >= SyncCritical)
       (X.Write ? CriticalWrites : CriticalReads).push(X);
     else
       (X.Write ? Writes : Reads).push(X);

@@ -103,15 +103,15 @@ public:
   const std::vector<std::string> &sourceLines() const { return SourceLines; }
 
 private:
-  /// How an access is synchronised with others: kPlain (not at all),
-  /// kAtomic (an atomic operation, with every other), or kCritical + k
+  /// How an access is synchronised with others: SyncPlain (not at all),
+  /// SyncAtomic (an atomic operation, with every other), or SyncCritical + k
   /// (inside the OpenMP critical section CriticalHashes[k], with the
   /// accesses inside a section of the same name). Two accesses of the same
-  /// class other than kPlain never race.
-  static constexpr uint32_t kPlain = 0, kAtomic = 1, kCritical = 2;
+  /// class other than SyncPlain never race.
+  static constexpr uint32_t SyncPlain = 0, SyncAtomic = 1, SyncCritical = 2;
   struct AccessRun {
     bool Write = false;
-    uint32_t Sync = kPlain;
+    uint32_t Sync = SyncPlain;
     uint32_t Source = 0;
     uint32_t Buffer = kNoBuffer;
     IntervalAccumulator Ranges;
@@ -132,7 +132,7 @@ private:
     uint32_t Site = 0;
     uint32_t Buffer = 0;
     bool Write = false;
-    uint32_t Sync = kPlain;
+    uint32_t Sync = SyncPlain;
   };
   OpenRun Open;
   /// Adds the open range to its run and forgets the run.
@@ -151,7 +151,7 @@ private:
   static uint64_t Race::*columnField(llvm::StringRef Column);
   /// The synchronisation class of the access R (AccessRun::Sync).
   uint32_t syncOf(const Record &R);
-  /// The name of the critical section of class \p Sync (kCritical + k).
+  /// The name of the critical section of class \p Sync (SyncCritical + k).
   std::string criticalName(uint32_t Sync) const;
   void detect(uint32_t Launch);
   void printText();

@@ -83,7 +83,11 @@ ZSTD_DCtx *threadDecompressor() {
 
 /// The InnerLength of the compressed chunk \p Content when two witnesses
 /// agree on it: the header's checksum matches, or the zstd frame declares
-/// the same size (a bit flipped in one of them leaves the other).
+/// the same size (a bit flipped in one of them leaves the other). Either
+/// witness must also find the frame exactly as long as the chunk's
+/// content_length says: a content_length damaged into a larger one can
+/// swallow the chunks after it whole, and reading on would give every
+/// record after them another chunk's plain offset.
 static std::optional<uint64_t> trustedInnerLength(ArrayRef<uint8_t> Content) {
   format::CompressedChunkHeader H;
   if (Content.size() < sizeof(H))
@@ -99,7 +103,8 @@ static std::optional<uint64_t> trustedInnerLength(ArrayRef<uint8_t> Content) {
           H.Checksum)
     return H.InnerLength;
 #ifdef WGTRACE_HAVE_ZSTD
-  if (ZSTD_getFrameContentSize(Frame.data(), Frame.size()) == H.InnerLength)
+  if (ZSTD_getFrameContentSize(Frame.data(), Frame.size()) == H.InnerLength &&
+      ZSTD_findFrameCompressedSize(Frame.data(), Frame.size()) == Frame.size())
     return H.InnerLength;
 #endif
   return std::nullopt;

@@ -250,6 +250,11 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
   std::vector<OffsetTable> RingOffsets;
   bool PreviousIsRing = false;
   std::vector<WorkgroupTime> Times;
+  // Per stream-mode ring of the run being read (a run record ends it): the
+  // sequence number its next chunk must have. The writer writes a ring's
+  // chunks in order; a gap is a chunk lost to damage (its content_length
+  // swallowed by the chunk before it, say) that nothing else would show.
+  std::map<uint32_t, uint64_t> StreamNext;
 
   auto EndWorkgroups = [&] {
     std::vector<uint64_t> Ended = Joiner.takeEnded();
@@ -388,6 +393,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
       // How the run ended (read before the records, scanRuns()): no ring.
       if (Expected<RunInfo> R = decodeRunRecord(C); !R)
         return EndPass(R.takeError());
+      StreamNext.clear();
       PreviousIsRing = false;
       continue;
     }
@@ -415,6 +421,18 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
         File.release(Begin + Shift, End + Shift);
       });
     const RingInfo &Info = D->info();
+    if (Info.Trailer && (Info.Trailer->Flags & format::kTrailerStream)) {
+      const format::RingTrailer &T = *Info.Trailer;
+      uint64_t &Next = StreamNext[T.RingId];
+      if (T.ChunkSequence != Next)
+        return EndPass(chunkError(
+            Info.Where,
+            Info.FileOffset + format::ringTrailerOffset(Info.Size) + 16,
+            Twine("chunk ") + Twine(T.ChunkSequence) + " of stream-mode ring " +
+                Twine(T.RingId) + " where its chunk " + Twine(Next) +
+                " was due: a chunk of the ring is missing or out of place"));
+      ++Next;
+    }
     if (FirstPass)
       countRing(Info);
     Joiner.beginRing(Info);

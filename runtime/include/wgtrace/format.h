@@ -857,7 +857,7 @@ static_assert(sizeof(TimingRecord) == 32);
 /// "WGCZ" read as a little-endian u32.
 inline constexpr uint32_t kCompressedChunkMagic = 0x5A434757u;
 
-enum class Codec : uint16_t {
+enum class Codec : uint8_t {
   /// One zstd frame (RFC 8878) whose decompressed size is InnerLength.
   Zstd = 1,
 };
