@@ -13,6 +13,7 @@
 #include "reader/TraceFile.h"
 #include "reader/TraceReader.h"
 
+#include "support/ScratchDirectory.h"
 #include "wgtrace/format.h"
 
 #include <gtest/gtest.h>
@@ -216,10 +217,12 @@ inline Decoded decode(const std::string &Path,
 }
 
 inline std::string tracePath(const std::string &Name) {
-  std::string Path = ::testing::TempDir() + "/" + Name + "-" +
-                     std::to_string(getpid()) + ".bin";
-  std::remove(Path.c_str());
-  return Path;
+  return wgtrace::testing::scratchPath(Name + ".bin");
+}
+
+/// An empty directory of this test process's own (removed when it ends).
+inline std::string freshDirectory(const std::string &Name) {
+  return wgtrace::testing::scratchSubdirectory(Name);
 }
 
 /// The files in \p Directory; with \p Hidden, also those whose name

@@ -8,6 +8,8 @@
 
 #include "wgtrace/instrument.h"
 
+#include "support/ScratchDirectory.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -82,7 +84,7 @@ TEST(Threading, WorkersRecordEveryWorkgroupWithoutRaces) {
     EXPECT_EQ(Count, 3) << "row " << Row;
   EXPECT_EQ(Loads.load(), 3u * kRows * kColumns);
 
-  std::string Path = ::testing::TempDir() + "/threading_test.bin";
+  std::string Path = wgtrace::testing::scratchPath("threading_test.bin");
   std::string Error;
   EXPECT_TRUE(runtime::writeTrace(Path, /*Report=*/false, &Error)) << Error;
   std::remove(Path.c_str());

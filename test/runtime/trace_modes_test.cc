@@ -426,7 +426,7 @@ TEST(TraceModes, TheProgramsOwnSignalHandlerStillRuns) {
 // the reason on stderr, and exit status 74 where the program would have
 // exited 0 (its own non-zero status is kept).
 TEST(TraceModes, ATraceThatCannotBeWrittenFailsTheProcess) {
-  std::string Missing = ::testing::TempDir() + "/no-such-dir/trace.bin";
+  std::string Missing = freshDirectory("missing") + "/no-such-dir/trace.bin";
   ChildResult R = runDriver({"records", "2", "4"}, {"WGTRACE_FILE=" + Missing});
   EXPECT_EQ(R.ExitCode, 74) << R.Stderr;
   EXPECT_NE(R.Stderr.find("wgtrace: error: trace not written: cannot create "
@@ -439,7 +439,7 @@ TEST(TraceModes, ATraceThatCannotBeWrittenFailsTheProcess) {
   EXPECT_NE(R.Stderr.find("trace not written"), std::string::npos);
 
   // The trace's own path is a directory.
-  std::string Directory = ::testing::TempDir();
+  std::string Directory = freshDirectory("directory");
   R = runDriver({"records", "2", "4"}, {"WGTRACE_FILE=" + Directory});
   EXPECT_EQ(R.ExitCode, 74) << R.Stderr;
   EXPECT_NE(R.Stderr.find("wgtrace: error: trace not written: cannot write to "
@@ -497,11 +497,7 @@ TEST(TraceModes, NoTraceFileIsSaidOnceUnlessQuiet) {
 // %p, %h, %t and %% in WGTRACE_FILE: one file per process, here a process
 // and the child it forks.
 TEST(TraceModes, TraceFilePatternsNameOneFilePerProcess) {
-  std::string Directory =
-      ::testing::TempDir() + "/patterns-" + std::to_string(getpid());
-  mkdir(Directory.c_str(), 0755);
-  for (const std::string &Old : filesIn(Directory))
-    std::remove((Directory + "/" + Old).c_str());
+  std::string Directory = freshDirectory("patterns");
   char Host[256] = {};
   gethostname(Host, sizeof(Host) - 1);
   ChildResult R = runDriver({"fork", "2", "4"}, {"WGTRACE_FILE=" + Directory +

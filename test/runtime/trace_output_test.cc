@@ -31,16 +31,6 @@ using namespace wgtrace::test;
 
 namespace {
 
-/// A fresh, empty directory for one test.
-std::string freshDirectory(const std::string &Name) {
-  std::string Directory =
-      ::testing::TempDir() + "/" + Name + "-" + std::to_string(getpid());
-  mkdir(Directory.c_str(), 0755);
-  for (const std::string &Old : filesIn(Directory, /*Hidden=*/true))
-    std::remove((Directory + "/" + Old).c_str());
-  return Directory;
-}
-
 std::string slurp(const std::string &Path) {
   std::ifstream In(Path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(In),

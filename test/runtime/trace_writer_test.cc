@@ -8,6 +8,8 @@
 #include "wgtrace/format.h"
 #include "wgtrace/instrument.h"
 
+#include "support/ScratchDirectory.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -167,7 +169,7 @@ TEST(TraceWriter, FileIsMetadataThenOneRingChunkPerRecordingThread) {
     detail::WorkgroupScope Scope(WriterModule, 0, WG);
     (void)*detail::load(&X);
   }
-  std::string Path = ::testing::TempDir() + "/writer_test.bin";
+  std::string Path = wgtrace::testing::scratchPath("writer_test.bin");
   std::string Error;
   ASSERT_TRUE(runtime::writeTrace(Path, /*Report=*/false, &Error)) << Error;
   std::vector<uint8_t> File = readFile(Path);

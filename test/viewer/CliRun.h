@@ -3,6 +3,8 @@
 #ifndef WGTRACE_TEST_VIEWER_CLIRUN_H
 #define WGTRACE_TEST_VIEWER_CLIRUN_H
 
+#include "support/ScratchDirectory.h"
+
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -31,10 +33,9 @@ inline std::string slurp(const std::string &Path) {
 }
 
 inline std::string tempPath(const std::string &Name) {
-  // ctest runs each test in its own process, in parallel: keep their files
-  // apart.
-  return ::testing::TempDir() + "wgtrace-cli-" + std::to_string(getpid()) +
-         "-" + Name;
+  // ctest runs each test in its own process, in parallel: each keeps its
+  // files apart, and removes them when it ends.
+  return scratchDirectory() + "/" + Name;
 }
 
 inline ViewRun view(const std::string &Args) {

@@ -5,6 +5,7 @@
 #include "analyses/CacheTool.h"
 #include "output/HtmlReportTool.h"
 #include "reader/TraceReader.h"
+#include "support/ScratchDirectory.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -240,8 +241,7 @@ TEST(Html, RendersInHeadlessChromium) {
   const char *Chromium = "/usr/bin/chromium";
   if (access(Chromium, X_OK) != 0)
     GTEST_SKIP() << Chromium << " is not installed (apt-get install chromium)";
-  std::string Dir =
-      ::testing::TempDir() + "wgtrace-html-test-" + std::to_string(getpid());
+  std::string Dir = scratchSubdirectory("html-test");
   std::string Profile = Dir + "/profile";
   ASSERT_EQ(std::system(("rm -rf " + Dir + " && mkdir -p " + Profile).c_str()),
             0);
@@ -275,8 +275,7 @@ TEST(Html, AggregatedMapAndScreenshotInHeadlessChromium) {
   const char *Chromium = "/usr/bin/chromium";
   if (access(Chromium, X_OK) != 0)
     GTEST_SKIP() << Chromium << " is not installed (apt-get install chromium)";
-  std::string Dir =
-      ::testing::TempDir() + "wgtrace-html-shot-" + std::to_string(getpid());
+  std::string Dir = scratchSubdirectory("html-shot");
   std::string Profile = Dir + "/profile";
   ASSERT_EQ(std::system(("rm -rf " + Dir + " && mkdir -p " + Profile).c_str()),
             0);
