@@ -24,33 +24,26 @@ void CacheTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
   if (R.Tag == format::Tag::Workgroup) {
-    auto [It, New] =
-        ByInvocation.try_emplace(R.Workgroup->Invocation, Workgroups.size());
-    if (New) {
+    bool New = Owners.workgroup(R.Workgroup->Invocation, [&] {
       Workgroup W;
       static_cast<WorkgroupIdentity &>(W) = WorkgroupIdentity::of(R, *Meta);
       Workgroups.push_back(std::move(W));
-      // A copy continuing a workgroup is not a new workgroup: the cache
-      // stays as it was.
-      if (Cold) {
-        Caches.clear();
-        Reuse.forgetLines();
-      }
+      return uint32_t(Workgroups.size() - 1);
+    });
+    // A copy continuing a workgroup is not a new workgroup: the cache
+    // stays as it was.
+    if (New && Cold) {
+      Caches.clear();
+      Reuse.forgetLines();
     }
-    LastInvocation = R.Workgroup->Invocation;
-    LastWorkgroup = It->second;
     return;
   }
   if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
     return;
-  if (R.Workgroup->Invocation != LastInvocation) {
-    auto It = ByInvocation.find(R.Workgroup->Invocation);
-    if (It == ByInvocation.end())
-      return;
-    LastInvocation = It->first;
-    LastWorkgroup = It->second;
-  }
-  Counts &C = Workgroups[LastWorkgroup].C;
+  std::optional<uint32_t> Owner = Owners.ownerOf(R.Workgroup->Invocation);
+  if (!Owner)
+    return;
+  Counts &C = Workgroups[*Owner].C;
   const bool Store = R.Memory.IsStore;
   const unsigned Missed = Caches.access(R.Memory.Address, R.Memory.Length);
   C.count(Store, Missed);

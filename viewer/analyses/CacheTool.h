@@ -18,12 +18,12 @@
 
 #include "analyses/AccessGrouping.h"
 #include "analyses/AnalysisTool.h"
+#include "analyses/InvocationOwners.h"
 #include "output/RowOrder.h"
 #include "reader/WorkgroupIdentity.h"
 #include "simulator/CacheHierarchy.h"
 #include "simulator/ReuseDistance.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -131,10 +131,8 @@ private:
   unsigned LineShift;
   const Metadata *Meta = nullptr;
   const TraceCensus *Census = nullptr;
-  /// Index in Workgroups of each invocation (WorkgroupInfo::Invocation).
-  llvm::DenseMap<uint64_t, uint32_t> ByInvocation;
-  uint64_t LastInvocation = UINT64_MAX;
-  uint32_t LastWorkgroup = 0;
+  /// Index in Workgroups of each invocation.
+  InvocationOwners Owners;
   std::vector<Workgroup> Workgroups;
   Counts Totals;
   AccessGrouping Grouping;
