@@ -199,7 +199,7 @@ cl::opt<unsigned> LineSize("line-size",
                            cl::desc("Cache line size in bytes, a power of "
                                     "two (default: 64)"),
                            cl::init(64), cl::sub(SummaryCmd), cl::sub(DiffCmd),
-                           cl::sub(AnnotateCmd), cl::cat(ViewCategory));
+                           cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -222,7 +222,8 @@ cl::opt<std::string> SortColumn(
              "read_write_pairs, overlap_bytes; footprint: load_bytes, "
              "store_bytes, accesses; diff: the largest change of "
              "accesses, bytes, lines, misses or races; annotate: accesses, "
-             "loads, stores, bytes, lines, D1mr, D1mw)"),
+             "loads, stores, bytes, lines, and per level D1mr, D1mw, L2mr, "
+             "L2mw, LLmr, LLmw)"),
     cl::value_desc("column"), cl::sub(SummaryCmd), cl::sub(CacheCmd),
     cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(DiffCmd),
     cl::sub(AnnotateCmd), cl::cat(ViewCategory));
@@ -243,63 +244,67 @@ cl::opt<uint64_t> RacesLimit("limit",
                              cl::init(100), cl::sub(RacesCmd),
                              cl::cat(ViewCategory));
 
-// diff's and annotate's one cache level.
+// diff's one cache level.
 cl::opt<std::string> DiffLevel("level",
                                cl::desc("Preset: l1 (32 KiB, 8 ways) or l2 "
                                         "(1 MiB, 16 ways), 64-byte lines "
                                         "(default: l1)"),
                                cl::init("l1"), cl::sub(DiffCmd),
-                               cl::sub(AnnotateCmd), cl::cat(ViewCategory));
+                               cl::cat(ViewCategory));
 cl::opt<std::string> CacheSize("cache-size",
                                cl::desc("Cache size: bytes, or with a k/kib, "
                                         "m/mib or g/gib suffix (default: the "
                                         "level's)"),
-                               cl::sub(DiffCmd), cl::sub(AnnotateCmd),
-                               cl::cat(ViewCategory));
+                               cl::sub(DiffCmd), cl::cat(ViewCategory));
 cl::opt<unsigned> CacheWays("ways",
                             cl::desc("Associativity (default: the level's)"),
-                            cl::sub(DiffCmd), cl::sub(AnnotateCmd),
-                            cl::cat(ViewCategory));
+                            cl::sub(DiffCmd), cl::cat(ViewCategory));
 
-// cache's hierarchy: D1, L2, LL, each the machine's unless given.
+// The reports that model the cache hierarchy (D1, L2, LL, each the
+// machine's unless given): cache and annotate take its options, registered
+// once for both, so that they parse, default and refuse alike.
+cl::SubCommandGroup HierarchyCmds({&CacheCmd, &AnnotateCmd});
 cl::opt<std::string> L1Spec("l1",
                             cl::desc("The first level (D1): SIZE,WAYS,LINE, "
                                      "e.g. 32k,8,64 (default: the machine's "
                                      "L1 data cache)"),
-                            cl::value_desc("size,ways,line"), cl::sub(CacheCmd),
-                            cl::cat(ViewCategory));
+                            cl::value_desc("size,ways,line"),
+                            cl::sub(HierarchyCmds), cl::cat(ViewCategory));
 cl::opt<std::string> L2Spec("l2",
                             cl::desc("The second level: SIZE,WAYS,LINE, or "
                                      "none to model D1 and LL only (default: "
                                      "the machine's L2 when it has a third "
                                      "level)"),
                             cl::value_desc("size,ways,line|none"),
-                            cl::sub(CacheCmd), cl::cat(ViewCategory));
+                            cl::sub(HierarchyCmds), cl::cat(ViewCategory));
 cl::opt<std::string> LLSpec("ll",
                             cl::desc("The last level (LL): SIZE,WAYS,LINE "
                                      "(default: the machine's last level, "
                                      "as cachegrind's LL)"),
-                            cl::value_desc("size,ways,line"), cl::sub(CacheCmd),
-                            cl::cat(ViewCategory));
-// The single-level options cache took before its hierarchy: refused with
-// the options that replaced them, not accepted and ignored. Hidden, not
-// ReallyHidden: the tool removes ReallyHidden options (LLVM's own).
+                            cl::value_desc("size,ways,line"),
+                            cl::sub(HierarchyCmds), cl::cat(ViewCategory));
+// The single-level options cache and annotate took before the hierarchy:
+// refused with the options that replaced them, not accepted and ignored.
+// Hidden, not ReallyHidden: the tool removes ReallyHidden options (LLVM's
+// own).
 cl::opt<std::string> OldCacheLevel("level", cl::Hidden,
                                    cl::desc("Gone: see --l1, --l2, --ll"),
-                                   cl::sub(CacheCmd), cl::cat(ViewCategory));
+                                   cl::sub(HierarchyCmds),
+                                   cl::cat(ViewCategory));
 cl::opt<std::string> OldCacheSize("cache-size", cl::Hidden,
                                   cl::desc("Gone: see --l1, --l2, --ll"),
-                                  cl::sub(CacheCmd), cl::cat(ViewCategory));
+                                  cl::sub(HierarchyCmds),
+                                  cl::cat(ViewCategory));
 cl::opt<std::string> OldCacheWays("ways", cl::Hidden,
                                   cl::desc("Gone: see --l1, --l2, --ll"),
-                                  cl::sub(CacheCmd), cl::cat(ViewCategory));
+                                  cl::sub(HierarchyCmds),
+                                  cl::cat(ViewCategory));
 cl::opt<std::string> OldLineSize("line-size", cl::Hidden,
                                  cl::desc("Gone: see --l1, --l2, --ll"),
-                                 cl::sub(CacheCmd), cl::cat(ViewCategory));
+                                 cl::sub(HierarchyCmds), cl::cat(ViewCategory));
 cl::opt<bool> CacheCold("cold",
                         cl::desc("Empty the cache before each workgroup"),
-                        cl::sub(CacheCmd), cl::sub(AnnotateCmd),
-                        cl::cat(ViewCategory));
+                        cl::sub(HierarchyCmds), cl::cat(ViewCategory));
 
 cl::opt<unsigned> AnnotateContext("context",
                                   cl::desc("Lines of source shown before and "
@@ -629,13 +634,15 @@ bool parseGeometry(CacheGeometry &G) {
   return true;
 }
 
-/// The levels cache models: the machine's, each replaced by its option.
-bool parseHierarchy(std::vector<CacheLevel> &Levels, std::string &Note) {
+/// The levels \p Report (cache or annotate) models: the machine's, each
+/// replaced by its option.
+bool parseHierarchy(StringRef Report, std::vector<CacheLevel> &Levels,
+                    std::string &Note) {
   for (cl::Option *Old : std::initializer_list<cl::Option *>{
            &OldCacheLevel, &OldCacheSize, &OldCacheWays, &OldLineSize})
     if (Old->getNumOccurrences()) {
-      error() << "cache --" << Old->ArgStr
-              << " is gone: cache models D1, L2 and LL in one pass; give "
+      error() << Report << " --" << Old->ArgStr << " is gone: " << Report
+              << " models D1, L2 and LL in one pass; give "
                  "each level as --l1, --l2 or --ll SIZE,WAYS,LINE (e.g. "
                  "--l1 32k,8,64; --l2 none for D1 and LL only)\n";
       return false;
@@ -660,7 +667,7 @@ int runCache(const WorkgroupFilter &Filter) {
   std::string Note;
   GroupBy Rows;
   RowOrder Order;
-  if (!parseHierarchy(Levels, Note) || !parseBy(Rows))
+  if (!parseHierarchy("cache", Levels, Note) || !parseBy(Rows))
     return kExitUsage;
   std::vector<std::string> Columns = CacheTool::columns(Levels);
   std::vector<const char *> ColumnNames;
@@ -678,11 +685,9 @@ int runCache(const WorkgroupFilter &Filter) {
 }
 
 int runAnnotate(const WorkgroupFilter &Filter) {
-  CacheGeometry G;
-  if (!parseGeometry(G))
-    return kExitUsage;
   AnnotateTool::Options Options;
-  Options.Levels = {{"D1", G}};
+  if (!parseHierarchy("annotate", Options.Levels, Options.Note))
+    return kExitUsage;
   std::vector<std::string> Columns = AnnotateTool::columns(Options.Levels);
   SmallVector<const char *, 8> ColumnNames;
   for (const std::string &C : Columns)

@@ -43,9 +43,9 @@ AnalysisResult runAnalysis(const TraceFile &File,
   }
   case AnalysisKind::Annotate: {
     AnnotateTool::Options O;
-    // Every level the cache model has (cachegrind's D1 ... LL).
-    for (const CacheLevel &L : Request.CacheLevels)
-      O.Levels.push_back({L.Name, L.Geometry});
+    // cache's levels, as the CLI's annotate takes them.
+    O.Levels = Request.CacheLevels;
+    O.Note = Request.CacheNote;
     O.Cold = Request.Cold;
     Tool = std::make_unique<AnnotateTool>(OS, /*Json=*/true, std::move(O));
     break;

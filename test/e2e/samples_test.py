@@ -94,25 +94,41 @@ def view_json(*args):
     return json.loads(out.stdout) if out.returncode == 0 else {}
 
 
-annotated = view_json("annotate")
+# annotate takes cache's levels: the machine's by default, or as given
+# (small enough here for matmul to miss L2 and LL); --l2 none drops L2.
+GEOMETRIES = ([], ["--l1", "4k,2,64", "--l2", "16k,4,64", "--ll", "64k,8,64"],
+              ["--l1", "8k,2,64", "--l2", "none", "--ll", "64k,8,64"])
 summary = view_json("summary", "--by", "kernel")
-# annotate models --level l1 (32 KiB, 8 ways); cache the same D1.
-cache = view_json("cache", "--l1", "32k,8,64")
-check(annotated.get("schema") == "wgtrace-annotate/1", "annotate: schema %s" % annotated.get("schema"))
-for kernel in annotated.get("kernels", []):
-    rows = kernel["lines"] + ([kernel["no_line"]] if kernel["no_line"] else [])
-    want = summary["kernels"][kernel["kernel"]]
-    for field in ("loads", "stores", "load_bytes", "store_bytes"):
-        check(sum(r[field] for r in rows) == want[field] == kernel["totals"][field],
-              "annotate matmul %s: lines add up to %d, summary %d" % (field, sum(r[field] for r in rows), want[field]))
-    check(kernel["totals"]["lines"] == want["lines"],
-          "annotate matmul: %d distinct lines, summary %d" % (kernel["totals"]["lines"], want["lines"]))
-    check(kernel["lines"] and all(r["file"].endswith("matmul.cc") for r in kernel["lines"]),
-          "annotate matmul: lines in %s" % {r["file"] for r in kernel["lines"]})
-for field, cache_field in (("D1mr", "D1mr"), ("D1mw", "D1mw")):
-    lines = sum(r[field] for k in annotated.get("kernels", []) for r in k["lines"] + ([k["no_line"]] if k["no_line"] else []))
-    check(lines == annotated["totals"][field] == cache["totals"][cache_field],
-          "annotate matmul %s: lines %d, cache %d" % (field, lines, cache["totals"][cache_field]))
+for levels in GEOMETRIES:
+    annotated = view_json("annotate", *levels)
+    cache = view_json("cache", "--by", "kernel", *levels)
+    check(annotated.get("schema") == "wgtrace-annotate/2", "annotate: schema %s" % annotated.get("schema"))
+    check(annotated.get("cache", {}).get("levels") == cache.get("levels"),
+          "annotate %s: levels %s, cache %s" % (levels, annotated.get("cache"), cache.get("levels")))
+    names = [level["name"] for level in cache.get("levels", [])]
+    check(("L2" not in names) == ("none" in levels), "annotate %s: levels %s" % (levels, names))
+    misses = [name + kind for name in names for kind in ("mr", "mw")]
+    by_kernel = {g["kernel"]: g for g in cache.get("groups", [])}
+    for kernel in annotated.get("kernels", []):
+        rows = kernel["lines"] + ([kernel["no_line"]] if kernel["no_line"] else [])
+        want = summary["kernels"][kernel["kernel"]]
+        for field in ("loads", "stores", "load_bytes", "store_bytes"):
+            check(sum(r[field] for r in rows) == want[field] == kernel["totals"][field],
+                  "annotate matmul %s: lines add up to %d, summary %d" % (field, sum(r[field] for r in rows), want[field]))
+        check(kernel["totals"]["lines"] == want["lines"],
+              "annotate matmul: %d distinct lines, summary %d" % (kernel["totals"]["lines"], want["lines"]))
+        check(kernel["lines"] and all(r["file"].endswith("matmul.cc") for r in kernel["lines"]),
+              "annotate matmul: lines in %s" % {r["file"] for r in kernel["lines"]})
+        for field in misses:
+            lines = sum(r[field] for r in rows)
+            got = by_kernel.get(kernel["kernel"], {}).get(field)
+            check(lines == kernel["totals"][field] == got,
+                  "annotate matmul %s %s: lines %d, cache --by kernel %s" % (levels, field, lines, got))
+    for field in misses:
+        check(annotated["totals"][field] == cache["totals"][field],
+              "annotate matmul %s %s: %d, cache %d" % (levels, field, annotated["totals"][field], cache["totals"][field]))
+    if levels:
+        check(annotated["totals"][misses[-2]] > 0, "annotate matmul %s: nothing reaches %s" % (levels, names[-1]))
 check([f["source"] for f in annotated.get("files", [])] == ["disk"], "annotate matmul: files %s" % annotated.get("files"))
 text = subprocess.run([VIEW, "annotate", path], capture_output=True, text=True).stdout
 check("source: the file on disk" in text and "PROGRAM TOTALS" in text, "annotate matmul text:\n" + text)

@@ -39,6 +39,10 @@ def test_same_json_as_cli(traces, name):
         ("cache", _cache(l1=(4096, 2, 32), l2="64k,4,64", ll="1m,16,64"),
          ["--l1", "4k,2,32", "--l2", "64k,4,64", "--ll", "1m,16,64"]),
         ("cache", dict(_cache(), by="site"), ["--by", "site"]),
+        ("annotate", _cache(), []),
+        ("annotate", _cache(l2="none", cold=True), ["--l2", "none", "--cold"]),
+        ("annotate", _cache(l1=(4096, 2, 32), l2="64k,4,64", ll="1m,16,64"),
+         ["--l1", "4k,2,32", "--l2", "64k,4,64", "--ll", "1m,16,64"]),
     ]
     for analysis, options, flags in cases:
         assert t._analysis(analysis, **options) == [cli(path, analysis, *flags)], (analysis, flags)
@@ -192,19 +196,29 @@ def test_cache_frames(traces):
 
 def test_annotate_frame(traces):
     path = traces["matmul"]
-    # The CLI's annotate models one level (--level l2: 1 MiB, 16 ways); the
-    # module's takes the hierarchy: the same D1, then LL.
-    expected = cli(path, "annotate", "--level", "l2")
-    frame = wgtrace.open(path).annotate(l1="1m,16,64", l2="none", ll="8m,16,64")
-    rows = [line for k in expected["kernels"] for line in k["lines"]]
-    lines = frame[frame["line"] > 0]
-    assert list(lines["line"]) == [r["line"] for r in rows]
-    assert list(lines["D1mr"]) == [r["D1mr"] for r in rows]
-    assert list(lines["loads"]) == [r["loads"] for r in rows]
-    assert frame["loads"].sum() == expected["totals"]["loads"]
-    assert {k: frame.attrs["totals"][k] for k in expected["totals"]} == expected["totals"]
-    assert "LLmr" in frame.columns and (frame["LLmr"] <= frame["D1mr"]).all()
-    assert frame.attrs["cache"]["levels"][0] == expected["cache"]["levels"][0]
+    # The CLI's annotate and the module's take the same levels: every
+    # level's misses per line are the CLI's, and add up to cache's.
+    for levels in (dict(l1="1m,16,64", l2="none", ll="8m,16,64"),
+                   dict(l1="8k,2,64", l2="64k,4,64", ll="1m,8,64")):
+        args = ["annotate"] + ["--%s=%s" % item for item in levels.items()]
+        expected = cli(path, *args)
+        assert expected["schema"] == "wgtrace-annotate/2"
+        frame = wgtrace.open(path).annotate(**levels)
+        names = [level["name"] for level in expected["cache"]["levels"]]
+        assert names == (["D1", "LL"] if levels["l2"] == "none" else ["D1", "L2", "LL"])
+        misses = [name + kind for name in names for kind in ("mr", "mw")]
+        rows = [line for k in expected["kernels"] for line in k["lines"]]
+        lines = frame[frame["line"] > 0]
+        assert list(lines["line"]) == [r["line"] for r in rows]
+        assert list(lines["loads"]) == [r["loads"] for r in rows]
+        for column in misses:
+            assert list(lines[column]) == [r[column] for r in rows], column
+        assert frame["loads"].sum() == expected["totals"]["loads"]
+        assert {k: frame.attrs["totals"][k] for k in expected["totals"]} == expected["totals"]
+        assert frame.attrs["cache"] == expected["cache"]
+        cache = cli(path, "cache", *["--%s=%s" % item for item in levels.items()])
+        for column in misses:
+            assert frame[column].sum() == cache["totals"][column], column
 
 
 def test_options_are_checked_as_the_cli_checks_them(traces):

@@ -43,6 +43,21 @@ std::string scaleFile() {
 /// other.cc, whose place (and so its copy) the metadata does not give. Access
 /// sites: 1 a[0] line 3 (load), 2 b[0] line 4 (store), 3 b[0] line 8 (load), 4
 /// a[1] line 8 (store), 5 o[0] other.cc:1.
+void scaleMetadata(TraceBuilder &B, const std::string &File) {
+  ExtensionSpec X;
+  X.FunctionPlaces = {{File, 2}};
+  X.SiteLocations = {{"main.cc", 40}, {"main.cc", 41}};
+  X.AccessSites = {{File, 3, 13, 0, "scale", "a[0]"},
+                   {File, 4, 3, 1, "scale", "b[0]"},
+                   {File, 8, 10, 0, "scale", "b[0]"},
+                   {File, 8, 3, 1, "scale", "a[1]"},
+                   {"other.cc", 1, 1, 1, "other", "o[0]"}};
+  B.metadata({{"scale", "x86_64", "(float*, float*)", kScaleSource},
+              {"other", "x86_64", "(float*)", "void other(float *o) {}"}},
+             {0, 1}, &X);
+}
+
+/// scaleMetadata()'s kernels and sites.
 ///
 /// Worked out by hand (line = address / 64, set = line % 4, 2 ways):
 ///
@@ -64,18 +79,8 @@ std::string scaleFile() {
 ///   69, 72}, D1mr 1 (line 69).
 /// scale, no line: 1 load, 4 bytes, line {128}, D1mr 1.
 std::vector<uint8_t> handTrace(const std::string &File) {
-  ExtensionSpec X;
-  X.FunctionPlaces = {{File, 2}};
-  X.SiteLocations = {{"main.cc", 40}, {"main.cc", 41}};
-  X.AccessSites = {{File, 3, 13, 0, "scale", "a[0]"},
-                   {File, 4, 3, 1, "scale", "b[0]"},
-                   {File, 8, 10, 0, "scale", "b[0]"},
-                   {File, 8, 3, 1, "scale", "a[1]"},
-                   {"other.cc", 1, 1, 1, "other", "o[0]"}};
   TraceBuilder B;
-  B.metadata({{"scale", "x86_64", "(float*, float*)", kScaleSource},
-              {"other", "x86_64", "(float*)", "void other(float *o) {}"}},
-             {0, 1}, &X);
+  scaleMetadata(B, File);
   RingBuilder Ring(4096);
   auto Site = [](uint32_t Id) { return format::accessSiteBits(Id); };
   Ring.workgroup(0, {0, 0, 0}, {2, 1, 1});
@@ -94,6 +99,40 @@ std::vector<uint8_t> handTrace(const std::string &File) {
   B.ring(Ring);
   return B.bytes();
 }
+
+/// scaleMetadata()'s kernels and sites, with enough accesses to reach past D1
+/// into L2 and LL of kHierarchy, many of them straddling two lines. The
+/// first access (site 1, line 3) straddles lines 63 and 64 of cold caches:
+/// one access, so one miss of each level (a miss per line would be two).
+std::vector<uint8_t> hierarchyTrace(const std::string &File) {
+  TraceBuilder B;
+  scaleMetadata(B, File);
+  RingBuilder Ring(1 << 16);
+  auto Site = [](uint32_t Id) { return format::accessSiteBits(Id); };
+  Ring.workgroup(0, {0, 0, 0}, {2, 1, 1});
+  Ring.load(0x0FFC | Site(1), 8);
+  for (uint32_t I = 0; I < 96; ++I) {
+    // Strides of 40 and 72 bytes: one access in eight or so straddles.
+    Ring.load((0x1000 + (I * 40) % 3072) | Site(3), 8);
+    Ring.store((0x2000 + (I * 72) % 5120) | Site(2), 8);
+  }
+  Ring.workgroup(0, {1, 0, 0}, {2, 1, 1});
+  for (uint32_t I = 0; I < 96; ++I) {
+    Ring.load((0x1000 + (I * 56) % 4096) | Site(3), 16);
+    Ring.store((0x3000 + (I * 24) % 2048) | Site(4), 16);
+  }
+  Ring.load(0x4038, 16); // no site, straddling
+  Ring.workgroup(1, {0, 0, 0}, {1, 1, 1});
+  for (uint32_t I = 0; I < 64; ++I)
+    Ring.store((0x1000 + (I * 100) % 6000) | Site(5), 8);
+  B.ring(Ring);
+  return B.bytes();
+}
+
+/// Three levels small enough for hierarchyTrace() to miss each: D1 kTiny,
+/// L2 1 KiB (8 sets of 2), LL 2 KiB (8 sets of 4).
+const std::vector<CacheLevel> kHierarchy = {
+    {"D1", kTiny}, {"L2", {1024, 64, 2}}, {"LL", {2048, 64, 4}}};
 
 /// A path in a fresh temporary directory (the file is not created).
 std::string tempPath(const char *Name) {
@@ -221,6 +260,68 @@ TEST(Annotate, HandWorkedCountsAndMisses) {
   EXPECT_NE(R.Text.find("PROGRAM TOTALS"), std::string::npos);
 }
 
+// Each level's misses of a kernel's lines (and its accesses without a
+// line) add up to what `cache --by kernel` counts for it with the same
+// levels, warm or --cold: one model, one way of counting a straddling
+// access.
+TEST(Annotate, EveryLevelsLinesSumToCacheByKernel) {
+  std::string File = tempPath("scale.cc");
+  writeFile(File, scaleFile());
+  std::vector<uint8_t> Trace = hierarchyTrace(File);
+  for (bool Cold : {false, true}) {
+    AnnotateTool::Options O = options();
+    O.Levels = kHierarchy;
+    O.Cold = Cold;
+    AnnotateRun R = run(Trace, O, false, {}, File);
+    std::string Ignored;
+    llvm::raw_string_ostream Null(Ignored);
+    CacheTool Cache(Null, false, kHierarchy, Cold, GroupBy::Kernel);
+    decodeWith(Cache, Trace);
+    ASSERT_EQ(R.Kernels.size(), 2u) << R.Text;
+    ASSERT_EQ(Cache.groups().size(), 2u);
+    for (const AnnotateTool::Kernel &K : R.Kernels) {
+      const CacheTool::GroupCounts *Row = nullptr;
+      for (const CacheTool::GroupCounts &G : Cache.groups())
+        if (G.Label == K.Name)
+          Row = &G;
+      ASSERT_TRUE(Row) << K.Name;
+      EXPECT_EQ(K.Totals.accesses(), Row->C.accesses()) << K.Name;
+      for (unsigned L = 0; L < kHierarchy.size(); ++L) {
+        uint64_t Read = 0, Write = 0;
+        for (const AnnotateTool::LineRow &Line : K.Lines) {
+          Read += Line.C.LevelMisses[L].Read;
+          Write += Line.C.LevelMisses[L].Write;
+        }
+        SCOPED_TRACE(K.Name + " " + kHierarchy[L].Name +
+                     (Cold ? " cold" : " warm"));
+        EXPECT_EQ(Read, Row->C.Misses[L].Read);
+        EXPECT_EQ(Write, Row->C.Misses[L].Write);
+        EXPECT_EQ(K.Totals.LevelMisses[L].Read, Read);
+        EXPECT_EQ(K.Totals.LevelMisses[L].Write, Write);
+        // Something reaches every level, or the sums prove little.
+        EXPECT_GT(Read + Write, 0u);
+      }
+    }
+    for (unsigned L = 0; L < kHierarchy.size(); ++L) {
+      EXPECT_EQ(R.Totals.LevelMisses[L].Read, Cache.totals().Misses[L].Read);
+      EXPECT_EQ(R.Totals.LevelMisses[L].Write, Cache.totals().Misses[L].Write);
+    }
+    // The straddling first access: two lines, one miss of each level.
+    const AnnotateTool::LineRow *L3 =
+        rowAt(R.Kernels[0].Name == "scale" ? R.Kernels[0] : R.Kernels[1], 3);
+    ASSERT_TRUE(L3) << R.Text;
+    EXPECT_EQ(L3->C.Loads, 1u);
+    EXPECT_EQ(L3->C.CacheLines, 2u);
+    for (unsigned L = 0; L < kHierarchy.size(); ++L)
+      EXPECT_EQ(L3->C.LevelMisses[L].Read, 1u) << kHierarchy[L].Name;
+    // Every level's columns, named as cachegrind names them.
+    EXPECT_NE(R.Text.find("Events shown:     Ld St Bytes Lines D1mr D1mw L2mr "
+                          "L2mw LLmr LLmw\n"),
+              std::string::npos)
+        << R.Text;
+  }
+}
+
 TEST(Annotate, MovedSourceComesFromTheMetadata) {
   std::string File = tempPath("moved.cc"); // never written
   AnnotateRun R = run(handTrace(File), options(), false, {}, File);
@@ -305,7 +406,7 @@ TEST(Annotate, JsonFields) {
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Text);
   ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
   const llvm::json::Object &Root = *V->getAsObject();
-  EXPECT_EQ(*Root.getString("schema"), "wgtrace-annotate/1");
+  EXPECT_EQ(*Root.getString("schema"), "wgtrace-annotate/2");
   EXPECT_EQ(*Root.getString("order"), "hot");
   EXPECT_EQ(*Root.getInteger("context"), 1);
   const llvm::json::Object &Level =

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -194,17 +195,25 @@ TEST(Cli, CacheOptions) {
   EXPECT_EQ(R.Status, 1);
   EXPECT_EQ(R.Err, "wgtrace-view: error: --l2 '8,64': expected SIZE,WAYS,LINE "
                    "(e.g. 32k,8,64)\n");
-  // The single-level options are refused with those that replaced them.
-  for (const char *Old :
-       {"--level l2", "--cache-size 1M", "--ways 4", "--line-size 128"}) {
-    R = view(std::string("cache ") + Old + " " + Path);
-    EXPECT_EQ(R.Status, 1) << Old;
-    EXPECT_NE(R.Err.find("is gone: cache models D1, L2 and LL in one pass; "
-                         "give each level as --l1, --l2 or --ll "
-                         "SIZE,WAYS,LINE"),
-              std::string::npos)
-        << Old << ": " << R.Err;
-  }
+  // The single-level options are refused with those that replaced them,
+  // by cache and annotate alike.
+  for (std::string Report : {"cache", "annotate"})
+    for (const char *Old :
+         {"--level l2", "--cache-size 1M", "--ways 4", "--line-size 128"}) {
+      R = view(Report + " " + Old + " " + Path);
+      EXPECT_EQ(R.Status, 1) << Report << " " << Old;
+      std::string Name(Old, std::strchr(Old, ' '));
+      EXPECT_NE(R.Err.find(Report + " " + Name + " is gone: " + Report +
+                           " models D1, L2 and LL in one pass; give each "
+                           "level as --l1, --l2 or --ll SIZE,WAYS,LINE"),
+                std::string::npos)
+          << Report << " " << Old << ": " << R.Err;
+    }
+  // annotate parses the levels as cache does.
+  R = view("annotate --l1 3000,8,64 " + Path);
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_EQ(R.Err, "wgtrace-view: error: --l1 '3000,8,64': the number of sets "
+                   "(size / (ways * line size)) is not a whole power of two\n");
   // 0 once meant the default without a word.
   R = view("summary --line-size 0 " + Path);
   EXPECT_EQ(R.Status, 1);

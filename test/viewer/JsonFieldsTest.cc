@@ -174,7 +174,7 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
   std::map<std::string, Fields> Documented = documentedFields();
   for (const char *Schema :
        {"wgtrace-summary/1", "wgtrace-races/1", "wgtrace-footprint/1",
-        "wgtrace-cache/2", "wgtrace-annotate/1", "wgtrace-diff/1",
+        "wgtrace-cache/2", "wgtrace-annotate/2", "wgtrace-diff/1",
         "wgtrace-files/1", "run", "loss"})
     EXPECT_TRUE(Documented.count(Schema)) << Schema << " is not documented";
 
@@ -196,7 +196,8 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
     }
     Runs.push_back("races " + T);
     Runs.push_back("footprint " + T);
-    Runs.push_back("annotate " + T);
+    // The same levels as cache: every level's fields.
+    Runs.push_back("annotate --l1 32k,8,64 --l2 256k,8,64 --ll 8m,16,64 " + T);
   }
   Runs.push_back("diff " + Before + " " + After);
   Runs.push_back("summary " + Before + " " + After);
@@ -245,7 +246,8 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
   };
   for (const char *Schema :
        {"wgtrace-summary/1", "wgtrace-races/1", "wgtrace-footprint/1",
-        "wgtrace-cache/2", "wgtrace-diff/1", "wgtrace-files/1"})
+        "wgtrace-cache/2", "wgtrace-annotate/2", "wgtrace-diff/1",
+        "wgtrace-files/1"})
     Check(Schema, Emitted[Schema], /*BothWays=*/true);
   for (const char *Object : {"run", "loss"})
     Check(Object, Shared[Object], /*BothWays=*/false);

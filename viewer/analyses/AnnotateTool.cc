@@ -23,26 +23,21 @@ void AnnotateTool::Counts::add(const Counts &O) {
   Stores += O.Stores;
   LoadBytes += O.LoadBytes;
   StoreBytes += O.StoreBytes;
-  for (unsigned L = 0; L < kMaxLevels; ++L) {
+  for (unsigned L = 0; L < LevelMisses.size(); ++L) {
     LevelMisses[L].Read += O.LevelMisses[L].Read;
     LevelMisses[L].Write += O.LevelMisses[L].Write;
   }
 }
 
 AnnotateTool::AnnotateTool(raw_ostream &OS, bool Json, Options O)
-    : OS(OS), Json(Json), Opts(std::move(O)),
-      LineShift(__builtin_ctzll(Opts.Levels.at(0).Geometry.LineSize)) {
-  if (Opts.Levels.size() > kMaxLevels)
-    Opts.Levels.resize(kMaxLevels);
-  for (const AnnotateLevel &L : Opts.Levels)
-    Caches.emplace_back(L.Geometry);
-}
+    : OS(OS), Json(Json), Opts(std::move(O)), Caches(Opts.Levels),
+      LineShift(__builtin_ctzll(Opts.Levels.at(0).Geometry.LineSize)) {}
 
 std::vector<std::string>
-AnnotateTool::columns(const std::vector<AnnotateLevel> &Levels) {
+AnnotateTool::columns(const std::vector<CacheLevel> &Levels) {
   std::vector<std::string> Names = {"accesses", "loads", "stores", "bytes",
                                     "lines"};
-  for (const AnnotateLevel &L : Levels) {
+  for (const CacheLevel &L : Levels) {
     Names.push_back(L.Name + "mr");
     Names.push_back(L.Name + "mw");
   }
@@ -157,28 +152,19 @@ void AnnotateTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
   if (R.Tag == format::Tag::Workgroup) {
-    auto [It, New] = KernelOfInvocation.try_emplace(R.Workgroup->Invocation, 0);
-    if (New) {
-      It->second = kernelOf(R);
-      // As `cache --cold`: a copy continuing a workgroup keeps the cache.
-      if (Opts.Cold)
-        for (CacheModel &C : Caches)
-          C.clear();
-    }
-    LastInvocation = R.Workgroup->Invocation;
-    LastKernel = It->second;
+    bool New = KernelOf.workgroup(R.Workgroup->Invocation,
+                                  [&] { return kernelOf(R); });
+    // As `cache --cold`: a copy continuing a workgroup keeps the cache.
+    if (New && Opts.Cold)
+      Caches.clear();
     return;
   }
   if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
     return;
-  if (R.Workgroup->Invocation != LastInvocation) {
-    auto It = KernelOfInvocation.find(R.Workgroup->Invocation);
-    if (It == KernelOfInvocation.end())
-      return;
-    LastInvocation = It->first;
-    LastKernel = It->second;
-  }
-  Slot &S = slot(R, LastKernel);
+  std::optional<uint32_t> Kernel = KernelOf.ownerOf(R.Workgroup->Invocation);
+  if (!Kernel)
+    return;
+  Slot &S = slot(R, *Kernel);
   const bool Store = R.Memory.IsStore;
   if (Store) {
     ++S.C.Stores;
@@ -194,20 +180,11 @@ void AnnotateTool::record(const Record &R) {
   if (Last < First)
     Last = First; // wraps past the top of the address space
   addLines(S.CacheLines, S.LastLine, First, Last);
-  addLines(KernelCacheLines[LastKernel], KernelLastLine[LastKernel], First,
-           Last);
+  addLines(KernelCacheLines[*Kernel], KernelLastLine[*Kernel], First, Last);
   addLines(AllCacheLines, AllLastLine, First, Last);
-  // Each line of the access as `cache` counts it: a miss in a level goes
-  // on to the next.
-  for (uint64_t Line = First;; ++Line) {
-    for (unsigned L = 0; L < Caches.size(); ++L) {
-      if (Caches[L].access(Line))
-        break;
-      ++(Store ? S.C.LevelMisses[L].Write : S.C.LevelMisses[L].Read);
-    }
-    if (Line == Last)
-      break;
-  }
+  // As `cache` counts it: one reference whatever lines it covers, its
+  // misses going on to the next level.
+  S.C.countMisses(Store, Caches.access(R.Memory.Address, R.Memory.Length));
 }
 
 const SourceText *AnnotateTool::source(StringRef File) const {
@@ -368,7 +345,7 @@ void AnnotateTool::printText() {
   // Columns: cachegrind's event names, widths fitting the totals (no
   // line or kernel has more than all of them).
   std::vector<std::string> Names = {"Ld", "St", "Bytes", "Lines"};
-  for (const AnnotateLevel &L : Opts.Levels) {
+  for (const CacheLevel &L : Opts.Levels) {
     Names.push_back(L.Name + "mr");
     Names.push_back(L.Name + "mw");
   }
@@ -403,12 +380,15 @@ void AnnotateTool::printText() {
   OS << runHeader(Census);
   Title("Metadata");
   OS << fmt::format("Trace:            {}\n", Opts.Trace);
-  for (const AnnotateLevel &L : Opts.Levels)
+  for (const CacheLevel &L : Opts.Levels)
     OS << fmt::format("{:<18}{} bytes, {}-byte lines, {} ways, {} sets, "
                       "LRU\n",
                       "Cache " + L.Name + ":", L.Geometry.Size,
                       L.Geometry.LineSize, L.Geometry.Ways, L.Geometry.sets());
-  OS << fmt::format("Caches:           {}\n",
+  if (!Opts.Note.empty())
+    OS << "Cache note:       " << Opts.Note << "\n";
+  OS << fmt::format("Caches:           write-allocate, the misses of a level "
+                    "looked up in the next; {}\n",
                     Opts.Cold ? "emptied before each workgroup"
                               : "shared by all workgroups in record order");
   OS << "Events shown:     " << join(Names, " ") << "\n";
@@ -551,16 +531,17 @@ void AnnotateTool::printJson() {
                                   {"source", sourceOriginName(Text.origin())},
                                   {"reason", Text.reason()}});
   json::Array LevelsJ;
-  for (const AnnotateLevel &L : Opts.Levels)
+  for (const CacheLevel &L : Opts.Levels)
     LevelsJ.push_back(json::Object{{"name", L.Name},
                                    {"size", L.Geometry.Size},
                                    {"line_size", L.Geometry.LineSize},
                                    {"ways", L.Geometry.Ways},
                                    {"sets", L.Geometry.sets()}});
   json::Value Root = json::Object{
-      {"schema", "wgtrace-annotate/1"},
+      {"schema", "wgtrace-annotate/2"},
       {"cache", json::Object{{"levels", std::move(LevelsJ)},
-                             {"cold_per_workgroup", Opts.Cold}}},
+                             {"cold_per_workgroup", Opts.Cold},
+                             {"note", Opts.Note}}},
       {"order", Opts.FileOrder ? "file" : "hot"},
       {"sort", Opts.Order.Column.empty() ? "accesses" : Opts.Order.Column},
       {"top", Opts.Order.Top},

@@ -8,8 +8,9 @@
 // site, so a helper's lines appear under each kernel that called it.
 //
 // The misses are those of `cache`: every load and store goes through the
-// same model in record order (or emptied caches per workgroup), so a
-// line's misses sum to the cache report's totals.
+// same CacheHierarchy (the same levels, options and defaults) in record
+// order (or emptied caches per workgroup), so a line's misses of each level
+// sum to the cache report's totals.
 //
 // Memory: per (kernel, source line) its counts and its distinct cache
 // lines; the source files listed, once each.
@@ -21,9 +22,10 @@
 
 #include "analyses/AccessGrouping.h"
 #include "analyses/AnalysisTool.h"
+#include "analyses/InvocationOwners.h"
 #include "output/RowOrder.h"
 #include "output/SourceText.h"
-#include "simulator/CacheModel.h"
+#include "simulator/CacheHierarchy.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -39,20 +41,14 @@
 
 namespace wgtrace::viewer {
 
-/// One modelled cache level: its name is the prefix of its miss columns
-/// (cachegrind's D1mr, D1mw).
-struct AnnotateLevel {
-  std::string Name;
-  CacheGeometry Geometry;
-};
-
 class AnnotateTool : public AnalysisTool {
 public:
-  static constexpr unsigned kMaxLevels = 3;
-
   struct Options {
-    /// First level first; at least one.
-    std::vector<AnnotateLevel> Levels;
+    /// First level first, one to CacheHierarchy::kMaxLevels: `cache`'s
+    /// levels (chooseCacheLevels()).
+    std::vector<CacheLevel> Levels;
+    /// Where the levels came from, printed under them ("" when given).
+    std::string Note;
     bool Cold = false;
     /// Lines of context before and after each line with accesses.
     unsigned Context = 3;
@@ -87,10 +83,17 @@ public:
     uint64_t StoreBytes = 0;
     /// Distinct cache lines (of the first level's size).
     uint64_t CacheLines = 0;
-    std::array<Misses, kMaxLevels> LevelMisses{};
+    /// Per level of Options::Levels, first level first.
+    std::array<Misses, CacheHierarchy::kMaxLevels> LevelMisses{};
 
     uint64_t accesses() const { return Loads + Stores; }
     uint64_t bytes() const { return LoadBytes + StoreBytes; }
+    /// An access that missed the first \p Missed levels
+    /// (CacheHierarchy::access()).
+    void countMisses(bool Store, unsigned Missed) {
+      for (unsigned L = 0; L < Missed; ++L)
+        ++(Store ? LevelMisses[L].Write : LevelMisses[L].Read);
+    }
     /// Adds all but CacheLines, which do not add up.
     void add(const Counts &O);
   };
@@ -119,7 +122,7 @@ public:
   /// The columns --sort takes: accesses, loads, stores, bytes, lines, then
   /// <level>mr and <level>mw per level.
   static std::vector<std::string>
-  columns(const std::vector<AnnotateLevel> &Levels);
+  columns(const std::vector<CacheLevel> &Levels);
 
 private:
   struct Slot {
@@ -139,16 +142,14 @@ private:
   llvm::raw_ostream &OS;
   bool Json;
   Options Opts;
-  std::vector<CacheModel> Caches;
+  CacheHierarchy Caches;
   unsigned LineShift;
   const Metadata *Meta = nullptr;
   const TraceCensus *Census = nullptr;
   AccessGrouping Lines{GroupBy::Line};
 
-  /// Kernel index of each invocation (WorkgroupInfo::Invocation).
-  llvm::DenseMap<uint64_t, uint32_t> KernelOfInvocation;
-  uint64_t LastInvocation = UINT64_MAX;
-  uint32_t LastKernel = 0;
+  /// Kernel index of each invocation.
+  InvocationOwners KernelOf;
   llvm::StringMap<uint32_t> KernelIndex;
   std::vector<Kernel> Kernels;
   /// Per kernel: its distinct cache lines, and the last one added.
