@@ -7,8 +7,9 @@
 #   - diff of two big traces and html of a big trace against summary's
 #     time (budget: within 3x);
 #   - annotate of a big trace whose accesses name their source lines
-#     (--access-sites), against summary's time on the same trace, run in
-#     turn (no budget yet: the ratio is reported);
+#     (--access-sites), with cache's three levels below, against summary's
+#     time on the same trace, run in turn (no budget yet: the ratio is
+#     reported);
 #   - cache with three levels (D1 32k,8,64, L2 1m,16,64, LL 32m,16,64,
 #     fixed so that machines compare) against summary's time;
 #   - dump > /dev/null in records per second;
@@ -87,7 +88,8 @@ done
 warm "$SITES"
 for ((I = 0; I < RUNS; ++I)); do
   measure "$VIEW" summary "$SITES" >>"$WORK/summary_sites.txt"
-  measure "$VIEW" annotate "$SITES" >>"$WORK/annotate.txt"
+  measure "$VIEW" annotate --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 \
+    "$SITES" >>"$WORK/annotate.txt"
 done
 rm -f "$SITES"
 S_SUM_SITES=$(cut -d' ' -f1 "$WORK/summary_sites.txt" | median)
