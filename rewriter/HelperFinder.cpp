@@ -264,12 +264,10 @@ private:
         return;
     bool InMain = SM.isInMainFile(Loc);
     if (!InMain) {
-      if (Reported.contains(Written))
-        return;
       std::string Why = whyNotCopyable(Written);
       if (!Why.empty()) {
-        Reported.insert(Written);
-        Found.Unrewritten.push_back({Written, CallLoc, Why, Caller});
+        if (firstReport(Written, CallLoc))
+          Found.Unrewritten.push_back({Written, CallLoc, Why, Caller});
         return;
       }
     }
@@ -296,7 +294,7 @@ private:
         Callee->isImplicit() || Callee->isDeleted() ||
         StringRef(Callee->getQualifiedNameAsString())
             .starts_with("wgtrace::") ||
-        !Reported.insert(Callee->getCanonicalDecl()).second)
+        !firstReport(Callee->getCanonicalDecl(), CallLoc))
       return;
     Found.Undefined.push_back(
         {Callee, CallLoc,
@@ -306,13 +304,21 @@ private:
          Caller});
   }
 
+  /// Whether a call of F at CallLoc is reported for the first time: each
+  /// call is, so that every kernel and OpenMP loop that misses the
+  /// callee's accesses says so (the instances of a template's call are
+  /// one call).
+  bool firstReport(const FunctionDecl *F, SourceLocation CallLoc) {
+    return Reported.insert({F, SM.getExpansionLoc(CallLoc)}).second;
+  }
+
   ASTContext *Context;
   SourceManager &SM;
   FoundHelpers Found;
   llvm::DenseSet<const void *> SeenTypes;
   std::vector<QualType> PendingTypes;
   std::optional<std::vector<const FunctionDecl *>> Definitions;
-  llvm::DenseSet<const FunctionDecl *> Reported;
+  llvm::DenseSet<std::pair<const FunctionDecl *, SourceLocation>> Reported;
   llvm::DenseMap<const FunctionDecl *, size_t> Index;
   std::vector<std::pair<const FunctionDecl *, const FunctionDecl *>> Work;
 };

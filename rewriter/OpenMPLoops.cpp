@@ -57,23 +57,33 @@ const char *constructReason(OpenMPDirectiveKind K) {
 
 /// Whether S (a parallel region's statement) does nothing but run
 /// worksharing loops (and declare what they use).
-bool onlyLoops(const Stmt *S, bool &HasLoop) {
+bool onlyLoops(const Stmt *S) {
   if (const auto *CS = dyn_cast<CapturedStmt>(S))
-    return onlyLoops(CS->getCapturedStmt(), HasLoop);
-  if (const auto *C = dyn_cast<CompoundStmt>(S)) {
-    for (const Stmt *Child : C->body())
-      if (!onlyLoops(Child, HasLoop))
-        return false;
-    return true;
-  }
-  if (const auto *D = dyn_cast<OMPExecutableDirective>(S)) {
-    if (isTracedOmpLoop(D->getDirectiveKind())) {
-      HasLoop = true;
-      return true;
-    }
-    return D->getDirectiveKind() == llvm::omp::OMPD_barrier;
-  }
+    return onlyLoops(CS->getCapturedStmt());
+  if (const auto *C = dyn_cast<CompoundStmt>(S))
+    return llvm::all_of(C->body(),
+                        [](const Stmt *Child) { return onlyLoops(Child); });
+  if (const auto *D = dyn_cast<OMPExecutableDirective>(S))
+    return isTracedOmpLoop(D->getDirectiveKind()) ||
+           D->getDirectiveKind() == llvm::omp::OMPD_barrier;
   return isa<DeclStmt>(S) || isa<NullStmt>(S);
+}
+
+/// Whether a worksharing loop is written anywhere in a region's statement,
+/// at any depth (LULESH runs each of its region's loops under an `if`):
+/// the region's own code is then untraced, its loops are not.
+class TracedLoopSearch : public RecursiveASTVisitor<TracedLoopSearch> {
+public:
+  bool Found = false;
+  bool VisitOMPExecutableDirective(OMPExecutableDirective *D) {
+    Found = isTracedOmpLoop(D->getDirectiveKind());
+    return !Found;
+  }
+};
+bool hasTracedLoop(const Stmt *S) {
+  TracedLoopSearch Search;
+  Search.TraverseStmt(const_cast<Stmt *>(S));
+  return Search.Found;
 }
 
 class Finder : public RecursiveASTVisitor<Finder> {
@@ -178,8 +188,8 @@ private:
         !isOpenMPDistributeDirective(K) &&
         K != llvm::omp::OMPD_parallel_sections &&
         !isOpenMPGenericLoopDirective(K) && D->hasAssociatedStmt()) {
-      bool HasLoop = false;
-      if (onlyLoops(D->getAssociatedStmt(), HasLoop) && HasLoop)
+      const bool HasLoop = hasTracedLoop(D->getAssociatedStmt());
+      if (HasLoop && onlyLoops(D->getAssociatedStmt()))
         return; // its loops are traced, and it does nothing else
       if (HasLoop) {
         Found.Untraced.push_back(
