@@ -448,11 +448,29 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
   OmpNest Nest = analyzeNest(D, RC.Ctx);
   if (!Nest.Why.empty())
     return Untraced(Nest.Why);
-  std::optional<PragmaLine> Pragma = pragmaLine(Loc, SM, Code);
-  if (!Pragma)
-    return Untraced("it is written with _Pragma or in a macro, which wgtrace "
-                    "cannot rewrite");
   const Stmt *Outer = D->getInnermostCapturedStmt()->getCapturedStmt();
+  const bool Parallel = isOpenMPParallelDirective(D->getDirectiveKind());
+  std::optional<PragmaLine> Pragma = pragmaLine(Loc, SM, Code);
+  // A directive written with `_Pragma` (in a macro, as the Parallel
+  // Research Kernels write all of theirs) stays as it is: the launch goes
+  // before it. A `parallel for` then shares the launch only by default.
+  std::optional<PragmaInvocation> Invocation;
+  if (!Pragma) {
+    Invocation = pragmaInvocation(D, Outer, SM, RC.Ctx.getLangOpts());
+    if (!Invocation)
+      return Untraced("it is written with _Pragma or in a macro whose "
+                      "invocation also holds its loop or is not in this "
+                      "file, which wgtrace cannot rewrite");
+    if (Parallel)
+      for (const auto *C : D->getClausesOfKind<OMPDefaultClause>())
+        if (C->getDefaultKind() != llvm::omp::OMP_DEFAULT_shared)
+          return Untraced(
+              "it is written with _Pragma or in a macro, which wgtrace "
+              "cannot add 'shared(...)' to, and its 'default(" +
+              std::string(getOpenMPSimpleClauseTypeName(
+                  llvm::omp::OMPC_default, unsigned(C->getDefaultKind()))) +
+              ")' would not share the launch with the team");
+  }
   std::optional<unsigned> LoopEnd =
       statementEnd(Outer, SM, RC.Ctx.getLangOpts(), Code);
   if (!LoopEnd)
@@ -565,14 +583,21 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
                                  "::wgtrace::detail::OmpBounds<" +
                                  Dims + "> " + Bounds + "; ";
   std::string Open;
-  if (isOpenMPParallelDirective(D->getDirectiveKind()))
-    Open = "{ auto " + Launch + " = " + Make + "; " + BoundsDecl +
-           pragmaOperator(Pragma->Directive, " shared(" + Launch + ")");
+  if (Parallel)
+    Open = "{ auto " + Launch + " = " + Make + "; " + BoundsDecl;
   else
     Open = "{ ::wgtrace::detail::OmpLaunch " + Launch + "; " + BoundsDecl +
            pragmaOperator("omp single copyprivate(" + Launch + ")", "") + " " +
-           Launch + " = " + Make + "; " + pragmaOperator(Pragma->Directive, "");
-  RC.Edits.replace(Pragma->Begin, Pragma->End, Open + Pragma->Comment);
+           Launch + " = " + Make + "; ";
+  if (Pragma)
+    RC.Edits.replace(
+        Pragma->Begin, Pragma->End,
+        Open +
+            pragmaOperator(Pragma->Directive,
+                           Parallel ? " shared(" + Launch + ")" : "") +
+            Pragma->Comment);
+  else
+    RC.Edits.insert(Invocation->Begin, Open);
   RC.Edits.insert(*LoopEnd, BodyEnd == LoopEnd ? " } }" : " }");
   if (BodyEnd && BodyEnd != LoopEnd)
     RC.Edits.insert(*BodyEnd, " }");
@@ -603,9 +628,14 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
     Scanned.push_back(std::move(Def));
 
   SourceLocation Defined = SM.getExpansionLoc(Loc);
-  std::string Source = Code.slice(Pragma->Begin, *LoopEnd).str();
-  Functions.push_back({Name, Target, "#pragma " + Pragma->Directive, Source,
-                       GivenPath, Line, SM.getExpansionColumnNumber(Defined), 3,
+  const unsigned SourceBegin = Pragma ? Pragma->Begin : Invocation->Begin;
+  std::string Source = Code.slice(SourceBegin, *LoopEnd).str();
+  // The layout: the directive as written (a macro's invocation as it is).
+  std::string Layout =
+      Pragma ? "#pragma " + Pragma->Directive
+             : Code.slice(Invocation->Begin, Invocation->End).str();
+  Functions.push_back({Name, Target, Layout, Source, GivenPath, Line,
+                       SM.getExpansionColumnNumber(Defined), 3,
                        std::move(Params)});
   Sites.push_back({Name, GivenPath + ":" + std::to_string(Line)});
   return true;

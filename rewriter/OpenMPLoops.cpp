@@ -637,6 +637,52 @@ std::optional<PragmaLine> pragmaLine(SourceLocation Loc,
   return P;
 }
 
+std::optional<PragmaInvocation>
+pragmaInvocation(const OMPExecutableDirective *D, const Stmt *Loop,
+                 const SourceManager &SM, const LangOptions &LO) {
+  SourceLocation Begin = D->getBeginLoc();
+  SourceLocation End = D->getEndLoc();
+  if (!Begin.isValid() || !End.isValid())
+    return std::nullopt;
+  CharSourceRange Range;
+  if (Begin.isMacroID()) {
+    Range = SM.getExpansionRange(Begin);
+  } else {
+    // `_Pragma("...")` written in the file: the directive begins at the
+    // operator; it ends at the `)` after the string.
+    std::optional<Token> Paren = Lexer::findNextToken(Begin, SM, LO);
+    std::optional<Token> Text =
+        Paren ? Lexer::findNextToken(Paren->getLocation(), SM, LO)
+              : std::nullopt;
+    std::optional<Token> Close =
+        Text ? Lexer::findNextToken(Text->getLocation(), SM, LO) : std::nullopt;
+    if (!Close || !Paren->is(tok::l_paren) || !Text->is(tok::string_literal) ||
+        !Close->is(tok::r_paren) ||
+        Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, Begin), SM,
+                             LO) != "_Pragma")
+      return std::nullopt;
+    Range = CharSourceRange::getTokenRange(Begin, Close->getLocation());
+    End = Begin;
+  }
+  SourceLocation First = Range.getBegin();
+  SourceLocation Last = Range.getEnd();
+  SourceLocation LoopAt = Loop->getBeginLoc();
+  if (First.isMacroID() || Last.isMacroID() || !SM.isInMainFile(First) ||
+      !SM.isInMainFile(Last) || LoopAt.isMacroID() ||
+      !SM.isInMainFile(LoopAt) || !SM.isBeforeInTranslationUnit(Last, LoopAt))
+    return std::nullopt;
+  // The whole directive in one invocation: not its clauses in another.
+  SourceLocation EndAt = SM.getExpansionLoc(End);
+  if (SM.isBeforeInTranslationUnit(EndAt, First) ||
+      SM.isBeforeInTranslationUnit(Last, EndAt))
+    return std::nullopt;
+  PragmaInvocation P;
+  P.Begin = SM.getFileOffset(First);
+  P.End = SM.getFileOffset(Last) +
+          (Range.isTokenRange() ? Lexer::MeasureTokenLength(Last, SM, LO) : 0);
+  return P;
+}
+
 std::string pragmaOperator(StringRef Directive, StringRef Extra) {
   std::string Out = "_Pragma(\"";
   std::string Text = (Directive + Extra).str();

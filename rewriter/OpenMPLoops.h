@@ -121,6 +121,21 @@ struct PragmaLine {
 std::optional<PragmaLine> pragmaLine(clang::SourceLocation Loc,
                                      const clang::SourceManager &SM,
                                      llvm::StringRef Code);
+/// A directive written with the `_Pragma` operator, directly or through a
+/// macro (`OMP_FOR(collapse(2))`, as the Parallel Research Kernels write
+/// them): [Begin, End) of the operator or of the macro's invocation in the
+/// main file, which holds the whole directive and nothing of the loop.
+struct PragmaInvocation {
+  unsigned Begin = 0;
+  unsigned End = 0;
+};
+/// The invocation that writes D, whose loop statement is Loop; nothing when
+/// D is a `#pragma` line, or when its invocation is not one of the main
+/// file's own that ends before Loop begins.
+std::optional<PragmaInvocation>
+pragmaInvocation(const clang::OMPExecutableDirective *D,
+                 const clang::Stmt *Loop, const clang::SourceManager &SM,
+                 const clang::LangOptions &LO);
 /// `_Pragma("<Directive><Extra>")`, as a string literal holds it.
 std::string pragmaOperator(llvm::StringRef Directive, llvm::StringRef Extra);
 /// The offset just after statement S in the main file: after its closing
