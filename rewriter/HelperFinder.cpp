@@ -9,6 +9,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -93,11 +94,48 @@ private:
   std::vector<const FunctionDecl *> &Out;
 };
 
-bool isAccessorOrBookkeeping(const FunctionDecl *FD) {
-  if (isa<CXXConstructorDecl>(FD) || isa<CXXDestructorDecl>(FD) ||
-      isa<CXXConversionDecl>(FD) || FD->isOverloadedOperator())
+bool isAccessorOrBookkeeping(const FunctionDecl *FD, const FunctionDecl *Def,
+                             llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen);
+
+/// Whether a call of Callee is work that wgtrace traces or reports when a
+/// kernel makes it: a function of the project (not of a system header)
+/// that is not a kernel, opted out, constexpr, implicit, a lambda or
+/// itself an accessor.
+bool isProjectWork(const FunctionDecl *Callee,
+                   llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  const SourceManager &SM = Callee->getASTContext().getSourceManager();
+  const FunctionDecl *Def = Callee->getDefinition();
+  const FunctionDecl *Written =
+      Def ? (Def->getTemplateInstantiationPattern()
+                 ? Def->getTemplateInstantiationPattern()
+                 : Def)
+          : Callee;
+  if (Callee->getBuiltinID() ||
+      SM.isInSystemHeader(SM.getExpansionLoc(Written->getLocation())) ||
+      hasAnnotation(Written, "wgtrace.dispatch") || isOptedOut(Callee) ||
+      Written->isConstexpr() || Written->isImplicit() || Callee->isDeleted() ||
+      StringRef(Callee->getQualifiedNameAsString()).starts_with("wgtrace::"))
+    return false;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Written))
+    if (M->getParent()->isLambda())
+      return false;
+  // A function only declared here is reported when a kernel calls it.
+  if (!Def || !Def->doesThisDeclarationHaveABody())
     return true;
-  const auto *M = dyn_cast<CXXMethodDecl>(FD);
+  return !isAccessorOrBookkeeping(Written, Def, Seen);
+}
+
+/// Whether Written (a template's pattern, or the function itself; Def its
+/// definition that a call reaches, an instantiation for a template) is a
+/// class's accessor or bookkeeping, which is not a helper. Seen guards
+/// getters that call each other.
+bool isAccessorOrBookkeeping(
+    const FunctionDecl *Written, const FunctionDecl *Def,
+    llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  if (isa<CXXConstructorDecl>(Written) || isa<CXXDestructorDecl>(Written) ||
+      isa<CXXConversionDecl>(Written) || Written->isOverloadedOperator())
+    return true;
+  const auto *M = dyn_cast<CXXMethodDecl>(Written);
   if (!M || M->isStatic())
     return false;
   QualType R = M->getReturnType();
@@ -105,10 +143,30 @@ bool isAccessorOrBookkeeping(const FunctionDecl *FD) {
     return true;
   // A const member whose body is one return statement is a getter (size(),
   // empty()): it reads the object's bookkeeping, not the kernel's data.
-  if (M->isConst())
-    if (const auto *Body = dyn_cast_or_null<CompoundStmt>(M->getBody()))
-      return Body->size() == 1 && isa<ReturnStmt>(Body->body_front());
-  return false;
+  // Unless that return calls work (octave2D_01() returning
+  // remap(octave2D(x, y))): skipping it would lose what the work touches
+  // in silence, so it is a helper like any other member function. The
+  // calls are those of the definition the call reaches (a template's
+  // pattern does not resolve calls that depend on its parameters).
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(M->getBody());
+  if (!M->isConst() || !Body || Body->size() != 1 ||
+      !isa<ReturnStmt>(Body->body_front()))
+    return false;
+  if (!Seen.insert(Def).second)
+    return true;
+  CallCollector Calls;
+  Calls.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  if (!Calls.IndirectTypes.empty())
+    return false;
+  return llvm::none_of(Calls.Calls, [&](const CallExpr *Call) {
+    return isProjectWork(Call->getDirectCallee(), Seen);
+  });
+}
+
+bool isAccessorOrBookkeeping(const FunctionDecl *Written,
+                             const FunctionDecl *Def) {
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+  return isAccessorOrBookkeeping(Written, Def, Seen);
 }
 
 /// The function as written: a template's pattern, or FD itself.
@@ -222,7 +280,7 @@ private:
     const FunctionDecl *Written = written(FD);
     SourceLocation Loc = SM.getExpansionLoc(Written->getLocation());
     if (isOptedOut(FD) || Written->isConstexpr() ||
-        isAccessorOrBookkeeping(Written) || Written->isImplicit() ||
+        isAccessorOrBookkeeping(Written, FD) || Written->isImplicit() ||
         FD->isDependentContext())
       return false;
     if (!SM.isInMainFile(Loc) && !whyNotCopyable(Written).empty())
@@ -254,7 +312,7 @@ private:
     if (SM.isInSystemHeader(Loc))
       return;
     if (hasAnnotation(Written, "wgtrace.dispatch") || isOptedOut(Def) ||
-        Written->isConstexpr() || isAccessorOrBookkeeping(Written) ||
+        Written->isConstexpr() || isAccessorOrBookkeeping(Written, Def) ||
         Written->isImplicit())
       return;
     // Lambdas are instrumented where they are written: inside a kernel

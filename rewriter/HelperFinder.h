@@ -16,7 +16,9 @@
 // unusable in constant expressions), and a class's accessors and
 // bookkeeping: constructors, destructors, conversions, overloaded operators
 // member functions that return a reference or a pointer, and const member
-// functions whose body is a single return statement (getters). What an
+// functions whose body is a single return statement that calls no work
+// (getters; one that calls a project function other than a getter is a
+// helper, else what that function touches would be lost in silence). What an
 // accessor returns is recorded where the kernel uses it (v[i], c.at(i)),
 // which is what the kernel actually touched; the container's own fields are
 // not the kernel's data.
