@@ -44,18 +44,18 @@ void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
   }
 }
 
-void AccessCollector::collectOmpBody(
-    const Stmt *Body, const FunctionDecl *Function,
-    const llvm::DenseSet<const VarDecl *> &Shared) {
+void AccessCollector::collectOmpBody(const Stmt *Body,
+                                     const FunctionDecl *Function,
+                                     const OmpSharing &Sharing) {
   Scope = Function;
   Model.analyzeLocalPointers(Body);
   Model.setKernelClosure(nullptr);
   Model.setScope(Function, /*IsKernel=*/true);
-  Model.setOmpShared(&Shared);
+  Model.setOmpSharing(&Sharing);
   InOmpBody = true;
   TraverseStmt(const_cast<Stmt *>(Body));
   InOmpBody = false;
-  Model.setOmpShared(nullptr);
+  Model.setOmpSharing(nullptr);
 }
 
 bool AccessCollector::TraverseStmt(Stmt *S, DataRecursionQueue *Queue) {

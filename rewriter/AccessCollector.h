@@ -39,12 +39,12 @@ public:
 
   /// Wraps the accesses of an OpenMP loop's body (the statement of the
   /// innermost loop of its nest), written in Function, whose iterations
-  /// share Shared (MemoryModel::setOmpShared). OpenMP constructs in it
-  /// that are loops or constructs of their own are left out; `omp atomic`
-  /// updates are recorded as atomic operations.
+  /// share what Sharing says (MemoryModel::setOmpSharing). OpenMP
+  /// constructs in it that are loops or constructs of their own are left
+  /// out; `omp atomic` updates are recorded as atomic operations.
   void collectOmpBody(const clang::Stmt *Body,
                       const clang::FunctionDecl *Function,
-                      const llvm::DenseSet<const clang::VarDecl *> &Shared);
+                      const OmpSharing &Sharing);
 
   bool TraverseStmt(clang::Stmt *S, DataRecursionQueue *Queue = nullptr);
   /// A clause's expressions are the construct's, evaluated by OpenMP, and

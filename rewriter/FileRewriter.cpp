@@ -610,7 +610,9 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
     if (!Own.Body)
       continue;
     std::vector<const VarDecl *> Its = sharedVariables(I, Own, SM);
-    llvm::DenseSet<const VarDecl *> SharedSet(Its.begin(), Its.end());
+    OmpSharing Sharing;
+    Sharing.Shared.insert(Its.begin(), Its.end());
+    Sharing.PrivateStatics = privatizedStatics(I, Own);
     AccessCollector Accesses(RC);
     const FunctionDecl *In = L.Function;
     for (const DeclContext *DC = I.Directive->getInnermostCapturedStmt()
@@ -621,7 +623,7 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
         In = FD;
         break;
       }
-    Accesses.collectOmpBody(Own.Body, In, SharedSet);
+    Accesses.collectOmpBody(Own.Body, In, Sharing);
     Def.Regions.push_back(Own.Body);
   }
   if (Def.Written)
@@ -685,6 +687,23 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       OpenMP.Untraced.empty()) {
     Result.Rewritten = Result.Original;
     Result.Ok = true;
+    return;
+  }
+  // What the rewriter writes (inline variables, the runtime's headers) is
+  // C++17: a file parsed as C++14 would be rewritten into one that its own
+  // compile command cannot build, with errors deep in wgtrace's headers.
+  if (!Ctx.getLangOpts().CPlusPlus17) {
+    Diags.Report(SM.getLocForStartOfFile(Main),
+                 Diags.getCustomDiagID(
+                     DiagnosticsEngine::Error,
+                     "instrumented code needs C++17 or later, and this file "
+                     "is compiled as %0; compile it with -std=c++17 (or "
+                     "gnu++17) or later, which C++14 code nearly always "
+                     "builds with"))
+        << (Ctx.getLangOpts().CPlusPlus14   ? "C++14"
+            : Ctx.getLangOpts().CPlusPlus11 ? "C++11"
+            : Ctx.getLangOpts().CPlusPlus   ? "C++98"
+                                            : "C");
     return;
   }
 

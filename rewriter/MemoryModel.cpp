@@ -238,8 +238,12 @@ bool MemoryModel::declRefIsMemory(const ValueDecl *D, const Expr *Ref) const {
   // a pointer too: each load of it the source writes is a load of shared
   // memory (as a global pointer's is in a kernel), and a store to it races
   // with the other iterations' loads.
-  if (OmpShared && OmpShared->contains(VD))
+  if (Omp && Omp->Shared.contains(VD))
     return true;
+  // `reduction(+ : total)` of a global: the body's `total` is the thread's
+  // copy, which no other iteration of another thread sees.
+  if (Omp && Omp->PrivateStatics.contains(VD->getCanonicalDecl()))
+    return false;
   if (VD->getType()->isReferenceType()) {
     // `for (float &x : range)`: x is an element of the range. Its implicit
     // initializer (`*__begin`) says nothing about where the range lives.

@@ -24,6 +24,15 @@
 namespace wgtrace {
 namespace rewriter {
 
+/// What an OpenMP loop's iterations share, and what they do not.
+struct OmpSharing {
+  /// Variables of the loop's function (locals, parameters) they share.
+  llvm::DenseSet<const clang::VarDecl *> Shared;
+  /// Variables of static storage that a data-sharing clause makes each
+  /// thread's own (their canonical declarations).
+  llvm::DenseSet<const clang::VarDecl *> PrivateStatics;
+};
+
 class MemoryModel {
 public:
   explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx) {}
@@ -80,10 +89,9 @@ public:
   /// The body analysed is an OpenMP loop's (null: none): the variables of
   /// its function that its iterations share are memory, pointers included
   /// (each load of a shared pointer is recorded, as a global's is); the
-  /// function's other locals are the iteration's or its thread's own.
-  void setOmpShared(const llvm::DenseSet<const clang::VarDecl *> *Shared) {
-    OmpShared = Shared;
-  }
+  /// function's other locals are the iteration's or its thread's own, and
+  /// so are the variables of static storage its clauses privatise.
+  void setOmpSharing(const OmpSharing *Sharing) { Omp = Sharing; }
 
   /// The function whose body is analysed, and whether it is a kernel (not
   /// a helper): a kernel's parameters are bound by its caller, outside the
@@ -124,7 +132,7 @@ private:
   clang::ASTContext &Ctx;
   std::vector<const clang::LambdaExpr *> Lambdas;
   const clang::CXXRecordDecl *KernelClosure = nullptr;
-  const llvm::DenseSet<const clang::VarDecl *> *OmpShared = nullptr;
+  const OmpSharing *Omp = nullptr;
   const clang::FunctionDecl *Scope = nullptr;
   bool ScopeIsKernel = false;
   mutable llvm::DenseMap<const clang::Type *, bool> PointerCache;

@@ -437,13 +437,42 @@ public:
   }
 };
 
+/// The variable a data-sharing clause's item names: `x`, or the array of
+/// a section or element of it (`reduction(+ : h[0:n])`: the region's
+/// `h[i]` are the private copy's).
+const VarDecl *clauseItemVar(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  while (true) {
+    if (const auto *S = dyn_cast_or_null<ArraySectionExpr>(E))
+      E = S->getBase()->IgnoreParenImpCasts();
+    else if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
+      E = A->getBase()->IgnoreParenImpCasts();
+    else
+      break;
+  }
+  return varOf(E);
+}
+
+/// The variables of static storage (globals, static locals and members)
+/// a body names.
+struct StaticVariables : RecursiveASTVisitor<StaticVariables> {
+  llvm::DenseSet<const VarDecl *> Seen;
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+      if (!VD->hasLocalStorage())
+        Seen.insert(VD->getCanonicalDecl());
+    return true;
+  }
+};
+
 /// The variables a clause of D makes the thread's or the iteration's own.
 void privatized(const OMPExecutableDirective *D,
                 llvm::DenseSet<const VarDecl *> &Out) {
   auto Add = [&](auto Vars) {
     for (const Expr *E : Vars)
-      if (const VarDecl *VD = varOf(E))
-        Out.insert(VD);
+      if (const VarDecl *VD = clauseItemVar(E))
+        Out.insert(VD->getCanonicalDecl());
   };
   for (const OMPClause *C : D->clauses()) {
     if (const auto *P = dyn_cast<OMPPrivateClause>(C))
@@ -578,6 +607,38 @@ std::vector<const VarDecl *> sharedVariables(const OmpLoopInstance &Instance,
       Shared.push_back(VD);
   }
   return Shared;
+}
+
+llvm::DenseSet<const VarDecl *>
+privatizedStatics(const OmpLoopInstance &Instance, const OmpNest &Nest) {
+  StaticVariables Named;
+  Named.TraverseStmt(const_cast<Stmt *>(Nest.Body));
+  std::vector<const OMPExecutableDirective *> Chain(Instance.Enclosing.begin(),
+                                                    Instance.Enclosing.end());
+  Chain.push_back(Instance.Directive);
+  llvm::DenseSet<const VarDecl *> Private;
+  for (const VarDecl *VD : Named.Seen) {
+    // From the loop outwards to the parallel region it binds to (an
+    // orphaned loop: its own clauses only; the region is in a caller).
+    for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+      const OMPExecutableDirective *D = *It;
+      llvm::DenseSet<const VarDecl *> Own;
+      privatized(D, Own);
+      if (Own.count(VD)) {
+        Private.insert(VD);
+        break;
+      }
+      if (isOpenMPParallelDirective(D->getDirectiveKind())) {
+        // default(private | firstprivate): every variable the region
+        // names, but those it lists as shared and threadprivate ones.
+        if (privateByDefault(D) && !listedShared(D, VD) &&
+            !VD->hasAttr<OMPThreadPrivateDeclAttr>())
+          Private.insert(VD);
+        break;
+      }
+    }
+  }
+  return Private;
 }
 
 std::optional<PragmaLine> pragmaLine(SourceLocation Loc,

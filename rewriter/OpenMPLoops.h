@@ -103,6 +103,14 @@ std::vector<const clang::VarDecl *>
 sharedVariables(const OmpLoopInstance &Instance, const OmpNest &Nest,
                 const clang::SourceManager &SM);
 
+/// The variables of static storage (globals, static locals) that the
+/// loop's clauses, or those of the directives around it up to its parallel
+/// region, make each thread's own (private, firstprivate, lastprivate,
+/// reduction, linear; default(private) on the region): in the body they
+/// name the thread's copy, not memory the iterations share.
+llvm::DenseSet<const clang::VarDecl *>
+privatizedStatics(const OmpLoopInstance &Instance, const OmpNest &Nest);
+
 /// A `#pragma` line of the main file, as the rewriter replaces it with a
 /// `_Pragma` operator that code can precede on the same line.
 struct PragmaLine {

@@ -9,6 +9,12 @@
 #ifndef WGTRACE_WGTRACE_H
 #define WGTRACE_WGTRACE_H
 
+// What follows is C++17 (inline variables, std::string_view, if constexpr):
+// an older standard gets this one line instead of errors deep inside.
+#if __cplusplus < 201703L
+#error "wgtrace needs C++17 or later: compile with -std=c++17 (or gnu++17) or later"
+#else
+
 #include "wgtrace/detail/thread_state.h"
 #include "wgtrace/detail/value_type.h"
 #include "wgtrace/watch.h"
@@ -211,5 +217,7 @@ void dispatch(Kernel &&K, const detail::LaunchGrid &G, Args &&...A) {
 }
 
 } // namespace wgtrace
+
+#endif // C++17
 
 #endif // WGTRACE_WGTRACE_H
