@@ -671,6 +671,7 @@ int runCache(const WorkgroupFilter &Filter) {
     return kExitUsage;
   std::vector<std::string> Columns = CacheTool::columns(Levels);
   std::vector<const char *> ColumnNames;
+  ColumnNames.reserve(Columns.size());
   for (const std::string &C : Columns)
     ColumnNames.push_back(C.c_str());
   if (!parseOrder("cache", ColumnNames, Order))
@@ -859,8 +860,11 @@ int runRecompress(bool Compress) {
   }
   const std::string &In = InOut[0], &OutPath = InOut[1];
   bool Same = In == OutPath;
-  if (!Same && sys::fs::exists(OutPath))
-    sys::fs::equivalent(In, OutPath, Same);
+  // Whether the output is the input under another name (a link): a path
+  // that cannot be compared is not the input.
+  if (!Same && sys::fs::exists(OutPath) &&
+      sys::fs::equivalent(In, OutPath, Same))
+    Same = false;
   if (Same) {
     error() << OutPath << ": is the input; " << Name
             << " writes a new file and never replaces its input\n";

@@ -211,7 +211,7 @@ void AnnotateTool::loadSources() {
 }
 
 void AnnotateTool::finish() {
-  for (Slot &S : Slots) {
+  for (const Slot &S : Slots) {
     LineRow Row;
     Row.Where = Lines.place(S.Line);
     Row.Texts = Lines.texts(S.Line);

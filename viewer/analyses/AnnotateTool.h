@@ -44,7 +44,7 @@ namespace wgtrace::viewer {
 class AnnotateTool : public AnalysisTool {
 public:
   struct Options {
-    /// First level first, one to CacheHierarchy::kMaxLevels: `cache`'s
+    /// First level first, one to CacheHierarchy::MaxLevels: `cache`'s
     /// levels (chooseCacheLevels()).
     std::vector<CacheLevel> Levels;
     /// Where the levels came from, printed under them ("" when given).
@@ -84,7 +84,7 @@ public:
     /// Distinct cache lines (of the first level's size).
     uint64_t CacheLines = 0;
     /// Per level of Options::Levels, first level first.
-    std::array<Misses, CacheHierarchy::kMaxLevels> LevelMisses{};
+    std::array<Misses, CacheHierarchy::MaxLevels> LevelMisses{};
 
     uint64_t accesses() const { return Loads + Stores; }
     uint64_t bytes() const { return LoadBytes + StoreBytes; }

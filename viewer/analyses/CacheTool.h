@@ -69,7 +69,7 @@ public:
     uint64_t Reads = 0;
     uint64_t Writes = 0;
     /// Per level of levels(), first level first.
-    std::array<LevelMisses, CacheHierarchy::kMaxLevels> Misses{};
+    std::array<LevelMisses, CacheHierarchy::MaxLevels> Misses{};
 
     uint64_t accesses() const { return Reads + Writes; }
     /// An access that missed the first \p Missed levels.

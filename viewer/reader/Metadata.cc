@@ -112,10 +112,9 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
           {place(A->location(), Files), static_cast<uint8_t>(A->kind()),
            text(A->scope()), text(A->text()), std::nullopt});
       if (A->critical()) {
-        M.AccessSites.back().Critical = text(A->critical());
-        M.CriticalNames.try_emplace(
-            format::criticalNameHash(*M.AccessSites.back().Critical),
-            *M.AccessSites.back().Critical);
+        std::string Name = text(A->critical());
+        M.CriticalNames.try_emplace(format::criticalNameHash(Name), Name);
+        M.AccessSites.back().Critical = std::move(Name);
       }
     }
   }

@@ -8,7 +8,7 @@ namespace wgtrace::viewer {
 
 CacheHierarchy::CacheHierarchy(std::vector<CacheLevel> Levels)
     : Levels(std::move(Levels)) {
-  assert(!this->Levels.empty() && this->Levels.size() <= kMaxLevels);
+  assert(!this->Levels.empty() && this->Levels.size() <= MaxLevels);
   for (const CacheLevel &L : this->Levels) {
     Models.emplace_back(L.Geometry);
     LineShifts.push_back(unsigned(__builtin_ctzll(L.Geometry.LineSize)));

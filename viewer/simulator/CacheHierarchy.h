@@ -30,9 +30,9 @@ struct CacheLevel {
 
 class CacheHierarchy {
 public:
-  static constexpr unsigned kMaxLevels = 3;
+  static constexpr unsigned MaxLevels = 3;
 
-  /// One to kMaxLevels levels, first level first; each geometry valid
+  /// One to MaxLevels levels, first level first; each geometry valid
   /// (power-of-two line size and set count, checked by the caller).
   explicit CacheHierarchy(std::vector<CacheLevel> Levels);
 

@@ -189,6 +189,11 @@ chooseCacheLevels(const std::optional<std::string> &L1,
     return std::move(E);
   if (Error E = Given(LL, "ll", M.LL))
     return std::move(E);
+  // The machine's levels, or cachegrind's defaults: D1 and LL are always
+  // known, so this only guards against a change of readMachineCaches().
+  if (!M.D1 || !M.LL)
+    return createStringError(inconvertibleErrorCode(),
+                             "no first-level or last-level cache to model");
   std::vector<CacheLevel> Levels;
   Levels.push_back({"D1", *M.D1});
   if (M.L2)

@@ -12,7 +12,7 @@
 // What follows is C++17 (inline variables, std::string_view, if constexpr):
 // an older standard gets this one line instead of errors deep inside.
 #if __cplusplus < 201703L
-#error "wgtrace needs C++17 or later: compile with -std=c++17 (or gnu++17) or later"
+#error "wgtrace needs C++17 or later: compile with -std=c++17 or later"
 #else
 
 #include "wgtrace/detail/thread_state.h"
