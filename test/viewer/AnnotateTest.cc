@@ -5,11 +5,9 @@
 #include "analyses/AnnotateTool.h"
 #include "analyses/CacheTool.h"
 #include "reader/TraceReader.h"
+#include "support/ScratchDirectory.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
@@ -134,12 +132,12 @@ std::vector<uint8_t> hierarchyTrace(const std::string &File) {
 const std::vector<CacheLevel> kHierarchy = {
     {"D1", kTiny}, {"L2", {1024, 64, 2}}, {"LL", {2048, 64, 4}}};
 
-/// A path in a fresh temporary directory (the file is not created).
+/// A path in a fresh directory of the test process's scratch directory
+/// (the file is not created; the directory goes when the process ends).
 std::string tempPath(const char *Name) {
-  llvm::SmallString<128> Dir;
-  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("wgtrace-annotate", Dir));
-  llvm::sys::path::append(Dir, Name);
-  return std::string(Dir);
+  static unsigned Directories = 0;
+  return scratchSubdirectory("annotate-" + std::to_string(Directories++)) +
+         "/" + Name;
 }
 
 void writeFile(const std::string &Path, const std::string &Text) {
