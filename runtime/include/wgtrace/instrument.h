@@ -511,8 +511,9 @@ inline namespace WGTRACE_DETAIL_ACCESSES {
 /// are recorded) converts to no void pointer implicitly; its number does.
 template <class T>
 WGTRACE_ALWAYS_INLINE const volatile void *recordedAddress(T *Address) {
-  // NOLINTNEXTLINE(performance-no-int-to-ptr): the number of an address,
-  // made an address again, is the only way past the restrict qualifier.
+  // The number of an address, made an address again, is the only way past
+  // the restrict qualifier.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   return reinterpret_cast<const volatile void *>(
       reinterpret_cast<uintptr_t>(Address));
 }
