@@ -146,6 +146,98 @@ TEST(Compress, DamagedChunkLosesOnlyItself) {
   EXPECT_EQ(access(Out.c_str(), F_OK), -1);
 }
 
+/// One stream-mode ring written as three chunks (sequence 0, 1, 2), one
+/// workgroup each, then a second ring's one chunk.
+std::vector<uint8_t> streamRing() {
+  TraceBuilder B;
+  B.metadata({{"k", {}, {}, {"void k() {}"}}}, {0});
+  auto Chunk = [&](uint32_t RingId, uint64_t Sequence, uint32_t X) {
+    RingBuilder R(16384, 0);
+    R.workgroup(0, {X, 0, 0}, {4, 1, 1}, RingId);
+    for (uint64_t I = 0; I < 300; ++I)
+      R.load(0x10000 + 0x1000 * X + 4 * I, 4);
+    R.print("chunk " + std::to_string(RingId) + "." +
+            std::to_string(Sequence));
+    format::RingTrailer T{};
+    T.Flags = format::kTrailerStream;
+    T.RingId = RingId;
+    T.ChunkSequence = Sequence;
+    T.BaseVirtualOffset = Sequence * 16384;
+    T.RingSize = 16384;
+    R.trailer(T);
+    B.ring(R);
+  };
+  Chunk(0, 0, 0);
+  Chunk(0, 1, 1);
+  Chunk(0, 2, 2);
+  Chunk(1, 0, 3);
+  return B.bytes();
+}
+
+/// Where the \p N th (from 1) compressed chunk of \p Bytes starts.
+uint64_t compressedChunkAt(const std::vector<uint8_t> &Bytes, unsigned N) {
+  uint64_t At = 0;
+  unsigned Index = 0;
+  for (uint16_t Type : chunkTypes(Bytes)) {
+    if (Type == kCompressed && ++Index == N)
+      return At;
+    format::ChunkHeader H;
+    std::memcpy(&H, Bytes.data() + At, sizeof(H));
+    At = format::nextChunkOffset(At, H.ContentLength);
+  }
+  return 0;
+}
+
+// A stream-mode ring's chunk lost to a damaged frame is the gap in that
+// ring's chunk sequence: the chunks after it are still read.
+TEST(Compress, DamagedStreamChunkLosesOnlyItself) {
+  std::string Raw = writeTrace("sdmg.bin", streamRing());
+  std::string Zst = tempPath("sdmg.zst.bin");
+  ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
+  ViewRun Whole = view("dump " + Zst);
+  ASSERT_EQ(Whole.Status, 0) << Whole.Err;
+  std::vector<uint8_t> Bytes = bytesOf(Zst);
+  uint64_t Second = compressedChunkAt(Bytes, 2);
+  ASSERT_NE(Second, 0u);
+  Bytes[Second + 16 + 32 + 20] ^= 0x10;
+  ViewRun R = view("dump " + writeTrace("sdmg2.bin", Bytes));
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Err.find("checksum mismatch in the compressed chunk"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(std::count(R.Err.begin(), R.Err.end(), '\n'), 1) << R.Err;
+  for (const char *Read : {"chunk 0.0", "chunk 0.2", "chunk 1.0"})
+    EXPECT_NE(R.Out.find(Read), std::string::npos) << Read << R.Out;
+  EXPECT_EQ(R.Out.find("chunk 0.1"), std::string::npos) << R.Out;
+}
+
+// Two chunks of one ring missing where one compressed chunk was skipped:
+// the skipped chunk excuses one of them, not both.
+TEST(Compress, SkippedChunkExcusesOneGapOnly) {
+  std::vector<uint8_t> Plain = streamRing();
+  std::string Raw = writeTrace("sgap.bin", Plain);
+  std::string Zst = tempPath("sgap.zst.bin");
+  ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
+  std::vector<uint8_t> Bytes = bytesOf(Zst);
+  uint64_t First = compressedChunkAt(Bytes, 1),
+           Second = compressedChunkAt(Bytes, 2);
+  uint64_t Third = compressedChunkAt(Bytes, 3);
+  ASSERT_NE(First, 0u);
+  // The first chunk's frame damaged; the second chunk cut out whole.
+  Bytes[First + 16 + 32 + 20] ^= 0x10;
+  Bytes.erase(Bytes.begin() + Second, Bytes.begin() + Third);
+  ViewRun R = view("dump " + writeTrace("sgap2.bin", Bytes));
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Err.find("checksum mismatch in the compressed chunk"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find("chunk 2 of stream-mode ring 0 where its chunk 0 was "
+                       "due"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Out.find("chunk 0.2"), std::string::npos) << R.Out;
+}
+
 // A content_length damaged into one that swallows the next chunk whole
 // (its header and content are then in the first chunk's frame): the
 // frame still declares its size, but the chunk is not as long as that

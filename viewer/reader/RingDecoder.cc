@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <deque>
 #include <vector>
@@ -140,7 +141,7 @@ Error RingDecoder::readTrailer() {
   const uint64_t FileAt = Info.FileOffset + At;
   if (T.Version != format::kRingTrailerVersion &&
       T.Version != format::kRingTrailerVersionUnchecked)
-    return chunkError(Info.Where, FileAt + 4,
+    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, Version),
                       Twine("ring trailer version ") + Twine(T.Version) +
                           " is not a supported version (" +
                           Twine(format::kRingTrailerVersionUnchecked) + ", " +
@@ -152,7 +153,7 @@ Error RingDecoder::readTrailer() {
                                     ? format::kMaxLostSites
                                     : format::kMaxLostSitesUnchecked;
   if (T.LostSiteCount > MaxLostSites)
-    return chunkError(Info.Where, FileAt + 12,
+    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, LostSiteCount),
                       Twine("ring trailer lists ") + Twine(T.LostSiteCount) +
                           " lost sites, at most " + Twine(MaxLostSites) +
                           " fit");
@@ -162,11 +163,11 @@ Error RingDecoder::readTrailer() {
       format::kTrailerWrapped | format::kTrailerStream | format::kTrailerCrash |
       format::kTrailerLostSitesTruncated | format::kTrailerRunRecord;
   if (T.Flags & ~Known)
-    return chunkError(Info.Where, FileAt + 6,
+    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, Flags),
                       "ring trailer flags 0x" + Twine::utohexstr(T.Flags) +
                           " have bits no writer sets");
   if (!format::isPowerOfTwo(T.RingSize) || T.RingSize < Info.Size)
-    return chunkError(Info.Where, FileAt + 32,
+    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, RingSize),
                       Twine("ring trailer says the ring had ") +
                           Twine(T.RingSize) +
                           " bytes, which is no power of two of at least "
@@ -176,16 +177,17 @@ Error RingDecoder::readTrailer() {
       T.BytesLost || T.RecordsLost || T.WorkgroupsLost || T.LostSiteCount;
   if ((T.Flags & format::kTrailerStream) &&
       (Lost || (T.Flags & format::kTrailerWrapped)))
-    return chunkError(Info.Where, FileAt + 6,
+    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, Flags),
                       "ring trailer of a stream-mode chunk says records were "
                       "lost, which stream mode never loses");
   if (!(T.Flags & format::kTrailerStream) && T.ChunkSequence != 0)
-    return chunkError(Info.Where, FileAt + 16,
+    return chunkError(Info.Where,
+                      FileAt + offsetof(format::RingTrailer, ChunkSequence),
                       Twine("ring trailer of a ring-mode chunk has sequence ") +
                           Twine(T.ChunkSequence) +
                           ", which only stream mode counts");
   if (!(T.Flags & (format::kTrailerWrapped | format::kTrailerCrash)) && Lost)
-    return chunkError(Info.Where, FileAt + 40,
+    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, BytesLost),
                       "ring trailer says records were lost by a ring that "
                       "neither wrapped nor was cut by a crash");
   Info.Trailer = T;

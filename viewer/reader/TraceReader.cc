@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -255,6 +256,9 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
   // chunks in order; a gap is a chunk lost to damage (its content_length
   // swallowed by the chunk before it, say) that nothing else would show.
   std::map<uint32_t, uint64_t> StreamNext;
+  // Compressed chunks of the run skipped for a damaged frame: each is some
+  // ring's chunk whose trailer cannot be read, so each excuses one gap.
+  uint64_t SkippedInRun = 0;
 
   auto EndWorkgroups = [&] {
     std::vector<uint64_t> Ended = Joiner.takeEnded();
@@ -282,6 +286,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
     Expected<bool> More = It.next(C);
     // A skipped compressed chunk is a ring chunk without records: the
     // timing chunks that name ring chunks by counting back count it.
+    SkippedInRun += It.skipped();
     for (size_t I = It.skipped(); I; --I) {
       RingTrailers.emplace_back();
       RingOffsets.emplace_back();
@@ -394,6 +399,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
       if (Expected<RunInfo> R = decodeRunRecord(C); !R)
         return EndPass(R.takeError());
       StreamNext.clear();
+      SkippedInRun = 0;
       PreviousIsRing = false;
       continue;
     }
@@ -424,10 +430,17 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
     if (Info.Trailer && (Info.Trailer->Flags & format::kTrailerStream)) {
       const format::RingTrailer &T = *Info.Trailer;
       uint64_t &Next = StreamNext[T.RingId];
+      // A gap as wide as the chunks skipped so far is those chunks (their
+      // loss is reported already).
+      if (T.ChunkSequence > Next && T.ChunkSequence - Next <= SkippedInRun) {
+        SkippedInRun -= T.ChunkSequence - Next;
+        Next = T.ChunkSequence;
+      }
       if (T.ChunkSequence != Next)
         return EndPass(chunkError(
             Info.Where,
-            Info.FileOffset + format::ringTrailerOffset(Info.Size) + 16,
+            Info.FileOffset + format::ringTrailerOffset(Info.Size) +
+                offsetof(format::RingTrailer, ChunkSequence),
             Twine("chunk ") + Twine(T.ChunkSequence) + " of stream-mode ring " +
                 Twine(T.RingId) + " where its chunk " + Twine(Next) +
                 " was due: a chunk of the ring is missing or out of place"));
