@@ -39,6 +39,12 @@ void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
     const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
     Model.setScope(FD, LambdaKernel || hasAnnotation(Pattern ? Pattern : FD,
                                                      "wgtrace.dispatch"));
+    // A constructor instrumented as a helper reads in its member
+    // initializers too (`first_(a[0])`).
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten() && Init->getInit())
+          TraverseStmt(Init->getInit());
     TraverseStmt(Body);
     Model.setKernelClosure(nullptr);
   }
@@ -939,19 +945,6 @@ void AccessCollector::useBitField(const MemberExpr *M, AccessKind Kind) {
   else
     wrapWithSite(Base, Kind, "(*" + Open, ", __builtin_addressof(", ")))",
                  /*Stackable=*/true, M);
-}
-
-/// Library functions that take an object by reference or pointer only to
-/// name it (its address, its bounds, a cast): they access nothing.
-static bool onlyNamesItsArgument(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("move", "forward", "move_if_noexcept", "as_const", "addressof",
-             true)
-      .Cases("launder", "to_address", "assume_aligned", "ref", "cref", true)
-      .Cases("begin", "end", "cbegin", "cend", "rbegin", "rend", true)
-      .Cases("crbegin", "crend", "data", "size", "ssize", "empty", true)
-      .Cases("get", "distance", "next", "prev", "advance", true)
-      .Default(false);
 }
 
 /// The standard library's run-time call wrappers: the function they call

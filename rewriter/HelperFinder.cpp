@@ -2,6 +2,7 @@
 
 #include "HelperFinder.h"
 
+#include "AccessorBody.h"
 #include "HelperCloner.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -36,6 +37,15 @@ public:
   /// Function types called through function pointers or std::function,
   /// and member function pointer types.
   std::vector<QualType> IndirectTypes;
+  /// Objects built by a constructor the class declares (its body may do
+  /// work, as a function's does).
+  std::vector<const CXXConstructExpr *> Constructions;
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (!E->getConstructor()->isImplicit())
+      Constructions.push_back(E);
+    return true;
+  }
 
   bool VisitCallExpr(CallExpr *E) {
     if (E->getDirectCallee()) {
@@ -125,48 +135,135 @@ bool isProjectWork(const FunctionDecl *Callee,
   return !isAccessorOrBookkeeping(Written, Def, Seen);
 }
 
-/// Whether Written (a template's pattern, or the function itself; Def its
-/// definition that a call reaches, an instantiation for a template) is a
-/// class's accessor or bookkeeping, which is not a helper. Seen guards
-/// getters that call each other.
+const FunctionDecl *written(const FunctionDecl *FD);
+
+/// What a function is to the kernels that call it, as a class's accessor.
+enum class AccessorRole {
+  /// No accessor by its form: a helper if it is one otherwise.
+  None,
+  /// An accessor or bookkeeping that only names memory: not a helper.
+  Bookkeeping,
+  /// An accessor that reads or writes only what its reference and pointer
+  /// parameters designate: a helper, but not at a call that hands those
+  /// temporaries.
+  ReadsParameters,
+  /// An accessor that does work: a helper.
+  Work,
+};
+
+/// Written's role (a template's pattern, or the function itself; Def its
+/// definition that a call reaches, an instantiation for a template). Seen
+/// guards accessors that call each other.
+AccessorRole accessorRole(const FunctionDecl *Written, const FunctionDecl *Def,
+                          llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  // By its form: a constructor, a destructor, a conversion, an operator, a
+  // member returning a reference or a pointer, a const member whose body
+  // is one return statement (a getter: size(), empty()).
+  // Destructors run where no call is written, and operators that are not
+  // members are called by operator syntax, which no copy can take: they
+  // are not followed.
+  if (isa<CXXDestructorDecl>(Written))
+    return AccessorRole::Bookkeeping;
+  const auto *M = dyn_cast<CXXMethodDecl>(Written);
+  if (Written->isOverloadedOperator() && (!M || M->isStatic()))
+    return AccessorRole::Bookkeeping;
+  if (!M || M->isStatic())
+    return AccessorRole::None;
+  bool ByForm = isa<CXXConstructorDecl>(M) || isa<CXXConversionDecl>(M) ||
+                M->isOverloadedOperator() ||
+                M->getReturnType()->isReferenceType() ||
+                M->getReturnType()->isPointerType();
+  if (!ByForm) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(M->getBody());
+    ByForm = M->isConst() && Body && Body->size() == 1 &&
+             isa<ReturnStmt>(Body->body_front());
+  }
+  if (!ByForm)
+    return AccessorRole::None;
+  // A defaulted member copies or builds the fields; a template's pattern
+  // is only known through its instantiations.
+  if (!Def || M->isDefaulted() || Def->isDefaulted() ||
+      !Def->doesThisDeclarationHaveABody() || Def->isDependentContext())
+    return AccessorRole::Bookkeeping;
+  if (!Seen.insert(Def).second)
+    return AccessorRole::Bookkeeping;
+  // But only while it names memory: the body computes what it returns (an
+  // element's address, a field's value) from the object's own fields and
+  // its parameters. One that calls work (octave2D_01() returning
+  // remap(octave2D(x, y))), calls through a pointer, or reads or writes
+  // memory beyond the object (`&list_[start_[i]]` loads an element of
+  // start_; a functor's loop over an array; a constructor filling the
+  // buffer it is given) is a helper: skipping it would lose what it
+  // touches in silence. The calls are those of the definition the call
+  // reaches (a template's pattern does not resolve calls that depend on
+  // its parameters).
+  CallCollector Calls;
+  Calls.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      Calls.TraverseStmt(Init->getInit());
+  if (!Calls.IndirectTypes.empty())
+    return AccessorRole::Work;
+  if (llvm::any_of(Calls.Calls, [&](const CallExpr *Call) {
+        return isProjectWork(Call->getDirectCallee(), Seen);
+      }))
+    return AccessorRole::Work;
+  if (llvm::any_of(Calls.Constructions, [&](const CXXConstructExpr *E) {
+        return isProjectWork(E->getConstructor(), Seen);
+      }))
+    return AccessorRole::Work;
+  switch (memoryBeyondObject(Def)) {
+  case BeyondObject::Nothing:
+    return AccessorRole::Bookkeeping;
+  case BeyondObject::Parameters:
+    return AccessorRole::ReadsParameters;
+  case BeyondObject::Elsewhere:
+    break;
+  }
+  return AccessorRole::Work;
+}
+
 bool isAccessorOrBookkeeping(
     const FunctionDecl *Written, const FunctionDecl *Def,
     llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
-  if (isa<CXXConstructorDecl>(Written) || isa<CXXDestructorDecl>(Written) ||
-      isa<CXXConversionDecl>(Written) || Written->isOverloadedOperator())
-    return true;
-  const auto *M = dyn_cast<CXXMethodDecl>(Written);
-  if (!M || M->isStatic())
-    return false;
-  QualType R = M->getReturnType();
-  if (R->isReferenceType() || R->isPointerType())
-    return true;
-  // A const member whose body is one return statement is a getter (size(),
-  // empty()): it reads the object's bookkeeping, not the kernel's data.
-  // Unless that return calls work (octave2D_01() returning
-  // remap(octave2D(x, y))): skipping it would lose what the work touches
-  // in silence, so it is a helper like any other member function. The
-  // calls are those of the definition the call reaches (a template's
-  // pattern does not resolve calls that depend on its parameters).
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(M->getBody());
-  if (!M->isConst() || !Body || Body->size() != 1 ||
-      !isa<ReturnStmt>(Body->body_front()))
-    return false;
-  if (!Seen.insert(Def).second)
-    return true;
-  CallCollector Calls;
-  Calls.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
-  if (!Calls.IndirectTypes.empty())
-    return false;
-  return llvm::none_of(Calls.Calls, [&](const CallExpr *Call) {
-    return isProjectWork(Call->getDirectCallee(), Seen);
-  });
+  return accessorRole(Written, Def, Seen) == AccessorRole::Bookkeeping;
 }
 
 bool isAccessorOrBookkeeping(const FunctionDecl *Written,
                              const FunctionDecl *Def) {
   llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
   return isAccessorOrBookkeeping(Written, Def, Seen);
+}
+
+/// Whether the call E of an accessor that reads or writes only what its
+/// reference and pointer parameters designate hands them temporaries
+/// only (`nearest = nearestFacet(...)` with a user-written operator=):
+/// then it touches nothing beyond the objects of the call.
+bool handsOnlyTemporaries(const Expr *E, const FunctionDecl *Callee) {
+  const FunctionDecl *Def = Callee->getDefinition();
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+  if (!Def ||
+      accessorRole(written(Def), Def, Seen) != AccessorRole::ReadsParameters)
+    return false;
+  llvm::ArrayRef<const Expr *> Args;
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+    // An operator's object is its first argument.
+    if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) &&
+        !Args.empty())
+      Args = Args.drop_front();
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  }
+  for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I) {
+    QualType T = Callee->getParamDecl(I)->getType();
+    if (T->isPointerType())
+      return false;
+    if (T->isReferenceType() &&
+        !isa<MaterializeTemporaryExpr>(Args[I]->IgnoreParens()))
+      return false;
+  }
+  return true;
 }
 
 /// The function as written: a template's pattern, or FD itself.
@@ -233,8 +330,30 @@ private:
       const FunctionDecl *Callee = Call->getDirectCallee();
       const FunctionDecl *Def = Callee->getDefinition();
       Found.Calls.push_back({Written, written(Def ? Def : Callee), Call});
-      consider(Callee, Call->getBeginLoc(), Written);
     }
+    // A constructor that does work is a helper like a function. Calls and
+    // constructions in source order, as their reports are.
+    struct Callee {
+      SourceLocation Loc;
+      size_t Order;
+      const FunctionDecl *Function;
+      const Expr *Call;
+    };
+    std::vector<Callee> Callees;
+    for (const CallExpr *Call : Calls.Calls)
+      Callees.push_back(
+          {Call->getBeginLoc(), Callees.size(), Call->getDirectCallee(), Call});
+    for (const CXXConstructExpr *E : Calls.Constructions)
+      Callees.push_back(
+          {E->getBeginLoc(), Callees.size(), E->getConstructor(), E});
+    llvm::sort(Callees, [&](const Callee &A, const Callee &B) {
+      if (A.Loc != B.Loc)
+        return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+      return A.Order < B.Order;
+    });
+    for (const Callee &C : Callees)
+      if (!handsOnlyTemporaries(C.Call, C.Function))
+        consider(C.Function, C.Loc, Written);
   }
 
   /// The functions of the main file and of project headers that a call

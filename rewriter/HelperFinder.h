@@ -14,14 +14,17 @@
 // kernels (they have their own prologue), functions marked
 // WGTRACE_NO_INSTRUMENT, constexpr functions (a wrap would make them
 // unusable in constant expressions), and a class's accessors and
-// bookkeeping: constructors, destructors, conversions, overloaded operators
-// member functions that return a reference or a pointer, and const member
-// functions whose body is a single return statement that calls no work
-// (getters; one that calls a project function other than a getter is a
-// helper, else what that function touches would be lost in silence). What an
-// accessor returns is recorded where the kernel uses it (v[i], c.at(i)),
-// which is what the kernel actually touched; the container's own fields are
-// not the kernel's data.
+// bookkeeping while they only name memory: constructors, destructors,
+// conversions, overloaded operators, member functions that return a
+// reference or a pointer, and const member functions whose body is a
+// single return statement (getters), whose body computes what they return
+// from the object's own storage and their parameters and calls no work
+// (AccessorBody.h). What such an accessor returns is recorded where the
+// kernel uses it (v[i], c.at(i)), which is what the kernel actually
+// touched; the container's own fields are not the kernel's data. One that
+// reads or writes memory beyond the object (`&list_[start_[i]]`, a
+// functor's loop, a constructor filling a buffer) or calls work is a
+// helper, else what it touches would be lost in silence.
 //
 //===----------------------------------------------------------------------===//
 

@@ -26,6 +26,17 @@ std::optional<MemoryFunction> classifyMemoryFunction(const FunctionDecl *FD) {
   }
 }
 
+bool onlyNamesItsArgument(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("move", "forward", "move_if_noexcept", "as_const", "addressof",
+             true)
+      .Cases("launder", "to_address", "assume_aligned", "ref", "cref", true)
+      .Cases("begin", "end", "cbegin", "cend", "rbegin", "rend", true)
+      .Cases("crbegin", "crend", "data", "size", "ssize", "empty", true)
+      .Cases("get", "distance", "next", "prev", "advance", true)
+      .Default(false);
+}
+
 std::optional<SimdAccess> classifySimdIntrinsic(const FunctionDecl *FD) {
   const IdentifierInfo *Id = FD->getIdentifier();
   if (!Id || !Id->getName().starts_with("_mm"))

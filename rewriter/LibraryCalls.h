@@ -13,6 +13,7 @@
 #define WGTRACE_REWRITER_LIBRARYCALLS_H
 
 #include "clang/AST/Decl.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -37,6 +38,11 @@ struct SimdAccess {
 /// An intrinsic that loads or stores through a pointer argument, e.g.
 /// _mm_loadu_ps (16-byte load) or _mm256_storeu_ps (32-byte store).
 std::optional<SimdAccess> classifySimdIntrinsic(const clang::FunctionDecl *FD);
+
+/// Library functions (by unqualified name: std::move, std::begin,
+/// std::addressof, ...) that take an object by reference or pointer only
+/// to name it (its address, its bounds, a cast): they access nothing.
+bool onlyNamesItsArgument(llvm::StringRef Name);
 
 } // namespace rewriter
 } // namespace wgtrace

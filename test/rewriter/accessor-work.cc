@@ -1,0 +1,99 @@
+// Accessors, operators and constructors are a class's bookkeeping, not
+// helpers, while their body only computes what they return (an element's
+// address, a field's value) from the object's own fields and their
+// parameters: `T &operator()(i, j) { return data_[i * stride_ + j]; }`
+// records nothing of its own, the kernel's use of the element is the
+// access. One that reads or writes memory beyond the object (an element
+// load inside the address, as LULESH's nodeElemCornerList, a functor's
+// loop over an array, a constructor filling the array it is given, a
+// by-value read of an element) is a helper: instrumented in place here
+// (the returned lvalue itself still not loaded), and reported at each
+// call from a header (a member function is not copied), an error under
+// --strict; never lost in silence.
+// RUN: %strip-checks %s > %t.cc
+// RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
+// RUN: FileCheck --match-full-lines %s < %t.out.cc
+// RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning: %s < %t.err
+// RUN: %cxx -fsyntax-only -Wall -Wextra -Werror -std=c++17 -I %wgtrace-include -I %S/Inputs %t.out.cc
+// RUN: not %wgtrace-rewrite --strict %t.cc -- %wgtrace-flags -I %S/Inputs 2>&1 | FileCheck --check-prefix=STRICT %s
+#include <wgtrace/wgtrace.h>
+
+#include "accessor-work.h"
+
+// CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
+// CHECK-NEXT:     {"{{.*}}.cc", 82, 29, "header", "call of 'lib::Domain::nodeElemCornerList'", "'lib::Domain::nodeElemCornerList' is defined in {{.*}}accessor-work.h, which is not rewritten, and cannot be copied into this file (it is a member function)"},
+// CHECK-NEXT:     {"{{.*}}.cc", 85, 10, "header", "call of 'lib::View::get'", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 88, 10, "header", "call of 'lib::Sum::operator()'", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 90, 13, "header", "call of 'lib::Fill::Fill'", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 92, 17, "header", "call of 'lib::Vec2::operator+'", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 96, 3, "header", "call of 'lib::Vec2::operator='", {{.*}}},
+// CHECK-NEXT: };
+
+struct Mesh {
+  int *start;
+  float *list;
+  float *corner(int i) { return &list[start[i]]; }
+  // CHECK: float *corner(int i) { return &WGTRACE_LOAD_REF_AT({{[0-9]+}}, list)[WGTRACE_LOAD_AT({{[0-9]+}}, WGTRACE_LOAD_REF_AT({{[0-9]+}}, start)[i])]; }
+  float &at(int i) { return list[start[i]]; }
+  // CHECK: float &at(int i) { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, list)[WGTRACE_LOAD_AT({{[0-9]+}}, WGTRACE_LOAD_REF_AT({{[0-9]+}}, start)[i])]; }
+  float &plain(int i) { return list[i]; }
+  // CHECK: float &plain(int i) { return list[i]; }
+  int count() const { return start[0]; }
+  // CHECK: int count() const { return WGTRACE_LOAD_AT({{[0-9]+}}, WGTRACE_LOAD_REF_AT({{[0-9]+}}, start)[0]); }
+};
+
+struct Dot {
+  const float *w;
+  float operator()(const float *a, int n) const {
+    float s = 0;
+    while (n-- > 0)
+      s += w[n] * a[n];
+    // CHECK: s += WGTRACE_LOAD_AT({{[0-9]+}}, WGTRACE_LOAD_REF_AT({{[0-9]+}}, w)[n]) * WGTRACE_LOAD_REF_AT({{[0-9]+}}, a[n]);
+    return s;
+  }
+};
+
+struct Clear {
+  float last;
+  Clear(float *p, int n, const float *src) : last(src[n - 1]) {
+    // CHECK: Clear(float *p, int n, const float *src) : last(WGTRACE_LOAD_REF_AT({{[0-9]+}}, src[n - 1])) {
+    for (float *q = p; q != p + n; ++q)
+      *q = last;
+    // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, *q) = WGTRACE_LOAD_REF_AT({{[0-9]+}}, last);
+  }
+};
+
+WGTRACE_DISPATCH void here(const wgtrace::Workgroup &wg, Mesh *m, float *a) {
+  int i = static_cast<int>(wg.id[0]);
+  Dot dot{a + 8};
+  a[0] = *m->corner(i) + m->at(i) + m->plain(i) + dot(a, 3) + m->count();
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[0]) = WGTRACE_LOAD_AT({{[0-9]+}}, *m->corner(i)) + WGTRACE_LOAD_AT({{[0-9]+}}, m->at(i)) + WGTRACE_LOAD_AT({{[0-9]+}}, m->plain(i)) + dot(a, 3) + m->count();
+  Clear c(a + 4, 2, a);
+  (void)c;
+}
+
+WGTRACE_DISPATCH void header(const wgtrace::Workgroup &wg, lib::Domain *d,
+                             lib::View<float> v, float *a, lib::Vec2 *p) {
+  int i = static_cast<int>(wg.id[0]);
+  // The accessors that only name memory stay quiet.
+  d->x(i) = d->at(i) + d->first() + d->nodelist(i)[0] + d->numNode();
+  a[0] = v(i, 1) + v.data()[0];
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[0]) = WGTRACE_LOAD_AT({{[0-9]+}}, v(i, 1)) + WGTRACE_LOAD_AT({{[0-9]+}}, v.data()[0]);
+  a[1] = static_cast<float>(d->nodeElemCornerList(i)[0]);
+  // WARN: {{.*}}.cc:[[@LINE-1]]:29: warning: call of 'lib::Domain::nodeElemCornerList' is not traced: 'lib::Domain::nodeElemCornerList' is defined in {{.*}}accessor-work.h, which is not rewritten, and cannot be copied into this file (it is a member function)
+  // STRICT: {{.*}}.cc:[[@LINE-2]]:29: error: call of 'lib::Domain::nodeElemCornerList' is not traced: {{.*}}(it is a member function)
+  a[2] = v.get(i);
+  // WARN: {{.*}}.cc:[[@LINE-1]]:10: warning: call of 'lib::View::get' is not traced: {{.*}}(it is a member function)
+  lib::Sum sum{3};
+  a[3] = sum(a);
+  // WARN: {{.*}}.cc:[[@LINE-1]]:10: warning: call of 'lib::Sum::operator()' is not traced: {{.*}}(it is a member function)
+  lib::Fill f(a + 4, 2);
+  // WARN: {{.*}}.cc:[[@LINE-1]]:13: warning: call of 'lib::Fill::Fill' is not traced: {{.*}}(it is a member function)
+  lib::Vec2 s = p[0].scaled(2) + p[1];
+  // WARN: {{.*}}.cc:[[@LINE-1]]:17: warning: call of 'lib::Vec2::operator+' is not traced: {{.*}}(it is a member function)
+  a[6] = s.x;
+  s = p[0].scaled(3);
+  s = p[1];
+  // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::Vec2::operator=' is not traced: {{.*}}(it is a member function)
+  a[7] = s.y;
+}
