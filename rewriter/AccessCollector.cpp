@@ -76,12 +76,67 @@ bool AccessCollector::TraverseStmt(Stmt *S, DataRecursionQueue *Queue) {
       if (auto *C = dyn_cast<OMPCriticalDirective>(D)) {
         // Without the queue: traversed now, while the stack says so.
         OmpCritical.push_back(C->getDirectiveName().getAsString());
+        openCriticalSection(C, OmpCritical.back());
         bool Result = Base::TraverseStmt(S);
         OmpCritical.pop_back();
         return Result;
       }
     }
   return Base::TraverseStmt(S, Queue);
+}
+
+/// Whether S calls anything (a helper, a library call recorded as the
+/// library does it, a constructor): code whose records carry no mark of
+/// the statement's.
+static bool makesCalls(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<CallExpr, CXXConstructExpr, CXXNewExpr, CXXDeleteExpr>(S))
+    return true;
+  return llvm::any_of(S->children(), makesCalls);
+}
+
+void AccessCollector::openCriticalSection(const OMPCriticalDirective *C,
+                                          StringRef Name) {
+  const Stmt *Block = C->getAssociatedStmt();
+  if (const auto *Captured = dyn_cast_or_null<CapturedStmt>(Block))
+    Block = Captured->getCapturedStmt();
+  // The block's own accesses carry the section's mark already.
+  if (!makesCalls(Block))
+    return;
+  auto Named = [&] {
+    std::vector<std::string> &Sections = RC.Tables.CriticalSections;
+    if (llvm::find(Sections, Name) == Sections.end())
+      Sections.push_back(Name.str());
+  };
+  const std::string Open = " WGTRACE_OMP_CRITICAL_SECTION(0x" +
+                           llvm::utohexstr(format::criticalNameHash(Name)) +
+                           "ull);";
+  const SourceManager &SM = RC.SM;
+  if (const auto *Compound = dyn_cast<CompoundStmt>(Block)) {
+    if (std::optional<unsigned> At =
+            RC.offsetAfterToken(Compound->getLBracLoc())) {
+      RC.Edits.insert(*At, Open);
+      Named();
+    }
+    return;
+  }
+  // A statement of its own made a block; not one that is a directive too
+  // (its pragma line would follow the brace). Those, and a block written in
+  // a macro, keep the marks of their own accesses only.
+  if (isa<OMPExecutableDirective>(Block))
+    return;
+  SourceLocation Begin = Block->getBeginLoc();
+  if (Begin.isMacroID() || !SM.isInMainFile(Begin))
+    return;
+  std::optional<unsigned> End = statementEnd(
+      Block, SM, RC.Ctx.getLangOpts(), SM.getBufferData(SM.getMainFileID()));
+  if (!End)
+    return;
+  RC.Edits.insert(SM.getFileOffset(Begin), "{" + Open + " ");
+  // Not " }", which other blocks ending here close with: one insert each.
+  RC.Edits.insert(*End, "} ");
+  Named();
 }
 
 bool AccessCollector::traverseOmpAtomic(OMPAtomicDirective *A) {

@@ -200,6 +200,17 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
           "wgtrace_indirect_call_info_, "
        << Tables.IndirectCalls.size() << ");\n";
   }
+  // The critical sections the loops enter by name, for the readers.
+  if (!Tables.CriticalSections.empty()) {
+    OS << "const char *const wgtrace_critical_section_names_[] = {";
+    for (const std::string &Name : Tables.CriticalSections)
+      OS << Quoted(Name)
+         << (&Name == &Tables.CriticalSections.back() ? "" : ", ");
+    OS << "};\n"
+       << "::wgtrace::detail::OmpCriticalNames wgtrace_critical_sections_("
+          "wgtrace_critical_section_names_, "
+       << Tables.CriticalSections.size() << ");\n";
+  }
   OS << "} // namespace\n"
      << "#line 1 \"" << escapeCString(FilePath) << "\"\n";
   return Out;

@@ -106,6 +106,9 @@ struct ModuleTables {
   /// not): the file then records with ordinary stores
   /// (WGTRACE_TEMPORAL_RECORDS).
   bool HasAtomics = false;
+  /// The OpenMP critical sections whose blocks open them by name
+  /// (WGTRACE_OMP_CRITICAL_SECTION), each once: the metadata names them.
+  std::vector<std::string> CriticalSections;
 
   /// Numbers the sites again without the ones whose wraps were taken back
   /// (a macro argument found to be used in conflicting ways after it was

@@ -10,6 +10,7 @@
 
 #include "metadata_builder.h"
 
+#include "critical_sections.h"
 #include "indirect_calls.h"
 #include "module_registry.h"
 
@@ -239,12 +240,14 @@ std::vector<uint8_t> MetadataBuilder::build() {
           ? flatbuffers::Offset<
                 flatbuffers::Vector<flatbuffers::Offset<fb::AccessSiteDef>>>()
           : Builder.CreateVector(AccessSites);
+  std::vector<std::string> Sections = criticalSectionNames();
   auto Extension = fb::CreateWgtraceDef(
       Builder, /*version=*/1, Builder.CreateVector(FileStrings),
       Builder.CreateVector(FunctionExtras), Builder.CreateVector(SiteExtras),
       AccessSiteVector, Builder.CreateVector(Untraced),
       IndirectCalls.empty() ? 0 : Builder.CreateVector(IndirectCalls),
-      /*run_record=*/true);
+      /*run_record=*/true,
+      Sections.empty() ? 0 : Builder.CreateVectorOfStrings(Sections));
 
   auto FunctionVector = Builder.CreateVector(Functions);
   auto SiteVector = Builder.CreateVector(Sites);

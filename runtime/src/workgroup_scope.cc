@@ -5,6 +5,7 @@
 #include "thread_stack.h"
 #include "workgroup_filter.h"
 
+#include "wgtrace/detail/openmp.h"
 #include "wgtrace/instrument.h"
 
 #include <algorithm>
@@ -144,6 +145,23 @@ void recordBufferValue(format::ValueType Type, uint8_t Ordinal,
   uint8_t *Record = TR.reserve(format::kValueRecordSize);
   format::encodeValue(Record, Type, Ordinal, TR.key(), Bits);
   TR.BufferValues.push_back({Type, Ordinal, Bits});
+}
+
+void leaveOmpCriticalSection(uint64_t Name) noexcept {
+  ThreadRing &TR = ThreadRing::from(*ThreadStateTLS.Current);
+  uint8_t *Record = TR.reserve(format::kValueRecordSize);
+  format::encodeValue(Record, format::ValueType::CriticalSection, 0, TR.key(),
+                      Name);
+  // The section is no longer entered by the copies of the record: its
+  // enter is the last one of that name among the workgroup's values.
+  for (size_t I = TR.BufferValues.size(); I > TR.Current.BufferValuesBegin;
+       --I) {
+    const runtime::BufferValue &V = TR.BufferValues[I - 1];
+    if (V.Type == format::ValueType::CriticalSection && V.Bits == Name) {
+      TR.BufferValues.erase(TR.BufferValues.begin() + (I - 1));
+      return;
+    }
+  }
 }
 
 void recordBufferParameter(uint8_t Ordinal, const volatile void *Base,

@@ -10,7 +10,8 @@ Each mode of the program runs one kind of loop. For every mode:
     too;
   - `wgtrace-view races` on the trace, on 1 thread and on 4: the
     independent loops, the reduction, the atomic histogram, the loops of
-    a parallel region, the critical section and a loop run 8 times with
+    a parallel region, the critical sections (also one whose block calls
+    a helper and push_back) and a loop run 8 times with
     its buffers swapped (each iteration names its launch) pass (exit 0);
     the
     loop-carried dependence and the unsynchronised shared scalar are
@@ -39,12 +40,12 @@ os.makedirs(WORK, exist_ok=True)
 SOURCE = os.path.join(HERE, "openmp", "loops.cc")
 
 PASSING = ["vectors", "collapse", "reduction", "histogram", "region",
-           "critical", "critical_same", "jacobi", "bounds"]
-RACING = {"carried": ("loops.cc:110", "loops.cc:110"),
-          "shared": ("loops.cc:119", "loops.cc:119"),
+           "critical", "critical_same", "critical_calls", "jacobi", "bounds"]
+RACING = {"carried": ("loops.cc:111", "loops.cc:111"),
+          "shared": ("loops.cc:120", "loops.cc:120"),
           # Two critical sections of different names: each side named.
           "critical_names": ("critical(odd) ", "critical(even) ",
-                             "loops.cc:158", "loops.cc:161")}
+                             "loops.cc:159", "loops.cc:162")}
 
 
 def run(program, mode, threads, trace=None):
@@ -117,6 +118,27 @@ for mode in PASSING + list(RACING):
                       "%d, not 0:\n%s" % (name, mode, threads, r.returncode,
                                           r.stdout + r.stderr))
 
+# Stream mode with buffers smaller than an iteration's critical section:
+# each buffer change copies the WORKGROUP record, and the copy enters the
+# section again, so the helper's records after it are inside it still.
+trace = os.path.join(WORK, "clang-critical_calls-stream.bin")
+env = {"OMP_NUM_THREADS": "4", "WGTRACE_QUIET": "1", "WGTRACE_FILE": trace,
+       "WGTRACE_MODE": "stream", "WGTRACE_BUFFER_SIZE": "4k"}
+result = subprocess.run([INSTRUMENTED, "critical_calls"], env=clean_env(env),
+                        capture_output=True, text=True)
+check(result.returncode == 0, "critical_calls in stream mode failed: " +
+      result.stderr)
+dump = subprocess.run([VIEW, "dump", trace], capture_output=True, text=True)
+check(dump.returncode == 0, "dump failed: " + dump.stderr)
+enters = dump.stdout.count("enters critical section 'total'")
+leaves = dump.stdout.count("leaves critical section 'total'")
+check(leaves == 100 and enters > leaves, "critical_calls in stream mode: %d "
+      "enters and %d leaves of the section, not 100 leaves and a copy's "
+      "enter more" % (enters, leaves))
+r = races(trace)
+check(r.returncode == 0, "critical_calls in stream mode: races exited %d:\n%s"
+      % (r.returncode, r.stdout + r.stderr))
+
 # The collapsed loop's one launch: a workgroup per iteration, the grid its
 # trip counts (x the inner loop), the OpenMP thread numbers as processors.
 trace = os.path.join(WORK, "clang-collapse-4.bin")
@@ -135,6 +157,6 @@ check(len(ids) == 91 and "6,12,0" in ids and "0,0,0" in ids,
       "collapse: the workgroup ids are not the 91 iterations")
 pids = {int(l.split("pid:")[1]) for l in workgroups}
 check(pids <= {0, 1, 2, 3}, "collapse: processors %s" % sorted(pids))
-check("omp for at " in dump.stdout and "loops.cc:46 in collapse" in dump.stdout,
+check("omp for at " in dump.stdout and "loops.cc:47 in collapse" in dump.stdout,
       "collapse: the site is not named after the loop's place")
 finish()

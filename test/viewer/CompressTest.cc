@@ -156,8 +156,7 @@ std::vector<uint8_t> streamRing() {
     R.workgroup(0, {X, 0, 0}, {4, 1, 1}, RingId);
     for (uint64_t I = 0; I < 300; ++I)
       R.load(0x10000 + 0x1000 * X + 4 * I, 4);
-    R.print("chunk " + std::to_string(RingId) + "." +
-            std::to_string(Sequence));
+    R.print("chunk " + std::to_string(RingId) + "." + std::to_string(Sequence));
     format::RingTrailer T{};
     T.Flags = format::kTrailerStream;
     T.RingId = RingId;

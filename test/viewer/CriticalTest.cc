@@ -195,4 +195,122 @@ TEST(Critical, AMarkWithoutItsRecordsIsDamage) {
   }
 }
 
+/// How the second workgroup's helper updates the word the first one's
+/// helper updates inside critical(a) (the helper's records carry no mark;
+/// a CriticalSection VALUE before them enters the section, one after
+/// leaves it).
+enum class Helper { InsideA, InsideB, AfterLeaving };
+
+std::vector<uint8_t> helperUpdates(Helper How) {
+  ExtensionSpec X;
+  X.AccessSites = {{"omp.cc", 3, 40, 2, "add", "*t", std::nullopt}};
+  // No access site names them: the metadata's list does.
+  X.CriticalSections = {"a", "b"};
+  constexpr uint64_t Total = 0x2000;
+  const uint64_t A = format::criticalNameHash("a");
+  const uint64_t B = format::criticalNameHash("b");
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {2, 1, 1}, 0);
+  Ring.value(format::ValueType::CriticalSection, 1, A);
+  Ring.load(Total + format::accessSiteBits(1), 4);
+  Ring.store(Total + format::accessSiteBits(1), 4);
+  Ring.value(format::ValueType::CriticalSection, 0, A);
+  Ring.workgroup(0, {1, 0, 0}, {2, 1, 1}, 1);
+  Ring.value(format::ValueType::CriticalSection, 1,
+             How == Helper::InsideB ? B : A);
+  if (How == Helper::AfterLeaving)
+    Ring.value(format::ValueType::CriticalSection, 0, A);
+  Ring.load(Total + format::accessSiteBits(1), 4);
+  Ring.store(Total + format::accessSiteBits(1), 4);
+  if (How != Helper::AfterLeaving)
+    Ring.value(format::ValueType::CriticalSection, 0,
+               How == Helper::InsideB ? B : A);
+  TraceBuilder Builder;
+  Builder.metadata({{"omp for at omp.cc:8 in f", {}, {}, {}}}, {0}, &X);
+  Builder.ring(Ring);
+  return Builder.bytes();
+}
+
+TEST(Critical, WhatAnEnteredSectionRecordsIsInsideIt) {
+  Found Same = races(helperUpdates(Helper::InsideA));
+  EXPECT_EQ(Same.Races, 0u) << Same.Text;
+  Found Other = races(helperUpdates(Helper::InsideB));
+  EXPECT_EQ(Other.Races, 1u) << Other.Text;
+  EXPECT_NE(Other.Text.find("critical(a) store omp.cc:3 `*t`  vs  "
+                            "critical(b) load/store omp.cc:3 `*t`"),
+            std::string::npos)
+      << Other.Text;
+  Found Left = races(helperUpdates(Helper::AfterLeaving));
+  EXPECT_EQ(Left.Races, 1u) << Left.Text;
+  DumpResult D = dump(helperUpdates(Helper::InsideB));
+  ASSERT_EQ(D.Error, "");
+  EXPECT_NE(D.Text.find("VALUE 0001 = enters critical section"),
+            std::string::npos)
+      << D.Text;
+  EXPECT_NE(D.Text.find("VALUE 0000 = leaves critical section"),
+            std::string::npos)
+      << D.Text;
+}
+
+/// A stream-mode chunk of ring 0 (sequence \p Sequence).
+format::RingTrailer streamChunk(uint64_t Sequence) {
+  format::RingTrailer T{};
+  T.Flags = format::kTrailerStream;
+  T.ChunkSequence = Sequence;
+  T.BaseVirtualOffset = Sequence * 4096;
+  T.RingSize = 4096;
+  return T;
+}
+
+// The section stays entered across a copy of the WORKGROUP record (a
+// stream-mode buffer change) because the copy enters it again, as the
+// runtime repeats a workgroup's open sections after every copy.
+TEST(Critical, ACopyOfTheRecordEntersTheSectionAgain) {
+  const uint64_t A = format::criticalNameHash("a");
+  constexpr uint64_t Total = 0x2000;
+  auto Build = [&](bool Repeated) {
+    TraceBuilder B;
+    addSimpleMetadata(B);
+    RingBuilder C0(4096);
+    const uint64_t First = C0.head();
+    C0.workgroup(0, {1, 0, 0}, {2, 1, 1}, 0);
+    C0.value(format::ValueType::CriticalSection, 1, A);
+    C0.load(Total, 4);
+    C0.trailer(streamChunk(0));
+    B.ring(C0);
+    RingBuilder C1(4096);
+    C1.continuation(0, {1, 0, 0}, {2, 1, 1}, 0, First);
+    if (Repeated)
+      C1.value(format::ValueType::CriticalSection, 1, A);
+    C1.store(Total, 4);
+    C1.value(format::ValueType::CriticalSection, 0, A);
+    C1.workgroup(0, {0, 0, 0}, {2, 1, 1}, 1);
+    C1.value(format::ValueType::CriticalSection, 1, A);
+    C1.store(Total, 4);
+    C1.value(format::ValueType::CriticalSection, 0, A);
+    C1.trailer(streamChunk(1));
+    B.ring(C1);
+    return B.bytes();
+  };
+  Found Kept = races(Build(true));
+  EXPECT_EQ(Kept.Races, 0u) << Kept.Text;
+  // Without it the store after the copy is outside the section.
+  Found Lost = races(Build(false));
+  EXPECT_EQ(Lost.Races, 1u) << Lost.Text;
+}
+
+TEST(Critical, ASectionValueOfAnotherOrdinalIsDamage) {
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1});
+  Ring.value(format::ValueType::CriticalSection, 2,
+             format::criticalNameHash("a"));
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(Ring);
+  DumpResult D = dump(B.bytes());
+  EXPECT_NE(D.Error.find("critical section VALUE with ordinal 2 (1 enters "
+                         "the section, 0 leaves it)"),
+            std::string::npos)
+      << D.Error;
+}
+
 } // namespace critical_sections

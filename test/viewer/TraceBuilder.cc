@@ -258,9 +258,12 @@ buildExtension(flatbuffers::FlatBufferBuilder &FBB, const ExtensionSpec &X) {
           : flatbuffers::Offset<
                 flatbuffers::Vector<flatbuffers::Offset<fb::AccessSiteDef>>>();
   auto UntracedTable = FBB.CreateVector(Untraced);
+  auto SectionTable = X.CriticalSections.empty()
+                          ? 0
+                          : FBB.CreateVectorOfStrings(X.CriticalSections);
   return fb::CreateWgtraceDef(FBB, 1, FileTable, FunctionTable, SiteTable,
                               AccessTable, UntracedTable,
-                              /*indirect_calls=*/0, X.RunRecord);
+                              /*indirect_calls=*/0, X.RunRecord, SectionTable);
 }
 
 TraceBuilder &TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,

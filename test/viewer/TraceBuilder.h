@@ -76,6 +76,8 @@ struct ExtensionSpec {
   std::vector<UntracedSpec> Untraced;
   /// WgtraceDef.run_record: the file ends with a run record.
   bool RunRecord = false;
+  /// WgtraceDef.critical_sections (absent when empty).
+  std::vector<std::string> CriticalSections;
 };
 
 /// A place in a run record that launched kernels that are not

@@ -170,15 +170,19 @@ bool DumpTool::describeOwnValue(const Record &R) {
   case format::ValueType::Launch:
     fmt::format_to(It, "launch {}", R.Value.Bits);
     return true;
-  case format::ValueType::Critical: {
+  case format::ValueType::Critical:
+  case format::ValueType::CriticalSection: {
+    const char *Verb = R.Value.Type == format::ValueType::Critical ? "in"
+                       : R.Value.Ordinal == 1                      ? "enters"
+                                                                   : "leaves";
     // The access sites name the section; the bits identify it.
     auto Name = Meta->CriticalNames.find(R.Value.Bits);
     if (Name == Meta->CriticalNames.end())
-      fmt::format_to(It, "in critical section {:016X}", R.Value.Bits);
+      fmt::format_to(It, "{} critical section {:016X}", Verb, R.Value.Bits);
     else if (Name->second.empty())
-      fmt::format_to(It, "in the unnamed critical section");
+      fmt::format_to(It, "{} the unnamed critical section", Verb);
     else
-      fmt::format_to(It, "in critical section '{}'", Name->second);
+      fmt::format_to(It, "{} critical section '{}'", Verb, Name->second);
     return true;
   }
   case format::ValueType::UninstrumentedCall:

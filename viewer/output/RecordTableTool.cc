@@ -39,6 +39,8 @@ const char *valueTypeName(format::ValueType Type) {
     return "launch";
   case format::ValueType::Critical:
     return "critical";
+  case format::ValueType::CriticalSection:
+    return "critical_section";
   default:
     return "unknown";
   }
@@ -89,6 +91,7 @@ std::string valueNumber(format::ValueType Type, uint64_t Bits) {
   case VT::Atomic:
   case VT::Launch:
   case VT::Critical:
+  case VT::CriticalSection:
     return fmt::format("{}", Bits);
   case VT::Float16:
     return Float(halfToFloat(uint16_t(Bits)));

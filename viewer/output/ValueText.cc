@@ -102,6 +102,7 @@ void formatValue(fmt::memory_buffer &Out, uint8_t Type, uint64_t Bits,
   case format::ValueType::UninstrumentedCall:
   case format::ValueType::Launch:
   case format::ValueType::Critical:
+  case format::ValueType::CriticalSection:
     // wgtrace's own types: printed as IREE's tool prints them, below.
     break;
   }

@@ -118,6 +118,10 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
       }
     }
   }
+  if (const auto *Sections = X.critical_sections())
+    for (const flatbuffers::String *Name : *Sections)
+      M.CriticalNames.try_emplace(format::criticalNameHash(text(Name)),
+                                  text(Name));
   if (const auto *Untraced = X.untraced())
     for (const fb::UntracedAccessDef *U : *Untraced)
       M.Untraced.push_back({place(U->location(), Files), text(U->scope()),

@@ -7,6 +7,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <fmt/format.h>
@@ -141,7 +142,8 @@ Error RingDecoder::readTrailer() {
   const uint64_t FileAt = Info.FileOffset + At;
   if (T.Version != format::kRingTrailerVersion &&
       T.Version != format::kRingTrailerVersionUnchecked)
-    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, Version),
+    return chunkError(Info.Where,
+                      FileAt + offsetof(format::RingTrailer, Version),
                       Twine("ring trailer version ") + Twine(T.Version) +
                           " is not a supported version (" +
                           Twine(format::kRingTrailerVersionUnchecked) + ", " +
@@ -153,10 +155,10 @@ Error RingDecoder::readTrailer() {
                                     ? format::kMaxLostSites
                                     : format::kMaxLostSitesUnchecked;
   if (T.LostSiteCount > MaxLostSites)
-    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, LostSiteCount),
-                      Twine("ring trailer lists ") + Twine(T.LostSiteCount) +
-                          " lost sites, at most " + Twine(MaxLostSites) +
-                          " fit");
+    return chunkError(
+        Info.Where, FileAt + offsetof(format::RingTrailer, LostSiteCount),
+        Twine("ring trailer lists ") + Twine(T.LostSiteCount) +
+            " lost sites, at most " + Twine(MaxLostSites) + " fit");
   // What every writer of trailers writes (docs/FORMAT.md, "The ring
   // trailer"): anything else is damage.
   constexpr uint16_t Known =
@@ -167,12 +169,12 @@ Error RingDecoder::readTrailer() {
                       "ring trailer flags 0x" + Twine::utohexstr(T.Flags) +
                           " have bits no writer sets");
   if (!format::isPowerOfTwo(T.RingSize) || T.RingSize < Info.Size)
-    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, RingSize),
-                      Twine("ring trailer says the ring had ") +
-                          Twine(T.RingSize) +
-                          " bytes, which is no power of two of at least "
-                          "its chunk's " +
-                          Twine(Info.Size));
+    return chunkError(
+        Info.Where, FileAt + offsetof(format::RingTrailer, RingSize),
+        Twine("ring trailer says the ring had ") + Twine(T.RingSize) +
+            " bytes, which is no power of two of at least "
+            "its chunk's " +
+            Twine(Info.Size));
   const bool Lost =
       T.BytesLost || T.RecordsLost || T.WorkgroupsLost || T.LostSiteCount;
   if ((T.Flags & format::kTrailerStream) &&
@@ -181,13 +183,13 @@ Error RingDecoder::readTrailer() {
                       "ring trailer of a stream-mode chunk says records were "
                       "lost, which stream mode never loses");
   if (!(T.Flags & format::kTrailerStream) && T.ChunkSequence != 0)
-    return chunkError(Info.Where,
-                      FileAt + offsetof(format::RingTrailer, ChunkSequence),
-                      Twine("ring trailer of a ring-mode chunk has sequence ") +
-                          Twine(T.ChunkSequence) +
-                          ", which only stream mode counts");
+    return chunkError(
+        Info.Where, FileAt + offsetof(format::RingTrailer, ChunkSequence),
+        Twine("ring trailer of a ring-mode chunk has sequence ") +
+            Twine(T.ChunkSequence) + ", which only stream mode counts");
   if (!(T.Flags & (format::kTrailerWrapped | format::kTrailerCrash)) && Lost)
-    return chunkError(Info.Where, FileAt + offsetof(format::RingTrailer, BytesLost),
+    return chunkError(Info.Where,
+                      FileAt + offsetof(format::RingTrailer, BytesLost),
                       "ring trailer says records were lost by a ring that "
                       "neither wrapped nor was cut by a crash");
   Info.Trailer = T;
@@ -554,6 +556,10 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   unsigned CriticalPending = 0;
   bool CriticalEither = false;
   uint64_t CriticalName = 0;
+  // Per workgroup (its record's ring offset): the critical sections its
+  // CriticalSection VALUEs entered and did not leave, innermost last.
+  // Every copy of a WORKGROUP record enters its open sections again.
+  DenseMap<uint64_t, SmallVector<uint64_t, 2>> OpenSections;
 
   // A record is delivered once the record after it has been checked too:
   // damage that makes one record look valid (a cut PRINT length, a tag
@@ -682,6 +688,8 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
       }
     }
     if (Rec.Tag == format::Tag::Workgroup) {
+      if (!OpenSections.empty())
+        OpenSections.erase(Phys);
       WorkgroupInfo WG;
       WG.Offset = Phys;
       WG.Index = Workgroups.size();
@@ -770,6 +778,31 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
           AtomicKey = Rec.WorkgroupOffset;
           AtomicMark = Phys;
         }
+        if (Rec.Value.Type == format::ValueType::CriticalSection) {
+          if (Rec.Value.Ordinal > 1) {
+            if (CheckKeys)
+              return Fail(Twine("critical section VALUE with ordinal ") +
+                          Twine(unsigned(Rec.Value.Ordinal)) +
+                          " (1 enters the section, 0 leaves it)");
+            break;
+          }
+          if (Rec.Value.Ordinal == 1) {
+            OpenSections[Rec.WorkgroupOffset].push_back(Rec.Value.Bits);
+            break;
+          }
+          // Leaves the innermost open section of the name. None open: its
+          // enter was overwritten by a wrap along with the records after
+          // it, which a copy would have entered again.
+          auto Open = OpenSections.find(Rec.WorkgroupOffset);
+          if (Open == OpenSections.end())
+            break;
+          auto Entered = std::find(Open->second.rbegin(), Open->second.rend(),
+                                   Rec.Value.Bits);
+          if (Entered != Open->second.rend())
+            Open->second.erase(std::next(Entered).base());
+          if (Open->second.empty())
+            OpenSections.erase(Open);
+        }
         break;
       default:
         Rec.Memory = format::decodeMemory(P);
@@ -779,6 +812,16 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
           if (TrustAccessSites)
             Rec.AccessSite = format::accessSiteOfWord(Rec.AddressWord);
           Rec.Memory.Address = format::addressOfWord(Rec.AddressWord);
+        }
+        // Inside a section its workgroup entered: an access a helper or a
+        // library call made, which carries no mark of its own. An atomic
+        // one stays atomic.
+        if (!OpenSections.empty() && !Rec.Critical && !Rec.Atomic) {
+          auto Open = OpenSections.find(Rec.WorkgroupOffset);
+          if (Open != OpenSections.end()) {
+            Rec.Critical = true;
+            Rec.CriticalName = Open->second.back();
+          }
         }
         break;
       }

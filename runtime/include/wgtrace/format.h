@@ -156,6 +156,14 @@ enum class ValueType : uint8_t {
   /// follow it at once, keyed to the same workgroup, reserved with it as an
   /// Atomic mark's are. The metadata's access sites name the sections.
   Critical = 0x46,
+  /// Enters (Ordinal 1) or leaves (Ordinal 0) the OpenMP critical section
+  /// whose name hashed is Bits (criticalNameHash) in an iteration of an
+  /// OpenMP loop: every memory record of the workgroup between the two,
+  /// whatever code makes it (a helper, a library call recorded as the
+  /// library does it), is made inside the section (docs/FORMAT.md,
+  /// "Critical sections"). An open section is kept with the buffers, so
+  /// that every copy of the WORKGROUP record enters it again.
+  CriticalSection = 0x47,
 };
 inline constexpr unsigned kValueTypeCount = 13;
 
@@ -192,7 +200,8 @@ constexpr bool isKnownValueType(ValueType Type) {
   return isIreeValueType(Type) || Type == ValueType::BufferBase ||
          Type == ValueType::BufferExtent || Type == ValueType::Continuation ||
          Type == ValueType::UninstrumentedCall || Type == ValueType::Atomic ||
-         Type == ValueType::Launch || Type == ValueType::Critical;
+         Type == ValueType::Launch || Type == ValueType::Critical ||
+         Type == ValueType::CriticalSection;
 }
 
 /// A Critical VALUE's Bits for the OpenMP critical section \p Name ("" for

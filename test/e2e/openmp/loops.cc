@@ -13,6 +13,7 @@
 //   critical   the same update inside `omp critical`
 //   critical_same   one total updated in two critical sections of one name
 //   critical_names  the same in sections of two names (a race)
+//   critical_calls  a critical section that calls a helper and push_back
 //   bounds     bounds with side effects, evaluated as OpenMP does
 //   jacobi     a loop run 8 times, its buffers swapped, 3 iterations
 //              on a dynamic schedule
@@ -164,6 +165,29 @@ static void critical_names(int n) {
   std::printf("critical_names %d\n", total > 0);
 }
 
+// A critical section whose block calls code: a helper (long enough that a
+// stream-mode trace of small buffers changes buffers inside the section)
+// and a vector's push_back record without a mark of their own, inside the
+// section still.
+static void addAll(int *total, const std::vector<int> &x) {
+  for (int v : x)
+    *total += v;
+}
+
+static void critical_calls(int n) {
+  std::vector<int> x(300, 1), kept;
+  int total = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+#pragma omp critical(total)
+    {
+      addAll(&total, x);
+      kept.push_back(i);
+    }
+  }
+  std::printf("critical_calls %d %zu\n", total, kept.size());
+}
+
 // A Jacobi step whose input and output swap between its executions, with
 // fewer iterations than threads and a dynamic schedule: a thread may run
 // no iteration of an execution, and the iterations of two executions must
@@ -224,6 +248,8 @@ int main(int argc, char **argv) {
     critical_same(100);
   else if (!std::strcmp(Mode, "critical_names"))
     critical_names(100);
+  else if (!std::strcmp(Mode, "critical_calls"))
+    critical_calls(100);
   else if (!std::strcmp(Mode, "jacobi"))
     jacobi();
   else if (!std::strcmp(Mode, "bounds"))

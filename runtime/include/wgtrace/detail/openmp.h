@@ -16,6 +16,7 @@
 
 #include "wgtrace/instrument.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
@@ -73,6 +74,14 @@
                                       true>(__builtin_addressof(__VA_ARGS__),  \
                                             (name_hash),                       \
                                             WGTRACE_ACCESS_SITE(site)))
+
+/// Opens, for the rest of the block it is written in (the structured block
+/// of `#pragma omp critical(name)`), the section whose name hashes to
+/// \p name_hash: every access the iteration makes in it, in a helper or a
+/// library call as much as in the block's own statements, is made inside
+/// the section (format::ValueType::CriticalSection).
+#define WGTRACE_OMP_CRITICAL_SECTION(name_hash)                                \
+  ::wgtrace::detail::OmpCriticalSection wgtrace_critical_section_(name_hash)
 
 namespace wgtrace::detail {
 
@@ -242,6 +251,50 @@ public:
 private:
   SiteRef Site;
   uint64_t Dispatch = kNoDispatch;
+};
+
+/// The names of the critical sections a rewritten file's loops enter
+/// (WGTRACE_OMP_CRITICAL_SECTION), for the metadata. Constructing it
+/// registers them.
+class OmpCriticalNames {
+public:
+  OmpCriticalNames(const char *const *Names, size_t NumNames);
+  OmpCriticalNames(const OmpCriticalNames &) = delete;
+  OmpCriticalNames &operator=(const OmpCriticalNames &) = delete;
+
+  const char *const *Names;
+  size_t NumNames;
+};
+
+/// Leaves the critical section \p Name entered last and still open in the
+/// running workgroup: its CriticalSection VALUE, and no copy of the
+/// workgroup's record enters it again.
+void leaveOmpCriticalSection(uint64_t Name) noexcept;
+
+/// Lives while an iteration runs the structured block of a critical
+/// section. Its marks cost two records per execution of the block, which
+/// waits for a lock anyway; the accesses in it pay nothing more.
+class OmpCriticalSection {
+public:
+  explicit OmpCriticalSection(uint64_t Name) : Name(Name) {
+    // Kept with the buffers: a copy of the WORKGROUP record (a buffer
+    // change, a wrap) enters the section again.
+    if (ThreadStateTLS.Current) {
+      Entered = ThreadStateTLS.Current;
+      recordBufferValue(format::ValueType::CriticalSection, 1, Name);
+    }
+  }
+  ~OmpCriticalSection() {
+    if (Entered && ThreadStateTLS.Current == Entered)
+      leaveOmpCriticalSection(Name);
+  }
+  OmpCriticalSection(const OmpCriticalSection &) = delete;
+  OmpCriticalSection &operator=(const OmpCriticalSection &) = delete;
+
+private:
+  uint64_t Name;
+  /// The ring the section was entered on (null: not recorded).
+  const Ring *Entered = nullptr;
 };
 
 /// Lives for one iteration: its WORKGROUP record, under the loop's site
