@@ -65,23 +65,25 @@ void AccessCollector::collectOmpBody(const Stmt *Body,
 }
 
 bool AccessCollector::TraverseStmt(Stmt *S, DataRecursionQueue *Queue) {
-  if (InOmpBody)
-    if (auto *D = dyn_cast_or_null<OMPExecutableDirective>(S)) {
-      OpenMPDirectiveKind K = D->getDirectiveKind();
-      // A loop of its own, or a construct reported as not traced.
-      if (isTracedOmpLoop(K) || isUntracedOmpConstruct(K))
-        return true;
-      if (auto *A = dyn_cast<OMPAtomicDirective>(D))
-        return traverseOmpAtomic(A);
-      if (auto *C = dyn_cast<OMPCriticalDirective>(D)) {
-        // Without the queue: traversed now, while the stack says so.
-        OmpCritical.push_back(C->getDirectiveName().getAsString());
-        openCriticalSection(C, OmpCritical.back());
-        bool Result = Base::TraverseStmt(S);
-        OmpCritical.pop_back();
-        return Result;
-      }
+  if (auto *D = dyn_cast_or_null<OMPExecutableDirective>(S)) {
+    OpenMPDirectiveKind K = D->getDirectiveKind();
+    // A loop of its own, or a construct reported as not traced.
+    if (InOmpBody && (isTracedOmpLoop(K) || isUntracedOmpConstruct(K)))
+      return true;
+    if (auto *A = dyn_cast<OMPAtomicDirective>(D); A && InOmpBody)
+      return traverseOmpAtomic(A);
+    // In a loop's body, or in a helper or kernel it may run (a critical
+    // section there is entered by the iteration that calls it).
+    if (auto *C = dyn_cast<OMPCriticalDirective>(D); C && RC.Tables.OpenMP) {
+      RC.Tables.UsesOmpCritical = true;
+      // Without the queue: traversed now, while the stack says so.
+      OmpCritical.push_back(C->getDirectiveName().getAsString());
+      openCriticalSection(C, OmpCritical.back());
+      bool Result = Base::TraverseStmt(S);
+      OmpCritical.pop_back();
+      return Result;
     }
+  }
   return Base::TraverseStmt(S, Queue);
 }
 
@@ -127,7 +129,8 @@ void AccessCollector::openCriticalSection(const OMPCriticalDirective *C,
   if (isa<OMPExecutableDirective>(Block))
     return;
   SourceLocation Begin = Block->getBeginLoc();
-  if (Begin.isMacroID() || !SM.isInMainFile(Begin))
+  if (Begin.isMacroID() || !SM.isInMainFile(Begin) ||
+      RC.Target != SM.getMainFileID())
     return;
   std::optional<unsigned> End = statementEnd(
       Block, SM, RC.Ctx.getLangOpts(), SM.getBufferData(SM.getMainFileID()));

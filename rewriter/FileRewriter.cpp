@@ -711,6 +711,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   ModuleTables Tables;
   Tables.MainPath = GivenPath;
   Tables.Strict = Options.Strict;
+  Tables.OpenMP = Options.OpenMP;
   RewriteContext RC(Ctx, Edits, Tables);
   std::vector<FunctionMeta> Functions;
   for (auto [C, In] : HeaderLaunches)
@@ -973,7 +974,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // block, whose #line must stay last.
   if (RC.UsesAlgorithms || Cloner.usesAlgorithms())
     Edits.insert(Top, "#include <wgtrace/algorithms.h>\n");
-  if (UsesOpenMP)
+  if (UsesOpenMP || Tables.UsesOmpCritical)
     Edits.insert(Top, "#include <wgtrace/detail/openmp.h>\n");
   if (RC.UsesValarrays || Cloner.usesValarrays())
     Edits.insert(Top, "#include <wgtrace/detail/valarray.h>\n");

@@ -106,6 +106,12 @@ struct ModuleTables {
   /// not): the file then records with ordinary stores
   /// (WGTRACE_TEMPORAL_RECORDS).
   bool HasAtomics = false;
+  /// --openmp: critical sections are marked in every function the
+  /// rewriter instruments, not only in loops' bodies.
+  bool OpenMP = false;
+  /// Instrumented code has critical sections (<wgtrace/detail/openmp.h>
+  /// defines their macros).
+  bool UsesOmpCritical = false;
   /// The OpenMP critical sections whose blocks open them by name
   /// (WGTRACE_OMP_CRITICAL_SECTION), each once: the metadata names them.
   std::vector<std::string> CriticalSections;

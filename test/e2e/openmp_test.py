@@ -41,11 +41,11 @@ SOURCE = os.path.join(HERE, "openmp", "loops.cc")
 
 PASSING = ["vectors", "collapse", "reduction", "histogram", "region",
            "critical", "critical_same", "critical_calls", "jacobi", "bounds"]
-RACING = {"carried": ("loops.cc:111", "loops.cc:111"),
-          "shared": ("loops.cc:120", "loops.cc:120"),
+RACING = {"carried": ("loops.cc:112", "loops.cc:112"),
+          "shared": ("loops.cc:121", "loops.cc:121"),
           # Two critical sections of different names: each side named.
           "critical_names": ("critical(odd) ", "critical(even) ",
-                             "loops.cc:159", "loops.cc:162")}
+                             "loops.cc:160", "loops.cc:163")}
 
 
 def run(program, mode, threads, trace=None):
@@ -157,6 +157,6 @@ check(len(ids) == 91 and "6,12,0" in ids and "0,0,0" in ids,
       "collapse: the workgroup ids are not the 91 iterations")
 pids = {int(l.split("pid:")[1]) for l in workgroups}
 check(pids <= {0, 1, 2, 3}, "collapse: processors %s" % sorted(pids))
-check("omp for at " in dump.stdout and "loops.cc:47 in collapse" in dump.stdout,
+check("omp for at " in dump.stdout and "loops.cc:48 in collapse" in dump.stdout,
       "collapse: the site is not named after the loop's place")
 finish()

@@ -174,8 +174,9 @@ TEST(TraceModes, CompressedTracesHoldWhatPlainOnesHold) {
     unsigned Compressed = 0;
     for (const RawChunk &C : Raw.Chunks) {
       Compressed += C.Type == format::ChunkType::Compressed;
-      if (C.Type == format::ChunkType::DispatchRingBuffer)
+      if (C.Type == format::ChunkType::DispatchRingBuffer) {
         EXPECT_TRUE(C.RunRecord) << Mode << ": a plain ring chunk";
+      }
     }
     EXPECT_EQ(Raw.Runs.size(), 1u) << Mode;
     EXPECT_GT(Compressed, 0u) << Mode;

@@ -159,8 +159,9 @@ TEST(Cli, CacheOptions) {
   EXPECT_NE(R.Out.find("caches: D1 "), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("; LL "), std::string::npos) << R.Out;
   // sysfs files claim 4096 bytes and hold a few: read to their end.
-  if (std::ifstream("/sys/devices/system/cpu/cpu0/cache/index0/level"))
+  if (std::ifstream("/sys/devices/system/cpu/cpu0/cache/index0/level")) {
     EXPECT_EQ(R.Out.find("could not be read"), std::string::npos) << R.Out;
+  }
   R = view("cache --l1 32k,8,64 --l2 1m,16,64 --ll 8m,16,64 " + Path);
   EXPECT_EQ(R.Status, 0) << R.Err;
   EXPECT_NE(R.Out.find("caches: D1 32768 bytes, 8 ways, 64-byte lines (64 "

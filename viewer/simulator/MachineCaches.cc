@@ -184,11 +184,11 @@ chooseCacheLevels(const std::optional<std::string> &L1,
     return Error::success();
   };
   if (Error E = Given(L1, "l1", M.D1))
-    return std::move(E);
+    return E;
   if (Error E = Given(L2, "l2", M.L2))
-    return std::move(E);
+    return E;
   if (Error E = Given(LL, "ll", M.LL))
-    return std::move(E);
+    return E;
   // The machine's levels, or cachegrind's defaults: D1 and LL are always
   // known, so this only guards against a change of readMachineCaches().
   if (!M.D1 || !M.LL)

@@ -13,7 +13,8 @@
 //   critical   the same update inside `omp critical`
 //   critical_same   one total updated in two critical sections of one name
 //   critical_names  the same in sections of two names (a race)
-//   critical_calls  a critical section that calls a helper and push_back
+//   critical_calls  a critical section that calls a helper and push_back;
+//                   a helper with a critical section of its own
 //   bounds     bounds with side effects, evaluated as OpenMP does
 //   jacobi     a loop run 8 times, its buffers swapped, 3 iterations
 //              on a dynamic schedule
@@ -174,8 +175,18 @@ static void addAll(int *total, const std::vector<int> &x) {
     *total += v;
 }
 
+// A helper whose own critical section the iteration enters.
+static void keepIndex(std::vector<int> &kept, int i) {
+#pragma omp critical(kept)
+  kept.push_back(i);
+}
+
 static void critical_calls(int n) {
-  std::vector<int> x(300, 1), kept;
+  std::vector<int> x(300, 1), kept, indexes;
+  // Storage that never moves: a buffer one vector frees and the other
+  // allocates would be the same bytes written under two names.
+  kept.reserve(n);
+  indexes.reserve(n);
   int total = 0;
 #pragma omp parallel for
   for (int i = 0; i < n; ++i) {
@@ -184,8 +195,10 @@ static void critical_calls(int n) {
       addAll(&total, x);
       kept.push_back(i);
     }
+    keepIndex(indexes, i);
   }
-  std::printf("critical_calls %d %zu\n", total, kept.size());
+  std::printf("critical_calls %d %zu %zu\n", total, kept.size(),
+              indexes.size());
 }
 
 // A Jacobi step whose input and output swap between its executions, with
