@@ -28,7 +28,13 @@ class AccessCollector : public clang::RecursiveASTVisitor<AccessCollector> {
   using Base = clang::RecursiveASTVisitor<AccessCollector>;
 
 public:
-  explicit AccessCollector(RewriteContext &RC) : RC(RC), Model(RC.Ctx) {}
+  explicit AccessCollector(RewriteContext &RC)
+      : RC(RC), Model(RC.Ctx), OuterModel(RC.Model) {
+    RC.Model = &Model;
+  }
+  ~AccessCollector() { RC.Model = OuterModel; }
+  AccessCollector(const AccessCollector &) = delete;
+  AccessCollector &operator=(const AccessCollector &) = delete;
 
   /// Wraps the accesses of FD's body. For a template, FD is one
   /// instantiation: its expressions carry the pattern's source locations,
@@ -165,6 +171,8 @@ private:
 
   RewriteContext &RC;
   MemoryModel Model;
+  /// The model of the collector this one runs inside, if any.
+  const MemoryModel *OuterModel;
   /// Collecting an OpenMP loop's body.
   bool InOmpBody = false;
   /// The names of the `omp critical` constructs around the access being

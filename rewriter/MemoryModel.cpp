@@ -2,6 +2,8 @@
 
 #include "MemoryModel.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -43,6 +45,83 @@ bool MemoryModel::holdsPointers(QualType T) const {
     Holds = Holds || holdsPointers(F->getType());
   PointerCache[T.getTypePtr()] = Holds;
   return Holds;
+}
+
+/// Whether T is a standard container that keeps its elements in storage
+/// of its own on the heap, freed with it.
+static bool isOwningContainer(QualType T) {
+  const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  return llvm::StringSwitch<bool>(RD->getName())
+      .Cases("vector", "basic_string", "valarray", "deque", true)
+      .Default(false);
+}
+
+bool MemoryModel::isWorkgroupOwned(const Expr *E) const {
+  // Down to the container whose storage holds what E designates, through
+  // its element accessors and pointer arithmetic on what they return.
+  const Expr *X = E;
+  const Expr *Container = nullptr;
+  while (X && !Container) {
+    X = X->IgnoreParenImpCasts();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(X)) {
+      X = A->getBase();
+    } else if (const auto *U = dyn_cast<UnaryOperator>(X);
+               U &&
+               (U->getOpcode() == UO_Deref || U->isIncrementDecrementOp())) {
+      X = U->getSubExpr();
+    } else if (const auto *B = dyn_cast<BinaryOperator>(X);
+               B && B->isAdditiveOp()) {
+      X = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(X)) {
+      const OverloadedOperatorKind K = Op->getOperator();
+      if (K != OO_Subscript && K != OO_Star && K != OO_Arrow)
+        return false;
+      const Expr *Object = Op->getArg(0)->IgnoreParenImpCasts();
+      if (K == OO_Subscript && isOwningContainer(Object->getType()))
+        Container = Object;
+      else
+        X = Object; // an iterator's *it
+    } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(X)) {
+      const Expr *Object = Call->getImplicitObjectArgument();
+      const auto *Method = Call->getMethodDecl();
+      if (!Object || !Method || !Method->getIdentifier() ||
+          !isOwningContainer(Object->getType()))
+        return false;
+      if (!llvm::StringSwitch<bool>(Method->getName())
+               .Cases("data", "begin", "end", "rbegin", "rend", true)
+               .Cases("cbegin", "cend", "front", "back", "at", true)
+               .Cases("push_back", "emplace_back", "pop_back", true)
+               .Default(false))
+        return false;
+      Container = Object->IgnoreParenImpCasts();
+    } else if (isOwningContainer(X->getType()) && X->isGLValue()) {
+      Container = X; // a recorded call's range: the container itself
+    } else {
+      return false;
+    }
+  }
+  if (!Container)
+    return false;
+  // The container is a local by value, or a member (through `.`) of one.
+  const Expr *Root = Container;
+  while (const auto *M = dyn_cast<MemberExpr>(Root)) {
+    if (M->isArrow())
+      return false;
+    Root = M->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(Root);
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
+    return false;
+  // Declared in the function analysed (a lambda kernel's captures are the
+  // launcher's, one closure for every workgroup), and not shared by an
+  // OpenMP loop's iterations.
+  if (!Scope || !Scope->Encloses(VD->getDeclContext()) ||
+      Ref->refersToEnclosingVariableOrCapture())
+    return false;
+  return !(Omp && Omp->Shared.count(VD));
 }
 
 bool MemoryModel::pointerTargetIsMemory(const Expr *P) const {

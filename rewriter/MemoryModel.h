@@ -111,6 +111,15 @@ public:
   /// The same for what the pointer P points to.
   bool pointerMayBeKernelStack(const clang::Expr *P) const;
 
+  /// Whether the memory E designates (an element, or a range a recorded
+  /// library call touches) is owned by a container that is a local of the
+  /// function analysed, by value: `tmp[k]` for `std::vector<double> tmp`
+  /// declared in the kernel, a helper or an OpenMP loop's body (not one the
+  /// iterations share). Only the workgroup running the function can reach
+  /// that storage while the container lives; other workgroups' containers
+  /// may get the same addresses once it is freed, which is no race.
+  bool isWorkgroupOwned(const clang::Expr *E) const;
+
   /// Whether T is wgtrace::Workgroup (possibly cv-qualified or a reference
   /// to it): the workgroup argument is never recorded.
   static bool isWorkgroupType(clang::QualType T);

@@ -150,7 +150,10 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
       OS << "    {" << Quoted(A.File) << ", " << A.Line << ", " << A.Column
          << ", " << static_cast<unsigned>(A.Kind) << ", " << Quoted(A.Scope)
          << ", " << Quoted(A.Text)
-         << (A.Critical ? ", " + Quoted(*A.Critical) : std::string()) << "},\n";
+         << (A.Critical         ? ", " + Quoted(*A.Critical)
+             : A.WorkgroupOwned ? std::string(", nullptr")
+                                : std::string())
+         << (A.WorkgroupOwned ? ", true" : "") << "},\n";
     OS << "};\n";
   }
   if (!Tables.Untraced.empty()) {

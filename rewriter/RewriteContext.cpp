@@ -1,6 +1,7 @@
 //===- RewriteContext.cpp - State shared by the parts of one rewrite ------===//
 
 #include "RewriteContext.h"
+#include "MemoryModel.h"
 
 #include "clang/Basic/FileManager.h"
 #include "clang/Lex/Lexer.h"
@@ -191,6 +192,8 @@ void RewriteContext::addSite(std::pair<unsigned, unsigned> Range,
   Meta.Scope = Scope;
   Meta.Text =
       oneLine(SM.getBufferData(Target).slice(Shown.first, Shown.second));
+  const Expr *Accessed = Named ? Named : Edit.Named;
+  Meta.WorkgroupOwned = Model && Accessed && Model->isWorkgroupOwned(Accessed);
   Tables.AccessSites.push_back(std::move(Meta));
 }
 

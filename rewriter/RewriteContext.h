@@ -66,6 +66,9 @@ struct AccessSiteMeta {
   /// The name of the OpenMP critical section the access is in ("" for the
   /// unnamed one), when it is in one.
   std::optional<std::string> Critical;
+  /// The storage is owned by a container local to the function
+  /// (MemoryModel::isWorkgroupOwned): races leave it out.
+  bool WorkgroupOwned = false;
 };
 
 /// An access, or a whole kernel, the rewriter could not instrument
@@ -170,6 +173,8 @@ struct WrapOptions {
   const clang::Expr *Named = nullptr;
 };
 
+class MemoryModel;
+
 class RewriteContext {
 public:
   /// Edits go to Target (default: the main file); access sites and
@@ -193,6 +198,9 @@ public:
   /// The function whose body is being instrumented, as access sites and
   /// untraced accesses name it (their scope).
   std::string Scope;
+  /// What the collector instrumenting it knows of its memory (null: none):
+  /// a new access site records whether its storage is the workgroup's own.
+  const MemoryModel *Model = nullptr;
 
   /// Where an expression can be edited in the target file, as [begin, end)
   /// offsets: its own text, the text of the one macro argument it is

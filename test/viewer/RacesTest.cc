@@ -335,4 +335,30 @@ TEST(Races, TextAndJson) {
             "store");
 }
 
+// Two workgroups store to the same heap bytes through a local
+// std::vector each (one freed, the other allocated at its address): the
+// access site says the storage is the workgroup's own, and races leaves
+// it out; the same stores through a site that does not say so race.
+TEST(Races, WorkgroupOwnedStorageNeverRaces) {
+  auto Build = [](bool Owned) {
+    ExtensionSpec X;
+    X.AccessSites = {{"k.cc", 7, 5, 1, "omp for at k.cc:4 in f", "tmp[k]",
+                      std::nullopt, Owned}};
+    RingBuilder Ring(4096);
+    for (uint32_t W = 0; W < 2; ++W) {
+      Ring.workgroup(0, {W, 0, 0}, {2, 1, 1}, 0);
+      for (uint64_t K = 0; K < 4; ++K)
+        Ring.store((0x5000 + 8 * K) | format::accessSiteBits(1), 8);
+    }
+    TraceBuilder B;
+    B.metadata({{"omp for at k.cc:4 in f", {}, {}, {}}}, {0}, &X);
+    B.ring(Ring);
+    return B.bytes();
+  };
+  RaceResult Owned = races(Build(true));
+  EXPECT_EQ(Owned.Count, 0u) << Owned.Text;
+  RaceResult Shared = races(Build(false));
+  EXPECT_EQ(Shared.Count, 1u) << Shared.Text;
+}
+
 } // namespace

@@ -240,7 +240,8 @@ buildExtension(flatbuffers::FlatBufferBuilder &FBB, const ExtensionSpec &X) {
         FBB, &Where, fb::AccessKind(A.Kind), FBB.CreateString(A.Scope),
         FBB.CreateString(A.Text),
         A.Critical ? FBB.CreateString(*A.Critical)
-                   : flatbuffers::Offset<flatbuffers::String>()));
+                   : flatbuffers::Offset<flatbuffers::String>(),
+        A.WorkgroupOwned));
   }
   std::vector<flatbuffers::Offset<fb::UntracedAccessDef>> Untraced;
   for (const UntracedSpec &U : X.Untraced) {

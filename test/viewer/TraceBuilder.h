@@ -38,6 +38,7 @@ struct AccessSiteSpec {
   std::string Text;
   /// The OpenMP critical section the access is in ("" unnamed), if any.
   std::optional<std::string> Critical = std::nullopt;
+  bool WorkgroupOwned = false;
 };
 
 struct ParamSpec {

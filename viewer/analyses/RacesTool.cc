@@ -110,6 +110,12 @@ void RacesTool::recordOther(const Record &R) {
   }
   if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
     return;
+  // Storage of a container local to the function that made the access:
+  // the workgroup's own while it lives (a freed one's addresses may be
+  // another workgroup's next).
+  if (R.AccessSite && Meta && R.AccessSite <= Meta->AccessSites.size() &&
+      Meta->AccessSites[R.AccessSite - 1].WorkgroupOwned)
+    return;
   Interval I = accessRange(R.Memory.Address, R.Memory.Length);
   if (I.Lo == I.Hi)
     return; // a zero-length access touches no byte

@@ -108,9 +108,10 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
     M.HasAccessSites = true;
     M.AccessSites.reserve(Accesses->size());
     for (const fb::AccessSiteDef *A : *Accesses) {
-      M.AccessSites.push_back(
-          {place(A->location(), Files), static_cast<uint8_t>(A->kind()),
-           text(A->scope()), text(A->text()), std::nullopt});
+      M.AccessSites.push_back({place(A->location(), Files),
+                               static_cast<uint8_t>(A->kind()),
+                               text(A->scope()), text(A->text()), std::nullopt,
+                               A->workgroup_owned()});
       if (A->critical()) {
         std::string Name = text(A->critical());
         M.CriticalNames.try_emplace(format::criticalNameHash(Name), Name);

@@ -78,6 +78,9 @@ struct AccessSite {
   std::string Text;
   /// Inside an OpenMP critical section: its name ("" for the unnamed one).
   std::optional<std::string> Critical;
+  /// The storage is the workgroup's own (fb::AccessSiteDef.workgroup_owned):
+  /// races leave it out.
+  bool WorkgroupOwned = false;
 };
 
 /// An access the rewriter could not wrap (fb::UntracedAccessDef).

@@ -258,6 +258,8 @@ struct AccessSiteInfo {
   /// The OpenMP critical section the access is in ("" for the unnamed
   /// one), or null: written only for such accesses.
   const char *Critical = nullptr;
+  /// fb::AccessSiteDef.workgroup_owned.
+  bool WorkgroupOwned = false;
 };
 
 /// An access the rewriter could not wrap (fb::UntracedAccessDef).
