@@ -95,7 +95,7 @@ public:
 
 private:
   /// What storage an lvalue or a pointer is part of.
-  enum class Root {
+  enum class Root : uint8_t {
     /// The object's own storage: a field reached from `this` (`n_`,
     /// `this->v_[i]` of a member array, `pos_.x`, a member std::array's
     /// element), not what a field points to.

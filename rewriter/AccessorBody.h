@@ -25,12 +25,14 @@
 
 #include "clang/AST/Decl.h"
 
+#include <cstdint>
+
 namespace wgtrace {
 namespace rewriter {
 
 /// What the body of an accessor touches besides the object's own storage,
 /// its locals and its by-value parameters.
-enum class BeyondObject {
+enum class BeyondObject : uint8_t {
   /// Nothing: it only names memory.
   Nothing,
   /// Only what its reference and pointer parameters designate (`o.x` of a

@@ -138,7 +138,7 @@ bool isProjectWork(const FunctionDecl *Callee,
 const FunctionDecl *written(const FunctionDecl *FD);
 
 /// What a function is to the kernels that call it, as a class's accessor.
-enum class AccessorRole {
+enum class AccessorRole : uint8_t {
   /// No accessor by its form: a helper if it is one otherwise.
   None,
   /// An accessor or bookkeeping that only names memory: not a helper.
@@ -340,6 +340,7 @@ private:
       const Expr *Call;
     };
     std::vector<Callee> Callees;
+    Callees.reserve(Calls.Calls.size() + Calls.Constructions.size());
     for (const CallExpr *Call : Calls.Calls)
       Callees.push_back(
           {Call->getBeginLoc(), Callees.size(), Call->getDirectCallee(), Call});

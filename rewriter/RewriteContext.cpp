@@ -178,6 +178,7 @@ void RewriteContext::addSite(std::pair<unsigned, unsigned> Range,
                              ModuleTables::SiteEdit Edit) {
   Tables.SiteIndex[{Target.getHashValue(), Range.first, Range.second, Kind}] =
       Site;
+  const Expr *Accessed = Named ? Named : Edit.Named;
   Tables.SiteEdits.push_back(std::move(Edit));
   std::pair<unsigned, unsigned> Shown = Range;
   bool InMacro = false;
@@ -185,6 +186,7 @@ void RewriteContext::addSite(std::pair<unsigned, unsigned> Range,
     if (auto NamedRange = editRange(Named->getSourceRange(), InMacro))
       Shown = *NamedRange;
   AccessSiteMeta Meta;
+  Meta.WorkgroupOwned = Model && Accessed && Model->isWorkgroupOwned(Accessed);
   Meta.File = pathOf(Target);
   Meta.Line = SM.getLineNumber(Target, Shown.first);
   Meta.Column = SM.getColumnNumber(Target, Shown.first);
@@ -192,8 +194,6 @@ void RewriteContext::addSite(std::pair<unsigned, unsigned> Range,
   Meta.Scope = Scope;
   Meta.Text =
       oneLine(SM.getBufferData(Target).slice(Shown.first, Shown.second));
-  const Expr *Accessed = Named ? Named : Edit.Named;
-  Meta.WorkgroupOwned = Model && Accessed && Model->isWorkgroupOwned(Accessed);
   Tables.AccessSites.push_back(std::move(Meta));
 }
 

@@ -9,7 +9,9 @@
 #include "wgtrace/instrument.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <iterator>
 
 namespace wgtrace::detail {
 
@@ -158,7 +160,8 @@ void leaveOmpCriticalSection(uint64_t Name) noexcept {
        --I) {
     const runtime::BufferValue &V = TR.BufferValues[I - 1];
     if (V.Type == format::ValueType::CriticalSection && V.Bits == Name) {
-      TR.BufferValues.erase(TR.BufferValues.begin() + (I - 1));
+      TR.BufferValues.erase(std::next(TR.BufferValues.begin(),
+                                      static_cast<std::ptrdiff_t>(I - 1)));
       return;
     }
   }
