@@ -150,10 +150,8 @@ void recordBufferValue(format::ValueType Type, uint8_t Ordinal,
 }
 
 void leaveOmpCriticalSection(uint64_t Name) noexcept {
+  recordValueBits(format::ValueType::CriticalSection, 0, Name);
   ThreadRing &TR = ThreadRing::from(*ThreadStateTLS.Current);
-  uint8_t *Record = TR.reserve(format::kValueRecordSize);
-  format::encodeValue(Record, format::ValueType::CriticalSection, 0, TR.key(),
-                      Name);
   // The section is no longer entered by the copies of the record: its
   // enter is the last one of that name among the workgroup's values.
   for (size_t I = TR.BufferValues.size(); I > TR.Current.BufferValuesBegin;
