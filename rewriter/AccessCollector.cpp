@@ -136,10 +136,10 @@ void AccessCollector::openCriticalSection(const OMPCriticalDirective *C,
       Block, SM, RC.Ctx.getLangOpts(), SM.getBufferData(SM.getMainFileID()));
   if (!End)
     return;
-  RC.Edits.insert(SM.getFileOffset(Begin), "{" + Open + " ");
-  // Not " }", which other blocks ending here close with: one insert each.
-  RC.Edits.insert(*End, "} ");
-  Named();
+  // Stackable: another statement-level edit may wrap the same statement.
+  if (RC.Edits.wrap(SM.getFileOffset(Begin), *End, "{" + Open + " ", " }",
+                    /*Stackable=*/true))
+    Named();
 }
 
 bool AccessCollector::traverseOmpAtomic(OMPAtomicDirective *A) {

@@ -36,7 +36,7 @@ void sections(const double *x, double *total, std::vector<double> &kept,
   }
 }
 // CHECK: #pragma omp critical(sum)
-// CHECK-NEXT: { WGTRACE_OMP_CRITICAL_SECTION(0x82719E195D0FC4A8ull); add(WGTRACE_OMP_CRITICAL_LOAD_AT({{[0-9]+}}, 0x82719E195D0FC4A8ull, total), v);} 
+// CHECK-NEXT: { WGTRACE_OMP_CRITICAL_SECTION(0x82719E195D0FC4A8ull); add(WGTRACE_OMP_CRITICAL_LOAD_AT({{[0-9]+}}, 0x82719E195D0FC4A8ull, total), v); }
 // CHECK-NEXT: #pragma omp critical
 // CHECK-NEXT: { WGTRACE_OMP_CRITICAL_SECTION(0xCBF29CE484222325ull);
 // CHECK-NEXT: ::wgtrace::detail::recorded::vector<'-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}), kept).push_back(v);
@@ -53,7 +53,7 @@ static void keep(std::vector<double> &kept, double v) {
   kept.push_back(v);
 }
 // CHECK: #pragma omp critical(kept)
-// CHECK-NEXT: { WGTRACE_OMP_CRITICAL_SECTION(0x{{[0-9A-F]+}}ull); ::wgtrace::detail::recorded::vector<'-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}), kept).push_back(v);} 
+// CHECK-NEXT: { WGTRACE_OMP_CRITICAL_SECTION(0x{{[0-9A-F]+}}ull); ::wgtrace::detail::recorded::vector<'-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}), kept).push_back(v); }
 // PLAIN: #pragma omp critical(kept)
 // PLAIN-NEXT: kept.push_back(v);
 
