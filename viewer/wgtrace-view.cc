@@ -228,10 +228,11 @@ cl::opt<std::string> SortColumn(
     cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(DiffCmd),
     cl::sub(AnnotateCmd), cl::cat(ViewCategory));
 cl::opt<uint64_t> TopRows("top",
-                          cl::desc("Only the first N rows of each table "
-                                   "(annotate: the N hottest lines of each "
-                                   "kernel; totals stay those of all rows; "
-                                   "default: all)"),
+                          cl::desc("Only the first N rows of each table, "
+                                   "saying how many it left out (annotate: "
+                                   "the N hottest lines of each kernel; "
+                                   "totals stay those of all rows; default: "
+                                   "all)"),
                           cl::value_desc("N"), cl::sub(SummaryCmd),
                           cl::sub(CacheCmd), cl::sub(RacesCmd),
                           cl::sub(FootprintCmd), cl::sub(DiffCmd),

@@ -396,6 +396,21 @@ TEST(Annotate, ContextAndOrder) {
   EXPECT_NE(Top.Text.find("-- line 4 ---"), std::string::npos) << Top.Text;
   EXPECT_EQ(Top.Text.find("-- line 8 ---"), std::string::npos);
   EXPECT_EQ(Top.Text.find("-- line 3 ---"), std::string::npos);
+  // ... and the listing says how many it left out (lines 3 and 8), in text
+  // and in JSON.
+  EXPECT_NE(Top.Text.find("\n... 2 more lines with accesses not shown "
+                          "(--top)\n"),
+            std::string::npos)
+      << Top.Text;
+  AnnotateRun TopJson = run(handTrace(File), O, /*Json=*/true);
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(TopJson.Text);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object &Scale =
+      *(*V->getAsObject()->getArray("kernels"))[0].getAsObject();
+  EXPECT_EQ(Scale.getObject("omitted")->getInteger("lines"), 2);
+  EXPECT_EQ(Scale.getArray("lines")->size(), 3u);
+  EXPECT_EQ(run(handTrace(File), options(0)).Text.find("more lines with"),
+            std::string::npos);
 }
 
 TEST(Annotate, JsonFields) {

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -169,6 +170,83 @@ TEST(Sort, DiffPutsTheLargestChangeFirst) {
   R = view("diff --sort accesses --top 1 " + Before + " " + After);
   EXPECT_NE(R.Out.find("1: simple_mul"), std::string::npos) << R.Out;
   EXPECT_EQ(R.Out.find("0: simple_mul"), std::string::npos) << R.Out;
+}
+
+// --top says, under each table it cut, how many rows it left out, and in
+// JSON the same counts, per table, in `omitted` (0 for a table not cut),
+// as races says so of the groups --limit and --top leave out.
+TEST(Sort, TopSaysHowManyRowsItLeftOut) {
+  // Site 0 runs 2 workgroups, site 1 runs 5, all of kernel simple_mul.
+  std::string Path = racingLaunches(5);
+  auto Omitted = [](const std::string &Out) {
+    std::map<std::string, int64_t> Counts;
+    const llvm::json::Object Report = parseObject(Out);
+    for (const auto &[Table, N] : *Report.getObject("omitted"))
+      Counts[Table.str()] = *N.getAsInteger();
+    return Counts;
+  };
+  using Counts = std::map<std::string, int64_t>;
+  const std::string Levels = " --l1 32k,8,64 --l2 256k,8,64 --ll 8m,16,64 ";
+
+  // Per site's workgroups: 1 of site 0's and 4 of site 1's.
+  ViewRun R = view("summary --top 1 " + Path);
+  ASSERT_EQ(R.Status, 0) << R.Err;
+  size_t Site0 = R.Out.find("  ... 1 more workgroups not shown (--top)\n");
+  size_t Site1 = R.Out.find("  ... 4 more workgroups not shown (--top)\n");
+  EXPECT_NE(Site0, std::string::npos) << R.Out;
+  EXPECT_LT(Site0, Site1) << R.Out;
+  R = view("summary --json --top 1 " + Path);
+  EXPECT_EQ(
+      Omitted(R.Out),
+      (Counts{{"groups", 0}, {"kernels", 0}, {"sites", 0}, {"workgroups", 5}}));
+  // Nothing left out: no line, every count 0.
+  R = view("summary --top 5 --by site " + Path);
+  EXPECT_EQ(R.Out.find("more"), std::string::npos) << R.Out;
+  R = view("summary --top 1 --by site " + Path);
+  EXPECT_NE(R.Out.find("  ... 1 more sites not shown (--top)\n"),
+            std::string::npos)
+      << R.Out;
+  R = view("summary --json --top 1 --by site " + Path);
+  EXPECT_EQ(Omitted(R.Out)["sites"], 1);
+
+  R = view("cache --top 2" + Levels + Path);
+  ASSERT_EQ(R.Status, 0) << R.Err;
+  EXPECT_NE(R.Out.find("  ... 3 more workgroups not shown (--top)\n"),
+            std::string::npos)
+      << R.Out;
+  R = view("cache --json --top 2" + Levels + Path);
+  EXPECT_EQ(Omitted(R.Out), (Counts{{"groups", 0}, {"workgroups", 3}}));
+  R = view("cache --top 1 --by site" + Levels + Path);
+  EXPECT_NE(R.Out.find("  ... 1 more sites not shown (--top)\n"),
+            std::string::npos)
+      << R.Out;
+  R = view("cache --json --top 1 --by site" + Levels + Path);
+  EXPECT_EQ(Omitted(R.Out), (Counts{{"groups", 1}, {"workgroups", 0}}));
+
+  R = view("footprint --top 3 " + Path);
+  ASSERT_EQ(R.Status, 0) << R.Err;
+  EXPECT_NE(R.Out.find("\n... 4 more workgroups not shown (--top)\n"),
+            std::string::npos)
+      << R.Out;
+  R = view("footprint --json --top 3 " + Path);
+  EXPECT_EQ(Omitted(R.Out), (Counts{{"workgroups", 4}}));
+
+  R = view("races --json --top 1 " + Path);
+  EXPECT_EQ(Omitted(R.Out), (Counts{{"listed", 1}}));
+  R = view("races --json " + Path);
+  EXPECT_EQ(Omitted(R.Out), (Counts{{"listed", 0}}));
+
+  std::string Before = twoSites("omitted-before.bin", 1);
+  std::string After = twoSites("omitted-after.bin", 5);
+  R = view("diff --top 1 " + Before + " " + After);
+  ASSERT_EQ(R.Status, 0) << R.Err;
+  EXPECT_NE(R.Out.find("  ... 1 more sites not shown (--top)\n"),
+            std::string::npos)
+      << R.Out;
+  R = view("diff --json --top 1 " + Before + " " + After);
+  Counts Diff = Omitted(R.Out);
+  EXPECT_EQ(Diff["sites"], 1);
+  EXPECT_EQ(Diff["kernels"], 0);
 }
 
 // Every table report refuses a column it does not have, naming the ones

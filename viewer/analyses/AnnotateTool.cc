@@ -325,6 +325,16 @@ chunksOf(const AnnotateTool::Kernel &K, const AnnotateTool::Options &Opts,
   return Chunks;
 }
 
+/// The lines with accesses of kernel \p K that --top leaves out of its
+/// listing.
+static uint64_t linesLeftOut(const AnnotateTool::Kernel &K,
+                             const AnnotateTool::Options &Opts) {
+  uint64_t Known = 0;
+  for (const AnnotateTool::LineRow &L : K.Lines)
+    Known += L.Where.known();
+  return Opts.Order.Top && Known > Opts.Order.Top ? Known - Opts.Order.Top : 0;
+}
+
 /// 1234567 -> "1,234,567", as cg_annotate prints counts.
 static std::string grouped(uint64_t N) {
   std::string Digits = std::to_string(N);
@@ -468,6 +478,8 @@ void AnnotateTool::printText() {
         OS << Row(Counted ? &Counted->C : nullptr, Shown);
       }
     }
+    if (uint64_t Left = linesLeftOut(K, Opts))
+      OS << "\n" << omittedText(Left, "lines with accesses", 0);
     if (!K.Lines.empty() && !K.Lines.back().Where.known()) {
       OS << "\n";
       OS << Row(&K.Lines.back().C, "(accesses with no source line)");
@@ -505,6 +517,8 @@ void AnnotateTool::printJson() {
       O["accesses"] = json::Array(L.Texts);
       LinesJ.push_back(std::move(O));
     }
+    OmittedRows Omitted{"lines"};
+    Omitted.add("lines", linesLeftOut(K, Opts));
     json::Array ChunksJ;
     for (const ListingChunk &C : chunksOf(K, Opts, Heat)) {
       const SourceText *Text = source(C.File);
@@ -523,7 +537,8 @@ void AnnotateTool::printJson() {
                                     {"totals", CountsJ(K.Totals)},
                                     {"lines", std::move(LinesJ)},
                                     {"no_line", std::move(NoLine)},
-                                    {"chunks", std::move(ChunksJ)}});
+                                    {"chunks", std::move(ChunksJ)},
+                                    {"omitted", Omitted.json()}});
   }
   json::Array FilesJ;
   for (const auto &[File, Text] : Sources)

@@ -102,7 +102,9 @@ void CacheTool::finish() {
             });
   if (Order.active()) {
     auto Of = [this](const Counts &C) { return column(C, Order.Column); };
-    Order.apply(GroupRows, [&](const GroupCounts &G) { return Of(G.C); });
+    Omitted.add("groups", Order.apply(GroupRows, [&](const GroupCounts &G) {
+      return Of(G.C);
+    }));
     // Workgroups are listed per site: sorted and cut within each site,
     // sites in the order they first appear.
     std::map<uint32_t, uint32_t> SiteRank;
@@ -113,7 +115,13 @@ void CacheTool::finish() {
       PerSite[SiteRank[W.Site]].push_back(std::move(W));
     std::vector<Workgroup> Kept;
     for (std::vector<Workgroup> &Site : PerSite) {
-      Order.apply(Site, [&](const Workgroup &W) { return Of(W.C); });
+      const uint32_t SiteId = Site.front().Site;
+      const uint64_t Left =
+          Order.apply(Site, [&](const Workgroup &W) { return Of(W.C); });
+      OmittedPerSite[SiteId] = Left;
+      // Listed with --by workgroup only.
+      if (Grouping.by() == GroupBy::Workgroup)
+        Omitted.add("workgroups", Left);
       Kept.insert(Kept.end(), std::make_move_iterator(Site.begin()),
                   std::make_move_iterator(Site.end()));
     }
@@ -218,6 +226,9 @@ void CacheTool::printText() {
         Texts += (Texts.empty() ? "  " : ", ") + T;
       OS << fmt::format("  {:<25} {}{}\n", G.Label, CountCells(G.C), Texts);
     }
+    OS << omittedText(Omitted.count("groups"), Grouping.by() == GroupBy::Line
+                                                   ? std::string("lines")
+                                                   : std::string(Name) + "s");
   }
   if (Grouping.by() == GroupBy::Workgroup)
     OS << fmt::format("  {:<20} {:>4} {}\n", "workgroup", "pid", CountHeads);
@@ -227,6 +238,8 @@ void CacheTool::printText() {
     if (Grouping.by() != GroupBy::Workgroup)
       break;
     if (W.Site != Site) {
+      if (Site != UINT32_MAX)
+        OS << omittedText(OmittedPerSite[Site], "workgroups");
       Site = W.Site;
       OS << fmt::format("dispatch site {}: {}\n", W.Site, W.Function);
     }
@@ -235,6 +248,8 @@ void CacheTool::printText() {
                       CountCells(W.C));
     Marked += W.BeginningLost;
   }
+  if (Grouping.by() == GroupBy::Workgroup && Site != UINT32_MAX)
+    OS << omittedText(OmittedPerSite[Site], "workgroups");
   if (Grouping.by() == GroupBy::Workgroup)
     OS << fmt::format("  {:<20} {:>4} {}\n", "total", "", CountCells(Totals));
   else
@@ -304,18 +319,14 @@ void CacheTool::printJson() {
       Hist.push_back(
           json::Object{{"min", Lo}, {"max", Hi}, {"count", Histogram[B]}});
     }
-  json::Value Root = json::Object{{"schema", "wgtrace-cache/2"},
-                                  {"levels", std::move(LevelsJ)},
-                                  {"cold_per_workgroup", Cold},
-                                  {"note", Note},
-                                  {"by", groupByName(Grouping.by())},
-                                  {"groups", std::move(GroupsJ)},
-                                  {"workgroups", std::move(WGs)},
-                                  {"totals", CountsJ(Totals)},
-                                  {"reuse_distance", std::move(Hist)},
-                                  {"first_use", Reuse.firstUses()},
-                                  {"run", runJson(Census)},
-                                  {"loss", censusJson(Census)}};
+  json::Value Root = json::Object{
+      {"schema", "wgtrace-cache/2"},       {"levels", std::move(LevelsJ)},
+      {"cold_per_workgroup", Cold},        {"note", Note},
+      {"by", groupByName(Grouping.by())},  {"groups", std::move(GroupsJ)},
+      {"workgroups", std::move(WGs)},      {"totals", CountsJ(Totals)},
+      {"reuse_distance", std::move(Hist)}, {"first_use", Reuse.firstUses()},
+      {"omitted", Omitted.json()},         {"run", runJson(Census)},
+      {"loss", censusJson(Census)}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -27,6 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,9 @@ private:
   std::vector<Counts> Groups;
   std::vector<GroupCounts> GroupRows;
   RowOrder Order;
+  OmittedRows Omitted{"groups", "workgroups"};
+  /// Per dispatch site, the workgroups --top left out of its rows.
+  std::map<uint32_t, uint64_t> OmittedPerSite;
 };
 
 } // namespace wgtrace::viewer

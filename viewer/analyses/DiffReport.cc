@@ -72,7 +72,8 @@ uint64_t Measures::*measureField(StringRef Column) {
 /// size of the change of the --sort column (largest first) and cut to
 /// --top.
 std::vector<DiffRow> diffRows(ProfileTool::Dimension D, const DiffSide &Before,
-                              const DiffSide &After, const RowOrder &Order) {
+                              const DiffSide &After, const RowOrder &Order,
+                              OmittedRows &Omitted) {
   const auto &MB = Before.Profile->measures(D);
   const auto &MA = After.Profile->measures(D);
   std::set<std::string> Keys;
@@ -95,10 +96,10 @@ std::vector<DiffRow> diffRows(ProfileTool::Dimension D, const DiffSide &Before,
     Rows.push_back(std::move(R));
   }
   uint64_t Measures::*Field = measureField(Order.Column);
-  Order.apply(Rows, [Field](const DiffRow &R) {
+  Omitted.add(kSectionNames[D], Order.apply(Rows, [Field](const DiffRow &R) {
     uint64_t X = R.B.*Field, Y = R.A.*Field;
     return X > Y ? X - Y : Y - X;
-  });
+  }));
   return Rows;
 }
 
@@ -114,6 +115,8 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
                const DiffSide &Before, const DiffSide &After,
                const RowOrder &Order) {
   using Dimension = ProfileTool::Dimension;
+  OmittedRows Omitted{kSectionNames[0], kSectionNames[1], kSectionNames[2],
+                      kSectionNames[3]};
   if (Json) {
     json::Object Root{{"schema", "wgtrace-diff/1"},
                       {"before", Before.Path},
@@ -123,7 +126,8 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
                                              {"ways", G.Ways}}}};
     for (unsigned D = 0; D < ProfileTool::Dimensions; ++D) {
       json::Array Rows;
-      for (const DiffRow &R : diffRows(Dimension(D), Before, After, Order))
+      for (const DiffRow &R :
+           diffRows(Dimension(D), Before, After, Order, Omitted))
         Rows.push_back(json::Object{{kKeyNames[D], R.Key},
                                     {"before", measuresJson(R.B)},
                                     {"after", measuresJson(R.A)},
@@ -134,6 +138,7 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
                                {"after", runJson(After.Census)}};
     Root["loss"] = json::Object{{"before", censusJson(Before.Census)},
                                 {"after", censusJson(After.Census)}};
+    Root["omitted"] = Omitted.json();
     OS << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
     return;
   }
@@ -150,7 +155,8 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
         OS << (S == &Before ? "before " : "after  ") << Line << "\n";
     }
   for (unsigned D = 0; D < ProfileTool::Dimensions; ++D) {
-    std::vector<DiffRow> Rows = diffRows(Dimension(D), Before, After, Order);
+    std::vector<DiffRow> Rows =
+        diffRows(Dimension(D), Before, After, Order, Omitted);
     if (Rows.empty())
       continue;
     OS << fmt::format("\n{}\n  {:<24} {:<28} {:<30} {:<26} {:<26} {}\n",
@@ -168,6 +174,7 @@ void printDiff(raw_ostream &OS, bool Json, const CacheGeometry &G,
                         change(B.Bytes, A.Bytes), change(B.Lines, A.Lines),
                         change(B.Misses, A.Misses), change(B.Races, A.Races));
     }
+    OS << omittedText(Omitted.count(kSectionNames[D]), kSectionNames[D]);
   }
   for (const DiffSide *S : {&Before, &After}) {
     std::string Text = censusText(S->Census);

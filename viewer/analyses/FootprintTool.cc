@@ -185,7 +185,9 @@ void FootprintTool::finish() {
       Order.Column == "store_bytes" ? &Workgroup::StoreBytes
       : Order.Column == "accesses"  ? &Workgroup::Accesses
                                     : &Workgroup::LoadBytes;
-  Order.apply(Workgroups, [Field](const Workgroup &W) { return W.*Field; });
+  Omitted.add("workgroups",
+              Order.apply(Workgroups,
+                          [Field](const Workgroup &W) { return W.*Field; }));
   if (Json)
     printJson();
   else
@@ -259,6 +261,8 @@ void FootprintTool::printText() {
                         S.Pattern.count(), S.Pattern.count() == 1 ? "" : "es",
                         S.Pattern.first(), S.Pattern.describe());
   }
+  if (Omitted.count("workgroups"))
+    OS << "\n" << omittedText(Omitted.count("workgroups"), "workgroups", 0);
   OS << censusText(Census);
 }
 
@@ -325,7 +329,8 @@ void FootprintTool::printJson() {
   json::Value Root = json::Object{
       {"schema", "wgtrace-footprint/1"}, {"buffer_gap", BufferGap},
       {"run", runJson(Census)},          {"loss", censusJson(Census)},
-      {"buffers", std::move(BuffersJ)},  {"workgroups", std::move(WGs)}};
+      {"buffers", std::move(BuffersJ)},  {"workgroups", std::move(WGs)},
+      {"omitted", Omitted.json()}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -115,6 +115,7 @@ private:
   llvm::raw_ostream &OS;
   bool Json;
   RowOrder Order;
+  OmittedRows Omitted{"workgroups"};
   unsigned Pass = 0;
   const Metadata *Meta = nullptr;
   /// Pass 1: every accessed byte in no parameter, merged across gaps up to

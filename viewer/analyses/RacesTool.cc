@@ -426,9 +426,9 @@ void RacesTool::printText() {
                       Rc.AccessB.Hi - Rc.AccessB.Lo);
   }
   if (GroupCount > Races.size())
-    OS << fmt::format("\n... {} more groups of racing accesses not shown "
-                      "(--limit, --top)\n",
-                      GroupCount - Races.size());
+    OS << "\n"
+       << omittedText(GroupCount - Races.size(), "groups of racing accesses",
+                      /*Indent=*/0, "--limit, --top");
   OS << censusText(Census);
 }
 
@@ -481,11 +481,13 @@ void RacesTool::printJson() {
     }
     List.push_back(std::move(O));
   }
+  OmittedRows Omitted{"listed"};
+  Omitted.add("listed", GroupCount - Races.size());
   json::Value Root = json::Object{
       {"schema", "wgtrace-races/1"}, {"races", RaceCount},
       {"groups", GroupCount},        {"launches", uint64_t(Launches.size())},
       {"run", runJson(Census)},      {"loss", censusJson(Census)},
-      {"listed", std::move(List)}};
+      {"listed", std::move(List)},   {"omitted", Omitted.json()}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -148,12 +148,20 @@ void SummaryTool::finish() {
   if (Order.active()) {
     uint64_t AccessCounts::*Field = accessCountField(Order.Column);
     auto Of = [Field](const AccessCounts &C) { return Field ? C.*Field : 0; };
-    for (SiteSummary &S : Sites)
-      Order.apply(S.Workgroups,
-                  [&](const WorkgroupSummary &W) { return Of(W.Counts); });
+    for (SiteSummary &S : Sites) {
+      S.OmittedWorkgroups =
+          Order.apply(S.Workgroups,
+                      [&](const WorkgroupSummary &W) { return Of(W.Counts); });
+      Omitted.add("workgroups", S.OmittedWorkgroups);
+    }
     if (Grouping.by() == GroupBy::Site)
-      Order.apply(Sites, [&](const SiteSummary &S) { return Of(S.Totals); });
-    Order.apply(GroupRows, [&](const GroupSummary &G) { return Of(G.Counts); });
+      Omitted.add("sites", Order.apply(Sites, [&](const SiteSummary &S) {
+        return Of(S.Totals);
+      }));
+    Omitted.add("groups", Order.apply(GroupRows, [&](const GroupSummary &G) {
+      return Of(G.Counts);
+    }));
+    Omitted.add("kernels", Kernels.size() - kernelRows().size());
   }
   if (Json)
     printJson();
@@ -203,6 +211,7 @@ void SummaryTool::printText() {
                         C.Loads, C.Stores, C.Atomics, C.LoadBytes, C.StoreBytes,
                         C.Lines, C.Values, C.Prints);
     }
+    OS << omittedText(Omitted.count("sites"), "sites");
     OS << "\n";
   } else if (Grouping.by() == GroupBy::Workgroup) {
     for (const SiteSummary &S : Sites) {
@@ -215,6 +224,7 @@ void SummaryTool::printText() {
                   std::to_string(W.ProcessorId));
         Marked += W.BeginningLost;
       }
+      OS << omittedText(S.OmittedWorkgroups, "workgroups");
       OS << row("total", S.Totals, "");
       OS << beginningLostNote(Marked);
       OS << "\n";
@@ -237,6 +247,7 @@ void SummaryTool::printText() {
                       Name, NameWidth, C.Workgroups, C.Loads, C.Stores,
                       C.Atomics, C.LoadBytes, C.StoreBytes, C.Lines, C.Values,
                       C.Prints);
+  OS << omittedText(Omitted.count("kernels"), "kernels");
   OS << censusText(Census, /*AllSites=*/true);
 }
 
@@ -257,6 +268,8 @@ void SummaryTool::printGroupsText() {
                       G.Label, C.Loads, C.Stores, C.Atomics, C.LoadBytes,
                       C.StoreBytes, C.Lines, Texts);
   }
+  OS << omittedText(Omitted.count("groups"),
+                    Grouping.by() == GroupBy::Line ? "lines" : "buffers");
   OS << "\n";
 }
 
@@ -302,11 +315,11 @@ void SummaryTool::printJson() {
   for (const auto &[Name, C] : kernelRows())
     KernelsJ[Name] = toJson(C);
   json::Value Root = json::Object{
-      {"schema", "wgtrace-summary/1"}, {"line_size", uint64_t(1) << LineShift},
-      {"lost_bytes", lostBytes()},     {"run", runJson(Census)},
-      {"loss", censusJson(Census)},    {"by", groupByName(Grouping.by())},
-      {"groups", std::move(GroupsJ)},  {"sites", std::move(SitesJ)},
-      {"kernels", std::move(KernelsJ)}};
+      {"schema", "wgtrace-summary/1"},  {"line_size", uint64_t(1) << LineShift},
+      {"lost_bytes", lostBytes()},      {"run", runJson(Census)},
+      {"loss", censusJson(Census)},     {"by", groupByName(Grouping.by())},
+      {"groups", std::move(GroupsJ)},   {"sites", std::move(SitesJ)},
+      {"kernels", std::move(KernelsJ)}, {"omitted", Omitted.json()}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

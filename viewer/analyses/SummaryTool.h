@@ -53,6 +53,8 @@ public:
     std::string Function;
     std::vector<WorkgroupSummary> Workgroups;
     AccessCounts Totals;
+    /// Workgroups --top left out of Workgroups.
+    uint64_t OmittedWorkgroups = 0;
   };
   /// Results, available after finish(): sites in order of first appearance
   /// and per-kernel totals by function name.
@@ -113,6 +115,7 @@ private:
   std::vector<Group> Groups;
   std::vector<GroupSummary> GroupRows;
   RowOrder Order;
+  OmittedRows Omitted{"groups", "sites", "workgroups", "kernels"};
   /// Kernels() in the order and number the report prints them.
   std::vector<std::pair<std::string, AccessCounts>> kernelRows() const;
 };
