@@ -198,7 +198,7 @@ cl::opt<bool> ToIree("iree",
 cl::opt<unsigned> LineSize("line-size",
                            cl::desc("Cache line size in bytes, a power of "
                                     "two (default: 64)"),
-                           cl::init(64), cl::sub(SummaryCmd), cl::sub(DiffCmd),
+                           cl::init(64), cl::sub(SummaryCmd),
                            cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
@@ -221,7 +221,8 @@ cl::opt<std::string> SortColumn(
              "LLmw; races: pairs, write_write_pairs, "
              "read_write_pairs, overlap_bytes; footprint: load_bytes, "
              "store_bytes, accesses; diff: the largest change of "
-             "accesses, bytes, lines, misses or races; annotate: accesses, "
+             "accesses, bytes, lines, each level's D1mr, D1mw, L2mr, L2mw, "
+             "LLmr, LLmw, or races; annotate: accesses, "
              "loads, stores, bytes, lines, and per level D1mr, D1mw, L2mr, "
              "L2mw, LLmr, LLmw)"),
     cl::value_desc("column"), cl::sub(SummaryCmd), cl::sub(CacheCmd),
@@ -245,26 +246,10 @@ cl::opt<uint64_t> RacesLimit("limit",
                              cl::init(100), cl::sub(RacesCmd),
                              cl::cat(ViewCategory));
 
-// diff's one cache level.
-cl::opt<std::string> DiffLevel("level",
-                               cl::desc("Preset: l1 (32 KiB, 8 ways) or l2 "
-                                        "(1 MiB, 16 ways), 64-byte lines "
-                                        "(default: l1)"),
-                               cl::init("l1"), cl::sub(DiffCmd),
-                               cl::cat(ViewCategory));
-cl::opt<std::string> CacheSize("cache-size",
-                               cl::desc("Cache size: bytes, or with a k/kib, "
-                                        "m/mib or g/gib suffix (default: the "
-                                        "level's)"),
-                               cl::sub(DiffCmd), cl::cat(ViewCategory));
-cl::opt<unsigned> CacheWays("ways",
-                            cl::desc("Associativity (default: the level's)"),
-                            cl::sub(DiffCmd), cl::cat(ViewCategory));
-
 // The reports that model the cache hierarchy (D1, L2, LL, each the
-// machine's unless given): cache and annotate take its options, registered
-// once for both, so that they parse, default and refuse alike.
-cl::SubCommandGroup HierarchyCmds({&CacheCmd, &AnnotateCmd});
+// machine's unless given): cache, annotate and diff take its options,
+// registered once for all, so that they parse, default and refuse alike.
+cl::SubCommandGroup HierarchyCmds({&CacheCmd, &AnnotateCmd, &DiffCmd});
 cl::opt<std::string> L1Spec("l1",
                             cl::desc("The first level (D1): SIZE,WAYS,LINE, "
                                      "e.g. 32k,8,64 (default: the machine's "
@@ -284,7 +269,7 @@ cl::opt<std::string> LLSpec("ll",
                                      "as cachegrind's LL)"),
                             cl::value_desc("size,ways,line"),
                             cl::sub(HierarchyCmds), cl::cat(ViewCategory));
-// The single-level options cache and annotate took before the hierarchy:
+// The single-level options cache, annotate and diff took before the hierarchy:
 // refused with the options that replaced them, not accepted and ignored.
 // Hidden, not ReallyHidden: the tool removes ReallyHidden options (LLVM's
 // own).
@@ -601,41 +586,7 @@ int runFootprint(const WorkgroupFilter &Filter) {
   });
 }
 
-bool parseGeometry(CacheGeometry &G) {
-  if (DiffLevel == "l2") {
-    G.Size = 1 << 20;
-    G.Ways = 16;
-  } else if (DiffLevel != "l1") {
-    error() << "--level must be l1 or l2\n";
-    return false;
-  }
-  if (CacheSize.getNumOccurrences()) {
-    std::optional<uint64_t> Size = wgtrace::settings::parseSize(CacheSize);
-    if (!Size) {
-      error() << "--cache-size '" << CacheSize << "' is not a size; expected "
-              << wgtrace::settings::kSizeSpelling << "\n";
-      return false;
-    }
-    G.Size = *Size;
-  }
-  if (LineSize.getNumOccurrences()) {
-    unsigned Line = LineSize;
-    if (!checkLineSize(Line))
-      return false;
-    G.LineSize = Line;
-  }
-  if (CacheWays.getNumOccurrences())
-    G.Ways = CacheWays;
-  if (!isPowerOf2_64(G.LineSize) || G.Ways == 0 ||
-      G.Size % (G.LineSize * G.Ways) != 0 || !isPowerOf2_64(G.sets())) {
-    error() << "the line size and the number of sets (cache size / (line "
-               "size * ways)) must be powers of two\n";
-    return false;
-  }
-  return true;
-}
-
-/// The levels \p Report (cache or annotate) models: the machine's, each
+/// The levels \p Report (cache, annotate or diff) models: the machine's, each
 /// replaced by its option.
 bool parseHierarchy(StringRef Report, std::vector<CacheLevel> &Levels,
                     std::string &Note) {
@@ -755,9 +706,17 @@ int runDiff(const WorkgroupFilter &Filter) {
     error() << "diff takes two trace files: BEFORE AFTER\n";
     return kExitUsage;
   }
-  CacheGeometry G;
+  std::vector<CacheLevel> Levels;
+  std::string Note;
   RowOrder Order;
-  if (!parseGeometry(G) || !parseOrder("diff", diffColumns(), Order))
+  if (!parseHierarchy("diff", Levels, Note))
+    return kExitUsage;
+  std::vector<std::string> Columns = diffColumns(Levels);
+  std::vector<const char *> ColumnNames;
+  ColumnNames.reserve(Columns.size());
+  for (const std::string &C : Columns)
+    ColumnNames.push_back(C.c_str());
+  if (!parseOrder("diff", ColumnNames, Order))
     return kExitUsage;
   // The two runs are read at the same time, one thread each.
   struct Side {
@@ -775,7 +734,7 @@ int runDiff(const WorkgroupFilter &Filter) {
       return;
     }
     S.File.emplace(std::move(*File));
-    S.Profile = std::make_unique<ProfileTool>(G);
+    S.Profile = std::make_unique<ProfileTool>(Levels, CacheCold);
     S.Races = std::make_unique<RacesTool>(nulls(), false, UINT64_MAX);
     S.Profile->attachRaces(*S.Races);
     S.Reader =
@@ -810,7 +769,7 @@ int runDiff(const WorkgroupFilter &Filter) {
   Expected<std::unique_ptr<OutputFile>> Out = OutputFile::open(Output);
   if (!Out)
     return reportError("", Out.takeError());
-  printDiff((*Out)->os(), Json, G,
+  printDiff((*Out)->os(), Json, Levels, Note,
             {Sides[0].Path, Sides[0].Profile.get(), &Sides[0].Reader->census()},
             {Sides[1].Path, Sides[1].Profile.get(), &Sides[1].Reader->census()},
             Order);

@@ -79,7 +79,8 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 warm "$BIG2"
 for ((I = 0; I < RUNS; ++I)); do
   measure "$VIEW" summary "$BIG" >>"$WORK/summary.txt"
-  measure "$VIEW" diff "$BIG" "$BIG2" >>"$WORK/diff.txt"
+  measure "$VIEW" diff --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$BIG" \
+    "$BIG2" >>"$WORK/diff.txt"
   measure "$VIEW" html "$BIG" -o "$WORK/report.html" >>"$WORK/html.txt"
   measure "$VIEW" cache --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$BIG" \
     >>"$WORK/cache.txt"
@@ -108,7 +109,7 @@ warm "$SMALL"
 warm "$SMALL2"
 read -r S_SUM_SMALL M_SUM_SMALL < <(measure "$VIEW" summary "$SMALL")
 read -r S_RACES_SMALL M_RACES_SMALL < <(measure "$VIEW" races "$SMALL")
-read -r S_DIFF_SMALL M_DIFF_SMALL < <(measure "$VIEW" diff "$SMALL" "$SMALL2")
+read -r S_DIFF_SMALL M_DIFF_SMALL < <(measure "$VIEW" diff --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$SMALL" "$SMALL2")
 warm "$BIG"
 read -r S_DUMP M_DUMP < <(measure "$VIEW" dump "$BIG")
 read -r S_NAIVE M_NAIVE < <(measure "$NAIVE" "$BIG")

@@ -18,6 +18,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include <tuple>
+
+#include <map>
+
 using namespace wgtrace;
 using namespace wgtrace::testing;
 using namespace wgtrace::viewer;
@@ -234,8 +240,8 @@ std::vector<uint8_t> readsOfB(bool Tiled) {
 
 TEST(Diff, TilingReducesMissesOnB) {
   std::vector<uint8_t> Before = readsOfB(false), After = readsOfB(true);
-  CacheGeometry G;
-  ProfileTool PB(G), PA(G);
+  const std::vector<CacheLevel> Levels = {{"D1", CacheGeometry()}};
+  ProfileTool PB(Levels), PA(Levels);
   decodeWith(PB, Before);
   decodeWith(PA, After);
   const auto &BufB = PB.measures(ProfileTool::Buffer);
@@ -246,7 +252,9 @@ TEST(Diff, TilingReducesMissesOnB) {
   // 64 rows; the four workgroups' columns of a row share its line.
   EXPECT_EQ(BufB.at("b").Lines, 64u);
   EXPECT_EQ(BufA.at("b").Lines, 16u);
-  EXPECT_GT(BufB.at("b").Misses, BufA.at("b").Misses);
+  // Reads only: D1's read misses.
+  EXPECT_GT(BufB.at("b").Misses[0], BufA.at("b").Misses[0]);
+  EXPECT_EQ(BufB.at("b").Misses[1], 0u);
   // a is read the same way in both (the column walk evicts some of it).
   EXPECT_EQ(BufB.at("a").Accesses, BufA.at("a").Accesses);
   EXPECT_TRUE(PA.measures(ProfileTool::Line).count("mm.cc:13"));
@@ -254,9 +262,9 @@ TEST(Diff, TilingReducesMissesOnB) {
   std::string Text, Json;
   llvm::raw_string_ostream TS(Text), JS(Json);
   TraceCensus Empty;
-  printDiff(TS, false, G, {"before.bin", &PB, &Empty},
+  printDiff(TS, false, Levels, "", {"before.bin", &PB, &Empty},
             {"after.bin", &PA, &Empty});
-  printDiff(JS, true, G, {"before.bin", &PB, &Empty},
+  printDiff(JS, true, Levels, "", {"before.bin", &PB, &Empty},
             {"after.bin", &PA, &Empty});
   EXPECT_NE(Text.find("  b                        = 256"), std::string::npos)
       << Text;
@@ -269,7 +277,7 @@ TEST(Diff, TilingReducesMissesOnB) {
     if (O->getString("buffer") != llvm::StringRef("b"))
       continue;
     Found = true;
-    EXPECT_LT(*O->getObject("change")->getInteger("misses"), 0);
+    EXPECT_LT(*O->getObject("change")->getInteger("D1mr"), 0);
   }
   EXPECT_TRUE(Found);
 }
@@ -289,6 +297,114 @@ TEST(Diff, CommandLine) {
   EXPECT_EQ(R.Status, 2);
   EXPECT_NE(R.Err.find("empty.bin: the file is empty"), std::string::npos)
       << R.Err;
+  // diff models cache's hierarchy: the single-level options are gone.
+  R = view("diff --level l2 " + Before + " " + After);
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_NE(R.Err.find("diff --level is gone"), std::string::npos) << R.Err;
+}
+
+/// readsOfB() with stores: each workgroup also writes a's element W and,
+/// straddling two lines, 8 bytes of b that no load reads (0x8000 + 60 +
+/// 64 W: write misses at every level).
+std::vector<uint8_t> readsAndWrites(bool Tiled) {
+  ExtensionSpec X;
+  X.FunctionParams = {
+      {{"a", "float *", 1, 0, 4, false}, {"b", "float *", 2, 0, 4, false}}};
+  X.AccessSites = {{"mm.cc", 12, 9, 0, "mm", "a[k]"},
+                   {"mm.cc", 13, 9, 0, "mm", "b[k * n + j]"},
+                   {"mm.cc", 15, 5, 1, "mm", "a[w] = s"}};
+  TraceBuilder B;
+  B.metadata({{"mm", {}, {}, {}}}, {0}, &X);
+  RingBuilder R(1 << 16);
+  constexpr uint64_t A = 0x100000, Bm = 0x200000;
+  for (uint32_t W = 0; W < 4; ++W) {
+    R.workgroup(0, {W, 0, 0}, {4, 1, 1});
+    R.value(format::ValueType::BufferBase, 0, A);
+    R.value(format::ValueType::BufferExtent, 0, 1024);
+    R.value(format::ValueType::BufferBase, 1, Bm);
+    R.value(format::ValueType::BufferExtent, 1, 256 * 256 * 4);
+    for (uint32_t K = 0; K < 64; ++K) {
+      R.load((A + 4 * K) | format::accessSiteBits(1), 4);
+      const uint64_t Offset = Tiled ? 4 * (64 * W + K) : 4 * (256 * K + W);
+      R.load((Bm + Offset) | format::accessSiteBits(2), 4);
+    }
+    R.store((A + 4 * W) | format::accessSiteBits(3), 4);
+    R.store(Bm + 0x8000 + 60 + 64 * W, 8);
+  }
+  B.ring(R);
+  return B.bytes();
+}
+
+// diff's misses, per level, read and write apart, are cache's: of a trace
+// against itself and against another, per kernel (the totals), per buffer
+// and per source line, shared and --cold, with levels small enough that
+// each misses.
+TEST(Diff, PerLevelMissesAreCaches) {
+  std::string Before = writeTrace("levels-before.bin", readsAndWrites(false));
+  std::string After = writeTrace("levels-after.bin", readsAndWrites(true));
+  const std::string Levels = " --l1 1k,2,64 --l2 2k,2,64 --ll 4k,4,64 ";
+  const char *const Names[] = {"D1mr", "D1mw", "L2mr", "L2mw", "LLmr", "LLmw"};
+  auto Parse = [](const std::string &Out) {
+    llvm::Expected<llvm::json::Value> V = llvm::json::parse(Out);
+    EXPECT_TRUE(bool(V)) << llvm::toString(V.takeError()) << Out;
+    return V ? *V->getAsObject() : llvm::json::Object();
+  };
+  // cache --by G's rows, by their label.
+  auto CacheRows = [&](const std::string &Path, const char *By, const char *Key,
+                       const std::string &Extra) {
+    ViewRun R =
+        view("cache --json --by " + std::string(By) + Levels + Extra + Path);
+    EXPECT_EQ(R.Status, 0) << R.Err;
+    std::map<std::string, llvm::json::Object> Rows;
+    llvm::json::Object Report = Parse(R.Out);
+    for (const llvm::json::Value &G : *Report.getArray("groups"))
+      Rows[G.getAsObject()->getString(Key)->str()] = *G.getAsObject();
+    return Rows;
+  };
+  for (const std::string Extra : {"", "--cold "}) {
+    for (const auto &[One, Other] :
+         {std::pair(Before, Before), std::pair(Before, After)}) {
+      ViewRun R = view("diff --json" + Levels + Extra + One + " " + Other);
+      ASSERT_EQ(R.Status, 0) << R.Err;
+      llvm::json::Object Diff = Parse(R.Out);
+      EXPECT_EQ(Diff.getArray("levels")->size(), 3u);
+      const std::tuple<const char *, const char *, const char *> Sections[] = {
+          {"kernels", "kernel", "kernel"},
+          {"buffers", "buffer", "buffer"},
+          {"lines", "line", "source"}};
+      for (const auto &[Section, DiffKey, CacheKey] : Sections) {
+        std::map<std::string, llvm::json::Object> B =
+            CacheRows(One, DiffKey, CacheKey, Extra);
+        std::map<std::string, llvm::json::Object> A =
+            CacheRows(Other, DiffKey, CacheKey, Extra);
+        const llvm::json::Array &Rows = *Diff.getArray(Section);
+        EXPECT_EQ(Rows.size(), std::max(B.size(), A.size())) << Section;
+        uint64_t Misses = 0;
+        for (const llvm::json::Value &Row : Rows) {
+          const llvm::json::Object &O = *Row.getAsObject();
+          std::string Key = O.getString(DiffKey)->str();
+          for (const char *N : Names) {
+            EXPECT_EQ(O.getObject("before")->getInteger(N),
+                      B[Key].getInteger(N))
+                << Extra << Section << " " << Key << " " << N;
+            EXPECT_EQ(O.getObject("after")->getInteger(N), A[Key].getInteger(N))
+                << Extra << Section << " " << Key << " " << N;
+            Misses += *O.getObject("after")->getInteger(N);
+          }
+        }
+        // Every level misses: the comparison compared something.
+        EXPECT_GT(Misses, 0u) << Section;
+      }
+    }
+  }
+  // Reads and writes apart: both kinds miss.
+  ViewRun R = view("diff --json" + Levels + Before + " " + After);
+  llvm::json::Object Diff = Parse(R.Out);
+  for (const llvm::json::Value &Row : *Diff.getArray("kernels")) {
+    const llvm::json::Object &After = *Row.getAsObject()->getObject("after");
+    EXPECT_GT(*After.getInteger("D1mr"), 0);
+    EXPECT_GT(*After.getInteger("LLmw"), 0);
+  }
 }
 
 } // namespace

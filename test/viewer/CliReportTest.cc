@@ -379,7 +379,7 @@ TEST(CliReport, EveryJsonReportNamesItsSchema) {
   ViewRun R = view("diff --json " + A + " " + B);
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Out);
   ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError()) << R.Out;
-  EXPECT_EQ(V->getAsObject()->getString("schema"), "wgtrace-diff/1");
+  EXPECT_EQ(V->getAsObject()->getString("schema"), "wgtrace-diff/2");
 }
 
 } // namespace

@@ -97,7 +97,7 @@ void collect(const llvm::json::Value &V, const std::string &Path, Fields &Out,
               collect(M, K.str(), Shared[Name], None, {}, "");
             }
         };
-        if (Schema == "wgtrace-diff/1") {
+        if (Schema == "wgtrace-diff/2") {
           for (const char *Side : {"before", "after"}) {
             Out.insert(Child + "." + Side);
             if (const llvm::json::Value *S = Member.getAsObject()->get(Side))
@@ -174,7 +174,7 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
   std::map<std::string, Fields> Documented = documentedFields();
   for (const char *Schema :
        {"wgtrace-summary/1", "wgtrace-races/1", "wgtrace-footprint/1",
-        "wgtrace-cache/2", "wgtrace-annotate/2", "wgtrace-diff/1",
+        "wgtrace-cache/2", "wgtrace-annotate/2", "wgtrace-diff/2",
         "wgtrace-files/1", "run", "loss"})
     EXPECT_TRUE(Documented.count(Schema)) << Schema << " is not documented";
 
@@ -199,7 +199,8 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
     // The same levels as cache: every level's fields.
     Runs.push_back("annotate --l1 32k,8,64 --l2 256k,8,64 --ll 8m,16,64 " + T);
   }
-  Runs.push_back("diff " + Before + " " + After);
+  Runs.push_back("diff --l1 32k,8,64 --l2 256k,8,64 --ll 8m,16,64 " + Before +
+                 " " + After);
   Runs.push_back("summary " + Before + " " + After);
 
   std::map<std::string, Fields> Emitted;
@@ -246,7 +247,7 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
   };
   for (const char *Schema :
        {"wgtrace-summary/1", "wgtrace-races/1", "wgtrace-footprint/1",
-        "wgtrace-cache/2", "wgtrace-annotate/2", "wgtrace-diff/1",
+        "wgtrace-cache/2", "wgtrace-annotate/2", "wgtrace-diff/2",
         "wgtrace-files/1"})
     Check(Schema, Emitted[Schema], /*BothWays=*/true);
   for (const char *Object : {"run", "loss"})

@@ -61,7 +61,7 @@ void ProfileTool::flushPending() {
     Measures &M = Tables[D].Keys[PendingIds[D]].M;
     M.Accesses += Pending.Accesses;
     M.Bytes += Pending.Bytes;
-    M.Misses += Pending.Misses;
+    M.addMisses(Pending);
   }
   Pending = Measures();
 }
@@ -98,6 +98,13 @@ bool ProfileTool::markLine(uint64_t Line, uint64_t Combo) {
 }
 
 void ProfileTool::record(const Record &R) {
+  if (Cold && R.Workgroup && R.Tag == format::Tag::Workgroup &&
+      Begun.insert(R.Workgroup->Invocation).second) {
+    Caches.clear();
+    CacheUsed = false;
+    Repeatable = false;
+    return;
+  }
   if (!R.Workgroup ||
       (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore))
     return;
@@ -120,15 +127,11 @@ void ProfileTool::record(const Record &R) {
 }
 
 void ProfileTool::recordOther(const Record &R, uint64_t First, uint64_t Last) {
-  uint64_t Misses = 0;
-  // The line the cache saw last is the most recent of its set: touching it
-  // alone again hits and changes nothing.
+  unsigned Missed = 0;
+  // The first level's line the hierarchy saw last is the most recent of its
+  // set: touching it alone again hits the first level and changes nothing.
   if (First != Last || First != CacheLast || !CacheUsed) {
-    for (uint64_t L = First;; ++L) {
-      Misses += !Cache.access(L);
-      if (L == Last)
-        break;
-    }
+    Missed = Caches.access(R.Memory.Address, R.Memory.Length);
     CacheLast = Last;
     CacheUsed = true;
   }
@@ -155,7 +158,8 @@ void ProfileTool::recordOther(const Record &R, uint64_t First, uint64_t Last) {
   }
   ++Pending.Accesses;
   Pending.Bytes += R.Memory.Length;
-  Pending.Misses += Misses;
+  for (unsigned L = 0; L < Missed; ++L)
+    ++Pending.Misses[2 * L + R.Memory.IsStore];
   const bool Packable = LastKernel < 0xFFFF && LastSite < 0xFFFF &&
                         LastBuffer < 0xFFFF && LastLine < 0xFFFF;
   const uint64_t Combo = uint64_t(LastKernel) | (uint64_t(LastSite) << 16) |
@@ -206,7 +210,7 @@ void ProfileTool::finish() {
         const Measures &K = T.Keys[I].M;
         M.Accesses += K.Accesses;
         M.Bytes += K.Bytes;
-        M.Misses += K.Misses;
+        M.addMisses(K);
         for (uint64_t L : T.Keys[I].Lines)
           Lines.insert(L);
       }

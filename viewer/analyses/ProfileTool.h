@@ -3,8 +3,9 @@
 //
 // The numbers `diff` compares between two runs: per kernel, dispatch site,
 // buffer (kernel parameter) and source line, the accesses, bytes, distinct
-// cache lines, modelled cache misses (one set-associative LRU cache in
-// record order, as `cache` models it) and racing workgroup pairs (from a
+// cache lines, modelled cache misses (read and write apart, per level of
+// one CacheHierarchy in record order, as `cache` models it: the same
+// levels give the same misses) and racing workgroup pairs (from a
 // RacesTool run beside it, see attachRaces()).
 //
 // Memory: one entry per key with the distinct cache lines it touched (the
@@ -17,7 +18,7 @@
 
 #include "analyses/AnalysisTool.h"
 #include "analyses/RacesTool.h"
-#include "simulator/CacheModel.h"
+#include "simulator/CacheHierarchy.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -37,12 +38,26 @@ public:
     uint64_t Accesses = 0;
     uint64_t Bytes = 0;
     uint64_t Lines = 0;
-    uint64_t Misses = 0;
+    /// Per level of the hierarchy, first level first: read misses at
+    /// 2 * level, write misses at 2 * level + 1.
+    std::array<uint64_t, 2 * CacheHierarchy::MaxLevels> Misses{};
     uint64_t Races = 0;
+
+    void addMisses(const Measures &O) {
+      for (size_t I = 0; I < Misses.size(); ++I)
+        Misses[I] += O.Misses[I];
+    }
   };
 
-  explicit ProfileTool(const CacheGeometry &G)
-      : Cache(G), LineShift(__builtin_ctzll(G.LineSize)) {}
+  /// \p Levels: `cache`'s (chooseCacheLevels()); distinct lines are
+  /// counted in the first level's line size.
+  /// \p Cold: the caches are emptied before each workgroup (`--cold`).
+  explicit ProfileTool(std::vector<CacheLevel> Levels, bool Cold = false)
+      : Caches(std::move(Levels)),
+        LineShift(__builtin_ctzll(Caches.levels()[0].Geometry.LineSize)),
+        Cold(Cold) {}
+
+  const std::vector<CacheLevel> &levels() const { return Caches.levels(); }
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
@@ -79,8 +94,12 @@ private:
   void flushPending();
   void addLine(Key &K, uint64_t Line);
 
-  CacheModel Cache;
+  CacheHierarchy Caches;
   unsigned LineShift;
+  bool Cold;
+  /// --cold: the workgroups begun, so that a copy continuing one does not
+  /// empty the caches (as `cache` counts them).
+  llvm::DenseSet<uint64_t> Begun;
   const Metadata *Meta = nullptr;
   const TraceCensus *Census = nullptr;
   const RacesTool *RacesFrom = nullptr;
@@ -115,7 +134,7 @@ private:
   /// yet added to them: one addition per run instead of four per access.
   Measures Pending;
   std::array<uint32_t, Dimensions> PendingIds = {};
-  /// The line the cache model was asked for last, if any.
+  /// The first level's line the hierarchy was asked for last, if any.
   uint64_t CacheLast = 0;
   bool CacheUsed = false;
   /// Whether the last access touched one line with packable keys: the

@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                                     ? RecordTableTool::Format::Csv
                                     : RecordTableTool::Format::JsonLines);
     HtmlReportTool Html(Null, "fuzz", /*MaxPoints=*/64);
-    ProfileTool Profile(Small);
+    ProfileTool Profile({{"D1", Small}});
     Profile.attachRaces(Races);
     IreeConvertTool Convert(Null);
     SummaryTool ByLine(Null, /*Json=*/true, 64, GroupBy::Line);
