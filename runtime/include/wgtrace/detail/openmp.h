@@ -169,7 +169,20 @@ struct OmpDim {
     Count = ompTripCount(ompDistance(Lower, Upper), Step, Compare);
   }
   template <class I> uint32_t idOf(const I &Value) const {
-    return Step ? static_cast<uint32_t>(ompDistance(Lower, Value) / Step) : 0;
+    const __int128 Distance = ompDistance(Lower, Value);
+    // Every iteration asks: a unit step, and then a distance and step that
+    // fit 64 bits, skip the 128-bit division (a libgcc call).
+    if (Step == 1)
+      return static_cast<uint32_t>(Distance);
+    if (Step == -1)
+      return static_cast<uint32_t>(-Distance);
+    if (!Step)
+      return 0;
+    if (Distance == static_cast<int64_t>(Distance) &&
+        Step == static_cast<int64_t>(Step))
+      return static_cast<uint32_t>(static_cast<int64_t>(Distance) /
+                                   static_cast<int64_t>(Step));
+    return static_cast<uint32_t>(Distance / Step);
   }
 };
 
