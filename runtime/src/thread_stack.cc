@@ -2,6 +2,8 @@
 
 #include "thread_stack.h"
 
+#include "wgtrace/detail/thread_state.h"
+
 #include <pthread.h>
 
 namespace wgtrace::runtime {
@@ -23,9 +25,20 @@ StackRange findThreadStack() {
 }
 } // namespace
 
+namespace {
+// Initial-exec and constant-initialised, found on first use: a
+// thread_local with a dynamic initialiser would cost a TLS lookup through
+// __tls_get_addr at every workgroup.
+WGTRACE_TLS StackRange RangeTLS;
+WGTRACE_TLS bool RangeKnownTLS;
+} // namespace
+
 const StackRange &threadStack() {
-  static thread_local const StackRange Range = findThreadStack();
-  return Range;
+  if (WGTRACE_UNLIKELY(!RangeKnownTLS)) {
+    RangeTLS = findThreadStack();
+    RangeKnownTLS = true;
+  }
+  return RangeTLS;
 }
 
 } // namespace wgtrace::runtime

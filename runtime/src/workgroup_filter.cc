@@ -7,7 +7,6 @@
 #include <atomic>
 #include <cctype>
 #include <fnmatch.h>
-#include <mutex>
 #include <vector>
 
 namespace wgtrace::runtime {
@@ -141,19 +140,22 @@ bool parseRanges(std::string_view S, std::vector<NumberRange> &Out) {
 }
 
 std::atomic<const WorkgroupFilter *> Active{nullptr};
-std::once_flag FromSettings;
 
 /// The filter of the settings (WGTRACE_FILTER, else the build's FILTER),
 /// installed on first use.
 const WorkgroupFilter *activeFilter() {
-  std::call_once(FromSettings, [] {
+  // Called at every workgroup: a function-local static costs one load once
+  // done, where std::call_once costs two TLS lookups and pthread_once.
+  static const bool FromSettings = [] {
     const std::string &Spec = config().FilterSpec;
     if (Spec.empty() || Active.load())
-      return;
+      return true;
     std::string Error;
     // config() checked it; a bad one never gets here.
     installFilter(parseFilter(Spec, &Error));
-  });
+    return true;
+  }();
+  (void)FromSettings;
   return Active.load(std::memory_order_acquire);
 }
 
