@@ -37,6 +37,31 @@ public:
   }
 };
 
+/// The name a copy of FD is named after: its own, or for an operator, one
+/// that an identifier can spell (`operator+` gives `operatorPlus`).
+std::string copyBaseName(const FunctionDecl *FD) {
+  switch (FD->getOverloadedOperator()) {
+  case OO_None:
+  case NUM_OVERLOADED_OPERATORS:
+    return FD->getNameAsString();
+#define OVERLOADED_OPERATOR(Name, Spelling, Token, Unary, Binary, MemberOnly)  \
+  case OO_##Name:                                                              \
+    return "operator" #Name;
+#include "clang/Basic/OperatorKinds.def"
+  }
+  return FD->getNameAsString();
+}
+
+/// The length of a name's text (`operator+` is two tokens).
+unsigned nameLength(const DeclarationNameInfo &Name, const SourceManager &SM,
+                    const LangOptions &LO) {
+  SourceLocation Last = Name.getEndLoc();
+  if (Last.isMacroID() || SM.getFileID(Last) != SM.getFileID(Name.getLoc()))
+    Last = Name.getLoc();
+  return SM.getFileOffset(Last) - SM.getFileOffset(Name.getLoc()) +
+         Lexer::MeasureTokenLength(Last, SM, LO);
+}
+
 /// The namespaces enclosing FD, outermost first (linkage specifications
 /// are skipped: the copy has C++ linkage, and internal linkage anyway).
 std::vector<const NamespaceDecl *> enclosingNamespaces(const FunctionDecl *FD) {
@@ -132,10 +157,18 @@ struct HelperCloner::Clone {
 };
 
 /// A call, at its callee's name token, that may be redirected to a copy.
+/// A call in operator syntax (`a + b`, `-v`) of a copied operator becomes
+/// a call of the copy by name: `operatorPlus_wgtrace_0(a , b)`.
 struct HelperCloner::Site {
   FileID File;
+  /// The name (for an operator call: the operator's token).
   unsigned Offset;
   unsigned Length;
+  /// For a call in operator syntax: the text the copy's call encloses
+  /// (both operands and the operator of a binary call; the operand of a
+  /// unary one).
+  std::optional<std::pair<unsigned, unsigned>> Operands;
+  bool Binary = false;
   SourceLocation Loc;
   /// The copy's name, or empty when the callee is not copied.
   std::string NewName;
@@ -209,7 +242,7 @@ void HelperCloner::assignNames() {
     const Decl *Scope =
         cast<Decl>(C.Written->getDeclContext()->getRedeclContext())
             ->getCanonicalDecl();
-    std::string Base = C.Written->getNameAsString();
+    std::string Base = copyBaseName(C.Written);
     auto [It, Inserted] = Groups.try_emplace({Scope, Base}, Groups.size());
     C.Name = Base + "_wgtrace_" + std::to_string(It->second);
   }
@@ -261,6 +294,8 @@ struct HelperCloner::Use {
   const Decl *Caller;
   const FunctionDecl *Callee;
   const DeclRefExpr *Ref;
+  /// The call, or null for a reference.
+  const CallExpr *Call = nullptr;
 };
 
 std::vector<HelperCloner::Site>
@@ -273,7 +308,7 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
     // functions are not copied).
     if (const auto *Ref =
             dyn_cast<DeclRefExpr>(HC.Call->getCallee()->IgnoreParenImpCasts()))
-      Uses.push_back({HC.Caller, HC.Callee, Ref});
+      Uses.push_back({HC.Caller, HC.Callee, Ref, HC.Call});
   for (const KernelReference &R : References)
     Uses.push_back({R.Enclosing, HeaderKernels[R.Kernel].Written, R.Ref});
   std::vector<Site> Sites;
@@ -296,7 +331,7 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
     auto [File, Offset] = SM.getDecomposedLoc(NameLoc);
     S.File = File;
     S.Offset = Offset;
-    S.Length = Lexer::MeasureTokenLength(NameLoc, SM, Main.Ctx.getLangOpts());
+    S.Length = nameLength(Ref->getNameInfo(), SM, Main.Ctx.getLangOpts());
     S.Loc = NameLoc;
     S.Caller = HC.Caller;
     const auto *CallerFunction = dyn_cast<FunctionDecl>(HC.Caller);
@@ -311,25 +346,24 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
         continue;
       S.CallerPosition = SM.getFileOffset(topLevelBegin(HC.Caller));
     }
+    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(HC.Call);
+        Op && Callee != CloneIndex.end() && !operatorSyntaxSite(*Op, HC, S))
+      continue;
     if (Callee != CloneIndex.end()) {
       const Clone &C = Clones[Callee->second];
       S.Callee = static_cast<int>(Callee->second);
-      S.NewName = C.Name;
+      S.NewName = S.Operands ? qualifiedName(C) : C.Name;
       // A name a using-declaration brought in (`using lib::f; f(x)`, or
       // `app::f` with the using-declaration in app) does not bring the
       // copy: the call names the copy's namespace instead.
-      if (isa<UsingShadowDecl>(Ref->getFoundDecl())) {
+      if (!S.Operands && isa<UsingShadowDecl>(Ref->getFoundDecl())) {
         SourceLocation Begin = Ref->getBeginLoc();
         if (Begin.isMacroID() || SM.getFileID(Begin) != File)
           continue;
         unsigned BeginOffset = SM.getFileOffset(Begin);
         S.Length += S.Offset - BeginOffset;
         S.Offset = BeginOffset;
-        S.NewName = "::";
-        for (const NamespaceDecl *NS : enclosingNamespaces(C.Written))
-          if (!NS->isAnonymousNamespace())
-            S.NewName += NS->getName().str() + "::";
-        S.NewName += C.Name;
+        S.NewName = qualifiedName(C);
       }
     }
     Sites.push_back(S);
@@ -479,7 +513,16 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
     if (S.Dropped || (S.CallerClone >= 0 && !Clones[S.CallerClone].Emitted))
       continue;
     EditSet &Edits = S.File == MainFile ? Main.Edits : editsFor(S.File).Edits;
-    Edits.replace(S.Offset, S.Offset + S.Length, S.NewName);
+    if (!S.Operands) {
+      Edits.replace(S.Offset, S.Offset + S.Length, S.NewName);
+      continue;
+    }
+    // `a + b` becomes `::operatorPlus_wgtrace_0(a , b)`, `-v`
+    // `::operatorMinus_wgtrace_0( v)`: innermost, inside any wrap of the
+    // call's result.
+    Edits.wrap(S.Operands->first, S.Operands->second, S.NewName + "(", ")",
+               /*Stackable=*/true);
+    Edits.replace(S.Offset, S.Offset + S.Length, S.Binary ? "," : " ");
   }
   // Rename each copy and give it internal linkage: the header's function
   // keeps its name and linkage for everyone else.
@@ -487,11 +530,10 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
     if (!C.Emitted)
       continue;
     EditSet &Edits = editsFor(C.File).Edits;
-    SourceLocation NameLoc = C.Written->getLocation();
-    unsigned NameOffset = SM.getFileOffset(NameLoc);
+    unsigned NameOffset = SM.getFileOffset(C.Written->getLocation());
     Edits.replace(NameOffset,
-                  NameOffset + Lexer::MeasureTokenLength(
-                                   NameLoc, SM, Main.Ctx.getLangOpts()),
+                  NameOffset + nameLength(C.Written->getNameInfo(), SM,
+                                          Main.Ctx.getLangOpts()),
                   C.Name);
     std::string Specifiers;
     if (C.Written->getStorageClass() != SC_Static)
@@ -519,12 +561,49 @@ std::string HelperCloner::copyName(const FunctionDecl *Written) const {
   auto It = CloneIndex.find(Written);
   if (It == CloneIndex.end() || !Clones[It->second].Emitted)
     return "";
-  const Clone &C = Clones[It->second];
+  return qualifiedName(Clones[It->second]);
+}
+
+std::string HelperCloner::qualifiedName(const Clone &C) {
   std::string Name = "::";
   for (const NamespaceDecl *NS : enclosingNamespaces(C.Written))
     if (!NS->isAnonymousNamespace())
       Name += NS->getName().str() + "::";
   return Name + C.Name;
+}
+
+bool HelperCloner::operatorSyntaxSite(const CXXOperatorCallExpr &Op,
+                                      const Use &U, Site &S) {
+  std::string What = "call of '" + kernelName(U.Callee) + "'";
+  auto Untraced = [&](StringRef Why) {
+    Main.untraced(Op.getOperatorLoc(), What,
+                  ("it is written in operator syntax " + Why +
+                   ", and is not redirected to the instrumented copy of '" +
+                   kernelName(U.Callee) +
+                   "': what that call accesses is not recorded")
+                      .str(),
+                  scopeName(U.Caller));
+    return false;
+  };
+  // An instantiation of a template may use a built-in operator at the
+  // same text, which a call of the copy would not compile for.
+  if (U.Caller->isTemplated())
+    return Untraced("in a template");
+  bool Binary = Op.getNumArgs() == 2;
+  if (Op.getNumArgs() == 0 || Op.getNumArgs() > 2 ||
+      (Binary &&
+       (Op.getOperator() == OO_PlusPlus || Op.getOperator() == OO_MinusMinus)))
+    return Untraced("as a postfix increment or decrement");
+  SourceLocation Begin = Binary ? Op.getBeginLoc() : Op.getOperatorLoc();
+  SourceLocation Last = Op.getEndLoc();
+  if (Begin.isMacroID() || Last.isMacroID() || SM.getFileID(Begin) != S.File ||
+      SM.getFileID(Last) != S.File)
+    return Untraced("in a macro expansion");
+  S.Binary = Binary;
+  S.Operands = {SM.getFileOffset(Begin),
+                SM.getFileOffset(Last) + Lexer::MeasureTokenLength(
+                                             Last, SM, Main.Ctx.getLangOpts())};
+  return true;
 }
 
 bool HelperCloner::usesValarrays() const {

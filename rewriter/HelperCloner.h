@@ -89,6 +89,14 @@ private:
   struct Site;
   struct Use;
 
+  /// The name of C's copy from the global scope (`::lib::f_wgtrace_0`).
+  static std::string qualifiedName(const Clone &C);
+  /// Fills in S for a call Op of a copied operator written in operator
+  /// syntax (`a + b`, `-v`), which the copy's call by name replaces; false,
+  /// with the call reported untraced, if it cannot be.
+  bool operatorSyntaxSite(const clang::CXXOperatorCallExpr &Op, const Use &U,
+                          Site &S);
+
   HeaderEdits &editsFor(clang::FileID File);
   void assignNames();
   std::vector<Site> collectSites(llvm::ArrayRef<HelperCall> Calls,

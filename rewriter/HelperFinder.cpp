@@ -156,23 +156,21 @@ enum class AccessorRole : uint8_t {
 /// guards accessors that call each other.
 AccessorRole accessorRole(const FunctionDecl *Written, const FunctionDecl *Def,
                           llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
-  // By its form: a constructor, a destructor, a conversion, an operator, a
-  // member returning a reference or a pointer, a const member whose body
-  // is one return statement (a getter: size(), empty()).
-  // Destructors run where no call is written, and operators that are not
-  // members are called by operator syntax, which no copy can take: they
-  // are not followed.
-  if (isa<CXXDestructorDecl>(Written))
-    return AccessorRole::Bookkeeping;
+  // By its form: a constructor, a destructor, a conversion, an operator
+  // (a member or not: `Vec operator+(const Vec &, const Vec &)`), a member
+  // returning a reference or a pointer, a const member whose body is one
+  // return statement (a getter: size(), empty()). Destructors run where
+  // no call is written: the construction of the object stands for the
+  // call (Finder::scanStatement).
   const auto *M = dyn_cast<CXXMethodDecl>(Written);
-  if (Written->isOverloadedOperator() && (!M || M->isStatic()))
-    return AccessorRole::Bookkeeping;
-  if (!M || M->isStatic())
+  bool ByForm = Written->isOverloadedOperator();
+  if (!ByForm && (!M || M->isStatic()))
     return AccessorRole::None;
-  bool ByForm = isa<CXXConstructorDecl>(M) || isa<CXXConversionDecl>(M) ||
-                M->isOverloadedOperator() ||
-                M->getReturnType()->isReferenceType() ||
-                M->getReturnType()->isPointerType();
+  if (!ByForm)
+    ByForm = isa<CXXConstructorDecl>(M) || isa<CXXDestructorDecl>(M) ||
+             isa<CXXConversionDecl>(M) ||
+             M->getReturnType()->isReferenceType() ||
+             M->getReturnType()->isPointerType();
   if (!ByForm) {
     const auto *Body = dyn_cast_or_null<CompoundStmt>(M->getBody());
     ByForm = M->isConst() && Body && Body->size() == 1 &&
@@ -182,7 +180,7 @@ AccessorRole accessorRole(const FunctionDecl *Written, const FunctionDecl *Def,
     return AccessorRole::None;
   // A defaulted member copies or builds the fields; a template's pattern
   // is only known through its instantiations.
-  if (!Def || M->isDefaulted() || Def->isDefaulted() ||
+  if (!Def || Written->isDefaulted() || Def->isDefaulted() ||
       !Def->doesThisDeclarationHaveABody() || Def->isDependentContext())
     return AccessorRole::Bookkeeping;
   if (!Seen.insert(Def).second)
