@@ -249,7 +249,8 @@ cl::opt<uint64_t> RacesLimit("limit",
 // The reports that model the cache hierarchy (D1, L2, LL, each the
 // machine's unless given): cache, annotate and diff take its options,
 // registered once for all, so that they parse, default and refuse alike.
-cl::SubCommandGroup HierarchyCmds({&CacheCmd, &AnnotateCmd, &DiffCmd});
+cl::SubCommandGroup HierarchyCmds({&CacheCmd, &AnnotateCmd, &DiffCmd,
+                                   &HtmlCmd});
 cl::opt<std::string> L1Spec("l1",
                             cl::desc("The first level (D1): SIZE,WAYS,LINE, "
                                      "e.g. 32k,8,64 (default: the machine's "
@@ -855,9 +856,21 @@ int runHtml(const WorkgroupFilter &Filter) {
     error() << "html takes one trace file\n";
     return kExitUsage;
   }
+  // Its races and per-line sections are races' and annotate's results,
+  // with their defaults (annotate's levels: cache's options).
+  AnnotateTool::Options Lines;
+  if (!parseHierarchy("html", Lines.Levels, Lines.Note))
+    return kExitUsage;
+  Lines.Cold = CacheCold;
   return runReports(false, [&](StringRef Path, raw_ostream &OS) {
     HtmlReportTool Html(OS, sys::path::filename(Path).str(), HtmlMaxPoints);
-    AnalysisTool *Tools[] = {&Html};
+    RacesTool Races(nulls(), /*Json=*/false, /*Limit=*/RacesLimit);
+    AnnotateTool::Options ForFile = Lines;
+    ForFile.Trace = Path.str();
+    AnnotateTool Annotate(nulls(), /*Json=*/false, std::move(ForFile));
+    Html.attach(&Races, &Annotate);
+    // The two finish before the page, which reads their results.
+    AnalysisTool *Tools[] = {&Races, &Annotate, &Html};
     return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
   });
 }

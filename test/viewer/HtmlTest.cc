@@ -1,5 +1,6 @@
 //===- HtmlTest.cc - `html`: the page's data, and the page in Chromium ----===//
 
+#include "CliRun.h"
 #include "DecodeHelpers.h"
 #include "TraceBuilder.h"
 #include "analyses/CacheTool.h"
@@ -14,7 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <array>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace wgtrace;
@@ -106,6 +111,142 @@ TEST(Html, EmbedsListingWorkgroupsAndPoints) {
   EXPECT_EQ((*P->getArray("s"))[0].getAsInteger(), 0);
   EXPECT_EQ((*P->getArray("l"))[0].getAsInteger(), 8);
   EXPECT_EQ((*P->getArray("l")).back().getAsInteger(), 9); // a store
+}
+
+/// Kernel `sum` on three processors whose rings come 2, 0, 1: each
+/// workgroup loads its 4 floats of `in` (line 7) and adds them to `*total`
+/// (line 9: a load and a store, racing with every other workgroup).
+std::vector<uint8_t> racingSum() {
+  ExtensionSpec X;
+  X.FunctionParams = {{{"in", "const float *", 1, 0, 4, true},
+                       {"total", "float *", 2, 0, 4, false}}};
+  X.SiteLocations = {{"sum.cc", 20}};
+  X.AccessSites = {{"sum.cc", 9, 5, 2, "sum", "*total += s"},
+                   {"sum.cc", 7, 12, 0, "sum", "in[i]"}};
+  TraceBuilder B;
+  B.metadata({{"sum", {}, {}, {}}}, {0}, &X);
+  uint32_t W = 0;
+  for (uint32_t Processor : {2u, 0u, 1u}) {
+    RingBuilder Ring(1 << 16, /*Fill=*/0);
+    for (uint32_t I = 0; I < 3; ++I, ++W) {
+      Ring.workgroup(0, {W, 0, 0}, {9, 1, 1}, Processor);
+      Ring.value(format::ValueType::BufferBase, 0, 0x10000);
+      Ring.value(format::ValueType::BufferExtent, 0, 4096);
+      Ring.value(format::ValueType::BufferBase, 1, 0x20000);
+      for (uint32_t K = 0; K < 4 + W; ++K)
+        Ring.load((0x10000 + 256 * W + 4 * K) | format::accessSiteBits(2), 4);
+      Ring.load(0x20000 | format::accessSiteBits(1), 4);
+      Ring.store(0x20000 | format::accessSiteBits(1), 4);
+    }
+    B.ring(Ring);
+  }
+  return B.bytes();
+}
+
+llvm::json::Object jsonOf(const std::string &Out) {
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Out);
+  EXPECT_TRUE(bool(V)) << llvm::toString(V.takeError()) << Out;
+  return V && V->getAsObject() ? *V->getAsObject() : llvm::json::Object();
+}
+
+// Every number on the page is the command line's, from all records: the
+// sites and workgroups `summary`'s, the races `races`', the misses per
+// line `annotate`'s (with the same levels); lanes in processor order;
+// numbers without exponents.
+TEST(Html, EveryNumberIsTheCommandLines) {
+  const std::string Trace = writeTrace("racing-sum.bin", racingSum());
+  const std::string Page = tempPath("racing-sum.html");
+  const std::string Levels = " --l1 1k,2,64 --l2 none --ll 4k,4,64 ";
+  ViewRun R = view("html" + Levels + Trace + " -o " + Page);
+  ASSERT_EQ(R.Status, 0) << R.Err;
+  const std::string Text = slurp(Page);
+  llvm::json::Value V = embedded(Text);
+  const llvm::json::Object &D = *V.getAsObject();
+
+  // Lanes 0, 1, 2 (the rings came 2, 0, 1).
+  std::vector<int64_t> Lanes;
+  for (const llvm::json::Value &L : *D.getArray("lanes"))
+    Lanes.push_back(*(*L.getAsArray())[0].getAsInteger());
+  EXPECT_EQ(Lanes, (std::vector<int64_t>{0, 1, 2}));
+
+  // Sites and workgroups: summary's.
+  llvm::json::Object Summary = jsonOf(view("summary --json " + Trace).Out);
+  const llvm::json::Object &Site =
+      *(*Summary.getArray("sites"))[0].getAsObject();
+  const llvm::json::Object &PageSite = *(*D.getArray("sites"))[0].getAsObject();
+  for (const char *Field : {"workgroups", "loads", "stores"})
+    EXPECT_EQ(PageSite.getInteger(Field),
+              Site.getObject("totals")->getInteger(Field))
+        << Field;
+  std::map<int64_t, std::array<int64_t, 4>> Cli, Shown;
+  for (const llvm::json::Value &W : *Site.getArray("workgroups")) {
+    const llvm::json::Object &O = *W.getAsObject();
+    Cli[*(*O.getArray("id"))[0].getAsInteger()] = {
+        *O.getInteger("loads"), *O.getInteger("stores"),
+        *O.getInteger("load_bytes"), *O.getInteger("store_bytes")};
+  }
+  for (const llvm::json::Value &W : *D.getArray("workgroups")) {
+    const llvm::json::Array &A = *W.getAsArray();
+    Shown[*A[1].getAsInteger()] = {*A[5].getAsInteger(), *A[6].getAsInteger(),
+                                   *A[7].getAsInteger(), *A[8].getAsInteger()};
+  }
+  EXPECT_EQ(Shown, Cli);
+
+  // Races: races' counts and its groups, each with both source lines.
+  llvm::json::Object Races = jsonOf(view("races --json " + Trace).Out);
+  const int64_t Groups = *Races.getInteger("groups");
+  EXPECT_NE(Text.find(fmt::format(
+                "{} racing workgroup pairs in {} group{} of racing accesses",
+                *Races.getInteger("races"), Groups, Groups == 1 ? "" : "s")),
+            std::string::npos);
+  EXPECT_EQ(*Races.getInteger("races"), 36); // 9 workgroups, every two
+  size_t Begin = Text.find("<table id=\"races\">");
+  ASSERT_NE(Begin, std::string::npos);
+  const std::string Table =
+      Text.substr(Begin, Text.find("</table>", Begin) - Begin);
+  const llvm::json::Array &Listed = *Races.getArray("listed");
+  EXPECT_EQ(llvm::StringRef(Table).count("<tr><td"), Listed.size());
+  for (const llvm::json::Value &G : Listed) {
+    const llvm::json::Object &O = *G.getAsObject();
+    std::string A = O.getObject("a")->getString("source")->str();
+    std::string B = O.getObject("b")->getString("source")->str();
+    EXPECT_NE(Table.find(fmt::format(
+                  "<td>{}</td><td>{}</td><td class=\"l\">total</td><td "
+                  "class=\"l\"><code>{}</code></td><td "
+                  "class=\"l\"><code>{}</code></td>",
+                  *O.getInteger("pairs"), *O.getInteger("overlap_bytes"),
+                  htmlEscape(A), htmlEscape(B))),
+              std::string::npos)
+        << Table;
+  }
+
+  // Misses per line: annotate's, level by level.
+  llvm::json::Object Annotate =
+      jsonOf(view("annotate --json" + Levels + Trace).Out);
+  size_t Rows = 0;
+  for (const llvm::json::Value &K : *Annotate.getArray("kernels"))
+    for (const llvm::json::Value &L : *K.getAsObject()->getArray("lines")) {
+      const llvm::json::Object &O = *L.getAsObject();
+      std::string Row = fmt::format(
+          "<tr><td class=\"l\">sum</td><td class=\"l\">{}:{}</td><td>{}</td>"
+          "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+          O.getString("file")->str(), *O.getInteger("line"),
+          *O.getInteger("loads"), *O.getInteger("stores"),
+          *O.getInteger("D1mr"), *O.getInteger("D1mw"), *O.getInteger("LLmr"),
+          *O.getInteger("LLmw"));
+      EXPECT_NE(Text.find(Row), std::string::npos) << Row;
+      ++Rows;
+    }
+  EXPECT_EQ(Rows, 2u);
+  // Both lines annotated, the hotter (line 7) first.
+  EXPECT_LT(Text.find("<b>sum.cc:7</b>"), Text.find("<b>sum.cc:9</b>"));
+
+  // No number in exponent notation on the page's axes.
+  EXPECT_EQ(Text.find("e+"), std::string::npos);
+  EXPECT_EQ(readableNumber(229400), "229k");
+  EXPECT_EQ(readableNumber(1.2e6), "1.2M");
+  EXPECT_EQ(readableNumber(950), "950");
+  EXPECT_EQ(readableNumber(999999), "1M");
 }
 
 // The page's statistics are `cache`'s: every line access counted (a

@@ -117,6 +117,8 @@ public:
   /// After finish(): the kernels, most accesses first.
   const std::vector<Kernel> &kernels() const { return Kernels; }
   const Counts &totals() const { return Totals; }
+  /// The levels modelled, first level first.
+  const std::vector<CacheLevel> &levels() const { return Opts.Levels; }
   /// Where a file's lines came from, after finish().
   const SourceText *source(llvm::StringRef File) const;
   /// The columns --sort takes: accesses, loads, stores, bytes, lines, then

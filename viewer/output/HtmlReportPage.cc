@@ -362,7 +362,7 @@ function draw() {
   const step = niceStep((x1 - x0) / Math.max(1, pw_ / 90));
   for (let t = Math.ceil(x0 / step) * step; t <= x1; t += step) {
     const x = kLeft + (t - x0) * kx;
-    ctx.fillText(String(+t.toPrecision(6)), x + 2, H - 6);
+    ctx.fillText(human(t), x + 2, H - 6);
     ctx.fillRect(x, ph, 1, 4);
   }
   const shown = [];
@@ -370,6 +370,13 @@ function draw() {
     if (perSegment[s] > 0) shown.push(segLabel[s] + ':' + perSegment[s]);
   document.body.dataset.segments = shown.join(',');
   document.body.dataset.rendered = drawn + (D.grid ? ' cells' : ' points');
+}
+// A count as people read it: 950, 229k, 1.2M (readableNumber() in C++).
+function human(v) {
+  const suffixes = ['', 'k', 'M', 'G', 'T', 'P'];
+  let s = 0;
+  while (Math.abs(v) >= 999.5 && s + 1 < suffixes.length) { v /= 1000; ++s; }
+  return String(+v.toPrecision(3)) + suffixes[s];
 }
 function niceStep(raw) {
   const e = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1e-9))));

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 using namespace llvm;
 
@@ -264,6 +266,19 @@ bool HtmlReportTool::anotherPass() {
   if (Pass > 0)
     return false;
   Pass = 1;
+  // Lanes in processor order (the map is ordered by processor id).
+  {
+    std::vector<uint64_t> Records(LaneRecords.size());
+    uint32_t Lane = 0;
+    for (auto &[Processor, Index] : LaneOfProcessor) {
+      Records[Lane] = LaneRecords[Index];
+      LaneProcessors[Lane] = Processor;
+      Index = Lane++;
+    }
+    LaneRecords = std::move(Records);
+    LastProcessor = LaneProcessors.empty() ? 0 : LaneProcessors[0];
+    LastLane = 0;
+  }
   layoutSegments();
   Touched = IntervalAccumulator(SegmentGap);
   Gridded = MaxPoints == 0 || Total > MaxPoints;
@@ -487,8 +502,8 @@ std::string svg(const Chart &C) {
   for (int T = 0; T <= 4; ++T) {
     const double V = Max * T / 4;
     const int Y = Top + PH - int(PH * T / 4);
-    Out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"yl\">{:.3g}{}</text>",
-                       Left - 4, Y + 4, V, C.YUnit);
+    Out += fmt::format("<text x=\"{}\" y=\"{}\" class=\"yl\">{}{}</text>",
+                       Left - 4, Y + 4, readableNumber(V), C.YUnit);
   }
   const size_t N = std::max<size_t>(1, C.Values.size());
   const double Step = double(PW) / double(N);
@@ -499,9 +514,10 @@ std::string svg(const Chart &C) {
     if (C.Bars)
       Out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
                          "height=\"{:.1f}\" class=\"bar\"><title>{}: "
-                         "{:.4g}</title></rect>",
+                         "{}</title></rect>",
                          X + 1, Top + PH - BarH, std::max(1.0, Step - 2), BarH,
-                         I < C.Labels.size() ? C.Labels[I] : "", C.Values[I]);
+                         I < C.Labels.size() ? C.Labels[I] : "",
+                         uint64_t(C.Values[I]));
     else
       Path += fmt::format("{}{:.1f},{:.1f}", Path.empty() ? "M" : " L",
                           X + Step / 2, Top + PH - BarH);
@@ -580,7 +596,8 @@ std::string HtmlReportTool::plotsHtml() const {
   Set.XLabel = "accesses (record order)";
   Set.Bars = false;
   for (size_t I = 0; I < WorkingSet.size(); ++I) {
-    Set.Labels.push_back(I % 40 == 0 ? sizeText(I * WindowSize) : "");
+    Set.Labels.push_back(I % 40 == 0 ? readableNumber(double(I * WindowSize))
+                                     : "");
     Set.Values.push_back(double(WorkingSet[I]));
   }
   Out += svg(Set);
@@ -588,6 +605,213 @@ std::string HtmlReportTool::plotsHtml() const {
                      "count every one of {} line accesses, as "
                      "<code>wgtrace-view cache</code> does.</p>\n",
                      LineAccesses);
+  return Out;
+}
+
+std::string readableNumber(double V) {
+  static const char *const Suffixes[] = {"", "k", "M", "G", "T", "P"};
+  unsigned S = 0;
+  while (std::abs(V) >= 999.5 && S + 1 < std::size(Suffixes)) {
+    V /= 1000;
+    ++S;
+  }
+  return fmt::format("{:.3g}{}", V, Suffixes[S]);
+}
+
+std::string htmlEscape(StringRef Text) {
+  std::string Out;
+  Out.reserve(Text.size());
+  for (char C : Text) {
+    switch (C) {
+    case '&':
+      Out += "&amp;";
+      break;
+    case '<':
+      Out += "&lt;";
+      break;
+    case '>':
+      Out += "&gt;";
+      break;
+    case '"':
+      Out += "&quot;";
+      break;
+    default:
+      Out += C;
+    }
+  }
+  return Out;
+}
+
+std::string HtmlReportTool::racesHtml() const {
+  if (!Races)
+    return {};
+  std::string Out = fmt::format(
+      "<h2>Races</h2>\n<p id=\"races-summary\">{} racing workgroup pair{} "
+      "in {} group{} of racing accesses (as <code>wgtrace-view races</code> "
+      "counts and lists them).</p>\n",
+      Races->raceCount(), Races->raceCount() == 1 ? "" : "s",
+      Races->groupCount(), Races->groupCount() == 1 ? "" : "s");
+  if (Races->races().empty())
+    return Out;
+  Out += "<table id=\"races\"><thead><tr><th>kind</th><th>kernel</th>"
+         "<th>launch</th><th>pairs</th><th>bytes</th><th>buffer</th>"
+         "<th class=\"l\">side A (store)</th><th class=\"l\">side B</th>"
+         "</tr></thead><tbody>\n";
+  const LaunchTracker &Tracker = Races->launches();
+  auto Side = [&](uint32_t Source) {
+    const std::string &S = Races->sources()[Source];
+    return htmlEscape(S.empty() ? "(no access site)" : S);
+  };
+  size_t Rows = 0;
+  for (const RacesTool::Race &Rc : Races->races()) {
+    if (Rows++ == MaxRaceRows)
+      break;
+    const LaunchTracker::Launch &L = Tracker.launches()[Rc.Launch];
+    const LaunchTracker::Site &S = Tracker.sites()[L.SiteKey];
+    std::string Buffer =
+        Rc.Buffer != kNoBuffer && Census && Rc.Buffer < Census->Buffers.size()
+            ? Census->bufferLabel(Rc.Buffer)
+            : "";
+    Out += fmt::format(
+        "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td><td class=\"l\">{}</td><td "
+        "class=\"l\"><code>{}</code></td><td class=\"l\"><code>{}</code>"
+        "</td></tr>\n",
+        Rc.K == RacesTool::Kind::WriteWrite ? "write-write" : "read-write",
+        htmlEscape(fmt::format("{}: {}", S.Id, S.Function)), L.Ordinal,
+        Rc.Pairs, Rc.Bytes, htmlEscape(Buffer), Side(Rc.SourceA),
+        Side(Rc.SourceB));
+  }
+  Out += "</tbody></table>\n";
+  const uint64_t Shown = std::min<uint64_t>(Races->races().size(), MaxRaceRows);
+  if (Races->groupCount() > Shown)
+    Out += fmt::format("<p class=\"note\" id=\"races-more\">{} more groups "
+                       "not shown.</p>\n",
+                       Races->groupCount() - Shown);
+  return Out;
+}
+
+std::string HtmlReportTool::linesHtml() const {
+  if (!Annotate)
+    return {};
+  const std::vector<CacheLevel> &Levels = Annotate->levels();
+  std::string Levels_;
+  for (const CacheLevel &L : Levels)
+    Levels_ += fmt::format("{}{} {}, {} ways, {}-byte lines",
+                           Levels_.empty() ? "" : "; ", L.Name,
+                           L.Geometry.Size % (1 << 20) == 0
+                               ? fmt::format("{} MiB", L.Geometry.Size >> 20)
+                           : L.Geometry.Size % 1024 == 0
+                               ? fmt::format("{} KiB", L.Geometry.Size >> 10)
+                               : fmt::format("{} bytes", L.Geometry.Size),
+                           L.Geometry.Ways, L.Geometry.LineSize);
+  // Every (kernel, line) with accesses, the most first-level misses first.
+  struct Row {
+    const AnnotateTool::Kernel *K;
+    const AnnotateTool::LineRow *L;
+    size_t Order;
+  };
+  std::vector<Row> Rows;
+  for (const AnnotateTool::Kernel &K : Annotate->kernels())
+    for (const AnnotateTool::LineRow &L : K.Lines)
+      Rows.push_back({&K, &L, Rows.size()});
+  auto Misses = [](const AnnotateTool::Counts &C) {
+    return C.LevelMisses[0].Read + C.LevelMisses[0].Write;
+  };
+  // (std::stable_sort's temporary buffer is deprecated in the library
+  // built against here: the order breaks ties.)
+  std::sort(Rows.begin(), Rows.end(), [&](const Row &A, const Row &B) {
+    return Misses(A.L->C) != Misses(B.L->C) ? Misses(A.L->C) > Misses(B.L->C)
+                                            : A.Order < B.Order;
+  });
+  std::string Out =
+      fmt::format("<h2>Misses per source line</h2>\n<p class=\"note\">As "
+                  "<code>wgtrace-view annotate</code> counts them (caches: {}; "
+                  "per kernel, the most {} misses first).</p>\n",
+                  htmlEscape(Levels_), Levels.empty() ? "" : Levels[0].Name);
+  Out += "<table id=\"lines\"><thead><tr><th class=\"l\">kernel</th>"
+         "<th class=\"l\">line</th><th>loads</th><th>stores</th>";
+  for (const CacheLevel &L : Levels)
+    Out += fmt::format("<th>{0}mr</th><th>{0}mw</th>", L.Name);
+  Out += "<th class=\"l\">accesses</th></tr></thead><tbody>\n";
+  for (size_t I = 0; I < Rows.size() && I < MaxLineRows; ++I) {
+    const AnnotateTool::LineRow &L = *Rows[I].L;
+    Out += fmt::format(
+        "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td>"
+        "<td>{}</td><td>{}</td>",
+        htmlEscape(Rows[I].K->Name),
+        htmlEscape(L.Where.known() ? L.Where.str() : "(no source line)"),
+        L.C.Loads, L.C.Stores);
+    for (size_t V = 0; V < Levels.size(); ++V)
+      Out += fmt::format("<td>{}</td><td>{}</td>", L.C.LevelMisses[V].Read,
+                         L.C.LevelMisses[V].Write);
+    std::string Texts;
+    for (const std::string &T : L.Texts)
+      Texts += (Texts.empty() ? "" : ", ") + T;
+    Out += fmt::format("<td class=\"l\"><code>{}</code></td></tr>\n",
+                       htmlEscape(Texts));
+  }
+  Out += "</tbody></table>\n";
+  if (Rows.size() > MaxLineRows)
+    Out += fmt::format("<p class=\"note\" id=\"lines-more\">{} more lines "
+                       "not shown.</p>\n",
+                       Rows.size() - MaxLineRows);
+  return Out;
+}
+
+std::string HtmlReportTool::hotSourceHtml() const {
+  if (!Annotate)
+    return {};
+  std::string Out = fmt::format(
+      "<h2>Hottest lines in their source</h2>\n<p class=\"note\">Per "
+      "kernel, the {} lines with the most accesses, as <code>wgtrace-view "
+      "annotate --top {} --context 2</code> shows them.</p>\n",
+      HotLines, HotLines);
+  constexpr uint32_t Context = 2;
+  for (const AnnotateTool::Kernel &K : Annotate->kernels()) {
+    std::vector<const AnnotateTool::LineRow *> Hot;
+    for (const AnnotateTool::LineRow &L : K.Lines)
+      if (L.Where.known())
+        Hot.push_back(&L);
+    // Ties in file order (K.Lines is).
+    std::sort(Hot.begin(), Hot.end(), [](auto *A, auto *B) {
+      return A->C.accesses() != B->C.accesses()
+                 ? A->C.accesses() > B->C.accesses()
+                 : A < B;
+    });
+    if (Hot.size() > HotLines)
+      Hot.resize(HotLines);
+    if (Hot.empty())
+      continue;
+    Out += fmt::format("<h3>{}</h3>\n<pre class=\"src\">", htmlEscape(K.Name));
+    for (const AnnotateTool::LineRow *Row : Hot) {
+      const SourceText *Text = Annotate->source(Row->Where.File);
+      Out += fmt::format("<b>{}</b>  {} loads, {} stores",
+                         htmlEscape(Row->Where.str()), Row->C.Loads,
+                         Row->C.Stores);
+      const std::vector<CacheLevel> &Levels = Annotate->levels();
+      for (size_t V = 0; V < Levels.size(); ++V)
+        Out += fmt::format(", {}mr {} {}mw {}", Levels[V].Name,
+                           Row->C.LevelMisses[V].Read, Levels[V].Name,
+                           Row->C.LevelMisses[V].Write);
+      Out += "\n";
+      const uint32_t Line = Row->Where.Line;
+      for (uint32_t L = Line > Context ? Line - Context : 1;
+           L <= Line + Context; ++L) {
+        std::optional<StringRef> S = Text ? Text->line(L) : std::nullopt;
+        if (!S && L != Line)
+          continue;
+        std::string Shown =
+            S ? S->str()
+              : "[no source] " +
+                    (Row->Texts.empty() ? std::string() : Row->Texts.front());
+        Out += fmt::format("{}{:>6} | {}\n", L == Line ? "&gt;" : " ", L,
+                           htmlEscape(Shown));
+      }
+      Out += "\n";
+    }
+    Out += "</pre>\n";
+  }
   return Out;
 }
 
@@ -602,7 +826,9 @@ void HtmlReportTool::finish() {
     flushColumn(Lane);
   if (!WindowLines.empty())
     WorkingSet.push_back(WindowLines.size());
-  OS << htmlReportPage(Title, dataJson(), plotsHtml());
+  OS << htmlReportPage(Title, dataJson(),
+                       plotsHtml() + racesHtml() + linesHtml() +
+                           hotSourceHtml());
   OS.flush();
 }
 

@@ -4,7 +4,10 @@
 // network): the loss, the dispatch listing, the per-workgroup table, an
 // access map drawn on a <canvas> (HtmlReportPage.cc) and plots of reuse
 // distances, modelled miss rate against cache size and the working set over
-// time as inline SVG. The data is embedded as compact columnar JSON.
+// time as inline SVG, then races, misses per source line and the hottest
+// lines in their source, from a RacesTool's and an AnnotateTool's results
+// (attach()): every number is the command line's. The data is embedded as
+// compact columnar JSON.
 //
 // The access map draws every access. Its address axis shows the accessed
 // segments back to back (one per kernel parameter buffer, labelled with its
@@ -28,7 +31,9 @@
 
 #include "analyses/AccessCounts.h"
 #include "analyses/AnalysisTool.h"
+#include "analyses/AnnotateTool.h"
 #include "analyses/Intervals.h"
+#include "analyses/RacesTool.h"
 #include "reader/LaunchTracker.h"
 #include "simulator/ReuseDistance.h"
 
@@ -65,7 +70,19 @@ public:
   bool anotherPass() override;
   void finish() override;
 
+  /// The races and per-line sections come from these tools' results (they
+  /// must read the same file and finish before this one): the groups
+  /// `races` lists, the lines and misses `annotate` counts.
+  void attach(const RacesTool *R, const AnnotateTool *A) {
+    Races = R;
+    Annotate = A;
+  }
+  /// Rows of the races and per-line tables, and hottest lines annotated.
+  static constexpr size_t MaxRaceRows = 100, MaxLineRows = 50, HotLines = 10;
+
   uint64_t totalAccesses() const { return Total; }
+  /// The processor id of each lane, top lane first.
+  const std::vector<uint32_t> &laneProcessors() const { return LaneProcessors; }
   /// Line accesses by reuse distance bucket, as CacheTool::histogram()
   /// counts them with 64-byte lines, and first uses.
   const std::vector<uint64_t> &reuseHistogram() const {
@@ -137,6 +154,9 @@ private:
   void layoutSegments();
   std::string dataJson() const;
   std::string plotsHtml() const;
+  std::string racesHtml() const;
+  std::string linesHtml() const;
+  std::string hotSourceHtml() const;
 
   llvm::raw_ostream &OS;
   std::string Title;
@@ -144,7 +164,10 @@ private:
   unsigned Pass = 0;
   const Metadata *Meta = nullptr;
   const TraceCensus *Census = nullptr;
-  /// Lanes: one per processor id, in order of first appearance.
+  const RacesTool *Races = nullptr;
+  const AnnotateTool *Annotate = nullptr;
+  /// Lanes: one per processor id, in processor order (the first pass
+  /// numbers them as they appear; the second in order).
   std::map<uint32_t, uint32_t> LaneOfProcessor;
   std::vector<uint32_t> LaneProcessors;
   std::vector<uint64_t> LaneRecords;
@@ -219,6 +242,12 @@ private:
 /// <script> element; \p Plots is HTML (inline SVG) placed under the map.
 std::string htmlReportPage(llvm::StringRef Title, llvm::StringRef DataJson,
                            llvm::StringRef Plots);
+
+/// A count as people read it: 950, 229k, 1.2M, 3.4G (three significant
+/// digits, no exponent).
+std::string readableNumber(double V);
+/// \p Text with &, <, > and " escaped for HTML.
+std::string htmlEscape(llvm::StringRef Text);
 
 } // namespace wgtrace::viewer
 
