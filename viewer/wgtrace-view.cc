@@ -293,6 +293,14 @@ cl::opt<bool> CacheCold("cold",
                         cl::desc("Empty the cache before each workgroup"),
                         cl::sub(HierarchyCmds), cl::cat(ViewCategory));
 
+cl::list<std::string> SourceDirs(
+    "source-dir",
+    cl::desc("Where else to look for a source file that is not where the "
+             "trace recorded it, or changed there: DIR/path, then DIR with "
+             "shorter and shorter tails of the path (as cg_annotate's -I; "
+             "repeatable, searched in order)"),
+    cl::value_desc("dir"), cl::sub(AnnotateCmd), cl::sub(HtmlCmd),
+    cl::cat(ViewCategory));
 cl::opt<unsigned> AnnotateContext("context",
                                   cl::desc("Lines of source shown before and "
                                            "after each line with accesses "
@@ -656,6 +664,7 @@ int runAnnotate(const WorkgroupFilter &Filter) {
   Options.Context = AnnotateContext;
   Options.FileOrder = AnnotateOrder == "file";
   Options.KernelGlob = KernelFilter;
+  Options.SourceDirs = SourceDirs;
   return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
     AnnotateTool::Options ForFile = Options;
     ForFile.Trace = Path.str();
@@ -862,6 +871,7 @@ int runHtml(const WorkgroupFilter &Filter) {
   if (!parseHierarchy("html", Lines.Levels, Lines.Note))
     return kExitUsage;
   Lines.Cold = CacheCold;
+  Lines.SourceDirs = SourceDirs;
   return runReports(false, [&](StringRef Path, raw_ostream &OS) {
     HtmlReportTool Html(OS, sys::path::filename(Path).str(), HtmlMaxPoints);
     RacesTool Races(nulls(), /*Json=*/false, /*Limit=*/RacesLimit);

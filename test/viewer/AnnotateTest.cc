@@ -1,5 +1,6 @@
 //===- AnnotateTest.cc - `annotate`: a listing worked out by hand ---------===//
 
+#include "CliRun.h"
 #include "DecodeHelpers.h"
 #include "TraceBuilder.h"
 #include "analyses/AnnotateTool.h"
@@ -7,6 +8,7 @@
 #include "reader/TraceReader.h"
 #include "support/ScratchDirectory.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -334,6 +336,61 @@ TEST(Annotate, MovedSourceComesFromTheMetadata) {
   EXPECT_NE(R.Text.find("  a[1] = b[0];"), std::string::npos);
   // The other kernel's file has no copy of this kernel and no text.
   EXPECT_NE(R.Text.find("[no source] o[0]"), std::string::npos) << R.Text;
+}
+
+// --source-dir: a tree that moved is found by the path's tails under each
+// directory, in order; a changed copy there is passed over for a matching
+// one; the listing says where it read the file.
+TEST(Annotate, SourceDirFindsAMovedTree) {
+  // The trace recorded <old>/src/scale.cc; the tree is now under <new>.
+  std::string Old = tempPath("src/scale.cc"); // never written
+  std::string New = tempPath("unused");
+  New = New.substr(0, New.rfind('/'));
+  std::string Changed = New + "/changed";
+  std::string Moved = New + "/moved";
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Changed + "/src"));
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Moved));
+  std::string Text = scaleFile();
+  writeFile(Moved + "/scale.cc", Text);
+  Text.replace(Text.find("b[0] = t * 2;"), 13, "b[0] = t * 3;");
+  writeFile(Changed + "/src/scale.cc", Text);
+
+  AnnotateTool::Options O = options();
+  O.SourceDirs = {Changed, Moved};
+  AnnotateRun R = run(handTrace(Old), O, false, {}, Old);
+  EXPECT_EQ(R.Origin, SourceOrigin::Disk) << R.Text;
+  EXPECT_NE(R.Text.find("source: the file on disk found at " + Moved +
+                        "/scale.cc (--source-dir)"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("b[0] = t * 2;"), std::string::npos);
+  EXPECT_NE(R.Text.find("// nothing here\n"), std::string::npos);
+
+  // Only the changed copy: the metadata's, saying why.
+  O.SourceDirs = {Changed};
+  R = run(handTrace(Old), O, false, {}, Old);
+  EXPECT_EQ(R.Origin, SourceOrigin::MetadataCopy);
+  EXPECT_EQ(R.Reason.find(Changed + "/src/scale.cc: changed since the trace "
+                                    "(line 4 differs"),
+            0u)
+      << R.Reason;
+  // Nowhere: said so.
+  O.SourceDirs = {New + "/nowhere"};
+  R = run(handTrace(Old), O, false, {}, Old);
+  EXPECT_EQ(R.Reason, "not found on disk nor in --source-dir");
+
+  // Through the command line, for annotate and html alike.
+  std::string Trace = writeTrace("moved-tree.bin", handTrace(Old));
+  ViewRun V =
+      view("annotate --l1 256,2,64 --source-dir " + Moved + " " + Trace);
+  EXPECT_EQ(V.Status, 0) << V.Err;
+  EXPECT_NE(V.Out.find("found at " + Moved + "/scale.cc"), std::string::npos)
+      << V.Out;
+  std::string Page = tempPath("moved-tree.html");
+  V = view("html --l1 256,2,64 --source-dir " + Moved + " " + Trace + " -o " +
+           Page);
+  EXPECT_EQ(V.Status, 0) << V.Err;
+  EXPECT_NE(slurp(Page).find("b[0] = t * 2;"), std::string::npos);
 }
 
 TEST(Annotate, ChangedSourceComesFromTheMetadata) {

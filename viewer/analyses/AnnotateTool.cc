@@ -206,7 +206,7 @@ void AnnotateTool::loadSources() {
     for (const auto &[Name, Copy] : Copies)
       if (sameFile(CopyFiles[Name], File))
         E.Kernels.push_back(Copy);
-    Sources.emplace(File, SourceText::load(File, E));
+    Sources.emplace(File, SourceText::load(File, E, Opts.SourceDirs));
   }
 }
 
@@ -438,7 +438,11 @@ void AnnotateTool::printText() {
         OS << "\n-- File: " << C.File << "\n";
         switch (Text->origin()) {
         case SourceOrigin::Disk:
-          OS << "--   source: the file on disk\n";
+          OS << "--   source: the file on disk"
+             << (Text->path() == C.File
+                     ? std::string()
+                     : " found at " + Text->path() + " (--source-dir)")
+             << "\n";
           break;
         case SourceOrigin::MetadataCopy:
           OS << "--   source: the trace metadata's copy of the kernel "
@@ -544,6 +548,7 @@ void AnnotateTool::printJson() {
   for (const auto &[File, Text] : Sources)
     FilesJ.push_back(json::Object{{"file", File},
                                   {"source", sourceOriginName(Text.origin())},
+                                  {"path", Text.path()},
                                   {"reason", Text.reason()}});
   json::Array LevelsJ;
   for (const CacheLevel &L : Opts.Levels)

@@ -60,6 +60,8 @@ public:
     std::string Trace;
     /// --kernel's glob, named in the header ("" for all).
     std::string KernelGlob;
+    /// --source-dir: where else to look for sources that moved.
+    std::vector<std::string> SourceDirs;
   };
 
   AnnotateTool(llvm::raw_ostream &OS, bool Json, Options O);

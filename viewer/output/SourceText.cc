@@ -2,9 +2,11 @@
 
 #include "output/SourceText.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <fmt/format.h>
 
@@ -122,38 +124,80 @@ static uint32_t differsFrom(const std::vector<std::string> &File,
   return 0;
 }
 
-SourceText SourceText::load(StringRef Path, const SourceEvidence &Evidence) {
+/// Why \p Disk (a file's lines) is not what \p Evidence recorded, or ""
+/// when it is.
+static std::string mismatch(const std::vector<std::string> &Disk,
+                            const SourceEvidence &Evidence) {
+  for (const SourceEvidence::KernelCopy &K : Evidence.Kernels)
+    if (uint32_t Line = differsFrom(Disk, splitLines(K.Text), copyFirstLine(K)))
+      return fmt::format("changed since the trace (line {} differs from the "
+                         "metadata's copy of {})",
+                         Line, K.Name);
+  for (const SourceEvidence::Expression &E : Evidence.Expressions)
+    if (!spells(Disk, E))
+      return fmt::format("changed since the trace (line {} does not hold "
+                         "'{}')",
+                         E.Line, E.Text);
+  return {};
+}
+
+/// Where a file recorded as \p Path may be: there, then in each of \p Dirs
+/// its path (relative) and the shorter and shorter tails of it.
+static std::vector<std::string> candidates(StringRef Path,
+                                           ArrayRef<std::string> Dirs) {
+  std::vector<std::string> Out = {Path.str()};
+  SmallVector<StringRef, 8> Parts;
+  for (auto It = sys::path::begin(Path), End = sys::path::end(Path); It != End;
+       ++It)
+    if (!sys::path::is_separator((*It)[0]) && *It != ".")
+      Parts.push_back(*It);
+  for (const std::string &Dir : Dirs)
+    for (size_t First = 0; First < Parts.size(); ++First) {
+      SmallString<256> P(Dir);
+      for (size_t I = First; I < Parts.size(); ++I)
+        sys::path::append(P, Parts[I]);
+      Out.push_back(std::string(P));
+    }
+  return Out;
+}
+
+SourceText SourceText::load(StringRef Path, const SourceEvidence &Evidence,
+                            ArrayRef<std::string> SourceDirs) {
   SourceText Out;
   std::vector<std::string> Disk;
-  ErrorOr<std::unique_ptr<MemoryBuffer>> File =
-      Path.empty() ? ErrorOr<std::unique_ptr<MemoryBuffer>>(
-                         std::make_error_code(std::errc::invalid_argument))
-                   : MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!File) {
-    // The usual case said plainly; any other error as the system says it.
-    Out.Reason = Path.empty() ? "without a name"
-                 : File.getError() == std::errc::no_such_file_or_directory
-                     ? "not found on disk"
-                     : "unreadable (" + File.getError().message() + ")";
+  if (Path.empty()) {
+    Out.Reason = "without a name";
   } else {
-    Disk = splitLines((*File)->getBuffer());
-    for (const SourceEvidence::KernelCopy &K : Evidence.Kernels)
-      if (uint32_t Line =
-              differsFrom(Disk, splitLines(K.Text), copyFirstLine(K))) {
-        Out.Reason = fmt::format(
-            "changed since the trace (line {} differs from the metadata's "
-            "copy of {})",
-            Line, K.Name);
+    // The first candidate that matches; else why the first one there did
+    // not (the recorded path's reason said as before).
+    std::string Found;
+    for (const std::string &Candidate : candidates(Path, SourceDirs)) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> File =
+          MemoryBuffer::getFile(Candidate, /*IsText=*/true);
+      std::string Why;
+      std::vector<std::string> Lines;
+      if (!File) {
+        if (File.getError() == std::errc::no_such_file_or_directory)
+          continue;
+        Why = "unreadable (" + File.getError().message() + ")";
+      } else {
+        Lines = splitLines((*File)->getBuffer());
+        Why = mismatch(Lines, Evidence);
+      }
+      if (Why.empty()) {
+        Disk = std::move(Lines);
+        Out.Path = Candidate;
+        Found.clear();
         break;
       }
-    if (Out.Reason.empty())
-      for (const SourceEvidence::Expression &E : Evidence.Expressions)
-        if (!spells(Disk, E)) {
-          Out.Reason = fmt::format("changed since the trace (line {} does "
-                                   "not hold '{}')",
-                                   E.Line, E.Text);
-          break;
-        }
+      if (Found.empty())
+        Found = Candidate == Path ? Why : Candidate + ": " + Why;
+    }
+    if (Out.Path.empty())
+      Out.Reason = !Found.empty()       ? Found
+                   : SourceDirs.empty() ? "not found on disk"
+                                        : "not found on disk nor in "
+                                          "--source-dir";
   }
   if (Out.Reason.empty()) {
     Out.Origin = SourceOrigin::Disk;

@@ -13,6 +13,7 @@
 #ifndef WGTRACE_VIEWER_SOURCETEXT_H
 #define WGTRACE_VIEWER_SOURCETEXT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -63,13 +64,21 @@ struct SourceEvidence {
 class SourceText {
 public:
   /// Reads \p Path (relative paths from the current directory) and checks
-  /// it against \p Evidence.
-  static SourceText load(llvm::StringRef Path, const SourceEvidence &Evidence);
+  /// it against \p Evidence. When it is not there or not what the trace
+  /// recorded, looks in each of \p SourceDirs (`--source-dir`, as
+  /// cg_annotate's -I) for the path, then for shorter and shorter tails of
+  /// it (a tree that moved: /old/src/k.cc as DIR/src/k.cc, then DIR/k.cc),
+  /// and takes the first file that matches.
+  static SourceText load(llvm::StringRef Path, const SourceEvidence &Evidence,
+                         llvm::ArrayRef<std::string> SourceDirs = {});
 
   SourceOrigin origin() const { return Origin; }
   /// Why the file on disk was not used ("" when it was): "not found",
   /// "changed since the trace: line 12 differs".
   const std::string &reason() const { return Reason; }
+  /// The file read, when the origin is Disk (the recorded path, or where
+  /// --source-dir found it).
+  const std::string &path() const { return Path; }
   /// The text of line \p Line (1-based), or none.
   std::optional<llvm::StringRef> line(uint32_t Line) const;
   /// The last line the text covers (0 when none).
@@ -80,6 +89,7 @@ public:
 private:
   SourceOrigin Origin = SourceOrigin::None;
   std::string Reason;
+  std::string Path;
   std::map<uint32_t, std::string> Lines;
 };
 
