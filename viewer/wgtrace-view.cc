@@ -878,10 +878,29 @@ int runHtml(const WorkgroupFilter &Filter) {
     AnnotateTool::Options ForFile = Lines;
     ForFile.Trace = Path.str();
     AnnotateTool Annotate(nulls(), /*Json=*/false, std::move(ForFile));
-    Html.attach(&Races, &Annotate);
-    // The two finish before the page, which reads their results.
-    AnalysisTool *Tools[] = {&Races, &Annotate, &Html};
-    return runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
+    // The two read the file in a thread of their own while the page's two
+    // passes read it here (the file is mapped twice; damage is reported
+    // by this reading, which meets the same); the page waits for them
+    // when it finishes.
+    std::thread Sections([&] {
+      Expected<TraceFile> File = TraceFile::open(Path);
+      if (!File) {
+        consumeError(File.takeError());
+        return;
+      }
+      TraceReader Reader(*File, RingMode::WrapAware, Filter);
+      AnalysisTool *Tools[] = {&Races, &Annotate};
+      consumeError(Reader.run(Tools));
+    });
+    auto Join = [&] {
+      if (Sections.joinable())
+        Sections.join();
+    };
+    Html.attach(&Races, &Annotate, Join);
+    AnalysisTool *Tools[] = {&Html};
+    int Status = runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
+    Join();
+    return Status;
   });
 }
 

@@ -826,6 +826,8 @@ void HtmlReportTool::finish() {
     flushColumn(Lane);
   if (!WindowLines.empty())
     WorkingSet.push_back(WindowLines.size());
+  if (WaitForSections)
+    WaitForSections();
   OS << htmlReportPage(Title, dataJson(),
                        plotsHtml() + racesHtml() + linesHtml() +
                            hotSourceHtml());

@@ -42,6 +42,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -71,11 +72,14 @@ public:
   void finish() override;
 
   /// The races and per-line sections come from these tools' results (they
-  /// must read the same file and finish before this one): the groups
-  /// `races` lists, the lines and misses `annotate` counts.
-  void attach(const RacesTool *R, const AnnotateTool *A) {
+  /// read the same file, before this one finishes, or in another thread
+  /// that \p Wait joins): the groups `races` lists, the lines and misses
+  /// `annotate` counts.
+  void attach(const RacesTool *R, const AnnotateTool *A,
+              std::function<void()> Wait = {}) {
     Races = R;
     Annotate = A;
+    WaitForSections = std::move(Wait);
   }
   /// Rows of the races and per-line tables, and hottest lines annotated.
   static constexpr size_t MaxRaceRows = 100, MaxLineRows = 50, HotLines = 10;
@@ -166,6 +170,7 @@ private:
   const TraceCensus *Census = nullptr;
   const RacesTool *Races = nullptr;
   const AnnotateTool *Annotate = nullptr;
+  std::function<void()> WaitForSections;
   /// Lanes: one per processor id, in processor order (the first pass
   /// numbers them as they appear; the second in order).
   std::map<uint32_t, uint32_t> LaneOfProcessor;
