@@ -248,8 +248,9 @@ private:
     if (!Builtin &&
         !SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
       return;
+    // free() releases what a destructor owns: it reads or writes none of it.
     if (const IdentifierInfo *Id = Callee->getIdentifier())
-      if (onlyNamesItsArgument(Id->getName()))
+      if (onlyNamesItsArgument(Id->getName()) || Id->getName() == "free")
         return;
     for (const Expr *Arg : Arguments) {
       if (Touches)

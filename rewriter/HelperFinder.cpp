@@ -47,6 +47,30 @@ public:
     return true;
   }
 
+  /// Where a destructor the class declares runs without a call written:
+  /// at the end of a local's scope (its declaration stands for the call),
+  /// of a temporary's full-expression, at a delete-expression.
+  struct Destruction {
+    SourceLocation Loc;
+    const CXXDestructorDecl *Destructor;
+  };
+  std::vector<Destruction> Destructions;
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+      destroys(VD->getLocation(), VD->getType());
+    return true;
+  }
+  bool VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr *E) {
+    destroys(E->getBeginLoc(), E->getType());
+    return true;
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+    if (!E->getArgument()->isTypeDependent())
+      destroys(E->getBeginLoc(), E->getDestroyedType());
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *E) {
     if (E->getDirectCallee()) {
       Calls.push_back(E);
@@ -82,6 +106,18 @@ public:
   }
   bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
   bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
+
+private:
+  void destroys(SourceLocation Loc, QualType T) {
+    if (T.isNull() || T->isDependentType())
+      return;
+    const auto *RD = T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    if (!RD || !RD->hasDefinition())
+      return;
+    const CXXDestructorDecl *D = RD->getDestructor();
+    if (D && !D->isImplicit() && !D->isTrivial() && !D->isDeleted())
+      Destructions.push_back({Loc, D});
+  }
 };
 
 /// Every function definition outside system headers, template
@@ -338,20 +374,25 @@ private:
       const Expr *Call;
     };
     std::vector<Callee> Callees;
-    Callees.reserve(Calls.Calls.size() + Calls.Constructions.size());
+    Callees.reserve(Calls.Calls.size() + Calls.Constructions.size() +
+                    Calls.Destructions.size());
     for (const CallExpr *Call : Calls.Calls)
       Callees.push_back(
           {Call->getBeginLoc(), Callees.size(), Call->getDirectCallee(), Call});
     for (const CXXConstructExpr *E : Calls.Constructions)
       Callees.push_back(
           {E->getBeginLoc(), Callees.size(), E->getConstructor(), E});
+    // A destructor that does work is a helper too: its accesses happen
+    // where the object dies, while the workgroup is current.
+    for (const CallCollector::Destruction &D : Calls.Destructions)
+      Callees.push_back({D.Loc, Callees.size(), D.Destructor, nullptr});
     llvm::sort(Callees, [&](const Callee &A, const Callee &B) {
       if (A.Loc != B.Loc)
         return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
       return A.Order < B.Order;
     });
     for (const Callee &C : Callees)
-      if (!handsOnlyTemporaries(C.Call, C.Function))
+      if (!C.Call || !handsOnlyTemporaries(C.Call, C.Function))
         consider(C.Function, C.Loc, Written);
   }
 
