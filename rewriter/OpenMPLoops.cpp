@@ -144,14 +144,17 @@ private:
 
   void visitDirective(OMPExecutableDirective *D) {
     SourceLocation Loc = D->getBeginLoc();
-    if (!Loc.isValid() || !SM.isInMainFile(SM.getExpansionLoc(Loc)) ||
-        inKernel())
+    if (!Loc.isValid() || inKernel())
       return;
     OpenMPDirectiveKind K = D->getDirectiveKind();
     const FunctionDecl *Written =
         Function && Function->getTemplateInstantiationPattern()
             ? Function->getTemplateInstantiationPattern()
             : Function;
+    if (!SM.isInMainFile(SM.getExpansionLoc(Loc))) {
+      noteInHeader(D, Written);
+      return;
+    }
     if (isTracedOmpLoop(K)) {
       auto *Loop = cast<OMPLoopDirective>(D);
       SourceLocation Key = SM.getExpansionLoc(Loc);
@@ -206,6 +209,43 @@ private:
     Found.Untraced.push_back(
         {Loc, "'#pragma omp " + getOpenMPDirectiveName(K).str() + "'",
          constructReason(K), Written});
+  }
+
+  /// A loop or construct of a project header (miniBUDE writes its OpenMP
+  /// version in one, included by main.cpp): only the files given are
+  /// rewritten, so it is said, once per place, not silently left out. A
+  /// template's pattern is not: an instantiation, the code that runs, is.
+  void noteInHeader(const OMPExecutableDirective *D,
+                    const FunctionDecl *Written) {
+    const OpenMPDirectiveKind K = D->getDirectiveKind();
+    const SourceLocation At = SM.getExpansionLoc(D->getBeginLoc());
+    if (SM.isInSystemHeader(At) || dependent() ||
+        !(isTracedOmpLoop(K) || isUntracedOmpConstruct(K)) ||
+        (K == llvm::omp::OMPD_ordered && !D->hasAssociatedStmt()) ||
+        !SeenConstructs.insert(At).second)
+      return;
+    const std::string What =
+        "'#pragma omp " + getOpenMPDirectiveName(K).str() + "'";
+    // Quicksilver writes the pragma alone in a header that it includes
+    // right before a loop of the rewritten file: said at the loop.
+    const Stmt *Code =
+        D->hasAssociatedStmt() ? D->getAssociatedStmt() : nullptr;
+    while (const auto *Captured = dyn_cast_or_null<CapturedStmt>(Code))
+      Code = Captured->getCapturedStmt();
+    if (Code && SM.isInMainFile(SM.getExpansionLoc(Code->getBeginLoc()))) {
+      Found.Untraced.push_back(
+          {Code->getBeginLoc(), What,
+           "its pragma is written in a header that this file includes, which "
+           "wgtrace cannot rewrite",
+           Written});
+      return;
+    }
+    Found.Untraced.push_back(
+        {D->getBeginLoc(), What,
+         "it is in a header, and wgtrace-rewrite traces the OpenMP code of "
+         "the files it rewrites, not of the headers they include (rewrite a "
+         "source file that holds the code)",
+         Written});
   }
 
   const SourceManager &SM;

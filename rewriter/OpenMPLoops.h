@@ -63,7 +63,8 @@ struct FoundOpenMP {
 };
 
 /// The worksharing loops and untraced constructs of the main file, outside
-/// kernels (whose bodies are traced as they are).
+/// kernels (whose bodies are traced as they are), and, as untraced, those
+/// of the project headers it includes.
 FoundOpenMP findOpenMP(clang::ASTContext &Ctx);
 
 /// Whether K is a worksharing loop wgtrace traces as a dispatch.
