@@ -356,7 +356,11 @@ function draw() {
       const y = top + (segStart[s] - y0) * ky;
       if (y < top || y > top + bandH - 8 || y - lastLabel < 13) continue;
       lastLabel = y;
-      ctx.fillText(segLabel[s].slice(0, 15), 4, Math.max(top + 10, y + 10));
+      // In the margin, never over the data: cut to what fits left of it.
+      let label = segLabel[s].slice(0, 15);
+      while (label.length > 1 && ctx.measureText(label).width > kLeft - 8)
+        label = label.slice(0, -1);
+      ctx.fillText(label, 4, Math.max(top + 10, y + 10));
     }
   }
   const step = niceStep((x1 - x0) / Math.max(1, pw_ / 90));
