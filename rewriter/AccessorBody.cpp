@@ -32,6 +32,8 @@ public:
   bool Touches = false;
   /// Set at an access of what a reference or pointer parameter designates.
   bool TouchesParameters = false;
+  /// Accesses of the object's own storage.
+  unsigned ObjectAccesses = 0;
 
   bool VisitImplicitCastExpr(ImplicitCastExpr *E) {
     if (E->getCastKind() == CK_LValueToRValue ||
@@ -114,6 +116,7 @@ private:
       return;
     switch (rootOf(E)) {
     case Root::Object:
+      ++ObjectAccesses;
       break;
     case Root::Parameter:
       TouchesParameters = true;
@@ -281,7 +284,8 @@ private:
 
 } // namespace
 
-BeyondObject memoryBeyondObject(const FunctionDecl *Def) {
+BeyondObject memoryBeyondObject(const FunctionDecl *Def,
+                                unsigned *ObjectAccesses) {
   BodyAccesses Accesses(Def);
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
     for (const CXXCtorInitializer *Init : Ctor->inits())
@@ -289,6 +293,8 @@ BeyondObject memoryBeyondObject(const FunctionDecl *Def) {
         Accesses.TraverseStmt(Init->getInit());
   if (!Accesses.Touches)
     Accesses.TraverseStmt(Def->getBody());
+  if (ObjectAccesses)
+    *ObjectAccesses = Accesses.ObjectAccesses;
   if (Accesses.Touches)
     return BeyondObject::Elsewhere;
   return Accesses.TouchesParameters ? BeyondObject::Parameters

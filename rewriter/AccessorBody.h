@@ -48,8 +48,11 @@ enum class BeyondObject : uint8_t {
 /// a constructor's member initializers included, loads, stores or hands to
 /// library code beyond the object's own storage, its locals and its
 /// by-value parameters. Calls of other project functions are not looked
-/// into (the caller decides whether they are work).
-BeyondObject memoryBeyondObject(const clang::FunctionDecl *Def);
+/// into (the caller decides whether they are work). ObjectAccesses, if
+/// given, receives the number of accesses of the object's own storage
+/// written in the body (until the walk stops, when it is Elsewhere).
+BeyondObject memoryBeyondObject(const clang::FunctionDecl *Def,
+                                unsigned *ObjectAccesses = nullptr);
 
 } // namespace rewriter
 } // namespace wgtrace

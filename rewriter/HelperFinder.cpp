@@ -207,10 +207,14 @@ AccessorRole accessorRole(const FunctionDecl *Written, const FunctionDecl *Def,
              isa<CXXConversionDecl>(M) ||
              M->getReturnType()->isReferenceType() ||
              M->getReturnType()->isPointerType();
+  // A getter returns a value: one computed from several loads of the
+  // object's fields (`return x * x + y * y;`) is work whose loads are the
+  // kernel's data when the object is kernel memory.
+  bool Getter = false;
   if (!ByForm) {
     const auto *Body = dyn_cast_or_null<CompoundStmt>(M->getBody());
-    ByForm = M->isConst() && Body && Body->size() == 1 &&
-             isa<ReturnStmt>(Body->body_front());
+    Getter = ByForm = M->isConst() && Body && Body->size() == 1 &&
+                      isa<ReturnStmt>(Body->body_front());
   }
   if (!ByForm)
     return AccessorRole::None;
@@ -246,9 +250,11 @@ AccessorRole accessorRole(const FunctionDecl *Written, const FunctionDecl *Def,
         return isProjectWork(E->getConstructor(), Seen);
       }))
     return AccessorRole::Work;
-  switch (memoryBeyondObject(Def)) {
+  unsigned ObjectAccesses = 0;
+  switch (memoryBeyondObject(Def, &ObjectAccesses)) {
   case BeyondObject::Nothing:
-    return AccessorRole::Bookkeeping;
+    return Getter && ObjectAccesses > 1 ? AccessorRole::Work
+                                        : AccessorRole::Bookkeeping;
   case BeyondObject::Parameters:
     return AccessorRole::ReadsParameters;
   case BeyondObject::Elsewhere:

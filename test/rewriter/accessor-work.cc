@@ -21,12 +21,13 @@
 #include "accessor-work.h"
 
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
-// CHECK-NEXT:     {"{{.*}}.cc", 82, 29, "header", "call of 'lib::Domain::nodeElemCornerList'", "'lib::Domain::nodeElemCornerList' is defined in {{.*}}accessor-work.h, which is not rewritten, and cannot be copied into this file (it is a member function)"},
-// CHECK-NEXT:     {"{{.*}}.cc", 85, 10, "header", "call of 'lib::View::get'", {{.*}}},
-// CHECK-NEXT:     {"{{.*}}.cc", 88, 10, "header", "call of 'lib::Sum::operator()'", {{.*}}},
-// CHECK-NEXT:     {"{{.*}}.cc", 90, 13, "header", "call of 'lib::Fill::Fill'", {{.*}}},
-// CHECK-NEXT:     {"{{.*}}.cc", 92, 17, "header", "call of 'lib::Vec2::operator+'", {{.*}}},
-// CHECK-NEXT:     {"{{.*}}.cc", 96, 3, "header", "call of 'lib::Vec2::operator='", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 83, 29, "header", "call of 'lib::Domain::nodeElemCornerList'", "'lib::Domain::nodeElemCornerList' is defined in {{.*}}accessor-work.h, which is not rewritten, and cannot be copied into this file (it is a member function)"},
+// CHECK-NEXT:     {"{{.*}}.cc", 86, 10, "header", "call of 'lib::View::get'", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 89, 10, "header", "call of 'lib::Sum::operator()'", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 91, 13, "header", "call of 'lib::Fill::Fill'", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 93, 17, "header", "call of 'lib::Vec2::operator+'", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 96, 7, "header", "call of 'lib::Vec2::scaled'", {{.*}}},
+// CHECK-NEXT:     {"{{.*}}.cc", 98, 3, "header", "call of 'lib::Vec2::operator='", {{.*}}},
 // CHECK-NEXT: };
 
 struct Mesh {
@@ -93,6 +94,7 @@ WGTRACE_DISPATCH void header(const wgtrace::Workgroup &wg, lib::Domain *d,
   // WARN: {{.*}}.cc:[[@LINE-1]]:17: warning: call of 'lib::Vec2::operator+' is not traced: {{.*}}(it is a member function)
   a[6] = s.x;
   s = p[0].scaled(3);
+  // WARN: {{.*}}.cc:[[@LINE-1]]:7: warning: call of 'lib::Vec2::scaled' is not traced: {{.*}}(it is a member function)
   s = p[1];
   // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::Vec2::operator=' is not traced: {{.*}}(it is a member function)
   a[7] = s.y;
