@@ -5,6 +5,7 @@
 #include "reader/BufferResolver.h"
 #include "reader/Record.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -138,6 +139,12 @@ bool AccessTable::fill() {
     // records follow it at once, in the same run.
     unsigned AtomicPending = 0;
     uint64_t AtomicKey = 0;
+    // The same for a Critical VALUE (1: its next LOAD or STORE; 2: a LOAD
+    // and a STORE), and the sections the workgroup entered in this run and
+    // did not leave (a copy of its record enters them again).
+    unsigned CriticalPending = 0;
+    uint64_t CriticalKey = 0;
+    std::vector<uint64_t> OpenSections;
     uint64_t Phys = Run.Offset & Mask;
     for (uint64_t N = 0; N < Run.Records; ++N) {
       const uint8_t *P = Storage + Phys;
@@ -163,9 +170,37 @@ bool AccessTable::fill() {
           AtomicPending = 0;
         }
       }
+      bool Critical = false;
+      if (CriticalPending && Tag != format::Tag::Value) {
+        uint64_t Word;
+        std::memcpy(&Word, P, sizeof(Word));
+        const bool Either = CriticalPending == 1;
+        const bool Expected = Either ? Tag == format::Tag::MemoryLoad ||
+                                           Tag == format::Tag::MemoryStore
+                              : CriticalPending == 2
+                                  ? Tag == format::Tag::MemoryLoad
+                                  : Tag == format::Tag::MemoryStore;
+        Critical = Expected && format::wordWorkgroupOffset(Word) == CriticalKey;
+        CriticalPending = Critical && CriticalPending == 2 ? 3 : 0;
+      }
       if (Tag == format::Tag::Value) {
         R.Tag = Tag;
         R.Value = format::decodeValue(P);
+        CriticalPending = 0;
+        if (R.Value.Type == format::ValueType::Critical &&
+            (R.Value.Ordinal == 1 || R.Value.Ordinal == 2)) {
+          CriticalPending = R.Value.Ordinal;
+          CriticalKey = R.Value.WorkgroupOffset;
+        } else if (R.Value.Type == format::ValueType::CriticalSection &&
+                   R.Value.Ordinal == 1) {
+          OpenSections.push_back(R.Value.Bits);
+        } else if (R.Value.Type == format::ValueType::CriticalSection &&
+                   R.Value.Ordinal == 0) {
+          auto Entered = std::find(OpenSections.rbegin(), OpenSections.rend(),
+                                   R.Value.Bits);
+          if (Entered != OpenSections.rend())
+            OpenSections.erase(std::next(Entered).base());
+        }
         if (R.Value.Type == format::ValueType::Atomic &&
             R.Value.Bits <= uint64_t(format::AtomicOp::Update) &&
             R.Value.Ordinal ==
@@ -210,6 +245,7 @@ bool AccessTable::fill() {
         }
         Row.Kind = R.Memory.IsStore ? 1 : 0;
         Row.Atomic = Atomic ? 1 : 0;
+        Row.Critical = Critical || (!Atomic && !OpenSections.empty()) ? 1 : 0;
       }
       Phys = (Phys + Length) & Mask;
     }

@@ -62,6 +62,10 @@ struct AccessRow {
   uint8_t Kind;
   /// 1: made by an atomic operation (docs/FORMAT.md).
   uint8_t Atomic;
+  /// 1: made inside an OpenMP critical section: marked as such, or made
+  /// while the workgroup had entered one (a helper's access), as the
+  /// viewer's RingDecoder decides.
+  uint8_t Critical;
 };
 static_assert(sizeof(AccessRow) == 48);
 

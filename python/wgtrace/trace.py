@@ -447,6 +447,7 @@ class Trace:
         columns["kind"] = _categorical(rows, "kind", np.arange(len(_KINDS)), _KINDS)
         # 0/1 bytes: the same memory read as booleans, still no copy.
         columns["atomic"] = rows["atomic"].view(np.bool_)
+        columns["critical"] = rows["critical"].view(np.bool_)
         return Frame(columns, copy=False)
 
     def _source_column(self, rows, file_of):

@@ -1,6 +1,6 @@
 //===- make_extension_trace.cc - A trace with wgtrace's extension ---------===//
 //
-// Usage: python-make-extension-trace OUT [atomics]
+// Usage: python-make-extension-trace OUT [atomics|critical]
 //
 // Writes, with the viewer tests' TraceBuilder (format.h encoders, the
 // FlatBuffers builder), a small trace that uses wgtrace's metadata extension
@@ -13,6 +13,9 @@
 // With `atomics`: kernel "hist" whose two workgroups each load in[w]
 // plainly, then update out[0] and load out[1] with atomic operations
 // (atomic marks, docs/FORMAT.md).
+//
+// With `critical`: kernel "keep", accesses inside OpenMP critical sections
+// (criticalTrace()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,15 +54,49 @@ TraceBuilder atomicsTrace() {
   return B;
 }
 
+/// Kernel "keep" (an OpenMP loop's iterations as workgroups): each loads
+/// in[w] plainly, updates out[0] in a critical statement (a Critical mark),
+/// enters section "kept" and stores out[1] in a helper it calls (no mark
+/// of its own), leaves it and loads out[1] outside any section.
+TraceBuilder criticalTrace() {
+  ExtensionSpec X;
+  X.FunctionParams = {{{"in", "const int *", 1, 0, 4, false},
+                       {"out", "int *", 2, 0, 4, false}}};
+  X.AccessSites = {{"keep.cc", 8, 13, 0, "keep", "in[w]"},
+                   {"keep.cc", 10, 5, 2, "keep", "out[0]"},
+                   {"keep.h", 3, 3, 1, "keep", "out[1]"},
+                   {"keep.cc", 14, 7, 0, "keep", "out[1]"}};
+  TraceBuilder B;
+  B.metadata({{"keep", "test", "(wg, in, out)", "void keep(...)"}}, {0}, &X);
+  const uint64_t In = 0x7F0000001000, Out = 0x7F0000002000;
+  const uint64_t Kept = format::criticalNameHash("kept");
+  RingBuilder Ring(4096);
+  for (uint32_t W = 0; W < 2; ++W) {
+    Ring.workgroup(0, {W, 0, 0}, {2, 1, 1}, W);
+    Ring.value(format::ValueType::BufferBase, 0, In);
+    Ring.value(format::ValueType::BufferBase, 1, Out);
+    Ring.load((In + 4 * W) | format::accessSiteBits(1), 4);
+    Ring.critical("sum", format::AtomicOp::Update, Out, 4,
+                  format::accessSiteBits(2));
+    Ring.value(format::ValueType::CriticalSection, 1, Kept);
+    Ring.store((Out + 4) | format::accessSiteBits(3), 4);
+    Ring.value(format::ValueType::CriticalSection, 0, Kept);
+    Ring.load((Out + 4) | format::accessSiteBits(4), 4);
+  }
+  B.ring(Ring);
+  return B;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2 && !(argc == 3 && std::string(argv[2]) == "atomics")) {
-    std::fprintf(stderr, "usage: %s OUT [atomics]\n", argv[0]);
+  const std::string Kind = argc == 3 ? argv[2] : "";
+  if (argc != 2 && !(argc == 3 && (Kind == "atomics" || Kind == "critical"))) {
+    std::fprintf(stderr, "usage: %s OUT [atomics|critical]\n", argv[0]);
     return 1;
   }
   if (argc == 3) {
-    TraceBuilder B = atomicsTrace();
+    TraceBuilder B = Kind == "atomics" ? atomicsTrace() : criticalTrace();
     FILE *F = std::fopen(argv[1], "wb");
     if (!F) {
       std::perror(argv[1]);

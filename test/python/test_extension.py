@@ -194,3 +194,29 @@ def test_categoricals_group_by_the_values_present(trace_path):
     for name in ("address", "length", "workgroup", "wg_x"):
         assert loads[name].dtype.kind in "iu", name
     assert t.workgroups["wg_x"].dtype.kind in "iu"
+
+
+@pytest.fixture(scope="module")
+def critical_path(work):
+    path = os.path.join(work, "critical.bin")
+    subprocess.run([MAKE, path, "critical"], check=True)
+    return path
+
+
+def test_critical_accesses_carry_their_mark(critical_path):
+    """Two workgroups: a plain load, a critical update (a Critical mark, a
+    load and a store), a helper's store while the workgroup is inside an
+    entered section, and a load after it left: marked as races decides."""
+    t = wgtrace.open(critical_path)
+    a = t.accesses()
+    assert a["critical"].tolist() == [0, 1, 1, 1, 0] * 2
+    assert a["atomic"].tolist() == [0] * 10
+    frame = t.accesses(as_frame=True)
+    assert frame["critical"].dtype == bool
+    assert frame.groupby("critical").size().to_dict() == {False: 4, True: 6}
+    # The helper's store inside the section against the other workgroup's
+    # load outside any: the only racing pair races reports.
+    status, out, err = view("races", critical_path, "--json")
+    races = json.loads(out)
+    assert status == 1, err
+    assert races["races"] == 1
