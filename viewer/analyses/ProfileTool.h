@@ -40,7 +40,7 @@ public:
     uint64_t Lines = 0;
     /// Per level of the hierarchy, first level first: read misses at
     /// 2 * level, write misses at 2 * level + 1.
-    std::array<uint64_t, 2 * CacheHierarchy::MaxLevels> Misses{};
+    std::array<uint64_t, size_t{2} * CacheHierarchy::MaxLevels> Misses{};
     uint64_t Races = 0;
 
     void addMisses(const Measures &O) {

@@ -695,16 +695,16 @@ std::string HtmlReportTool::linesHtml() const {
   if (!Annotate)
     return {};
   const std::vector<CacheLevel> &Levels = Annotate->levels();
-  std::string Levels_;
+  std::string LevelText;
   for (const CacheLevel &L : Levels)
-    Levels_ += fmt::format("{}{} {}, {} ways, {}-byte lines",
-                           Levels_.empty() ? "" : "; ", L.Name,
-                           L.Geometry.Size % (1 << 20) == 0
-                               ? fmt::format("{} MiB", L.Geometry.Size >> 20)
-                           : L.Geometry.Size % 1024 == 0
-                               ? fmt::format("{} KiB", L.Geometry.Size >> 10)
-                               : fmt::format("{} bytes", L.Geometry.Size),
-                           L.Geometry.Ways, L.Geometry.LineSize);
+    LevelText += fmt::format("{}{} {}, {} ways, {}-byte lines",
+                             LevelText.empty() ? "" : "; ", L.Name,
+                             L.Geometry.Size % (1 << 20) == 0
+                                 ? fmt::format("{} MiB", L.Geometry.Size >> 20)
+                             : L.Geometry.Size % 1024 == 0
+                                 ? fmt::format("{} KiB", L.Geometry.Size >> 10)
+                                 : fmt::format("{} bytes", L.Geometry.Size),
+                             L.Geometry.Ways, L.Geometry.LineSize);
   // Every (kernel, line) with accesses, the most first-level misses first.
   struct Row {
     const AnnotateTool::Kernel *K;
@@ -728,7 +728,7 @@ std::string HtmlReportTool::linesHtml() const {
       fmt::format("<h2>Misses per source line</h2>\n<p class=\"note\">As "
                   "<code>wgtrace-view annotate</code> counts them (caches: {}; "
                   "per kernel, the most {} misses first).</p>\n",
-                  htmlEscape(Levels_), Levels.empty() ? "" : Levels[0].Name);
+                  htmlEscape(LevelText), Levels.empty() ? "" : Levels[0].Name);
   Out += "<table id=\"lines\"><thead><tr><th class=\"l\">kernel</th>"
          "<th class=\"l\">line</th><th>loads</th><th>stores</th>";
   for (const CacheLevel &L : Levels)

@@ -191,7 +191,7 @@ SourceText SourceText::load(StringRef Path, const SourceEvidence &Evidence,
         break;
       }
       if (Found.empty())
-        Found = Candidate == Path ? Why : Candidate + ": " + Why;
+        Found = Candidate == Path ? Why : (Candidate + ": ").append(Why);
     }
     if (Out.Path.empty())
       Out.Reason = !Found.empty()       ? Found
