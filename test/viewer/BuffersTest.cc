@@ -211,13 +211,19 @@ TEST(Buffers, PointerWithoutExtentEndsAtTheNextParameter) {
 }
 
 /// Workgroup W reads 64 floats of b: down a column of a 256-float-wide
-/// matrix (every load a new cache line), or along a row once tiled.
-std::vector<uint8_t> readsOfB(bool Tiled) {
+/// matrix (every load a new cache line), or along a row once tiled. With
+/// \p Stores each workgroup also writes a's element W and, straddling two
+/// lines, 8 bytes of b that no load reads (0x8000 + 60 + 64 W: write
+/// misses at every level).
+std::vector<uint8_t> readsOfB(bool Tiled, bool Stores = false) {
   ExtensionSpec X;
-  X.FunctionParams = {{{"a", "const float *", 1, 0, 4, true},
-                       {"b", "const float *", 2, 0, 4, true}}};
+  const char *Type = Stores ? "float *" : "const float *";
+  X.FunctionParams = {
+      {{"a", Type, 1, 0, 4, !Stores}, {"b", Type, 2, 0, 4, !Stores}}};
   X.AccessSites = {{"mm.cc", 12, 9, 0, "mm", "a[k]"},
                    {"mm.cc", 13, 9, 0, "mm", "b[k * n + j]"}};
+  if (Stores)
+    X.AccessSites.push_back({"mm.cc", 15, 5, 1, "mm", "a[w] = s"});
   TraceBuilder B;
   B.metadata({{"mm", {}, {}, {}}}, {0}, &X);
   RingBuilder R(1 << 16);
@@ -232,6 +238,10 @@ std::vector<uint8_t> readsOfB(bool Tiled) {
       R.load((A + 4 * K) | format::accessSiteBits(1), 4);
       const uint64_t Offset = Tiled ? 4 * (64 * W + K) : 4 * (256 * K + W);
       R.load((Bm + Offset) | format::accessSiteBits(2), 4);
+    }
+    if (Stores) {
+      R.store((A + 4 * W) | format::accessSiteBits(3), 4);
+      R.store(Bm + 0x8000 + 60 + 64 * W, 8);
     }
   }
   B.ring(R);
@@ -303,45 +313,15 @@ TEST(Diff, CommandLine) {
   EXPECT_NE(R.Err.find("diff --level is gone"), std::string::npos) << R.Err;
 }
 
-/// readsOfB() with stores: each workgroup also writes a's element W and,
-/// straddling two lines, 8 bytes of b that no load reads (0x8000 + 60 +
-/// 64 W: write misses at every level).
-std::vector<uint8_t> readsAndWrites(bool Tiled) {
-  ExtensionSpec X;
-  X.FunctionParams = {
-      {{"a", "float *", 1, 0, 4, false}, {"b", "float *", 2, 0, 4, false}}};
-  X.AccessSites = {{"mm.cc", 12, 9, 0, "mm", "a[k]"},
-                   {"mm.cc", 13, 9, 0, "mm", "b[k * n + j]"},
-                   {"mm.cc", 15, 5, 1, "mm", "a[w] = s"}};
-  TraceBuilder B;
-  B.metadata({{"mm", {}, {}, {}}}, {0}, &X);
-  RingBuilder R(1 << 16);
-  constexpr uint64_t A = 0x100000, Bm = 0x200000;
-  for (uint32_t W = 0; W < 4; ++W) {
-    R.workgroup(0, {W, 0, 0}, {4, 1, 1});
-    R.value(format::ValueType::BufferBase, 0, A);
-    R.value(format::ValueType::BufferExtent, 0, 1024);
-    R.value(format::ValueType::BufferBase, 1, Bm);
-    R.value(format::ValueType::BufferExtent, 1, 256 * 256 * 4);
-    for (uint32_t K = 0; K < 64; ++K) {
-      R.load((A + 4 * K) | format::accessSiteBits(1), 4);
-      const uint64_t Offset = Tiled ? 4 * (64 * W + K) : 4 * (256 * K + W);
-      R.load((Bm + Offset) | format::accessSiteBits(2), 4);
-    }
-    R.store((A + 4 * W) | format::accessSiteBits(3), 4);
-    R.store(Bm + 0x8000 + 60 + 64 * W, 8);
-  }
-  B.ring(R);
-  return B.bytes();
-}
-
 // diff's misses, per level, read and write apart, are cache's: of a trace
 // against itself and against another, per kernel (the totals), per buffer
 // and per source line, shared and --cold, with levels small enough that
 // each misses.
 TEST(Diff, PerLevelMissesAreCaches) {
-  std::string Before = writeTrace("levels-before.bin", readsAndWrites(false));
-  std::string After = writeTrace("levels-after.bin", readsAndWrites(true));
+  std::string Before =
+      writeTrace("levels-before.bin", readsOfB(false, /*Stores=*/true));
+  std::string After =
+      writeTrace("levels-after.bin", readsOfB(true, /*Stores=*/true));
   const std::string Levels = " --l1 1k,2,64 --l2 2k,2,64 --ll 4k,4,64 ";
   const char *const Names[] = {"D1mr", "D1mw", "L2mr", "L2mw", "LLmr", "LLmw"};
   auto Parse = [](const std::string &Out) {
