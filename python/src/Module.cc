@@ -601,8 +601,7 @@ PYBIND11_MODULE(_wgtrace, M) {
                           Site, "site", Launch, "launch", WgX, "wg_x", WgY,
                           "wg_y", WgZ, "wg_z", Processor, "processor", Buffer,
                           "buffer", Length, "length", AccessSite, "access_site",
-                          Kind, "kind", Atomic, "atomic", Critical,
-                          "critical");
+                          Kind, "kind", Atomic, "atomic", Critical, "critical");
   M.attr("access_dtype") = py::dtype::of<AccessRow>();
   M.def("frame_codes", &frameCodes, py::arg("rows"), py::arg("by"),
         py::arg("table"), py::arg("file_of") = py::none());
