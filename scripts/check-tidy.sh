@@ -133,7 +133,11 @@ def key(source):
     data.update(b"\0flags\0" + normalized.encode() + b"\0directory\0"
                 + (relative(entry["directory"]) or entry["directory"]).encode())
     digest(data, source)
-    project = sorted({p for p in (os.path.normpath(d) for d in included)
+    # Ninja lists dependencies as the compiler wrote them: relative to the
+    # build directory where a compiler cache (ccache's base_dir) or the
+    # generator made them so.
+    project = sorted({p for p in (os.path.normpath(os.path.join(build, d))
+                                  for d in included)
                       if relative(p) and p != source and os.path.isfile(p)})
     for path in project:
         digest(data, path)
