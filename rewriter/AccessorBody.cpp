@@ -33,22 +33,22 @@ public:
   /// Set at an access of what a reference or pointer parameter designates.
   bool TouchesParameters = false;
   /// Accesses of the object's own storage.
-  unsigned ObjectAccesses = 0;
+  ObjectUse Object;
 
   bool VisitImplicitCastExpr(ImplicitCastExpr *E) {
     if (E->getCastKind() == CK_LValueToRValue ||
         E->getCastKind() == CK_LValueToRValueBitCast)
-      access(E->getSubExpr());
+      access(E->getSubExpr(), /*Store=*/false);
     return !Touches;
   }
   bool VisitBinaryOperator(BinaryOperator *E) {
     if (E->isAssignmentOp())
-      access(E->getLHS());
+      access(E->getLHS(), /*Store=*/true);
     return !Touches;
   }
   bool VisitUnaryOperator(UnaryOperator *E) {
     if (E->isIncrementDecrementOp())
-      access(E->getSubExpr());
+      access(E->getSubExpr(), /*Store=*/true);
     return !Touches;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
@@ -57,7 +57,7 @@ public:
     // struct) is a load of its source.
     if (Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial() &&
         E->getNumArgs() > 0 && E->getArg(0)->isGLValue())
-      access(E->getArg(0));
+      access(E->getArg(0), /*Store=*/false);
     else
       libraryArguments(Ctor, E->arguments());
     return !Touches;
@@ -74,11 +74,11 @@ public:
       // A trivial struct assignment: a store of the object, a load of the
       // source.
       if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
-        access(Member->getImplicitObjectArgument());
+        access(Member->getImplicitObjectArgument(), /*Store=*/true);
       else if (E->getNumArgs() > 0)
-        access(E->getArg(0));
+        access(E->getArg(0), /*Store=*/true);
       if (E->getNumArgs() > Offset)
-        access(E->getArg(Offset));
+        access(E->getArg(Offset), /*Store=*/false);
       return !Touches;
     }
     libraryArguments(Callee,
@@ -109,14 +109,18 @@ private:
     Other,
   };
 
-  /// An access of the lvalue E: beyond the object when it is memory that
-  /// is not the object's own storage.
-  void access(const Expr *E) {
+  /// An access of the lvalue E (a store, or a load): beyond the object
+  /// when it is memory that is not the object's own storage.
+  void access(const Expr *E, bool Store) {
     if (Touches || !Model.isMemory(E))
       return;
     switch (rootOf(E)) {
     case Root::Object:
-      ++ObjectAccesses;
+      ++Object.Accesses;
+      if (Store)
+        ++Object.Stores;
+      else if (!E->getType()->isPointerType())
+        ++Object.DataLoads;
       break;
     case Root::Parameter:
       TouchesParameters = true;
@@ -268,7 +272,7 @@ private:
       if (isa<StringLiteral>(Bare) || isa<PredefinedExpr>(Bare))
         continue;
       if (Arg->isGLValue())
-        access(Arg);
+        access(Arg, /*Store=*/false);
       else if (Arg->getType()->isPointerType())
         Touches = Model.pointerTargetIsMemory(Arg) &&
                   pointerRoot(Arg) != Root::Object;
@@ -284,8 +288,7 @@ private:
 
 } // namespace
 
-BeyondObject memoryBeyondObject(const FunctionDecl *Def,
-                                unsigned *ObjectAccesses) {
+BeyondObject memoryBeyondObject(const FunctionDecl *Def, ObjectUse *Object) {
   BodyAccesses Accesses(Def);
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
     for (const CXXCtorInitializer *Init : Ctor->inits())
@@ -293,8 +296,8 @@ BeyondObject memoryBeyondObject(const FunctionDecl *Def,
         Accesses.TraverseStmt(Init->getInit());
   if (!Accesses.Touches)
     Accesses.TraverseStmt(Def->getBody());
-  if (ObjectAccesses)
-    *ObjectAccesses = Accesses.ObjectAccesses;
+  if (Object)
+    *Object = Accesses.Object;
   if (Accesses.Touches)
     return BeyondObject::Elsewhere;
   return Accesses.TouchesParameters ? BeyondObject::Parameters

@@ -44,15 +44,26 @@ enum class BeyondObject : uint8_t {
   Elsewhere,
 };
 
+/// The accesses of the object's own storage a body writes.
+struct ObjectUse {
+  /// Loads and stores (a compound assignment counts once).
+  unsigned Accesses = 0;
+  /// Stores: assignments (compound ones too), increments and decrements.
+  unsigned Stores = 0;
+  /// Loads of a value that is not a pointer (`e[0]`, `n_`, not `p_` whose
+  /// load only computes an address): the object's data.
+  unsigned DataLoads = 0;
+};
+
 /// What the body of Def (a definition, an instantiation for a template),
 /// a constructor's member initializers included, loads, stores or hands to
 /// library code beyond the object's own storage, its locals and its
 /// by-value parameters. Calls of other project functions are not looked
-/// into (the caller decides whether they are work). ObjectAccesses, if
-/// given, receives the number of accesses of the object's own storage
-/// written in the body (until the walk stops, when it is Elsewhere).
+/// into (the caller decides whether they are work). Object, if given,
+/// receives the accesses of the object's own storage written in the body
+/// (until the walk stops, when it is Elsewhere).
 BeyondObject memoryBeyondObject(const clang::FunctionDecl *Def,
-                                unsigned *ObjectAccesses = nullptr);
+                                ObjectUse *Object = nullptr);
 
 } // namespace rewriter
 } // namespace wgtrace

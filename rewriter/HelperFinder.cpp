@@ -185,7 +185,41 @@ enum class AccessorRole : uint8_t {
   ReadsParameters,
   /// An accessor that does work: a helper.
   Work,
+  /// An accessor whose work is on its object's data (usesObjectData), and
+  /// that reads nothing beyond it but what its reference and pointer
+  /// parameters designate: a helper, but not at a call on an object of the
+  /// kernel's stack (a local, a temporary) that hands those temporaries.
+  ObjectWork,
 };
+
+/// Whether the accessor Written, whose body accesses Object of its own
+/// storage, works on the object's data: called on an object in kernel
+/// memory (`out[i] *= 2.0`, `pts[i].x()`), those accesses are the
+/// kernel's. It does when it stores to its object (`e[0] *= t` of a
+/// `vec3 &operator*=(double t)`, a user-written operator=), or loads a
+/// field's value (not a pointer, whose load only computes an address)
+/// for a result it returns by value (`double x() const { return e[0]; }`,
+/// `vec3 operator-() const`). Constructors and destructors build and
+/// release the object: what they do to its own fields is not followed.
+/// One load alone (`x()`, `size()`) is work only in the main file, where
+/// it is instrumented in place: a project header's member is not copied,
+/// and reporting every call of every one-field getter there (each of
+/// LULESH's Domain getters) would bury the reports that matter; it stays
+/// unrecorded, as docs/REWRITER.md says.
+bool usesObjectData(const FunctionDecl *Written, const ObjectUse &Object) {
+  if (isa<CXXConstructorDecl>(Written) || isa<CXXDestructorDecl>(Written) ||
+      !isa<CXXMethodDecl>(Written))
+    return false;
+  if (Object.Stores > 0)
+    return true;
+  QualType Result = Written->getReturnType();
+  if (Object.DataLoads == 0 || Result->isReferenceType() ||
+      Result->isPointerType() || Result->isVoidType())
+    return false;
+  const SourceManager &SM = Written->getASTContext().getSourceManager();
+  return Object.DataLoads > 1 ||
+         SM.isInMainFile(SM.getExpansionLoc(Written->getLocation()));
+}
 
 /// Written's role (a template's pattern, or the function itself; Def its
 /// definition that a call reaches, an instantiation for a template). Seen
@@ -207,14 +241,14 @@ AccessorRole accessorRole(const FunctionDecl *Written, const FunctionDecl *Def,
              isa<CXXConversionDecl>(M) ||
              M->getReturnType()->isReferenceType() ||
              M->getReturnType()->isPointerType();
-  // A getter returns a value: one computed from several loads of the
-  // object's fields (`return x * x + y * y;`) is work whose loads are the
-  // kernel's data when the object is kernel memory.
-  bool Getter = false;
+  // A getter returns a value: one computed from loads of the object's
+  // fields (`return x * x + y * y;`, `return e[0];`) is work whose loads
+  // are the kernel's data when the object is kernel memory
+  // (usesObjectData).
   if (!ByForm) {
     const auto *Body = dyn_cast_or_null<CompoundStmt>(M->getBody());
-    Getter = ByForm = M->isConst() && Body && Body->size() == 1 &&
-                      isa<ReturnStmt>(Body->body_front());
+    ByForm = M->isConst() && Body && Body->size() == 1 &&
+             isa<ReturnStmt>(Body->body_front());
   }
   if (!ByForm)
     return AccessorRole::None;
@@ -250,11 +284,13 @@ AccessorRole accessorRole(const FunctionDecl *Written, const FunctionDecl *Def,
         return isProjectWork(E->getConstructor(), Seen);
       }))
     return AccessorRole::Work;
-  unsigned ObjectAccesses = 0;
-  switch (memoryBeyondObject(Def, &ObjectAccesses)) {
+  ObjectUse Object;
+  BeyondObject Beyond = memoryBeyondObject(Def, &Object);
+  if (Beyond != BeyondObject::Elsewhere && usesObjectData(Written, Object))
+    return AccessorRole::ObjectWork;
+  switch (Beyond) {
   case BeyondObject::Nothing:
-    return Getter && ObjectAccesses > 1 ? AccessorRole::Work
-                                        : AccessorRole::Bookkeeping;
+    return AccessorRole::Bookkeeping;
   case BeyondObject::Parameters:
     return AccessorRole::ReadsParameters;
   case BeyondObject::Elsewhere:
@@ -275,6 +311,19 @@ bool isAccessorOrBookkeeping(const FunctionDecl *Written,
   return isAccessorOrBookkeeping(Written, Def, Seen);
 }
 
+/// Whether the object of a member call (null: none) is a local variable
+/// or a temporary of the calling function, whose storage is its stack.
+bool onKernelStack(const Expr *Object) {
+  if (!Object)
+    return false;
+  Object = Object->IgnoreParenImpCasts();
+  if (Object->isPRValue() || isa<MaterializeTemporaryExpr>(Object))
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && Var->hasLocalStorage() && !Var->getType()->isReferenceType();
+}
+
 /// Whether the call E of an accessor that reads or writes only what its
 /// reference and pointer parameters designate hands them temporaries
 /// only (`nearest = nearestFacet(...)` with a user-written operator=):
@@ -282,19 +331,32 @@ bool isAccessorOrBookkeeping(const FunctionDecl *Written,
 bool handsOnlyTemporaries(const Expr *E, const FunctionDecl *Callee) {
   const FunctionDecl *Def = Callee->getDefinition();
   llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
-  if (!Def ||
-      accessorRole(written(Def), Def, Seen) != AccessorRole::ReadsParameters)
+  AccessorRole Role =
+      Def ? accessorRole(written(Def), Def, Seen) : AccessorRole::None;
+  if (Role != AccessorRole::ReadsParameters && Role != AccessorRole::ObjectWork)
     return false;
   llvm::ArrayRef<const Expr *> Args;
+  const Expr *Object = nullptr;
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
     // An operator's object is its first argument.
     if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) &&
-        !Args.empty())
+        !Args.empty()) {
+      Object = Args.front();
       Args = Args.drop_front();
+    } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+      // `p->f()`'s object is what the pointer designates.
+      const auto *Callee = dyn_cast<MemberExpr>(Member->getCallee());
+      if (Callee && !Callee->isArrow())
+        Object = Member->getImplicitObjectArgument();
+    }
   } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
   }
+  // Work on the object's data touches the kernel's stack when the object
+  // is a local or a temporary (`s = p[0].scaled(3)`, `local += v`).
+  if (Role == AccessorRole::ObjectWork && !onKernelStack(Object))
+    return false;
   for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I) {
     QualType T = Callee->getParamDecl(I)->getType();
     if (T->isPointerType())

@@ -3,8 +3,9 @@
 // object in kernel memory (`pts[i].norm2()`), the loads are the kernel's
 // data. Instrumented in place when the file defines it; reported at each
 // call from a header (a member function, not copied). A getter that loads
-// one field (`return x;`, `size()`) stays bookkeeping: that load is not
-// recorded.
+// one field by value (`return x;`, `size()`) is a helper too when the file
+// defines it; a header's stays bookkeeping, unrecorded and unreported
+// (every LULESH Domain getter would warn).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -19,7 +20,7 @@ struct Vec {
   float norm2() const { return x * x + y * y; }
   // CHECK: float norm2() const { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, x) * WGTRACE_LOAD_REF_AT({{[0-9]+}}, x) + WGTRACE_LOAD_REF_AT({{[0-9]+}}, y) * WGTRACE_LOAD_REF_AT({{[0-9]+}}, y); }
   float getX() const { return x; }
-  // CHECK: float getX() const { return x; }
+  // CHECK: float getX() const { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, x); }
 };
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, const Vec *pts,

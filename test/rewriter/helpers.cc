@@ -36,7 +36,7 @@ struct Tile {
   float &at(int i) { return data[i]; }
   // CHECK: float &at(int i) { return data[i]; }
   int size() const { return n; }
-  // CHECK: int size() const { return n; }
+  // CHECK: int size() const { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, n); }
   void scale(float f) {
     for (int i = 0; i < size(); ++i)
       data[i] *= f;
