@@ -365,14 +365,15 @@ class Trace:
         return int(workgroups["loads"].sum() + workgroups["stores"].sum())
 
     def selection(self, kernel=None, dispatch=None, workgroup=None, launch=None,
-                  processor=None, file=None):
+                  processor=None, file=None, chunk=None):
         """A boolean mask over ``workgroups``: the workgroups that every
         given filter accepts (each takes one value or a list):
         ``kernel`` (function names or globs, as ``wgtrace-view --kernel``:
         ``"matmul*"``), ``dispatch`` (site ids, as ``--dispatch``),
         ``workgroup`` (``(x, y, z)`` or ``"x,y,z"``, as ``--workgroup``),
         ``launch`` (ordinals), ``processor``, ``file`` (indices into
-        ``paths``)."""
+        ``paths``), ``chunk`` (the chunk holding the workgroup's first
+        record: ``workgroups["chunk"]``)."""
         workgroups = self.workgroups
         mask = np.ones(len(workgroups), dtype=bool)
         patterns = _as_list(kernel)
@@ -382,7 +383,7 @@ class Trace:
                       if any(n == p or fnmatch.fnmatchcase(n, p) for p in patterns)]
             mask &= workgroups["kernel"].isin(chosen).to_numpy()
         for column, wanted in (("site", dispatch), ("launch", launch),
-                               ("processor", processor), ("file", file)):
+                               ("processor", processor), ("file", file), ("chunk", chunk)):
             wanted = _as_list(wanted)
             if wanted is not None:
                 mask &= workgroups[column].isin(wanted).to_numpy()
@@ -396,7 +397,7 @@ class Trace:
         return mask
 
     def accesses(self, kernel=None, dispatch=None, workgroup=None, launch=None,
-                 processor=None, file=None, as_frame=False):
+                 processor=None, file=None, chunk=None, as_frame=False):
         """Loads and stores, in file order, as a numpy structured array
         (``wgtrace.ACCESS_DTYPE``, 48 bytes a row): ``address``,
         ``workgroup`` (index into ``workgroups``), ``site``, ``launch``,
@@ -414,9 +415,11 @@ class Trace:
         for several files, and, where the trace numbers its access sites,
         ``source``: the ``file:line`` of the access."""
         selected = None
-        if any(f is not None for f in (kernel, dispatch, workgroup, launch, processor, file)):
+        if any(f is not None
+               for f in (kernel, dispatch, workgroup, launch, processor, file, chunk)):
             selected = self.selection(kernel=kernel, dispatch=dispatch, workgroup=workgroup,
-                                      launch=launch, processor=processor, file=file)
+                                      launch=launch, processor=processor, file=file,
+                                      chunk=chunk)
             selected = selected.astype(np.uint8)
         rows = self._native.accesses(selected)
         if not as_frame:
