@@ -24,6 +24,8 @@ packages=(
   # with pytest, its sample plots with matplotlib.
   python3-dev pybind11-dev python3-numpy python3-pandas python3-matplotlib
   python3-pytest
+  # wgtrace.dask: the analyses over many files on Dask's schedulers.
+  python3-dask python3-distributed
 )
 
 missing=()

@@ -89,8 +89,10 @@ def _summed_totals(results):
 
 
 def _trace(trace):
-    from .trace import Trace, open as open_trace
-    return trace if isinstance(trace, Trace) else open_trace(trace)
+    """A Trace, or what runs its per-file analyses elsewhere (wgtrace.dask's
+    files, whose ``_analysis`` has the same contract); else paths to open."""
+    from .trace import open as open_trace
+    return trace if hasattr(trace, "_analysis") else open_trace(trace)
 
 
 def _power_of_two(name, value):
