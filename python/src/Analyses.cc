@@ -53,8 +53,12 @@ AnalysisResult runAnalysis(const TraceFile &File,
   }
   TraceReader Reader(File, RingMode::WrapAware, Request.Filter);
   AnalysisTool *Tools[] = {Tool.get()};
-  // The damage, if any, is the one wgtrace.open() reported.
-  consumeError(Reader.run(Tools));
+  // The damage, if any, is the caller's to report: wgtrace.open() has
+  // the viewer's message and where it is.
+  if (Error E = Reader.run(Tools)) {
+    consumeError(std::move(E));
+    Result.Damaged = true;
+  }
   OS.flush();
   Result.Nothing = Reader.census().nothingToAnalyse(Request.Filter.describe());
   return Result;

@@ -54,11 +54,14 @@ struct AnalysisResult {
   /// Why there is nothing to analyse (the CLI's error line then, and exit
   /// status 2), or "".
   std::string Nothing;
+  /// The reader stopped at damage: the report covers the records before
+  /// it, and the CLI would fail (exit status 2).
+  bool Damaged = false;
 };
 
 /// Runs the analysis over \p File. Damage stops it as it stops the CLI:
-/// the result covers the records before it (the caller learnt of the
-/// damage when the file was opened).
+/// the result covers the records before it, and says so (Damaged; a
+/// caller that opened the file with wgtrace.open() learnt of it then).
 AnalysisResult runAnalysis(const viewer::TraceFile &File,
                            const AnalysisRequest &Request);
 

@@ -519,15 +519,14 @@ py::array frameCodes(const py::array &Rows, const std::string &By,
   }
 }
 
-py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
-                  uint64_t LineSize, uint64_t Limit,
-                  std::optional<std::string> L1, std::optional<std::string> L2,
-                  std::optional<std::string> LL, bool Cold,
-                  const std::string &By, std::optional<std::string> Kernel,
-                  std::optional<uint32_t> Dispatch,
-                  std::optional<std::array<uint32_t, 3>> Workgroup) {
-  if (File >= T.sources().size())
-    throw py::index_error("no such file");
+/// The analysis \p Kind with the options of its subcommand, checked as
+/// the CLI checks them (ValueError).
+AnalysisRequest
+request(const std::string &Kind, uint64_t LineSize, uint64_t Limit,
+        std::optional<std::string> L1, std::optional<std::string> L2,
+        std::optional<std::string> LL, bool Cold, const std::string &By,
+        std::optional<std::string> Kernel, std::optional<uint32_t> Dispatch,
+        std::optional<std::array<uint32_t, 3>> Workgroup) {
   AnalysisRequest R;
   if (Kind == "summary")
     R.Kind = AnalysisKind::Summary;
@@ -565,6 +564,28 @@ py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
   }
   R.Filter.Dispatch = Dispatch;
   R.Filter.Id = Workgroup;
+  return R;
+}
+
+py::dict analysisDict(const AnalysisResult &Result) {
+  py::dict D;
+  D["json"] = text(Result.Json);
+  D["nothing"] = text(Result.Nothing);
+  D["damaged"] = Result.Damaged;
+  return D;
+}
+
+py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
+                  uint64_t LineSize, uint64_t Limit,
+                  std::optional<std::string> L1, std::optional<std::string> L2,
+                  std::optional<std::string> LL, bool Cold,
+                  const std::string &By, std::optional<std::string> Kernel,
+                  std::optional<uint32_t> Dispatch,
+                  std::optional<std::array<uint32_t, 3>> Workgroup) {
+  if (File >= T.sources().size())
+    throw py::index_error("no such file");
+  const AnalysisRequest R = request(Kind, LineSize, Limit, L1, L2, LL, Cold, By,
+                                    Kernel, Dispatch, Workgroup);
   llvm::Expected<AnalysisResult> Result = AnalysisResult();
   {
     py::gil_scoped_release Unlocked;
@@ -572,10 +593,31 @@ py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
   }
   if (!Result)
     raiseTraceError(llvm::toString(Result.takeError()));
-  py::dict D;
-  D["json"] = text(Result->Json);
-  D["nothing"] = text(Result->Nothing);
-  return D;
+  return analysisDict(*Result);
+}
+
+/// One analysis of the file at \p Path, in one pass of the reader, without
+/// the index wgtrace.open() builds (wgtrace.dask's tasks): the CLI's
+/// `wgtrace-view <Kind> --json Path`.
+py::dict analyseFile(const std::string &Path, const std::string &Kind,
+                     uint64_t LineSize, uint64_t Limit,
+                     std::optional<std::string> L1,
+                     std::optional<std::string> L2,
+                     std::optional<std::string> LL, bool Cold,
+                     const std::string &By, std::optional<std::string> Kernel,
+                     std::optional<uint32_t> Dispatch,
+                     std::optional<std::array<uint32_t, 3>> Workgroup) {
+  const AnalysisRequest R = request(Kind, LineSize, Limit, L1, L2, LL, Cold, By,
+                                    Kernel, Dispatch, Workgroup);
+  llvm::Expected<viewer::TraceFile> File = viewer::TraceFile::open(Path);
+  if (!File)
+    raiseOSError(File.takeError(), Path);
+  AnalysisResult Result;
+  {
+    py::gil_scoped_release Unlocked;
+    Result = runAnalysis(*File, R);
+  }
+  return analysisDict(Result);
 }
 
 std::unique_ptr<Trace> open(const std::vector<std::string> &Paths) {
@@ -610,6 +652,13 @@ PYBIND11_MODULE(_wgtrace, M) {
   for (unsigned T = 0; T < format::kValueTypeCount; ++T)
     TypeNames.append(viewer::valueTypeName(format::ValueType(T)));
   M.attr("value_type_names") = TypeNames;
+
+  M.def("analyse_file", &analyseFile, py::arg("path"), py::arg("kind"),
+        py::arg("line_size") = 64, py::arg("limit") = 100,
+        py::arg("l1") = py::none(), py::arg("l2") = py::none(),
+        py::arg("ll") = py::none(), py::arg("cold") = false,
+        py::arg("by") = "workgroup", py::arg("kernel") = py::none(),
+        py::arg("dispatch") = py::none(), py::arg("workgroup") = py::none());
 
   py::class_<Trace>(M, "Trace")
       .def_static("open", &open, py::arg("paths"))

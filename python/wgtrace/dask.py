@@ -27,9 +27,9 @@ import glob
 import os
 import threading
 
-from . import analyses
+from . import _wgtrace, analyses
 from ._errors import TraceError
-from .trace import open as _open_trace
+from .trace import _analysis_filters, open as _open_trace
 
 _NEEDS = ("wgtrace.dask needs dask (Debian: python3-dask; for a cluster also "
           "python3-distributed): %s")
@@ -124,8 +124,20 @@ def _opened(path):
 
 
 def _file_report(path, kind, kernel, dispatch, workgroup, options):
-    """The parsed --json report of one file (a worker's task)."""
-    return _opened(path)._analysis(kind, kernel, dispatch, workgroup, **options)[0]
+    """The parsed --json report of one file (a worker's task): one pass of
+    the viewer's reader, as ``wgtrace-view <kind> --json path`` makes,
+    without the index of wgtrace.open."""
+    dispatch, workgroup = _analysis_filters(dispatch, workgroup)
+    result = _wgtrace.analyse_file(path, kind, kernel=kernel, dispatch=dispatch,
+                                   workgroup=workgroup, **options)
+    if result["damaged"]:
+        # wgtrace.open's TraceError says where and what, as for one file.
+        _opened(path)
+        raise TraceError("%s: the file changed while it was analysed; analyse it again" % path,
+                         path=path)
+    if result["nothing"]:
+        raise TraceError("%s: %s" % (path, result["nothing"]), path=path)
+    return analyses.parse(result["json"])
 
 
 def _compute(tasks, client):

@@ -138,6 +138,19 @@ def _workgroup_ids(value):
     return ids
 
 
+def _analysis_filters(dispatch, workgroup):
+    """``dispatch`` and ``workgroup`` as the analyses take them: one site
+    id, one (x, y, z)."""
+    if workgroup is not None:
+        ids = _workgroup_ids(workgroup)
+        if len(ids) != 1:
+            raise ValueError("the analyses take one workgroup, as --workgroup does")
+        workgroup = ids[0]
+    if dispatch is not None:
+        dispatch = int(dispatch)
+    return dispatch, workgroup
+
+
 class Trace:
     """A decoded trace: one file or several (one per process).
 
@@ -470,13 +483,7 @@ class Trace:
         """The parsed --json output of ``wgtrace-view <kind>`` with the
         CLI's filters, per file. Raises TraceError where the CLI says there
         is nothing to analyse (exit status 2)."""
-        if workgroup is not None:
-            ids = _workgroup_ids(workgroup)
-            if len(ids) != 1:
-                raise ValueError("the analyses take one workgroup, as --workgroup does")
-            workgroup = ids[0]
-        if dispatch is not None:
-            dispatch = int(dispatch)
+        dispatch, workgroup = _analysis_filters(dispatch, workgroup)
         key = (kind, kernel, dispatch, workgroup, tuple(sorted(options.items())))
         if key not in self._analyses:
             results = []

@@ -136,6 +136,24 @@ def test_filters_and_nothing_to_analyse(client, paths):
         wgtrace.dask.summary(paths, client=client, kernel="nothing")
 
 
+def test_damaged_and_missing_files(client, paths, work):
+    """A damaged file raises what wgtrace.open raises for it (the viewer's
+    message, where and what); a missing one FileNotFoundError."""
+    cut = os.path.join(work, "dask-truncated.bin")
+    data = open(paths[0], "rb").read()
+    with open(cut, "wb") as f:
+        f.write(data[:len(data) - 4096])
+    with pytest.raises(wgtrace.TraceError) as expected:
+        wgtrace.open(cut)
+    with pytest.raises(wgtrace.TraceError) as caught:
+        wgtrace.dask.summary([paths[1], cut], client=client)
+    assert str(caught.value) == str(expected.value)
+    assert (caught.value.offset, caught.value.chunk, caught.value.problem) == (
+        expected.value.offset, expected.value.chunk, expected.value.problem)
+    with pytest.raises(FileNotFoundError):
+        wgtrace.dask.races([paths[1], os.path.join(work, "missing.bin")], client=client)
+
+
 def test_accesses_are_the_frames_rows(client, paths):
     frame = wgtrace.dask.accesses(paths, client=client)
     t = wgtrace.open(paths)
