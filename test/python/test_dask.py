@@ -77,6 +77,9 @@ CASES = [  # function, its options, the CLI's analysis and flags
     ("cache", {"by": "site", "cold": True, "l1": "4k,2,32", "l2": "none", "ll": "64k,4,64"},
      "cache", ["--by", "site", "--cold", "--l1", "4k,2,32", "--l2", "none", "--ll",
                "64k,4,64"]),
+    ("annotate", {"l1": "4k,2,32", "l2": "none", "ll": "64k,4,64"}, "annotate",
+     ["--l1", "4k,2,32", "--l2", "none", "--ll", "64k,4,64"]),
+    ("reuse_distance", {"l1": "4k,2,32"}, "cache", ["--l1", "4k,2,32"]),
 ]
 
 
@@ -90,10 +93,12 @@ def test_reports_are_the_clis(client, paths, function, options, analysis, flags)
         native = {"by": "workgroup" if options.get("by", "workgroup") == "kernel"
                   else options.get("by", "workgroup"),
                   "line_size": options.get("line_size", 64)}
-    elif function == "cache":
-        native = dict(wgtrace.analyses._cache_options(
+    elif function in ("cache", "annotate", "reuse_distance"):
+        native = wgtrace.analyses._cache_options(
             options.get("l1"), options.get("l2"), options.get("ll"),
-            options.get("cold", False), {}), by=options.get("by", "workgroup"))
+            options.get("cold", False), {})
+        if function == "cache":
+            native["by"] = options.get("by", "workgroup")
     elif function == "races":
         native = {"limit": options["limit"]}
     else:
