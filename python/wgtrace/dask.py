@@ -158,8 +158,8 @@ class _Files:
 
     def _analysis(self, kind, kernel=None, dispatch=None, workgroup=None, **options):
         delayed = _dask().delayed
-        tasks = [delayed(_file_report, pure=True)(path, kind, kernel, dispatch, workgroup,
-                                                  options)
+        # Not pure: a task's result is the file's contents, not its path's.
+        tasks = [delayed(_file_report)(path, kind, kernel, dispatch, workgroup, options)
                  for path in self.paths]
         results = _compute(tasks, self._client)
         if kind in ("cache", "annotate"):
@@ -293,7 +293,7 @@ def accesses(paths, kernel=None, dispatch=None, workgroup=None, launch=None, pro
     filters = {k: v for k, v in dict(kernel=kernel, dispatch=dispatch, workgroup=workgroup,
                                      launch=launch, processor=processor).items()
                if v is not None}
-    plans = _compute([dask.delayed(_plan, pure=True)(path, filters) for path in paths], client)
+    plans = _compute([dask.delayed(_plan)(path, filters) for path in paths], client)
 
     def union(key):
         return pd.Index(sorted({v for plan in plans for v in plan[key]}), dtype=object)
@@ -315,8 +315,8 @@ def accesses(paths, kernel=None, dispatch=None, workgroup=None, launch=None, pro
     first_workgroup = 0
     for file, (path, plan) in enumerate(zip(paths, plans)):
         for chunk in plan["chunks"]:
-            parts.append(dask.delayed(_partition, pure=True)(path, file, chunk, first_workgroup,
-                                                             filters, layout))
+            parts.append(dask.delayed(_partition)(path, file, chunk, first_workgroup, filters,
+                                                  layout))
         first_workgroup += plan["workgroups"]
     if not parts:
         parts = [dask.delayed(meta.copy)()]
