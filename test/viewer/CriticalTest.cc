@@ -313,4 +313,79 @@ TEST(Critical, ASectionValueOfAnotherOrdinalIsDamage) {
       << D.Error;
 }
 
+/// The first workgroup updates the word inside critical(b), a statement
+/// nested in the critical(a) block its workgroup entered; the second
+/// inside critical(\p Second) alone (a helper's records inside an entered
+/// section when \p SecondEnters).
+std::vector<uint8_t> nestedUpdates(std::string_view Second,
+                                   bool SecondEnters = false) {
+  ExtensionSpec X;
+  X.AccessSites = {
+      {"omp.cc", 10, 5, 2, "f", "*total", std::string("a")},
+      {"omp.cc", 14, 5, 2, "f", "*total", std::string("b")},
+      {"omp.cc", 20, 5, 2, "f", "*total", std::string("c")},
+      {"omp.cc", 3, 40, 2, "add", "*t", std::nullopt},
+  };
+  X.CriticalSections = {"a", "b", "c"};
+  constexpr uint64_t Total = 0x2000;
+  const uint64_t A = format::criticalNameHash("a");
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {2, 1, 1}, 0);
+  Ring.value(format::ValueType::CriticalSection, 1, A);
+  Ring.critical("b", Op::Update, Total, 4, format::accessSiteBits(2));
+  Ring.value(format::ValueType::CriticalSection, 0, A);
+  Ring.workgroup(0, {1, 0, 0}, {2, 1, 1}, 1);
+  if (SecondEnters) {
+    const uint64_t Name = format::criticalNameHash(Second);
+    Ring.value(format::ValueType::CriticalSection, 1, Name);
+    Ring.load(Total + format::accessSiteBits(4), 4);
+    Ring.store(Total + format::accessSiteBits(4), 4);
+    Ring.value(format::ValueType::CriticalSection, 0, Name);
+  } else {
+    Ring.critical(Second, Op::Update, Total, 4,
+                  format::accessSiteBits(Second == "a" ? 1 : 3));
+  }
+  TraceBuilder B;
+  B.metadata({{"omp for at omp.cc:8 in f", {}, {}, {}}}, {0}, &X);
+  B.ring(Ring);
+  return B.bytes();
+}
+
+// Nested sections each exclude their name's others: an access in
+// critical(b) inside critical(a) is synchronised with one in critical(a)
+// alone, whichever way the sections were recorded.
+TEST(Critical, NestedSectionsShareTheirOuterName) {
+  Found Marked = races(nestedUpdates("a"));
+  EXPECT_EQ(Marked.Races, 0u) << Marked.Text;
+  Found Entered = races(nestedUpdates("a", /*SecondEnters=*/true));
+  EXPECT_EQ(Entered.Races, 0u) << Entered.Text;
+  Found Other = races(nestedUpdates("c"));
+  EXPECT_EQ(Other.Races, 1u) << Other.Text;
+  ASSERT_FALSE(Other.Listed.empty());
+  const RacesTool::Race &Rc = Other.Listed[0];
+  ASSERT_TRUE(Rc.CriticalA && Rc.CriticalB);
+  EXPECT_EQ(*Rc.CriticalA, "b");
+  EXPECT_EQ(Rc.EnclosingA, std::vector<std::string>{"a"});
+  EXPECT_EQ(*Rc.CriticalB, "c");
+  EXPECT_TRUE(Rc.EnclosingB.empty());
+  EXPECT_NE(Other.Text.find("critical(a) critical(b) store omp.cc:14"),
+            std::string::npos)
+      << Other.Text;
+  std::string Json;
+  llvm::raw_string_ostream OS(Json);
+  RacesTool Tool(OS, /*Json=*/true);
+  decodeWith(Tool, nestedUpdates("c"));
+  OS.flush();
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Json);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Array *Listed = V->getAsObject()->getArray("listed");
+  ASSERT_TRUE(Listed && !Listed->empty()) << Json;
+  const llvm::json::Object *Access =
+      Listed->front().getAsObject()->getObject("a")->getObject("access");
+  EXPECT_EQ(Access->getString("critical"), "b") << Json;
+  const llvm::json::Array *Around = Access->getArray("enclosing_critical");
+  ASSERT_TRUE(Around && Around->size() == 1) << Json;
+  EXPECT_EQ((*Around)[0].getAsString(), "a") << Json;
+}
+
 } // namespace critical_sections

@@ -29,17 +29,37 @@ uint32_t RacesTool::syncOf(const Record &R) {
     return SyncAtomic;
   if (!R.Critical)
     return SyncPlain;
-  auto [It, New] = CriticalIndex.try_emplace(R.CriticalName,
-                                             uint32_t(CriticalHashes.size()));
+  std::vector<uint64_t> Names(R.CriticalNames.begin(), R.CriticalNames.end());
+  if (Names.empty())
+    Names.push_back(R.CriticalName);
+  auto [It, New] = CriticalIndex.try_emplace(Names, CriticalLists.size());
   if (New)
-    CriticalHashes.push_back(R.CriticalName);
+    CriticalLists.push_back(std::move(Names));
   return SyncCritical + It->second;
 }
 
-std::string RacesTool::criticalName(uint32_t Sync) const {
-  const uint64_t Hash = CriticalHashes[Sync - SyncCritical];
-  auto It = CriticalNames.find(Hash);
-  return It != CriticalNames.end() ? It->second : fmt::format("#{:016x}", Hash);
+bool RacesTool::synchronised(uint32_t X, uint32_t Y) const {
+  if (X == SyncPlain || Y == SyncPlain)
+    return false;
+  if (X == Y)
+    return true;
+  if (X < SyncCritical || Y < SyncCritical)
+    return false; // an atomic operation and a critical section
+  const std::vector<uint64_t> &A = CriticalLists[X - SyncCritical];
+  const std::vector<uint64_t> &B = CriticalLists[Y - SyncCritical];
+  return std::any_of(A.begin(), A.end(), [&](uint64_t Name) {
+    return std::find(B.begin(), B.end(), Name) != B.end();
+  });
+}
+
+std::vector<std::string> RacesTool::criticalNames(uint32_t Sync) const {
+  std::vector<std::string> Names;
+  for (uint64_t Hash : CriticalLists[Sync - SyncCritical]) {
+    auto It = CriticalNames.find(Hash);
+    Names.push_back(It != CriticalNames.end() ? It->second
+                                              : fmt::format("#{:016x}", Hash));
+  }
+  return Names;
 }
 
 void RacesTool::closeRun() {
@@ -197,10 +217,8 @@ void RacesTool::detect(uint32_t LaunchIndex) {
   DenseMap<std::pair<uint64_t, uint64_t>, size_t> GroupIndex;
   std::vector<Group> Groups;
   auto Report = [&](const Tagged &X, const Tagged &Y) {
-    // Two atomic operations, or two accesses inside critical sections of
-    // one name, are synchronised.
     if (X.Workgroup == Y.Workgroup || (!X.Write && !Y.Write) ||
-        (X.Sync != SyncPlain && X.Sync == Y.Sync))
+        synchronised(X.Sync, Y.Sync))
       return;
     const uint64_t Pair = (uint64_t(std::min(X.Workgroup, Y.Workgroup)) << 32) |
                           std::max(X.Workgroup, Y.Workgroup);
@@ -227,10 +245,16 @@ void RacesTool::detect(uint32_t LaunchIndex) {
       G.Rc.WriteB = B->Write;
       G.Rc.AtomicA = A->Sync == SyncAtomic;
       G.Rc.AtomicB = B->Sync == SyncAtomic;
-      if (A->Sync >= SyncCritical)
-        G.Rc.CriticalA = criticalName(A->Sync);
-      if (B->Sync >= SyncCritical)
-        G.Rc.CriticalB = criticalName(B->Sync);
+      if (A->Sync >= SyncCritical) {
+        G.Rc.EnclosingA = criticalNames(A->Sync);
+        G.Rc.CriticalA = G.Rc.EnclosingA.back();
+        G.Rc.EnclosingA.pop_back();
+      }
+      if (B->Sync >= SyncCritical) {
+        G.Rc.EnclosingB = criticalNames(B->Sync);
+        G.Rc.CriticalB = G.Rc.EnclosingB.back();
+        G.Rc.EnclosingB.pop_back();
+      }
       G.Rc.Buffer = A->Buffer != kNoBuffer ? A->Buffer : B->Buffer;
       G.Rc.A = A->Workgroup;
       G.Rc.B = B->Workgroup;
@@ -405,16 +429,24 @@ void RacesTool::printText() {
     const char *KindB = Rc.WriteWritePairs && Rc.ReadWritePairs ? "load/store"
                         : Rc.WriteWritePairs                    ? "store"
                                                                 : "load";
-    auto Sync = [](bool Atomic, const std::optional<std::string> &Critical) {
+    auto Sync = [](bool Atomic, const std::optional<std::string> &Critical,
+                   const std::vector<std::string> &Enclosing) {
       if (Atomic)
         return std::string("atomic ");
       if (!Critical)
         return std::string();
-      return Critical->empty() ? std::string("unnamed-critical ")
-                               : fmt::format("critical({}) ", *Critical);
+      std::string Text;
+      auto Add = [&](const std::string &Name) {
+        Text += Name.empty() ? std::string("unnamed-critical ")
+                             : fmt::format("critical({}) ", Name);
+      };
+      for (const std::string &Name : Enclosing)
+        Add(Name);
+      Add(*Critical);
+      return Text;
     };
-    const std::string AtomicA = Sync(Rc.AtomicA, Rc.CriticalA);
-    const std::string AtomicB = Sync(Rc.AtomicB, Rc.CriticalB);
+    const std::string AtomicA = Sync(Rc.AtomicA, Rc.CriticalA, Rc.EnclosingA);
+    const std::string AtomicB = Sync(Rc.AtomicB, Rc.CriticalB, Rc.EnclosingB);
     OS << fmt::format("    {}{}  vs  {}{}\n", AtomicA,
                       Side("store", Rc.SourceA), AtomicB,
                       Side(KindB, Rc.SourceB));
@@ -435,7 +467,8 @@ void RacesTool::printText() {
 void RacesTool::printJson() {
   const auto &Launches = Tracker.launches();
   auto Side = [&](uint32_t W, bool Write, bool Atomic,
-                  const std::optional<std::string> &Critical, uint32_t Source,
+                  const std::optional<std::string> &Critical,
+                  const std::vector<std::string> &Enclosing, uint32_t Source,
                   const Interval &I) {
     const auto &WG = Tracker.workgroups()[W];
     json::Object Access{{"kind", Write ? "store" : "load"},
@@ -445,6 +478,12 @@ void RacesTool::printJson() {
     // The critical section's name ("" for the unnamed one), null outside.
     Access["critical"] =
         Critical ? json::Value(*Critical) : json::Value(nullptr);
+    // The sections around it, outermost first (an access in one of their
+    // names on the other side would not race).
+    json::Array Around;
+    for (const std::string &Name : Enclosing)
+      Around.push_back(Name);
+    Access["enclosing_critical"] = std::move(Around);
     return json::Object{{"id", json::Array{WG.Id[0], WG.Id[1], WG.Id[2]}},
                         {"pid", WG.ProcessorId},
                         {"source", Sources[Source]},
@@ -470,10 +509,10 @@ void RacesTool::printJson() {
                    {"pairs", Rc.Pairs},
                    {"write_write_pairs", Rc.WriteWritePairs},
                    {"read_write_pairs", Rc.ReadWritePairs},
-                   {"a", Side(Rc.A, true, Rc.AtomicA, Rc.CriticalA, Rc.SourceA,
-                              Rc.AccessA)},
+                   {"a", Side(Rc.A, true, Rc.AtomicA, Rc.CriticalA,
+                              Rc.EnclosingA, Rc.SourceA, Rc.AccessA)},
                    {"b", Side(Rc.B, Rc.WriteB, Rc.AtomicB, Rc.CriticalB,
-                              Rc.SourceB, Rc.AccessB)}};
+                              Rc.EnclosingB, Rc.SourceB, Rc.AccessB)}};
     if (Rc.Buffer != kNoBuffer && Census &&
         Rc.Buffer < Census->Buffers.size()) {
       O["buffer"] = Census->bufferLabel(Rc.Buffer);

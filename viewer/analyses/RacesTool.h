@@ -74,8 +74,11 @@ public:
     bool WriteB = false;
     bool AtomicA = false, AtomicB = false;
     /// The OpenMP critical section each side's accesses were made in (its
-    /// name, "" for the unnamed one), if any: never the same one.
+    /// name, "" for the unnamed one), if any, the innermost when nested;
+    /// and the sections around it, outermost first. The two sides are
+    /// never inside a section of the same name.
     std::optional<std::string> CriticalA, CriticalB;
+    std::vector<std::string> EnclosingA, EnclosingB;
     /// The buffer of the first overlap (TraceCensus::Buffers), or kNoBuffer.
     uint32_t Buffer = kNoBuffer;
     /// The bytes both sides touched, coalesced, and their total.
@@ -105,9 +108,9 @@ public:
 private:
   /// How an access is synchronised with others: SyncPlain (not at all),
   /// SyncAtomic (an atomic operation, with every other), or SyncCritical + k
-  /// (inside the OpenMP critical section CriticalHashes[k], with the
-  /// accesses inside a section of the same name). Two accesses of the same
-  /// class other than SyncPlain never race.
+  /// (inside the nested OpenMP critical sections CriticalLists[k], with
+  /// the accesses inside a section of one of their names): see
+  /// synchronised().
   static constexpr uint32_t SyncPlain = 0, SyncAtomic = 1, SyncCritical = 2;
   struct AccessRun {
     bool Write = false;
@@ -151,8 +154,12 @@ private:
   static uint64_t Race::*columnField(llvm::StringRef Column);
   /// The synchronisation class of the access R (AccessRun::Sync).
   uint32_t syncOf(const Record &R);
-  /// The name of the critical section of class \p Sync (SyncCritical + k).
-  std::string criticalName(uint32_t Sync) const;
+  /// Whether accesses of classes \p X and \p Y never race: both atomic,
+  /// or inside critical sections that share a name.
+  bool synchronised(uint32_t X, uint32_t Y) const;
+  /// The names of the critical sections of class \p Sync (SyncCritical +
+  /// k), outermost first.
+  std::vector<std::string> criticalNames(uint32_t Sync) const;
   void detect(uint32_t Launch);
   void printText();
   void printJson();
@@ -175,10 +182,10 @@ private:
   /// The last lookup of source(): runs of accesses share their site.
   const Metadata *LastSourceMeta = nullptr;
   uint32_t LastSite = UINT32_MAX, LastSource = 0;
-  /// The critical sections seen (the bits of their marks), and their
-  /// names from the metadata's access sites.
-  std::vector<uint64_t> CriticalHashes;
-  llvm::DenseMap<uint64_t, uint32_t> CriticalIndex;
+  /// The lists of nested critical sections seen (the bits of their marks,
+  /// outermost first), and the names of the sections from the metadata.
+  std::vector<std::vector<uint64_t>> CriticalLists;
+  std::map<std::vector<uint64_t>, uint32_t> CriticalIndex;
   std::map<uint64_t, std::string> CriticalNames;
   std::vector<Race> Races;
   uint64_t RaceCount = 0;

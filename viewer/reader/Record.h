@@ -13,6 +13,7 @@
 
 #include "wgtrace/format.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -83,9 +84,16 @@ struct Record {
   /// read-modify-write), None when not Atomic.
   format::AtomicOp AtomicOp = format::AtomicOp::None;
   /// LOAD / STORE: made inside an OpenMP critical section (a Critical
-  /// VALUE right before it marks it), whose name hashes to CriticalName.
+  /// VALUE right before it marks it, or a CriticalSection VALUE entered
+  /// it), whose name hashes to CriticalName: the innermost.
   bool Critical = false;
   uint64_t CriticalName = 0;
+  /// LOAD / STORE, when Critical: every section the access is inside,
+  /// outermost first, CriticalName last. Nested sections each exclude
+  /// others of their name, so two accesses are synchronised when these
+  /// share a name, not only when their innermost ones are the same. Valid
+  /// while the ring is decoded.
+  llvm::ArrayRef<uint64_t> CriticalNames;
   /// LOAD / STORE: the kernel parameter the address falls in, an index in
   /// TraceCensus::Buffers (BufferResolver.h), or kNoBuffer (none, or the
   /// file names no buffers).

@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstring>
 #include <deque>
+#include <optional>
+#include <set>
 #include <vector>
 
 using namespace llvm;
@@ -560,6 +562,17 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   // CriticalSection VALUEs entered and did not leave, innermost last.
   // Every copy of a WORKGROUP record enters its open sections again.
   DenseMap<uint64_t, SmallVector<uint64_t, 2>> OpenSections;
+  // The lists of sections records are inside (Record::CriticalNames), kept
+  // once each while the ring is decoded: a record is delivered after the
+  // next one is read, which may enter or leave a section.
+  std::set<std::vector<uint64_t>> HeldLists;
+  auto Held = [&](ArrayRef<uint64_t> Open,
+                  std::optional<uint64_t> Marked) -> ArrayRef<uint64_t> {
+    std::vector<uint64_t> Names(Open.begin(), Open.end());
+    if (Marked && (Names.empty() || Names.back() != *Marked))
+      Names.push_back(*Marked);
+    return *HeldLists.insert(std::move(Names)).first;
+  };
 
   // A record is delivered once the record after it has been checked too:
   // damage that makes one record look valid (a cut PRINT length, a tag
@@ -635,6 +648,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
         Rec.Atomic = false;
         Rec.AtomicOp = format::AtomicOp::None;
         Rec.Critical = false;
+        Rec.CriticalNames = {};
         Rec.Memory = M;
         Rec.WorkgroupOffset = M.WorkgroupOffset;
         Rec.AddressWord = M.Address;
@@ -688,6 +702,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
     Rec.Atomic = false;
     Rec.AtomicOp = format::AtomicOp::None;
     Rec.Critical = false;
+    Rec.CriticalNames = {};
     if (CriticalPending) {
       // As an atomic mark's: its records follow it at once.
       uint64_t Word;
@@ -702,6 +717,12 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
       if (Fits) {
         Rec.Critical = true;
         Rec.CriticalName = CriticalName;
+        // A statement's own section, inside those its workgroup entered.
+        auto Open = OpenSections.find(format::wordWorkgroupOffset(Word));
+        Rec.CriticalNames =
+            Held(Open == OpenSections.end() ? ArrayRef<uint64_t>()
+                                            : ArrayRef<uint64_t>(Open->second),
+                 CriticalName);
         CriticalPending =
             CriticalEither || !Load
                 ? 0
@@ -872,6 +893,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
           if (Open != OpenSections.end()) {
             Rec.Critical = true;
             Rec.CriticalName = Open->second.back();
+            Rec.CriticalNames = Held(Open->second, std::nullopt);
           }
         }
         break;
