@@ -98,13 +98,23 @@ static bool makesCalls(const Stmt *S) {
   return llvm::any_of(S->children(), makesCalls);
 }
 
+/// Whether S holds a critical construct: the marks of its accesses name
+/// that section alone, while they are inside both.
+static bool holdsCritical(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<OMPCriticalDirective>(S))
+    return true;
+  return llvm::any_of(S->children(), holdsCritical);
+}
+
 void AccessCollector::openCriticalSection(const OMPCriticalDirective *C,
                                           StringRef Name) {
   const Stmt *Block = C->getAssociatedStmt();
   if (const auto *Captured = dyn_cast_or_null<CapturedStmt>(Block))
     Block = Captured->getCapturedStmt();
   // The block's own accesses carry the section's mark already.
-  if (!makesCalls(Block))
+  if (!makesCalls(Block) && !holdsCritical(Block))
     return;
   auto Named = [&] {
     std::vector<std::string> &Sections = RC.Tables.CriticalSections;

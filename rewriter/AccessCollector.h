@@ -163,9 +163,10 @@ private:
   /// statement is left as OpenMP requires it.
   bool traverseOmpAtomic(clang::OMPAtomicDirective *A);
   /// `#pragma omp critical(Name)` in an OpenMP loop's body whose block
-  /// calls code: the block opens the section for the iteration
-  /// (WGTRACE_OMP_CRITICAL_SECTION), so that what the code records is
-  /// inside it too.
+  /// calls code or holds another critical construct: the block opens the
+  /// section for the iteration (WGTRACE_OMP_CRITICAL_SECTION), so that
+  /// what the code records, and what the inner section marks, is inside
+  /// it too.
   void openCriticalSection(const clang::OMPCriticalDirective *C,
                            llvm::StringRef Name);
 

@@ -40,7 +40,8 @@ os.makedirs(WORK, exist_ok=True)
 SOURCE = os.path.join(HERE, "openmp", "loops.cc")
 
 PASSING = ["vectors", "collapse", "reduction", "histogram", "region",
-           "critical", "critical_same", "critical_calls", "jacobi", "bounds"]
+           "critical", "critical_same", "critical_nested", "critical_calls",
+           "jacobi", "bounds"]
 RACING = {"carried": ("loops.cc:112", "loops.cc:112"),
           "shared": ("loops.cc:121", "loops.cc:121"),
           # Two critical sections of different names: each side named.

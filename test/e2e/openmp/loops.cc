@@ -166,6 +166,28 @@ static void critical_names(int n) {
   std::printf("critical_names %d\n", total > 0);
 }
 
+// Odd iterations update the total in critical(inner) written inside a
+// critical(outer) block, even ones in critical(outer) alone: every update
+// holds the outer lock, so there is no race.
+static void critical_nested(int n) {
+  int total = 0, odd = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+    if (i % 2) {
+#pragma omp critical(outer)
+      {
+        odd += 1;
+#pragma omp critical(inner)
+        total += i;
+      }
+    } else {
+#pragma omp critical(outer)
+      total += 2 * i;
+    }
+  }
+  std::printf("critical_nested %d %d\n", total, odd);
+}
+
 // A critical section whose block calls code: a helper (long enough that a
 // stream-mode trace of small buffers changes buffers inside the section)
 // and a vector's push_back record without a mark of their own, inside the
@@ -261,6 +283,8 @@ int main(int argc, char **argv) {
     critical_same(100);
   else if (!std::strcmp(Mode, "critical_names"))
     critical_names(100);
+  else if (!std::strcmp(Mode, "critical_nested"))
+    critical_nested(100);
   else if (!std::strcmp(Mode, "critical_calls"))
     critical_calls(100);
   else if (!std::strcmp(Mode, "jacobi"))
