@@ -311,8 +311,32 @@ int commitReplace(const Target &T, Open &O) {
   return 0;
 }
 
+namespace {
+
+/// Whether the regular file at \p Path has bytes and does not begin with
+/// \p Magic.
+bool holdsOtherData(const char *Path, uint32_t Magic) {
+  const int Fd = ::open(Path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (Fd < 0)
+    return false;
+  struct stat S;
+  bool Other = false;
+  if (::fstat(Fd, &S) == 0 && S_ISREG(S.st_mode) && S.st_size > 0) {
+    uint32_t First = 0;
+    Other = ::pread(Fd, &First, sizeof(First), 0) !=
+                static_cast<ssize_t>(sizeof(First)) ||
+            First != Magic;
+  }
+  ::close(Fd);
+  return Other;
+}
+
+} // namespace
+
 int commitExclusive(const Target &T, Open &O, const FileIdentity &Baseline,
-                    char *Written, size_t Size) {
+                    uint32_t Magic, char *Written, size_t Size,
+                    bool &KeptOther) {
+  KeptOther = false;
   if (!copy(Written, Size, T.Path))
     Written[0] = '\0';
   if (T.How != Kind::Replace)
@@ -330,8 +354,9 @@ int commitExclusive(const Target &T, Open &O, const FileIdentity &Baseline,
       lockForWriting(LockFd);
   }
   FileIdentity Now = identify(T.Path);
+  KeptOther = Now.Exists && holdsOtherData(T.Path, Magic);
   int Error = 0;
-  if (Now.Exists && Now == Baseline) {
+  if (Now.Exists && Now == Baseline && !KeptOther) {
     Error = ::rename(O.TemporaryPath, T.Path) == 0 ? 0 : errno;
   } else {
     Error = renameNoReplace(O.TemporaryPath, T.Path);

@@ -114,10 +114,14 @@ void discard(Open &O);
 /// that makes a second process find this one's file; when anything else
 /// is there now, another process wrote it since, and the temporary file
 /// becomes "<path>.<pid>" instead (".<pid>.<n>" when that exists too),
-/// never over another file. \p Written receives the path written (\p Size
-/// bytes). Returns 0 or an errno.
+/// never over another file. A non-empty regular file that does not begin
+/// with the 4 bytes of \p Magic (native order) is not the writer's kind
+/// of file (a source file given as the path by mistake): it is never
+/// replaced either, and \p KeptOther is set. \p Written receives the path
+/// written (\p Size bytes). Returns 0 or an errno. Async-signal-safe.
 int commitExclusive(const Target &T, Open &O, const FileIdentity &Baseline,
-                    char *Written, size_t Size);
+                    uint32_t Magic, char *Written, size_t Size,
+                    bool &KeptOther);
 
 /// Blocks SIGPIPE on the calling thread while it lives: writing to a FIFO,
 /// pipe or socket whose reader has gone then fails with EPIPE, which is

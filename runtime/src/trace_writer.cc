@@ -226,8 +226,10 @@ bool commitTraceFile(TraceFileWrite &W, int WriteError) {
     return false;
   }
   char Written[PATH_MAX];
-  if (int Error = output::commitExclusive(W.Target, W.File, W.Baseline, Written,
-                                          sizeof(Written))) {
+  bool KeptOther = false;
+  if (int Error = output::commitExclusive(W.Target, W.File, W.Baseline,
+                                          format::kChunkMagic, Written,
+                                          sizeof(Written), KeptOther)) {
     reportNotWritten(W.Target.How == output::Kind::Replace
                          ? "cannot rename the temporary file to"
                          : "cannot write",
@@ -235,16 +237,21 @@ bool commitTraceFile(TraceFileWrite &W, int WriteError) {
     return false;
   }
   if (std::strcmp(Written, W.Target.Path) != 0) {
-    // Another process wrote the path since this one began: its trace is
-    // kept, and this one's is beside it.
+    // Another process wrote the path since this one began, or it holds
+    // what is no trace: it is kept, and this one's trace is beside it.
     char Line[3 * PATH_MAX];
     char *At = appendText(Line, "wgtrace: warning: '");
     At = appendText(At, W.Target.Path);
-    At = appendText(At, "' was written by another process since this one "
-                        "started; this process's trace is in '");
+    At = appendText(At, KeptOther
+                            ? "' is not a trace file, and is kept; this "
+                              "process's trace is in '"
+                            : "' was written by another process since this "
+                              "one started; this process's trace is in '");
     At = appendText(At, Written);
-    At = appendText(At, "' (put %p in WGTRACE_FILE for one file per "
-                        "process)\n");
+    At = appendText(At, KeptOther ? "' (remove it, or name another file in "
+                                    "WGTRACE_FILE)\n"
+                                  : "' (put %p in WGTRACE_FILE for one file "
+                                    "per process)\n");
     ssize_t Ignored = ::write(2, Line, static_cast<size_t>(At - Line));
     (void)Ignored;
   }

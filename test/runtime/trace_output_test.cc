@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <poll.h>
 #include <set>
@@ -43,6 +44,13 @@ Decoded decodeBytes(const std::string &Bytes) {
   return decodeFile(File);
 }
 
+/// What an earlier run left at a path: a file that begins as a trace does.
+std::string earlierTrace(const std::string &Rest) {
+  std::string Bytes(sizeof(format::kChunkMagic), '\0');
+  std::memcpy(Bytes.data(), &format::kChunkMagic, Bytes.size());
+  return Bytes + Rest;
+}
+
 /// Reads everything written to the file descriptor \p Fd until its end.
 std::string readAll(int Fd) {
   std::string Bytes;
@@ -61,7 +69,7 @@ TEST(TraceOutput, SymlinkIsWrittenThroughToItsTarget) {
     std::string Directory = freshDirectory("symlink");
     std::string Target = Directory + "/target.bin";
     std::string Link = Directory + "/link.bin";
-    std::ofstream(Target) << "previous";
+    std::ofstream(Target) << earlierTrace("previous");
     ASSERT_EQ(symlink("target.bin", Link.c_str()), 0);
     ChildResult R =
         runDriver({"records", "3", "4"}, with(Mode, {"WGTRACE_FILE=" + Link}));
@@ -291,7 +299,7 @@ TEST(TraceOutput, TwoProcessesOnePathBothTracesSurvive) {
       std::string Directory = freshDirectory("together");
       std::string Path = Directory + "/trace.bin";
       if (EarlierRun)
-        std::ofstream(Path) << "an earlier run's trace";
+        std::ofstream(Path) << earlierTrace("an earlier run's trace");
       std::vector<pid_t> Pids;
       std::vector<ChildResult> Results =
           runTogether(Directory, Path, Mode, {3, 5}, Pids);
@@ -325,6 +333,45 @@ TEST(TraceOutput, TwoProcessesOnePathBothTracesSurvive) {
       }
       EXPECT_EQ(Counts, (std::multiset<size_t>{3, 5})) << What;
     }
+  }
+}
+
+// A file at the path that is no trace (a source file named by mistake) is
+// never replaced: the trace goes beside it, and the process says so in one
+// line naming both. An empty file is replaced.
+TEST(TraceOutput, AFileThatIsNoTraceIsKept) {
+  for (const auto &Mode : kModes) {
+    std::string Directory = freshDirectory("kept");
+    std::string Path = Directory + "/kernel.cc";
+    const std::string Source = "int main() { return 0; }\n";
+    std::ofstream(Path) << Source;
+    ChildResult R =
+        runDriver({"records", "3", "4"}, with(Mode, {"WGTRACE_FILE=" + Path}));
+    ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+    EXPECT_EQ(slurp(Path), Source);
+    std::vector<std::string> Files = filesIn(Directory, /*Hidden=*/true);
+    ASSERT_EQ(Files.size(), 2u) << R.Stderr;
+    const std::string Beside =
+        Directory + "/" + (Files[0] == "kernel.cc" ? Files[1] : Files[0]);
+    EXPECT_EQ(Beside.rfind(Path + ".", 0), 0u) << Beside;
+    EXPECT_NE(R.Stderr.find("wgtrace: warning: '" + Path +
+                            "' is not a trace file, and is kept; this "
+                            "process's trace is in '" +
+                            Beside + "'"),
+              std::string::npos)
+        << R.Stderr;
+    Decoded D = decode(Beside);
+    ASSERT_TRUE(D.Ok) << D.Error;
+    EXPECT_EQ(D.Workgroups.size(), 3u);
+
+    const std::string Empty = Directory + "/empty.bin";
+    std::ofstream(Empty).close();
+    R = runDriver({"records", "2", "4"}, with(Mode, {"WGTRACE_FILE=" + Empty}));
+    ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+    EXPECT_EQ(R.Stderr.find("warning"), std::string::npos) << R.Stderr;
+    D = decode(Empty);
+    ASSERT_TRUE(D.Ok) << D.Error;
+    EXPECT_EQ(D.Workgroups.size(), 2u);
   }
 }
 
