@@ -3,6 +3,7 @@
 #include "HelperCloner.h"
 
 #include "AccessCollector.h"
+#include "MemberCopy.h"
 #include "MetadataEmitter.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -82,14 +83,19 @@ bool hasDefaultArguments(const FunctionDecl *FD) {
 
 std::string whyNotCopyable(const FunctionDecl *Written) {
   const SourceManager &SM = Written->getASTContext().getSourceManager();
-  if (isa<CXXMethodDecl>(Written))
-    return "it is a member function";
-  if (Written->getQualifier())
-    return "it is defined with a qualified name";
-  for (const DeclContext *DC = Written->getLexicalDeclContext();
-       !DC->isTranslationUnit(); DC = DC->getLexicalParent())
-    if (!isa<NamespaceDecl>(DC) && !isa<LinkageSpecDecl>(DC))
-      return "it is not defined at namespace scope";
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Written)) {
+    // Copied as a free function taking its object (MemberCopy.h).
+    std::string Why = whyMemberNotCopyable(M);
+    if (!Why.empty())
+      return Why;
+  } else {
+    if (Written->getQualifier())
+      return "it is defined with a qualified name";
+    for (const DeclContext *DC = Written->getLexicalDeclContext();
+         !DC->isTranslationUnit(); DC = DC->getLexicalParent())
+      if (!isa<NamespaceDecl>(DC) && !isa<LinkageSpecDecl>(DC))
+        return "it is not defined at namespace scope";
+  }
   if (Written->getStorageClass() == SC_Extern)
     return "it is declared extern";
   // `template <> float f<float>(...)` specializes a template that the copy
@@ -169,6 +175,16 @@ struct HelperCloner::Site {
   /// unary one).
   std::optional<std::pair<unsigned, unsigned>> Operands;
   bool Binary = false;
+  /// A member call (`p.x()`, `q->f(a)`): [Offset, Offset + Length) is
+  /// from the `.` or `->` to the '(' included, and the copy's call
+  /// encloses [CallBegin, CallEnd), `::vec3_x_wgtrace_0(p)`.
+  bool MemberCall = false;
+  /// A call of a member through `this` in a copied member
+  /// (`length_squared()`): [Offset, Offset + Length) is its name and '('.
+  bool ThroughThis = false;
+  bool Arrow = false;
+  bool HasArguments = false;
+  unsigned CallBegin = 0, CallEnd = 0;
   SourceLocation Loc;
   /// The copy's name, or empty when the callee is not copied.
   std::string NewName;
@@ -212,9 +228,11 @@ void HelperCloner::add(const KernelDef &Helper, bool RecordAccesses) {
   CloneIndex[FD] = Clones.size();
   Clones.push_back(std::move(C));
 
+  HeaderEdits &H = editsFor(SM.getFileID(Begin));
+  if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
+    makeFreeFunction(M, H.Edits);
   if (!RecordAccesses)
     return;
-  HeaderEdits &H = editsFor(SM.getFileID(Begin));
   AccessCollector Accesses(H.RC);
   for (const FunctionDecl *Body : Helper.Bodies)
     Accesses.collect(Body);
@@ -243,6 +261,9 @@ void HelperCloner::assignNames() {
         cast<Decl>(C.Written->getDeclContext()->getRedeclContext())
             ->getCanonicalDecl();
     std::string Base = copyBaseName(C.Written);
+    // A member's copy is a free function: its class names it.
+    if (const auto *M = dyn_cast<CXXMethodDecl>(C.Written))
+      Base = M->getParent()->getName().str() + "_" + Base;
     auto [It, Inserted] = Groups.try_emplace({Scope, Base}, Groups.size());
     C.Name = Base + "_wgtrace_" + std::to_string(It->second);
   }
@@ -313,6 +334,9 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
     Uses.push_back({R.Enclosing, HeaderKernels[R.Kernel].Written, R.Ref});
   std::vector<Site> Sites;
   FileID MainFile = SM.getMainFileID();
+  for (const HelperCall &HC : Calls)
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(HC.Call))
+      memberCallSite(*Member, HC, Sites);
   for (const Use &HC : Uses) {
     auto Callee = CloneIndex.find(HC.Callee);
     const DeclRefExpr *Ref = HC.Ref;
@@ -513,6 +537,21 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
     if (S.Dropped || (S.CallerClone >= 0 && !Clones[S.CallerClone].Emitted))
       continue;
     EditSet &Edits = S.File == MainFile ? Main.Edits : editsFor(S.File).Edits;
+    if (S.ThroughThis) {
+      // makeFreeFunction made it `self.name(`.
+      Edits.retextReplace(S.Offset, S.Offset + S.Length,
+                          S.NewName + "(self" + (S.HasArguments ? ", " : ""));
+      continue;
+    }
+    if (S.MemberCall) {
+      // `p.x()` becomes `::vec3_x_wgtrace_0(p)`, `q->f(a)`
+      // `::C_f_wgtrace_1(*q, a)`: innermost, as for operators.
+      Edits.wrap(S.CallBegin, S.CallEnd, S.NewName + "(" + (S.Arrow ? "*" : ""),
+                 "",
+                 /*Stackable=*/true);
+      Edits.replace(S.Offset, S.Offset + S.Length, S.HasArguments ? ", " : "");
+      continue;
+    }
     if (!S.Operands) {
       Edits.replace(S.Offset, S.Offset + S.Length, S.NewName);
       continue;
@@ -589,6 +628,16 @@ bool HelperCloner::operatorSyntaxSite(const CXXOperatorCallExpr &Op,
   // same text, which a call of the copy would not compile for.
   if (U.Caller->isTemplated())
     return Untraced("in a template");
+  // A member's copy takes a non-const object by reference: a temporary
+  // (`vec3(1, 2, 3) += v`) is the kernel's stack, called as written.
+  if (const auto *M = dyn_cast<CXXMethodDecl>(U.Callee);
+      M && !M->isConst() && Op.getNumArgs() > 0 && !Op.getArg(0)->isLValue())
+    return false;
+  // `f(a)` and `v[i]` are not a copy's call with the operator's token
+  // replaced.
+  if (Op.getOperator() == OO_Call || Op.getOperator() == OO_Subscript ||
+      Op.getOperator() == OO_Arrow)
+    return Untraced("as a call, a subscript or '->'");
   bool Binary = Op.getNumArgs() == 2;
   if (Op.getNumArgs() == 0 || Op.getNumArgs() > 2 ||
       (Binary &&
@@ -604,6 +653,96 @@ bool HelperCloner::operatorSyntaxSite(const CXXOperatorCallExpr &Op,
                 SM.getFileOffset(Last) + Lexer::MeasureTokenLength(
                                              Last, SM, Main.Ctx.getLangOpts())};
   return true;
+}
+
+void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
+                                  const HelperCall &HC,
+                                  std::vector<Site> &Sites) {
+  const auto *Callee = dyn_cast<MemberExpr>(Call.getCallee());
+  auto It = CloneIndex.find(HC.Callee);
+  if (!Callee || It == CloneIndex.end())
+    return;
+  const Clone &C = Clones[It->second];
+  const auto *M = cast<CXXMethodDecl>(C.Written);
+  auto Untraced = [&](StringRef Why) {
+    Main.untraced(Call.getBeginLoc(), "call of '" + kernelName(HC.Callee) + "'",
+                  ("it is " + Why +
+                   ", and is not redirected to the instrumented copy of '" +
+                   kernelName(HC.Callee) +
+                   "': what that call accesses is not recorded")
+                      .str(),
+                  scopeName(HC.Caller));
+  };
+  Site S;
+  S.Caller = HC.Caller;
+  S.Callee = static_cast<int>(It->second);
+  S.NewName = qualifiedName(C);
+  S.HasArguments = Call.getNumArgs() > 0;
+  const auto *CallerFunction = dyn_cast<FunctionDecl>(HC.Caller);
+  auto Caller =
+      CallerFunction ? CloneIndex.find(CallerFunction) : CloneIndex.end();
+  if (Callee->isImplicitAccess()) {
+    // Only a copied member's body says `self.` for `this`.
+    unsigned Begin, End;
+    if (Caller == CloneIndex.end() ||
+        !isa<CXXMethodDecl>(Clones[Caller->second].Written)) {
+      if (SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())))
+        Untraced("made through 'this' in a member function of this file");
+      return;
+    }
+    if (!memberCallThroughThis(Call, Begin, End))
+      return;
+    S.ThroughThis = true;
+    S.File = SM.getFileID(Callee->getMemberLoc());
+    S.Offset = Begin;
+    S.Length = End - Begin;
+    S.Loc = Callee->getMemberLoc();
+    S.CallerClone = static_cast<int>(Caller->second);
+    Sites.push_back(S);
+    return;
+  }
+  SourceLocation Begin = Call.getBeginLoc(), Last = Call.getEndLoc();
+  SourceLocation Operator = Callee->getOperatorLoc();
+  if (Begin.isMacroID() || Last.isMacroID() || Operator.isMacroID() ||
+      Callee->getMemberLoc().isMacroID()) {
+    Untraced("spelled in a macro expansion");
+    return;
+  }
+  S.File = SM.getFileID(Begin);
+  if (Caller != CloneIndex.end()) {
+    S.CallerClone = static_cast<int>(Caller->second);
+    if (S.File != Clones[Caller->second].File)
+      return;
+  } else {
+    if (S.File != SM.getMainFileID())
+      return;
+    S.CallerPosition = SM.getFileOffset(topLevelBegin(HC.Caller));
+  }
+  // Another instantiation may call another class's member at the text.
+  if (HC.Caller->isTemplated()) {
+    Untraced("a member call in a template");
+    return;
+  }
+  // A non-const member's copy takes its object by reference: a temporary
+  // is the kernel's stack, called as written.
+  const Expr *Object = Callee->getBase();
+  S.Arrow = Callee->isArrow();
+  if (!S.Arrow && !M->isConst() && !Object->isLValue())
+    return;
+  unsigned NameBegin, ParenEnd;
+  if (!memberCallThroughThis(Call, NameBegin, ParenEnd) ||
+      SM.getFileID(Operator) != S.File) {
+    Untraced("written in a form the copy's call cannot replace");
+    return;
+  }
+  S.MemberCall = true;
+  S.Offset = SM.getFileOffset(Operator);
+  S.Length = ParenEnd - S.Offset;
+  S.Loc = Callee->getMemberLoc();
+  S.CallBegin = SM.getFileOffset(Begin);
+  S.CallEnd = SM.getFileOffset(Last) +
+              Lexer::MeasureTokenLength(Last, SM, Main.Ctx.getLangOpts());
+  Sites.push_back(S);
 }
 
 bool HelperCloner::usesValarrays() const {

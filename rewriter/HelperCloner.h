@@ -97,6 +97,12 @@ private:
   bool operatorSyntaxSite(const clang::CXXOperatorCallExpr &Op, const Use &U,
                           Site &S);
 
+  /// Adds the site of Call (a member call in HC) when it calls a copied
+  /// member: `p.x()`, `q->f(a)`, or through `this` in a copied member;
+  /// reports it if it cannot be redirected.
+  void memberCallSite(const clang::CXXMemberCallExpr &Call,
+                      const HelperCall &HC, std::vector<Site> &Sites);
+
   HeaderEdits &editsFor(clang::FileID File);
   void assignNames();
   std::vector<Site> collectSites(llvm::ArrayRef<HelperCall> Calls,

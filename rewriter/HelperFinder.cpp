@@ -201,10 +201,11 @@ enum class AccessorRole : uint8_t {
 /// for a result it returns by value (`double x() const { return e[0]; }`,
 /// `vec3 operator-() const`). Constructors and destructors build and
 /// release the object: what they do to its own fields is not followed.
-/// One load alone (`x()`, `size()`) is work only in the main file, where
-/// it is instrumented in place: a project header's member is not copied,
-/// and reporting every call of every one-field getter there (each of
-/// LULESH's Domain getters) would bury the reports that matter; it stays
+/// One load alone (`x()`, `size()`) is work only where it can be traced:
+/// in the main file (instrumented in place) or in a project header when
+/// the member can be copied (MemberCopy.h). Reporting every call of every
+/// other one-field getter (each of LULESH's Domain getters, which read
+/// private fields) would bury the reports that matter: it stays
 /// unrecorded, as docs/REWRITER.md says.
 bool usesObjectData(const FunctionDecl *Written, const ObjectUse &Object) {
   if (isa<CXXConstructorDecl>(Written) || isa<CXXDestructorDecl>(Written) ||
@@ -218,7 +219,8 @@ bool usesObjectData(const FunctionDecl *Written, const ObjectUse &Object) {
     return false;
   const SourceManager &SM = Written->getASTContext().getSourceManager();
   return Object.DataLoads > 1 ||
-         SM.isInMainFile(SM.getExpansionLoc(Written->getLocation()));
+         SM.isInMainFile(SM.getExpansionLoc(Written->getLocation())) ||
+         whyNotCopyable(Written).empty();
 }
 
 /// Written's role (a template's pattern, or the function itself; Def its
@@ -510,7 +512,9 @@ private:
         isAccessorOrBookkeeping(Written, FD) || Written->isImplicit() ||
         FD->isDependentContext())
       return false;
-    if (!SM.isInMainFile(Loc) && !whyNotCopyable(Written).empty())
+    // A member's copy is a free function: no member pointer reaches it.
+    if (!SM.isInMainFile(Loc) &&
+        (isa<CXXMethodDecl>(Written) || !whyNotCopyable(Written).empty()))
       return false;
     consider(FD, SourceLocation(), nullptr);
     return true;

@@ -1,7 +1,7 @@
 // A const member function whose body is one return statement is a getter,
 // not a helper (helpers.cc), unless that return calls work: then it is a
-// helper like any other member. A header's one is not copied (it is a
-// member function): the call gets a warning and an untraced entry, an
+// helper like any other member. A header's one of a class template is not
+// copied (MemberCopy.h): the call gets a warning and an untraced entry, an
 // error under --strict, instead of losing what the work reads in silence
 // (siv::BasicPerlinNoise<double>::octave2D_01 through a pointer). Getters
 // that call only getters stay getters, quietly; one of the file that calls
@@ -17,7 +17,7 @@
 #include "getter-calls.h"
 
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
-// CHECK-NEXT:     {"{{.*}}.cc", 40, 10, "k", "call of 'lib::Table::sum2'", "'lib::Table::sum2' is defined in {{.*}}getter-calls.h, which is not rewritten, and cannot be copied into this file (it is a member function)"},
+// CHECK-NEXT:     {"{{.*}}.cc", 40, 10, "k", "call of 'lib::Table::sum2'", "'lib::Table::sum2' is defined in {{.*}}getter-calls.h, which is not rewritten, and cannot be copied into this file (it is a member function of a template)"},
 // CHECK-NEXT: };
 
 static float scale(const float *p) { return 2 * p[0]; }
@@ -39,6 +39,6 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg,
     return;
   a[0] = t->sum2(static_cast<int>(wg.id[0])) + s->value();
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[0]) = t->sum2(static_cast<int>(wg.id[0])) + s->value();
-  // WARN: {{.*}}.cc:[[@LINE-2]]:10: warning: call of 'lib::Table::sum2' is not traced: 'lib::Table::sum2' is defined in {{.*}}getter-calls.h, which is not rewritten, and cannot be copied into this file (it is a member function)
-  // STRICT: {{.*}}.cc:[[@LINE-3]]:10: error: call of 'lib::Table::sum2' is not traced: {{.*}}(it is a member function)
+  // WARN: {{.*}}.cc:[[@LINE-2]]:10: warning: call of 'lib::Table::sum2' is not traced: 'lib::Table::sum2' is defined in {{.*}}getter-calls.h, which is not rewritten, and cannot be copied into this file (it is a member function of a template)
+  // STRICT: {{.*}}.cc:[[@LINE-3]]:10: error: call of 'lib::Table::sum2' is not traced: {{.*}}(it is a member function of a template)
 }

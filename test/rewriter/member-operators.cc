@@ -4,10 +4,13 @@
 // const { return e[0]; }`, `vec3 operator-() const`) do work on the
 // object: on kernel memory (`out[i] *= 2.0`), their accesses are the
 // kernel's. Defined in the file, they are helpers instrumented in place;
-// defined in a project header, member functions that are not copied, each
-// call on memory that may be the kernel's is reported. A call on a local or
-// a temporary of the kernel, handing temporaries only, touches its stack:
-// quiet. A header's one-field getter stays bookkeeping (unrecorded).
+// defined in a project header, each call on memory that may be the
+// kernel's is redirected to a copy taking the object first (`h[i] *= 2.0`
+// becomes `::lib::hvec_operatorStarEqual_wgtrace_N(h[i] , 2.0)`), or, if
+// the member uses what a free function cannot reach (a private field),
+// reported. A call on a local or a temporary of the kernel, handing
+// temporaries only, touches its stack: quiet. A header's one-field getter
+// that cannot be copied stays bookkeeping (unrecorded, unreported).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -41,9 +44,18 @@ struct vec3 {
   }
 };
 
+// CHECK: static inline double hvec_x_wgtrace_[[X:[0-9]+]](const ::lib::hvec &self)  { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, self.e[0]); }
+// CHECK: static inline double hvec_length_squared_wgtrace_[[LEN:[0-9]+]](const ::lib::hvec &self)  { return {{.*}}; }
+// CHECK: static inline double hvec_norm2_wgtrace_[[NORM:[0-9]+]](const ::lib::hvec &self)  { return ::lib::hvec_length_squared_wgtrace_[[LEN]](self); }
+// CHECK: static inline hvec &hvec_operatorPlusEqual_wgtrace_[[ADD:[0-9]+]](::lib::hvec &self, const hvec &v) {
+// CHECK-NEXT: WGTRACE_UPDATE_REF_AT({{[0-9]+}}, self.e[0]) += WGTRACE_LOAD_REF_AT({{[0-9]+}}, v.e[0]);
+// CHECK: static inline hvec &hvec_operatorStarEqual_wgtrace_[[MUL:[0-9]+]](::lib::hvec &self, double t) {
+// CHECK-NEXT: WGTRACE_UPDATE_REF_AT({{[0-9]+}}, self.e[0]) *= t;
+// CHECK: return *(&self);
+// CHECK: static inline hvec &hvec_operatorSlashEqual_wgtrace_[[DIV:[0-9]+]](::lib::hvec &self, double t) { return ::lib::hvec_operatorStarEqual_wgtrace_[[MUL]](*(&self) , 1 / t); }
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, vec3 *out,
                         const vec3 *in, lib::hvec *h, const lib::hvec *hin,
-                        double *d) {
+                        double *d, lib::Sealed *sealed) {
   unsigned i = wg.id[0];
   out[i] *= 2.0;
   // CHECK: out[i] *= 2.0;
@@ -51,13 +63,19 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, vec3 *out,
   out[i][1] = in[i].x();
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[i][1]) = in[i].x();
   h[i] *= 2.0;
-  // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::hvec::operator*=' is not traced: 'lib::hvec::operator*=' is defined in {{.*}}member-operators.h, which is not rewritten, and cannot be copied into this file (it is a member function)
+  // CHECK: ::lib::hvec_operatorStarEqual_wgtrace_[[MUL]](h[i] , 2.0);
   h[i] /= 4.0;
-  // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::hvec::operator/=' is not traced: {{.*}}(it is a member function)
+  // CHECK: ::lib::hvec_operatorSlashEqual_wgtrace_[[DIV]](h[i] , 4.0);
   h[i] += hin[i];
-  // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::hvec::operator+=' is not traced: {{.*}}(it is a member function)
-  d[i] = h[i].x();
+  // CHECK: ::lib::hvec_operatorPlusEqual_wgtrace_[[ADD]](h[i] , hin[i]);
+  d[i] = h[i].x() + (h + i)->norm2();
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, d[i]) = ::lib::hvec_x_wgtrace_[[X]](h[i]) + ::lib::hvec_norm2_wgtrace_[[NORM]](*(h + i));
   lib::hvec local = hin[i];
   local *= 3.0;
   d[i] += local.x();
+  sealed[i] *= 2.0;
+  // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::Sealed::operator*=' is not traced: 'lib::Sealed::operator*=' is defined in {{.*}}member-operators.h, which is not rewritten, and cannot be copied into this file (it is a member function and it uses the non-public member 'v', which a free copy cannot)
+  d[i] += sealed[i].get();
+  lib::Sealed mine;
+  mine *= 2.0;
 }

@@ -1,8 +1,8 @@
 // A project header whose classes have accessors, operators and
 // constructors (accessor-work.cc): those that only name memory from the
 // object's fields and their parameters stay quiet; those that read or
-// write memory beyond the object are helpers that cannot be copied (member
-// functions), reported at each call.
+// write memory beyond the object are helpers, copied as free functions
+// when they reach only public members (Vec2's), else reported at each call.
 #pragma once
 #include <cassert>
 #include <vector>

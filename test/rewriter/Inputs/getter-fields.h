@@ -1,5 +1,5 @@
-// A project header's getter computing from several fields
-// (getter-fields.cc): a member function, not copied; each call reported.
+// A project header's getters of public fields (getter-fields.cc): copied
+// as free functions taking the object, their calls redirected.
 #pragma once
 
 namespace lib {

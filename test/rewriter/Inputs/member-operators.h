@@ -1,12 +1,15 @@
-// A project header's vec3 with member compound assignments and getters
-// (member-operators.cc): member functions, not copied; each call on kernel
-// memory is reported, except a one-field getter's (bookkeeping).
+// Project header classes with member compound assignments and getters
+// (member-operators.cc): hvec's members reach only its public fields and
+// are copied as free functions taking the object; Sealed's use a private
+// field and are reported at each call on memory that may be the kernel's.
 #pragma once
 
 namespace lib {
 struct hvec {
   double e[3];
   double x() const { return e[0]; }
+  double length_squared() const { return e[0] * e[0] + e[1] * e[1]; }
+  double norm2() const { return length_squared(); }
   hvec &operator+=(const hvec &v) {
     e[0] += v.e[0];
     e[1] += v.e[1];
@@ -20,5 +23,17 @@ struct hvec {
     return *this;
   }
   hvec &operator/=(double t) { return *this *= 1 / t; }
+};
+
+class Sealed {
+public:
+  Sealed &operator*=(double t) {
+    v *= t;
+    return *this;
+  }
+  double get() const { return v; }
+
+private:
+  double v = 1;
 };
 } // namespace lib

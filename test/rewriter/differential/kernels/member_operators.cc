@@ -4,8 +4,13 @@
 // `v[k]` by value and the one-field getter `v.x()` are helpers, their
 // accesses of the object recorded as accesses of out[i]'s or in[i]'s
 // bytes, at the body's expressions. On a local, they touch the kernel's
-// stack, not memory of the trace.
+// stack, not memory of the trace. The same members of a project header
+// (member_copies.h, as RayTracing's vec3.h) are copied as free functions
+// taking the object, `img[i] += s[i]` becoming a call of the copy: their
+// accesses are recorded at the header's expressions; a getter calling
+// another through `this` calls its copy.
 #include "harness.h"
+#include "member_copies.h"
 
 #include <cstring>
 #include <string>
@@ -42,35 +47,60 @@ WGTRACE_DISPATCH void accumulate(const wgtrace::Workgroup &wg, const vec3 *in,
   d[i] = in[i].x() + out[i][2] + local.x(); // @d
 }
 
+WGTRACE_DISPATCH void accumulate_header(const wgtrace::Workgroup &wg,
+                                        rt::vec3 *img, const rt::vec3 *s,
+                                        double *hd) {
+  unsigned i = wg.id[0];
+  img[i] += s[i];
+  img[i] *= 2.0;
+  img[i] /= 4.0;
+  rt::vec3 local = s[i]; // @copy
+  local *= 3.0;
+  hd[i] = img[i].x() + (s + i)->norm2() + local.x(); // @hd
+}
+
 int main() {
   vec3 in[2] = {{{1, 2, 3}}, {{4, 5, 6}}};
   vec3 out[2] = {{{10, 20, 30}}, {{40, 50, 60}}};
   double d[2] = {};
   wgtrace::dispatch(accumulate, wgtrace::Grid{2, 1, 1}, in, out, d);
+  rt::vec3 img[2] = {{{10, 20, 30}}, {{40, 50, 60}}};
+  rt::vec3 s[2] = {{{1, 2, 3}}, {{4, 5, 6}}};
+  double hd[2] = {};
+  wgtrace::dispatch(accumulate_header, wgtrace::Grid{2, 1, 1}, img, s, hd);
 
   diff::buffer("in", in, 2);
   diff::buffer("out", out, 2);
   diff::buffer("d", d, 2);
+  diff::buffer("img", img, 2);
+  diff::buffer("s", s, 2);
+  diff::buffer("hd", hd, 2);
   auto Element = [](unsigned W, char Kind, const char *Name, unsigned K,
                     std::string Site) {
     diff::bytes({W}, Kind, Name, W * sizeof(vec3) + K * sizeof(double),
                 sizeof(double), strdup(Site.c_str()));
   };
-  for (unsigned w = 0; w < 2; ++w) {
-    for (unsigned K = 0; K < 3; ++K) { // out[i] += in[i]: e[k] += v.e[k]
-      std::string Add = "add" + std::to_string(K) + ":";
+  // Obj += Arg, Obj *= 2.0, Obj /= 4.0 (through *=), the sites marked
+  // Prefix: e[k] += v.e[k], then twice e[k] *= t.
+  auto Compound = [&](unsigned W, const char *Obj, const char *Arg,
+                      std::string Prefix) {
+    for (unsigned K = 0; K < 3; ++K) {
+      std::string Add = Prefix + "add" + std::to_string(K) + ":";
       std::string E = "e[" + std::to_string(K) + "]";
-      Element(w, 'L', "in", K, Add + "v." + E);
-      Element(w, 'L', "out", K, Add + E);
-      Element(w, 'S', "out", K, Add + E);
+      Element(W, 'L', Arg, K, Add + "v." + E);
+      Element(W, 'L', Obj, K, Add + E);
+      Element(W, 'S', Obj, K, Add + E);
     }
-    for (int Twice = 0; Twice < 2; ++Twice) // *= 2.0, then /= 4.0's *=
+    for (int Twice = 0; Twice < 2; ++Twice)
       for (unsigned K = 0; K < 3; ++K) {
-        std::string Mul = "mul" + std::to_string(K) + ":e[" +
+        std::string Mul = Prefix + "mul" + std::to_string(K) + ":e[" +
                           std::to_string(K) + "]";
-        Element(w, 'L', "out", K, Mul);
-        Element(w, 'S', "out", K, Mul);
+        Element(W, 'L', Obj, K, Mul);
+        Element(W, 'S', Obj, K, Mul);
       }
+  };
+  for (unsigned w = 0; w < 2; ++w) {
+    Compound(w, "out", "in", "");
     for (unsigned K = 0; K < 3; ++K) { // -in[i]
       Element(w, 'L', "in", K, "neg:e[" + std::to_string(K) + "]");
     }
@@ -83,6 +113,14 @@ int main() {
     Element(w, 'L', "in", 0, "x:e[0]");  // in[i].x()
     Element(w, 'L', "out", 2, "at:e[k]"); // out[i][2]
     diff::store<double>({w}, "d", w, "d:d[i]");
+
+    Compound(w, "img", "s", "h");
+    diff::load<vec3>({w}, "s", w, "copy:s[i]"); // local = s[i]
+    Element(w, 'L', "img", 0, "hx:e[0]");       // img[i].x()
+    for (unsigned K = 0; K < 3; ++K)             // (s + i)->norm2()
+      for (int Twice = 0; Twice < 2; ++Twice)
+        Element(w, 'L', "s", K, "hlen:e[" + std::to_string(K) + "]");
+    diff::store<double>({w}, "hd", w, "hd:hd[i]");
   }
   return diff::finish();
 }

@@ -1,0 +1,56 @@
+//===- MemberCopy.h - Header members copied as free functions -*- C++ -*-===//
+//
+// A class's member functions in a project header do work on kernel memory
+// (`out[i] += v` with vec3's `operator+=`, `p.length_squared()`), but the
+// header is not rewritten and a class cannot be reopened to add an
+// instrumented member. The copy is a free function instead, taking the
+// object as its first parameter: `vec3 &operator+=(const vec3 &v)`
+// becomes `static inline vec3 &vec3_operatorPlusEqual_wgtrace_0(::vec3
+// &self, const vec3 &v)`, the body's `e[0]` becomes `self.e[0]` and
+// `this` becomes `(&self)`; calls in operator syntax and member calls
+// (`p.x()`, `q->x()`) are redirected to it (HelperCloner). A free function
+// reaches only what is public: a member using a private or protected
+// member, its class's own types or static members unqualified, or a lambda
+// (which may capture `this`) is not copied, and its calls are reported.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WGTRACE_REWRITER_MEMBERCOPY_H
+#define WGTRACE_REWRITER_MEMBERCOPY_H
+
+#include "EditSet.h"
+
+#include "clang/AST/DeclCXX.h"
+
+#include <string>
+
+namespace wgtrace {
+namespace rewriter {
+
+/// Why the member function M, defined in its class in a project header,
+/// cannot be copied as a free function; empty if it can.
+std::string whyMemberNotCopyable(const clang::CXXMethodDecl *M);
+
+/// The object parameter the copy of M takes first (`const ::ns::vec3
+/// &self`).
+std::string selfParameter(const clang::CXXMethodDecl *M);
+
+/// Edits of M's text (in Edits, the edits of its header) that make it a
+/// free function taking its object as `self`, the name aside: the object
+/// parameter, no cv-qualifier, `self.` before the members the body names
+/// through `this` implicitly, `(&self)` for `this`. A call of another
+/// member through `this` (`length_squared()`) becomes `self.name(`, which
+/// HelperCloner turns into a call of that member's copy when it has one
+/// (memberCallThroughThis gives the range).
+void makeFreeFunction(const clang::CXXMethodDecl *M, EditSet &Edits);
+
+/// For a call of a member through an implicit `this` (`length_squared()`
+/// in another member): the text from its name to its '(' included, as
+/// [Begin, End) offsets in its file; false if it is in a macro.
+bool memberCallThroughThis(const clang::CXXMemberCallExpr &Call,
+                           unsigned &Begin, unsigned &End);
+
+} // namespace rewriter
+} // namespace wgtrace
+
+#endif // WGTRACE_REWRITER_MEMBERCOPY_H
