@@ -34,6 +34,8 @@ public:
   std::string Why;
 
   bool VisitMemberExpr(MemberExpr *E) {
+    if (!VisitMemberExprInMacro(E))
+      return false;
     const ValueDecl *D = E->getMemberDecl();
     if (D->getAccess() == AS_private || D->getAccess() == AS_protected)
       Why = "it uses the non-public member '" + D->getNameAsString() + "'";
@@ -58,6 +60,17 @@ public:
     if (Tag && Tag != Class && declaredIn(Tag, Class))
       Why = "it names the type '" + Tag->getNameAsString() +
             "' of its class's scope";
+    return Why.empty();
+  }
+  // `self.` cannot be put in front of a name a macro spells.
+  bool VisitCXXThisExpr(CXXThisExpr *E) {
+    if (E->getLocation().isMacroID())
+      Why = "its object is named in a macro expansion";
+    return Why.empty();
+  }
+  bool VisitMemberExprInMacro(const MemberExpr *E) {
+    if (E->isImplicitAccess() && E->getMemberLoc().isMacroID())
+      Why = "its object is named in a macro expansion";
     return Why.empty();
   }
   bool VisitLambdaExpr(LambdaExpr *) {

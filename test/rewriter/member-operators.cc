@@ -55,7 +55,7 @@ struct vec3 {
 // CHECK: static inline hvec &hvec_operatorSlashEqual_wgtrace_[[DIV:[0-9]+]](::lib::hvec &self, double t) { return ::lib::hvec_operatorStarEqual_wgtrace_[[MUL]](*(&self) , 1 / t); }
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, vec3 *out,
                         const vec3 *in, lib::hvec *h, const lib::hvec *hin,
-                        double *d, lib::Sealed *sealed) {
+                        double *d, lib::Sealed *sealed, lib::Macro *m) {
   unsigned i = wg.id[0];
   out[i] *= 2.0;
   // CHECK: out[i] *= 2.0;
@@ -76,6 +76,8 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, vec3 *out,
   sealed[i] *= 2.0;
   // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::Sealed::operator*=' is not traced: 'lib::Sealed::operator*=' is defined in {{.*}}member-operators.h, which is not rewritten, and cannot be copied into this file (it is a member function and it uses the non-public member 'v', which a free copy cannot)
   d[i] += sealed[i].get();
+  m[i] *= 2.0;
+  // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::Macro::operator*=' is not traced: {{.*}}(it is a member function and its object is named in a macro expansion, which a free copy cannot)
   lib::Sealed mine;
   mine *= 2.0;
 }

@@ -36,4 +36,13 @@ public:
 private:
   double v = 1;
 };
+// Its object spelled in a macro: no `self.` can be put there.
+#define FIRST e[0]
+struct Macro {
+  double e[1];
+  Macro &operator*=(double t) {
+    FIRST *= t;
+    return *this;
+  }
+};
 } // namespace lib
