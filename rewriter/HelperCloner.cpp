@@ -263,7 +263,7 @@ void HelperCloner::assignNames() {
     std::string Base = copyBaseName(C.Written);
     // A member's copy is a free function: its class names it.
     if (const auto *M = dyn_cast<CXXMethodDecl>(C.Written))
-      Base = M->getParent()->getName().str() + "_" + Base;
+      Base.insert(0, (M->getParent()->getName() + "_").str());
     auto [It, Inserted] = Groups.try_emplace({Scope, Base}, Groups.size());
     C.Name = Base + "_wgtrace_" + std::to_string(It->second);
   }

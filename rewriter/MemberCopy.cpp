@@ -34,7 +34,7 @@ public:
   std::string Why;
 
   bool VisitMemberExpr(MemberExpr *E) {
-    if (!VisitMemberExprInMacro(E))
+    if (!acceptsMemberOutsideMacros(E))
       return false;
     const ValueDecl *D = E->getMemberDecl();
     if (D->getAccess() == AS_private || D->getAccess() == AS_protected)
@@ -68,7 +68,7 @@ public:
       Why = "its object is named in a macro expansion";
     return Why.empty();
   }
-  bool VisitMemberExprInMacro(const MemberExpr *E) {
+  bool acceptsMemberOutsideMacros(const MemberExpr *E) {
     if (E->isImplicitAccess() && E->getMemberLoc().isMacroID())
       Why = "its object is named in a macro expansion";
     return Why.empty();
