@@ -610,6 +610,40 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   };
   // Ring offset of the record before (a Continuation follows its copy).
   uint64_t PreviousOffset = ~uint64_t{0};
+  // What every record sets before its tag's own fields.
+  auto Start = [&](Record &Rec, uint8_t Tag, uint64_t Phys,
+                   uint64_t FileOffset) {
+    Rec.Tag = static_cast<format::Tag>(Tag);
+    Rec.Offset = Phys;
+    Rec.FileOffset = FileOffset;
+    Rec.Text = StringRef();
+    Rec.Buffer = kNoBuffer;
+    Rec.Atomic = false;
+    Rec.AtomicOp = format::AtomicOp::None;
+    Rec.Critical = false;
+    Rec.CriticalNames = {};
+  };
+  // A LOAD's or STORE's own fields.
+  auto SetMemory = [&](Record &Rec, const format::MemoryRecord &M) {
+    Rec.Memory = M;
+    Rec.WorkgroupOffset = M.WorkgroupOffset;
+    Rec.AddressWord = M.Address;
+    if (HasAccessSites) {
+      if (TrustAccessSites)
+        Rec.AccessSite = format::accessSiteOfWord(M.Address);
+      Rec.Memory.Address = format::addressOfWord(M.Address);
+    }
+  };
+  // The record at \p Phys passed every check: the one before it (in the
+  // other slot) is data.
+  auto Accept = [&](uint64_t Phys) {
+    PreviousOffset = Phys;
+    if (Pending)
+      Deliver();
+    Pending = true;
+    PendingPhys = Phys;
+    Current ^= 1;
+  };
   // Checks that apply to every LOAD and STORE (recordProblem's), decided
   // once per chunk.
   const bool CheckSites = CheckKeys && Strict && Meta;
@@ -640,29 +674,10 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
           (!CheckSites ||
            (Site <= NumAccessSites &&
             (HasAccessSites || M.Address <= format::kAccessAddressMask)))) {
-        Rec.Tag = static_cast<format::Tag>(FastTag);
-        Rec.Offset = Phys;
-        Rec.FileOffset = FileOffset;
-        Rec.Text = StringRef();
-        Rec.Buffer = kNoBuffer;
-        Rec.Atomic = false;
-        Rec.AtomicOp = format::AtomicOp::None;
-        Rec.Critical = false;
-        Rec.CriticalNames = {};
-        Rec.Memory = M;
-        Rec.WorkgroupOffset = M.WorkgroupOffset;
-        Rec.AddressWord = M.Address;
-        if (HasAccessSites) {
-          Rec.AccessSite = Site;
-          Rec.Memory.Address = format::addressOfWord(M.Address);
-        }
+        Start(Rec, FastTag, Phys, FileOffset);
+        SetMemory(Rec, M);
         Rec.Workgroup = Last;
-        PreviousOffset = Phys;
-        if (Pending)
-          Deliver();
-        Pending = true;
-        PendingPhys = Phys;
-        Current ^= 1;
+        Accept(Phys);
         A += format::kMemoryRecordSize;
         continue;
       }
@@ -694,15 +709,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
       return Fail(Twine(Size) + "-byte record crosses the head (" +
                   Twine(Info.Head) + ")");
 
-    Rec.Tag = static_cast<format::Tag>(TagByte);
-    Rec.Offset = Phys;
-    Rec.FileOffset = FileOffset;
-    Rec.Text = StringRef();
-    Rec.Buffer = kNoBuffer;
-    Rec.Atomic = false;
-    Rec.AtomicOp = format::AtomicOp::None;
-    Rec.Critical = false;
-    Rec.CriticalNames = {};
+    Start(Rec, TagByte, Phys, FileOffset);
     if (CriticalPending) {
       // As an atomic mark's: its records follow it at once.
       uint64_t Word;
@@ -877,14 +884,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
         }
         break;
       default:
-        Rec.Memory = format::decodeMemory(P);
-        Rec.WorkgroupOffset = Rec.Memory.WorkgroupOffset;
-        Rec.AddressWord = Rec.Memory.Address;
-        if (HasAccessSites) {
-          if (TrustAccessSites)
-            Rec.AccessSite = format::accessSiteOfWord(Rec.AddressWord);
-          Rec.Memory.Address = format::addressOfWord(Rec.AddressWord);
-        }
+        SetMemory(Rec, format::decodeMemory(P));
         // Inside a section its workgroup entered: an access a helper or a
         // library call made, which carries no mark of its own. An atomic
         // one stays atomic.
@@ -914,13 +914,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
       if (!Problem.empty())
         return Fail(Problem);
     }
-    PreviousOffset = Phys;
-    // This record passed: the one before it (in the other slot) is data.
-    if (Pending)
-      Deliver();
-    Pending = true;
-    PendingPhys = Phys;
-    Current ^= 1;
+    Accept(Phys);
     A += Size;
   }
   if (Pending)
