@@ -24,6 +24,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace wgtrace::runtime {
@@ -261,6 +263,32 @@ bool commitTraceFile(TraceFileWrite &W, int WriteError) {
 
 namespace {
 
+/// The final trace is written once, by the first thread to end the run (an
+/// exit, a fault, a signal). Until it is complete no other thread may end
+/// the process: a second fault (two threads of an OpenMP loop can fault
+/// at the same moment) would die of its signal, an exit would exit, both
+/// in the middle of the write, leaving a half-written file or only its
+/// temporary one.
+std::atomic<bool> FinalTraceStarted{false};
+std::atomic<bool> FinalTraceDone{false};
+/// The thread writing it (a kernel thread id, which a signal handler may
+/// read): a fault of the writer itself must not wait for itself.
+std::atomic<long> FinalTraceWriter{0};
+
+long currentThreadId() { return syscall(SYS_gettid); }
+
+/// Waits until the thread writing the final trace is done, with
+/// async-signal-safe calls only. Not forever: a writer blocked on a lock
+/// that the waiting thread holds would hang a crashed program; a minute
+/// is far more than writing takes.
+void waitForFinalTrace() {
+  if (FinalTraceWriter.load() == currentThreadId())
+    return;
+  const struct timespec Step = {0, 1000000};
+  for (int Waited = 0; !FinalTraceDone.load() && Waited < 60000; ++Waited)
+    nanosleep(&Step, nullptr);
+}
+
 /// Writes the ring-mode trace to the expanded path \p Path, with
 /// async-signal-safe calls when \p FromSignal. Returns false, and reports
 /// why on stderr, when it could not.
@@ -400,9 +428,15 @@ std::vector<uint8_t> snapshotTrace() {
 }
 
 void writeFinalTrace(const RunEnding &How, bool InSignalHandler) {
-  static std::atomic<bool> Written{false};
-  if (Written.exchange(true))
+  if (FinalTraceStarted.exchange(true)) {
+    waitForFinalTrace();
     return;
+  }
+  FinalTraceWriter.store(currentThreadId());
+  // Whichever way this returns, the trace is as complete as it will be.
+  struct MarkDone {
+    ~MarkDone() { FinalTraceDone.store(true); }
+  } Done;
   if (!InSignalHandler) {
     reportFilter();
     if (*tracePath() || moduleCount())

@@ -7,6 +7,9 @@
 //   crash    like records, then workgroup <workgroups> writes through null
 //   crash-in-loop  like records, then workgroup <workgroups> writes through
 //            null at its 11th store, in the middle of its loop
+//   crash-threads  like records, then two threads each call fill
+//            directly for workgroup t (t = 0, 1), which waits after its
+//            loop for the other and writes through null: two faults at once
 //   abort    like records, then calls abort() inside a kernel
 //   exit     like records, then calls exit(3) inside a kernel
 //   terminate like records, then calls std::terminate() inside a kernel
@@ -121,6 +124,7 @@ const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
                                           3);
 } // namespace
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -129,7 +133,19 @@ const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
 #include <thread>
 #include <vector>
 
-enum class Fault { None, Segv, SegvInLoop, Abort, Exit, Terminate, Raise };
+enum class Fault {
+  None,
+  Segv,
+  SegvInLoop,
+  SegvTogether,
+  Abort,
+  Exit,
+  Terminate,
+  Raise
+};
+
+/// The threads of crash-threads that reached their fault.
+static std::atomic<int> AtFault{0};
 
 static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
                  Fault fault) {
@@ -144,6 +160,12 @@ static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
   if (fault == Fault::None)
     return;
   switch (fault) {
+  case Fault::SegvTogether:
+    // Both threads fault at the same moment, with their loops recorded.
+    AtFault.fetch_add(1);
+    while (AtFault.load() < 2) {
+    }
+    [[fallthrough]];
   case Fault::Segv: {
     volatile float *null = nullptr;
     WGTRACE_STORE(*null) = 1.0f;
@@ -328,6 +350,23 @@ static int run(int argc, char **argv) {
     int status = 0;
     waitpid(child, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  }
+  if (scenario == "crash-threads") {
+    // Neither thread faults before both are at the fault: the second
+    // fault comes while the first one's handler writes the trace.
+    std::vector<float> rows(2 * size_t(accesses), 1.0f);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t)
+      threads.emplace_back([&, t] {
+        wgtrace::Workgroup wg{};
+        wg.id[0] = uint32_t(t);
+        wg.count[0] = 2;
+        wg.processor_id = uint32_t(t);
+        fill(wg, rows.data(), accesses, Fault::SegvTogether);
+      });
+    for (std::thread &t : threads)
+      t.join();
+    return 0;
   }
   if (fault != Fault::None) {
     // One more workgroup, called directly, that fails.

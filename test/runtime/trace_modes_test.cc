@@ -762,6 +762,52 @@ TEST(TraceModes, StreamModeSurvivesACrash) {
   expectSelfContainedChunks(RawTrace::read(Path));
 }
 
+// Two threads that fault at once (the iterations of an OpenMP loop that
+// all read one bad pointer): the second one's handler must not let the
+// process die while the first one's is writing the trace. Before, it
+// returned at once and its thread died of the fault, with the trace half
+// written (stream mode lost it on most runs: only its temporary file was
+// left).
+TEST(TraceModes, ThreadsThatFaultAtOnceLeaveTheWholeTrace) {
+  for (const char *Mode : {"ring", "stream"}) {
+    for (int Round = 0; Round < 10; ++Round) {
+      std::string Path = tracePath(std::string("crash_threads_") + Mode);
+      // A file left by the round before must not pass for this one's.
+      unlink(Path.c_str());
+      ChildResult R = runDriver(
+          {"crash-threads", "300", "100"},
+          {"WGTRACE_FILE=" + Path, std::string("WGTRACE_MODE=") + Mode,
+           // A ring that does not wrap; stream buffers that change often.
+           std::string("WGTRACE_BUFFER_SIZE=") +
+               (std::string(Mode) == "ring" ? "16mib" : "64kib")});
+      EXPECT_EQ(R.Signal, SIGSEGV) << Mode << ": " << R.Stderr;
+      Decoded D = decode(Path);
+      ASSERT_TRUE(D.Ok) << Mode << " round " << Round << ": " << D.Error;
+      // The dispatch's 300 workgroups, then each faulting thread's with its
+      // loop and the store through null (which the second thread may not
+      // have reached when the first one's handler ended the process).
+      // A workgroup split across stream chunks comes in pieces: add them.
+      std::set<uint32_t> Dispatched;
+      std::map<uint32_t, std::pair<uint64_t, uint64_t>> Faulted;
+      for (const Decoded::Workgroup &W : D.Workgroups) {
+        if (W.Site == D.Workgroups.front().Site) {
+          Dispatched.insert(W.Id);
+          continue;
+        }
+        Faulted[W.Id].first += W.Loads;
+        Faulted[W.Id].second += W.Stores;
+      }
+      EXPECT_EQ(Faulted.size(), 2u) << Mode << " round " << Round;
+      for (auto &[Id, Counts] : Faulted) {
+        EXPECT_EQ(Counts.first, 100u) << Mode << " workgroup " << Id;
+        EXPECT_GE(Counts.second, 100u) << Mode << " workgroup " << Id;
+        EXPECT_LE(Counts.second, 101u) << Mode << " workgroup " << Id;
+      }
+      EXPECT_EQ(Dispatched.size(), 300u) << Mode << " round " << Round;
+    }
+  }
+}
+
 TEST(TraceModes, MemoryOffKeepsOnlyWorkgroups) {
   std::string Path = tracePath("memory_off");
   ChildResult R = runDriver({"records", "5", "10"},
