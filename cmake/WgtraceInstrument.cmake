@@ -36,7 +36,25 @@
 # sources (`omp for`, `omp parallel for`) as dispatches: each execution a
 # launch, each iteration a workgroup (wgtrace-rewrite --openmp; the target
 # links OpenMP itself, e.g. OpenMP::OpenMP_CXX). SOURCES limits the
-# rewrite to the given sources (default: every C++ source of the target).
+# rewrite to the given sources (default: every C++ source of the target),
+# absolute or relative to the target's source directory. The target may
+# be one of another directory: a project added with add_subdirectory is
+# instrumented from the directory that adds it, its own files unedited.
+
+# The functions below keep the policies set here, whatever version the
+# calling project asks for: with CMP0116 OLD (a project requiring less than
+# CMake 3.20, such as CloverLeaf's 3.14) Ninja reads the rewriter's
+# dependency files without making their absolute target paths relative,
+# finds every rewritten source dirty, and each build rewrote and
+# recompiled them all.
+cmake_policy(PUSH)
+if(POLICY CMP0116)
+  cmake_policy(SET CMP0116 NEW)
+endif()
+# target_link_libraries on a target of another directory, and IN_LIST
+# (below).
+cmake_policy(SET CMP0079 NEW)
+cmake_policy(SET CMP0057 NEW)
 
 set(_WGTRACE_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 get_filename_component(_WGTRACE_TEMPLATE_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -228,9 +246,11 @@ function(wgtrace_instrument_target target)
       DEPFILE "${output}.d"
       COMMENT "wgtrace: instrumenting ${relative}"
       VERBATIM)
-    # Quoted includes of the original keep resolving next to it.
-    set_source_files_properties("${output}" PROPERTIES
-      COMPILE_OPTIONS "-iquote;${original_dir}")
+    # Quoted includes of the original keep resolving next to it. The
+    # properties are the target's directory's, where the file is compiled
+    # (a target of a subdirectory: add_subdirectory of another project).
+    set_source_files_properties("${output}" TARGET_DIRECTORY ${target}
+      PROPERTIES GENERATED TRUE COMPILE_OPTIONS "-iquote;${original_dir}")
     set(definitions "")
     if(DEFINED ARG_MEMORY_ACCESSES AND NOT ARG_MEMORY_ACCESSES)
       # Access helpers compile to the bare access: workgroup records only.
@@ -241,11 +261,11 @@ function(wgtrace_instrument_target target)
       list(APPEND definitions "WGTRACE_ACCESS_SITES=0")
     endif()
     if(definitions)
-      set_source_files_properties("${output}" PROPERTIES
-        COMPILE_DEFINITIONS "${definitions}")
+      set_source_files_properties("${output}" TARGET_DIRECTORY ${target}
+        PROPERTIES COMPILE_DEFINITIONS "${definitions}")
     endif()
     list(APPEND rewritten "${output}")
-    list(APPEND originals "${source}")
+    list(APPEND originals "${absolute}")
   endforeach()
 
   if(NOT rewritten)
@@ -259,11 +279,31 @@ function(wgtrace_instrument_target target)
                 INPUT "${work_dir}/compile_commands.json.genex"
                 TARGET ${target})
 
+  # The originals leave the target whichever way each is spelled, in the
+  # target's list or in SOURCES (relative to the target's directory, or
+  # absolute): one left in would be compiled beside its rewritten copy.
   get_target_property(all_sources ${target} SOURCES)
-  foreach(original IN LISTS originals)
-    list(REMOVE_ITEM all_sources "${original}")
+  set(kept_sources "")
+  foreach(source IN LISTS all_sources)
+    if(NOT source MATCHES "^\\$<")
+      get_filename_component(absolute "${source}" ABSOLUTE BASE_DIR "${source_dir}")
+      if(absolute IN_LIST originals)
+        continue()
+      endif()
+    endif()
+    list(APPEND kept_sources "${source}")
   endforeach()
   set_property(TARGET ${target} PROPERTY SOURCES
-    ${all_sources} ${rewritten} ${settings_source})
+    ${kept_sources} ${rewritten} ${settings_source})
+  # A custom command's rule goes to the targets of its own directory: a
+  # target of another directory gets the rewritten files from a target of
+  # this one, built before it.
+  get_target_property(target_binary_dir ${target} BINARY_DIR)
+  if(rewritten AND NOT target_binary_dir STREQUAL CMAKE_CURRENT_BINARY_DIR)
+    add_custom_target(${target}_wgtrace_rewrite DEPENDS ${rewritten})
+    add_dependencies(${target} ${target}_wgtrace_rewrite)
+  endif()
   target_link_libraries(${target} PRIVATE wgtrace::runtime)
 endfunction()
+
+cmake_policy(POP)

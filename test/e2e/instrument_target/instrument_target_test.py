@@ -7,7 +7,12 @@
     the trace's metadata (one per instantiation of the template);
   - which sources define or launch kernels is decided at build time: a
     kernel added to a source that had none is traced by the next build,
-    with no configure.
+    with no configure;
+  - a build with nothing changed rewrites and compiles nothing, in a
+    project that asks for a CMake older than 3.20 (CMP0116 OLD);
+  - a target of another project added with add_subdirectory is
+    instrumented from the directory that adds it, its source named by
+    absolute path (the original is not compiled beside its rewrite).
 
 Usage: instrument_target_test.py <wgtrace-rewrite> <runtime library>
            <wgtrace-view> <wgtrace source dir> <c++ compiler> <work dir>
@@ -110,6 +115,20 @@ forwarded = open(rewritten[0]).read() if rewritten else ""
 check(forwarded.endswith('#include "%s"\n' % os.path.join(SRC, "other.cc")),
       "a source without kernels is compiled as written, through an include: %r"
       % forwarded)
+
+# Nothing changed: nothing is rewritten or compiled again (before, under
+# the project's CMake 3.14 policies, Ninja found every rewritten source out
+# of date on every build).
+log = build()
+check("instrumenting" not in log and "Building" not in log,
+      "a build with nothing changed rewrites and compiles nothing: %s" % log)
+path = os.path.join(WORK, "third_party_app.trace")
+output = run([os.path.join(BUILD, "third_party", "third_party_app")],
+             env=clean_env({"WGTRACE_FILE": path}))
+check(output.split() == ["1", "4", "9", "16"],
+      "third_party_app computes 1 4 9 16: %r" % output)
+check(workgroups(run([VIEW, "dump", path]), "square") == 4,
+      "third_party_app traces square's 4 workgroups")
 
 # A kernel appears in other.cc; the build alone (no configure) instruments it.
 time.sleep(1)
