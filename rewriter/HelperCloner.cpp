@@ -160,6 +160,8 @@ struct HelperCloner::Clone {
   /// For a header kernel: the definition of the module its copies share,
   /// which goes before the copy.
   std::string SharedModule;
+  /// The non-public members a member's copy names (PrivateAccess.h).
+  std::vector<const ValueDecl *> Private;
 };
 
 /// A call, at its callee's name token, that may be redirected to a copy.
@@ -230,7 +232,7 @@ void HelperCloner::add(const KernelDef &Helper, bool RecordAccesses) {
 
   HeaderEdits &H = editsFor(SM.getFileID(Begin));
   if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
-    makeFreeFunction(M, H.Edits);
+    makeFreeFunction(M, H.Edits, Access, Clones.back().Private);
   if (!RecordAccesses)
     return;
   AccessCollector Accesses(H.RC);
@@ -808,7 +810,12 @@ void HelperCloner::emit() {
       return SM.isBeforeInTranslationUnit(A->Written->getBeginLoc(),
                                           B->Written->getBeginLoc());
     });
-    std::string Block;
+    // The tags of the non-public members these copies name, at namespace
+    // scope, each the first time a copy needs it.
+    std::vector<const ValueDecl *> Private;
+    for (const Clone *C : List)
+      Private.insert(Private.end(), C->Private.begin(), C->Private.end());
+    std::string Block = Access.declarations(Private);
     for (const Clone *C : List)
       if (C->NeedsDeclaration)
         Block += Wrapped(*C, /*DeclarationOnly=*/true);

@@ -23,6 +23,7 @@
 #include "HeaderKernels.h"
 #include "HelperFinder.h"
 #include "KernelFinder.h"
+#include "PrivateAccess.h"
 #include "RewriteContext.h"
 
 #include "clang/AST/ASTContext.h"
@@ -118,6 +119,8 @@ private:
   std::vector<Clone> Clones;
   llvm::DenseMap<const clang::FunctionDecl *, size_t> CloneIndex;
   std::map<clang::FileID, std::unique_ptr<HeaderEdits>> Headers;
+  /// The tags through which copies name non-public members.
+  PrivateAccess Access;
 };
 
 } // namespace rewriter

@@ -2,6 +2,8 @@
 
 #include "MemberCopy.h"
 
+#include "PrivateAccess.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -25,6 +27,34 @@ bool declaredIn(const Decl *D, const CXXRecordDecl *RD) {
   return false;
 }
 
+/// Whether a member is private or protected where an expression finds
+/// it (Found) or in its own class.
+bool isNonPublic(AccessSpecifier Found, const Decl *D) {
+  return needsPrivateAccess(Found) || needsPrivateAccess(D->getAccess());
+}
+
+/// The class of the object a member expression names its member on, as
+/// written: a base's member reached through `this` is the derived class's
+/// object converted (implicitly) to the base.
+const CXXRecordDecl *objectClass(const MemberExpr &E) {
+  QualType T = E.getBase()->IgnoreParenImpCasts()->getType();
+  if (E.isArrow())
+    T = T->getPointeeType();
+  return T->getAsCXXRecordDecl();
+}
+
+/// Whether the member function that E names is called with its name
+/// followed by '(' (`helper(i)`), the text a copy's call replaces.
+bool calledByName(const MemberExpr &E) {
+  const ASTContext &Ctx = E.getMemberDecl()->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation End = E.getEndLoc();
+  if (End.isMacroID())
+    return false;
+  std::optional<Token> Paren = Lexer::findNextToken(End, SM, Ctx.getLangOpts());
+  return Paren && Paren->is(tok::l_paren);
+}
+
 /// What in a member's definition a free function could not say: a
 /// private or protected member, a name of the class's scope used without
 /// qualification (a nested type, a static member, an enumerator), a lambda.
@@ -37,30 +67,76 @@ public:
     if (!acceptsMemberOutsideMacros(E))
       return false;
     const ValueDecl *D = E->getMemberDecl();
-    if (D->getAccess() == AS_private || D->getAccess() == AS_protected)
-      Why = "it uses the non-public member '" + D->getNameAsString() + "'";
+    if (!isNonPublic(E->getFoundDecl().getAccess(), D))
+      return true;
+    // Reached through an explicit instantiation (PrivateAccess.h), on
+    // the object as `.*`'s left operand.
+    std::string Name = "'" + D->getNameAsString() + "'";
+    std::string Reason = PrivateAccess::whyNotReachable(D, objectClass(*E));
+    if (Reason.empty() && !D->isCXXInstanceMember())
+      Reason = "the non-public static member " + Name + " through an object";
+    else if (Reason.empty() && isa<CXXMethodDecl>(D) && !E->isImplicitAccess())
+      Reason = "the non-public member function " + Name +
+               " on an object other than its own";
+    else if (Reason.empty() && !E->isImplicitAccess() &&
+             (E->getBase()->getBeginLoc().isMacroID() ||
+              E->getOperatorLoc().isMacroID() || E->getMemberLoc().isMacroID()))
+      Reason = "the non-public member " + Name + " in a macro expansion";
+    else if (Reason.empty() && isa<CXXMethodDecl>(D) && !calledByName(*E))
+      Reason = "the non-public member function " + Name +
+               " otherwise than by a call of its name";
+    if (!Reason.empty())
+      Why = "it uses " + Reason;
     return Why.empty();
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const ValueDecl *D = E->getDecl();
+    std::string Name = "'" + D->getNameAsString() + "'";
+    bool NonPublic = isa<CXXRecordDecl>(D->getDeclContext()) &&
+                     needsPrivateAccess(D->getAccess());
     // A member operator called in operator syntax (`*this *= 1 / t`) is
     // referred to by its call; its copy is called as a free one.
-    if (const auto *M = dyn_cast<CXXMethodDecl>(D); M && !M->isStatic())
-      return true;
+    if (const auto *M = dyn_cast<CXXMethodDecl>(D); M && !M->isStatic()) {
+      if (NonPublic)
+        Why = "it calls the non-public member function " + Name +
+              " in operator syntax or takes its address";
+      return Why.empty();
+    }
+    if (NonPublic) {
+      // A static member: its plain pointer, through an explicit
+      // instantiation (PrivateAccess.h).
+      std::string Reason = PrivateAccess::whyNotReachable(D, nullptr);
+      if (Reason.empty() && !isa<VarDecl>(D) && !isa<CXXMethodDecl>(D))
+        Reason = "a pointer to the non-public member " + Name;
+      else if (Reason.empty() && E->hasExplicitTemplateArgs())
+        Reason = "the non-public member template " + Name;
+      else if (Reason.empty() &&
+               (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID()))
+        Reason = "the non-public member " + Name + " in a macro expansion";
+      if (!Reason.empty())
+        Why = "it uses " + Reason;
+      return Why.empty();
+    }
     if (!isa<ParmVarDecl>(D) && declaredIn(D, Class) && !E->hasQualifier())
-      Why = "it names '" + D->getNameAsString() + "' of its class's scope";
+      Why = "it names " + Name + " of its class's scope";
     return Why.empty();
   }
   bool VisitTypeLoc(TypeLoc TL) {
-    const TagDecl *Tag = TL.getType()->getAsTagDecl();
-    if (const auto *TD = TL.getType()->getAs<TypedefType>())
-      if (declaredIn(TD->getDecl(), Class))
-        Why = "it names the type '" + TD->getDecl()->getNameAsString() +
-              "' of its class's scope";
-    if (Tag && Tag != Class && declaredIn(Tag, Class))
-      Why = "it names the type '" + Tag->getNameAsString() +
-            "' of its class's scope";
-    return Why.empty();
+    const NamedDecl *Named = nullptr;
+    if (const TagDecl *Tag = TL.getType()->getAsTagDecl();
+        Tag && Tag != Class && declaredIn(Tag, Class))
+      Named = Tag;
+    else if (const auto *TD = TL.getType()->getAs<TypedefType>();
+             TD && declaredIn(TD->getDecl(), Class))
+      Named = TD->getDecl();
+    if (!Named)
+      return true;
+    Why = "it names the type '" + Named->getNameAsString() +
+          "' of its class's scope";
+    // An explicit instantiation names members, not types.
+    if (isNonPublic(Named->getAccess(), Named))
+      Why += " (a non-public type: no code outside its class can name it)";
+    return false;
   }
   // `self.` cannot be put in front of a name a macro spells.
   bool VisitCXXThisExpr(CXXThisExpr *E) {
@@ -86,8 +162,9 @@ private:
 /// explicit `this`.
 class ThisUses : public RecursiveASTVisitor<ThisUses> {
 public:
-  ThisUses(const SourceManager &SM, const LangOptions &LO, EditSet &Edits)
-      : SM(SM), LO(LO), Edits(Edits) {}
+  ThisUses(const SourceManager &SM, const LangOptions &LO, EditSet &Edits,
+           PrivateAccess &Access, std::vector<const ValueDecl *> &Private)
+      : SM(SM), LO(LO), Edits(Edits), Access(Access), Private(Private) {}
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
     unsigned Begin, End;
@@ -95,20 +172,53 @@ public:
     if (Callee && Callee->isImplicitAccess() &&
         memberCallThroughThis(*Call, Begin, End)) {
       Calls.insert(Callee);
-      Edits.replace(Begin, End,
-                    "self." + Callee->getMemberNameInfo().getAsString() + "(");
+      Edits.replace(
+          Begin, End,
+          (nonPublic(*Callee)
+               ? "(self.*" + pointer(Callee) + ")"
+               : "self." + Callee->getMemberNameInfo().getAsString()) +
+              "(");
     }
     return true;
   }
   bool VisitMemberExpr(MemberExpr *E) {
-    if (!E->isImplicitAccess() || Calls.count(E))
+    if (Calls.count(E))
       return true;
     SourceLocation Name = E->getMemberLoc();
     if (Name.isMacroID())
       return true;
     unsigned Offset = SM.getFileOffset(Name);
-    Edits.replace(Offset, Offset + Lexer::MeasureTokenLength(Name, SM, LO),
-                  "self." + E->getMemberNameInfo().getAsString());
+    unsigned NameEnd = Offset + Lexer::MeasureTokenLength(Name, SM, LO);
+    if (!nonPublic(*E)) {
+      if (E->isImplicitAccess())
+        Edits.replace(Offset, NameEnd,
+                      "self." + E->getMemberNameInfo().getAsString());
+      return true;
+    }
+    if (E->isImplicitAccess()) {
+      Edits.replace(Offset, NameEnd, "(self.*" + pointer(E) + ")");
+      return true;
+    }
+    // `v.e[0]` becomes `(v.*P)[0]`: `.*` binds looser than `[]`.
+    Edits.wrap(SM.getFileOffset(E->getBase()->getBeginLoc()), NameEnd, "(", ")",
+               /*Stackable=*/true);
+    Edits.replace(SM.getFileOffset(E->getOperatorLoc()), NameEnd,
+                  (E->isArrow() ? "->*" : ".*") + pointer(E));
+    return true;
+  }
+  // A non-public static member, through its plain pointer.
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const ValueDecl *D = E->getDecl();
+    if (!isa<CXXRecordDecl>(D->getDeclContext()) || D->isCXXInstanceMember() ||
+        !needsPrivateAccess(D->getAccess()) || E->getEndLoc().isMacroID())
+      return true;
+    Private.push_back(D);
+    std::string Pointer = Access.pointer(D);
+    SourceLocation Last = E->getEndLoc();
+    Edits.replace(SM.getFileOffset(E->getBeginLoc()),
+                  SM.getFileOffset(Last) +
+                      Lexer::MeasureTokenLength(Last, SM, LO),
+                  isa<VarDecl>(D) ? "(*" + Pointer + ")" : Pointer);
     return true;
   }
   bool VisitCXXThisExpr(CXXThisExpr *E) {
@@ -122,9 +232,20 @@ public:
   bool shouldTraversePostOrder() const { return false; }
 
 private:
+  static bool nonPublic(const MemberExpr &E) {
+    return isNonPublic(E.getFoundDecl().getAccess(), E.getMemberDecl());
+  }
+  /// The pointer to E's member (PrivateAccess.h), which the copy needs.
+  std::string pointer(const MemberExpr *E) {
+    Private.push_back(E->getMemberDecl());
+    return Access.pointer(E->getMemberDecl());
+  }
+
   const SourceManager &SM;
   const LangOptions &LO;
   EditSet &Edits;
+  PrivateAccess &Access;
+  std::vector<const ValueDecl *> &Private;
   llvm::SmallPtrSet<const MemberExpr *, 4> Calls;
 };
 
@@ -171,7 +292,9 @@ std::string selfParameter(const CXXMethodDecl *M) {
   return std::string(M->isConst() ? "const " : "") + "::" + Class + " &self";
 }
 
-void makeFreeFunction(const CXXMethodDecl *M, EditSet &Edits) {
+void makeFreeFunction(const CXXMethodDecl *M, EditSet &Edits,
+                      PrivateAccess &Access,
+                      std::vector<const ValueDecl *> &Private) {
   const ASTContext &Ctx = M->getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
@@ -191,7 +314,7 @@ void makeFreeFunction(const CXXMethodDecl *M, EditSet &Edits) {
     }
     At = T->getLocation();
   }
-  ThisUses Uses(SM, LO, Edits);
+  ThisUses Uses(SM, LO, Edits, Access, Private);
   Uses.TraverseStmt(M->getBody());
 }
 

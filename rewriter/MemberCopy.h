@@ -9,9 +9,13 @@
 // &self, const vec3 &v)`, the body's `e[0]` becomes `self.e[0]` and
 // `this` becomes `(&self)`; calls in operator syntax and member calls
 // (`p.x()`, `q->x()`) are redirected to it (HelperCloner). A free function
-// reaches only what is public: a member using a private or protected
-// member, its class's own types or static members unqualified, or a lambda
-// (which may capture `this`) is not copied, and its calls are reported.
+// reaches what is public, and the private and protected members of a
+// class that is no template through explicit instantiations
+// (PrivateAccess.h: LULESH's `Index_t numElem() const { return
+// m_numElem; }` reads `(self.*P)`). A member using what those cannot name
+// (a non-public type, a bit-field), its class's own types or static
+// members unqualified, or a lambda (which may capture `this`) is not
+// copied, and its calls are reported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,10 +23,12 @@
 #define WGTRACE_REWRITER_MEMBERCOPY_H
 
 #include "EditSet.h"
+#include "PrivateAccess.h"
 
 #include "clang/AST/DeclCXX.h"
 
 #include <string>
+#include <vector>
 
 namespace wgtrace {
 namespace rewriter {
@@ -41,8 +47,13 @@ std::string selfParameter(const clang::CXXMethodDecl *M);
 /// through `this` implicitly, `(&self)` for `this`. A call of another
 /// member through `this` (`length_squared()`) becomes `self.name(`, which
 /// HelperCloner turns into a call of that member's copy when it has one
-/// (memberCallThroughThis gives the range).
-void makeFreeFunction(const clang::CXXMethodDecl *M, EditSet &Edits);
+/// (memberCallThroughThis gives the range). A private or protected member
+/// is named through its pointer (`(self.*P)`, `(v.*P)`, `(*P)` for a
+/// static one; PrivateAccess.h), and added to Private: the copy needs
+/// Access's declarations of those.
+void makeFreeFunction(const clang::CXXMethodDecl *M, EditSet &Edits,
+                      PrivateAccess &Access,
+                      std::vector<const clang::ValueDecl *> &Private);
 
 /// For a call of a member through an implicit `this` (`length_squared()`
 /// in another member): the text from its name to its '(' included, as

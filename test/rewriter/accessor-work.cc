@@ -7,9 +7,9 @@
 // load inside the address, as LULESH's nodeElemCornerList, a functor's
 // loop over an array, a constructor filling the array it is given, a
 // by-value read of an element) is a helper: instrumented in place here
-// (the returned lvalue itself still not loaded), and reported at each
-// call from a header (a member function is not copied), an error under
-// --strict; never lost in silence.
+// (the returned lvalue itself still not loaded), copied from a header
+// (private fields too), or reported at each call when it cannot be (a
+// template's member), an error under --strict; never lost in silence.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -21,10 +21,9 @@
 #include "accessor-work.h"
 
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
-// CHECK-NEXT:     {"{{.*}}.cc", 80, 29, "header", "call of 'lib::Domain::nodeElemCornerList'", "'lib::Domain::nodeElemCornerList' is defined in {{.*}}accessor-work.h, which is not rewritten, and cannot be copied into this file (it is a member function and it uses the non-public member 'm_nodeElemCornerList', which a free copy cannot)"},
-// CHECK-NEXT:     {"{{.*}}.cc", 83, 10, "header", "call of 'lib::View::get'", {{.*}}(it is a member function of a template)"},
-// CHECK-NEXT:     {"{{.*}}.cc", 86, 10, "header", "call of 'lib::Sum::operator()'", {{.*}}(it is a member operator(), operator[] or operator->)"},
-// CHECK-NEXT:     {"{{.*}}.cc", 88, 13, "header", "call of 'lib::Fill::Fill'", {{.*}}(it is a member function)"},
+// CHECK-NEXT:     {"{{.*}}.cc", 93, 10, "header", "call of 'lib::View::get'", {{.*}}(it is a member function of a template)"},
+// CHECK-NEXT:     {"{{.*}}.cc", 96, 10, "header", "call of 'lib::Sum::operator()'", {{.*}}(it is a member operator(), operator[] or operator->)"},
+// CHECK-NEXT:     {"{{.*}}.cc", 98, 13, "header", "call of 'lib::Fill::Fill'", {{.*}}(it is a member function)"},
 // CHECK-NEXT: };
 
 struct Mesh {
@@ -70,16 +69,27 @@ WGTRACE_DISPATCH void here(const wgtrace::Workgroup &wg, Mesh *m, float *a) {
   (void)c;
 }
 
+// Domain's members reading its private fields are copied, the fields
+// named through explicit instantiations (rewriter/PrivateAccess.h).
+// CHECK: namespace wgtrace_access { namespace {
+// CHECK: struct lib_Domain_m_nodeElemCornerList { using type = WgtraceMember<std::vector<int, std::allocator<int>>, lib::Domain>; friend type wgtrace_member(lib_Domain_m_nodeElemCornerList); };
+// CHECK-NEXT: template struct WgtraceAccess<lib_Domain_m_nodeElemCornerList, &lib::Domain::m_nodeElemCornerList>;
+// CHECK: static inline int *Domain_nodeElemCornerList_wgtrace_[[CORNER:[0-9]+]](::lib::Domain &self, int idx) {
+// CHECK-NEXT: return &(self.*wgtrace_member(::wgtrace_access::lib_Domain_m_nodeElemCornerList{}))[WGTRACE_LOAD_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::lib_Domain_m_nodeElemStart{}))[idx])];
+// CHECK: static inline int Domain_numNode_wgtrace_{{[0-9]+}}(const ::lib::Domain &self)  { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::lib_Domain_m_numNode{}))); }
+// CHECK: static inline double Domain_first_wgtrace_{{[0-9]+}}(const ::lib::Domain &self)  { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::lib_Domain_m_first{}))[0]); }
 WGTRACE_DISPATCH void header(const wgtrace::Workgroup &wg, lib::Domain *d,
                              lib::View<float> v, float *a, lib::Vec2 *p) {
   int i = static_cast<int>(wg.id[0]);
-  // The accessors that only name memory stay quiet.
+  // The accessors that only name memory stay quiet; first() and
+  // numNode(), returning a private field's value, are copied (below).
   d->x(i) = d->at(i) + d->first() + d->nodelist(i)[0] + d->numNode();
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, d->x(i)) = WGTRACE_LOAD_AT({{[0-9]+}}, d->at(i)) + ::lib::Domain_first_wgtrace_[[FIRST:[0-9]+]](*d) + WGTRACE_LOAD_AT({{[0-9]+}}, d->nodelist(i)[0]) + ::lib::Domain_numNode_wgtrace_[[NUM:[0-9]+]](*d);
   a[0] = v(i, 1) + v.data()[0];
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[0]) = WGTRACE_LOAD_AT({{[0-9]+}}, v(i, 1)) + WGTRACE_LOAD_AT({{[0-9]+}}, v.data()[0]);
   a[1] = static_cast<float>(d->nodeElemCornerList(i)[0]);
-  // WARN: {{.*}}.cc:[[@LINE-1]]:29: warning: call of 'lib::Domain::nodeElemCornerList' is not traced: 'lib::Domain::nodeElemCornerList' is defined in {{.*}}accessor-work.h, which is not rewritten, and cannot be copied into this file (it is a member function and it uses the non-public member 'm_nodeElemCornerList', which a free copy cannot)
-  // STRICT: {{.*}}.cc:[[@LINE-2]]:29: error: call of 'lib::Domain::nodeElemCornerList' is not traced: {{.*}}(it is a member function and it uses {{.*}})
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[1]) = static_cast<float>(WGTRACE_LOAD_AT({{[0-9]+}}, ::lib::Domain_nodeElemCornerList_wgtrace_[[CORNER]](*d, i)[0]));
+  // STRICT: {{.*}}.cc:[[@LINE+1]]:10: error: call of 'lib::View::get' is not traced: {{.*}}(it is a member function of a template)
   a[2] = v.get(i);
   // WARN: {{.*}}.cc:[[@LINE-1]]:10: warning: call of 'lib::View::get' is not traced: {{.*}}(it is a member function of a template)
   lib::Sum sum{3};

@@ -6,11 +6,11 @@
 // kernel's. Defined in the file, they are helpers instrumented in place;
 // defined in a project header, each call on memory that may be the
 // kernel's is redirected to a copy taking the object first (`h[i] *= 2.0`
-// becomes `::lib::hvec_operatorStarEqual_wgtrace_N(h[i] , 2.0)`), or, if
-// the member uses what a free function cannot reach (a private field),
+// becomes `::lib::hvec_operatorStarEqual_wgtrace_N(h[i] , 2.0)`; Sealed's
+// private field is named through an explicit instantiation), or, if the
+// member uses what a free function cannot reach (its object in a macro),
 // reported. A call on a local or a temporary of the kernel, handing
-// temporaries only, touches its stack: quiet. A header's one-field getter
-// that cannot be copied stays bookkeeping (unrecorded, unreported).
+// temporaries only, touches its stack: quiet.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -44,6 +44,15 @@ struct vec3 {
   }
 };
 
+// CHECK: namespace wgtrace_access { namespace {
+// CHECK-NEXT: template <typename T, typename C> using WgtraceMember = T C::*;
+// CHECK-NEXT: template <typename T> using WgtracePointer = T *;
+// CHECK-NEXT: template <typename Tag, typename Tag::type Pointer> struct WgtraceAccess {
+// CHECK-NEXT:   friend typename Tag::type wgtrace_member(Tag) { return Pointer; }
+// CHECK-NEXT: };
+// CHECK-NEXT: struct lib_Sealed_v { using type = WgtraceMember<double, lib::Sealed>; friend type wgtrace_member(lib_Sealed_v); };
+// CHECK-NEXT: template struct WgtraceAccess<lib_Sealed_v, &lib::Sealed::v>;
+// CHECK-NEXT: } }
 // CHECK: static inline double hvec_x_wgtrace_[[X:[0-9]+]](const ::lib::hvec &self)  { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, self.e[0]); }
 // CHECK: static inline double hvec_length_squared_wgtrace_[[LEN:[0-9]+]](const ::lib::hvec &self)  { return {{.*}}; }
 // CHECK: static inline double hvec_norm2_wgtrace_[[NORM:[0-9]+]](const ::lib::hvec &self)  { return ::lib::hvec_length_squared_wgtrace_[[LEN]](self); }
@@ -53,6 +62,9 @@ struct vec3 {
 // CHECK-NEXT: WGTRACE_UPDATE_REF_AT({{[0-9]+}}, self.e[0]) *= t;
 // CHECK: return *(&self);
 // CHECK: static inline hvec &hvec_operatorSlashEqual_wgtrace_[[DIV:[0-9]+]](::lib::hvec &self, double t) { return ::lib::hvec_operatorStarEqual_wgtrace_[[MUL]](*(&self) , 1 / t); }
+// CHECK: static inline Sealed &Sealed_operatorStarEqual_wgtrace_{{[0-9]+}}(::lib::Sealed &self, double t) {
+// CHECK-NEXT: WGTRACE_UPDATE_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::lib_Sealed_v{}))) *= t;
+// CHECK: static inline double Sealed_get_wgtrace_{{[0-9]+}}(const ::lib::Sealed &self)  { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::lib_Sealed_v{}))); }
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, vec3 *out,
                         const vec3 *in, lib::hvec *h, const lib::hvec *hin,
                         double *d, lib::Sealed *sealed, lib::Macro *m) {
@@ -74,8 +86,9 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, vec3 *out,
   local *= 3.0;
   d[i] += local.x();
   sealed[i] *= 2.0;
-  // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::Sealed::operator*=' is not traced: 'lib::Sealed::operator*=' is defined in {{.*}}member-operators.h, which is not rewritten, and cannot be copied into this file (it is a member function and it uses the non-public member 'v', which a free copy cannot)
+  // CHECK: ::lib::Sealed_operatorStarEqual_wgtrace_[[SMUL:[0-9]+]](sealed[i] , 2.0);
   d[i] += sealed[i].get();
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, d[i]) += ::lib::Sealed_get_wgtrace_[[SGET:[0-9]+]](sealed[i]);
   m[i] *= 2.0;
   // WARN: {{.*}}.cc:[[@LINE-1]]:3: warning: call of 'lib::Macro::operator*=' is not traced: {{.*}}(it is a member function and its object is named in a macro expansion, which a free copy cannot)
   lib::Sealed mine;

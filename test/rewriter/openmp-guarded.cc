@@ -1,10 +1,10 @@
 // --openmp on LULESH's forms (lulesh.cc:565 and :969, :1159): a `parallel
 // for` that runs only when the program has more than one thread is traced
 // as any other (on one thread it does not run, and records nothing); a
-// header member function it calls is untraced at each call, in each loop
-// (not only at the file's first call); a parallel region whose loops are
-// each under an `if` has its loops traced, and only its own code (the
-// conditions) reported.
+// header member function it calls that no copy can reach (it uses a private
+// type) is untraced at each call, in each loop (not only at the file's
+// first call); a parallel region whose loops are each under an `if` has its
+// loops traced, and only its own code (the conditions) reported.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite --openmp %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -23,7 +23,7 @@ void gather(Mesh &mesh, const double *elem, int threads, int n) {
 #pragma omp parallel for firstprivate(n)
     for (int node = 0; node < n; ++node) {
       int count = mesh.count(node);
-      // WARN-DAG: {{.*}}.cc:[[@LINE-1]]:19: warning: call of 'Mesh::count' is not traced: 'Mesh::count' is defined in {{.*}}omp-mesh.h, which is not rewritten, and cannot be copied into this file (it is a member function and it uses the non-public member 'start', which a free copy cannot)
+      // WARN-DAG: {{.*}}.cc:[[@LINE-1]]:19: warning: call of 'Mesh::count' is not traced: 'Mesh::count' is defined in {{.*}}omp-mesh.h, which is not rewritten, and cannot be copied into this file (it is a member function and it uses the non-public member 'nodes' (its type names 'Nodes', a type that no code outside its class can name), which a free copy cannot)
       double sum = 0.0;
       for (int i = 0; i < count; ++i)
         sum += elem[i];
@@ -42,7 +42,7 @@ void gatherAgain(Mesh &mesh, int threads, int n) {
 #pragma omp parallel for firstprivate(n)
     for (int node = 0; node < n; ++node)
       mesh.force(node) += mesh.count(node);
-    // WARN-DAG: {{.*}}.cc:[[@LINE-1]]:27: warning: call of 'Mesh::count' is not traced: 'Mesh::count' is defined in {{.*}}omp-mesh.h, which is not rewritten, and cannot be copied into this file (it is a member function and it uses the non-public member 'start', which a free copy cannot)
+    // WARN-DAG: {{.*}}.cc:[[@LINE-1]]:27: warning: call of 'Mesh::count' is not traced: 'Mesh::count' is defined in {{.*}}omp-mesh.h, which is not rewritten, and cannot be copied into this file (it is a member function and it uses the non-public member 'nodes' (its type names 'Nodes', a type that no code outside its class can name), which a free copy cannot)
   }
 }
 // CHECK: { WGTRACE_OMP_ITERATION(wgtrace_omp_1, wgtrace_omp_bounds_1, 1, node); WGTRACE_BUFFERS(::wgtrace::detail::objectBuffer(mesh)); WGTRACE_UPDATE_AT({{[0-9]+}}, mesh.force(node)) += mesh.count(node); } }

@@ -2,7 +2,8 @@
 // constructors (accessor-work.cc): those that only name memory from the
 // object's fields and their parameters stay quiet; those that read or
 // write memory beyond the object are helpers, copied as free functions
-// when they reach only public members (Vec2's), else reported at each call.
+// (Vec2's; Domain's too, private fields and all) when they can be, else
+// reported at each call.
 #pragma once
 #include <cassert>
 #include <vector>

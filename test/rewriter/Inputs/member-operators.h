@@ -1,7 +1,7 @@
 // Project header classes with member compound assignments and getters
 // (member-operators.cc): hvec's members reach only its public fields and
-// are copied as free functions taking the object; Sealed's use a private
-// field and are reported at each call on memory that may be the kernel's.
+// are copied as free functions taking the object, and so are Sealed's,
+// which use a private field (named through an explicit instantiation).
 #pragma once
 
 namespace lib {
