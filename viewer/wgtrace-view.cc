@@ -14,6 +14,7 @@
 #include "analyses/CacheTool.h"
 #include "analyses/DiffReport.h"
 #include "analyses/FootprintTool.h"
+#include "analyses/LineReuseTool.h"
 #include "analyses/ProfileTool.h"
 #include "analyses/Progress.h"
 #include "analyses/RacesTool.h"
@@ -878,7 +879,8 @@ int runHtml(const WorkgroupFilter &Filter) {
     AnnotateTool::Options ForFile = Lines;
     ForFile.Trace = Path.str();
     AnnotateTool Annotate(nulls(), /*Json=*/false, std::move(ForFile));
-    // The two read the file in a thread of their own while the page's two
+    LineReuseTool Reuse;
+    // The three read the file in a thread of their own while the page's two
     // passes read it here (the file is mapped twice; damage is reported
     // by this reading, which meets the same); the page waits for them
     // when it finishes.
@@ -889,14 +891,14 @@ int runHtml(const WorkgroupFilter &Filter) {
         return;
       }
       TraceReader Reader(*File, RingMode::WrapAware, Filter);
-      AnalysisTool *Tools[] = {&Races, &Annotate};
+      AnalysisTool *Tools[] = {&Races, &Annotate, &Reuse};
       consumeError(Reader.run(Tools));
     });
     auto Join = [&] {
       if (Sections.joinable())
         Sections.join();
     };
-    Html.attach(&Races, &Annotate, Join);
+    Html.attach(&Races, &Annotate, &Reuse, Join);
     AnalysisTool *Tools[] = {&Html};
     int Status = runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
     Join();

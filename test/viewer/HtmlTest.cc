@@ -4,6 +4,7 @@
 #include "DecodeHelpers.h"
 #include "TraceBuilder.h"
 #include "analyses/CacheTool.h"
+#include "analyses/LineReuseTool.h"
 #include "output/HtmlReportTool.h"
 #include "reader/TraceReader.h"
 #include "support/ScratchDirectory.h"
@@ -277,6 +278,26 @@ TEST(Html, ReuseDistancesAreTheCacheToolsExactly) {
   for (uint64_t V : Html.workingSet())
     WorkingLines += V;
   EXPECT_GT(WorkingLines, 0u);
+}
+
+// wgtrace-view html counts the reuse distances in the thread that reads
+// the file for the races and per-line sections: the page is the one the
+// report makes when it counts them itself, and so is the aggregated one.
+TEST(Html, ReuseDistancesCountedElsewhereMakeTheSamePage) {
+  std::vector<uint8_t> Bytes = matmulTrace();
+  for (uint64_t MaxPoints :
+       {HtmlReportTool::DefaultMaxPoints, uint64_t(1000)}) {
+    LineReuseTool Reuse;
+    decodeWith(Reuse, Bytes);
+    EXPECT_EQ(Reuse.histogram().lineAccesses(), 9216u);
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    HtmlReportTool Html(OS, "trace.bin", MaxPoints);
+    Html.attach(nullptr, nullptr, &Reuse);
+    decodeWith(Html, Bytes);
+    OS.flush();
+    EXPECT_EQ(Out, html(Bytes, MaxPoints)) << MaxPoints;
+  }
 }
 
 TEST(Html, AggregatesEveryAccessAboveMaxPoints) {

@@ -54,18 +54,7 @@ void CacheTool::record(const Record &R) {
       Groups.resize(Key + 1);
     Groups[Key].count(Store, Missed);
   }
-  uint64_t First = R.Memory.Address >> LineShift;
-  uint64_t Last = R.Memory.Length
-                      ? (R.Memory.Address + (R.Memory.Length - 1)) >> LineShift
-                      : First;
-  if (Last < First)
-    Last = First; // wraps past the top of the address space
-  for (uint64_t Line = First;; ++Line) {
-    ++LineAccesses;
-    Reuse.access(Line);
-    if (Line == Last)
-      break;
-  }
+  Reuse.accessBytes(R.Memory.Address, R.Memory.Length, LineShift);
 }
 
 void CacheTool::finish() {

@@ -113,7 +113,7 @@ public:
   const std::vector<uint64_t> &histogram() const { return Reuse.buckets(); }
   /// Accesses to first-level lines (an access spanning two counts two):
   /// what the reuse histogram and first uses add up to.
-  uint64_t lineAccesses() const { return LineAccesses; }
+  uint64_t lineAccesses() const { return Reuse.lineAccesses(); }
   /// First accesses of a line (infinite distance).
   uint64_t coldAccesses() const { return Reuse.firstUses(); }
 
@@ -127,7 +127,6 @@ private:
   bool Cold;
   CacheHierarchy Caches;
   std::string Note;
-  uint64_t LineAccesses = 0;
   ReuseHistogram Reuse;
   unsigned LineShift;
   const Metadata *Meta = nullptr;

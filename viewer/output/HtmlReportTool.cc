@@ -70,6 +70,8 @@ void HtmlReportTool::record(const Record &R) {
     return;
   }
   const uint64_t Index = LaneRecordIndex[Lane]++;
+  if (!Reuse)
+    OwnReuse.record(R);
   // Records of one workgroup come together: one lookup per run of them.
   if (R.Workgroup->Invocation != LastInvocation ||
       R.Tag == format::Tag::Workgroup) {
@@ -107,26 +109,17 @@ void HtmlReportTool::record(const Record &R) {
     return;
   }
   if (IsAccess && LastWorkgroup != UnknownWorkgroup) {
-    // Every line of every access of a known workgroup, as `cache` counts
-    // them (a sample of the lines once scaled its counts and lost the
-    // distances from 1 to 15), once for both the reuse distances and the
-    // working set (which takes no line of an access that wraps past the
-    // top of the address space).
+    // The working set: every line of every access of a known workgroup,
+    // as `cache` counts them, but none of an access that wraps past the
+    // top of the address space.
     const uint32_t Length = std::max(R.Memory.Length, 1u);
-    const uint64_t First = R.Memory.Address >> 6;
-    const uint64_t Last =
-        std::max(First, (R.Memory.Address + (Length - 1)) >> 6);
-    const bool InWindow = R.Memory.Address + (Length - 1) >= R.Memory.Address;
-    for (uint64_t L = First;; ++L) {
-      ++LineAccesses;
-      if (InWindow && L != LastWindowLine) {
-        WindowLines.insert(L);
-        LastWindowLine = L;
-      }
-      Reuse.access(L);
-      if (L == Last)
-        break;
-    }
+    const uint64_t End = R.Memory.Address + (Length - 1);
+    if (End >= R.Memory.Address)
+      for (uint64_t L = R.Memory.Address >> 6; L <= End >> 6; ++L)
+        if (L != LastWindowLine) {
+          WindowLines.insert(L);
+          LastWindowLine = L;
+        }
   }
   if (LastWorkgroup == UnknownWorkgroup)
     return;
@@ -188,6 +181,8 @@ void HtmlReportTool::flushOpenCell() {
   if (Open.Lane == UINT32_MAX)
     return;
   Cell &C = LaneColumn[Open.Lane][Open.Row];
+  if (!C.Loads && !C.Stores)
+    LaneColumnRows[Open.Lane].push_back(uint32_t(Open.Row));
   C.Loads += Open.Counts.Loads;
   C.Stores += Open.Counts.Stores;
   C.Workgroup = Open.Counts.Workgroup;
@@ -198,13 +193,14 @@ void HtmlReportTool::flushColumn(uint32_t Lane) {
   if (LaneColumnIndex[Lane] == UINT64_MAX)
     return;
   std::vector<Cell> &Column = LaneColumn[Lane];
-  for (uint32_t Row = 0; Row < GridRows; ++Row)
-    if (Column[Row].Loads || Column[Row].Stores) {
-      Cells.emplace_back((uint64_t(Lane) << 42) |
-                             (LaneColumnIndex[Lane] << 21) | Row,
-                         Column[Row]);
-      Column[Row] = Cell();
-    }
+  std::vector<uint32_t> &Rows = LaneColumnRows[Lane];
+  for (uint32_t Row : Rows) {
+    Cells.emplace_back((uint64_t(Lane) << 42) | (LaneColumnIndex[Lane] << 21) |
+                           Row,
+                       Column[Row]);
+    Column[Row] = Cell();
+  }
+  Rows.clear();
   LaneColumnIndex[Lane] = UINT64_MAX;
 }
 
@@ -289,6 +285,7 @@ bool HtmlReportTool::anotherPass() {
   WindowLeft = WindowSize;
   if (Gridded) {
     LaneColumn.assign(LaneRecords.size(), std::vector<Cell>(GridRows));
+    LaneColumnRows.assign(LaneRecords.size(), {});
     LaneColumnIndex.assign(LaneRecords.size(), UINT64_MAX);
     LaneColumn0.assign(LaneRecords.size(), 0);
     LaneNextColumnAt.assign(LaneRecords.size(), 0);
@@ -311,12 +308,12 @@ std::string HtmlReportTool::dataJson() const {
   // Up to six numbers per access shown: written as text straight into the
   // page, not through a json::Value each, which made the JSON of two
   // million accesses cost ten times the decoding of the whole trace.
-  auto Numbers = [&](const auto &V, bool Delta) {
+  auto NumbersOf = [&](size_t Size, auto Get, bool Delta) {
     fmt::memory_buffer Text;
     Text.push_back('[');
     uint64_t Previous = 0;
-    for (size_t I = 0; I < V.size(); ++I) {
-      const uint64_t X = V[I];
+    for (size_t I = 0; I < Size; ++I) {
+      const uint64_t X = Get(I);
       if (I)
         Text.push_back(',');
       // Deltas keep the common case (next record, same segment) short.
@@ -326,6 +323,9 @@ std::string HtmlReportTool::dataJson() const {
     }
     Text.push_back(']');
     J.rawValue(StringRef(Text.data(), Text.size()));
+  };
+  auto Numbers = [&](const auto &V, bool Delta) {
+    NumbersOf(V.size(), [&](size_t I) { return uint64_t(V[I]); }, Delta);
   };
   J.object([&] {
     J.attribute("title", Title);
@@ -422,10 +422,11 @@ std::string HtmlReportTool::dataJson() const {
         J.attribute("columns", GridColumns);
         J.attribute("rows", GridRows);
         auto Column = [&](const char *Name, auto Get) {
-          J.attributeArray(Name, [&] {
-            for (const auto &KV : Sorted)
-              J.value(Get(KV));
-          });
+          J.attributeBegin(Name);
+          NumbersOf(
+              Sorted.size(), [&](size_t I) { return uint64_t(Get(Sorted[I])); },
+              false);
+          J.attributeEnd();
         };
         using KV = std::pair<uint64_t, Cell>;
         Column("n", [](const KV &C) { return int64_t(C.first >> 42); });
@@ -558,8 +559,8 @@ std::string sizeText(uint64_t Bytes) {
 std::string HtmlReportTool::plotsHtml() const {
   std::string Out;
   // Reuse distances (in distinct 64-byte lines, power-of-two buckets).
-  const std::vector<uint64_t> &ReuseHistogram = Reuse.buckets();
-  const uint64_t ColdLines = Reuse.firstUses();
+  const std::vector<uint64_t> &ReuseHistogram = reuse().buckets();
+  const uint64_t ColdLines = reuse().firstUses();
   unsigned Highest = 0;
   for (unsigned B = 0; B < ReuseHistogram.size(); ++B)
     if (ReuseHistogram[B])
@@ -616,7 +617,7 @@ std::string HtmlReportTool::plotsHtml() const {
   Out += fmt::format("<p class=\"note\">Reuse distances and working sets "
                      "count every one of {} line accesses, as "
                      "<code>wgtrace-view cache</code> does.</p>\n",
-                     LineAccesses);
+                     reuse().lineAccesses());
   return Out;
 }
 

@@ -33,9 +33,9 @@
 #include "analyses/AnalysisTool.h"
 #include "analyses/AnnotateTool.h"
 #include "analyses/Intervals.h"
+#include "analyses/LineReuseTool.h"
 #include "analyses/RacesTool.h"
 #include "reader/LaunchTracker.h"
-#include "simulator/ReuseDistance.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -75,10 +75,14 @@ public:
   /// read the same file, before this one finishes, or in another thread
   /// that \p Wait joins): the groups `races` lists, the lines and misses
   /// `annotate` counts.
+  /// Reuse distances, likewise, from \p L when it reads the same file:
+  /// otherwise this tool counts them itself.
   void attach(const RacesTool *R, const AnnotateTool *A,
+              const LineReuseTool *L = nullptr,
               std::function<void()> Wait = {}) {
     Races = R;
     Annotate = A;
+    Reuse = L;
     WaitForSections = std::move(Wait);
   }
   /// Rows of the races and per-line tables, and hottest lines annotated.
@@ -90,9 +94,9 @@ public:
   /// Line accesses by reuse distance bucket, as CacheTool::histogram()
   /// counts them with 64-byte lines, and first uses.
   const std::vector<uint64_t> &reuseHistogram() const {
-    return Reuse.buckets();
+    return reuse().buckets();
   }
-  uint64_t coldLineAccesses() const { return Reuse.firstUses(); }
+  uint64_t coldLineAccesses() const { return reuse().firstUses(); }
   /// Distinct lines per window of accesses, in record order.
   const std::vector<uint64_t> &workingSet() const { return WorkingSet; }
   uint64_t pointsShown() const { return PointX.size(); }
@@ -182,8 +186,13 @@ private:
   IntervalAccumulator Touched;
   std::map<uint32_t, Interval> BufferRanges;
   uint64_t Total = 0;
-  ReuseHistogram Reuse;
-  uint64_t LineAccesses = 0;
+  /// Reuse distances: counted in another tool (attach()) or, without one,
+  /// here in the second pass.
+  const LineReuseTool *Reuse = nullptr;
+  LineReuseTool OwnReuse;
+  const ReuseHistogram &reuse() const {
+    return Reuse ? Reuse->histogram() : OwnReuse.histogram();
+  }
   /// The second pass.
   std::vector<Segment> Segments;
   double YSpan = 1;
@@ -218,6 +227,10 @@ private:
   /// non-empty cells over when it moves on.
   std::vector<std::pair<uint64_t, Cell>> Cells;
   std::vector<std::vector<Cell>> LaneColumn;
+  /// Per lane, the rows of its column that hold counts (in the order they
+  /// were first counted): a column is handed over without a scan of every
+  /// row, most of which a column of a few accesses leaves empty.
+  std::vector<std::vector<uint32_t>> LaneColumnRows;
   std::vector<uint64_t> LaneColumnIndex;
   /// Per lane, the grid column of its records up to LaneNextColumnAt.
   std::vector<uint64_t> LaneColumn0, LaneNextColumnAt;

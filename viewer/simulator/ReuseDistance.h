@@ -73,16 +73,34 @@ public:
     else
       ++Buckets[ReuseDistance::bucket(D)];
   }
+  /// Accesses each line of \p Length bytes at \p Address (one line when
+  /// \p Length is 0 or the bytes wrap past the top of the address space),
+  /// lines being 2^\p LineShift bytes.
+  void accessBytes(uint64_t Address, uint32_t Length, unsigned LineShift) {
+    const uint64_t First = Address >> LineShift;
+    uint64_t Last = Length ? (Address + (Length - 1)) >> LineShift : First;
+    if (Last < First)
+      Last = First;
+    for (uint64_t Line = First;; ++Line) {
+      ++Lines;
+      access(Line);
+      if (Line == Last)
+        break;
+    }
+  }
   /// Forgets the lines seen (every next access is a first use); the counts
   /// stay.
   void forgetLines() { Distances.clear(); }
   const std::vector<uint64_t> &buckets() const { return Buckets; }
   uint64_t firstUses() const { return FirstUses; }
+  /// Line accesses counted by accessBytes().
+  uint64_t lineAccesses() const { return Lines; }
 
 private:
   ReuseDistance Distances;
   std::vector<uint64_t> Buckets = std::vector<uint64_t>(65, 0);
   uint64_t FirstUses = 0;
+  uint64_t Lines = 0;
 };
 
 } // namespace wgtrace::viewer
