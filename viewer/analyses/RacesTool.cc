@@ -18,6 +18,8 @@ namespace wgtrace::viewer {
 
 void RacesTool::beginRing(const RingInfo &Info) {
   closeRun();
+  // The previous ring's lists are gone: their memory may hold another.
+  LastCritical = {};
   Meta = Info.Meta;
   if (Meta)
     CriticalNames.insert(Meta->CriticalNames.begin(),
@@ -29,13 +31,25 @@ uint32_t RacesTool::syncOf(const Record &R) {
     return SyncAtomic;
   if (!R.Critical)
     return SyncPlain;
-  std::vector<uint64_t> Names(R.CriticalNames.begin(), R.CriticalNames.end());
+  ArrayRef<uint64_t> Names = R.CriticalNames;
   if (Names.empty())
-    Names.push_back(R.CriticalName);
-  auto [It, New] = CriticalIndex.try_emplace(Names, CriticalLists.size());
-  if (New)
-    CriticalLists.push_back(std::move(Names));
-  return SyncCritical + It->second;
+    Names = ArrayRef<uint64_t>(R.CriticalName);
+  // The decoder keeps one copy of each list per ring: accesses in a run
+  // of one section give the same list, found without a search.
+  if (Names.data() == LastCritical.data() &&
+      Names.size() == LastCritical.size() && !R.CriticalNames.empty())
+    return LastSync;
+  auto It = CriticalIndex.find(Names);
+  if (It == CriticalIndex.end()) {
+    It = CriticalIndex
+             .emplace(std::vector<uint64_t>(Names.begin(), Names.end()),
+                      uint32_t(CriticalLists.size()))
+             .first;
+    CriticalLists.push_back(It->first);
+  }
+  LastCritical = R.CriticalNames;
+  LastSync = SyncCritical + It->second;
+  return LastSync;
 }
 
 bool RacesTool::synchronised(uint32_t X, uint32_t Y) const {

@@ -185,7 +185,11 @@ private:
   /// The lists of nested critical sections seen (the bits of their marks,
   /// outermost first), and the names of the sections from the metadata.
   std::vector<std::vector<uint64_t>> CriticalLists;
-  std::map<std::vector<uint64_t>, uint32_t> CriticalIndex;
+  std::map<std::vector<uint64_t>, uint32_t, CriticalListLess> CriticalIndex;
+  /// The list of the last critical access syncOf() looked up (the
+  /// decoder's copy, valid while its ring is read) and its class.
+  llvm::ArrayRef<uint64_t> LastCritical;
+  uint32_t LastSync = 0;
   std::map<uint64_t, std::string> CriticalNames;
   std::vector<Race> Races;
   uint64_t RaceCount = 0;

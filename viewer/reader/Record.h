@@ -16,6 +16,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -102,6 +103,16 @@ struct Record {
   format::ValueRecord Value{};
   /// PRINT text, up to its first NUL (IREE prints it with "%.*s").
   llvm::StringRef Text;
+};
+
+/// Orders lists of critical sections (Record::CriticalNames) so that sets
+/// and maps of them are searched with the record's list, not a copy of it.
+struct CriticalListLess {
+  using is_transparent = void;
+  bool operator()(llvm::ArrayRef<uint64_t> A,
+                  llvm::ArrayRef<uint64_t> B) const {
+    return std::lexicographical_compare(A.begin(), A.end(), B.begin(), B.end());
+  }
 };
 
 struct BufferInfo;

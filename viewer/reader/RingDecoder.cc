@@ -565,13 +565,16 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   // The lists of sections records are inside (Record::CriticalNames), kept
   // once each while the ring is decoded: a record is delivered after the
   // next one is read, which may enter or leave a section.
-  std::set<std::vector<uint64_t>> HeldLists;
+  std::set<std::vector<uint64_t>, CriticalListLess> HeldLists;
   auto Held = [&](ArrayRef<uint64_t> Open,
                   std::optional<uint64_t> Marked) -> ArrayRef<uint64_t> {
-    std::vector<uint64_t> Names(Open.begin(), Open.end());
+    SmallVector<uint64_t, 4> Names(Open.begin(), Open.end());
     if (Marked && (Names.empty() || Names.back() != *Marked))
       Names.push_back(*Marked);
-    return *HeldLists.insert(std::move(Names)).first;
+    auto It = HeldLists.find(ArrayRef<uint64_t>(Names));
+    if (It == HeldLists.end())
+      It = HeldLists.emplace(Names.begin(), Names.end()).first;
+    return *It;
   };
 
   // A record is delivered once the record after it has been checked too:
