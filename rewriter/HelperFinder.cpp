@@ -49,7 +49,9 @@ public:
 
   /// Where a destructor the class declares runs without a call written:
   /// at the end of a local's scope (its declaration stands for the call),
-  /// of a temporary's full-expression, at a delete-expression.
+  /// of a temporary's full-expression, at a delete-expression. The
+  /// destructors of its members and bases run there too, after it, or in
+  /// its place when the class's own is implicit or defaulted.
   struct Destruction {
     SourceLocation Loc;
     const CXXDestructorDecl *Destructor;
@@ -115,8 +117,20 @@ private:
     if (!RD || !RD->hasDefinition())
       return;
     const CXXDestructorDecl *D = RD->getDestructor();
-    if (D && !D->isImplicit() && !D->isTrivial() && !D->isDeleted())
+    if (!D || D->isTrivial() || D->isDeleted())
+      return;
+    if (!D->isImplicit() && !D->isDefaulted())
       Destructions.push_back({Loc, D});
+    // A library class's members are its own business (and not helpers);
+    // a union destroys none of its members.
+    const SourceManager &SM = RD->getASTContext().getSourceManager();
+    if (RD->isUnion() ||
+        SM.isInSystemHeader(SM.getExpansionLoc(RD->getLocation())))
+      return;
+    for (const FieldDecl *F : RD->fields())
+      destroys(Loc, F->getType());
+    for (const CXXBaseSpecifier &Base : RD->bases())
+      destroys(Loc, Base.getType());
   }
 };
 
