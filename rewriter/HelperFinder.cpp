@@ -217,10 +217,11 @@ enum class AccessorRole : uint8_t {
 /// release the object: what they do to its own fields is not followed.
 /// One load alone (`x()`, `size()`) is work only where it can be traced:
 /// in the main file (instrumented in place) or in a project header when
-/// the member can be copied (MemberCopy.h). Reporting every call of every
-/// other one-field getter (each of LULESH's Domain getters, which read
-/// private fields) would bury the reports that matter: it stays
-/// unrecorded, as docs/REWRITER.md says.
+/// the member can be copied (MemberCopy.h; LULESH's Domain getters can,
+/// their private fields named through explicit instantiations).
+/// Reporting every call of every other one-field getter (a class
+/// template's) would bury the reports that matter: it stays unrecorded,
+/// as docs/REWRITER.md says.
 bool usesObjectData(const FunctionDecl *Written, const ObjectUse &Object) {
   if (isa<CXXConstructorDecl>(Written) || isa<CXXDestructorDecl>(Written) ||
       !isa<CXXMethodDecl>(Written))
