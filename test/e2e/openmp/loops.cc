@@ -18,6 +18,10 @@
 //   bounds     bounds with side effects, evaluated as OpenMP does
 //   jacobi     a loop run 8 times, its buffers swapped, 3 iterations
 //              on a dynamic schedule
+//   grid       `parallel for collapse(2)` over 2D grids of a class template
+//              read through its operator()(i, j) (CloverLeaf's OpenMP
+//              model's pattern, less its simd: clang cannot vectorize the
+//              loop and warns), then a reduction(min) over one
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -261,6 +265,53 @@ static void bounds(int n) {
   std::printf("bounds %ld %d\n", sum, evaluations.load());
 }
 
+// A grid of cells as mini-apps keep their fields: its size and storage
+// are the accessor's bookkeeping, not the program's data.
+template <typename T> struct Grid2 {
+  size_t nx, ny;
+  T *cells;
+  T &operator()(size_t i, size_t j) const { return cells[i + j * nx]; }
+};
+
+// Each iteration of the first loop: 4 cell loads, 1 cell store and the
+// load of half (shared); of the second: 1 cell load (m is the reduction's).
+static void grid_relax(int n, double w, Grid2<double> &a, Grid2<double> &b) {
+  double half = 0.5 * w;
+#pragma omp parallel for collapse(2)
+  for (int j = 1; j < n - 1; j++) {
+    for (int i = 1; i < n - 1; i++) {
+      b(i, j) = b(i, j) - half * (a(i - 1, j) + a(i, j - 1) + a(i, j));
+    }
+  }
+}
+
+static double grid_min(int n, Grid2<double> &a) {
+  double m = 1e30;
+#pragma omp parallel for collapse(2) reduction(min : m)
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      double v = a(i, j);
+      if (v < m)
+        m = v;
+    }
+  return m;
+}
+
+static void grid(int n) {
+  std::vector<double> ca(size_t(n) * n), cb(size_t(n) * n);
+  for (size_t k = 0; k < ca.size(); ++k) {
+    ca[k] = double(k % 7);
+    cb[k] = double(k % 5);
+  }
+  Grid2<double> a{size_t(n), size_t(n), ca.data()};
+  Grid2<double> b{size_t(n), size_t(n), cb.data()};
+  grid_relax(n, 0.5, a, b);
+  double sum = 0;
+  for (double v : cb)
+    sum += v;
+  std::printf("grid %.4f %.4f\n", sum, grid_min(n, b));
+}
+
 int main(int argc, char **argv) {
   const char *Mode = argc > 1 ? argv[1] : "vectors";
   if (!std::strcmp(Mode, "vectors"))
@@ -291,6 +342,8 @@ int main(int argc, char **argv) {
     jacobi();
   else if (!std::strcmp(Mode, "bounds"))
     bounds(100);
+  else if (!std::strcmp(Mode, "grid"))
+    grid(9);
   else
     return 2;
   return 0;
