@@ -99,6 +99,13 @@ std::string PrivateAccess::whyNotReachable(const ValueDecl *D,
       return "the non-public member " + Name;
   }
   const ASTContext &Ctx = D->getASTContext();
+  // `double t[N]` needs N's value as a constant, and a `static const int
+  // N = 2;` may have no definition a pointer could take.
+  if (const auto *V = dyn_cast<VarDecl>(D);
+      V && V->isUsableInConstantExpressions(Ctx))
+    return "the non-public static constant " + Name +
+           " (a pointer gives neither its value as a constant nor, "
+           "without its definition, an address)";
   for (QualType T : {Ctx.getRecordType(Owner), D->getType()})
     if (const TagDecl *Hidden = hiddenType(T))
       return "the non-public member " + Name + " (its type names '" +

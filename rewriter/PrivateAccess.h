@@ -24,7 +24,8 @@
 // protected type (the tag's type would have to spell it), a bit-field or
 // a reference member (no pointer to member), a member template, a member
 // of an anonymous struct or union, one reached through a base that is not
-// a public one.
+// a public one, a static constant (its uses may need its value as a
+// constant, and it may have no definition to point to).
 //
 //===----------------------------------------------------------------------===//
 

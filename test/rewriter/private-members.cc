@@ -5,9 +5,9 @@
 // member through its plain pointer, a private member function called
 // through `this` by its member pointer (whose type picks the overload).
 // So `d->numElem()` on kernel memory records its load. What no pointer
-// names (a bit-field, a member reached through a private base) and a
-// class template's members are reported at each call; a class template's
-// one-field getter stays bookkeeping.
+// names (a bit-field, a member reached through a private base, a static
+// constant) and a class template's members are reported at each call; a
+// class template's one-field getter stays bookkeeping.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -49,7 +49,8 @@
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Domain *d, Vec *v,
                         const Derived *der, const Flags *fl, const Closed *cl,
-                        const Box<float> *box, double *out) {
+                        const Box<float> *box, const Fixed *fx,
+                        double *out) {
   Index_t i = static_cast<Index_t>(wg.id[0]);
   // The reference accessor names memory: quiet, the kernel's use recorded.
   out[i] = d->x(i) + d->numElem() + *d->nodeElemCornerList(i) +
@@ -68,6 +69,8 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Domain *d, Vec *v,
   // WARN: {{.*}}.cc:[[@LINE-1]]:13: warning: call of 'Closed::twice' is not traced: {{.*}}(it is a member function and it uses the non-public member 'pub' of 'Open' (not a public base of its object's class), which a free copy cannot)
   out[i] += box->twice() + box->get();
   // WARN: {{.*}}.cc:[[@LINE-1]]:13: warning: call of 'Box::twice' is not traced: {{.*}}(it is a member function of a template)
+  out[i] += fx->sum();
+  // WARN: {{.*}}.cc:[[@LINE-1]]:13: warning: call of 'Fixed::sum' is not traced: {{.*}}(it is a member function and it uses the non-public static constant 'N' (a pointer gives neither its value as a constant nor, without its definition, an address), which a free copy cannot)
   // A static member function is no copy (as a public one): its call, made
   // through its pointer in weighted's copy, is reported.
   // WARN: {{.*}}private-members.h:20:19: warning: call of 'Domain::clampIndex' is not traced: {{.*}}(it is a static member function)

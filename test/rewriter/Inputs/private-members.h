@@ -1,8 +1,8 @@
 // Project header classes whose members use private and protected members
 // (private-members.cc), as LULESH's Domain does: copied as free functions
 // that name those members through explicit instantiations, except what no
-// pointer can name (a bit-field, a member reached through a private base)
-// and the members of a class template.
+// pointer can name (a bit-field, a member reached through a private base,
+// a static constant) and the members of a class template.
 #pragma once
 #include <vector>
 
@@ -68,6 +68,17 @@ struct Open {
 };
 struct Closed : private Open {
   Real_t twice() const { return pub + pub; }
+};
+class Fixed {
+public:
+  double sum() const {
+    double t[N] = {v[0], v[1]};
+    return t[0] + t[1];
+  }
+
+private:
+  static constexpr int N = 2;
+  double v[N];
 };
 template <class T> class Box {
 public:
