@@ -7,6 +7,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/QualTypeNames.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
 
 using namespace clang;
 
@@ -19,19 +20,21 @@ namespace {
 /// private or protected nested type, a local or unnamed one (canonical
 /// types: the typedefs are gone, their private names with them).
 const TagDecl *hiddenType(QualType T) {
-  const Type *Ty = T.getCanonicalType().getTypePtr();
-  if (const auto *P = dyn_cast<PointerType>(Ty))
+  // clang:: spelled out: the unity build (GCC's half of the tests) puts
+  // this file after one that uses namespace llvm, whose IR has these names.
+  const clang::Type *Ty = T.getCanonicalType().getTypePtr();
+  if (const auto *P = dyn_cast<clang::PointerType>(Ty))
     return hiddenType(P->getPointeeType());
   if (const auto *R = dyn_cast<ReferenceType>(Ty))
     return hiddenType(R->getPointeeType());
-  if (const auto *A = dyn_cast<ArrayType>(Ty))
+  if (const auto *A = dyn_cast<clang::ArrayType>(Ty))
     return hiddenType(A->getElementType());
   if (const auto *MP = dyn_cast<MemberPointerType>(Ty)) {
     if (const TagDecl *Hidden = hiddenType(MP->getPointeeType()))
       return Hidden;
     return hiddenType(QualType(MP->getClass(), 0));
   }
-  if (const auto *F = dyn_cast<FunctionProtoType>(Ty)) {
+  if (const auto *F = dyn_cast<clang::FunctionProtoType>(Ty)) {
     if (const TagDecl *Hidden = hiddenType(F->getReturnType()))
       return Hidden;
     for (QualType P : F->param_types())
@@ -163,12 +166,15 @@ std::string PrivateAccess::declarations(ArrayRef<const ValueDecl *> Needed) {
     bool Static = isa<VarDecl>(D) ||
                   (isa<CXXMethodDecl>(D) && cast<CXXMethodDecl>(D)->isStatic());
     std::string Tag = tag(D).str();
-    Out += "struct " + Tag + " { using type = " +
-           (Static ? "WgtracePointer<" + Type + ">"
-                   : "WgtraceMember<" + Type + ", " + Class + ">") +
-           "; friend type wgtrace_member(" + Tag + "); };\n";
-    Out += "template struct WgtraceAccess<" + Tag + ", &" + Class +
-           "::" + D->getNameAsString() + ">;\n";
+    const std::string Pointer =
+        Static ? (Twine("WgtracePointer<") + Type + ">").str()
+               : (Twine("WgtraceMember<") + Type + ", " + Class + ">").str();
+    Out += (Twine("struct ") + Tag + " { using type = " + Pointer +
+            "; friend type wgtrace_member(" + Tag + "); };\n")
+               .str();
+    Out += (Twine("template struct WgtraceAccess<") + Tag + ", &" + Class +
+            "::" + D->getNameAsString() + ">;\n")
+               .str();
   }
   if (Out.empty())
     return "";
