@@ -69,6 +69,24 @@ SummaryTool::Open &SummaryTool::open(const Record &R) {
 }
 
 void SummaryTool::record(const Record &R) {
+  // Most records are a LOAD or STORE of the workgroup of the record before,
+  // within the cache line of its last access: only counted.
+  if (R.Workgroup && R.Workgroup->Invocation == LastInvocation &&
+      (R.Tag == format::Tag::MemoryLoad ||
+       R.Tag == format::Tag::MemoryStore) &&
+      !Grouping.perAccess()) {
+    const uint64_t Address = R.Memory.Address, Length = R.Memory.Length;
+    const uint64_t First = Address >> LineShift;
+    if (First == LastOpen->LastLine &&
+        (Address + (Length ? Length - 1 : 0)) >> LineShift == First) {
+      LastOpen->Summary.Counts.count(R);
+      return;
+    }
+  }
+  recordInFull(R);
+}
+
+void SummaryTool::recordInFull(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
   Open &O = R.Workgroup->Invocation == LastInvocation ? *LastOpen : open(R);

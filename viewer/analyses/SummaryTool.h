@@ -9,6 +9,7 @@
 #include "output/RowOrder.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -81,6 +82,9 @@ private:
   };
   /// Adds the cache lines of an access to \p Lines (\p LastLine: the line
   /// inserted last, to skip the set for runs on one line).
+  /// record() for what its few-instruction path does not decide: kept out
+  /// of line so that path saves no registers.
+  LLVM_ATTRIBUTE_NOINLINE void recordInFull(const Record &R);
   void addLines(llvm::DenseSet<uint64_t> &Lines, uint64_t &LastLine,
                 uint64_t Address, uint32_t Length) const;
   size_t siteIndex(const Record &R);

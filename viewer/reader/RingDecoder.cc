@@ -652,39 +652,52 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   const bool CheckSites = CheckKeys && Strict && Meta;
   const uint64_t NumAccessSites = Meta ? Meta->AccessSites.size() : 0;
   for (uint64_t A = Begin; A < End;) {
-    Record &Rec = Slots[Current];
-    const uint64_t Phys = A & Mask;
-    const uint8_t *P = C.Content.data() + Phys;
-    const uint64_t FileOffset = Info.FileOffset + Phys;
     // Most records are LOADs and STOREs of the workgroup decoded last, with
     // no mark pending and no critical section open, in blocks verified
-    // already: they take this path, which decides what the full one below
+    // already: they take this loop, which decides what the full path below
     // decides for them in a fraction of its instructions (the viewer's
     // speed is the decoder's). Anything else, or any doubt, goes below.
-    if (const uint8_t FastTag = format::recordTag(P);
-        (FastTag == uint8_t(format::Tag::MemoryLoad) ||
-         FastTag == uint8_t(format::Tag::MemoryStore)) &&
-        Last && !CriticalPending && !AtomicPending && OpenSections.empty() &&
-        Phys + format::kMemoryRecordSize <= Limit &&
-        (!BoundByEnd || A + format::kMemoryRecordSize <= End) &&
-        (!BlockSize ||
-         Phys + format::kMemoryRecordSize <= Verified * BlockSize)) {
-      const format::MemoryRecord M = format::decodeMemory(P);
-      const uint32_t Site = TrustAccessSites
-                                ? format::accessSiteOfWord(M.Address)
-                                : Rec.AccessSite;
-      if (M.WorkgroupOffset == Last->Offset && M.Length != 0 &&
-          (!CheckSites ||
-           (Site <= NumAccessSites &&
-            (HasAccessSites || M.Address <= format::kAccessAddressMask)))) {
-        Start(Rec, FastTag, Phys, FileOffset);
+    // Only the full path changes what a run of them depends on, so it is
+    // read once per run, not once per record.
+    if (Last && !CriticalPending && !AtomicPending && OpenSections.empty()) {
+      const uint64_t LastOffset = Last->Offset;
+      const uint64_t PhysEnd =
+          BlockSize ? std::min(Limit, Verified * BlockSize) : Limit;
+      const uint8_t *Content = C.Content.data();
+      while (A < End) {
+        const uint64_t Phys = A & Mask;
+        const uint8_t *P = Content + Phys;
+        const uint8_t FastTag = format::recordTag(P);
+        if ((FastTag != uint8_t(format::Tag::MemoryLoad) &&
+             FastTag != uint8_t(format::Tag::MemoryStore)) ||
+            Phys + format::kMemoryRecordSize > PhysEnd ||
+            (BoundByEnd && A + format::kMemoryRecordSize > End))
+          break;
+        const format::MemoryRecord M = format::decodeMemory(P);
+        if (M.WorkgroupOffset != LastOffset || M.Length == 0)
+          break;
+        Record &Rec = Slots[Current];
+        if (CheckSites) {
+          const uint32_t Site = TrustAccessSites
+                                    ? format::accessSiteOfWord(M.Address)
+                                    : Rec.AccessSite;
+          if (Site > NumAccessSites ||
+              (!HasAccessSites && M.Address > format::kAccessAddressMask))
+            break;
+        }
+        Start(Rec, FastTag, Phys, Info.FileOffset + Phys);
         SetMemory(Rec, M);
         Rec.Workgroup = Last;
         Accept(Phys);
         A += format::kMemoryRecordSize;
-        continue;
       }
+      if (A >= End)
+        break;
     }
+    Record &Rec = Slots[Current];
+    const uint64_t Phys = A & Mask;
+    const uint8_t *P = C.Content.data() + Phys;
+    const uint64_t FileOffset = Info.FileOffset + Phys;
     auto Fail = [&](const Twine &Problem) {
       return chunkError(Info.Where, FileOffset,
                         Twine("record at ring offset ") + hex(Phys) + ": " +
