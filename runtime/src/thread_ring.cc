@@ -104,8 +104,6 @@ unsigned log2(uint64_t PowerOfTwo) {
   return Shift;
 }
 
-bool streamMode() { return config().TraceMode == Mode::Stream; }
-
 ThreadRing *acquireRing() {
   RingList &List = ringList();
   {
@@ -130,17 +128,6 @@ ThreadRing *acquireRing() {
   TR->Ordinal = static_cast<uint32_t>(List.Rings.size());
   List.Rings.push_back(TR);
   return TR;
-}
-
-/// Whether \p Slot holds a record the inline path writes (LOAD, STORE,
-/// VALUE) keyed to \p Key.
-bool isInlineRecordOf(const uint8_t *Slot, uint64_t Key) {
-  uint64_t Word;
-  std::memcpy(&Word, Slot, sizeof(Word));
-  auto Tag = static_cast<format::Tag>(Word & 0xFF);
-  return (Tag == format::Tag::MemoryLoad || Tag == format::Tag::MemoryStore ||
-          Tag == format::Tag::Value) &&
-         format::wordWorkgroupOffset(Word) == Key;
 }
 
 /// Most buffer VALUEs a continuation repeats (a kernel's first 32 buffer
@@ -180,6 +167,10 @@ uint8_t *allocateBuffer(uint64_t Size) {
 }
 
 void ThreadRing::setSize(uint64_t RingSize) {
+  const Config &C = config();
+  Stream = C.TraceMode == Mode::Stream;
+  TimesWorkgroups = C.Timing;
+  RecordsMemory = C.RecordMemory;
   Size = RingSize;
   SegmentShift = log2(Size) - log2(SegmentCount);
   Interval = std::min<uint64_t>(Size, std::max<uint64_t>(Size / 8, 4096));
@@ -194,7 +185,7 @@ void ThreadRing::reset(uint8_t *Buffer, uint64_t Lifetime) {
   Base = Lifetime;
   BufferBase = Lifetime;
   Hot.Cursor = Data;
-  setEnd(Data + (streamMode() ? Size : nextBoundary(0)));
+  setEnd(Data + (Stream ? Size : nextBoundary(0)));
 }
 
 uint64_t ThreadRing::continuationSize() const {
@@ -203,9 +194,9 @@ uint64_t ThreadRing::continuationSize() const {
          std::min(Values, kMaxRepeatedBufferValues) * format::kValueRecordSize;
 }
 
-uint8_t *ThreadRing::place(uint64_t Length, uint64_t *Lifetime) {
+uint8_t *ThreadRing::placeAtEnd(uint64_t Length, uint64_t *Lifetime) {
   uint8_t *RingEnd = Data + Size;
-  if (streamMode()) {
+  if (Stream) {
     // A record never spills into a stream buffer's padding (the trailer
     // lives there): it goes to the next buffer.
     if (Hot.Cursor + Length > RingEnd)
@@ -263,7 +254,7 @@ uint8_t *ThreadRing::reserve(uint64_t Length) {
 }
 
 void ThreadRing::crossBoundary() {
-  if (streamMode()) {
+  if (Stream) {
     handOver();
     return;
   }
@@ -288,7 +279,7 @@ void ThreadRing::handOver() {
 
 void ThreadRing::emitContinuation() {
   // Stream mode: all of it in one buffer (a fresh one starts with it).
-  if (streamMode() && Hot.Cursor + continuationSize() > Data + Size) {
+  if (Stream && Hot.Cursor + continuationSize() > Data + Size) {
     handOver();
     return;
   }
@@ -305,7 +296,7 @@ void ThreadRing::emitContinuation() {
   for (size_t I = Current.BufferValuesBegin; I < End; ++I)
     format::encodeValue(place(format::kValueRecordSize), BufferValues[I].Type,
                         BufferValues[I].Ordinal, Key, BufferValues[I].Bits);
-  if (!streamMode())
+  if (!Stream)
     noteChunkStart(Lifetime);
   ++Epoch;
   scrubStaleRecords(Key);
@@ -339,13 +330,23 @@ detail::RingSpace ThreadRing::advanceGroupFrom(uint8_t *At, uint64_t Bytes) {
   return {Hot.Cursor, Hot.KeyBits | (uint64_t(Hot.End - Hot.Cursor) >> 4)};
 }
 
-void ThreadRing::scrubStaleRecords(uint64_t Key) {
-  uint64_t Offset = uint64_t(Hot.Cursor - Data) & mask();
-  for (uint64_t Seen = 0; Seen < Size; Seen += format::kMemoryRecordSize) {
-    if (!isInlineRecordOf(Data + Offset, Key))
+void ThreadRing::scrubStaleRun(uint64_t Offset, uint64_t Key) {
+  // Where the laps align (every workgroup writes as many bytes, which
+  // divide the ring), every prologue finds a whole workgroup's records
+  // here: they are found with one load and compare each, up to the ring's
+  // end, and turned into filler with one memset, which costs about half of
+  // a compare and a 16-byte memset per record.
+  for (uint64_t Seen = 0; Seen < Size;) {
+    const uint64_t RunBegin = Offset;
+    while (Offset < Size && Seen < Size &&
+           isInlineRecordOf(Data + Offset, Key)) {
+      Offset += format::kMemoryRecordSize;
+      Seen += format::kMemoryRecordSize;
+    }
+    std::memset(Data + RunBegin, 0xFF, Offset - RunBegin);
+    if (Offset < Size || Seen >= Size)
       return;
-    std::memset(Data + Offset, 0xFF, format::kMemoryRecordSize);
-    Offset = (Offset + format::kMemoryRecordSize) & mask();
+    Offset = 0; // the run goes on at the ring's front
   }
 }
 
@@ -362,16 +363,11 @@ void ThreadRing::recoverRecords() {
   Hot.Cursor = At;
 }
 
-void ThreadRing::countInvocation(uint32_t Site) {
-  ++Counts.WorkgroupRecords;
-  ++Counts.Invocations;
-  if (Site >= Counts.SiteInvocations.size()) {
-    // Both grow together, here and never in the writer (which may run in a
-    // signal handler).
-    Counts.SiteInvocations.resize(Site + 1);
-    Plan.SiteSurvivors.resize(Site + 1);
-  }
-  ++Counts.SiteInvocations[Site];
+void ThreadRing::countSite(uint32_t Site) {
+  // Both grow together, here and never in the writer (which may run in a
+  // signal handler).
+  Counts.SiteInvocations.resize(Site + 1);
+  Plan.SiteSurvivors.resize(Site + 1);
 }
 
 void ThreadRing::forget() {
@@ -385,14 +381,6 @@ void ThreadRing::forget() {
   Counts.PrintBytes = Counts.Workgroups = Counts.Selected = 0;
   Counts.MaxProcessorId = 0;
   Timing.clear();
-}
-
-void publishRecords() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_sfence();
-#else
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
 }
 
 uint64_t ThreadRing::oldestChunkStart(uint64_t Head) const {
@@ -414,11 +402,21 @@ uint64_t ThreadRing::oldestChunkStart(uint64_t Head) const {
   return Head;
 }
 
+namespace {
+/// threadRing()'s first call on a thread. Out of line, so that the usual
+/// call (every workgroup's prologue and epilogue) is a thread-local load
+/// and a test, without the registers a call to acquireRing() would make
+/// it save (about 20 instructions a workgroup).
+[[gnu::noinline]] ThreadRing &firstThreadRing() {
+  OwnRing = acquireRing();
+  RingReturnTLS.Armed = true;
+  return *OwnRing;
+}
+} // namespace
+
 ThreadRing &threadRing() {
-  if (!OwnRing) {
-    OwnRing = acquireRing();
-    RingReturnTLS.Armed = true;
-  }
+  if (WGTRACE_UNLIKELY(!OwnRing))
+    return firstThreadRing();
   return *OwnRing;
 }
 

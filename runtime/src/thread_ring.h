@@ -19,6 +19,7 @@
 #include "wgtrace/instrument.h"
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -109,6 +110,13 @@ struct ThreadRing {
   uint8_t *Limit = nullptr;
   /// Process-wide ring id (RingTrailer::RingId): order of creation.
   uint32_t Ordinal = 0;
+  /// What the settings (config()) say of every record, copied by setSize()
+  /// so that a workgroup's prologue and the records the runtime writes read
+  /// them from the ring they touch anyway, not through config()'s guard:
+  /// stream mode, WGTRACE_TIMING and WGTRACE_MEMORY.
+  bool Stream = false;
+  bool TimesWorkgroups = false;
+  bool RecordsMemory = true;
   /// Instrumented workgroups running on the thread (nested kernel calls).
   uint32_t Depth = 0;
   /// Bumped by every continuation that starts a part of the ring (ring
@@ -160,7 +168,9 @@ struct ThreadRing {
     return *reinterpret_cast<ThreadRing *>(&R);
   }
 
-  /// Sets the ring's size (ring mode: and its parts) before first use.
+  /// Sets the ring's size (ring mode: and its parts) before first use, and
+  /// takes what the settings say of its records (Stream,
+  /// TimesWorkgroups, RecordsMemory).
   void setSize(uint64_t RingSize);
 
   /// Starts recording at the front of \p Buffer, at lifetime offset
@@ -175,8 +185,30 @@ struct ThreadRing {
   uint8_t *reserve(uint64_t Length);
 
   /// reserve() without crossing part boundaries; \p Lifetime receives the
-  /// record's lifetime offset.
-  uint8_t *place(uint64_t Length, uint64_t *Lifetime = nullptr);
+  /// record's lifetime offset. Inline where the record ends before the
+  /// buffer does (every workgroup's record but one a lap).
+  uint8_t *place(uint64_t Length, uint64_t *Lifetime = nullptr) {
+    uint8_t *At = Hot.Cursor;
+    if (WGTRACE_UNLIKELY(At + Length >= Data + Size))
+      return placeAtEnd(Length, Lifetime);
+    if (Lifetime)
+      *Lifetime = Base + uint64_t(At - Data);
+    Hot.Cursor = At + Length;
+    return At;
+  }
+
+  /// reserve() of one 16-byte record, as the inline path appends one: a
+  /// compare with Hot.End, and advance()'s work when it is reached (a
+  /// 16-byte record never spills: parts end on record boundaries, and
+  /// crossing one leaves room for a record). The VALUEs a workgroup's
+  /// prologue writes take it.
+  uint8_t *reserveRecord() {
+    if (WGTRACE_UNLIKELY(Hot.Cursor >= Hot.End))
+      reachEnd();
+    uint8_t *At = Hot.Cursor;
+    Hot.Cursor = At + format::kValueRecordSize;
+    return At;
+  }
 
   /// advance() for this ring: room for a 16-byte record at \p At, which
   /// has reached Hot.End.
@@ -221,7 +253,25 @@ struct ThreadRing {
   /// older one whose record was at the same offset. They carry this key;
   /// turning them into filler keeps recoverRecords() from taking them for
   /// this workgroup's.
-  void scrubStaleRecords(uint64_t Key);
+  void scrubStaleRecords(uint64_t Key) {
+    uint64_t Offset = uint64_t(Hot.Cursor - Data) & mask();
+    if (WGTRACE_UNLIKELY(isInlineRecordOf(Data + Offset, Key)))
+      scrubStaleRun(Offset, Key);
+  }
+  /// The scrub of the stale records from ring offset \p Offset on, the
+  /// first of which is keyed \p Key.
+  void scrubStaleRun(uint64_t Offset, uint64_t Key);
+
+  /// Whether \p Slot holds a record the inline path writes (LOAD, STORE,
+  /// VALUE) keyed to \p Key.
+  static bool isInlineRecordOf(const uint8_t *Slot, uint64_t Key) {
+    uint64_t Word;
+    std::memcpy(&Word, Slot, sizeof(Word));
+    auto Tag = static_cast<format::Tag>(Word & 0xFF);
+    return (Tag == format::Tag::MemoryLoad || Tag == format::Tag::MemoryStore ||
+            Tag == format::Tag::Value) &&
+           format::wordWorkgroupOffset(Word) == Key;
+  }
 
   /// For the crash handler: the cursor is published when a loop that
   /// records ends, not per record, so a signal can arrive with the records
@@ -229,13 +279,24 @@ struct ThreadRing {
   /// and carry the current workgroup's key; this takes them in.
   void recoverRecords();
 
-  /// Notes a first WORKGROUP record of dispatch id \p Site.
-  void countInvocation(uint32_t Site);
+  /// Notes a first WORKGROUP record of dispatch id \p Site. Inline: every
+  /// workgroup's prologue counts one.
+  void countInvocation(uint32_t Site) {
+    ++Counts.WorkgroupRecords;
+    ++Counts.Invocations;
+    if (WGTRACE_UNLIKELY(Site >= Counts.SiteInvocations.size()))
+      countSite(Site);
+    ++Counts.SiteInvocations[Site];
+  }
 
   /// Forgets every record and count (resetTrace()).
   void forget();
 
 private:
+  /// place() of a record that reaches the end of the ring or buffer.
+  uint8_t *placeAtEnd(uint64_t Length, uint64_t *Lifetime);
+  /// Makes room in the counts for dispatch id \p Site.
+  void countSite(uint32_t Site);
   /// Sets Limit, and Hot.End as far towards it as advance() can say.
   void setEnd(uint8_t *NewLimit);
   /// The cursor reached Hot.End: moves it on towards Limit, or crosses the
@@ -255,7 +316,13 @@ private:
 /// Makes this thread's records visible to the others: the inline path
 /// writes them with non-temporal stores, which even a lock does not order
 /// on every processor. Called where a ring changes hands.
-void publishRecords();
+inline void publishRecords() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_sfence();
+#else
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
 
 /// Allocates a buffer of one ring chunk's content for \p Size bytes of
 /// ring. Fresh zero pages: only what the trace touches becomes resident.

@@ -17,12 +17,25 @@ namespace wgtrace::detail {
 
 using runtime::ThreadRing;
 
-WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
-                               const Workgroup &WG)
-    : WorkgroupScope(M, Function, WG, &WG) {}
+namespace {
+/// recordBufferValue() on \p TR.
+void keepBufferValue(ThreadRing &TR, format::ValueType Type, uint8_t Ordinal,
+                     uint64_t Bits) {
+  // Reserved first: crossing a part boundary writes a continuation, which
+  // repeats the values kept so far, and this one goes after it.
+  uint8_t *Record = TR.reserveRecord();
+  format::encodeValue(Record, Type, Ordinal, TR.key(), Bits);
+  TR.BufferValues.push_back({Type, Ordinal, Bits});
+}
+} // namespace
 
 WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
-                               const Workgroup &WG, const void *StackTop) {
+                               const Workgroup &WG)
+    : WorkgroupScope(M, Function, WG, &WG, false) {}
+
+WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
+                               const Workgroup &WG, const void *StackTop,
+                               bool RecordsLaunch) {
   ThreadState &State = ThreadStateTLS;
   SavedRecording = State.Recording;
   SavedCurrent = State.Current;
@@ -31,7 +44,6 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   State.PendingSite = kNoSite;
   uint64_t Dispatch = State.PendingDispatch;
   State.PendingDispatch = kNoDispatch;
-  const runtime::Config &C = runtime::config();
 
   ThreadRing &TR = runtime::threadRing();
   Invocation Now;
@@ -48,7 +60,10 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   uint8_t *At = TR.place(format::kWorkgroupRecordSize, &Now.First);
   SavedKeyBits = TR.Hot.KeyBits;
   SavedEpoch = TR.Epoch;
-  Saved = TR.Current;
+  // The enclosing invocation's, restored when this one returns; none at
+  // depth 0, where TR.Current is read by nothing.
+  if (TR.Depth > 0)
+    Saved = TR.Current;
   Now.BufferValuesBegin = static_cast<uint32_t>(TR.BufferValues.size());
   TR.Current = Now;
   std::memcpy(At, Now.Record, format::kWorkgroupRecordSize);
@@ -62,16 +77,16 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   // An outermost invocation's record is where a ring-mode chunk may start:
   // nothing after it is keyed to a record before it. An inner one's is not:
   // the enclosing invocation goes on after it returns, keyed to its own.
-  if (TR.Depth == 0 && C.TraceMode == runtime::Mode::Ring) {
+  if (TR.Depth == 0 && !TR.Stream) {
     TR.noteChunkStart(Now.First);
     TR.partBegunByWorkgroup();
   }
   TR.scrubStaleRecords(Key);
   ++TR.Depth;
   Processor = WG.processor_id;
-  StartNs = C.Timing ? runtime::steadyNanoseconds() : 0;
+  StartNs = TR.TimesWorkgroups ? runtime::steadyNanoseconds() : 0;
   State.Current = Now.Selected ? &TR.Hot : nullptr;
-  State.Recording = Now.Selected && C.RecordMemory ? &TR.Hot : nullptr;
+  State.Recording = Now.Selected && TR.RecordsMemory ? &TR.Hot : nullptr;
   // The kernel's own stack ends at its caller's frame, which holds the
   // Workgroup it was given (the launcher's, or the user's loop's): above
   // this scope, which is a local of the kernel. A Workgroup kept elsewhere
@@ -85,6 +100,10 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
     State.KernelStack = {Stack.Low, Caller - Stack.Low};
   else
     State.KernelStack = {0, 0};
+  // Which execution of the loop this is: the viewer groups iterations by
+  // it. Kept with the buffers, so that every copy of the record repeats it.
+  if (RecordsLaunch && Now.Selected)
+    keepBufferValue(TR, format::ValueType::Launch, 0, Dispatch);
 }
 
 WorkgroupScope::~WorkgroupScope() {
@@ -93,12 +112,12 @@ WorkgroupScope::~WorkgroupScope() {
   // The exit writer, a snapshot or the crash handler may read this ring
   // from another thread once the workgroup is done.
   runtime::publishRecords();
-  if (runtime::config().Timing)
+  if (TR.TimesWorkgroups)
     TR.Timing.push_back({TR.Current.First, TR.key(), StartNs,
                          runtime::steadyNanoseconds(), Processor});
   TR.BufferValues.resize(TR.Current.BufferValuesBegin);
-  TR.Current = Saved;
-  --TR.Depth;
+  if (--TR.Depth > 0)
+    TR.Current = Saved;
   State.Recording = SavedRecording;
   State.Current = SavedCurrent;
   State.KernelStack = SavedKernelStack;
@@ -143,10 +162,8 @@ void recordLongMarked(Ring &R, format::ValueType Type, uint64_t Bits,
 
 void recordBufferValue(format::ValueType Type, uint8_t Ordinal,
                        uint64_t Bits) noexcept {
-  ThreadRing &TR = ThreadRing::from(*ThreadStateTLS.Current);
-  uint8_t *Record = TR.reserve(format::kValueRecordSize);
-  format::encodeValue(Record, Type, Ordinal, TR.key(), Bits);
-  TR.BufferValues.push_back({Type, Ordinal, Bits});
+  keepBufferValue(ThreadRing::from(*ThreadStateTLS.Current), Type, Ordinal,
+                  Bits);
 }
 
 void leaveOmpCriticalSection(uint64_t Name) noexcept {
@@ -165,14 +182,46 @@ void leaveOmpCriticalSection(uint64_t Name) noexcept {
   }
 }
 
-void recordBufferParameter(uint8_t Ordinal, const volatile void *Base,
-                           uint64_t Bytes, bool HasExtent) noexcept {
-  if (!ThreadStateTLS.Current)
+void recordBufferParameters(const BufferArgument *Arguments,
+                            uint32_t Count) noexcept {
+  Ring *Current = ThreadStateTLS.Current;
+  if (!Current)
     return;
-  recordBufferValue(format::ValueType::BufferBase, Ordinal,
-                    reinterpret_cast<uintptr_t>(Base));
-  if (HasExtent)
-    recordBufferValue(format::ValueType::BufferExtent, Ordinal, Bytes);
+  ThreadRing &TR = ThreadRing::from(*Current);
+  // At most two records a parameter.
+  const uint64_t Records = 2 * uint64_t(Count);
+  if (uint64_t(TR.Hot.End - TR.Hot.Cursor) >=
+      Records * format::kValueRecordSize) {
+    // No part boundary before them (so no continuation between them): all
+    // at once, with one check of the room in the ring and in the list.
+    uint8_t *Record = TR.Hot.Cursor;
+    const uint64_t Key = TR.key();
+    std::vector<runtime::BufferValue> &Values = TR.BufferValues;
+    if (Values.capacity() - Values.size() < Records)
+      Values.reserve(2 * Values.size() + Records);
+    auto Keep = [&](format::ValueType Type, uint8_t Ordinal, uint64_t Bits) {
+      format::encodeValue(Record, Type, Ordinal, Key, Bits);
+      Record += format::kValueRecordSize;
+      Values.push_back({Type, Ordinal, Bits});
+    };
+    for (uint32_t Ordinal = 0; Ordinal < Count; ++Ordinal) {
+      const BufferArgument &A = Arguments[Ordinal];
+      Keep(format::ValueType::BufferBase, uint8_t(Ordinal),
+           reinterpret_cast<uintptr_t>(A.Base));
+      if (A.HasExtent)
+        Keep(format::ValueType::BufferExtent, uint8_t(Ordinal), A.Bytes);
+    }
+    TR.Hot.Cursor = Record;
+    return;
+  }
+  for (uint32_t Ordinal = 0; Ordinal < Count; ++Ordinal) {
+    const BufferArgument &A = Arguments[Ordinal];
+    keepBufferValue(TR, format::ValueType::BufferBase, uint8_t(Ordinal),
+                    reinterpret_cast<uintptr_t>(A.Base));
+    if (A.HasExtent)
+      keepBufferValue(TR, format::ValueType::BufferExtent, uint8_t(Ordinal),
+                      A.Bytes);
+  }
 }
 
 void recordPrint(const char *Text, uint32_t Length) noexcept {

@@ -224,6 +224,66 @@ TEST(Recording, ValuesOfEveryWidth) {
   EXPECT_EQ(V4.Bits, reinterpret_cast<uintptr_t>(Ptr));
 }
 
+// A kernel's buffer parameters, one call for all of them: each one's
+// BufferBase and, where it has one, its BufferExtent, in the order of the
+// list, kept for the continuations. The same records whether they all fit
+// before the end of the ring's part (written at once) or not (one by one,
+// across the end).
+TEST(Recording, BufferParametersAreNamedInTheirOrder) {
+  float A[4] = {};
+  double B = 0;
+  int C[2] = {};
+  const uint64_t Bases[] = {reinterpret_cast<uintptr_t>(A),
+                            reinterpret_cast<uintptr_t>(&B),
+                            reinterpret_cast<uintptr_t>(C)};
+  for (uint64_t Start : {uint64_t{0}, uint64_t{4096 - 32}}) {
+    ScopedRing S(4096);
+    S.TR.Hot.Cursor = S.TR.Data + Start;
+    recordBuffers(A, objectBuffer(B), C);
+    ASSERT_EQ(S.TR.head(), Start + 4 * 16) << "from " << Start;
+    format::ValueType Types[] = {
+        format::ValueType::BufferBase, format::ValueType::BufferBase,
+        format::ValueType::BufferExtent, format::ValueType::BufferBase};
+    uint8_t Ordinals[] = {0, 1, 1, 2};
+    uint64_t Bits[] = {Bases[0], Bases[1], sizeof(B), Bases[2]};
+    ASSERT_EQ(S.TR.BufferValues.size(), 4u);
+    for (unsigned K = 0; K < 4; ++K) {
+      format::ValueRecord V =
+          format::decodeValue(S.data() + ((Start + 16 * K) & S.TR.mask()));
+      EXPECT_EQ(V.Type, Types[K]) << "record " << K << " from " << Start;
+      EXPECT_EQ(V.Ordinal, Ordinals[K]) << "record " << K;
+      EXPECT_EQ(V.Bits, Bits[K]) << "record " << K;
+      EXPECT_EQ(S.TR.BufferValues[K].Type, Types[K]);
+      EXPECT_EQ(S.TR.BufferValues[K].Ordinal, Ordinals[K]);
+      EXPECT_EQ(S.TR.BufferValues[K].Bits, Bits[K]);
+    }
+  }
+}
+
+// The records a workgroup left a lap before after the slot where a new
+// record with its key goes are turned into filler, up to the first record
+// that is not one of them, across the ring's end.
+TEST(Recording, StaleRecordsAreScrubbedAcrossTheRingsEnd) {
+  ScopedRing S(4096);
+  const uint64_t Key = 4096 - 48; // a WORKGROUP record's 32 bytes
+  auto Load = [&](uint64_t At, uint64_t KeyOf) {
+    uint64_t Words[2] = {format::packWord(format::Tag::MemoryLoad, 4, KeyOf),
+                         0x1000 + At};
+    std::memcpy(S.TR.Data + At, Words, sizeof(Words));
+  };
+  Load(4096 - 16, Key);
+  Load(0, Key);
+  Load(16, Key);
+  Load(32, Key - 256); // another workgroup's
+  S.TR.Hot.Cursor = S.TR.Data + 4096 - 16;
+  S.TR.scrubStaleRecords(Key);
+  for (uint64_t At : {uint64_t{4096 - 16}, uint64_t{0}, uint64_t{16}})
+    for (unsigned Byte = 0; Byte < 16; ++Byte)
+      EXPECT_EQ(S.TR.Data[At + Byte], 0xFF) << "slot " << At;
+  format::MemoryRecord Other = format::decodeMemory(S.TR.Data + 32);
+  EXPECT_EQ(Other.WorkgroupOffset, Key - 256) << "another key is kept";
+}
+
 TEST(Recording, WorkgroupScopeKeysItsRecordsAndRestores) {
   Workgroup WG{};
   WG.id[0] = 3;

@@ -417,9 +417,11 @@ public:
   WorkgroupScope(const Module &M, uint32_t Function, const Workgroup &WG);
   /// The same for an invocation whose own stack ends at \p StackTop
   /// rather than at \p WG (an OpenMP loop's iteration: the top of the
-  /// frame it runs in).
+  /// frame it runs in) and, when \p RecordsLaunch, whose dispatch number
+  /// follows its record as a Launch VALUE kept with its buffers (an
+  /// OpenMP iteration's: which execution of the loop it belongs to).
   WorkgroupScope(const Module &M, uint32_t Function, const Workgroup &WG,
-                 const void *StackTop);
+                 const void *StackTop, bool RecordsLaunch);
   ~WorkgroupScope();
   WorkgroupScope(const WorkgroupScope &) = delete;
   WorkgroupScope &operator=(const WorkgroupScope &) = delete;
@@ -475,11 +477,14 @@ template <size_t N, class T> BufferArgument arrayBuffer(T *Pointer) {
   return {Pointer, N * sizeof(T), true};
 }
 
-/// Records one buffer parameter of the running workgroup (its BufferBase,
-/// and its BufferExtent when it has one). Wholly out of line, the thread's
-/// state included: an inline look at it in the prologue would make the
-/// compiler keep its address live across the kernel's loops, taking a
-/// register they need (stencil's inner loop then spilled it).
+/// Records the buffer parameters of the running workgroup, \p Count
+/// \p Arguments in the order of its list (each one's BufferBase, and its
+/// BufferExtent when it has one). One call for all of them: a call per
+/// parameter cost more than the records themselves in an OpenMP iteration
+/// (docs/RUNTIME.md). Wholly out of line, the thread's state included: an
+/// inline look at it in the prologue would make the compiler keep its
+/// address live across the kernel's loops, taking a register they need
+/// (stencil's inner loop then spilled it).
 ///
 /// noexcept, as every out-of-line record function a kernel calls: a call
 /// that may throw after the prologue's WorkgroupScope gives the kernel an
@@ -489,18 +494,15 @@ template <size_t N, class T> BufferArgument arrayBuffer(T *Pointer) {
 /// once per iteration: about a tenth of its time, docs/RUNTIME.md). Out of
 /// memory in one (a vector of buffer values) ends the process through
 /// std::terminate, which the crash handler turns into a trace.
-void recordBufferParameter(uint8_t Ordinal, const volatile void *Base,
-                           uint64_t Bytes, bool HasExtent) noexcept;
-
-inline void recordBuffer(uint8_t Ordinal, BufferArgument Argument) {
-  recordBufferParameter(Ordinal, Argument.Base, Argument.Bytes,
-                        Argument.HasExtent);
-}
+void recordBufferParameters(const BufferArgument *Arguments,
+                            uint32_t Count) noexcept;
 
 template <class... Arguments>
 inline void recordBuffers(const Arguments &...Argument) {
-  uint8_t Ordinal = 0;
-  (recordBuffer(Ordinal++, bufferArgument(Argument)), ...);
+  if constexpr (sizeof...(Arguments) > 0) {
+    const BufferArgument List[] = {bufferArgument(Argument)...};
+    recordBufferParameters(List, sizeof...(Arguments));
+  }
 }
 
 inline namespace WGTRACE_DETAIL_ACCESSES {

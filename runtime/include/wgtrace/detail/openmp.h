@@ -35,8 +35,7 @@
 #define WGTRACE_OMP_ITERATION(launch, bounds, function_index, ...)             \
   ::wgtrace::detail::OmpIteration wgtrace_workgroup_scope_(                    \
       wgtrace_module_, (function_index), (launch).site(), (launch).dispatch(), \
-      (bounds).workgroup(::wgtrace::detail::ompThreadNumber(), __VA_ARGS__),   \
-      __builtin_frame_address(0))
+      (bounds).iteration(__VA_ARGS__), __builtin_frame_address(0))
 
 /// An access inside `#pragma omp critical(name)`: its records carry a
 /// Critical mark with the section's name hashed (\p name_hash, format::
@@ -196,6 +195,21 @@ template <class... Dim> struct OmpBounds {
   std::tuple<Dim...> Dims;
   /// A value was noted since the trip counts were computed.
   bool Stale = true;
+  /// The OpenMP thread number of the thread that noted them, asked when
+  /// they were (iteration()).
+  uint32_t ThreadNumber = 0;
+
+  /// The workgroup of the calling thread's iteration whose loop variables
+  /// are \p Values. The thread asks OpenMP its number once per execution
+  /// of the loop, when it has noted the bounds again, not per iteration
+  /// (a call into the OpenMP runtime and a thread-local lookup there,
+  /// about 30 instructions): its number does not change while it runs the
+  /// iterations the execution gave it.
+  template <class... Value> Workgroup iteration(const Value &...Values) {
+    if (Stale)
+      ThreadNumber = ompThreadNumber();
+    return workgroup(ThreadNumber, Values...);
+  }
 
   /// The workgroup of the iteration whose loop variables are \p Values
   /// (outermost first): x is the innermost loop's index.
@@ -312,18 +326,14 @@ private:
 
 /// Lives for one iteration: its WORKGROUP record, under the loop's site
 /// and launch, with the iteration's frame (\p Frame, its top) as its own
-/// stack.
+/// stack, and the launch's Launch VALUE (the viewer groups iterations by
+/// it), which every copy of the record repeats.
 class OmpIteration {
 public:
   OmpIteration(const Module &M, uint32_t Function, SiteRef Site,
                uint64_t Dispatch, const Workgroup &WG, const void *Frame)
-      : Scope((prepare(Site, Dispatch), M), Function, WG, Frame) {
-    // Which execution of the loop this is: the viewer groups iterations
-    // by it. Kept with the buffers, so that every copy of the record
-    // repeats it.
-    if (ThreadStateTLS.Current)
-      recordBufferValue(format::ValueType::Launch, 0, Dispatch);
-  }
+      : Scope((prepare(Site, Dispatch), M), Function, WG, Frame,
+              /*RecordsLaunch=*/true) {}
 
   bool selected() const { return Scope.selected(); }
 
