@@ -28,14 +28,7 @@ struct AccessCounts {
     switch (R.Tag) {
     case format::Tag::MemoryLoad:
     case format::Tag::MemoryStore:
-      if (R.Memory.IsStore) {
-        ++Stores;
-        StoreBytes += R.Memory.Length;
-      } else {
-        ++Loads;
-        LoadBytes += R.Memory.Length;
-      }
-      Atomics += R.Atomic;
+      countAccess(R);
       break;
     case format::Tag::Value:
       // wgtrace's own VALUE types (buffers, continuations) are the
@@ -49,6 +42,18 @@ struct AccessCounts {
     default:
       break;
     }
+  }
+
+  /// count() of a LOAD or STORE.
+  void countAccess(const Record &R) {
+    if (R.Memory.IsStore) {
+      ++Stores;
+      StoreBytes += R.Memory.Length;
+    } else {
+      ++Loads;
+      LoadBytes += R.Memory.Length;
+    }
+    Atomics += R.Atomic;
   }
 
   /// Adds \p Other's counts; Lines are not additive and stay as they are.

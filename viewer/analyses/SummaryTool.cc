@@ -79,7 +79,7 @@ void SummaryTool::record(const Record &R) {
     const uint64_t First = Address >> LineShift;
     if (First == LastOpen->LastLine &&
         (Address + (Length ? Length - 1 : 0)) >> LineShift == First) {
-      LastOpen->Summary.Counts.count(R);
+      LastOpen->Summary.Counts.countAccess(R);
       return;
     }
   }
