@@ -162,6 +162,9 @@ struct HelperCloner::Clone {
   std::string SharedModule;
   /// The non-public members a member's copy names (PrivateAccess.h).
   std::vector<const ValueDecl *> Private;
+  /// For a member of a class template, whose copy is a function template
+  /// over the class's parameters: its template head (MemberCopy.h).
+  std::string TemplateHead;
 };
 
 /// A call, at its callee's name token, that may be redirected to a copy.
@@ -231,8 +234,23 @@ void HelperCloner::add(const KernelDef &Helper, bool RecordAccesses) {
   Clones.push_back(std::move(C));
 
   HeaderEdits &H = editsFor(SM.getFileID(Begin));
-  if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
-    makeFreeFunction(M, H.Edits, Access, Clones.back().Private);
+  if (const auto *M = dyn_cast<CXXMethodDecl>(FD)) {
+    Clone &Copy = Clones.back();
+    makeFreeFunction(M, H.Edits, Access, Copy.Private);
+    Copy.TemplateHead = copyTemplateHead(M);
+    // A class template's copy names its pattern's members through tag
+    // templates; each specialization it is instantiated for needs its own
+    // members' tags.
+    if (!Copy.TemplateHead.empty()) {
+      std::vector<const ValueDecl *> Pattern = std::move(Copy.Private);
+      Copy.Private.clear();
+      for (const FunctionDecl *Body : Helper.Bodies)
+        for (const ValueDecl *D : Pattern)
+          if (const ValueDecl *Instance = PrivateAccess::instantiated(
+                  D, cast<CXXMethodDecl>(Body)->getParent()))
+            Copy.Private.push_back(Instance);
+    }
+  }
   if (!RecordAccesses)
     return;
   AccessCollector Accesses(H.RC);
@@ -379,6 +397,12 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
       const Clone &C = Clones[Callee->second];
       S.Callee = static_cast<int>(Callee->second);
       S.NewName = S.Operands ? qualifiedName(C) : C.Name;
+      // A class template's member operator: its copy is a function
+      // template, called with the object's class's arguments.
+      if (const auto *Called = dyn_cast_or_null<CXXMethodDecl>(
+              HC.Call ? HC.Call->getDirectCallee() : nullptr);
+          Called && S.Operands)
+        S.NewName += copyTemplateArguments(Called);
       // A name a using-declaration brought in (`using lib::f; f(x)`, or
       // `app::f` with the using-declaration in app) does not bring the
       // copy: the call names the copy's namespace instead.
@@ -497,7 +521,7 @@ std::string HelperCloner::cloneText(const Clone &C, bool DeclarationOnly) {
   HeaderEdits &H = editsFor(C.File);
   StringRef Buffer = SM.getBufferData(C.File);
   unsigned End = DeclarationOnly ? C.BodyBegin : C.End;
-  std::string Out;
+  std::string Out = C.TemplateHead;
   unsigned At = C.Begin;
   // emit() runs after every header's edits were applied.
   // NOLINTNEXTLINE(bugprone-unchecked-optional-access)
@@ -695,6 +719,9 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
     if (!memberCallThroughThis(Call, Begin, End))
       return;
     S.ThroughThis = true;
+    // In a class template's member's copy, the class's parameters are the
+    // copy's.
+    S.NewName += templateParameterArguments(M->getParent());
     S.File = SM.getFileID(Callee->getMemberLoc());
     S.Offset = Begin;
     S.Length = End - Begin;
@@ -738,6 +765,7 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
     return;
   }
   S.MemberCall = true;
+  S.NewName += copyTemplateArguments(Call.getMethodDecl());
   S.Offset = SM.getFileOffset(Operator);
   S.Length = ParenEnd - S.Offset;
   S.Loc = Callee->getMemberLoc();

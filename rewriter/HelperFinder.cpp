@@ -215,13 +215,12 @@ enum class AccessorRole : uint8_t {
 /// for a result it returns by value (`double x() const { return e[0]; }`,
 /// `vec3 operator-() const`). Constructors and destructors build and
 /// release the object: what they do to its own fields is not followed.
-/// One load alone (`x()`, `size()`) is work only where it can be traced:
-/// in the main file (instrumented in place) or in a project header when
-/// the member can be copied (MemberCopy.h; LULESH's Domain getters can,
-/// their private fields named through explicit instantiations).
-/// Reporting every call of every other one-field getter (a class
-/// template's) would bury the reports that matter: it stays unrecorded,
-/// as docs/REWRITER.md says.
+/// One load alone (`x()`, `size()`) is work too: in the main file it is
+/// instrumented in place, in a project header copied when it can be
+/// (MemberCopy.h; LULESH's Domain getters, their private fields named
+/// through explicit instantiations; a class template's, as a function
+/// template), and reported at each call when it cannot (a bit-field's
+/// getter), never lost in silence.
 bool usesObjectData(const FunctionDecl *Written, const ObjectUse &Object) {
   if (isa<CXXConstructorDecl>(Written) || isa<CXXDestructorDecl>(Written) ||
       !isa<CXXMethodDecl>(Written))
@@ -229,13 +228,8 @@ bool usesObjectData(const FunctionDecl *Written, const ObjectUse &Object) {
   if (Object.Stores > 0)
     return true;
   QualType Result = Written->getReturnType();
-  if (Object.DataLoads == 0 || Result->isReferenceType() ||
-      Result->isPointerType() || Result->isVoidType())
-    return false;
-  const SourceManager &SM = Written->getASTContext().getSourceManager();
-  return Object.DataLoads > 1 ||
-         SM.isInMainFile(SM.getExpansionLoc(Written->getLocation())) ||
-         whyNotCopyable(Written).empty();
+  return Object.DataLoads > 0 && !Result->isReferenceType() &&
+         !Result->isPointerType() && !Result->isVoidType();
 }
 
 /// Written's role (a template's pattern, or the function itself; Def its

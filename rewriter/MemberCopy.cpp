@@ -5,7 +5,9 @@
 #include "PrivateAccess.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -44,6 +46,17 @@ const CXXRecordDecl *objectClass(const MemberExpr &E) {
   return T->getAsCXXRecordDecl();
 }
 
+/// Whether E names its member on an object of the class template whose
+/// pattern is Class, the current instantiation (`o.v` of a `const Box &o`
+/// or `const Box<T> &o` in `Box<T>`'s member).
+bool onCurrentInstantiation(const MemberExpr &E, const CXXRecordDecl *Class) {
+  QualType T = E.getBase()->IgnoreParenImpCasts()->getType();
+  if (E.isArrow())
+    T = T->getPointeeType();
+  const ASTContext &Ctx = Class->getASTContext();
+  return !T.isNull() && Ctx.hasSameUnqualifiedType(T, Ctx.getRecordType(Class));
+}
+
 /// Whether the member function that E names is called with its name
 /// followed by '(' (`helper(i)`), the text a copy's call replaces.
 bool calledByName(const MemberExpr &E) {
@@ -54,6 +67,26 @@ bool calledByName(const MemberExpr &E) {
     return false;
   std::optional<Token> Paren = Lexer::findNextToken(End, SM, Ctx.getLangOpts());
   return Paren && Paren->is(tok::l_paren);
+}
+
+/// For a member named through an implicit `this` and called (a MemberExpr
+/// or an UnresolvedMemberExpr): the text from its name to its '('
+/// included, as [Begin, End) offsets in its file; false if it is in a
+/// macro.
+template <typename MemberName>
+bool callThroughThis(const MemberName &E, const SourceManager &SM,
+                     const LangOptions &LO, unsigned &Begin, unsigned &End) {
+  SourceLocation Name = E.getMemberLoc();
+  SourceLocation NameEnd = E.getEndLoc();
+  if (Name.isMacroID() || NameEnd.isMacroID())
+    return false;
+  std::optional<Token> Paren = Lexer::findNextToken(NameEnd, SM, LO);
+  if (!Paren || Paren->isNot(tok::l_paren) ||
+      SM.getFileID(Paren->getLocation()) != SM.getFileID(Name))
+    return false;
+  Begin = SM.getFileOffset(Name);
+  End = SM.getFileOffset(Paren->getLocation()) + 1;
+  return true;
 }
 
 /// What in a member's definition a free function could not say: a
@@ -70,6 +103,15 @@ public:
     const ValueDecl *D = E->getMemberDecl();
     if (!isNonPublic(E->getFoundDecl().getAccess(), D))
       return true;
+    // A class template's own member on its own object (`v`, `o.v` of a
+    // `const Box &o`): through the tag template of PrivateAccess.h.
+    if (Class->isTemplated() &&
+        (D->getDeclContext() != Class ||
+         (!E->isImplicitAccess() && !onCurrentInstantiation(*E, Class)))) {
+      Why = "it uses the non-public member '" + D->getNameAsString() +
+            "' of a class template on an object of another class";
+      return false;
+    }
     // Reached through an explicit instantiation (PrivateAccess.h), on
     // the object as `.*`'s left operand.
     std::string Name = "'" + D->getNameAsString() + "'";
@@ -118,7 +160,9 @@ public:
         Why = "it uses " + Reason;
       return Why.empty();
     }
-    if (!isa<ParmVarDecl>(D) && declaredIn(D, Class) && !E->hasQualifier())
+    // A class template's parameter (`N`) is the copy's too.
+    if (!isa<ParmVarDecl>(D) && !isa<NonTypeTemplateParmDecl>(D) &&
+        declaredIn(D, Class) && !E->hasQualifier())
       Why = "it names " + Name + " of its class's scope";
     return Why.empty();
   }
@@ -154,9 +198,76 @@ public:
     Why = "it has a lambda";
     return false;
   }
+  // In a class template's member: a call of an overloaded member through
+  // `this` (becomes `self.name(`), a name a dependent base may declare.
+  bool VisitUnresolvedMemberExpr(UnresolvedMemberExpr *E) {
+    if (E->isImplicitAccess() && E->getMemberLoc().isMacroID())
+      Why = "its object is named in a macro expansion";
+    for (const NamedDecl *D : E->decls())
+      if (Why.empty() && isNonPublic(D->getAccess(), D))
+        Why = "it uses the non-public member '" + D->getNameAsString() +
+              "' of a class template";
+    return Why.empty();
+  }
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
+    if (E->isImplicitAccess())
+      Why = "it names '" + E->getMember().getAsString() +
+            "' of a dependent base without 'this->'";
+    return Why.empty();
+  }
+  // The class template's own name without arguments becomes the
+  // template-id, which a macro's text cannot be given.
+  bool VisitInjectedClassNameTypeLoc(InjectedClassNameTypeLoc TL) {
+    if (TL.getNameLoc().isMacroID())
+      Why = "it names its class in a macro expansion";
+    return Why.empty();
+  }
 
 private:
   const CXXRecordDecl *Class;
+};
+
+/// What an instantiation of a class template's member (of the
+/// specialization Spec) uses that the copy's tag templates cannot name:
+/// a non-public member of another class that the pattern reached through
+/// a name depending on the parameters (`this->b` of a protected member of
+/// a base `Base<T>`), or one whose pointer no code can spell for this
+/// specialization (a field whose type names a private type).
+class InstanceUnreachable : public RecursiveASTVisitor<InstanceUnreachable> {
+public:
+  explicit InstanceUnreachable(const CXXRecordDecl *Spec) : Spec(Spec) {}
+  std::string Why;
+
+  bool VisitMemberExpr(MemberExpr *E) {
+    const ValueDecl *D = E->getMemberDecl();
+    if (isNonPublic(E->getFoundDecl().getAccess(), D))
+      check(D, objectClass(*E));
+    return Why.empty();
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const ValueDecl *D = E->getDecl();
+    if (isa<CXXRecordDecl>(D->getDeclContext()) &&
+        needsPrivateAccess(D->getAccess()))
+      check(D, nullptr);
+    return Why.empty();
+  }
+
+private:
+  void check(const ValueDecl *D, const CXXRecordDecl *Object) {
+    if (cast<Decl>(D->getDeclContext())->getCanonicalDecl() !=
+        Spec->getCanonicalDecl()) {
+      Why = "it uses the non-public member '" + D->getNameAsString() +
+            "' of another class through a name that depends on the "
+            "template's parameters";
+      return;
+    }
+    std::string Reason = PrivateAccess::whyNotReachable(D, Object);
+    if (!Reason.empty())
+      Why = "it uses " + Reason + " in '" +
+            Spec->getASTContext().getRecordType(Spec).getAsString() + "'";
+  }
+
+  const CXXRecordDecl *Spec;
 };
 
 /// The object expressions of the body: implicit member accesses and
@@ -164,22 +275,44 @@ private:
 class ThisUses : public RecursiveASTVisitor<ThisUses> {
 public:
   ThisUses(const SourceManager &SM, const LangOptions &LO, EditSet &Edits,
-           PrivateAccess &Access, std::vector<const ValueDecl *> &Private)
-      : SM(SM), LO(LO), Edits(Edits), Access(Access), Private(Private) {}
+           PrivateAccess &Access, std::vector<const ValueDecl *> &Private,
+           const CXXRecordDecl *Class)
+      : SM(SM), LO(LO), Edits(Edits), Access(Access), Private(Private),
+        Class(Class) {}
 
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+  // A member call through `this`; in a class template's member also one
+  // whose arguments depend on its parameters (a CallExpr) or that names
+  // an overload set (UnresolvedMemberExpr).
+  bool VisitCallExpr(CallExpr *Call) {
+    const Expr *Callee = Call->getCallee()->IgnoreParens();
     unsigned Begin, End;
-    const auto *Callee = dyn_cast<MemberExpr>(Call->getCallee());
-    if (Callee && Callee->isImplicitAccess() &&
-        memberCallThroughThis(*Call, Begin, End)) {
-      Calls.insert(Callee);
+    if (const auto *Member = dyn_cast<MemberExpr>(Callee);
+        Member && Member->isImplicitAccess() &&
+        callThroughThis(*Member, SM, LO, Begin, End)) {
+      Calls.insert(Member);
       Edits.replace(
           Begin, End,
-          (nonPublic(*Callee)
-               ? "(self.*" + pointer(Callee) + ")"
-               : "self." + Callee->getMemberNameInfo().getAsString()) +
+          (nonPublic(*Member)
+               ? "(self.*" + pointer(Member) + ")"
+               : "self." + Member->getMemberNameInfo().getAsString()) +
               "(");
+    } else if (const auto *Overloads = dyn_cast<UnresolvedMemberExpr>(Callee);
+               Overloads && Overloads->isImplicitAccess() &&
+               callThroughThis(*Overloads, SM, LO, Begin, End)) {
+      Edits.replace(Begin, End,
+                    "self." + Overloads->getMemberNameInfo().getAsString() +
+                        "(");
     }
+    return true;
+  }
+  // `Box` in `Box<T>`'s member is the template-id in the free copy.
+  bool VisitInjectedClassNameTypeLoc(InjectedClassNameTypeLoc TL) {
+    SourceLocation Name = TL.getNameLoc();
+    if (Name.isMacroID() || !Class)
+      return true;
+    unsigned Offset = SM.getFileOffset(Name);
+    Edits.replace(Offset, Offset + Lexer::MeasureTokenLength(Name, SM, LO),
+                  Class->getName().str() + templateParameterArguments(Class));
     return true;
   }
   bool VisitMemberExpr(MemberExpr *E) {
@@ -247,6 +380,8 @@ private:
   EditSet &Edits;
   PrivateAccess &Access;
   std::vector<const ValueDecl *> &Private;
+  /// The class template whose injected name is replaced, or null.
+  const CXXRecordDecl *Class;
   llvm::SmallPtrSet<const MemberExpr *, 4> Calls;
 };
 
@@ -266,8 +401,20 @@ std::string whyMemberNotCopyable(const CXXMethodDecl *M) {
   if (M->isVirtual())
     return "it is a virtual member function";
   const CXXRecordDecl *Class = M->getParent();
-  if (M->isTemplated())
-    return "it is a member function of a template";
+  if (M->getDescribedFunctionTemplate() || M->getPrimaryTemplate())
+    return "it is a member function template";
+  // A member of a class template is copied as a function template over
+  // the class's parameters; a partial specialization's or a nested
+  // class's member is not.
+  if (M->isTemplated() && !Class->getDescribedClassTemplate())
+    return "it is a member function of a class template's partial "
+           "specialization or of a class nested in a template";
+  if (const ClassTemplateDecl *T = Class->getDescribedClassTemplate())
+    for (const NamedDecl *P : *T->getTemplateParameters())
+      if (!P->getIdentifier() || P->getBeginLoc().isMacroID() ||
+          P->getLocation().isMacroID())
+        return "it is a member function of a class template whose "
+               "parameters are not all named outside macros";
   if (M->getRefQualifier() != RQ_None || M->isVolatile())
     return "it is a member function with a reference or volatile qualifier";
   if (!Class->getIdentifier() || Class->isLambda() ||
@@ -281,16 +428,77 @@ std::string whyMemberNotCopyable(const CXXMethodDecl *M) {
   if (!Find.Why.empty())
     return "it is a member function and " + Find.Why +
            ", which a free copy cannot";
+  // A class template's member: what its instantiations resolve.
+  if (const ClassTemplateDecl *T = Class->getDescribedClassTemplate())
+    for (const ClassTemplateSpecializationDecl *Spec : T->specializations()) {
+      const auto *Instance =
+          dyn_cast_or_null<FunctionDecl>(PrivateAccess::instantiated(M, Spec));
+      if (!Instance || !Instance->doesThisDeclarationHaveABody())
+        continue;
+      InstanceUnreachable FindIn(Spec);
+      FindIn.TraverseStmt(Instance->getBody());
+      if (!FindIn.Why.empty())
+        return "it is a member function of a class template and " + FindIn.Why +
+               ", which a free copy cannot";
+    }
   return "";
 }
 
+std::string templateParameterArguments(const CXXRecordDecl *Class) {
+  const ClassTemplateDecl *T = Class->getDescribedClassTemplate();
+  if (!T)
+    return "";
+  std::string Out = "<";
+  for (const NamedDecl *P : *T->getTemplateParameters()) {
+    if (Out.size() > 1)
+      Out += ", ";
+    Out += P->getNameAsString();
+    if (P->isParameterPack())
+      Out += "...";
+  }
+  return Out + ">";
+}
+
+std::string copyTemplateHead(const CXXMethodDecl *M) {
+  const ClassTemplateDecl *T = M->getParent()->getDescribedClassTemplate();
+  if (!T)
+    return "";
+  const ASTContext &Ctx = M->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Each parameter as written up to its name: its default argument stays
+  // with the class (a copy declared before its definition may not repeat
+  // it).
+  std::string Out = "template <";
+  for (const NamedDecl *P : *T->getTemplateParameters()) {
+    if (Out.size() > 10)
+      Out += ", ";
+    Out += Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                    P->getBeginLoc(), P->getLocation()),
+                                SM, Ctx.getLangOpts())
+               .str();
+  }
+  return Out + "> ";
+}
+
+std::string copyTemplateArguments(const CXXMethodDecl *Called) {
+  const auto *Spec =
+      dyn_cast<ClassTemplateSpecializationDecl>(Called->getParent());
+  if (!Spec || !Called->getTemplateInstantiationPattern())
+    return "";
+  const ASTContext &Ctx = Called->getASTContext();
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressUnwrittenScope = true;
+  // `::ns::Box<float>`: a class at namespace scope, whose qualifier has no
+  // '<'.
+  std::string Class = TypeName::getFullyQualifiedName(
+      Ctx.getRecordType(Spec), Ctx, Policy, /*WithGlobalNsPrefix=*/true);
+  size_t Open = Class.find('<');
+  return Open == std::string::npos ? "" : Class.substr(Open);
+}
+
 std::string selfParameter(const CXXMethodDecl *M) {
-  PrintingPolicy Policy(M->getASTContext().getLangOpts());
-  Policy.FullyQualifiedName = true;
-  Policy.SuppressScope = false;
-  std::string Class =
-      M->getASTContext().getRecordType(M->getParent()).getAsString(Policy);
-  return std::string(M->isConst() ? "const " : "") + "::" + Class + " &self";
+  return std::string(M->isConst() ? "const " : "") +
+         PrivateAccess::currentInstantiation(M->getParent()) + " &self";
 }
 
 void makeFreeFunction(const CXXMethodDecl *M, EditSet &Edits,
@@ -315,7 +523,13 @@ void makeFreeFunction(const CXXMethodDecl *M, EditSet &Edits,
     }
     At = T->getLocation();
   }
-  ThisUses Uses(SM, LO, Edits, Access, Private);
+  const CXXRecordDecl *Template =
+      M->getParent()->getDescribedClassTemplate() ? M->getParent() : nullptr;
+  ThisUses Uses(SM, LO, Edits, Access, Private, Template);
+  // The signature may name the class template too (`Vec3 operator-()
+  // const`, `const Vec3 &o`).
+  if (Template)
+    Uses.TraverseTypeLoc(M->getTypeSourceInfo()->getTypeLoc());
   Uses.TraverseStmt(M->getBody());
 }
 
@@ -324,21 +538,9 @@ bool memberCallThroughThis(const CXXMemberCallExpr &Call, unsigned &Begin,
   const auto *Callee = dyn_cast<MemberExpr>(Call.getCallee());
   if (!Callee)
     return false;
-  const SourceManager &SM =
-      Callee->getMemberDecl()->getASTContext().getSourceManager();
-  const LangOptions &LO =
-      Callee->getMemberDecl()->getASTContext().getLangOpts();
-  SourceLocation Name = Callee->getMemberLoc();
-  SourceLocation NameEnd = Callee->getEndLoc();
-  if (Name.isMacroID() || NameEnd.isMacroID())
-    return false;
-  std::optional<Token> Paren = Lexer::findNextToken(NameEnd, SM, LO);
-  if (!Paren || Paren->isNot(tok::l_paren) ||
-      SM.getFileID(Paren->getLocation()) != SM.getFileID(Name))
-    return false;
-  Begin = SM.getFileOffset(Name);
-  End = SM.getFileOffset(Paren->getLocation()) + 1;
-  return true;
+  const ASTContext &Ctx = Callee->getMemberDecl()->getASTContext();
+  return callThroughThis(*Callee, Ctx.getSourceManager(), Ctx.getLangOpts(),
+                         Begin, End);
 }
 
 } // namespace rewriter

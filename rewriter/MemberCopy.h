@@ -8,14 +8,19 @@
 // becomes `static inline vec3 &vec3_operatorPlusEqual_wgtrace_0(::vec3
 // &self, const vec3 &v)`, the body's `e[0]` becomes `self.e[0]` and
 // `this` becomes `(&self)`; calls in operator syntax and member calls
-// (`p.x()`, `q->x()`) are redirected to it (HelperCloner). A free function
-// reaches what is public, and the private and protected members of a
-// class that is no template through explicit instantiations
-// (PrivateAccess.h: LULESH's `Index_t numElem() const { return
-// m_numElem; }` reads `(self.*P)`). A member using what those cannot name
-// (a non-public type, a bit-field), its class's own types or static
-// members unqualified, or a lambda (which may capture `this`) is not
-// copied, and its calls are reported.
+// (`p.x()`, `q->x()`) are redirected to it (HelperCloner). A member of a
+// class template is copied as a function template over the class's
+// parameters (`template <class T> static inline T Box_get_wgtrace_0(const
+// ::Box<T> &self)`), called with the object's arguments
+// (`::Box_get_wgtrace_0<float>(b)`). A free function reaches what is
+// public, and the private and protected members through explicit
+// instantiations (PrivateAccess.h: LULESH's `Index_t numElem() const {
+// return m_numElem; }` reads `(self.*P)`; a class template's through a tag
+// template per specialization). A member using what those cannot name (a
+// non-public type, a bit-field, a class template's private member on
+// another specialization), its class's own types or static members
+// unqualified, or a lambda (which may capture `this`) is not copied, and
+// its calls are reported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +41,21 @@ namespace rewriter {
 /// Why the member function M, defined in its class in a project header,
 /// cannot be copied as a free function; empty if it can.
 std::string whyMemberNotCopyable(const clang::CXXMethodDecl *M);
+
+/// The template head of the copy of M, a member of a class template (its
+/// pattern): the class's parameters as written, without their defaults
+/// (`template <class T, int N> `); empty for a member of another class.
+std::string copyTemplateHead(const clang::CXXMethodDecl *M);
+
+/// The class template Class's parameters as its arguments (`<T, N>`,
+/// `<Ts...>`); empty if Class is no class template.
+std::string templateParameterArguments(const clang::CXXRecordDecl *Class);
+
+/// The explicit template arguments with which a call of Called (a member
+/// of a class template's specialization) calls its copy: the
+/// specialization's, every name from the global scope (`<float>`,
+/// `<::ns::Cell, 3>`); empty for a member of another class.
+std::string copyTemplateArguments(const clang::CXXMethodDecl *Called);
 
 /// The object parameter the copy of M takes first (`const ::ns::vec3
 /// &self`).

@@ -73,7 +73,44 @@ std::string spelled(QualType T, const ASTContext &Ctx) {
                                          /*WithGlobalNsPrefix=*/true);
 }
 
+/// The class template whose pattern or specialization owns D, or null.
+const ClassTemplateDecl *ownerTemplate(const ValueDecl *D) {
+  const auto *Owner = dyn_cast<CXXRecordDecl>(D->getDeclContext());
+  if (!Owner)
+    return nullptr;
+  if (const ClassTemplateDecl *T = Owner->getDescribedClassTemplate())
+    return T;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Owner))
+    if (Spec->getTemplateSpecializationKind() != TSK_ExplicitSpecialization)
+      return Spec->getSpecializedTemplate();
+  return nullptr;
+}
+
 } // namespace
+
+std::string PrivateAccess::currentInstantiation(const CXXRecordDecl *Pattern) {
+  const ASTContext &Ctx = Pattern->getASTContext();
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.FullyQualifiedName = true;
+  Policy.SuppressScope = false;
+  return "::" + Ctx.getRecordType(Pattern).getAsString(Policy);
+}
+
+const ValueDecl *PrivateAccess::instantiated(const ValueDecl *Pattern,
+                                             const CXXRecordDecl *Spec) {
+  for (const NamedDecl *D : Spec->lookup(Pattern->getDeclName())) {
+    if (const auto *M = dyn_cast<CXXMethodDecl>(D)) {
+      if (M->getInstantiatedFromMemberFunction() == Pattern)
+        return M;
+    } else if (const auto *V = dyn_cast<VarDecl>(D)) {
+      if (V->getInstantiatedFromStaticDataMember() == Pattern)
+        return V;
+    } else if (isa<FieldDecl>(D) && isa<FieldDecl>(Pattern)) {
+      return cast<FieldDecl>(D);
+    }
+  }
+  return nullptr;
+}
 
 bool needsPrivateAccess(AccessSpecifier Found) {
   return Found == AS_private || Found == AS_protected;
@@ -130,6 +167,15 @@ std::string PrivateAccess::whyNotReachable(const ValueDecl *D,
 }
 
 StringRef PrivateAccess::tag(const ValueDecl *D) {
+  // A class template's members share the tag template of their pattern's.
+  if (const auto *Spec =
+          dyn_cast<ClassTemplateSpecializationDecl>(D->getDeclContext());
+      Spec && ownerTemplate(D))
+    if (const CXXRecordDecl *Pattern = Spec->getTemplateInstantiationPattern())
+      for (const NamedDecl *P : Pattern->lookup(D->getDeclName()))
+        if (const auto *V = dyn_cast<ValueDecl>(P);
+            V && instantiated(V, Spec) == D)
+          return tag(V);
   std::string &Tag = Tags[D];
   if (!Tag.empty())
     return Tag;
@@ -151,6 +197,12 @@ StringRef PrivateAccess::tag(const ValueDecl *D) {
 }
 
 std::string PrivateAccess::pointer(const ValueDecl *D) {
+  // A class template's member: the tag template, by the class (the copy's
+  // parameters), specialized for each specialization the file uses.
+  if (const ClassTemplateDecl *T = ownerTemplate(D);
+      T && T->getTemplatedDecl() == D->getDeclContext())
+    return "wgtrace_member(::wgtrace_access::" + tag(D).str() + "<" +
+           currentInstantiation(T->getTemplatedDecl()) + ">{})";
   return "wgtrace_member(::wgtrace_access::" + tag(D).str() + "{})";
 }
 
@@ -169,7 +221,16 @@ std::string PrivateAccess::declarations(ArrayRef<const ValueDecl *> Needed) {
     const std::string Pointer =
         Static ? (Twine("WgtracePointer<") + Type + ">").str()
                : (Twine("WgtraceMember<") + Type + ", " + Class + ">").str();
-    Out += (Twine("struct ") + Tag + " { using type = " + Pointer +
+    std::string Head = "struct " + Tag;
+    // A class template's member (of one of its specializations): the tag
+    // template, declared once, specialized for the class.
+    if (ownerTemplate(D)) {
+      if (TagTemplates.insert(Tag).second)
+        Out += "template <typename C> struct " + Tag + ";\n";
+      Head = "template <> struct " + Tag + "<" + Class + ">";
+      Tag += "<" + Class + ">";
+    }
+    Out += (Twine(Head) + " { using type = " + Pointer +
             "; friend type wgtrace_member(" + Tag + "); };\n")
                .str();
     Out += (Twine("template struct WgtraceAccess<") + Tag + ", &" + Class +

@@ -17,7 +17,11 @@
 // static member's pointer is a plain one. Everything lives in an unnamed
 // namespace inside `wgtrace_access`: each rewritten file has its own tags,
 // so two files' tags of one name never meet at link time. The pointer is a
-// constant: the call costs nothing at -O2.
+// constant: the call costs nothing at -O2. A class template's member is
+// named in its function template copy through a tag template keyed by the
+// class, `wgtrace_member(Box_v<::Box<T>>{})`, specialized with its own
+// explicit instantiation for each specialization the copy is instantiated
+// for.
 //
 // What the idiom cannot name stays out of reach, and the member using it
 // is not copied (reported): a member whose type names a private or
@@ -61,6 +65,23 @@ public:
   /// static one. Its tag is declared by declarations().
   std::string pointer(const clang::ValueDecl *D);
 
+  /// A class template's members (in the copy of a member of the class
+  /// template: a function template) are named through a tag template,
+  /// `wgtrace_member(Box_v<::Box<T>>{})`, specialized for each of the
+  /// class's specializations the file uses, `template <> struct
+  /// Box_v<::Box<float>> {...}; template struct WgtraceAccess<
+  /// Box_v<::Box<float>>, &::Box<float>::v>;`: pointer() takes the
+  /// pattern's member, declarations() each specialization's.
+
+  /// The class template Pattern as its own members name it, from the
+  /// global scope (`::ns::Box<T, N>`).
+  static std::string currentInstantiation(const clang::CXXRecordDecl *Pattern);
+
+  /// The member of Spec (a specialization of a class template) that the
+  /// pattern's member Pattern was instantiated as, or null.
+  static const clang::ValueDecl *instantiated(const clang::ValueDecl *Pattern,
+                                              const clang::CXXRecordDecl *Spec);
+
   /// The definitions that the pointers of Needed require, those this file
   /// has not had yet: the templates the first time, then a tag and an
   /// explicit instantiation per member. They go at namespace scope, before
@@ -73,6 +94,8 @@ private:
 
   llvm::DenseMap<const clang::ValueDecl *, std::string> Tags;
   llvm::StringSet<> Used;
+  /// The tag templates declared (class templates' members).
+  llvm::StringSet<> TagTemplates;
   llvm::DenseSet<const clang::ValueDecl *> Emitted;
   bool TemplatesEmitted = false;
 };

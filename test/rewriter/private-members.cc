@@ -4,10 +4,13 @@
 // (rewriter/PrivateAccess.h): `(self.*wgtrace_member(Tag{}))`, a static
 // member through its plain pointer, a private member function called
 // through `this` by its member pointer (whose type picks the overload).
-// So `d->numElem()` on kernel memory records its load. What no pointer
+// So `d->numElem()` on kernel memory records its load. A class template's
+// member is copied as a function template over the class's parameters,
+// called with the object's arguments (`::Box_get_wgtrace_9<float>(*box)`):
+// its private members through a tag template specialized for each
+// specialization the file uses (`Box_v<Box<float>>`). What no pointer
 // names (a bit-field, a member reached through a private base, a static
-// constant) and a class template's members are reported at each call; a
-// class template's one-field getter stays bookkeeping.
+// constant) is reported at each call.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -36,6 +39,9 @@
 // CHECK-NEXT: template struct WgtraceAccess<Domain_s_bias, &Domain::s_bias>;
 // CHECK: struct Base_b { using type = WgtraceMember<double, Base>; friend type wgtrace_member(Base_b); };
 // CHECK-NEXT: template struct WgtraceAccess<Base_b, &Base::b>;
+// CHECK-NEXT: template <typename C> struct Box_v;
+// CHECK-NEXT: template <> struct Box_v<Box<float>> { using type = WgtraceMember<float, Box<float>>; friend type wgtrace_member(Box_v<Box<float>>); };
+// CHECK-NEXT: template struct WgtraceAccess<Box_v<Box<float>>, &Box<float>::v>;
 // CHECK-NEXT: } }
 // Copies calling a later one (scaled, pick) declare it first.
 // CHECK: static inline Real_t Domain_pick_wgtrace_[[PICK:[0-9]+]](const ::Domain &self, Real_t t);
@@ -46,6 +52,8 @@
 // CHECK: static inline Real_t Domain_scaled_wgtrace_{{[0-9]+}}(const ::Domain &self, Index_t idx)  { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::Domain_m_scale{}))) * WGTRACE_LOAD_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::Domain_m_x{}))[idx]); }
 // CHECK: WGTRACE_UPDATE_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::Vec_v{}))[0]) += WGTRACE_LOAD_REF_AT({{[0-9]+}}, (o.*wgtrace_member(::wgtrace_access::Vec_v{}))[0]);
 // CHECK: static inline Real_t Derived_twice_wgtrace_{{[0-9]+}}(const ::Derived &self)  { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::Base_b{}))) + WGTRACE_LOAD_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::Base_b{}))); }
+// CHECK: template <class T> static inline T Box_get_wgtrace_[[GET:[0-9]+]](const ::Box<T> &self)  { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::Box_v<::Box<T>>{}))); }
+// CHECK: template <class T> static inline T Box_twice_wgtrace_[[TWICE:[0-9]+]](const ::Box<T> &self)  { return WGTRACE_LOAD_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::Box_v<::Box<T>>{}))) + WGTRACE_LOAD_REF_AT({{[0-9]+}}, (self.*wgtrace_member(::wgtrace_access::Box_v<::Box<T>>{}))); }
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Domain *d, Vec *v,
                         const Derived *der, const Flags *fl, const Closed *cl,
@@ -68,7 +76,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Domain *d, Vec *v,
   out[i] += cl->twice();
   // WARN: {{.*}}.cc:[[@LINE-1]]:13: warning: call of 'Closed::twice' is not traced: {{.*}}(it is a member function and it uses the non-public member 'pub' of 'Open' (not a public base of its object's class), which a free copy cannot)
   out[i] += box->twice() + box->get();
-  // WARN: {{.*}}.cc:[[@LINE-1]]:13: warning: call of 'Box::twice' is not traced: {{.*}}(it is a member function of a template)
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, out[i]) += ::Box_twice_wgtrace_[[TWICE]]<float>(*box) + ::Box_get_wgtrace_[[GET]]<float>(*box);
   out[i] += fx->sum();
   // WARN: {{.*}}.cc:[[@LINE-1]]:13: warning: call of 'Fixed::sum' is not traced: {{.*}}(it is a member function and it uses the non-public static constant 'N' (a pointer gives neither its value as a constant nor, without its definition, an address), which a free copy cannot)
   // A static member function is no copy (as a public one): its call, made

@@ -2,7 +2,7 @@
 // (private-members.cc), as LULESH's Domain does: copied as free functions
 // that name those members through explicit instantiations, except what no
 // pointer can name (a bit-field, a member reached through a private base,
-// a static constant) and the members of a class template.
+// a static constant); a class template's, through tag templates.
 #pragma once
 #include <vector>
 
