@@ -14,6 +14,8 @@
 #ifndef WGTRACE_RUNTIME_THREAD_RING_H
 #define WGTRACE_RUNTIME_THREAD_RING_H
 
+#include "buffer_value_list.h"
+
 #include "wgtrace/detail/thread_state.h"
 #include "wgtrace/format.h"
 #include "wgtrace/instrument.h"
@@ -35,14 +37,6 @@ struct TimingEntry {
   uint64_t StartNs;
   uint64_t EndNs;
   uint32_t Processor;
-};
-
-/// A buffer parameter's VALUE record of a running invocation, repeated
-/// after every copy of its WORKGROUP record.
-struct BufferValue {
-  format::ValueType Type;
-  uint8_t Ordinal;
-  uint64_t Bits;
 };
 
 /// Counts kept in the slow paths, from which the writer derives exactly
@@ -127,7 +121,7 @@ struct ThreadRing {
   /// The running invocation (valid while Depth > 0).
   detail::Invocation Current = {};
   /// Buffer VALUEs of the running invocations, innermost last.
-  std::vector<BufferValue> BufferValues;
+  BufferValueList BufferValues;
   /// Ring mode: the ring is cut into parts of Interval bytes (at most 8 per
   /// lap, at least 4 KiB); once the ring has wrapped, each part a running
   /// workgroup reaches starts with a copy of its record, so a workgroup

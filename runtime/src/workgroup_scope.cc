@@ -115,7 +115,7 @@ WorkgroupScope::~WorkgroupScope() {
   if (TR.TimesWorkgroups)
     TR.Timing.push_back({TR.Current.First, TR.key(), StartNs,
                          runtime::steadyNanoseconds(), Processor});
-  TR.BufferValues.resize(TR.Current.BufferValuesBegin);
+  TR.BufferValues.truncate(TR.Current.BufferValuesBegin);
   if (--TR.Depth > 0)
     TR.Current = Saved;
   State.Recording = SavedRecording;
@@ -175,8 +175,7 @@ void leaveOmpCriticalSection(uint64_t Name) noexcept {
        --I) {
     const runtime::BufferValue &V = TR.BufferValues[I - 1];
     if (V.Type == format::ValueType::CriticalSection && V.Bits == Name) {
-      TR.BufferValues.erase(std::next(TR.BufferValues.begin(),
-                                      static_cast<std::ptrdiff_t>(I - 1)));
+      TR.BufferValues.erase(I - 1);
       return;
     }
   }
@@ -196,13 +195,11 @@ void recordBufferParameters(const BufferArgument *Arguments,
     // at once, with one check of the room in the ring and in the list.
     uint8_t *Record = TR.Hot.Cursor;
     const uint64_t Key = TR.key();
-    std::vector<runtime::BufferValue> &Values = TR.BufferValues;
-    if (Values.capacity() - Values.size() < Records)
-      Values.reserve(2 * Values.size() + Records);
+    runtime::BufferValue *Value = TR.BufferValues.room(Records);
     auto Keep = [&](format::ValueType Type, uint8_t Ordinal, uint64_t Bits) {
       format::encodeValue(Record, Type, Ordinal, Key, Bits);
       Record += format::kValueRecordSize;
-      Values.push_back({Type, Ordinal, Bits});
+      *Value++ = {Type, Ordinal, Bits};
     };
     for (uint32_t Ordinal = 0; Ordinal < Count; ++Ordinal) {
       const BufferArgument &A = Arguments[Ordinal];
@@ -212,6 +209,7 @@ void recordBufferParameters(const BufferArgument *Arguments,
         Keep(format::ValueType::BufferExtent, uint8_t(Ordinal), A.Bytes);
     }
     TR.Hot.Cursor = Record;
+    TR.BufferValues.end(Value);
     return;
   }
   for (uint32_t Ordinal = 0; Ordinal < Count; ++Ordinal) {
