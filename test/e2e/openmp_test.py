@@ -160,6 +160,24 @@ pids = {int(l.split("pid:")[1]) for l in workgroups}
 check(pids <= {0, 1, 2, 3}, "collapse: processors %s" % sorted(pids))
 check("omp for at " in dump.stdout and "loops.cc:52 in collapse" in dump.stdout,
       "collapse: the site is not named after the loop's place")
+# schedule(static) on 4 threads gives thread t iterations [250t, 250t+250)
+# of the 1000: each iteration's processor is the OpenMP thread number of
+# the thread that ran it (asked once per execution of the loop, when the
+# thread notes its bounds, not per iteration).
+for name in ["clang"] + (["gcc"] if gcc else []):
+    trace = os.path.join(WORK, "%s-vectors-4.bin" % name)
+    dump = subprocess.run([VIEW, "dump", trace], capture_output=True, text=True)
+    check(dump.returncode == 0, "dump failed: " + dump.stderr)
+    owners = {}
+    for l in dump.stdout.splitlines():
+        if "| WORKGROUP" in l:
+            owners[int(l.split(")")[1].split(",")[0])] = int(l.split("pid:")[1])
+    check(len(owners) == 1000, "%s vectors: %d iterations, not 1000"
+          % (name, len(owners)))
+    wrong = [(i, p) for i, p in sorted(owners.items()) if p != i // 250]
+    check(not wrong, "%s vectors on 4 threads: iterations run by another "
+          "processor than their static owner (iteration, processor): %s"
+          % (name, wrong[:5]))
 # Grids read through a class template's operator()(i, j), as CloverLeaf's
 # OpenMP model reads its fields: per iteration exactly the cells the body
 # names and the shared scalar, none of the grid's own fields (its size,
