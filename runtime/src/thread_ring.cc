@@ -78,18 +78,16 @@ RingList &ringList() {
   return *List;
 }
 
-WGTRACE_TLS ThreadRing *OwnRing = nullptr;
-
 /// Hands the thread's ring back when the thread ends. A thread that ends
 /// inside a kernel (pthread_exit) keeps it: its invocation never finished.
 struct RingReturn {
   bool Armed = false;
   ~RingReturn() {
-    ThreadRing *TR = OwnRing;
+    ThreadRing *TR = OwnRingTLS;
     if (!Armed || !TR || TR->Depth != 0)
       return;
     publishRecords();
-    OwnRing = nullptr;
+    OwnRingTLS = nullptr;
     RingList &List = ringList();
     std::lock_guard<std::mutex> Guard(List.Lock);
     List.Free.push_back(TR);
@@ -402,22 +400,12 @@ uint64_t ThreadRing::oldestChunkStart(uint64_t Head) const {
   return Head;
 }
 
-namespace {
-/// threadRing()'s first call on a thread. Out of line, so that the usual
-/// call (every workgroup's prologue and epilogue) is a thread-local load
-/// and a test, without the registers a call to acquireRing() would make
-/// it save (about 20 instructions a workgroup).
-[[gnu::noinline]] ThreadRing &firstThreadRing() {
-  OwnRing = acquireRing();
-  RingReturnTLS.Armed = true;
-  return *OwnRing;
-}
-} // namespace
+WGTRACE_TLS ThreadRing *OwnRingTLS = nullptr;
 
-ThreadRing &threadRing() {
-  if (WGTRACE_UNLIKELY(!OwnRing))
-    return firstThreadRing();
-  return *OwnRing;
+ThreadRing &firstThreadRing() {
+  OwnRingTLS = acquireRing();
+  RingReturnTLS.Armed = true;
+  return *OwnRingTLS;
 }
 
 void forEachRing(const std::function<void(ThreadRing &)> &Visit) {

@@ -322,10 +322,22 @@ inline void publishRecords() {
 /// ring. Fresh zero pages: only what the trace touches becomes resident.
 uint8_t *allocateBuffer(uint64_t Size);
 
+/// The calling thread's ring once it has one (threadRing()), else null.
+extern WGTRACE_TLS ThreadRing *OwnRingTLS;
+
+/// threadRing()'s first call on a thread: takes a ring. Out of line, so
+/// that the usual call (every workgroup's prologue and epilogue) is a
+/// thread-local load and a test, inline.
+ThreadRing &firstThreadRing();
+
 /// The calling thread's ring: the one it had, else one a finished thread
 /// handed back, else a new one of the configured size. Rings outlive their
 /// threads: the trace is written at exit.
-ThreadRing &threadRing();
+inline ThreadRing &threadRing() {
+  if (WGTRACE_UNLIKELY(!OwnRingTLS))
+    return firstThreadRing();
+  return *OwnRingTLS;
+}
 
 /// Calls \p Visit on every ring ever allocated, in allocation order.
 void forEachRing(const std::function<void(ThreadRing &)> &Visit);

@@ -25,20 +25,13 @@ StackRange findThreadStack() {
 }
 } // namespace
 
-namespace {
-// Initial-exec and constant-initialised, found on first use: a
-// thread_local with a dynamic initialiser would cost a TLS lookup through
-// __tls_get_addr at every workgroup.
-WGTRACE_TLS StackRange RangeTLS;
-WGTRACE_TLS bool RangeKnownTLS;
-} // namespace
+WGTRACE_TLS StackRange StackRangeTLS;
+WGTRACE_TLS bool StackRangeKnownTLS;
 
-const StackRange &threadStack() {
-  if (WGTRACE_UNLIKELY(!RangeKnownTLS)) {
-    RangeTLS = findThreadStack();
-    RangeKnownTLS = true;
-  }
-  return RangeTLS;
+const StackRange &findThreadStackOnce() {
+  StackRangeTLS = findThreadStack();
+  StackRangeKnownTLS = true;
+  return StackRangeTLS;
 }
 
 } // namespace wgtrace::runtime

@@ -10,6 +10,8 @@
 #ifndef WGTRACE_RUNTIME_THREAD_STACK_H
 #define WGTRACE_RUNTIME_THREAD_STACK_H
 
+#include "wgtrace/detail/thread_state.h"
+
 #include <cstdint>
 
 namespace wgtrace::runtime {
@@ -21,8 +23,23 @@ struct StackRange {
   uintptr_t High = 0;
 };
 
-/// The calling thread's stack, found out once per thread.
-const StackRange &threadStack();
+/// The calling thread's stack once threadStack() has found it out.
+/// Initial-exec and constant-initialised: a thread_local with a dynamic
+/// initialiser would cost a TLS lookup through __tls_get_addr at every
+/// workgroup.
+extern WGTRACE_TLS StackRange StackRangeTLS;
+extern WGTRACE_TLS bool StackRangeKnownTLS;
+
+/// threadStack()'s first call on a thread: finds the stack out.
+const StackRange &findThreadStackOnce();
+
+/// The calling thread's stack, found out once per thread. Inline: every
+/// workgroup's prologue asks.
+inline const StackRange &threadStack() {
+  if (WGTRACE_UNLIKELY(!StackRangeKnownTLS))
+    return findThreadStackOnce();
+  return StackRangeTLS;
+}
 
 } // namespace wgtrace::runtime
 
