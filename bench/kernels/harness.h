@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace bench {
 
@@ -41,6 +42,25 @@ inline Options parse(int argc, char **argv, long default_size) {
   }
   return O;
 }
+
+/// The inputs and the output of an elementwise product of n floats, the
+/// inputs filled as the OpenMP simple_mul and iteration benchmarks fill
+/// them, and the output's checksum.
+struct ProductVectors {
+  std::vector<float> a, b, c;
+  explicit ProductVectors(size_t n) : a(n), b(n), c(n) {
+    for (size_t i = 0; i < n; ++i) {
+      a[i] = float(i % 7);
+      b[i] = float(i % 5) * 0.5f;
+    }
+  }
+  double checksum() const {
+    double s = 0;
+    for (float v : c)
+      s += v;
+    return s;
+  }
+};
 
 /// Runs \p body Reps times; prints the best time and a checksum of the
 /// result so that builds can be compared for equal output.

@@ -3,20 +3,14 @@
 // version takes by value is firstprivate.
 #include "../harness.h"
 
-#include <vector>
-
 int main(int argc, char **argv) {
   bench::Options O = bench::parse(argc, argv, 4 << 20);
   const uint32_t per_workgroup = 4096;
   uint32_t workgroups = uint32_t(O.Size / per_workgroup);
   size_t n = size_t(workgroups) * per_workgroup;
-  std::vector<float> av(n), bv(n), cv(n);
-  for (size_t i = 0; i < n; ++i) {
-    av[i] = float(i % 7);
-    bv[i] = float(i % 5) * 0.5f;
-  }
-  const float *a = av.data(), *b = bv.data();
-  float *c = cv.data();
+  bench::ProductVectors v(n);
+  const float *a = v.a.data(), *b = v.b.data();
+  float *c = v.c.data();
   return bench::run(
       O,
       [&] {
@@ -27,10 +21,5 @@ int main(int argc, char **argv) {
             c[i] = a[i] * b[i];
         }
       },
-      [&] {
-        double s = 0;
-        for (float v : cv)
-          s += v;
-        return s;
-      });
+      [&] { return v.checksum(); });
 }
