@@ -685,9 +685,28 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
                                   const HelperCall &HC,
                                   std::vector<Site> &Sites) {
   const auto *Callee = dyn_cast<MemberExpr>(Call.getCallee());
-  auto It = CloneIndex.find(HC.Callee);
-  if (!Callee || It == CloneIndex.end())
+  if (!Callee)
     return;
+  // In a template, every instantiation's call of a member at one text must
+  // agree on the copy it calls (collectSites): one that calls no copy, or
+  // keeps its call as written, says so with a site without a name.
+  bool InTemplate = HC.Caller->isTemplated();
+  auto Unredirected = [&] {
+    SourceLocation Operator = Callee->getOperatorLoc();
+    if (!InTemplate || Callee->isImplicitAccess() || Operator.isMacroID())
+      return;
+    Site Blank;
+    Blank.File = SM.getFileID(Operator);
+    Blank.Offset = SM.getFileOffset(Operator);
+    Blank.Loc = Callee->getMemberLoc();
+    Blank.Caller = HC.Caller;
+    Sites.push_back(Blank);
+  };
+  auto It = CloneIndex.find(HC.Callee);
+  if (It == CloneIndex.end()) {
+    Unredirected();
+    return;
+  }
   const Clone &C = Clones[It->second];
   const auto *M = cast<CXXMethodDecl>(C.Written);
   auto Untraced = [&](StringRef Why) {
@@ -747,25 +766,35 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
       return;
     S.CallerPosition = SM.getFileOffset(topLevelBegin(HC.Caller));
   }
-  // Another instantiation may call another class's member at the text.
-  if (HC.Caller->isTemplated()) {
-    Untraced("a member call in a template");
+  // In a template, one text calls the copy for every instantiation: a
+  // class template's copy then deduces the class's arguments from the
+  // object (`::Acc_get_wgtrace_0(a[i])`), which its other parameters
+  // could contradict.
+  if (InTemplate && !C.TemplateHead.empty() && M->getNumParams() > 0) {
+    Untraced("a member call in a template, whose copy (a function "
+             "template) would deduce the class's arguments from its other "
+             "arguments too");
+    Unredirected();
     return;
   }
   // A non-const member's copy takes its object by reference: a temporary
   // is the kernel's stack, called as written.
   const Expr *Object = Callee->getBase();
   S.Arrow = Callee->isArrow();
-  if (!S.Arrow && !M->isConst() && !Object->isLValue())
+  if (!S.Arrow && !M->isConst() && !Object->isLValue()) {
+    Unredirected();
     return;
+  }
   unsigned NameBegin, ParenEnd;
   if (!memberCallThroughThis(Call, NameBegin, ParenEnd) ||
       SM.getFileID(Operator) != S.File) {
     Untraced("written in a form the copy's call cannot replace");
+    Unredirected();
     return;
   }
   S.MemberCall = true;
-  S.NewName += copyTemplateArguments(Call.getMethodDecl());
+  if (!InTemplate)
+    S.NewName += copyTemplateArguments(Call.getMethodDecl());
   S.Offset = SM.getFileOffset(Operator);
   S.Length = ParenEnd - S.Offset;
   S.Loc = Callee->getMemberLoc();

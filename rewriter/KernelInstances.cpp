@@ -86,7 +86,9 @@ static bool nameableAtEnd(QualType T) {
   const TagDecl *Tag = T->getAsTagDecl();
   if (!Tag)
     return true;
-  for (const Decl *D = Tag; D; D = dyn_cast<Decl>(D->getDeclContext())) {
+  // The translation unit has no context: dyn_cast_or_null ends the walk.
+  for (const Decl *D = Tag; D;
+       D = dyn_cast_or_null<Decl>(D->getDeclContext())) {
     const auto *Named = dyn_cast<TagDecl>(D);
     if (Named &&
         (!Named->getIdentifier() ||

@@ -9,10 +9,13 @@
 // template-id (`Vec<T, N>`). Private members are named through a tag
 // template, specialized for each specialization the file uses. So the
 // one-field getter `get()` of `Acc<T>` records its load, as a class's
-// getter does. A member template, a partial specialization's member, a
-// protected member of a dependent base, a private member of another
-// specialization, and a member call in a template kernel are reported at
-// each call.
+// getter does. In a template kernel, a member call is redirected when
+// every instantiation calls the same copy, which deduces the class's
+// arguments (`::Acc_get_wgtrace_5(a[i])`). A member template, a partial
+// specialization's member, a protected member of a dependent base, a
+// private member of another specialization, a template's call of a copy
+// taking arguments besides its object, and a template's call whose
+// instantiations call different functions are reported at each call.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -24,17 +27,6 @@
 #include <wgtrace/wgtrace.h>
 
 #include "class-templates.h"
-
-// A member call in a template: another instantiation may call another
-// class's member at the same text.
-template <class T>
-WGTRACE_DISPATCH void tk(const wgtrace::Workgroup &wg, const Acc<T> *a,
-                         T *out) {
-  out[wg.id[0]] = a[wg.id[0]].get();
-  // WARN: {{.*}}.cc:[[@LINE-1]]:19: warning: call of 'Acc::get' is not traced: it is a member call in a template, and is not redirected to the instrumented copy of 'Acc::get': what that call accesses is not recorded
-}
-template void tk<float>(const wgtrace::Workgroup &, const Acc<float> *,
-                        float *);
 
 // CHECK: template <typename C> struct Acc_v;
 // CHECK-NEXT: template <> struct Acc_v<Acc<float>> { using type = WgtraceMember<float, Acc<float>>; friend type wgtrace_member(Acc_v<Acc<float>>); };
@@ -70,8 +62,40 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, geo::Vec<double> *p,
   out[i] += s.x() + a[i].sum(a[0]) + a[i].scaledBy() + d[i].sum(d[0]);
   // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, out[i]) += ::geo::Vec_x_wgtrace_[[X]]<double>(s) + ::Acc_sum_wgtrace_[[SUM]]<float>(a[i], a[0]) + ::Acc_scaledBy_wgtrace_[[BY]]<float>(a[i]) + ::Acc_sum_wgtrace_[[SUM]]<double>(d[i], d[0]);
   out[i] += a[i].as<double>() + a[i].mixed(d[0]) + pd[i].get() + q[i].get();
-  // WARN: {{.*}}.cc:[[@LINE-1]]:13: warning: call of 'Acc::as' is not traced: 'Acc::as' is defined in {{.*}}class-templates.h, which is not rewritten, and cannot be copied into this file (it is a member function template)
-  // WARN: {{.*}}.cc:[[@LINE-2]]:33: warning: call of 'Acc::mixed' is not traced: {{.*}}(it is a member function and it uses the non-public member 'v' of a class template on an object of another class, which a free copy cannot)
-  // WARN: {{.*}}.cc:[[@LINE-3]]:52: warning: call of 'PDerived::get' is not traced: {{.*}}(it is a member function of a class template and it uses the non-public member 'b' of another class through a name that depends on the template's parameters, which a free copy cannot)
-  // WARN: {{.*}}.cc:[[@LINE-4]]:66: warning: call of 'Ptr<type-parameter-0-0 *>::get' is not traced: {{.*}}(it is a member function of a class template's partial specialization or of a class nested in a template)
+  // WARN-DAG: {{.*}}.cc:[[@LINE-1]]:13: warning: call of 'Acc::as' is not traced: 'Acc::as' is defined in {{.*}}class-templates.h, which is not rewritten, and cannot be copied into this file (it is a member function template)
+  // WARN-DAG: {{.*}}.cc:[[@LINE-2]]:33: warning: call of 'Acc::mixed' is not traced: {{.*}}(it is a member function and it uses the non-public member 'v' of a class template on an object of another class, which a free copy cannot)
+  // WARN-DAG: {{.*}}.cc:[[@LINE-3]]:52: warning: call of 'PDerived::get' is not traced: {{.*}}(it is a member function of a class template and it uses the non-public member 'b' of another class through a name that depends on the template's parameters, which a free copy cannot)
+  // WARN-DAG: {{.*}}.cc:[[@LINE-4]]:66: warning: call of 'Ptr<type-parameter-0-0 *>::get' is not traced: {{.*}}(it is a member function of a class template's partial specialization or of a class nested in a template)
 }
+
+// A member call in a template: one text calls the copy for every
+// instantiation, the class's arguments deduced from the object; each
+// instantiation must call the same copy, and one that takes arguments
+// besides its object could deduce them from those too: reported.
+struct Plain {
+  double x() const { return 1; }
+};
+template <class V, class A>
+WGTRACE_DISPATCH void tk(const wgtrace::Workgroup &wg, const V *v,
+                         const A *a, double *out) {
+  unsigned i = wg.id[0];
+  out[i] = v[i].x() + a[i].get() + v[i].dot(v[0]);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[i]) = ::geo::Vec_x_wgtrace_[[X]](v[i]) + ::Acc_get_wgtrace_[[GET]](a[i]) + v[i].dot(v[0]);
+  // WARN-DAG: {{.*}}.cc:[[@LINE-2]]:36: warning: call of 'geo::Vec::dot' is not traced: it is a member call in a template, whose copy (a function template) would deduce the class's arguments from its other arguments too, and is not redirected to the instrumented copy of 'geo::Vec::dot': what that call accesses is not recorded
+}
+template void tk(const wgtrace::Workgroup &, const geo::Vec<double> *,
+                 const Acc<float> *, double *);
+template void tk(const wgtrace::Workgroup &, const geo::Vec<float> *,
+                 const Acc<double> *, double *);
+
+// Another instantiation calls a member of this file at the same text.
+template <class V>
+WGTRACE_DISPATCH void tk2(const wgtrace::Workgroup &wg, const V *v,
+                          double *out) {
+  out[wg.id[0]] = v[wg.id[0]].x();
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[wg.id[0]]) = v[wg.id[0]].x();
+  // WARN-DAG: {{.*}}.cc:[[@LINE-2]]:31: warning: call of 'geo::Vec::x' is not traced: it is not redirected to the instrumented copy: some instantiations of the template it is in call a function that is not copied, and one text cannot call both; what the call accesses is not recorded
+}
+template void tk2(const wgtrace::Workgroup &, const geo::Vec<double> *,
+                  double *);
+template void tk2(const wgtrace::Workgroup &, const Plain *, double *);

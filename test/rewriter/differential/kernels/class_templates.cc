@@ -5,7 +5,9 @@
 // load of its private field is recorded once per call, on the Box's own
 // bytes; Vec<double>'s getter, its norm2() calling dot() through `this`
 // and its operator+= record their element accesses at the header's
-// expressions, on the bytes of v[i] and v[2].
+// expressions, on the bytes of v[i] and v[2]. In a template kernel the
+// getters' copies are called without arguments, deducing the class's
+// (`::ct::Box_get_wgtrace_0(box[i])`): the same loads.
 #include "class_templates.h"
 #include "harness.h"
 
@@ -18,15 +20,26 @@ WGTRACE_DISPATCH void apply(const wgtrace::Workgroup &wg,
   v[i] += v[2];
 }
 
+template <class T>
+WGTRACE_DISPATCH void gather(const wgtrace::Workgroup &wg,
+                             const ct::Box<T> *box, const ct::Vec<double> *v,
+                             double *res) {
+  unsigned i = wg.id[0];
+  res[i] = box[i].get() + v[i].x(); // @res
+}
+
 int main() {
   ct::Box<float> box[2] = {ct::Box<float>(1.5f), ct::Box<float>(2.5f)};
   ct::Vec<double> v[3] = {{{1, 2}}, {{3, 4}}, {{5, 6}}};
   double out[4] = {};
   wgtrace::dispatch(apply, wgtrace::Grid{2, 1, 1}, box, v, out);
+  double res[2] = {};
+  wgtrace::dispatch(gather<float>, wgtrace::Grid{2, 1, 1}, box, v, res);
 
   diff::buffer("box", box, 2);
   diff::buffer("v", v, 3);
   diff::buffer("out", out, 4);
+  diff::buffer("res", res, 2);
   // Element K of v[I], as site Site.
   auto Element = [](unsigned W, char Kind, unsigned I, unsigned K,
                     const char *Site) {
@@ -50,6 +63,12 @@ int main() {
     Element(w, 'L', 2, 1, "add1:o.e[N~-~1]");
     Element(w, 'L', w, 1, "add1:e[N~-~1]");
     Element(w, 'S', w, 1, "add1:e[N~-~1]");
+  }
+  // gather<float>, after apply: the same workgroup ids, a second launch.
+  for (unsigned w = 0; w < 2; ++w) {
+    diff::bytes({w}, 'L', "box", w * sizeof(ct::Box<float>), 4, "get:m_v");
+    Element(w, 'L', w, 0, "x:e[0]");
+    diff::store<double>({w}, "res", w, "res:res[i]");
   }
   return diff::finish();
 }
