@@ -72,8 +72,7 @@ void SummaryTool::record(const Record &R) {
   // Most records are a LOAD or STORE of the workgroup of the record before,
   // within the cache line of its last access: only counted.
   if (R.Workgroup && R.Workgroup->Invocation == LastInvocation &&
-      (R.Tag == format::Tag::MemoryLoad ||
-       R.Tag == format::Tag::MemoryStore) &&
+      (R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore) &&
       !Grouping.perAccess()) {
     const uint64_t Address = R.Memory.Address, Length = R.Memory.Length;
     const uint64_t First = Address >> LineShift;
