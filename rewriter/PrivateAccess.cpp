@@ -227,8 +227,8 @@ std::string PrivateAccess::declarations(ArrayRef<const ValueDecl *> Needed) {
     if (ownerTemplate(D)) {
       if (TagTemplates.insert(Tag).second)
         Out += "template <typename C> struct " + Tag + ";\n";
-      Head = "template <> struct " + Tag + "<" + Class + ">";
-      Tag += "<" + Class + ">";
+      Head = (Twine("template <> struct ") + Tag + "<" + Class + ">").str();
+      Tag = (Twine(Tag) + "<" + Class + ">").str();
     }
     Out += (Twine(Head) + " { using type = " + Pointer +
             "; friend type wgtrace_member(" + Tag + "); };\n")

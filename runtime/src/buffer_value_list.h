@@ -52,7 +52,7 @@ public:
   /// The values end at \p End (within what room() gave).
   void end(const BufferValue *End) { Size = size_t(End - Items); }
 
-  void push_back(const BufferValue &Value) {
+  void append(const BufferValue &Value) {
     BufferValue *At = room(1);
     *At = Value;
     end(At + 1);

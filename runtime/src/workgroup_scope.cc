@@ -25,7 +25,7 @@ void keepBufferValue(ThreadRing &TR, format::ValueType Type, uint8_t Ordinal,
   // repeats the values kept so far, and this one goes after it.
   uint8_t *Record = TR.reserveRecord();
   format::encodeValue(Record, Type, Ordinal, TR.key(), Bits);
-  TR.BufferValues.push_back({Type, Ordinal, Bits});
+  TR.BufferValues.append({Type, Ordinal, Bits});
 }
 } // namespace
 
