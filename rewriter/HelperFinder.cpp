@@ -322,6 +322,47 @@ bool isAccessorOrBookkeeping(const FunctionDecl *Written,
   return isAccessorOrBookkeeping(Written, Def, Seen);
 }
 
+/// Whether a call of Def, a definition of a project header that cannot be
+/// copied, loses nothing: its body reads and writes no memory (only its
+/// by-value parameters and locals, which are no memory of the trace, as a
+/// kernel's are not) and calls no project work, directly, through a
+/// pointer, or by a constructor or destructor (PRK's
+/// `template <> inline double abs(double x) { return __builtin_fabs(x); }`).
+/// Reporting its calls as untraced would say that counts miss what they
+/// do not.
+bool touchesNoMemory(const FunctionDecl *Def) {
+  // A member function works on its object, whatever its body shows.
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && !M->isStatic())
+    return false;
+  if (!Def->doesThisDeclarationHaveABody() || Def->isDependentContext())
+    return false;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+  Seen.insert(Def);
+  CallCollector Calls;
+  Calls.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      Calls.TraverseStmt(Init->getInit());
+  if (!Calls.IndirectTypes.empty() ||
+      llvm::any_of(Calls.Calls,
+                   [&](const CallExpr *Call) {
+                     return !Call->getDirectCallee() ||
+                            isProjectWork(Call->getDirectCallee(), Seen);
+                   }) ||
+      llvm::any_of(Calls.Constructions,
+                   [&](const CXXConstructExpr *E) {
+                     return isProjectWork(E->getConstructor(), Seen);
+                   }) ||
+      llvm::any_of(Calls.Destructions,
+                   [&](const CallCollector::Destruction &D) {
+                     return isProjectWork(D.Destructor, Seen);
+                   }))
+    return false;
+  ObjectUse Object;
+  return memoryBeyondObject(Def, &Object) == BeyondObject::Nothing &&
+         Object.Accesses == 0;
+}
+
 /// Whether the object of a member call (null: none) is a local variable
 /// or a temporary of the calling function, whose storage is its stack.
 bool onKernelStack(const Expr *Object) {
@@ -564,6 +605,8 @@ private:
     if (!InMain) {
       std::string Why = whyNotCopyable(Written);
       if (!Why.empty()) {
+        if (touchesNoMemory(Def))
+          return;
         if (firstReport(Written, CallLoc))
           Found.Unrewritten.push_back({Written, CallLoc, Why, Caller});
         return;

@@ -3,7 +3,8 @@
 // definition stay with it. Not copied, with the reason: an explicit
 // specialization (its primary template is copied, so the call of another
 // instantiation goes to the copy) and definitions whose default arguments
-// are on an earlier declaration.
+// are on an earlier declaration. One that cannot be copied but touches no
+// memory (mag<double>) loses nothing: its calls are not reported.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -26,5 +27,8 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int *b) {
   // WARN-DAG: {{.*}}.cc:[[@LINE-4]]:54: warning: call of 'tdef' is not traced: 'tdef' is defined in {{.*}}copied-edge.h, which is not rewritten, and cannot be copied into this file (its default arguments are on another declaration)
   b[0] = fact(b, 3) + static_cast<int>(own_default(a));
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, b[0]) = fact_wgtrace_1(b, 3) + static_cast<int>(own_default_wgtrace_3(a));
+  a[10] = static_cast<float>(mag(static_cast<double>(a[1]))) + mag(a[2]);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[10]) = static_cast<float>(mag(static_cast<double>(WGTRACE_LOAD_AT({{[0-9]+}}, a[1])))) + mag(WGTRACE_LOAD_AT({{[0-9]+}}, a[2]));
+  // WARN-DAG: {{.*}}.cc:[[@LINE-2]]:64: warning: call of 'mag' is not traced: 'mag' is defined in {{.*}}copied-edge.h, which is not rewritten, and cannot be copied into this file (it is an explicit specialization of a template)
   (void)wg;
 }

@@ -11,3 +11,10 @@ extern "C" {
 inline float cfun(const float *p) { return p[5]; }
 }
 inline float own_default(const float *p, int n = 6) { return p[n]; }
+// Explicit specializations are not copied: one that touches no memory (its
+// by-value parameter only) loses nothing and is not reported, one that
+// reads a global is.
+template <class T> T mag(T x) { return x < 0 ? -x : x; }
+template <> inline double mag<double>(double x) { return __builtin_fabs(x); }
+inline float gscale = 2.0f;
+template <> inline float mag<float>(float x) { return x * gscale; }
