@@ -80,11 +80,11 @@ private:
     /// and skipping the set for them is most of the summary's speed.
     uint64_t LastLine = UINT64_MAX;
   };
-  /// Adds the cache lines of an access to \p Lines (\p LastLine: the line
-  /// inserted last, to skip the set for runs on one line).
   /// record() for what its few-instruction path does not decide: kept out
   /// of line so that path saves no registers.
   LLVM_ATTRIBUTE_NOINLINE void recordInFull(const Record &R);
+  /// Adds the cache lines of an access to \p Lines (\p LastLine: the line
+  /// inserted last, to skip the set for runs on one line).
   void addLines(llvm::DenseSet<uint64_t> &Lines, uint64_t &LastLine,
                 uint64_t Address, uint32_t Length) const;
   size_t siteIndex(const Record &R);
