@@ -232,6 +232,31 @@ bool usesObjectData(const FunctionDecl *Written, const ObjectUse &Object) {
          !Result->isPointerType() && !Result->isVoidType();
 }
 
+/// The calls, constructions and destructions of Def's body and member
+/// initializers.
+CallCollector callsOf(const FunctionDecl *Def) {
+  CallCollector Calls;
+  Calls.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      Calls.TraverseStmt(Init->getInit());
+  return Calls;
+}
+
+/// Whether Calls go through a pointer or reach project work by a call or
+/// a construction.
+bool callsWork(const CallCollector &Calls,
+               llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  return !Calls.IndirectTypes.empty() ||
+         llvm::any_of(Calls.Calls,
+                      [&](const CallExpr *Call) {
+                        return isProjectWork(Call->getDirectCallee(), Seen);
+                      }) ||
+         llvm::any_of(Calls.Constructions, [&](const CXXConstructExpr *E) {
+           return isProjectWork(E->getConstructor(), Seen);
+         });
+}
+
 /// Written's role (a template's pattern, or the function itself; Def its
 /// definition that a call reaches, an instantiation for a template). Seen
 /// guards accessors that call each other.
@@ -280,20 +305,8 @@ AccessorRole accessorRole(const FunctionDecl *Written, const FunctionDecl *Def,
   // touches in silence. The calls are those of the definition the call
   // reaches (a template's pattern does not resolve calls that depend on
   // its parameters).
-  CallCollector Calls;
-  Calls.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
-  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
-    for (const CXXCtorInitializer *Init : Ctor->inits())
-      Calls.TraverseStmt(Init->getInit());
-  if (!Calls.IndirectTypes.empty())
-    return AccessorRole::Work;
-  if (llvm::any_of(Calls.Calls, [&](const CallExpr *Call) {
-        return isProjectWork(Call->getDirectCallee(), Seen);
-      }))
-    return AccessorRole::Work;
-  if (llvm::any_of(Calls.Constructions, [&](const CXXConstructExpr *E) {
-        return isProjectWork(E->getConstructor(), Seen);
-      }))
+  CallCollector Calls = callsOf(Def);
+  if (callsWork(Calls, Seen))
     return AccessorRole::Work;
   ObjectUse Object;
   BeyondObject Beyond = memoryBeyondObject(Def, &Object);
@@ -338,21 +351,8 @@ bool touchesNoMemory(const FunctionDecl *Def) {
     return false;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
   Seen.insert(Def);
-  CallCollector Calls;
-  Calls.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
-  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
-    for (const CXXCtorInitializer *Init : Ctor->inits())
-      Calls.TraverseStmt(Init->getInit());
-  if (!Calls.IndirectTypes.empty() ||
-      llvm::any_of(Calls.Calls,
-                   [&](const CallExpr *Call) {
-                     return !Call->getDirectCallee() ||
-                            isProjectWork(Call->getDirectCallee(), Seen);
-                   }) ||
-      llvm::any_of(Calls.Constructions,
-                   [&](const CXXConstructExpr *E) {
-                     return isProjectWork(E->getConstructor(), Seen);
-                   }) ||
+  CallCollector Calls = callsOf(Def);
+  if (callsWork(Calls, Seen) ||
       llvm::any_of(Calls.Destructions,
                    [&](const CallCollector::Destruction &D) {
                      return isProjectWork(D.Destructor, Seen);
