@@ -191,6 +191,63 @@ TEST(CacheHierarchy, MissesPassToTheNextLevel) {
   EXPECT_EQ(Caches.access(0, 4), 3u);
 }
 
+TEST(CacheHierarchy, RepeatedLinesCountAsEveryLineLookedUp) {
+  // access() skips the lookup of an access within the line the previous
+  // one ended in; the counts must be those of looking up every line of
+  // every level each time, as cachegrind does (the reference below),
+  // across accesses that span lines, wrap the address space and clear().
+  const std::vector<CacheLevel> Levels = {
+      {"D1", {256, 32, 2}}, {"L2", {1024, 64, 4}}, {"LL", {4096, 64, 4}}};
+  CacheHierarchy Caches(Levels);
+  std::vector<CacheModel> Reference;
+  for (const CacheLevel &L : Levels)
+    Reference.emplace_back(L.Geometry);
+  auto ReferenceAccess = [&](uint64_t Address, uint64_t Length) {
+    unsigned Missed = 0;
+    for (size_t L = 0; L < Levels.size(); ++L) {
+      const unsigned Shift =
+          unsigned(__builtin_ctzll(Levels[L].Geometry.LineSize));
+      const uint64_t First = Address >> Shift;
+      uint64_t Last = Length ? (Address + (Length - 1)) >> Shift : First;
+      if (Last < First)
+        Last = First;
+      bool Miss = false;
+      for (uint64_t Line = First;; ++Line) {
+        Miss |= !Reference[L].access(Line);
+        if (Line == Last)
+          break;
+      }
+      if (!Miss)
+        break;
+      ++Missed;
+    }
+    return Missed;
+  };
+  std::mt19937_64 Random(7);
+  uint64_t Address = 0, Hits = 0;
+  for (int I = 0; I < 20000; ++I) {
+    const uint64_t Pick = Random() % 100;
+    if (Pick < 60)
+      Address += Random() % 8; // mostly the same line again
+    else if (Pick < 98)
+      Address = Random() % 8192;
+    else
+      Address = UINT64_MAX - Random() % 64; // wraps with a long access
+    const uint64_t Length = Random() % 4 == 0 ? Random() % 130 : 4;
+    if (I == 10000) {
+      Caches.clear();
+      for (CacheModel &M : Reference)
+        M.clear();
+    }
+    const unsigned Want = ReferenceAccess(Address, Length);
+    ASSERT_EQ(Caches.access(Address, Length), Want)
+        << "access " << I << " at 0x" << std::hex << Address << " length "
+        << std::dec << Length;
+    Hits += Want == 0;
+  }
+  EXPECT_GT(Hits, 5000u); // the fast path was taken
+}
+
 TEST(CacheHierarchy, LevelsWithTheirOwnLineSizes) {
   // D1 32-byte lines, one set of 1 way; LL 64-byte lines. 0x00 then 0x20:
   // two D1 lines, one LL line: the second access misses D1 and hits LL.

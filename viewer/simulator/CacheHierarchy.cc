@@ -13,6 +13,7 @@ CacheHierarchy::CacheHierarchy(std::vector<CacheLevel> Levels)
     Models.emplace_back(L.Geometry);
     LineShifts.push_back(unsigned(__builtin_ctzll(L.Geometry.LineSize)));
   }
+  FirstShift = LineShifts.front();
 }
 
 bool CacheHierarchy::missesLevel(unsigned L, uint64_t Address,
@@ -34,16 +35,23 @@ bool CacheHierarchy::missesLevel(unsigned L, uint64_t Address,
   return Miss;
 }
 
-unsigned CacheHierarchy::access(uint64_t Address, uint64_t Length) {
+unsigned CacheHierarchy::accessLevels(uint64_t Address, uint64_t Length) {
   unsigned Missed = 0;
   while (Missed < Models.size() && missesLevel(Missed, Address, Length))
     ++Missed;
+  // Its last line (First when the bytes wrap past the top of the address
+  // space, as missesLevel() counts them) went to the front of its set.
+  const uint64_t First = Address >> FirstShift;
+  const uint64_t Last = Length ? (Address + (Length - 1)) >> FirstShift : First;
+  MostRecentLine = Last < First ? First : Last;
+  HaveMostRecent = true;
   return Missed;
 }
 
 void CacheHierarchy::clear() {
   for (CacheModel &M : Models)
     M.clear();
+  HaveMostRecent = false;
 }
 
 } // namespace wgtrace::viewer

@@ -39,18 +39,33 @@ public:
   /// Looks up the bytes [Address, Address + Length) (Length 0: one byte).
   /// Returns how many levels, from the first, it missed: 0 is a hit in the
   /// first level, levels().size() a miss everywhere.
-  unsigned access(uint64_t Address, uint64_t Length);
+  unsigned access(uint64_t Address, uint64_t Length) {
+    // The line the previous access ended in is the most recently used of
+    // its set in the first level: another access within it hits there and
+    // changes the order of no level, so most accesses (consecutive ones in
+    // one line) skip the lookup.
+    const uint64_t First = Address >> FirstShift;
+    if (First == MostRecentLine && HaveMostRecent &&
+        (Length <= 1 || ((Address + (Length - 1)) >> FirstShift) == First))
+      return 0;
+    return accessLevels(Address, Length);
+  }
   /// Empties every level.
   void clear();
 
   const std::vector<CacheLevel> &levels() const { return Levels; }
 
 private:
+  unsigned accessLevels(uint64_t Address, uint64_t Length);
   bool missesLevel(unsigned L, uint64_t Address, uint64_t Length);
 
   std::vector<CacheLevel> Levels;
   std::vector<CacheModel> Models;
   std::vector<unsigned> LineShifts;
+  unsigned FirstShift = 0;
+  /// The first level's line that the last access ended in.
+  uint64_t MostRecentLine = 0;
+  bool HaveMostRecent = false;
 };
 
 } // namespace wgtrace::viewer
