@@ -64,10 +64,7 @@ uint32_t AccessGrouping::lineKey(uint32_t Site) {
   return L->second;
 }
 
-uint32_t AccessGrouping::key(const Record &R) {
-  const uint32_t From = By == GroupBy::Line ? R.AccessSite : R.Buffer;
-  if (HaveLast && From == LastFrom && Meta == LastMeta)
-    return LastKey;
+uint32_t AccessGrouping::newKey(uint32_t From) {
   uint32_t Key;
   if (By == GroupBy::Line) {
     Key = lineKey(From);

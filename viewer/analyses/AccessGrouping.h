@@ -44,7 +44,13 @@ public:
   void beginRing(const Metadata *M) { Meta = M; }
   /// The key of a LOAD / STORE record's group: 0, 1, ... in order of first
   /// appearance.
-  uint32_t key(const Record &R);
+  uint32_t key(const Record &R) {
+    // Accesses come in runs of one site or buffer: the last key again.
+    const uint32_t From = By == GroupBy::Line ? R.AccessSite : R.Buffer;
+    if (From == LastFrom && Meta == LastMeta && HaveLast)
+      return LastKey;
+    return newKey(From);
+  }
   size_t size() const { return Labels.size(); }
   /// After census(): "k.cc:12", "a", "(no access site)", "(no buffer)".
   const std::string &label(uint32_t Key) const { return Labels[Key]; }
@@ -60,6 +66,8 @@ public:
 
 private:
   uint32_t lineKey(uint32_t Site);
+  /// key() of an access of another site or buffer than the last one.
+  uint32_t newKey(uint32_t From);
 
   GroupBy By;
   const Metadata *Meta = nullptr;

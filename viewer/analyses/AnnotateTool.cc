@@ -119,14 +119,11 @@ uint32_t AnnotateTool::kernelOf(const Record &R) {
   return It->second;
 }
 
-AnnotateTool::Slot &AnnotateTool::slot(const Record &R, uint32_t Kernel) {
-  uint64_t Key = (uint64_t(Kernel) << 32) | Lines.key(R);
-  if (Key == LastSlotKey)
-    return Slots[LastSlot];
+AnnotateTool::Slot &AnnotateTool::newSlot(uint64_t Key) {
   auto [It, New] = SlotIndex.try_emplace(Key, uint32_t(Slots.size()));
   if (New) {
     Slots.emplace_back();
-    Slots.back().Kernel = Kernel;
+    Slots.back().Kernel = uint32_t(Key >> 32);
     Slots.back().Line = uint32_t(Key);
   }
   LastSlotKey = Key;

@@ -137,7 +137,12 @@ private:
     uint32_t Line = 0;
   };
   uint32_t kernelOf(const Record &R);
-  Slot &slot(const Record &R, uint32_t Kernel);
+  Slot &slot(const Record &R, uint32_t Kernel) {
+    const uint64_t Key = (uint64_t(Kernel) << 32) | Lines.key(R);
+    return Key == LastSlotKey ? Slots[LastSlot] : newSlot(Key);
+  }
+  /// slot() of another kernel and line than the last access's.
+  Slot &newSlot(uint64_t Key);
   void loadSources();
   double column(const Counts &C, llvm::StringRef Name) const;
   void printText();

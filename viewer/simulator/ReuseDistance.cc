@@ -2,15 +2,9 @@
 
 #include "simulator/ReuseDistance.h"
 
-#include "llvm/Support/MathExtras.h"
-
 #include <algorithm>
 
 namespace wgtrace::viewer {
-
-unsigned ReuseDistance::bucket(uint64_t Distance) {
-  return Distance == 0 ? 0 : llvm::Log2_64(Distance) + 1;
-}
 
 void ReuseDistance::mark(uint64_t Time, int Delta) {
   for (uint64_t I = Time + 1; I <= Tree.size(); I += I & (~I + 1))

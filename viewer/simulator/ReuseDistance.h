@@ -41,7 +41,9 @@ public:
   void clear();
 
   /// Histogram bucket of a distance: 0 for 0, k for [2^(k-1), 2^k).
-  static unsigned bucket(uint64_t Distance);
+  static unsigned bucket(uint64_t Distance) {
+    return Distance == 0 ? 0 : unsigned(64 - __builtin_clzll(Distance));
+  }
 
 private:
   /// access() of a line other than the most recent.
