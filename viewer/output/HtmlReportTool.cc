@@ -49,26 +49,35 @@ uint32_t HtmlReportTool::segmentOf(uint64_t Address) {
 void HtmlReportTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
-  const bool IsAccess =
-      R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
   const uint32_t Lane = laneOf(R.Workgroup->Record.ProcessorId);
-  if (Pass == 0) {
-    ++LaneRecords[Lane];
-    if (!IsAccess)
-      return;
-    ++Total;
-    Interval I = accessRange(R.Memory.Address, std::max(R.Memory.Length, 1u));
-    if (R.Buffer == kNoBuffer) {
-      Touched.add(I.Lo, I.Hi);
-    } else {
-      auto [It, New] = BufferRanges.try_emplace(R.Buffer, I);
-      if (!New) {
-        It->second.Lo = std::min(It->second.Lo, I.Lo);
-        It->second.Hi = std::max(It->second.Hi, I.Hi);
-      }
-    }
+  if (Pass != 0)
+    return place(R, Lane);
+  // The first pass, kept short (a record costs here about what decoding
+  // it does): what the second needs to place a point, no more.
+  ++LaneRecords[Lane];
+  if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
+    return;
+  ++Total;
+  const Interval I =
+      accessRange(R.Memory.Address, std::max(R.Memory.Length, 1u));
+  if (R.Buffer == kNoBuffer) {
+    Touched.add(I.Lo, I.Hi);
     return;
   }
+  // Accesses come in runs within one buffer: its range is looked up once a
+  // run (a map's values stay where they are).
+  if (R.Buffer != LastRangeBuffer || !LastRange) {
+    auto [It, New] = BufferRanges.try_emplace(R.Buffer, I);
+    LastRangeBuffer = R.Buffer;
+    LastRange = &It->second;
+  }
+  LastRange->Lo = std::min(LastRange->Lo, I.Lo);
+  LastRange->Hi = std::max(LastRange->Hi, I.Hi);
+}
+
+void HtmlReportTool::place(const Record &R, uint32_t Lane) {
+  const bool IsAccess =
+      R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
   const uint64_t Index = LaneRecordIndex[Lane]++;
   if (!Reuse)
     OwnReuse.record(R);
@@ -108,27 +117,22 @@ void HtmlReportTool::record(const Record &R) {
     }
     return;
   }
-  if (IsAccess && LastWorkgroup != UnknownWorkgroup) {
-    // The working set: every line of every access of a known workgroup,
-    // as `cache` counts them, but none of an access that wraps past the
-    // top of the address space.
-    const uint32_t Length = std::max(R.Memory.Length, 1u);
-    const uint64_t End = R.Memory.Address + (Length - 1);
-    if (End >= R.Memory.Address)
-      for (uint64_t L = R.Memory.Address >> 6; L <= End >> 6; ++L)
-        if (L != LastWindowLine) {
-          WindowLines.insert(L);
-          LastWindowLine = L;
-        }
-  }
   if (LastWorkgroup == UnknownWorkgroup)
     return;
   const uint32_t WI = LastWorkgroup;
   Workgroup &W = Workgroups[WI];
   W.LastRecord = Index;
-  W.Counts.count(R);
-  if (!IsAccess)
+  if (!IsAccess) {
+    W.Counts.count(R);
     return;
+  }
+  W.Counts.countAccess(R);
+  // The working set: every line of every access of a known workgroup, as
+  // `cache` counts them, but none of an access that wraps past the top of
+  // the address space. Most accesses stay in the line inserted last.
+  const uint64_t End = R.Memory.Address + (std::max(R.Memory.Length, 1u) - 1);
+  if ((End >> 6) != LastWindowLine || (R.Memory.Address >> 6) != (End >> 6))
+    addWindowLines(R.Memory.Address, End);
   const uint32_t S = segmentOf(R.Memory.Address);
   const uint64_t Offset = R.Memory.Address - Segments[S].Range.Lo;
   // The working set: distinct lines per window of accesses.
@@ -177,6 +181,16 @@ void HtmlReportTool::record(const Record &R) {
   Open.Counts.Workgroup = WI;
 }
 
+void HtmlReportTool::addWindowLines(uint64_t Address, uint64_t End) {
+  if (End < Address)
+    return;
+  for (uint64_t L = Address >> 6; L <= End >> 6; ++L)
+    if (L != LastWindowLine) {
+      WindowLines.insert(L);
+      LastWindowLine = L;
+    }
+}
+
 void HtmlReportTool::flushOpenCell() {
   if (Open.Lane == UINT32_MAX)
     return;
@@ -194,10 +208,13 @@ void HtmlReportTool::flushColumn(uint32_t Lane) {
     return;
   std::vector<Cell> &Column = LaneColumn[Lane];
   std::vector<uint32_t> &Rows = LaneColumnRows[Lane];
+  // A lane's columns come left to right, each once: with its rows in order
+  // too, each lane's cells are in key order as they come.
+  std::sort(Rows.begin(), Rows.end());
   for (uint32_t Row : Rows) {
-    Cells.emplace_back((uint64_t(Lane) << 42) | (LaneColumnIndex[Lane] << 21) |
-                           Row,
-                       Column[Row]);
+    LaneCells[Lane].emplace_back((uint64_t(Lane) << 42) |
+                                     (LaneColumnIndex[Lane] << 21) | Row,
+                                 Column[Row]);
     Column[Row] = Cell();
   }
   Rows.clear();
@@ -286,6 +303,7 @@ bool HtmlReportTool::anotherPass() {
   if (Gridded) {
     LaneColumn.assign(LaneRecords.size(), std::vector<Cell>(GridRows));
     LaneColumnRows.assign(LaneRecords.size(), {});
+    LaneCells.assign(LaneRecords.size(), {});
     LaneColumnIndex.assign(LaneRecords.size(), UINT64_MAX);
     LaneColumn0.assign(LaneRecords.size(), 0);
     LaneNextColumnAt.assign(LaneRecords.size(), 0);
@@ -415,9 +433,11 @@ std::string HtmlReportTool::dataJson() const {
     if (Gridded) {
       // Every access counted in one cell: [lane, column, row, loads,
       // stores, workgroup] as columns.
-      std::vector<std::pair<uint64_t, Cell>> Sorted = Cells;
-      std::sort(Sorted.begin(), Sorted.end(),
-                [](const auto &A, const auto &B) { return A.first < B.first; });
+      // Lane by lane: the keys' order (lane first).
+      std::vector<std::pair<uint64_t, Cell>> Sorted;
+      Sorted.reserve(cellCount());
+      for (const auto &Cells : LaneCells)
+        Sorted.insert(Sorted.end(), Cells.begin(), Cells.end());
       J.attributeObject("grid", [&] {
         J.attribute("columns", GridColumns);
         J.attribute("rows", GridRows);

@@ -103,7 +103,12 @@ public:
   size_t workgroupCount() const { return Workgroups.size(); }
   /// Whether the map is aggregated into grid cells, and how many.
   bool gridded() const { return Gridded; }
-  size_t cellCount() const { return Cells.size(); }
+  size_t cellCount() const {
+    size_t N = 0;
+    for (const auto &Cells : LaneCells)
+      N += Cells.size();
+    return N;
+  }
   /// The address axis: segments and their labels ("a", "0x7f...").
   struct Segment {
     Interval Range;
@@ -158,6 +163,8 @@ private:
   static double toDouble(uint64_t V) {
     return V <= uint64_t(INT64_MAX) ? double(int64_t(V)) : double(V);
   }
+  /// The second pass's work for one record of lane \p Lane.
+  void place(const Record &R, uint32_t Lane);
   uint32_t segmentOf(uint64_t Address);
   void layoutSegments();
   std::string dataJson() const;
@@ -185,6 +192,9 @@ private:
   /// parameter buffer.
   IntervalAccumulator Touched;
   std::map<uint32_t, Interval> BufferRanges;
+  /// The range of the buffer accessed last, and that buffer.
+  Interval *LastRange = nullptr;
+  uint32_t LastRangeBuffer = kNoBuffer;
   uint64_t Total = 0;
   /// Reuse distances: counted in another tool (attach()) or, without one,
   /// here in the second pass.
@@ -221,11 +231,11 @@ private:
       PointWorkgroup;
   /// The indices of the points made by atomic operations (few, if any).
   std::vector<uint64_t> PointAtomic;
-  /// The grid, finished cells: key lane << 42 | column << 21 | row. A
-  /// lane's records go left to right, so each lane fills one column at a
-  /// time (LaneColumn, a plain array: no hashing per access) and hands its
-  /// non-empty cells over when it moves on.
-  std::vector<std::pair<uint64_t, Cell>> Cells;
+  /// The grid, finished cells per lane: key lane << 42 | column << 21 |
+  /// row. A lane's records go left to right, so each lane fills one column
+  /// at a time (LaneColumn, a plain array: no hashing per access) and hands
+  /// its non-empty cells over, in key order, when it moves on.
+  std::vector<std::vector<std::pair<uint64_t, Cell>>> LaneCells;
   std::vector<std::vector<Cell>> LaneColumn;
   /// Per lane, the rows of its column that hold counts (in the order they
   /// were first counted): a column is handed over without a scan of every
@@ -253,6 +263,8 @@ private:
   /// The line inserted last into WindowLines (runs of accesses to one line
   /// insert it once), UINT64_MAX after the window is cleared.
   uint64_t LastWindowLine = UINT64_MAX;
+  /// Inserts the lines of the bytes [Address, End] into WindowLines.
+  void addWindowLines(uint64_t Address, uint64_t End);
   std::vector<uint64_t> WorkingSet;
 };
 
