@@ -202,6 +202,12 @@ cl::opt<unsigned> LineSize("line-size",
                            cl::init(64), cl::sub(SummaryCmd),
                            cl::cat(ViewCategory));
 
+cl::opt<unsigned>
+    Threads("threads",
+            cl::desc("Decode ring chunks on N threads, the report the same "
+                     "(default: the cores available)"),
+            cl::value_desc("N"), cl::sub(SummaryCmd), cl::cat(ViewCategory));
+
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
                                  "(all sites that launched it), line (source "
@@ -425,6 +431,7 @@ int runFile(StringRef Path, RingMode Mode, const WorkgroupFilter &Filter,
   if (Progress::enabledForStderr())
     All.push_back(&Status);
   TraceReader Reader(*File, Mode, Filter);
+  Reader.setThreads(Threads);
   Error E = Reader.run(All);
   const TraceCensus &C = Reader.census();
   for (const std::string &N : C.Notes)
@@ -553,11 +560,20 @@ bool parseOrder(StringRef Report, ArrayRef<const char *> Columns,
   return true;
 }
 
+/// --threads: 0 (the option's default) is the cores available.
+bool checkThreads() {
+  if (Threads.getNumOccurrences() && Threads == 0) {
+    error() << "--threads 0 decodes nothing; give at least 1\n";
+    return false;
+  }
+  return true;
+}
+
 int runSummary(const WorkgroupFilter &Filter) {
   unsigned Line = LineSize;
   GroupBy Rows;
   RowOrder Order;
-  if (!checkLineSize(Line) || !parseBy(Rows) ||
+  if (!checkThreads() || !checkLineSize(Line) || !parseBy(Rows) ||
       !parseOrder("summary", accessCountColumns(), Order))
     return kExitUsage;
   return runReports(Json, [&](StringRef Path, raw_ostream &OS) {

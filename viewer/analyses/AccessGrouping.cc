@@ -38,6 +38,23 @@ const char *groupByName(GroupBy By) {
   return "workgroup";
 }
 
+uint32_t AccessGrouping::labelKey(const std::string &Label,
+                                  const SourcePlace &Place) {
+  auto [L, New] = ByLabel.try_emplace(Label, uint32_t(Labels.size()));
+  if (New) {
+    Labels.push_back(Label);
+    Texts.emplace_back();
+    Places.push_back(Place);
+  }
+  return L->second;
+}
+
+void AccessGrouping::addText(uint32_t Key, const std::string &Text) {
+  std::vector<std::string> &T = Texts[Key];
+  if (std::find(T.begin(), T.end(), Text) == T.end())
+    T.push_back(Text);
+}
+
 uint32_t AccessGrouping::lineKey(uint32_t Site) {
   auto [It, New] = BySite.try_emplace({Meta, Site}, 0);
   if (!New)
@@ -47,43 +64,46 @@ uint32_t AccessGrouping::lineKey(uint32_t Site) {
       A && A->Where.known() ? A->Where.str()
       : A ? "(access site " + std::to_string(Site) + ", no place)"
           : "(no access site)";
-  auto [L, NewLabel] = ByLabel.try_emplace(Label, uint32_t(Labels.size()));
-  if (NewLabel) {
-    Labels.push_back(Label);
+  It->second =
+      labelKey(Label, A && A->Where.known()
+                          ? SourcePlace{A->Where.File, A->Where.Line, 0}
+                          : SourcePlace());
+  if (A && !A->Text.empty())
+    addText(It->second, A->Text);
+  return It->second;
+}
+
+uint32_t AccessGrouping::bufferKey(uint32_t Buffer) {
+  auto [It, New] =
+      ByBuffer.try_emplace(uint64_t(Buffer), uint32_t(Labels.size()));
+  if (New) {
+    Labels.push_back(Buffer == kNoBuffer ? "(no buffer)" : "");
     Texts.emplace_back();
-    Places.push_back(A && A->Where.known()
-                         ? SourcePlace{A->Where.File, A->Where.Line, 0}
-                         : SourcePlace());
+    Places.emplace_back();
+    BufferOfKey.push_back(Buffer);
   }
-  It->second = L->second;
-  if (A && !A->Text.empty()) {
-    std::vector<std::string> &T = Texts[L->second];
-    if (std::find(T.begin(), T.end(), A->Text) == T.end())
-      T.push_back(A->Text);
-  }
-  return L->second;
+  return It->second;
 }
 
 uint32_t AccessGrouping::newKey(uint32_t From) {
-  uint32_t Key;
-  if (By == GroupBy::Line) {
-    Key = lineKey(From);
-  } else {
-    auto [It, New] =
-        ByBuffer.try_emplace(uint64_t(From), uint32_t(Labels.size()));
-    if (New) {
-      Labels.push_back(From == kNoBuffer ? "(no buffer)" : "");
-      Texts.emplace_back();
-      Places.emplace_back();
-      BufferOfKey.push_back(From);
-    }
-    Key = It->second;
-  }
+  const uint32_t Key = By == GroupBy::Line ? lineKey(From) : bufferKey(From);
   HaveLast = true;
   LastFrom = From;
   LastMeta = Meta;
   LastKey = Key;
   return Key;
+}
+
+uint32_t AccessGrouping::adopt(const AccessGrouping &Shard, uint32_t Key,
+                               ArrayRef<uint32_t> Buffers) {
+  if (By == GroupBy::Buffer) {
+    const uint32_t Buffer = Shard.BufferOfKey[Key];
+    return bufferKey(Buffer == kNoBuffer ? kNoBuffer : Buffers[Buffer]);
+  }
+  const uint32_t Here = labelKey(Shard.Labels[Key], Shard.Places[Key]);
+  for (const std::string &Text : Shard.Texts[Key])
+    addText(Here, Text);
+  return Here;
 }
 
 void AccessGrouping::census(const TraceCensus &C) {

@@ -17,6 +17,7 @@
 #include "reader/Record.h"
 #include "reader/TraceCensus.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -63,11 +64,22 @@ public:
   const SourcePlace &place(uint32_t Key) const { return Places[Key]; }
   /// Names buffer groups (their labels need every buffer of the file).
   void census(const TraceCensus &C);
+  /// The key here of \p Shard's group \p Key (a shard of the file read on
+  /// another thread, whose buffer indices are \p Buffers' indices), added
+  /// with its texts after those here if it is new.
+  uint32_t adopt(const AccessGrouping &Shard, uint32_t Key,
+                 llvm::ArrayRef<uint32_t> Buffers);
 
 private:
   uint32_t lineKey(uint32_t Site);
   /// key() of an access of another site or buffer than the last one.
   uint32_t newKey(uint32_t From);
+  /// The key of the line group \p Label, added (at \p Place) if new.
+  uint32_t labelKey(const std::string &Label, const SourcePlace &Place);
+  /// Adds \p Text to the texts of line group \p Key unless it is there.
+  void addText(uint32_t Key, const std::string &Text);
+  /// The key of the group of buffer \p Buffer (or kNoBuffer).
+  uint32_t bufferKey(uint32_t Buffer);
 
   GroupBy By;
   const Metadata *Meta = nullptr;

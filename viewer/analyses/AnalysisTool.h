@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <memory>
+
 namespace wgtrace::viewer {
 
 /// Measured times of one workgroup invocation (wgtrace's timing chunks).
@@ -26,6 +28,20 @@ struct WorkgroupTime {
   uint64_t StartNs = 0;
   uint64_t EndNs = 0;
   uint32_t ProcessorId = 0;
+};
+
+/// Where a shard's numbers go in the whole file: the reader decodes ring
+/// chunks on several threads, each into a tool of its own, whose workgroup
+/// invocations are numbered from 0 and whose buffers are indexed by the
+/// shard (TraceReader::setThreads).
+struct ShardPlace {
+  /// Added to the shard's WorkgroupInfo::Invocation numbers.
+  uint64_t FirstInvocation = 0;
+  /// The file's buffer index (TraceCensus::Buffers) of each of the
+  /// shard's.
+  llvm::ArrayRef<uint32_t> Buffers;
+  /// Where the shard's ring chunk is in the file.
+  uint64_t FileOffset = 0;
 };
 
 class AnalysisTool {
@@ -73,6 +89,20 @@ public:
   virtual bool observesAllPasses() const { return false; }
   /// All input has been seen (also after an error): print the result.
   virtual void finish() {}
+
+  /// For reading ring chunks on several threads: a tool of the same
+  /// configuration that prints nothing. It sees one ring chunk's
+  /// beginRing(), records, endRing() and endWorkgroups() (every invocation
+  /// of the chunk ends with it); mergeShard() then adds what it found, the
+  /// shards in file order, so that the result is the one-thread result.
+  /// Null (the default): the tool reads on one thread.
+  virtual std::unique_ptr<AnalysisTool> newShard() const { return nullptr; }
+  /// Adds \p Shard (made by newShard()) as if its records had been seen
+  /// here, at \p Place.
+  virtual void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
+    (void)Shard;
+    (void)Place;
+  }
 };
 
 } // namespace wgtrace::viewer

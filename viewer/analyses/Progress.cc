@@ -34,6 +34,16 @@ void Progress::tick(uint64_t FileOffset) {
   Shown = true;
 }
 
+std::unique_ptr<AnalysisTool> Progress::newShard() const {
+  return std::make_unique<Progress>(llvm::nulls(), 0, Enabled);
+}
+
+void Progress::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
+  Count += static_cast<Progress &>(Shard).Count;
+  if (Enabled)
+    tick(Place.FileOffset);
+}
+
 bool Progress::anotherPass() {
   // Never asks for a pass itself; is fed the passes others ask for.
   ++Pass;

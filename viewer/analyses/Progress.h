@@ -33,6 +33,9 @@ public:
       tick(R.FileOffset);
   }
   bool anotherPass() override;
+  /// A shard counts records; merged, it moves the line to its chunk.
+  std::unique_ptr<AnalysisTool> newShard() const override;
+  void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) override;
   bool observesAllPasses() const override { return true; }
   void finish() override;
 

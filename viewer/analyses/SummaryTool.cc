@@ -138,6 +138,53 @@ void SummaryTool::endWorkgroups(ArrayRef<uint64_t> Invocations) {
   LastOpen = nullptr;
 }
 
+std::unique_ptr<AnalysisTool> SummaryTool::newShard() const {
+  return std::make_unique<SummaryTool>(nulls(), Json, uint64_t(1) << LineShift,
+                                       Grouping.by());
+}
+
+/// Adds the lines of \p From to \p To.
+static void addAll(DenseSet<uint64_t> &To, const DenseSet<uint64_t> &From) {
+  for (uint64_t L : From)
+    To.insert(L);
+}
+
+void SummaryTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
+  SummaryTool &From = static_cast<SummaryTool &>(Shard);
+  // Its sites in the order they appeared in it, after those seen here.
+  std::vector<std::pair<const Metadata *, uint32_t>> KeyOf(From.Sites.size());
+  for (const auto &[Key, Index] : From.SiteByKey)
+    KeyOf[Index] = Key;
+  for (size_t I = 0; I < From.Sites.size(); ++I) {
+    auto [It, New] = SiteByKey.try_emplace(KeyOf[I], Sites.size());
+    if (New) {
+      SiteSummary S;
+      S.Site = From.Sites[I].Site;
+      S.Function = From.Sites[I].Function;
+      Sites.push_back(std::move(S));
+      SiteLines.emplace_back();
+    }
+    SiteSummary &To = Sites[It->second];
+    To.Totals.add(From.Sites[I].Totals);
+    for (WorkgroupSummary W : From.Sites[I].Workgroups) {
+      W.Invocation += Place.FirstInvocation;
+      To.Workgroups.push_back(std::move(W));
+    }
+    addAll(SiteLines[It->second], From.SiteLines[I]);
+  }
+  for (const auto &[Name, Counts] : From.Kernels)
+    Kernels[Name].add(Counts);
+  for (const auto &[Name, Lines] : From.KernelLines)
+    addAll(KernelLines[Name], Lines);
+  for (uint32_t K = 0; K < From.Groups.size(); ++K) {
+    const uint32_t Key = Grouping.adopt(From.Grouping, K, Place.Buffers);
+    if (Key >= Groups.size())
+      Groups.resize(Key + 1);
+    Groups[Key].Counts.add(From.Groups[K].Counts);
+    addAll(Groups[Key].Lines, From.Groups[K].Lines);
+  }
+}
+
 void SummaryTool::finish() {
   for (size_t I = 0; I < Sites.size(); ++I) {
     Sites[I].Totals.Lines = SiteLines[I].size();

@@ -35,6 +35,8 @@ public:
     Grouping.census(C);
   }
   void finish() override;
+  std::unique_ptr<AnalysisTool> newShard() const override;
+  void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) override;
   /// --sort / --top: each table's rows (a site's workgroups, the sites,
   /// kernels and groups) by an accessCountColumns() column, and how many.
   void setOrder(RowOrder O) { Order = std::move(O); }

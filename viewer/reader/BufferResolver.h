@@ -61,6 +61,9 @@ public:
 
   /// Every buffer seen, in order of first use.
   const std::vector<BufferInfo> &buffers() const { return Buffers; }
+  /// The index of \p B in buffers(), added if it is new: also how the
+  /// buffers of a shard read on another thread join the file's.
+  uint32_t intern(const BufferInfo &B);
 
 private:
   struct Range {
@@ -75,7 +78,6 @@ private:
         Params;
   };
   uint32_t finish(const Naming &N);
-  uint32_t intern(const BufferInfo &B);
 
   const Metadata *Meta = nullptr;
   bool Active = false;

@@ -3,11 +3,15 @@
 #include "reader/TraceReader.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -78,7 +82,12 @@ Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
   Census = TraceCensus();
   Census.FileBytes = File.bytes().size();
   scanRuns();
-  Error E = runChunks(Tools, /*FirstPass=*/true);
+  std::optional<Error> Sharded;
+  if (Threads != 1)
+    Sharded = runShards(Tools);
+  OnThreads = Sharded.has_value();
+  Error E =
+      Sharded ? std::move(*Sharded) : runChunks(Tools, /*FirstPass=*/true);
   if (!E)
     E = checkWorkgroupCount();
   // Later passes feed only the tools that asked for them, so that the
@@ -103,6 +112,35 @@ Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
   for (AnalysisTool *T : Tools)
     T->finish();
   return E;
+}
+
+RecordLimits TraceReader::limitsOf(const Chunk &C) const {
+  // The run record after the chunk bounds its processor ids.
+  RecordLimits Limits;
+  for (const RunInfo &Run : Census.Runs)
+    if (Run.Chunk > C.Where.Index) {
+      Limits.MaxProcessorId = Run.MaxProcessorId;
+      break;
+    }
+  return Limits;
+}
+
+void TraceReader::releaseAsDecoded(RingDecoder &D, const Chunk &C) const {
+  // A decompressed chunk is in memory of its own, not in the mapping.
+  // The decoder names plain offsets (ChunkLocation).
+  if (!C.Where.Compressed)
+    D.onConsumed([this, Shift = C.Where.FileOffset - C.Where.PlainOffset](
+                     uint64_t Begin, uint64_t End) {
+      File.release(Begin + Shift, End + Shift);
+    });
+}
+
+void TraceReader::releaseChunk(const Chunk &C) const {
+  File.release(C.Where.FileOffset, C.Where.Compressed
+                                       ? C.Where.FileOffset + C.FileLength
+                                       : C.Where.FileOffset +
+                                             format::kChunkHeaderSize +
+                                             C.Content.size());
 }
 
 void TraceReader::countRing(const RingInfo &Info) {
@@ -232,6 +270,61 @@ namespace {
 /// ring offset: what timing entries are keyed by.
 using OffsetTable = std::vector<std::pair<uint64_t, uint64_t>>;
 } // namespace
+
+/// Decodes \p D's records into \p RecordTools, numbered by \p Joiner,
+/// their buffers resolved by \p Buffers; with \p WantTiming, fills
+/// \p Offsets (unsorted).
+static Error decodeRecords(const RingDecoder &D,
+                           ArrayRef<AnalysisTool *> RecordTools,
+                           bool FilterActive, bool WantTiming,
+                           WorkgroupJoiner &Joiner, BufferResolver &Buffers,
+                           OffsetTable &Offsets) {
+  Error E = Error::success();
+  if (!FilterActive && !Buffers.active() && RecordTools.size() == 1) {
+    // The common case, as lean as the decoder: one tool, every record.
+    AnalysisTool *T = RecordTools[0];
+    if (WantTiming)
+      E = D.decode(
+          [T, &Offsets](Record &R) {
+            if (R.Tag == format::Tag::Workgroup && R.Workgroup)
+              Offsets.emplace_back(R.Offset, R.Workgroup->Invocation);
+            T->record(R);
+          },
+          &Joiner);
+    else
+      E = D.decode([T](Record &R) { T->record(R); }, &Joiner);
+  } else if (!FilterActive && !Buffers.active() && !WantTiming) {
+    // Several tools (diff: races and profile), every record.
+    E = D.decode(
+        [Tools = ArrayRef<AnalysisTool *>(RecordTools)](Record &R) {
+          for (AnalysisTool *T : Tools)
+            T->record(R);
+        },
+        &Joiner);
+  } else {
+    const bool ResolveBuffers = Buffers.active();
+    E = D.decode(
+        [&](Record &R) {
+          if (ResolveBuffers) {
+            if (R.Tag == format::Tag::Value)
+              Buffers.value(R);
+            else if (R.Tag == format::Tag::MemoryLoad ||
+                     R.Tag == format::Tag::MemoryStore)
+              R.Buffer = Buffers.resolve(R);
+          }
+          if (R.Workgroup) {
+            if (WantTiming && R.Tag == format::Tag::Workgroup)
+              Offsets.emplace_back(R.Offset, R.Workgroup->Invocation);
+            if (!R.Workgroup->Selected)
+              return;
+          }
+          for (AnalysisTool *T : RecordTools)
+            T->record(R);
+        },
+        &Joiner);
+  }
+  return E;
+}
 
 Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
   AllMetadata.clear();
@@ -403,13 +496,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
       PreviousIsRing = false;
       continue;
     }
-    // The run record after the chunk bounds its processor ids.
-    RecordLimits Limits;
-    for (const RunInfo &Run : Census.Runs)
-      if (Run.Chunk > C.Where.Index) {
-        Limits.MaxProcessorId = Run.MaxProcessorId;
-        break;
-      }
+    const RecordLimits Limits = limitsOf(C);
     Expected<RingDecoder> D =
         CutError
             ? RingDecoder::createCut(C, C.Header.ContentLength, Current, Limits)
@@ -419,13 +506,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
         consumeError(std::move(*CutError));
       return EndPass(D.takeError());
     }
-    // A decompressed chunk is in memory of its own, not in the mapping.
-    // The decoder names plain offsets (ChunkLocation).
-    if (!C.Where.Compressed)
-      D->onConsumed([this, Shift = C.Where.FileOffset - C.Where.PlainOffset](
-                        uint64_t Begin, uint64_t End) {
-        File.release(Begin + Shift, End + Shift);
-      });
+    releaseAsDecoded(*D, C);
     const RingInfo &Info = D->info();
     if (Info.Trailer && (Info.Trailer->Flags & format::kTrailerStream)) {
       const format::RingTrailer &T = *Info.Trailer;
@@ -457,50 +538,8 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
     RingTrailers.push_back(Info.Trailer);
     RingOffsets.emplace_back();
     OffsetTable &Offsets = RingOffsets.back();
-    Error E = Error::success();
-    if (!Filter.active() && !Buffers.active() && RecordTools.size() == 1) {
-      // The common case, as lean as the decoder: one tool, every record.
-      AnalysisTool *T = RecordTools[0];
-      if (WantTiming)
-        E = D->decode(
-            [T, &Offsets](Record &R) {
-              if (R.Tag == format::Tag::Workgroup && R.Workgroup)
-                Offsets.emplace_back(R.Offset, R.Workgroup->Invocation);
-              T->record(R);
-            },
-            &Joiner);
-      else
-        E = D->decode([T](Record &R) { T->record(R); }, &Joiner);
-    } else if (!Filter.active() && !Buffers.active() && !WantTiming) {
-      // Several tools (diff: races and profile), every record.
-      E = D->decode(
-          [Tools = ArrayRef<AnalysisTool *>(RecordTools)](Record &R) {
-            for (AnalysisTool *T : Tools)
-              T->record(R);
-          },
-          &Joiner);
-    } else {
-      const bool ResolveBuffers = Buffers.active();
-      E = D->decode(
-          [&](Record &R) {
-            if (ResolveBuffers) {
-              if (R.Tag == format::Tag::Value)
-                Buffers.value(R);
-              else if (R.Tag == format::Tag::MemoryLoad ||
-                       R.Tag == format::Tag::MemoryStore)
-                R.Buffer = Buffers.resolve(R);
-            }
-            if (R.Workgroup) {
-              if (WantTiming && R.Tag == format::Tag::Workgroup)
-                Offsets.emplace_back(R.Offset, R.Workgroup->Invocation);
-              if (!R.Workgroup->Selected)
-                return;
-            }
-            for (AnalysisTool *T : RecordTools)
-              T->record(R);
-          },
-          &Joiner);
-    }
+    Error E = decodeRecords(*D, RecordTools, Filter.active(), WantTiming,
+                            Joiner, Buffers, Offsets);
     if (FirstPass)
       countUninstrumentedCalls(Info.Meta, D->uninstrumentedCalls());
     for (AnalysisTool *T : Tools)
@@ -508,11 +547,7 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
     EndWorkgroups();
     std::sort(Offsets.begin(), Offsets.end());
     // Tools keep no pointers into a ring after endRing().
-    File.release(C.Where.FileOffset, C.Where.Compressed
-                                         ? C.Where.FileOffset + C.FileLength
-                                         : C.Where.FileOffset +
-                                               format::kChunkHeaderSize +
-                                               C.Content.size());
+    releaseChunk(C);
     if (CutError) {
       // Damage before the cut is the first thing wrong.
       if (E) {
@@ -525,6 +560,214 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
       return EndPass(std::move(E));
     PreviousIsRing = true;
   }
+}
+
+} // namespace wgtrace::viewer
+
+namespace wgtrace::viewer {
+
+namespace {
+/// A chunk of the file as the reading on several threads meets it.
+struct PlannedChunk {
+  Chunk C;
+  /// A metadata chunk's metadata.
+  const Metadata *Meta = nullptr;
+  /// A ring chunk's decoder.
+  std::optional<RingDecoder> Ring;
+};
+
+/// What one ring chunk read on a thread of its own found.
+struct ShardResult {
+  explicit ShardResult(const WorkgroupFilter &Filter) : Joiner(Filter) {}
+  WorkgroupJoiner Joiner;
+  BufferResolver Buffers;
+  /// A shard of each tool that reads records, in the reader's order.
+  std::vector<std::unique_ptr<AnalysisTool>> Tools;
+  std::map<uint64_t, uint64_t> UninstrumentedCalls;
+  /// Damage in the chunk's records: the reading stops after them.
+  std::optional<Error> Damage;
+};
+} // namespace
+
+std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
+  if (Mode != RingMode::WrapAware)
+    return std::nullopt;
+  // Tools that read records need shards; the others (notes, progress)
+  // see the chunks go by.
+  std::vector<AnalysisTool *> Sharded, Watching;
+  for (AnalysisTool *T : Tools) {
+    if (T->wantsTiming())
+      return std::nullopt;
+    if (!T->wantsRecords()) {
+      Watching.push_back(T);
+      continue;
+    }
+    if (!T->newShard())
+      return std::nullopt;
+    Sharded.push_back(T);
+  }
+
+  // A pass over the chunk headers, the metadata and the ring geometry:
+  // whether a state of the reader would cross ring chunks.
+  AllMetadata.clear();
+  std::vector<PlannedChunk> Plan;
+  std::set<uint32_t> RingIds;
+  size_t Rings = 0;
+  // A chunk without trailer that ends near full: a later one may continue
+  // its last invocation (WorkgroupJoiner).
+  bool MayBeContinued = false;
+  const Metadata *Current = nullptr;
+  TraceFile::ChunkIterator It = File.chunks();
+  while (true) {
+    PlannedChunk P;
+    Expected<bool> More = It.next(P.C);
+    const bool Skipped = It.skipped() != 0;
+    consumeError(It.takeSkipped());
+    if (!More) {
+      consumeError(More.takeError());
+      return std::nullopt;
+    }
+    if (Skipped)
+      return std::nullopt;
+    if (!*More)
+      break;
+    const Chunk &C = P.C;
+    if (C.Where.Compressed || C.type() == format::ChunkType::WorkgroupTiming)
+      return std::nullopt;
+    if (C.type() == format::ChunkType::DispatchMetadata) {
+      Expected<Metadata> M = Metadata::decode(C);
+      if (!M) {
+        consumeError(M.takeError());
+        return std::nullopt;
+      }
+      AllMetadata.push_back(std::move(*M));
+      Current = P.Meta = &AllMetadata.back();
+    } else if (isRunRecordChunk(C)) {
+      Expected<RunInfo> R = decodeRunRecord(C);
+      if (!R) {
+        consumeError(R.takeError());
+        return std::nullopt;
+      }
+    } else {
+      Expected<RingDecoder> D =
+          RingDecoder::create(C, Current, Mode, limitsOf(C));
+      if (!D) {
+        consumeError(D.takeError());
+        return std::nullopt;
+      }
+      const RingInfo &Info = D->info();
+      if (Info.Trailer) {
+        if ((Info.Trailer->Flags & format::kTrailerStream) ||
+            !RingIds.insert(Info.Trailer->RingId).second)
+          return std::nullopt;
+      } else {
+        if (MayBeContinued)
+          return std::nullopt;
+        MayBeContinued = WorkgroupJoiner::endsNearFull(Info);
+      }
+      P.Ring.emplace(std::move(*D));
+      releaseAsDecoded(*P.Ring, C);
+      ++Rings;
+    }
+    Plan.push_back(std::move(P));
+  }
+  if (Rings < 2)
+    return std::nullopt;
+
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  // Chunks decoded ahead of the merge: what bounds the memory.
+  const size_t Window = 2 * size_t(Pool.getMaxConcurrency());
+  std::vector<std::unique_ptr<ShardResult>> Results(Plan.size());
+  std::vector<std::shared_future<void>> Done(Plan.size());
+  size_t NextRing = 0, InFlight = 0;
+  auto Submit = [&] {
+    for (; NextRing < Plan.size() && InFlight < Window; ++NextRing) {
+      PlannedChunk &P = Plan[NextRing];
+      if (!P.Ring)
+        continue;
+      auto S = std::make_unique<ShardResult>(Filter);
+      for (AnalysisTool *T : Sharded)
+        S->Tools.push_back(T->newShard());
+      Results[NextRing] = std::move(S);
+      ++InFlight;
+      Done[NextRing] = Pool.async([this, &P, &S = *Results[NextRing]] {
+        const RingInfo &Info = P.Ring->info();
+        S.Joiner.beginRing(Info);
+        S.Buffers.beginRing(Info.Meta);
+        RingInfo ToolInfo = Info;
+        ToolInfo.Buffers = &S.Buffers.buffers();
+        SmallVector<AnalysisTool *, 4> Shards;
+        for (std::unique_ptr<AnalysisTool> &T : S.Tools) {
+          T->beginRing(ToolInfo);
+          Shards.push_back(T.get());
+        }
+        OffsetTable Unused;
+        if (Error E = decodeRecords(*P.Ring, Shards, Filter.active(),
+                                    /*WantTiming=*/false, S.Joiner, S.Buffers,
+                                    Unused))
+          S.Damage.emplace(std::move(E));
+        S.UninstrumentedCalls = P.Ring->uninstrumentedCalls();
+        for (AnalysisTool *T : Shards)
+          T->endRing(Info);
+        S.Joiner.endFile();
+        std::vector<uint64_t> Ended = S.Joiner.takeEnded();
+        if (!Ended.empty())
+          for (AnalysisTool *T : Shards)
+            T->endWorkgroups(Ended);
+        releaseChunk(P.C);
+      });
+    }
+  };
+
+  WorkgroupJoiner Joiner(Filter);
+  BufferResolver Buffers;
+  std::optional<Error> Damage;
+  std::vector<uint32_t> BufferMap;
+  Submit();
+  for (size_t I = 0; I < Plan.size() && !Damage; ++I) {
+    PlannedChunk &P = Plan[I];
+    ++Census.Chunks;
+    if (P.Meta) {
+      ++Census.MetadataChunks;
+      for (AnalysisTool *T : Tools)
+        T->metadata(*P.Meta, P.C.Where);
+    }
+    if (!P.Ring)
+      continue;
+    Done[I].wait();
+    std::unique_ptr<ShardResult> S = std::move(Results[I]);
+    --InFlight;
+    Submit();
+    const RingInfo &Info = P.Ring->info();
+    countRing(Info);
+    BufferMap.clear();
+    for (const BufferInfo &B : S->Buffers.buffers())
+      BufferMap.push_back(Buffers.intern(B));
+    ShardPlace Place;
+    Place.FirstInvocation = Joiner.invocations();
+    Place.Buffers = BufferMap;
+    Place.FileOffset = Info.Where.FileOffset;
+    Joiner.addCounts(S->Joiner);
+    RingInfo ToolInfo = Info;
+    ToolInfo.Buffers = &Buffers.buffers();
+    for (AnalysisTool *T : Watching)
+      T->beginRing(ToolInfo);
+    for (size_t K = 0; K < Sharded.size(); ++K)
+      Sharded[K]->mergeShard(*S->Tools[K], Place);
+    countUninstrumentedCalls(Info.Meta, S->UninstrumentedCalls);
+    for (AnalysisTool *T : Watching)
+      T->endRing(Info);
+    if (S->Damage)
+      Damage.emplace(std::move(*S->Damage));
+  }
+  // After damage, the chunks decoded ahead are not part of the reading.
+  Pool.wait();
+  for (std::unique_ptr<ShardResult> &S : Results)
+    if (S && S->Damage)
+      consumeError(std::move(*S->Damage));
+  Joiner.endFile();
+  finishCensus(Joiner, Buffers);
+  return Damage ? std::move(*Damage) : Error::success();
 }
 
 } // namespace wgtrace::viewer

@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 
 #include <deque>
+#include <optional>
 #include <vector>
 
 namespace wgtrace::viewer {
@@ -37,6 +38,16 @@ public:
   /// and every tool's census() and finish() have run either way.
   llvm::Error run(llvm::ArrayRef<AnalysisTool *> Tools);
 
+  /// Decode ring chunks on \p N threads (0: the cores available), each
+  /// into tools of its own (AnalysisTool::newShard()) merged in file order:
+  /// the result is the one-thread result. Only where the file and the
+  /// tools allow it (runShards()); otherwise, and with 1, on this thread.
+  void setThreads(unsigned N) { Threads = N; }
+
+  /// After run(): whether its first pass read ring chunks on several
+  /// threads.
+  bool readOnThreads() const { return OnThreads; }
+
   /// After run(): the file's census (as far as it was read).
   const TraceCensus &census() const { return Census; }
 
@@ -48,6 +59,19 @@ private:
   /// record's workgroups are all in the file or counted lost.
   llvm::Error checkWorkgroupCount() const;
   llvm::Error runChunks(llvm::ArrayRef<AnalysisTool *> Tools, bool FirstPass);
+  /// The first pass on several threads, when every tool that reads
+  /// records has shards and no state of the reader crosses ring chunks:
+  /// each ring chunk is read by a joiner of its own, its invocations
+  /// renumbered after the chunks before it. Nothing (and nothing done)
+  /// when the file does not allow it: compressed chunks, stream-mode rings,
+  /// a ring id in two chunks, timing, damage outside a ring's records.
+  std::optional<llvm::Error> runShards(llvm::ArrayRef<AnalysisTool *> Tools);
+  /// What the records of ring chunk \p C are checked against.
+  RecordLimits limitsOf(const Chunk &C) const;
+  /// Lets \p D release the pages of \p C it has decoded; releases all of
+  /// \p C once it has been read.
+  void releaseAsDecoded(RingDecoder &D, const Chunk &C) const;
+  void releaseChunk(const Chunk &C) const;
   void countRing(const RingInfo &Info);
   void countUninstrumentedCalls(const Metadata *Meta,
                                 const std::map<uint64_t, uint64_t> &Counts);
@@ -57,6 +81,8 @@ private:
   const TraceFile &File;
   RingMode Mode;
   WorkgroupFilter Filter;
+  unsigned Threads = 1;
+  bool OnThreads = false;
   /// Metadata stays alive as long as the reader: rings point at it.
   std::deque<Metadata> AllMetadata;
   TraceCensus Census;

@@ -53,6 +53,15 @@ bool WorkgroupJoiner::selects(const format::WorkgroupRecord &R) const {
   return true;
 }
 
+bool WorkgroupJoiner::endsNearFull(const RingInfo &Info) {
+  // A stream-mode buffer is handed over when the next record no longer
+  // fits: its head is then within one record of the end (records are at
+  // most 4 KiB; in small buffers prints are cut to a quarter of it).
+  return !Info.Wrapped &&
+         Info.Head + std::min(format::kMaxRecordSize, Info.Size / 4) >
+             Info.Size;
+}
+
 void WorkgroupJoiner::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   Trailer = Info.Trailer;
@@ -65,12 +74,7 @@ void WorkgroupJoiner::beginRing(const RingInfo &Info) {
     Trailer = T;
     UnknownRing = true;
   }
-  // A stream-mode buffer is handed over when the next record no longer
-  // fits: its head is then within one record of the end (records are at
-  // most 4 KiB; in small buffers prints are cut to a quarter of it).
-  NearFull =
-      !Info.Wrapped &&
-      Info.Head + std::min(format::kMaxRecordSize, Info.Size / 4) > Info.Size;
+  NearFull = endsNearFull(Info);
   ChunkInvocations.clear();
 }
 
@@ -216,6 +220,14 @@ void WorkgroupJoiner::endChunk(const WorkgroupInfo *LastOwner) {
     }
   }
   ChunkInvocations.clear();
+}
+
+void WorkgroupJoiner::addCounts(const WorkgroupJoiner &Shard) {
+  Next += Shard.Next;
+  Ended.resize(Next, true);
+  Selected += Shard.Selected;
+  for (const auto &[Key, Count] : Shard.SiteCounts)
+    SiteCounts[Key] += Count;
 }
 
 void WorkgroupJoiner::endFile() {

@@ -66,6 +66,10 @@ public:
   /// \p Filter's kernel glob must be valid (see WorkgroupFilter).
   explicit WorkgroupJoiner(const WorkgroupFilter &Filter = {});
 
+  /// Whether a chunk without a ring trailer ends so near full that the
+  /// next chunk of a processor may continue its last invocation.
+  static bool endsNearFull(const RingInfo &Info);
+
   /// A ring chunk begins: its trailer (if any) names its ring.
   void beginRing(const RingInfo &Info);
   /// A WORKGROUP record of the chunk, in order; \p FirstOfChunk: it is the
@@ -78,6 +82,12 @@ public:
   void endFile();
   /// Invocations that ended since the last call, ascending; clears them.
   std::vector<uint64_t> takeEnded();
+
+  /// Counts \p Shard's invocations after these, as numbered by a joiner of
+  /// its own (a ring chunk read on another thread, whose invocations all
+  /// ended with it): only invocations(), selectedInvocations() and
+  /// siteInvocations() take them in.
+  void addCounts(const WorkgroupJoiner &Shard);
 
   /// Invocations numbered so far (their numbers are 0 to this - 1).
   uint64_t invocations() const { return Next; }

@@ -1,0 +1,215 @@
+//===- ThreadsTest.cc - Reports read on several threads -------------------===//
+//
+// `--threads N` decodes ring chunks on N threads, each into a tool of its
+// own, merged in file order: every report must be the one-thread report,
+// byte for byte, and damage must stop the reading where one thread stops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CliRun.h"
+#include "TraceBuilder.h"
+#include "analyses/SummaryTool.h"
+#include "reader/TraceReader.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace wgtrace;
+using namespace wgtrace::testing;
+using namespace wgtrace::viewer;
+
+namespace {
+
+constexpr uint32_t kThreadedRings = 5;
+
+/// Two kernels with buffer parameters and access sites, five threads' ring
+/// chunks (with trailers unless \p Trailers is false). Each ring runs
+/// workgroups of both sites with buffers of its own and of the others (so
+/// that buffers, sites and lines first appear in different rings), and the
+/// workgroups of one launch write the same bytes of c (races). \p Damaged:
+/// the ring whose record 10 gets an unknown tag.
+struct MultiRingTrace {
+  std::vector<uint8_t> Bytes;
+  /// File offset of the damaged record, if any.
+  uint64_t DamageOffset = 0;
+};
+
+MultiRingTrace multiRingTrace(bool Trailers,
+                              std::optional<uint32_t> Damaged = std::nullopt) {
+  ExtensionSpec X;
+  X.FunctionParams = {
+      {{"a", "const float *", 1, 0, 4, true}, {"c", "float *", 2, 0, 4, false}},
+      {{"in", "const float *", 1, 0, 4, true},
+       {"out", "float *", 2, 0, 4, false}}};
+  X.SiteLocations = {{"main.cc", 30}, {"main.cc", 31}};
+  X.AccessSites = {{"mm.cc", 12, 9, 0, "mm", "a[k]"},
+                   {"mm.cc", 13, 5, 1, "mm", "c[i] += s"},
+                   {"tr.cc", 7, 14, 0, "tr", "in[i]"},
+                   {"tr.cc", 7, 5, 1, "tr", "out[j]"}};
+  TraceBuilder B;
+  B.metadata({{"mm", {}, {}, {}}, {"tr", {}, {}, {}}}, {0, 1}, &X);
+  std::vector<RingBuilder> Rings;
+  for (uint32_t Ring = 0; Ring < kThreadedRings; ++Ring) {
+    RingBuilder R(1 << 16, 0);
+    for (uint32_t W = 0; W < 6; ++W) {
+      const uint32_t Site = (Ring + W) % 2;
+      // Buffers of ring Ring % 3: some rings share them.
+      const uint64_t Base = 0x100000 * (1 + (Ring + W / 3) % 3);
+      R.workgroup(Site, {Ring, W, 0}, {kThreadedRings, 6, 1}, Ring);
+      R.value(format::ValueType::BufferBase, 0, Base);
+      R.value(format::ValueType::BufferExtent, 0, 4096);
+      R.value(format::ValueType::BufferBase, 1, Base + 0x10000);
+      const uint64_t Load = format::accessSiteBits(Site ? 3 : 1);
+      const uint64_t Store = format::accessSiteBits(Site ? 4 : 2);
+      for (uint64_t I = 0; I < 40; ++I)
+        R.load((Base + 4 * ((I * 13 + W * 7 + Ring) % 1024)) | Load, 4);
+      for (uint64_t I = 0; I < 8; ++I)
+        R.store((Base + 0x10000 + 4 * (I + 3 * W)) | Store, 4);
+      if (W == 2)
+        R.print("ring " + std::to_string(Ring));
+      R.value(format::ValueType::SInt32, 0, Ring * 10 + W);
+    }
+    if (Trailers) {
+      format::RingTrailer T{};
+      T.RingId = Ring;
+      T.RingSize = 1 << 16;
+      R.trailer(T);
+    }
+    B.ring(R);
+    Rings.push_back(R);
+  }
+  MultiRingTrace M;
+  M.Bytes = B.bytes();
+  if (Damaged) {
+    // Chunk 0 is the metadata; ring chunk r is chunk r + 1.
+    const uint64_t At = B.chunkOffset(*Damaged + 1) + format::kChunkHeaderSize +
+                        Rings[*Damaged].positions()[10];
+    M.Bytes[At] = 3; // no record has tag 3
+    M.DamageOffset = At;
+  }
+  return M;
+}
+
+struct ThreadedReport {
+  std::string Text;
+  std::string Error;
+  bool OnThreads = false;
+  /// Workgroups of all sites.
+  uint64_t Workgroups = 0;
+};
+
+ThreadedReport summariseOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                           bool Json, GroupBy By) {
+  ThreadedReport R;
+  llvm::raw_string_ostream OS(R.Text);
+  SummaryTool Summary(OS, Json, 64, By);
+  TraceFile File = TraceFile::fromBytes(Bytes);
+  TraceReader Reader(File, RingMode::WrapAware);
+  Reader.setThreads(Threads);
+  AnalysisTool *Tools[] = {&Summary};
+  if (llvm::Error E = Reader.run(Tools))
+    R.Error = llvm::toString(std::move(E));
+  R.OnThreads = Reader.readOnThreads();
+  for (const SummaryTool::SiteSummary &S : Summary.sites())
+    R.Workgroups += S.Totals.Workgroups;
+  OS.flush();
+  return R;
+}
+
+TEST(Threads, SummaryIsTheOneThreadSummary) {
+  for (bool Trailers : {true, false})
+    for (bool Json : {false, true})
+      for (GroupBy By : {GroupBy::Workgroup, GroupBy::Site, GroupBy::Kernel,
+                         GroupBy::Line, GroupBy::Buffer}) {
+        SCOPED_TRACE(std::string(groupByName(By)) + (Json ? " json" : "") +
+                     (Trailers ? " trailers" : ""));
+        const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
+        ThreadedReport One = summariseOn(Bytes, 1, Json, By);
+        ThreadedReport Four = summariseOn(Bytes, 4, Json, By);
+        EXPECT_FALSE(One.OnThreads);
+        EXPECT_TRUE(Four.OnThreads);
+        EXPECT_EQ(One.Error, "");
+        EXPECT_EQ(Four.Error, "");
+        EXPECT_EQ(One.Text, Four.Text);
+        // Not vacuous: the report has every ring's workgroups.
+        EXPECT_EQ(One.Workgroups, kThreadedRings * 6);
+        EXPECT_EQ(Four.Workgroups, kThreadedRings * 6);
+      }
+}
+
+TEST(Threads, DamagedRingStopsWhereOneThreadStops) {
+  for (uint32_t Damaged : {0u, 2u, kThreadedRings - 1}) {
+    SCOPED_TRACE("ring " + std::to_string(Damaged));
+    MultiRingTrace M = multiRingTrace(/*Trailers=*/false, Damaged);
+    ThreadedReport One = summariseOn(M.Bytes, 1, false, GroupBy::Workgroup);
+    ThreadedReport Four = summariseOn(M.Bytes, 4, false, GroupBy::Workgroup);
+    EXPECT_TRUE(Four.OnThreads);
+    EXPECT_EQ(One.Text, Four.Text);
+    EXPECT_EQ(One.Error, Four.Error);
+    char Offset[32];
+    std::snprintf(Offset, sizeof(Offset), "offset 0x%llx:",
+                  static_cast<unsigned long long>(M.DamageOffset));
+    EXPECT_EQ(Four.Error.rfind(Offset, 0), 0u) << Four.Error;
+    // The rings before the damaged one are all in the report, and the
+    // first workgroup of the damaged one up to the damage.
+    EXPECT_EQ(Four.Workgroups, 6 * Damaged + 1);
+  }
+}
+
+TEST(Threads, FilesTheReaderCannotSplitAreReadOnOneThread) {
+  // A ring id in two chunks: a copy in the second could continue an
+  // invocation of the first.
+  TraceBuilder B;
+  addSimpleMetadata(B);
+  for (int I = 0; I < 2; ++I) {
+    RingBuilder R(4096, 0);
+    R.workgroup(0, {uint32_t(I), 0, 0}, {2, 1, 1});
+    R.load(0x1000, 4);
+    format::RingTrailer T{};
+    T.RingId = 7;
+    T.RingSize = 4096;
+    R.trailer(T);
+    B.ring(R);
+  }
+  ThreadedReport One = summariseOn(B.bytes(), 1, false, GroupBy::Workgroup);
+  ThreadedReport Four = summariseOn(B.bytes(), 4, false, GroupBy::Workgroup);
+  EXPECT_FALSE(Four.OnThreads);
+  EXPECT_EQ(One.Text, Four.Text);
+}
+
+TEST(Threads, CommandLine) {
+  const std::string Path =
+      writeTrace("threads.bin", multiRingTrace(true).Bytes);
+  for (const char *Options :
+       {"", "--json", "--by site", "--by line --json", "--by buffer",
+        "--by kernel --json", "--sort loads --top 2"}) {
+    SCOPED_TRACE(Options);
+    const std::string Args = std::string("summary ") + Options + " " + Path;
+    ViewRun One = view(Args + " --threads 1");
+    ViewRun Default = view(Args);
+    ViewRun Four = view(Args + " --threads 4");
+    EXPECT_EQ(One.Status, 0) << One.Err;
+    EXPECT_NE(One.Out, "");
+    EXPECT_EQ(One.Out, Default.Out);
+    EXPECT_EQ(One.Out, Four.Out);
+    EXPECT_EQ(One.Err, Four.Err);
+    EXPECT_EQ(One.Status, Four.Status);
+  }
+  ViewRun Zero = view("summary --threads 0 " + Path);
+  EXPECT_EQ(Zero.Status, 1); // usage
+  EXPECT_NE(Zero.Err.find("--threads 0"), std::string::npos) << Zero.Err;
+
+  const std::string Damaged =
+      writeTrace("threads-damaged.bin", multiRingTrace(false, 2).Bytes);
+  ViewRun One = view("summary --threads 1 " + Damaged);
+  ViewRun Two = view("summary --threads 2 " + Damaged);
+  EXPECT_EQ(One.Status, 2);
+  EXPECT_EQ(One.Status, Two.Status);
+  EXPECT_EQ(One.Out, Two.Out);
+  EXPECT_EQ(One.Err, Two.Err);
+}
+
+} // namespace
