@@ -206,7 +206,8 @@ cl::opt<unsigned>
     Threads("threads",
             cl::desc("Decode ring chunks on N threads, the report the same "
                      "(default: the cores available)"),
-            cl::value_desc("N"), cl::sub(SummaryCmd), cl::cat(ViewCategory));
+            cl::value_desc("N"), cl::sub(SummaryCmd), cl::sub(RacesCmd),
+            cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -586,7 +587,7 @@ int runSummary(const WorkgroupFilter &Filter) {
 
 int runRaces(const WorkgroupFilter &Filter) {
   RowOrder Order;
-  if (!parseOrder("races", RacesTool::columns(), Order))
+  if (!checkThreads() || !parseOrder("races", RacesTool::columns(), Order))
     return kExitUsage;
   bool Found = false;
   int Status = runReports(Json, [&](StringRef Path, raw_ostream &OS) {

@@ -8,6 +8,7 @@
 
 #include "CliRun.h"
 #include "TraceBuilder.h"
+#include "analyses/RacesTool.h"
 #include "analyses/SummaryTool.h"
 #include "reader/TraceReader.h"
 
@@ -48,7 +49,10 @@ MultiRingTrace multiRingTrace(bool Trailers,
   X.AccessSites = {{"mm.cc", 12, 9, 0, "mm", "a[k]"},
                    {"mm.cc", 13, 5, 1, "mm", "c[i] += s"},
                    {"tr.cc", 7, 14, 0, "tr", "in[i]"},
-                   {"tr.cc", 7, 5, 1, "tr", "out[j]"}};
+                   {"tr.cc", 7, 5, 1, "tr", "out[j]"},
+                   {"mm.cc", 20, 5, 2, "mm", "*total", std::string("a")},
+                   {"mm.cc", 22, 5, 2, "mm", "*total", std::string("b")}};
+  X.CriticalSections = {"a", "b"};
   TraceBuilder B;
   B.metadata({{"mm", {}, {}, {}}, {"tr", {}, {}, {}}}, {0, 1}, &X);
   std::vector<RingBuilder> Rings;
@@ -70,6 +74,15 @@ MultiRingTrace multiRingTrace(bool Trailers,
         R.store((Base + 0x10000 + 4 * (I + 3 * W)) | Store, 4);
       if (W == 2)
         R.print("ring " + std::to_string(Ring));
+      // Updates of one word: in critical(a) or (b) (the rings meet them in
+      // different orders), atomic, or plain.
+      if (W % 3 == 0)
+        R.critical(Ring % 2 ? "a" : "b", format::AtomicOp::Update, 0x2000, 4,
+                   format::accessSiteBits(Ring % 2 ? 5 : 6));
+      else if (W % 3 == 1)
+        R.atomic(format::AtomicOp::Update, 0x2000, 4);
+      else
+        R.store(0x2000, 4);
       R.value(format::ValueType::SInt32, 0, Ring * 10 + W);
     }
     if (Trailers) {
@@ -119,6 +132,30 @@ ThreadedReport summariseOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
   return R;
 }
 
+struct ThreadedRaces {
+  std::string Text;
+  std::string Error;
+  bool OnThreads = false;
+  uint64_t Races = 0;
+};
+
+ThreadedRaces racesOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                      bool Json) {
+  ThreadedRaces R;
+  llvm::raw_string_ostream OS(R.Text);
+  RacesTool Races(OS, Json);
+  TraceFile File = TraceFile::fromBytes(Bytes);
+  TraceReader Reader(File, RingMode::WrapAware);
+  Reader.setThreads(Threads);
+  AnalysisTool *Tools[] = {&Races};
+  if (llvm::Error E = Reader.run(Tools))
+    R.Error = llvm::toString(std::move(E));
+  R.OnThreads = Reader.readOnThreads();
+  R.Races = Races.raceCount();
+  OS.flush();
+  return R;
+}
+
 TEST(Threads, SummaryIsTheOneThreadSummary) {
   for (bool Trailers : {true, false})
     for (bool Json : {false, true})
@@ -138,6 +175,32 @@ TEST(Threads, SummaryIsTheOneThreadSummary) {
         EXPECT_EQ(One.Workgroups, kThreadedRings * 6);
         EXPECT_EQ(Four.Workgroups, kThreadedRings * 6);
       }
+}
+
+TEST(Threads, RacesAreTheOneThreadRaces) {
+  for (bool Trailers : {true, false})
+    for (bool Json : {false, true}) {
+      SCOPED_TRACE(std::string(Json ? "json" : "text") +
+                   (Trailers ? " trailers" : ""));
+      const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
+      ThreadedRaces One = racesOn(Bytes, 1, Json);
+      ThreadedRaces Four = racesOn(Bytes, 4, Json);
+      EXPECT_FALSE(One.OnThreads);
+      EXPECT_TRUE(Four.OnThreads);
+      EXPECT_EQ(One.Error, "");
+      EXPECT_EQ(Four.Error, "");
+      EXPECT_GT(One.Races, 0u);
+      EXPECT_EQ(One.Races, Four.Races);
+      EXPECT_EQ(One.Text, Four.Text);
+    }
+  // Damage: the rings before it, and the same error.
+  MultiRingTrace M = multiRingTrace(false, 3);
+  ThreadedRaces One = racesOn(M.Bytes, 1, false);
+  ThreadedRaces Four = racesOn(M.Bytes, 4, false);
+  EXPECT_TRUE(Four.OnThreads);
+  EXPECT_NE(One.Error, "");
+  EXPECT_EQ(One.Error, Four.Error);
+  EXPECT_EQ(One.Text, Four.Text);
 }
 
 TEST(Threads, DamagedRingStopsWhereOneThreadStops) {
@@ -192,6 +255,19 @@ TEST(Threads, CommandLine) {
     ViewRun Default = view(Args);
     ViewRun Four = view(Args + " --threads 4");
     EXPECT_EQ(One.Status, 0) << One.Err;
+    EXPECT_NE(One.Out, "");
+    EXPECT_EQ(One.Out, Default.Out);
+    EXPECT_EQ(One.Out, Four.Out);
+    EXPECT_EQ(One.Err, Four.Err);
+    EXPECT_EQ(One.Status, Four.Status);
+  }
+  for (const char *Options : {"", "--json", "--limit 3", "--sort pairs"}) {
+    SCOPED_TRACE(Options);
+    const std::string Args = std::string("races ") + Options + " " + Path;
+    ViewRun One = view(Args + " --threads 1");
+    ViewRun Default = view(Args);
+    ViewRun Four = view(Args + " --threads 4");
+    EXPECT_EQ(One.Status, 1) << One.Err; // races found
     EXPECT_NE(One.Out, "");
     EXPECT_EQ(One.Out, Default.Out);
     EXPECT_EQ(One.Out, Four.Out);

@@ -374,6 +374,57 @@ uint64_t RacesTool::Race::*RacesTool::columnField(StringRef Column) {
   return nullptr;
 }
 
+std::unique_ptr<AnalysisTool> RacesTool::newShard() const {
+  return std::make_unique<RacesTool>(nulls(), Json, Limit);
+}
+
+void RacesTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
+  RacesTool &From = static_cast<RacesTool &>(Shard);
+  From.closeRun();
+  CriticalNames.insert(From.CriticalNames.begin(), From.CriticalNames.end());
+  // Its sources and critical-section lists in the order it met them, after
+  // those met here.
+  std::vector<std::pair<const Metadata *, uint32_t>> SiteOf(
+      From.Sources.size());
+  for (const auto &[Key, Index] : From.SourceOf)
+    SiteOf[Index] = Key;
+  std::vector<uint32_t> SourceHere(From.Sources.size(), 0);
+  for (uint32_t I = 1; I < From.Sources.size(); ++I) {
+    auto [It, New] = SourceOf.try_emplace(SiteOf[I], uint32_t(Sources.size()));
+    if (New) {
+      Sources.push_back(From.Sources[I]);
+      SourceLines.push_back(From.SourceLines[I]);
+    }
+    SourceHere[I] = It->second;
+  }
+  std::vector<uint32_t> ListHere;
+  for (const std::vector<uint64_t> &List : From.CriticalLists) {
+    auto It = CriticalIndex.find(List);
+    if (It == CriticalIndex.end()) {
+      It = CriticalIndex.emplace(List, uint32_t(CriticalLists.size())).first;
+      CriticalLists.push_back(List);
+    }
+    ListHere.push_back(It->second);
+  }
+  const std::vector<uint32_t> Here =
+      Tracker.merge(From.Tracker, Place.FirstInvocation);
+  for (uint32_t W = 0; W < Here.size(); ++W) {
+    if (Here[W] >= PerWorkgroup.size())
+      PerWorkgroup.resize(Here[W] + 1);
+    if (W >= From.PerWorkgroup.size())
+      continue;
+    Accesses &To = PerWorkgroup[Here[W]];
+    To = std::move(From.PerWorkgroup[W]);
+    for (AccessRun &Run : To.Runs) {
+      Run.Source = SourceHere[Run.Source];
+      if (Run.Sync >= SyncCritical)
+        Run.Sync = SyncCritical + ListHere[Run.Sync - SyncCritical];
+      if (Run.Buffer != kNoBuffer)
+        Run.Buffer = Place.Buffers[Run.Buffer];
+    }
+  }
+}
+
 void RacesTool::finish() {
   closeRun();
   Tracker.assemble();

@@ -54,6 +54,8 @@ public:
   void record(const Record &R) override;
   void census(const TraceCensus &C) override { Census = &C; }
   void finish() override;
+  std::unique_ptr<AnalysisTool> newShard() const override;
+  void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) override;
 
   /// --sort and --top: the groups listed are those with the most of the
   /// column (columns()), at most Top and Limit of them; the counts stay

@@ -23,21 +23,27 @@ uint32_t LaunchTracker::siteKey(uint32_t Site, StringRef Function,
 }
 
 uint32_t LaunchTracker::workgroup(const Record &R, const Metadata &Meta) {
-  auto [Known, New] =
-      ByInvocation.try_emplace(R.Workgroup->Invocation, Workgroups.size());
-  if (!New)
-    return Known->second;
+  // A copy of an invocation seen before: no site lookup.
+  if (uint32_t Known = find(R.Workgroup->Invocation); Known != UINT32_MAX)
+    return Known;
   const format::WorkgroupRecord &WG = R.Workgroup->Record;
   Workgroup W;
   W.Site = WG.DispatchId;
   W.Id = {WG.Id[0], WG.Id[1], WG.Id[2]};
   W.Count = {WG.Count[0], WG.Count[1], WG.Count[2]};
   W.ProcessorId = WG.ProcessorId;
+  return add(
+      R.Workgroup->Invocation, W, Meta.siteFunction(W.Site).nameOr("(null)"),
+      W.Site < Meta.SiteLocations.size() ? StringRef(Meta.SiteLocations[W.Site])
+                                         : StringRef());
+}
 
-  uint32_t Key = siteKey(W.Site, Meta.siteFunction(W.Site).nameOr("(null)"),
-                         W.Site < Meta.SiteLocations.size()
-                             ? StringRef(Meta.SiteLocations[W.Site])
-                             : StringRef());
+uint32_t LaunchTracker::add(uint64_t Invocation, Workgroup W,
+                            StringRef Function, StringRef Location) {
+  auto [Known, New] = ByInvocation.try_emplace(Invocation, Workgroups.size());
+  if (!New)
+    return Known->second;
+  uint32_t Key = siteKey(W.Site, Function, Location);
   StreamSite &S = Current[{W.ProcessorId, Key}];
   uint64_t Linear = linearId(W.Id, W.Count);
   bool NewLaunch = S.Local == UINT32_MAX || Locals[S.Local].Grid != W.Count ||
@@ -58,6 +64,24 @@ uint32_t LaunchTracker::workgroup(const Record &R, const Metadata &Meta) {
   Locals[S.Local].Workgroups.push_back(Index);
   Workgroups.push_back(W);
   return Index;
+}
+
+std::vector<uint32_t> LaunchTracker::merge(const LaunchTracker &Shard,
+                                           uint64_t FirstInvocation) {
+  std::vector<uint64_t> InvocationOf(Shard.Workgroups.size());
+  for (const auto &[Invocation, Index] : Shard.ByInvocation)
+    InvocationOf[Index] = Invocation;
+  std::vector<uint32_t> Here;
+  Here.reserve(Shard.Workgroups.size());
+  for (uint32_t I = 0; I < Shard.Workgroups.size(); ++I) {
+    const Workgroup &W = Shard.Workgroups[I];
+    const Site &S = Shard.Sites[Shard.Locals[W.Local].SiteKey];
+    Here.push_back(
+        add(FirstInvocation + InvocationOf[I], W, S.Function, S.Location));
+  }
+  for (const auto &[Index, Number] : Shard.Numbers)
+    Numbers[Here[Index]] = Number;
+  return Here;
 }
 
 void LaunchTracker::launchNumber(uint64_t Invocation, uint64_t Number) {

@@ -77,6 +77,12 @@ public:
   /// copy of the record of an invocation seen before (the reader joins
   /// them, WorkgroupJoiner.h) gets that workgroup's index back.
   uint32_t workgroup(const Record &R, const Metadata &Meta);
+  /// Adds the workgroups of \p Shard (a ring chunk read on another thread,
+  /// its invocations numbered from \p FirstInvocation on here), in its
+  /// order, as if their WORKGROUP records had come here, and their launch
+  /// numbers; returns the index here of each of Shard's workgroups.
+  std::vector<uint32_t> merge(const LaunchTracker &Shard,
+                              uint64_t FirstInvocation);
   /// A Launch VALUE of invocation \p Invocation (an OpenMP loop's
   /// iteration): the dispatch number of its launch, which groups it
   /// exactly.
@@ -106,6 +112,10 @@ private:
   };
   uint32_t siteKey(uint32_t Site, llvm::StringRef Function,
                    llvm::StringRef Location);
+  /// workgroup() of invocation \p Invocation, whose record is \p W (Local
+  /// not set yet), of site \p Function at \p Location.
+  uint32_t add(uint64_t Invocation, Workgroup W, llvm::StringRef Function,
+               llvm::StringRef Location);
 
   /// Moves the workgroups that carry a launch number (launchNumber) out of
   /// the locals the record order made into locals of their own, one per
