@@ -52,6 +52,7 @@ AnalysisResult runAnalysis(const TraceFile &File,
   }
   }
   TraceReader Reader(File, RingMode::WrapAware, Request.Filter);
+  Reader.setThreads(Request.Threads);
   AnalysisTool *Tools[] = {Tool.get()};
   // The damage, if any, is the caller's to report: wgtrace.open() has
   // the viewer's message and where it is.

@@ -526,7 +526,8 @@ request(const std::string &Kind, uint64_t LineSize, uint64_t Limit,
         std::optional<std::string> L1, std::optional<std::string> L2,
         std::optional<std::string> LL, bool Cold, const std::string &By,
         std::optional<std::string> Kernel, std::optional<uint32_t> Dispatch,
-        std::optional<std::array<uint32_t, 3>> Workgroup) {
+        std::optional<std::array<uint32_t, 3>> Workgroup,
+        std::optional<unsigned> Threads) {
   AnalysisRequest R;
   if (Kind == "summary")
     R.Kind = AnalysisKind::Summary;
@@ -564,6 +565,13 @@ request(const std::string &Kind, uint64_t LineSize, uint64_t Limit,
   }
   R.Filter.Dispatch = Dispatch;
   R.Filter.Id = Workgroup;
+  if (Threads && *Threads == 0)
+    throw py::value_error("threads must be at least 1, got 0");
+  if (Threads && *Threads != 1 && R.Kind != AnalysisKind::Summary &&
+      R.Kind != AnalysisKind::Races)
+    throw py::value_error("threads: " + Kind + " reads on one thread");
+  // None: the cores available.
+  R.Threads = Threads.value_or(0);
   return R;
 }
 
@@ -581,11 +589,12 @@ py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
                   std::optional<std::string> LL, bool Cold,
                   const std::string &By, std::optional<std::string> Kernel,
                   std::optional<uint32_t> Dispatch,
-                  std::optional<std::array<uint32_t, 3>> Workgroup) {
+                  std::optional<std::array<uint32_t, 3>> Workgroup,
+                  std::optional<unsigned> Threads) {
   if (File >= T.sources().size())
     throw py::index_error("no such file");
   const AnalysisRequest R = request(Kind, LineSize, Limit, L1, L2, LL, Cold, By,
-                                    Kernel, Dispatch, Workgroup);
+                                    Kernel, Dispatch, Workgroup, Threads);
   llvm::Expected<AnalysisResult> Result = AnalysisResult();
   {
     py::gil_scoped_release Unlocked;
@@ -598,7 +607,8 @@ py::dict analysis(const Trace &T, uint32_t File, const std::string &Kind,
 
 /// One analysis of the file at \p Path, in one pass of the reader, without
 /// the index wgtrace.open() builds (wgtrace.dask's tasks): the CLI's
-/// `wgtrace-view <Kind> --json Path`.
+/// `wgtrace-view <Kind> --json Path`. On one thread unless \p Threads says
+/// otherwise: Dask runs a task per file.
 py::dict analyseFile(const std::string &Path, const std::string &Kind,
                      uint64_t LineSize, uint64_t Limit,
                      std::optional<std::string> L1,
@@ -606,9 +616,10 @@ py::dict analyseFile(const std::string &Path, const std::string &Kind,
                      std::optional<std::string> LL, bool Cold,
                      const std::string &By, std::optional<std::string> Kernel,
                      std::optional<uint32_t> Dispatch,
-                     std::optional<std::array<uint32_t, 3>> Workgroup) {
+                     std::optional<std::array<uint32_t, 3>> Workgroup,
+                     std::optional<unsigned> Threads) {
   const AnalysisRequest R = request(Kind, LineSize, Limit, L1, L2, LL, Cold, By,
-                                    Kernel, Dispatch, Workgroup);
+                                    Kernel, Dispatch, Workgroup, Threads);
   llvm::Expected<viewer::TraceFile> File = viewer::TraceFile::open(Path);
   if (!File)
     raiseOSError(File.takeError(), Path);
@@ -658,7 +669,8 @@ PYBIND11_MODULE(_wgtrace, M) {
         py::arg("l1") = py::none(), py::arg("l2") = py::none(),
         py::arg("ll") = py::none(), py::arg("cold") = false,
         py::arg("by") = "workgroup", py::arg("kernel") = py::none(),
-        py::arg("dispatch") = py::none(), py::arg("workgroup") = py::none());
+        py::arg("dispatch") = py::none(), py::arg("workgroup") = py::none(),
+        py::arg("threads") = 1);
 
   py::class_<Trace>(M, "Trace")
       .def_static("open", &open, py::arg("paths"))
@@ -687,5 +699,6 @@ PYBIND11_MODULE(_wgtrace, M) {
            py::arg("l1") = py::none(), py::arg("l2") = py::none(),
            py::arg("ll") = py::none(), py::arg("cold") = false,
            py::arg("by") = "workgroup", py::arg("kernel") = py::none(),
-           py::arg("dispatch") = py::none(), py::arg("workgroup") = py::none());
+           py::arg("dispatch") = py::none(), py::arg("workgroup") = py::none(),
+           py::arg("threads") = 1);
 }

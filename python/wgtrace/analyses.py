@@ -100,7 +100,19 @@ def _power_of_two(name, value):
         raise ValueError("%s must be a power of two, got %r" % (name, value))
 
 
-def summary(trace, by="workgroup", line_size=64, kernel=None, dispatch=None, workgroup=None):
+def _threads(threads):
+    """``threads`` as ``--threads`` takes it: None (the cores available) or
+    a whole number of at least 1; as ``_analysis`` options (none: its
+    default)."""
+    if threads is None:
+        return {}
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError("threads must be a whole number of at least 1, got %r" % (threads,))
+    return {"threads": threads}
+
+
+def summary(trace, by="workgroup", line_size=64, kernel=None, dispatch=None, workgroup=None,
+            threads=None):
     """``wgtrace-view summary --json [--by ...]``: loads, stores, bytes,
     distinct cache lines (``line_size``, a power of two), values and prints.
 
@@ -113,7 +125,8 @@ def summary(trace, by="workgroup", line_size=64, kernel=None, dispatch=None, wor
     ``by="line"``: per source line of the accesses (``source``, ``text``:
     the access expressions there); ``by="buffer"``: per kernel parameter
     the accesses fall in (``buffer``). ``attrs``: ``line_size``,
-    ``lost_bytes``.
+    ``lost_bytes``. ``threads``: ``--threads`` (None: the cores available;
+    the result is the same with any).
     """
     _power_of_two("line_size", line_size)
     if by not in ("workgroup", "site", "kernel", "line", "buffer"):
@@ -121,7 +134,7 @@ def summary(trace, by="workgroup", line_size=64, kernel=None, dispatch=None, wor
                          % (by,))
     trace = _trace(trace)
     results = trace._analysis("summary", kernel, dispatch, workgroup, line_size=line_size,
-                              by="workgroup" if by == "kernel" else by)
+                              by="workgroup" if by == "kernel" else by, **_threads(threads))
     rows = []
     for file, result in enumerate(results):
         if by in ("line", "buffer"):
@@ -202,7 +215,7 @@ def footprint(trace, table="ranges", kernel=None, dispatch=None, workgroup=None)
     return frame
 
 
-def races(trace, limit=100, kernel=None, dispatch=None, workgroup=None):
+def races(trace, limit=100, kernel=None, dispatch=None, workgroup=None, threads=None):
     """``wgtrace-view races --json``: workgroups of one launch that touch
     the same bytes, at least one writing, grouped as the CLI groups them:
     per launch, one row per pair of access sites (at most ``limit`` per
@@ -217,11 +230,13 @@ def races(trace, limit=100, kernel=None, dispatch=None, workgroup=None):
     ``source``, ``access_kind``, ``access_atomic``, ``access_address``,
     ``access_size``.
     ``attrs``: ``races`` (all racing pairs), ``groups``, ``launches``.
+    ``threads``: as for :func:`summary`.
     """
     if not isinstance(limit, int) or limit < 0:
         raise ValueError("limit must be a non-negative integer, got %r" % (limit,))
     trace = _trace(trace)
-    results = trace._analysis("races", kernel, dispatch, workgroup, limit=limit)
+    results = trace._analysis("races", kernel, dispatch, workgroup, limit=limit,
+                              **_threads(threads))
     rows = _listed(results, "listed")
     side = ["wg_x", "wg_y", "wg_z", "processor", "source", "access_kind", "access_atomic",
             "access_address", "access_size"]

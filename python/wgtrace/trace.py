@@ -484,32 +484,36 @@ class Trace:
         CLI's filters, per file. Raises TraceError where the CLI says there
         is nothing to analyse (exit status 2)."""
         dispatch, workgroup = _analysis_filters(dispatch, workgroup)
+        # The threads change how fast, never what: not part of the key.
+        threads = options.pop("threads", None)
         key = (kind, kernel, dispatch, workgroup, tuple(sorted(options.items())))
         if key not in self._analyses:
             results = []
             for file, path in enumerate(self.paths):
                 result = self._native.analysis(file, kind, kernel=kernel, dispatch=dispatch,
-                                               workgroup=workgroup, **options)
+                                               workgroup=workgroup,
+                                               threads=threads if kind in ("summary", "races")
+                                               else 1, **options)
                 if result["nothing"]:
                     raise TraceError("%s: %s" % (path, result["nothing"]), path=path)
                 results.append(analyses.parse(result["json"]))
             self._analyses[key] = results
         return self._analyses[key]
 
-    def summary(self, by="workgroup", line_size=64, **filters):
+    def summary(self, by="workgroup", line_size=64, threads=None, **filters):
         """``wgtrace-view summary --json`` as a DataFrame; see
         :func:`wgtrace.summary`."""
-        return analyses.summary(self, by=by, line_size=line_size, **filters)
+        return analyses.summary(self, by=by, line_size=line_size, threads=threads, **filters)
 
     def footprint(self, table="ranges", **filters):
         """``wgtrace-view footprint --json`` as a DataFrame; see
         :func:`wgtrace.footprint`."""
         return analyses.footprint(self, table=table, **filters)
 
-    def races(self, limit=100, **filters):
+    def races(self, limit=100, threads=None, **filters):
         """``wgtrace-view races --json`` as a DataFrame; see
         :func:`wgtrace.races`."""
-        return analyses.races(self, limit=limit, **filters)
+        return analyses.races(self, limit=limit, threads=threads, **filters)
 
     def cache(self, l1=None, l2=None, ll=None, cold=False, by="workgroup", **options):
         """``wgtrace-view cache --json``; see :func:`wgtrace.cache`."""

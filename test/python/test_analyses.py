@@ -259,3 +259,27 @@ def test_compressed_trace_reads_as_its_plain_copy(traces, work):
     assert (a.accesses() == b.accesses()).all()
     pd.testing.assert_frame_equal(a.workgroups.drop(columns="file", errors="ignore"),
                                   b.workgroups.drop(columns="file", errors="ignore"))
+
+
+@pytest.mark.parametrize("name", ["matmul_task", "histogram_racy", "matmul_stream"])
+def test_threads_change_nothing(traces, name):
+    """summary and races on several threads (threads=, --threads) are the
+    one-thread reports; a stream-mode trace is read on one thread."""
+    path = traces[name]
+    for analysis, options, flags in (("summary", {}, []),
+                                     ("summary", {"by": "line"}, ["--by", "line"]),
+                                     ("races", {}, [])):
+        expected = cli(path, analysis, "--threads", "1", *flags)
+        assert cli(path, analysis, "--threads", "4", *flags) == expected
+        for threads in (None, 1, 2, 4):
+            t = wgtrace.open(path)  # a new Trace: results are cached
+            extra = {} if threads is None else {"threads": threads}
+            assert t._analysis(analysis, **options, **extra) == [expected], threads
+    frame = wgtrace.summary(path, threads=2)
+    assert frame.equals(wgtrace.summary(path, threads=1))
+    assert len(frame) > 0
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError):
+            wgtrace.summary(path, threads=bad)
+        with pytest.raises(ValueError):
+            wgtrace.races(path, threads=bad)
