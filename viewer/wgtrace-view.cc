@@ -593,6 +593,7 @@ int runRaces(const WorkgroupFilter &Filter) {
   int Status = runReports(Json, [&](StringRef Path, raw_ostream &OS) {
     RacesTool Races(OS, Json, RacesLimit);
     Races.setOrder(Order);
+    Races.setThreads(Threads);
     AnalysisTool *Tools[] = {&Races};
     int S = runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
     Found |= Races.raceCount() != 0;

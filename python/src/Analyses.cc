@@ -31,9 +31,12 @@ AnalysisResult runAnalysis(const TraceFile &File,
   case AnalysisKind::Footprint:
     Tool = std::make_unique<FootprintTool>(OS, /*Json=*/true);
     break;
-  case AnalysisKind::Races:
-    Tool = std::make_unique<RacesTool>(OS, /*Json=*/true, Request.Limit);
+  case AnalysisKind::Races: {
+    auto Races = std::make_unique<RacesTool>(OS, /*Json=*/true, Request.Limit);
+    Races->setThreads(Request.Threads);
+    Tool = std::move(Races);
     break;
+  }
   case AnalysisKind::Cache: {
     auto Cache = std::make_unique<CacheTool>(
         OS, /*Json=*/true, Request.CacheLevels, Request.Cold, Request.By);

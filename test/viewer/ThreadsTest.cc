@@ -144,6 +144,7 @@ ThreadedRaces racesOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
   ThreadedRaces R;
   llvm::raw_string_ostream OS(R.Text);
   RacesTool Races(OS, Json);
+  Races.setThreads(Threads);
   TraceFile File = TraceFile::fromBytes(Bytes);
   TraceReader Reader(File, RingMode::WrapAware);
   Reader.setThreads(Threads);

@@ -7,7 +7,11 @@
 
 #include <fmt/format.h>
 
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
 #include <algorithm>
+#include <future>
 #include <iterator>
 #include <queue>
 #include <tuple>
@@ -212,7 +216,7 @@ struct Group {
 };
 } // namespace
 
-void RacesTool::detect(uint32_t LaunchIndex) {
+RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex) {
   const LaunchTracker::Launch &L = Tracker.launches()[LaunchIndex];
   std::vector<Tagged> All;
   for (uint32_t Local : L.Locals)
@@ -320,7 +324,8 @@ void RacesTool::detect(uint32_t LaunchIndex) {
       (X.Write ? Writes : Reads).push(X);
   }
 
-  std::vector<Race> Found;
+  LaunchRaces Result;
+  std::vector<Race> &Found = Result.Found;
   for (Group &G : Groups) {
     Race &Rc = G.Rc;
     Rc.Ranges = G.Overlaps.ranges();
@@ -337,14 +342,19 @@ void RacesTool::detect(uint32_t LaunchIndex) {
     return std::tie(X.Overlap.Lo, X.SourceA, X.SourceB) <
            std::tie(Y.Overlap.Lo, Y.SourceA, Y.SourceB);
   });
-  RaceCount += LaunchPairs.size();
-  GroupCount += Found.size();
+  Result.Pairs = LaunchPairs.size();
+  return Result;
+}
+
+void RacesTool::keep(LaunchRaces Launch) {
+  RaceCount += Launch.Pairs;
+  GroupCount += Launch.Found.size();
   // Without a column the first groups by launch and address are listed;
   // with one, each launch's groups are merged into the listed ones (a
   // stable sort: ties keep launch order) and the rest dropped, so memory
   // stays bounded by the groups listed.
   const uint64_t Keep = Order.Top ? std::min(Limit, Order.Top) : Limit;
-  for (Race &Rc : Found) {
+  for (Race &Rc : Launch.Found) {
     if (Order.Column.empty() && Races.size() >= Keep)
       break;
     Races.push_back(std::move(Rc));
@@ -428,8 +438,27 @@ void RacesTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
 void RacesTool::finish() {
   closeRun();
   Tracker.assemble();
-  for (uint32_t L = 0; L < Tracker.launches().size(); ++L)
-    detect(L);
+  const uint32_t Launches = Tracker.launches().size();
+  if (Threads == 1 || Launches < 2) {
+    for (uint32_t L = 0; L < Launches; ++L)
+      keep(detect(L));
+  } else {
+    // Launches share no workgroup: each is swept on a thread of its own,
+    // and kept in launch order. At most twice the threads' launches wait.
+    DefaultThreadPool Pool(hardware_concurrency(Threads));
+    const uint32_t Window = 2 * Pool.getMaxConcurrency();
+    std::vector<LaunchRaces> Found(Launches);
+    std::vector<std::shared_future<void>> Done(Launches);
+    uint32_t Next = 0;
+    for (uint32_t L = 0; L < Launches; ++L) {
+      for (; Next < Launches && Next < L + Window; ++Next)
+        Done[Next] =
+            Pool.async([this, &Found, Next] { Found[Next] = detect(Next); });
+      Done[L].wait();
+      keep(std::move(Found[L]));
+      Found[L] = LaunchRaces();
+    }
+  }
   if (Json)
     printJson();
   else

@@ -61,6 +61,9 @@ public:
   /// column (columns()), at most Top and Limit of them; the counts stay
   /// those of all groups.
   void setOrder(RowOrder O) { Order = std::move(O); }
+  /// Sweep launches for races on \p N threads (0: the cores available);
+  /// the report is the one-thread report.
+  void setThreads(unsigned N) { Threads = N; }
   /// The columns --sort takes, by their JSON names.
   static llvm::ArrayRef<const char *> columns();
 
@@ -162,7 +165,18 @@ private:
   /// The names of the critical sections of class \p Sync (SyncCritical +
   /// k), outermost first.
   std::vector<std::string> criticalNames(uint32_t Sync) const;
-  void detect(uint32_t Launch);
+  /// The races of one launch, before the listing keeps some.
+  struct LaunchRaces {
+    std::vector<Race> Found;
+    /// Its unordered workgroup pairs that race.
+    uint64_t Pairs = 0;
+  };
+  /// Sweeps launch \p Launch. Touches only its workgroups' ranges, so
+  /// launches may be swept at the same time.
+  LaunchRaces detect(uint32_t Launch);
+  /// Counts \p Launch's races and lists those --limit, --sort and --top
+  /// keep; launch after launch.
+  void keep(LaunchRaces Launch);
   void printText();
   void printJson();
   std::string bufferText(const Race &Rc) const;
@@ -171,6 +185,7 @@ private:
   bool Json;
   uint64_t Limit;
   RowOrder Order;
+  unsigned Threads = 1;
   const Metadata *Meta = nullptr;
   const TraceCensus *Census = nullptr;
   LaunchTracker Tracker;
