@@ -12,6 +12,8 @@
 #     reported);
 #   - cache with three levels (D1 32k,8,64, L2 1m,16,64, LL 32m,16,64,
 #     fixed so that machines compare) against summary's time;
+#   - summary and races of the eight-ring trace with --threads 1 and
+#     --threads 2, in turn: the speedup of two threads (medians);
 #   - dump > /dev/null in records per second;
 #   - the same for a naive decoder that fprintf's one line per record.
 # Prints one table, then deletes the traces. Not a ctest: it is a
@@ -104,6 +106,22 @@ S_HTML=$(cut -d' ' -f1 "$WORK/html.txt" | median)
 M_HTML=$(cut -d' ' -f2 "$WORK/html.txt" | median)
 S_CACHE=$(cut -d' ' -f1 "$WORK/cache.txt" | median)
 M_CACHE=$(cut -d' ' -f2 "$WORK/cache.txt" | median)
+# --threads 2 against --threads 1 on the eight rings of BIG2, in turn.
+warm "$BIG2"
+for ((I = 0; I < RUNS; ++I)); do
+  for C in summary races; do
+    measure "$VIEW" "$C" --threads 1 "$BIG2" >>"$WORK/$C-threads1.txt"
+    measure "$VIEW" "$C" --threads 2 "$BIG2" >>"$WORK/$C-threads2.txt"
+  done
+done
+speedup() {
+  local one two
+  one=$(cut -d' ' -f1 "$WORK/$1-threads1.txt" | median)
+  two=$(cut -d' ' -f1 "$WORK/$1-threads2.txt" | median)
+  awk -v one="$one" -v two="$two" 'BEGIN { printf "%.2f %.2f %.2f", one / two, one, two }'
+}
+read -r X_SUM S_SUM_T1 S_SUM_T2 < <(speedup summary)
+read -r X_RACES S_RACES_T1 S_RACES_T2 < <(speedup races)
 read -r S_RACES M_RACES < <(measure "$VIEW" races "$BIG")
 warm "$SMALL"
 warm "$SMALL2"
@@ -156,6 +174,9 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
          sann / ssumsites, runs
   printf "dump vs naive: %.1fx\n", snaive / sdump
 }'
+printf '8 rings, --threads 2 vs 1 (medians of %d, load %s): summary %.2fx (%.2f s, %.2f s), races %.2fx (%.2f s, %.2f s)\n' \
+  "$RUNS" "$(cut -d' ' -f1-3 /proc/loadavg)" "$X_SUM" "$S_SUM_T1" "$S_SUM_T2" \
+  "$X_RACES" "$S_RACES_T1" "$S_RACES_T2"
 
 # The budgets as data. Memory "independent of file size": a trace four
 # times larger may take at most 1.5x the small one's peak memory.

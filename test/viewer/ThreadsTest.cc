@@ -106,52 +106,48 @@ MultiRingTrace multiRingTrace(bool Trailers,
   return M;
 }
 
+/// A report read on some threads.
 struct ThreadedReport {
   std::string Text;
   std::string Error;
   bool OnThreads = false;
-  /// Workgroups of all sites.
+  /// summary: the workgroups of all sites; races: the racing pairs.
   uint64_t Workgroups = 0;
+  uint64_t Races = 0;
 };
+
+/// Reads \p Bytes into \p Tool (which prints to \p R.Text) on \p Threads
+/// threads.
+void readOn(AnalysisTool &Tool, const std::vector<uint8_t> &Bytes,
+            unsigned Threads, ThreadedReport &R) {
+  TraceFile File = TraceFile::fromBytes(Bytes);
+  TraceReader Reader(File, RingMode::WrapAware);
+  Reader.setThreads(Threads);
+  AnalysisTool *Tools[] = {&Tool};
+  if (llvm::Error E = Reader.run(Tools))
+    R.Error = llvm::toString(std::move(E));
+  R.OnThreads = Reader.readOnThreads();
+}
 
 ThreadedReport summariseOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
                            bool Json, GroupBy By) {
   ThreadedReport R;
   llvm::raw_string_ostream OS(R.Text);
   SummaryTool Summary(OS, Json, 64, By);
-  TraceFile File = TraceFile::fromBytes(Bytes);
-  TraceReader Reader(File, RingMode::WrapAware);
-  Reader.setThreads(Threads);
-  AnalysisTool *Tools[] = {&Summary};
-  if (llvm::Error E = Reader.run(Tools))
-    R.Error = llvm::toString(std::move(E));
-  R.OnThreads = Reader.readOnThreads();
+  readOn(Summary, Bytes, Threads, R);
   for (const SummaryTool::SiteSummary &S : Summary.sites())
     R.Workgroups += S.Totals.Workgroups;
   OS.flush();
   return R;
 }
 
-struct ThreadedRaces {
-  std::string Text;
-  std::string Error;
-  bool OnThreads = false;
-  uint64_t Races = 0;
-};
-
-ThreadedRaces racesOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
-                      bool Json) {
-  ThreadedRaces R;
+ThreadedReport racesOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                       bool Json) {
+  ThreadedReport R;
   llvm::raw_string_ostream OS(R.Text);
   RacesTool Races(OS, Json);
   Races.setThreads(Threads);
-  TraceFile File = TraceFile::fromBytes(Bytes);
-  TraceReader Reader(File, RingMode::WrapAware);
-  Reader.setThreads(Threads);
-  AnalysisTool *Tools[] = {&Races};
-  if (llvm::Error E = Reader.run(Tools))
-    R.Error = llvm::toString(std::move(E));
-  R.OnThreads = Reader.readOnThreads();
+  readOn(Races, Bytes, Threads, R);
   R.Races = Races.raceCount();
   OS.flush();
   return R;
@@ -184,8 +180,8 @@ TEST(Threads, RacesAreTheOneThreadRaces) {
       SCOPED_TRACE(std::string(Json ? "json" : "text") +
                    (Trailers ? " trailers" : ""));
       const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
-      ThreadedRaces One = racesOn(Bytes, 1, Json);
-      ThreadedRaces Four = racesOn(Bytes, 4, Json);
+      ThreadedReport One = racesOn(Bytes, 1, Json);
+      ThreadedReport Four = racesOn(Bytes, 4, Json);
       EXPECT_FALSE(One.OnThreads);
       EXPECT_TRUE(Four.OnThreads);
       EXPECT_EQ(One.Error, "");
@@ -196,8 +192,8 @@ TEST(Threads, RacesAreTheOneThreadRaces) {
     }
   // Damage: the rings before it, and the same error.
   MultiRingTrace M = multiRingTrace(false, 3);
-  ThreadedRaces One = racesOn(M.Bytes, 1, false);
-  ThreadedRaces Four = racesOn(M.Bytes, 4, false);
+  ThreadedReport One = racesOn(M.Bytes, 1, false);
+  ThreadedReport Four = racesOn(M.Bytes, 4, false);
   EXPECT_TRUE(Four.OnThreads);
   EXPECT_NE(One.Error, "");
   EXPECT_EQ(One.Error, Four.Error);
@@ -249,7 +245,8 @@ TEST(Threads, CommandLine) {
       writeTrace("threads.bin", multiRingTrace(true).Bytes);
   for (const char *Options :
        {"", "--json", "--by site", "--by line --json", "--by buffer",
-        "--by kernel --json", "--sort loads --top 2"}) {
+        "--by kernel --json", "--sort loads --top 2", "--kernel 'm*'",
+        "--dispatch 1 --json", "--workgroup 2,3,0"}) {
     SCOPED_TRACE(Options);
     const std::string Args = std::string("summary ") + Options + " " + Path;
     ViewRun One = view(Args + " --threads 1");
@@ -262,7 +259,8 @@ TEST(Threads, CommandLine) {
     EXPECT_EQ(One.Err, Four.Err);
     EXPECT_EQ(One.Status, Four.Status);
   }
-  for (const char *Options : {"", "--json", "--limit 3", "--sort pairs"}) {
+  for (const char *Options :
+       {"", "--json", "--limit 3", "--sort pairs", "--kernel 't*' --json"}) {
     SCOPED_TRACE(Options);
     const std::string Args = std::string("races ") + Options + " " + Path;
     ViewRun One = view(Args + " --threads 1");
