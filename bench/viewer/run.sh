@@ -121,7 +121,7 @@ speedup() {
   local one two
   one=$(cut -d' ' -f1 "$WORK/$1-threads1.txt" | median)
   two=$(cut -d' ' -f1 "$WORK/$1-threads2.txt" | median)
-  awk -v one="$one" -v two="$two" 'BEGIN { printf "%.2f %.2f %.2f", one / two, one, two }'
+  awk -v one="$one" -v two="$two" 'BEGIN { printf "%.2f %.2f %.2f\n", one / two, one, two }'
 }
 read -r X_SUM S_SUM_T1 S_SUM_T2 < <(speedup summary)
 read -r X_RACES S_RACES_T1 S_RACES_T2 < <(speedup races)
