@@ -168,7 +168,7 @@ void SummaryTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
     To.Totals.add(From.Sites[I].Totals);
     for (WorkgroupSummary W : From.Sites[I].Workgroups) {
       W.Invocation += Place.FirstInvocation;
-      To.Workgroups.push_back(std::move(W));
+      To.Workgroups.push_back(W);
     }
     addAll(SiteLines[It->second], From.SiteLines[I]);
   }
