@@ -139,11 +139,10 @@ void AccessCollector::openCriticalSection(const OMPCriticalDirective *C,
   if (isa<OMPExecutableDirective>(Block))
     return;
   SourceLocation Begin = Block->getBeginLoc();
-  if (Begin.isMacroID() || !SM.isInMainFile(Begin) ||
-      RC.Target != SM.getMainFileID())
+  if (Begin.isMacroID() || !RC.isInTargetFile(Begin))
     return;
-  std::optional<unsigned> End = statementEnd(
-      Block, SM, RC.Ctx.getLangOpts(), SM.getBufferData(SM.getMainFileID()));
+  std::optional<unsigned> End =
+      statementEnd(Block, SM, RC.Ctx.getLangOpts(), RC.Target);
   if (!End)
     return;
   // Stackable: another statement-level edit may wrap the same statement.
@@ -163,13 +162,14 @@ bool AccessCollector::traverseOmpAtomic(OMPAtomicDirective *A) {
   else if (A->getSingleClause<OMPWriteClause>())
     Kind = AccessKind::AtomicStore;
   const SourceManager &SM = RC.SM;
-  StringRef Code = SM.getBufferData(SM.getMainFileID());
+  StringRef Code = SM.getBufferData(RC.Target);
   if (X->isGLValue() && Model.isMemory(X)) {
     bool InMacro = false;
-    std::optional<PragmaLine> Pragma = pragmaLine(A->getBeginLoc(), SM, Code);
+    std::optional<PragmaLine> Pragma =
+        pragmaLine(A->getBeginLoc(), SM, RC.Target);
     auto Object = RC.editRange(X->getSourceRange(), InMacro);
     std::optional<unsigned> End =
-        statementEnd(Statement, SM, RC.Ctx.getLangOpts(), Code);
+        statementEnd(Statement, SM, RC.Ctx.getLangOpts(), RC.Target);
     if (!Pragma || !Object || !End) {
       RC.untraced(X,
                   "it is the object of an 'omp atomic' construct written "

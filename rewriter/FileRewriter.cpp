@@ -108,12 +108,26 @@ private:
   /// Instruments OpenMP loop L as function Functions.size() launched from
   /// site Sites.size(): the launch before it, the iteration prologue in
   /// its body, its body's accesses; adds what the kernel phase adds for a
-  /// kernel to Functions, Sites and Scanned. False when it cannot be
-  /// traced (reported untraced).
-  bool instrumentOmpLoop(RewriteContext &RC, StringRef Code, const OmpLoop &L,
+  /// kernel to Functions, Sites and Scanned. RC edits the file L is
+  /// written in (the main file, or a header whose function is copied),
+  /// which the metadata names Path. False when it cannot be traced
+  /// (reported untraced).
+  bool instrumentOmpLoop(RewriteContext &RC, StringRef Path, const OmpLoop &L,
                          std::vector<FunctionMeta> &Functions,
                          std::vector<SiteMeta> &Sites,
                          std::vector<KernelDef> &Scanned);
+  /// Traces the OpenMP loops of the project headers' functions that this
+  /// file uses (calls, takes the address of) in copies of the functions
+  /// (HelperCloner.h), as instrumentOmpLoop traces this file's, and
+  /// reports the other loops and constructs of headers untraced. Adds the
+  /// functions copied to Copied and this file's references to them to
+  /// References (whose Kernel indexes Copied from KernelBase on). True
+  /// when a loop is traced.
+  bool traceHeaderOmp(
+      RewriteContext &RC, HelperCloner &Cloner, const FoundOpenMP &OpenMP,
+      std::vector<FunctionMeta> &Functions, std::vector<SiteMeta> &Sites,
+      std::vector<KernelDef> &Scanned, std::vector<KernelDef> &Copied,
+      std::vector<KernelReference> &References, size_t KernelBase);
   /// The export name of kernel FD (a function or one instantiation of a
   /// template): its qualified name, with its template arguments, and with
   /// its parameter types when another kernel has the same name (an
@@ -421,12 +435,13 @@ RewriteConsumer::pointerDispatchTargets(ASTContext &Ctx,
   return Targets;
 }
 
-bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
+bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Path,
                                         const OmpLoop &L,
                                         std::vector<FunctionMeta> &Functions,
                                         std::vector<SiteMeta> &Sites,
                                         std::vector<KernelDef> &Scanned) {
   const SourceManager &SM = RC.SM;
+  const StringRef Code = SM.getBufferData(RC.Target);
   const OMPLoopDirective *D = L.Instances.front().Directive;
   SourceLocation Loc = D->getBeginLoc();
   const std::string Directive =
@@ -434,7 +449,7 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
       "'";
   const std::string Function = L.Function ? kernelName(L.Function) : "";
   unsigned Line = SM.getExpansionLineNumber(Loc);
-  const std::string Name = "omp for at " + projectRelative(GivenPath) + ":" +
+  const std::string Name = "omp for at " + projectRelative(Path) + ":" +
                            std::to_string(Line) +
                            (Function.empty() ? "" : " in " + Function);
   auto Untraced = [&](const std::string &Reason) {
@@ -450,13 +465,14 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
     return Untraced(Nest.Why);
   const Stmt *Outer = D->getInnermostCapturedStmt()->getCapturedStmt();
   const bool Parallel = isOpenMPParallelDirective(D->getDirectiveKind());
-  std::optional<PragmaLine> Pragma = pragmaLine(Loc, SM, Code);
+  std::optional<PragmaLine> Pragma = pragmaLine(Loc, SM, RC.Target);
   // A directive written with `_Pragma` (in a macro, as the Parallel
   // Research Kernels write all of theirs) stays as it is: the launch goes
   // before it. A `parallel for` then shares the launch only by default.
   std::optional<PragmaInvocation> Invocation;
   if (!Pragma) {
-    Invocation = pragmaInvocation(D, Outer, SM, RC.Ctx.getLangOpts());
+    Invocation =
+        pragmaInvocation(D, Outer, SM, RC.Ctx.getLangOpts(), RC.Target);
     if (!Invocation)
       return Untraced("it is written with _Pragma or in a macro whose "
                       "invocation also holds its loop or is not in this "
@@ -472,7 +488,7 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
               ")' would not share the launch with the team");
   }
   std::optional<unsigned> LoopEnd =
-      statementEnd(Outer, SM, RC.Ctx.getLangOpts(), Code);
+      statementEnd(Outer, SM, RC.Ctx.getLangOpts(), RC.Target);
   if (!LoopEnd)
     return Untraced("its loop ends in a macro, which wgtrace cannot rewrite");
   // Each loop's bounds and step stay in the loop, evaluated by OpenMP as
@@ -549,9 +565,9 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
     PrologueAt = *Open;
   } else {
     std::optional<unsigned> End =
-        statementEnd(Nest.Body, SM, RC.Ctx.getLangOpts(), Code);
+        statementEnd(Nest.Body, SM, RC.Ctx.getLangOpts(), RC.Target);
     SourceLocation Begin = Nest.Body->getBeginLoc();
-    if (!End || Begin.isMacroID() || !SM.isInMainFile(Begin))
+    if (!End || Begin.isMacroID() || SM.getFileID(Begin) != RC.Target)
       return Untraced("its body is written in a macro, which wgtrace cannot "
                       "rewrite");
     PrologueAt = SM.getFileOffset(Begin);
@@ -636,11 +652,118 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Code,
   std::string Layout =
       Pragma ? "#pragma " + Pragma->Directive
              : Code.slice(Invocation->Begin, Invocation->End).str();
-  Functions.push_back({Name, Target, Layout, Source, GivenPath, Line,
+  Functions.push_back({Name, Target, Layout, Source, Path.str(), Line,
                        SM.getExpansionColumnNumber(Defined), 3,
                        std::move(Params)});
-  Sites.push_back({Name, GivenPath + ":" + std::to_string(Line)});
+  Sites.push_back({Name, Path.str() + ":" + std::to_string(Line)});
   return true;
+}
+
+bool RewriteConsumer::traceHeaderOmp(
+    RewriteContext &RC, HelperCloner &Cloner, const FoundOpenMP &OpenMP,
+    std::vector<FunctionMeta> &Functions, std::vector<SiteMeta> &Sites,
+    std::vector<KernelDef> &Scanned, std::vector<KernelDef> &Copied,
+    std::vector<KernelReference> &References, size_t KernelBase) {
+  const SourceManager &SM = RC.SM;
+  // The functions that hold the loops, in the order of their loops.
+  std::vector<KernelDef> Holders;
+  llvm::DenseMap<const FunctionDecl *, size_t> HolderIndex;
+  std::vector<std::vector<const OmpLoop *>> LoopsOf;
+  for (const OmpLoop &L : OpenMP.HeaderLoops) {
+    if (!L.Function)
+      continue;
+    auto [It, New] = HolderIndex.try_emplace(L.Function, Holders.size());
+    if (New) {
+      KernelDef Def;
+      Def.Written = L.Function;
+      Def.Bodies.push_back(L.Function);
+      Holders.push_back(std::move(Def));
+      LoopsOf.emplace_back();
+    }
+    LoopsOf[It->second].push_back(&L);
+  }
+  std::vector<KernelReference> Uses = findKernelReferences(RC.Ctx, Holders);
+  std::vector<bool> Used(Holders.size());
+  for (const KernelReference &R : Uses)
+    Used[R.Kernel] = true;
+  std::vector<std::vector<const FunctionDecl *>> Outside =
+      findReferencesOutsideMainFile(RC.Ctx, Holders);
+
+  auto Directive = [](const OmpLoop &L) {
+    return "'#pragma omp " +
+           getOpenMPDirectiveName(
+               L.Instances.front().Directive->getDirectiveKind())
+               .str() +
+           "'";
+  };
+  // Said of the directive, as of a header's other constructs, when the
+  // function is not used here; of the loop, as of this file's, otherwise.
+  auto ReportLoops = [&](size_t I, const std::string &Reason,
+                         const char *Suffix) {
+    for (const OmpLoop *L : LoopsOf[I])
+      // A template this file never instantiates runs no code: nothing to
+      // say.
+      if (!L->OnlyDependent)
+        RC.untraced(L->Instances.front().Directive->getBeginLoc(),
+                    Directive(*L) + Suffix, Reason, kernelName(L->Function));
+  };
+  bool Traced = false;
+  llvm::DenseSet<const FunctionDecl *> CopiedFunctions;
+  for (size_t I = 0; I < Holders.size(); ++I) {
+    const FunctionDecl *F = Holders[I].Written;
+    if (!Used[I]) {
+      ReportLoops(I, OmpInHeaderReason, "");
+      continue;
+    }
+    std::string Why = isa<CXXMethodDecl>(F)
+                          ? "it is a member function, whose OpenMP loops "
+                            "wgtrace does not trace in a copy"
+                          : whyNotCopyable(F);
+    if (Why.empty() && Cloner.copies(F))
+      Why = "it is copied already, as a helper of a kernel";
+    if (!Why.empty()) {
+      ReportLoops(I,
+                  "it is in a header, in '" + kernelName(F) +
+                      "', which this file uses but which cannot be "
+                      "copied here to trace it (" +
+                      Why + ")",
+                  " loop");
+      continue;
+    }
+    RewriteContext &Copy = Cloner.addKernel(Holders[I], false);
+    SourceLocation Defined = SM.getExpansionLoc(F->getLocation());
+    SmallString<256> File(SM.getFilename(Defined));
+    SM.getFileManager().makeAbsolutePath(File);
+    sys::path::remove_dots(File, /*remove_dot_dot=*/false);
+    for (const OmpLoop *L : LoopsOf[I])
+      Traced |= instrumentOmpLoop(Copy, File, *L, Functions, Sites, Scanned);
+    // The header's own callers run the original.
+    for (const FunctionDecl *Caller : Outside[I])
+      for (const OmpLoop *L : LoopsOf[I])
+        RC.untraced(
+            L->Instances.front().Directive->getBeginLoc(),
+            Directive(*L) + " loop",
+            "it is traced in the copy of '" + kernelName(F) +
+                "' that this file's uses call, but '" + kernelName(Caller) +
+                "' (" +
+                SM.getFilename(SM.getExpansionLoc(Caller->getLocation()))
+                    .str() +
+                ") uses the header's original, whose runs are not recorded",
+            kernelName(F));
+    CopiedFunctions.insert(F);
+    for (const KernelReference &R : Uses)
+      if (R.Kernel == I)
+        References.push_back({R.Ref, R.Enclosing, KernelBase + Copied.size()});
+    Copied.push_back(Holders[I]);
+  }
+  for (const OmpUntracedConstruct &C : OpenMP.HeaderUntraced) {
+    const bool Copied = C.Function && CopiedFunctions.count(C.Function);
+    if (Copied && C.Reason.empty())
+      continue;
+    RC.untraced(C.Loc, C.What, Copied ? C.Reason : OmpInHeaderReason,
+                C.Function ? kernelName(C.Function) : std::string());
+  }
+  return Traced;
 }
 
 void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
@@ -684,7 +807,8 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
   if (Found.Kernels.empty() && Found.Calls.empty() && References.empty() &&
       HeaderLaunches.empty() && OpenMP.Loops.empty() &&
-      OpenMP.Untraced.empty()) {
+      OpenMP.Untraced.empty() && OpenMP.HeaderLoops.empty() &&
+      OpenMP.HeaderUntraced.empty()) {
     Result.Rewritten = Result.Original;
     Result.Ok = true;
     return;
@@ -794,7 +918,8 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   std::vector<KernelDef> OmpScanned;
   bool UsesOpenMP = false;
   for (const OmpLoop &L : OpenMP.Loops)
-    UsesOpenMP |= instrumentOmpLoop(RC, Code, L, Functions, Sites, OmpScanned);
+    UsesOpenMP |=
+        instrumentOmpLoop(RC, GivenPath, L, Functions, Sites, OmpScanned);
   for (const OmpUntracedConstruct &C : OpenMP.Untraced)
     RC.untraced(C.Loc, C.What, C.Reason,
                 C.Function ? kernelName(C.Function) : std::string());
@@ -865,6 +990,13 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     Scanned.push_back(K);
   }
 
+  // OpenMP loops of project headers' functions that this file uses: traced
+  // in copies of the functions, which this file's uses call.
+  std::vector<KernelDef> HeaderKernels = Found.HeaderKernels;
+  UsesOpenMP |=
+      traceHeaderOmp(RC, Cloner, OpenMP, Functions, Sites, Scanned,
+                     HeaderKernels, References, Found.HeaderKernels.size());
+
   // Helpers called from kernels: their accesses, no prologue. Those in
   // project headers are copied into this file, instrumented.
   FoundHelpers Helpers = findHelpers(Ctx, Scanned);
@@ -873,15 +1005,25 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     for (const FunctionDecl *Body : H.Bodies)
       Accesses.collect(Body);
   }
-  for (const KernelDef &H : Helpers.InHeaders)
+  for (const KernelDef &H : Helpers.InHeaders) {
+    // A function copied for its OpenMP loops: its copy records those.
+    if (Cloner.copies(H.Written)) {
+      RC.untraced(SM.getExpansionLoc(H.Written->getLocation()),
+                  "function '" + kernelName(H.Written) + "'",
+                  "it is called from a kernel and holds OpenMP loops that "
+                  "are traced as dispatches of their own: its accesses "
+                  "outside them are not recorded");
+      continue;
+    }
     Cloner.add(H);
+  }
   // Every access is wrapped by now: the copies take their text next.
   Tables.finishSites();
   std::vector<const FunctionDecl *> IndirectRoots;
   IndirectRoots.reserve(Helpers.IndirectTargets.size());
   for (const IndirectTarget &T : Helpers.IndirectTargets)
     IndirectRoots.push_back(writtenFunction(T.Function));
-  Cloner.finish(Helpers.Calls, References, Found.HeaderKernels, IndirectRoots);
+  Cloner.finish(Helpers.Calls, References, HeaderKernels, IndirectRoots);
   std::string Registration =
       emitKernelInstances(Instances) +
       emitIndirectTargets(indirectTargets(Ctx, Helpers, Cloner));

@@ -62,7 +62,70 @@ private:
   std::vector<const Decl *> Enclosing;
 };
 
+/// The functions outside the main file whose bodies refer to one of a list
+/// of functions.
+class OutsideReferrers : public RecursiveASTVisitor<OutsideReferrers> {
+  using Base = RecursiveASTVisitor<OutsideReferrers>;
+
+public:
+  OutsideReferrers(ASTContext &Ctx, const std::vector<KernelDef> &Functions)
+      : SM(Ctx.getSourceManager()), Found(Functions.size()) {
+    for (size_t I = 0; I < Functions.size(); ++I)
+      Index[Functions[I].Written] = I;
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (!FD)
+      return Base::TraverseDecl(D);
+    const FunctionDecl *Saved = Enclosing;
+    Enclosing = FD;
+    bool Result = Base::TraverseDecl(D);
+    Enclosing = Saved;
+    return Result;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+    if (!FD || !Enclosing)
+      return true;
+    const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
+    auto It = Index.find(Written ? Written : FD);
+    if (It == Index.end())
+      return true;
+    const FunctionDecl *Caller =
+        Enclosing->getTemplateInstantiationPattern()
+            ? Enclosing->getTemplateInstantiationPattern()
+            : Enclosing;
+    if (Caller == It->first ||
+        SM.isInMainFile(SM.getExpansionLoc(Caller->getLocation())))
+      return true;
+    if (!llvm::is_contained(Found[It->second], Caller))
+      Found[It->second].push_back(Caller);
+    return true;
+  }
+
+  const SourceManager &SM;
+  std::vector<std::vector<const FunctionDecl *>> Found;
+
+private:
+  llvm::DenseMap<const FunctionDecl *, size_t> Index;
+  const FunctionDecl *Enclosing = nullptr;
+};
+
 } // namespace
+
+std::vector<std::vector<const FunctionDecl *>>
+findReferencesOutsideMainFile(ASTContext &Ctx,
+                              const std::vector<KernelDef> &Functions) {
+  if (Functions.empty())
+    return {};
+  OutsideReferrers Finder(Ctx, Functions);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(Finder.Found);
+}
 
 std::vector<KernelReference>
 findKernelReferences(ASTContext &Ctx, const std::vector<KernelDef> &Kernels) {

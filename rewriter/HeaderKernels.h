@@ -42,6 +42,14 @@ std::vector<KernelReference>
 findKernelReferences(clang::ASTContext &Ctx,
                      const std::vector<KernelDef> &Kernels);
 
+/// For each of Functions (defined in headers), the functions defined
+/// outside the main file that refer to it (call it, take its address),
+/// each once, in the order found: their uses run the header's original,
+/// not the main file's copy.
+std::vector<std::vector<const clang::FunctionDecl *>>
+findReferencesOutsideMainFile(clang::ASTContext &Ctx,
+                              const std::vector<KernelDef> &Functions);
+
 /// The name of the module the copies of a header kernel share: the same
 /// in every file, for the kernel's file, line and name.
 std::string sharedModuleName(llvm::StringRef File, unsigned Line,

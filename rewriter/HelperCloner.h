@@ -52,10 +52,15 @@ public:
   /// header's text, applied to the copy only).
   void add(const KernelDef &Helper, bool RecordAccesses = true);
 
-  /// The same for a kernel defined in a project header (HeaderKernels.h).
-  /// Returns the context that edits the copy's text, for the kernel's
-  /// prologue.
+  /// The same for a kernel defined in a project header (HeaderKernels.h),
+  /// or for a function whose OpenMP loops are traced (RecordAccesses
+  /// false: only what the caller instruments). Returns the context that
+  /// edits the copy's text, for the kernel's prologue or the loops.
   RewriteContext &addKernel(const KernelDef &Kernel, bool RecordAccesses);
+  /// Whether the header function Written has a copy added.
+  bool copies(const clang::FunctionDecl *Written) const {
+    return CloneIndex.count(Written) != 0;
+  }
   /// The definition of the module the copies of header kernel Written
   /// record under: it goes before the copy.
   void setSharedModule(const clang::FunctionDecl *Written,

@@ -129,6 +129,11 @@ public:
     llvm::sort(Found.Loops, [&](const OmpLoop &A, const OmpLoop &B) {
       return Offset(A) < Offset(B);
     });
+    llvm::sort(Found.HeaderLoops, [&](const OmpLoop &A, const OmpLoop &B) {
+      return SM.isBeforeInTranslationUnit(
+          SM.getExpansionLoc(A.Instances.front().Directive->getBeginLoc()),
+          SM.getExpansionLoc(B.Instances.front().Directive->getBeginLoc()));
+    });
     return std::move(Found);
   }
 
@@ -151,20 +156,24 @@ private:
         Function && Function->getTemplateInstantiationPattern()
             ? Function->getTemplateInstantiationPattern()
             : Function;
-    if (!SM.isInMainFile(SM.getExpansionLoc(Loc))) {
-      noteInHeader(D, Written);
+    const SourceLocation At = SM.getExpansionLoc(Loc);
+    const bool InMain = SM.isInMainFile(At);
+    if (!InMain && (SM.isInSystemHeader(At) || pragmaOnlyInHeader(D, Written)))
       return;
-    }
+    // A project header's function: its loops are traced in its copy when
+    // the main file uses it (FileRewriter), reported otherwise.
+    std::vector<OmpLoop> &Loops = InMain ? Found.Loops : Found.HeaderLoops;
+    std::vector<OmpUntracedConstruct> &Untraced =
+        InMain ? Found.Untraced : Found.HeaderUntraced;
     if (isTracedOmpLoop(K)) {
       auto *Loop = cast<OMPLoopDirective>(D);
-      SourceLocation Key = SM.getExpansionLoc(Loc);
-      auto [It, New] = LoopIndex.try_emplace(Key, Found.Loops.size());
+      auto [It, New] = LoopIndex.try_emplace(At, Loops.size());
       if (New) {
         OmpLoop L;
         L.Function = Written;
-        Found.Loops.push_back(std::move(L));
+        Loops.push_back(std::move(L));
       }
-      OmpLoop &L = Found.Loops[It->second];
+      OmpLoop &L = Loops[It->second];
       // A template's pattern is dependent: its instantiations say which
       // expressions load; it is kept only to report a template that has
       // none.
@@ -184,7 +193,7 @@ private:
     }
     if (!isUntracedOmpConstruct(K) || dependent())
       return;
-    if (!SeenConstructs.insert(SM.getExpansionLoc(Loc)).second)
+    if (!SeenConstructs.insert(At).second)
       return;
     if (isOpenMPParallelDirective(K) && !isOpenMPTaskingDirective(K) &&
         !isOpenMPTargetExecutionDirective(K) && !isOpenMPTeamsDirective(K) &&
@@ -192,10 +201,17 @@ private:
         K != llvm::omp::OMPD_parallel_sections &&
         !isOpenMPGenericLoopDirective(K) && D->hasAssociatedStmt()) {
       const bool HasLoop = hasTracedLoop(D->getAssociatedStmt());
-      if (HasLoop && onlyLoops(D->getAssociatedStmt()))
-        return; // its loops are traced, and it does nothing else
+      if (HasLoop && onlyLoops(D->getAssociatedStmt())) {
+        // Its loops are traced, and it does nothing else: in a header's
+        // function, only in the function's copy.
+        if (!InMain)
+          Untraced.push_back(
+              {Loc, "'#pragma omp " + getOpenMPDirectiveName(K).str() + "'", "",
+               Written});
+        return;
+      }
       if (HasLoop) {
-        Found.Untraced.push_back(
+        Untraced.push_back(
             {Loc, "'#pragma omp " + getOpenMPDirectiveName(K).str() + "'",
              "the region's code outside its worksharing loops runs on every "
              "thread of the team and its accesses are not recorded (its "
@@ -206,46 +222,34 @@ private:
     }
     if (K == llvm::omp::OMPD_ordered && !D->hasAssociatedStmt())
       return; // a standalone `ordered depend(...)` runs no code
-    Found.Untraced.push_back(
-        {Loc, "'#pragma omp " + getOpenMPDirectiveName(K).str() + "'",
-         constructReason(K), Written});
+    Untraced.push_back({Loc,
+                        "'#pragma omp " + getOpenMPDirectiveName(K).str() + "'",
+                        constructReason(K), Written});
   }
 
-  /// A loop or construct of a project header (miniBUDE writes its OpenMP
-  /// version in one, included by main.cpp): only the files given are
-  /// rewritten, so it is said, once per place, not silently left out. A
-  /// template's pattern is not: an instantiation, the code that runs, is.
-  void noteInHeader(const OMPExecutableDirective *D,
-                    const FunctionDecl *Written) {
-    const OpenMPDirectiveKind K = D->getDirectiveKind();
-    const SourceLocation At = SM.getExpansionLoc(D->getBeginLoc());
-    if (SM.isInSystemHeader(At) || dependent() ||
-        !(isTracedOmpLoop(K) || isUntracedOmpConstruct(K)) ||
-        (K == llvm::omp::OMPD_ordered && !D->hasAssociatedStmt()) ||
-        !SeenConstructs.insert(At).second)
-      return;
-    const std::string What =
-        "'#pragma omp " + getOpenMPDirectiveName(K).str() + "'";
-    // Quicksilver writes the pragma alone in a header that it includes
-    // right before a loop of the rewritten file: said at the loop.
+  /// Whether D, a directive of a project header, applies to code of the
+  /// main file: Quicksilver writes the pragma alone in a header that it
+  /// includes right before a loop of the rewritten file. It is said at the
+  /// loop, once.
+  bool pragmaOnlyInHeader(const OMPExecutableDirective *D,
+                          const FunctionDecl *Written) {
     const Stmt *Code =
         D->hasAssociatedStmt() ? D->getAssociatedStmt() : nullptr;
     while (const auto *Captured = dyn_cast_or_null<CapturedStmt>(Code))
       Code = Captured->getCapturedStmt();
-    if (Code && SM.isInMainFile(SM.getExpansionLoc(Code->getBeginLoc()))) {
-      Found.Untraced.push_back(
-          {Code->getBeginLoc(), What,
-           "its pragma is written in a header that this file includes, which "
-           "wgtrace cannot rewrite",
-           Written});
-      return;
-    }
+    if (!Code || !SM.isInMainFile(SM.getExpansionLoc(Code->getBeginLoc())))
+      return false;
+    const OpenMPDirectiveKind K = D->getDirectiveKind();
+    if (dependent() || !(isTracedOmpLoop(K) || isUntracedOmpConstruct(K)) ||
+        !SeenConstructs.insert(SM.getExpansionLoc(D->getBeginLoc())).second)
+      return true;
     Found.Untraced.push_back(
-        {D->getBeginLoc(), What,
-         "it is in a header, and wgtrace-rewrite traces the OpenMP code of "
-         "the files it rewrites, not of the headers they include (rewrite a "
-         "source file that holds the code)",
+        {Code->getBeginLoc(),
+         "'#pragma omp " + getOpenMPDirectiveName(K).str() + "'",
+         "its pragma is written in a header that this file includes, which "
+         "wgtrace cannot rewrite",
          Written});
+    return true;
   }
 
   const SourceManager &SM;
@@ -557,6 +561,11 @@ bool declaredWithin(const VarDecl *VD, const OMPExecutableDirective *D,
 
 } // namespace
 
+const char *const OmpInHeaderReason =
+    "it is in a header, and wgtrace-rewrite traces the OpenMP code of the "
+    "files it rewrites, not of the headers they include (rewrite a source "
+    "file that holds the code)";
+
 FoundOpenMP findOpenMP(ASTContext &Ctx) {
   Finder F(Ctx);
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
@@ -682,9 +691,10 @@ privatizedStatics(const OmpLoopInstance &Instance, const OmpNest &Nest) {
 }
 
 std::optional<PragmaLine> pragmaLine(SourceLocation Loc,
-                                     const SourceManager &SM, StringRef Code) {
-  if (!Loc.isValid() || Loc.isMacroID() || !SM.isInMainFile(Loc))
+                                     const SourceManager &SM, FileID File) {
+  if (!Loc.isValid() || Loc.isMacroID() || SM.getFileID(Loc) != File)
     return std::nullopt;
+  StringRef Code = SM.getBufferData(File);
   unsigned At = SM.getFileOffset(Loc);
   // StringRef::rfind looks before its position.
   size_t LineStart = Code.rfind('\n', At);
@@ -740,7 +750,7 @@ std::optional<PragmaLine> pragmaLine(SourceLocation Loc,
 
 std::optional<PragmaInvocation>
 pragmaInvocation(const OMPExecutableDirective *D, const Stmt *Loop,
-                 const SourceManager &SM, const LangOptions &LO) {
+                 const SourceManager &SM, const LangOptions &LO, FileID File) {
   SourceLocation Begin = D->getBeginLoc();
   SourceLocation End = D->getEndLoc();
   if (!Begin.isValid() || !End.isValid())
@@ -768,9 +778,10 @@ pragmaInvocation(const OMPExecutableDirective *D, const Stmt *Loop,
   SourceLocation First = Range.getBegin();
   SourceLocation Last = Range.getEnd();
   SourceLocation LoopAt = Loop->getBeginLoc();
-  if (First.isMacroID() || Last.isMacroID() || !SM.isInMainFile(First) ||
-      !SM.isInMainFile(Last) || LoopAt.isMacroID() ||
-      !SM.isInMainFile(LoopAt) || !SM.isBeforeInTranslationUnit(Last, LoopAt))
+  if (First.isMacroID() || Last.isMacroID() || SM.getFileID(First) != File ||
+      SM.getFileID(Last) != File || LoopAt.isMacroID() ||
+      SM.getFileID(LoopAt) != File ||
+      !SM.isBeforeInTranslationUnit(Last, LoopAt))
     return std::nullopt;
   // The whole directive in one invocation: not its clauses in another.
   SourceLocation EndAt = SM.getExpansionLoc(End);
@@ -803,7 +814,7 @@ std::string pragmaOperator(StringRef Directive, StringRef Extra) {
 }
 
 std::optional<unsigned> statementEnd(const Stmt *S, const SourceManager &SM,
-                                     const LangOptions &LO, StringRef Code) {
+                                     const LangOptions &LO, FileID File) {
   // The statement that ends S's text.
   while (true) {
     if (const auto *If = dyn_cast<IfStmt>(S))
@@ -826,8 +837,9 @@ std::optional<unsigned> statementEnd(const Stmt *S, const SourceManager &SM,
       break;
   }
   SourceLocation Last = S->getEndLoc();
-  if (!Last.isValid() || Last.isMacroID() || !SM.isInMainFile(Last))
+  if (!Last.isValid() || Last.isMacroID() || SM.getFileID(Last) != File)
     return std::nullopt;
+  StringRef Code = SM.getBufferData(File);
   unsigned End =
       SM.getFileOffset(Last) + Lexer::MeasureTokenLength(Last, SM, LO);
   if (isa<CompoundStmt>(S))

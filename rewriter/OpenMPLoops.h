@@ -1,14 +1,15 @@
 //===- OpenMPLoops.h - OpenMP worksharing loops as dispatches ---*- C++ -*-===//
 //
 // With --openmp, every OpenMP worksharing loop of the main file (`omp for`,
-// `omp parallel for`, their `simd` forms, with collapse and any schedule)
-// is a dispatch site: each execution of the loop a launch, each iteration
-// of the collapsed nest a workgroup whose id is its iteration indices.
-// This part finds the loops, reads their canonical form (lower bound,
-// bound, comparison and step of each loop of the nest) and decides which
-// variables the iterations share (memory of the trace) and which are their
-// own (the loop's private, firstprivate, lastprivate, reduction and linear
-// copies, the loop variables, what the body or the thread's region
+// `omp parallel for`, their `simd` forms, with collapse and any schedule),
+// and of the project headers' functions that the main file uses (traced in
+// the functions' copies, HelperCloner.h), is a dispatch site: each execution of
+// the loop a launch, each iteration of the collapsed nest a workgroup whose id
+// is its iteration indices. This part finds the loops, reads their canonical
+// form (lower bound, bound, comparison and step of each loop of the nest) and
+// decides which variables the iterations share (memory of the trace) and which
+// are their own (the loop's private, firstprivate, lastprivate, reduction and
+// linear copies, the loop variables, what the body or the thread's region
 // declares). The other constructs that run user code in parallel
 // (regions without a loop, sections, tasks, target, teams, ordered) are
 // found too, to be reported as not traced.
@@ -38,7 +39,7 @@ struct OmpLoopInstance {
   std::vector<const clang::OMPExecutableDirective *> Enclosing;
 };
 
-/// A worksharing loop written in the main file.
+/// A worksharing loop written in the main file (or in a project header).
 struct OmpLoop {
   std::vector<OmpLoopInstance> Instances;
   /// The function it is written in (as written: a template's pattern).
@@ -60,12 +61,24 @@ struct FoundOpenMP {
   /// In source order.
   std::vector<OmpLoop> Loops;
   std::vector<OmpUntracedConstruct> Untraced;
+  /// The worksharing loops of the functions of project headers (not of
+  /// system headers), in the order of the translation unit: traced in the
+  /// copies of the functions that the main file uses, untraced otherwise.
+  std::vector<OmpLoop> HeaderLoops;
+  /// The untraced constructs of those functions, each with the reason
+  /// that holds in a copy of its function (none for a region that only
+  /// runs loops, untraced only where its function is not copied).
+  std::vector<OmpUntracedConstruct> HeaderUntraced;
 };
 
 /// The worksharing loops and untraced constructs of the main file, outside
-/// kernels (whose bodies are traced as they are), and, as untraced, those
-/// of the project headers it includes.
+/// kernels (whose bodies are traced as they are), and those of the project
+/// headers it includes.
 FoundOpenMP findOpenMP(clang::ASTContext &Ctx);
+
+/// Why a loop or construct of a project header is not traced when its
+/// function is not copied into the main file.
+extern const char *const OmpInHeaderReason;
 
 /// Whether K is a worksharing loop wgtrace traces as a dispatch.
 bool isTracedOmpLoop(clang::OpenMPDirectiveKind K);
@@ -112,7 +125,7 @@ sharedVariables(const OmpLoopInstance &Instance, const OmpNest &Nest,
 llvm::DenseSet<const clang::VarDecl *>
 privatizedStatics(const OmpLoopInstance &Instance, const OmpNest &Nest);
 
-/// A `#pragma` line of the main file, as the rewriter replaces it with a
+/// A `#pragma` line of a file, as the rewriter replaces it with a
 /// `_Pragma` operator that code can precede on the same line.
 struct PragmaLine {
   /// [Begin, End) of the directive: from its `#` to the end of its last
@@ -126,33 +139,33 @@ struct PragmaLine {
   std::string Comment;
 };
 /// The pragma line whose directive begins at Loc; nothing when Loc is not
-/// a `#pragma` written in the main file (a `_Pragma`, a macro).
+/// a `#pragma` written in File (a `_Pragma`, a macro).
 std::optional<PragmaLine> pragmaLine(clang::SourceLocation Loc,
                                      const clang::SourceManager &SM,
-                                     llvm::StringRef Code);
+                                     clang::FileID File);
 /// A directive written with the `_Pragma` operator, directly or through a
 /// macro (`OMP_FOR(collapse(2))`, as the Parallel Research Kernels write
 /// them): [Begin, End) of the operator or of the macro's invocation in the
-/// main file, which holds the whole directive and nothing of the loop.
+/// file, which holds the whole directive and nothing of the loop.
 struct PragmaInvocation {
   unsigned Begin = 0;
   unsigned End = 0;
 };
 /// The invocation that writes D, whose loop statement is Loop; nothing when
-/// D is a `#pragma` line, or when its invocation is not one of the main
-/// file's own that ends before Loop begins.
+/// D is a `#pragma` line, or when its invocation is not one of File's own
+/// that ends before Loop begins.
 std::optional<PragmaInvocation>
 pragmaInvocation(const clang::OMPExecutableDirective *D,
                  const clang::Stmt *Loop, const clang::SourceManager &SM,
-                 const clang::LangOptions &LO);
+                 const clang::LangOptions &LO, clang::FileID File);
 /// `_Pragma("<Directive><Extra>")`, as a string literal holds it.
 std::string pragmaOperator(llvm::StringRef Directive, llvm::StringRef Extra);
-/// The offset just after statement S in the main file: after its closing
-/// brace, or after the `;` that ends it.
+/// The offset just after statement S in File: after its closing brace, or
+/// after the `;` that ends it.
 std::optional<unsigned> statementEnd(const clang::Stmt *S,
                                      const clang::SourceManager &SM,
                                      const clang::LangOptions &LO,
-                                     llvm::StringRef Code);
+                                     clang::FileID File);
 
 } // namespace rewriter
 } // namespace wgtrace

@@ -19,7 +19,10 @@ Each mode of the program runs one kind of loop. For every mode:
     one thread.
 The trace of `collapse` names the loop's site after its place, has one
 launch whose grid is the trip counts (7x13x1: x is the inner loop) and a
-workgroup per iteration.
+workgroup per iteration. The loops of a project header's functions
+(openmp/stencils.h, mode `header`), traced in the copies the rewriter
+makes, have a workgroup per iteration and per iteration the loads and
+stores their bodies name.
 
 Usage: openmp_test.py <instrumented> <plain> <wgtrace-view>
                       <wgtrace-rewrite> <include dir> <runtime library> <workdir>
@@ -41,7 +44,7 @@ SOURCE = os.path.join(HERE, "openmp", "loops.cc")
 
 PASSING = ["vectors", "collapse", "reduction", "histogram", "region",
            "critical", "critical_same", "critical_nested", "critical_calls",
-           "jacobi", "bounds", "grid"]
+           "jacobi", "bounds", "grid", "header"]
 RACING = {"carried": ("loops.cc:116", "loops.cc:116"),
           "shared": ("loops.cc:125", "loops.cc:125"),
           # Two critical sections of different names: each side named.
@@ -83,7 +86,8 @@ def gcc_build():
     lib_dir = os.path.dirname(os.path.abspath(RUNTIME_LIB))
     build = subprocess.run(
         [gxx, "-std=c++17", "-O2", "-fopenmp", "-Wall", "-Wextra", "-Werror",
-         "-I" + INCLUDE, rewritten, "-o", program, RUNTIME_LIB,
+         "-I" + INCLUDE, "-iquote", os.path.dirname(SOURCE), rewritten,
+         "-o", program, RUNTIME_LIB,
          "-Wl,-rpath," + lib_dir, "-lfmt", "-pthread"],
         capture_output=True, text=True)
     check(build.returncode == 0, "g++ failed: " + build.stderr)
@@ -204,4 +208,36 @@ for name in ["clang"] + (["gcc"] if gcc else []):
             have = {f: k.get(f) for f in want}
             check(have == want, "%s grid on %d threads, %s: %s, not %s"
                   % (name, threads, function, have, want))
+# Loops of a project header's functions (stencils.h), traced in the copies
+# the rewriter makes in loops.cc: named after the header's place, a
+# workgroup per iteration (star1 runs twice over the 8x8 interior of a
+# 10x10 grid, total twice over 100 cells), and per iteration what the
+# body names. star1: 4 loads of `in`, the update of `out` (a load and a
+# store), and the parameters the team shares: `in` 4 times, `out` once,
+# `n` 5 times (5 doubles, 5 pointers, 5 ints: 100 bytes); total: the
+# cell and the shared `in` pointer.
+HEADER_EXPECTED = {"stencils.h:9 in star1": (2 * 8 * 8, 15, 100, 1, 8),
+                   "stencils.h:20 in total": (2 * 10 * 10, 2, 16, 0, 0)}
+for name in ["clang"] + (["gcc"] if gcc else []):
+    for threads in (1, 4):
+        trace = os.path.join(WORK, "%s-header-%d.bin" % (name, threads))
+        summary = subprocess.run([VIEW, "summary", "--by", "kernel", "--json",
+                                  trace], capture_output=True, text=True)
+        check(summary.returncode == 0, "summary failed: " + summary.stderr)
+        kernels = json.loads(summary.stdout or "{}").get("kernels", {})
+        for place, (count, loads, load_bytes, stores,
+                    store_bytes) in HEADER_EXPECTED.items():
+            got = [k for n, k in kernels.items()
+                   if n.startswith("omp for at ") and n.endswith(place)]
+            check(len(got) == 1, "%s header: no one kernel named %s: %s"
+                  % (name, place, sorted(kernels)))
+            if len(got) != 1:
+                continue
+            want = {"workgroups": count, "loads": count * loads,
+                    "load_bytes": count * load_bytes,
+                    "stores": count * stores,
+                    "store_bytes": count * store_bytes}
+            have = {f: got[0].get(f) for f in want}
+            check(have == want, "%s header on %d threads, %s: %s, not %s"
+                  % (name, threads, place, have, want))
 finish()

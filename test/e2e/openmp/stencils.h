@@ -1,0 +1,24 @@
+// OpenMP loops in a project header's functions, as the Parallel Research
+// Kernels generate their stencils (Cxx11/stencil_openmp.hpp): loops.cc's
+// `header` mode calls them, and wgtrace-rewrite traces them in copies it
+// makes in loops.cc, the header staying as it is.
+
+// Per iteration: 4 loads of `in`, the update of `out`; the team shares the
+// parameters, whose loads are recorded (in 4 times, out once, n 5 times).
+inline void star1(int n, const double *in, double *out) {
+#pragma omp parallel for collapse(2)
+  for (int i = 1; i < n - 1; ++i)
+    for (int j = 1; j < n - 1; ++j)
+      out[i * n + j] += 0.25 * (in[i * n + j - 1] + in[(i - 1) * n + j] +
+                                in[(i + 1) * n + j] + in[i * n + j + 1]);
+}
+
+// A template: its instantiation is copied; per iteration 1 load of `in`
+// (and of the shared `in` pointer), the sum is the reduction's own.
+template <class T> T total(const T *in, int n) {
+  T sum = 0;
+#pragma omp parallel for reduction(+ : sum)
+  for (int i = 0; i < n; ++i)
+    sum += in[i];
+  return sum;
+}
