@@ -182,32 +182,46 @@ for name in ["clang"] + (["gcc"] if gcc else []):
     check(not wrong, "%s vectors on 4 threads: iterations run by another "
           "processor than their static owner (iteration, processor): %s"
           % (name, wrong[:5]))
+
+
+def check_counts(mode, expected):
+    """The kernels of mode's traces whose names end with a key of expected
+    count what it says (workgroups, loads, stores and their bytes), with
+    clang and GCC, on 1 thread and on 4."""
+    for name in ["clang"] + (["gcc"] if gcc else []):
+        for threads in (1, 4):
+            trace = os.path.join(WORK, "%s-%s-%d.bin" % (name, mode, threads))
+            summary = subprocess.run([VIEW, "summary", "--by", "kernel",
+                                      "--json", trace],
+                                     capture_output=True, text=True)
+            check(summary.returncode == 0, "summary failed: " + summary.stderr)
+            kernels = json.loads(summary.stdout or "{}").get("kernels", {})
+            for suffix, want in expected.items():
+                got = [k for n, k in kernels.items() if n.endswith(suffix)]
+                check(len(got) == 1, "%s %s: no one kernel named *%s: %s"
+                      % (name, mode, suffix, sorted(kernels)))
+                if len(got) != 1:
+                    continue
+                have = {f: got[0].get(f) for f in want}
+                check(have == want, "%s %s on %d threads, %s: %s, not %s"
+                      % (name, mode, threads, suffix, have, want))
+
+
+def counts(workgroups, loads, load_bytes, stores, store_bytes):
+    """Totals from per-iteration figures."""
+    return {"workgroups": workgroups, "loads": workgroups * loads,
+            "load_bytes": workgroups * load_bytes,
+            "stores": workgroups * stores,
+            "store_bytes": workgroups * store_bytes}
+
+
 # Grids read through a class template's operator()(i, j), as CloverLeaf's
 # OpenMP model reads its fields: per iteration exactly the cells the body
-# names and the shared scalar, none of the grid's own fields (its size,
-# its storage pointer), the loop variables or the reduction's copy; with
-# clang and GCC, on 1 thread and on 4.
-GRID_EXPECTED = {"grid_relax": (7 * 7, 5, 1), "grid_min": (9 * 9, 1, 0)}
-for name in ["clang"] + (["gcc"] if gcc else []):
-    for threads in (1, 4):
-        trace = os.path.join(WORK, "%s-grid-%d.bin" % (name, threads))
-        summary = subprocess.run([VIEW, "summary", "--by", "kernel", "--json",
-                                  trace], capture_output=True, text=True)
-        check(summary.returncode == 0, "summary failed: " + summary.stderr)
-        kernels = json.loads(summary.stdout or "{}").get("kernels", {})
-        for function, (count, loads, stores) in GRID_EXPECTED.items():
-            got = [k for n, k in kernels.items() if n.endswith(" " + function)]
-            check(len(got) == 1, "%s grid: no one kernel named %s: %s"
-                  % (name, function, sorted(kernels)))
-            if len(got) != 1:
-                continue
-            k = got[0]
-            want = {"workgroups": count, "loads": count * loads,
-                    "load_bytes": 8 * count * loads, "stores": count * stores,
-                    "store_bytes": 8 * count * stores}
-            have = {f: k.get(f) for f in want}
-            check(have == want, "%s grid on %d threads, %s: %s, not %s"
-                  % (name, threads, function, have, want))
+# names and the shared scalar (doubles), none of the grid's own fields
+# (its size, its storage pointer), the loop variables or the reduction's
+# copy.
+check_counts("grid", {" grid_relax": counts(7 * 7, 5, 40, 1, 8),
+                      " grid_min": counts(9 * 9, 1, 8, 0, 0)})
 # Loops of a project header's functions (stencils.h), traced in the copies
 # the rewriter makes in loops.cc: named after the header's place, a
 # workgroup per iteration (star1 runs twice over the 8x8 interior of a
@@ -216,28 +230,7 @@ for name in ["clang"] + (["gcc"] if gcc else []):
 # store), and the parameters the team shares: `in` 4 times, `out` once,
 # `n` 5 times (5 doubles, 5 pointers, 5 ints: 100 bytes); total: the
 # cell and the shared `in` pointer.
-HEADER_EXPECTED = {"stencils.h:9 in star1": (2 * 8 * 8, 15, 100, 1, 8),
-                   "stencils.h:20 in total": (2 * 10 * 10, 2, 16, 0, 0)}
-for name in ["clang"] + (["gcc"] if gcc else []):
-    for threads in (1, 4):
-        trace = os.path.join(WORK, "%s-header-%d.bin" % (name, threads))
-        summary = subprocess.run([VIEW, "summary", "--by", "kernel", "--json",
-                                  trace], capture_output=True, text=True)
-        check(summary.returncode == 0, "summary failed: " + summary.stderr)
-        kernels = json.loads(summary.stdout or "{}").get("kernels", {})
-        for place, (count, loads, load_bytes, stores,
-                    store_bytes) in HEADER_EXPECTED.items():
-            got = [k for n, k in kernels.items()
-                   if n.startswith("omp for at ") and n.endswith(place)]
-            check(len(got) == 1, "%s header: no one kernel named %s: %s"
-                  % (name, place, sorted(kernels)))
-            if len(got) != 1:
-                continue
-            want = {"workgroups": count, "loads": count * loads,
-                    "load_bytes": count * load_bytes,
-                    "stores": count * stores,
-                    "store_bytes": count * store_bytes}
-            have = {f: got[0].get(f) for f in want}
-            check(have == want, "%s header on %d threads, %s: %s, not %s"
-                  % (name, threads, place, have, want))
+check_counts("header",
+             {"/stencils.h:9 in star1": counts(2 * 8 * 8, 15, 100, 1, 8),
+              "/stencils.h:20 in total": counts(2 * 10 * 10, 2, 16, 0, 0)})
 finish()
