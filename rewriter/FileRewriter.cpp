@@ -712,7 +712,7 @@ bool RewriteConsumer::traceHeaderOmp(
   for (size_t I = 0; I < Holders.size(); ++I) {
     const FunctionDecl *F = Holders[I].Written;
     if (!Used[I]) {
-      ReportLoops(I, OmpInHeaderReason, "");
+      ReportLoops(I, kOmpInHeaderReason, "");
       continue;
     }
     std::string Why = isa<CXXMethodDecl>(F)
@@ -760,7 +760,7 @@ bool RewriteConsumer::traceHeaderOmp(
     const bool Copied = C.Function && CopiedFunctions.count(C.Function);
     if (Copied && C.Reason.empty())
       continue;
-    RC.untraced(C.Loc, C.What, Copied ? C.Reason : OmpInHeaderReason,
+    RC.untraced(C.Loc, C.What, Copied ? C.Reason : kOmpInHeaderReason,
                 C.Function ? kernelName(C.Function) : std::string());
   }
   return Traced;

@@ -561,7 +561,7 @@ bool declaredWithin(const VarDecl *VD, const OMPExecutableDirective *D,
 
 } // namespace
 
-const char *const OmpInHeaderReason =
+const char *const kOmpInHeaderReason =
     "it is in a header, and wgtrace-rewrite traces the OpenMP code of the "
     "files it rewrites, not of the headers they include (rewrite a source "
     "file that holds the code)";

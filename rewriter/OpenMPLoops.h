@@ -78,7 +78,7 @@ FoundOpenMP findOpenMP(clang::ASTContext &Ctx);
 
 /// Why a loop or construct of a project header is not traced when its
 /// function is not copied into the main file.
-extern const char *const OmpInHeaderReason;
+extern const char *const kOmpInHeaderReason;
 
 /// Whether K is a worksharing loop wgtrace traces as a dispatch.
 bool isTracedOmpLoop(clang::OpenMPDirectiveKind K);
