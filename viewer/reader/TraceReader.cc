@@ -585,7 +585,7 @@ struct ShardResult {
   std::vector<std::unique_ptr<AnalysisTool>> Tools;
   std::map<uint64_t, uint64_t> UninstrumentedCalls;
   /// Damage in the chunk's records: the reading stops after them.
-  std::optional<Error> Damage;
+  Error Damage = Error::success();
 };
 } // namespace
 
@@ -705,7 +705,7 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
         if (Error E = decodeRecords(*P.Ring, Shards, Filter.active(),
                                     /*WantTiming=*/false, S.Joiner, S.Buffers,
                                     Unused))
-          S.Damage.emplace(std::move(E));
+          S.Damage = joinErrors(std::move(S.Damage), std::move(E));
         S.UninstrumentedCalls = P.Ring->uninstrumentedCalls();
         for (AnalysisTool *T : Shards)
           T->endRing(Info);
@@ -721,10 +721,11 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
 
   WorkgroupJoiner Joiner(Filter);
   BufferResolver Buffers;
-  std::optional<Error> Damage;
+  Error Damage = Error::success();
+  bool Damaged = false;
   std::vector<uint32_t> BufferMap;
   Submit();
-  for (size_t I = 0; I < Plan.size() && !Damage; ++I) {
+  for (size_t I = 0; I < Plan.size() && !Damaged; ++I) {
     PlannedChunk &P = Plan[I];
     ++Census.Chunks;
     if (P.Meta) {
@@ -757,17 +758,19 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
     countUninstrumentedCalls(Info.Meta, S->UninstrumentedCalls);
     for (AnalysisTool *T : Watching)
       T->endRing(Info);
-    if (S->Damage)
-      Damage.emplace(std::move(*S->Damage));
+    if (S->Damage) {
+      Damage = joinErrors(std::move(Damage), std::move(S->Damage));
+      Damaged = true;
+    }
   }
   // After damage, the chunks decoded ahead are not part of the reading.
   Pool.wait();
   for (std::unique_ptr<ShardResult> &S : Results)
-    if (S && S->Damage)
-      consumeError(std::move(*S->Damage));
+    if (S)
+      consumeError(std::move(S->Damage));
   Joiner.endFile();
   finishCensus(Joiner, Buffers);
-  return Damage ? std::move(*Damage) : Error::success();
+  return Damage;
 }
 
 } // namespace wgtrace::viewer
