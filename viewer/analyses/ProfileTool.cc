@@ -101,7 +101,6 @@ void ProfileTool::record(const Record &R) {
   if (Cold && R.Workgroup && R.Tag == format::Tag::Workgroup &&
       Begun.insert(R.Workgroup->Invocation).second) {
     Caches.clear();
-    CacheUsed = false;
     Repeatable = false;
     return;
   }
@@ -127,14 +126,7 @@ void ProfileTool::record(const Record &R) {
 }
 
 void ProfileTool::recordOther(const Record &R, uint64_t First, uint64_t Last) {
-  unsigned Missed = 0;
-  // The first level's line the hierarchy saw last is the most recent of its
-  // set: touching it alone again hits the first level and changes nothing.
-  if (First != Last || First != CacheLast || !CacheUsed) {
-    Missed = Caches.access(R.Memory.Address, R.Memory.Length);
-    CacheLast = Last;
-    CacheUsed = true;
-  }
+  const unsigned Missed = Caches.access(R.Memory.Address, R.Memory.Length);
   if (R.Workgroup->Invocation != LastInvocation || Meta != LastMeta) {
     LastInvocation = R.Workgroup->Invocation;
     LastMeta = Meta;

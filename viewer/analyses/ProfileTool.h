@@ -134,9 +134,6 @@ private:
   /// yet added to them: one addition per run instead of four per access.
   Measures Pending;
   std::array<uint32_t, Dimensions> PendingIds = {};
-  /// The first level's line the hierarchy was asked for last, if any.
-  uint64_t CacheLast = 0;
-  bool CacheUsed = false;
   /// Whether the last access touched one line with packable keys: the
   /// next access of that line from the same keys then only counts.
   bool Repeatable = false;

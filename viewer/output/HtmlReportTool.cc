@@ -65,8 +65,9 @@ void HtmlReportTool::record(const Record &R) {
     return;
   }
   // Accesses come in runs within one buffer: its range is looked up once a
-  // run (a map's values stay where they are).
-  if (R.Buffer != LastRangeBuffer || !LastRange) {
+  // run (a map's values stay where they are). LastRangeBuffer starts as
+  // kNoBuffer, which never gets here.
+  if (R.Buffer != LastRangeBuffer) {
     auto [It, New] = BufferRanges.try_emplace(R.Buffer, I);
     LastRangeBuffer = R.Buffer;
     LastRange = &It->second;
