@@ -51,9 +51,7 @@ cmake_policy(PUSH)
 if(POLICY CMP0116)
   cmake_policy(SET CMP0116 NEW)
 endif()
-# target_link_libraries on a target of another directory, and IN_LIST
-# (below).
-cmake_policy(SET CMP0079 NEW)
+# IN_LIST (below).
 cmake_policy(SET CMP0057 NEW)
 
 set(_WGTRACE_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
@@ -303,7 +301,18 @@ function(wgtrace_instrument_target target)
     add_custom_target(${target}_wgtrace_rewrite DEPENDS ${rewritten})
     add_dependencies(${target} ${target}_wgtrace_rewrite)
   endif()
-  target_link_libraries(${target} PRIVATE wgtrace::runtime)
+  # The runtime is linked through the target's properties, not with
+  # target_link_libraries: CMake refuses a target whose calls mix its plain
+  # and keyword signatures, and the project's own calls have chosen one
+  # (HPCG links OpenMP with the plain one). This is what the keyword
+  # signature's PRIVATE does: a static or object library passes the
+  # runtime on to what links it, for the link only.
+  set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES wgtrace::runtime)
+  get_target_property(target_type ${target} TYPE)
+  if(target_type STREQUAL "STATIC_LIBRARY" OR target_type STREQUAL "OBJECT_LIBRARY")
+    set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
+      "$<LINK_ONLY:wgtrace::runtime>")
+  endif()
 endfunction()
 
 cmake_policy(POP)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs wgtrace from the build tree into a fresh prefix (outside the
 # loader's default directories), then builds and runs an outside CMake
-# project (find_package + wgtrace_instrument_target) and an outside Makefile
+# project (find_package + wgtrace_instrument_target, on its own target and
+# on a static library of a subdirectory that links with
+# target_link_libraries' plain signature) and an outside Makefile
 # project (pkg-config + wgtrace-rewrite, no rpath of its own) against it,
 # and reads their traces with the installed wgtrace-view. Also: the
 # installed rewriter finds its headers with no -I, the installed tools'
@@ -50,18 +52,24 @@ for generator in Ninja "Unix Makefiles"; do
     -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$compiler" > "$dir.log" 2>&1 \
     || { cat "$dir.log"; exit 1; }
   cmake --build "$dir" -j 2 >> "$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
-  # Incremental: a header the kernel includes re-runs the kernel's rewrite,
-  # an unrelated source re-runs its own only, and nothing re-runs either
-  # when nothing changed.
+  # Incremental: a header the kernel includes re-runs the kernel's rewrite
+  # (once for each of the two targets that compile it), an unrelated
+  # source re-runs its own only, and nothing re-runs either when nothing
+  # changed.
   rebuild_rewrites() { cmake --build "$dir" -j 2 2>&1 | grep -c "wgtrace: instrumenting.*$1" || true; }
   check test "$(rebuild_rewrites '')" = 0
   sleep 1; touch "$sources/kernel_config.h"
-  check test "$(rebuild_rewrites kernel.cc)" = 1
+  check test "$(rebuild_rewrites kernel.cc)" = 2
   sleep 1; touch "$sources/unrelated.cc"
   check test "$(rebuild_rewrites kernel.cc)" = 0
   WGTRACE_FILE="$dir/trace.bin" "$dir/outside" > /dev/null
   check grep -q 'add_one' <("$prefix/bin/wgtrace-view" dump "$dir/trace.bin")
   check test "$("$prefix/bin/wgtrace-view" dump "$dir/trace.bin" | grep -c '| LOAD ')" = 64
+  # The static library instrumented from the directory above its own, its
+  # links made with the plain signature: the program that links it gets
+  # the runtime too.
+  WGTRACE_FILE="$dir/plain.bin" "$dir/plain_links/plain_program" > /dev/null
+  check test "$("$prefix/bin/wgtrace-view" dump "$dir/plain.bin" | grep -c '| LOAD ')" = 64
 done
 
 if [ -n "$python" ]; then
