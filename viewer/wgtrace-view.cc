@@ -901,7 +901,8 @@ int runHtml(const WorkgroupFilter &Filter) {
     // The three read the file in a thread of their own while the page's two
     // passes read it here (the file is mapped twice; damage is reported
     // by this reading, which meets the same); the page waits for them
-    // when it finishes.
+    // when it finishes. The page's first pass reads ring chunks on
+    // every core where the file allows (AccessExtentTool's shards).
     std::thread Sections([&] {
       Expected<TraceFile> File = TraceFile::open(Path);
       if (!File) {
@@ -909,7 +910,11 @@ int runHtml(const WorkgroupFilter &Filter) {
         return;
       }
       TraceReader Reader(*File, RingMode::WrapAware, Filter);
-      AnalysisTool *Tools[] = {&Races, &Annotate, &Reuse};
+      // One tool to the reader, as diff's: a virtual call per record, not
+      // three.
+      ToolPair<AnnotateTool, LineReuseTool> PerLine(Annotate, Reuse);
+      ToolPair<RacesTool, decltype(PerLine)> Sections(Races, PerLine);
+      AnalysisTool *Tools[] = {&Sections};
       consumeError(Reader.run(Tools));
     });
     auto Join = [&] {

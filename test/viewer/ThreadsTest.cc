@@ -10,6 +10,7 @@
 #include "TraceBuilder.h"
 #include "analyses/RacesTool.h"
 #include "analyses/SummaryTool.h"
+#include "output/HtmlReportTool.h"
 #include "reader/TraceReader.h"
 
 #include <gtest/gtest.h>
@@ -114,6 +115,9 @@ struct ThreadedReport {
   /// summary: the workgroups of all sites; races: the racing pairs.
   uint64_t Workgroups = 0;
   uint64_t Races = 0;
+  /// html: lanes, and segments of the address axis that are buffers.
+  uint64_t Lanes = 0;
+  uint64_t BufferSegments = 0;
 };
 
 /// Reads \p Bytes into \p Tool (which prints to \p R.Text) on \p Threads
@@ -127,6 +131,16 @@ void readOn(AnalysisTool &Tool, const std::vector<uint8_t> &Bytes,
   if (llvm::Error E = Reader.run(Tools))
     R.Error = llvm::toString(std::move(E));
   R.OnThreads = Reader.readOnThreads();
+}
+
+/// A report read on one thread and on several: both whole, the same.
+void expectWholeAndTheSame(const ThreadedReport &One,
+                           const ThreadedReport &Four) {
+  EXPECT_FALSE(One.OnThreads);
+  EXPECT_TRUE(Four.OnThreads);
+  EXPECT_EQ(One.Error, "");
+  EXPECT_EQ(Four.Error, "");
+  EXPECT_EQ(One.Text, Four.Text);
 }
 
 ThreadedReport summariseOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
@@ -153,6 +167,20 @@ ThreadedReport racesOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
   return R;
 }
 
+ThreadedReport pageOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                      uint64_t MaxPoints) {
+  ThreadedReport R;
+  llvm::raw_string_ostream OS(R.Text);
+  HtmlReportTool Html(OS, "threads", MaxPoints);
+  readOn(Html, Bytes, Threads, R);
+  R.Workgroups = Html.workgroupCount();
+  R.Lanes = Html.laneProcessors().size();
+  for (const HtmlReportTool::Segment &S : Html.segments())
+    R.BufferSegments += S.Buffer != kNoBuffer;
+  OS.flush();
+  return R;
+}
+
 TEST(Threads, SummaryIsTheOneThreadSummary) {
   for (bool Trailers : {true, false})
     for (bool Json : {false, true})
@@ -163,11 +191,7 @@ TEST(Threads, SummaryIsTheOneThreadSummary) {
         const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
         ThreadedReport One = summariseOn(Bytes, 1, Json, By);
         ThreadedReport Four = summariseOn(Bytes, 4, Json, By);
-        EXPECT_FALSE(One.OnThreads);
-        EXPECT_TRUE(Four.OnThreads);
-        EXPECT_EQ(One.Error, "");
-        EXPECT_EQ(Four.Error, "");
-        EXPECT_EQ(One.Text, Four.Text);
+        expectWholeAndTheSame(One, Four);
         // Not vacuous: the report has every ring's workgroups.
         EXPECT_EQ(One.Workgroups, kThreadedRings * 6);
         EXPECT_EQ(Four.Workgroups, kThreadedRings * 6);
@@ -182,18 +206,40 @@ TEST(Threads, RacesAreTheOneThreadRaces) {
       const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
       ThreadedReport One = racesOn(Bytes, 1, Json);
       ThreadedReport Four = racesOn(Bytes, 4, Json);
-      EXPECT_FALSE(One.OnThreads);
-      EXPECT_TRUE(Four.OnThreads);
-      EXPECT_EQ(One.Error, "");
-      EXPECT_EQ(Four.Error, "");
+      expectWholeAndTheSame(One, Four);
       EXPECT_GT(One.Races, 0u);
       EXPECT_EQ(One.Races, Four.Races);
-      EXPECT_EQ(One.Text, Four.Text);
     }
   // Damage: the rings before it, and the same error.
   MultiRingTrace M = multiRingTrace(false, 3);
   ThreadedReport One = racesOn(M.Bytes, 1, false);
   ThreadedReport Four = racesOn(M.Bytes, 4, false);
+  EXPECT_TRUE(Four.OnThreads);
+  EXPECT_NE(One.Error, "");
+  EXPECT_EQ(One.Error, Four.Error);
+  EXPECT_EQ(One.Text, Four.Text);
+}
+
+// The page's first pass (records per processor, bytes accessed per buffer)
+// reads on threads; the second, which places the accesses, on one.
+TEST(Threads, HtmlPageIsTheOneThreadPage) {
+  for (bool Trailers : {true, false})
+    for (uint64_t MaxPoints :
+         {HtmlReportTool::DefaultMaxPoints, uint64_t(50)}) {
+      SCOPED_TRACE(std::to_string(MaxPoints) + (Trailers ? " trailers" : ""));
+      const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
+      ThreadedReport One = pageOn(Bytes, 1, MaxPoints);
+      ThreadedReport Four = pageOn(Bytes, 4, MaxPoints);
+      expectWholeAndTheSame(One, Four);
+      // Not vacuous: every ring's workgroups, a lane per ring, and the
+      // buffers that rings meet in different orders on the address axis.
+      EXPECT_EQ(Four.Workgroups, kThreadedRings * 6);
+      EXPECT_EQ(Four.Lanes, kThreadedRings);
+      EXPECT_GE(Four.BufferSegments, 3u);
+    }
+  MultiRingTrace M = multiRingTrace(false, 2);
+  ThreadedReport One = pageOn(M.Bytes, 1, 50);
+  ThreadedReport Four = pageOn(M.Bytes, 4, 50);
   EXPECT_TRUE(Four.OnThreads);
   EXPECT_NE(One.Error, "");
   EXPECT_EQ(One.Error, Four.Error);

@@ -47,33 +47,11 @@ uint32_t HtmlReportTool::segmentOf(uint64_t Address) {
 }
 
 void HtmlReportTool::record(const Record &R) {
+  if (Pass == 0)
+    return Extent.record(R);
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
-  const uint32_t Lane = laneOf(R.Workgroup->Record.ProcessorId);
-  if (Pass != 0)
-    return place(R, Lane);
-  // The first pass, kept short (a record costs here about what decoding
-  // it does): what the second needs to place a point, no more.
-  ++LaneRecords[Lane];
-  if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
-    return;
-  ++Total;
-  const Interval I =
-      accessRange(R.Memory.Address, std::max(R.Memory.Length, 1u));
-  if (R.Buffer == kNoBuffer) {
-    Touched.add(I.Lo, I.Hi);
-    return;
-  }
-  // Accesses come in runs within one buffer: its range is looked up once a
-  // run (a map's values stay where they are). LastRangeBuffer starts as
-  // kNoBuffer, which never gets here.
-  if (R.Buffer != LastRangeBuffer) {
-    auto [It, New] = BufferRanges.try_emplace(R.Buffer, I);
-    LastRangeBuffer = R.Buffer;
-    LastRange = &It->second;
-  }
-  LastRange->Lo = std::min(LastRange->Lo, I.Lo);
-  LastRange->Hi = std::max(LastRange->Hi, I.Hi);
+  place(R, laneOf(R.Workgroup->Record.ProcessorId));
 }
 
 void HtmlReportTool::place(const Record &R, uint32_t Lane) {
@@ -240,10 +218,11 @@ void HtmlReportTool::layoutSegments() {
   // Parameter buffers as accessed (labelled), then clusters of the rest;
   // overlapping ones merge (keeping the buffer's name).
   std::vector<Segment> All;
-  All.reserve(BufferRanges.size() + Touched.ranges().size());
-  for (const auto &[Buffer, Range] : BufferRanges)
+  const std::vector<Interval> &Others = Extent.otherRanges();
+  All.reserve(Extent.bufferRanges().size() + Others.size());
+  for (const auto &[Buffer, Range] : Extent.bufferRanges())
     All.push_back({Range, Buffer, 0});
-  for (const Interval &I : Touched.ranges())
+  for (const Interval &I : Others)
     All.push_back({I, kNoBuffer, 0});
   std::sort(All.begin(), All.end(), [](const Segment &A, const Segment &B) {
     return A.Range.Lo < B.Range.Lo;
@@ -282,20 +261,15 @@ bool HtmlReportTool::anotherPass() {
     return false;
   Pass = 1;
   // Lanes in processor order (the map is ordered by processor id).
-  {
-    std::vector<uint64_t> Records(LaneRecords.size());
-    uint32_t Lane = 0;
-    for (auto &[Processor, Index] : LaneOfProcessor) {
-      Records[Lane] = LaneRecords[Index];
-      LaneProcessors[Lane] = Processor;
-      Index = Lane++;
-    }
-    LaneRecords = std::move(Records);
-    LastProcessor = LaneProcessors.empty() ? 0 : LaneProcessors[0];
-    LastLane = 0;
+  for (auto [Processor, Records] : Extent.processorRecords()) {
+    LaneOfProcessor[Processor] = uint32_t(LaneProcessors.size());
+    LaneProcessors.push_back(Processor);
+    LaneRecords.push_back(Records);
   }
+  LastProcessor = LaneProcessors.empty() ? 0 : LaneProcessors[0];
+  LastLane = 0;
+  Total = Extent.accesses();
   layoutSegments();
-  Touched = IntervalAccumulator(SegmentGap);
   Gridded = MaxPoints == 0 || Total > MaxPoints;
   LaneRecordIndex.assign(LaneRecords.size(), 0);
   LaneLaunch.assign(LaneRecords.size(), UINT32_MAX);

@@ -19,9 +19,10 @@
 // buffer touched by one access in thirty still has its cells.
 //
 // Two passes: the first counts accesses and records per processor and
-// finds the segments, no more (what the second needs to place a point);
-// the second embeds points or grid cells, the workgroups, launches, reuse
-// distances and the working set. Memory: the points
+// finds the segments, no more (AccessExtentTool: what the second needs to
+// place a point), on several threads where the reader can; the second
+// embeds points or grid cells, the workgroups, launches, reuse distances
+// and the working set. Memory: the points
 // or cells, one entry per workgroup, one per distinct sampled cache line.
 //
 //===----------------------------------------------------------------------===//
@@ -30,6 +31,7 @@
 #define WGTRACE_VIEWER_HTMLREPORTTOOL_H
 
 #include "analyses/AccessCounts.h"
+#include "analyses/AccessExtentTool.h"
 #include "analyses/AnalysisTool.h"
 #include "analyses/AnnotateTool.h"
 #include "analyses/Intervals.h"
@@ -61,15 +63,24 @@ public:
   HtmlReportTool(llvm::raw_ostream &OS, std::string Title,
                  uint64_t MaxPoints = DefaultMaxPoints)
       : OS(OS), Title(std::move(Title)), MaxPoints(MaxPoints),
-        Touched(SegmentGap) {}
+        Extent(SegmentGap) {}
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
-  bool wantsTiming() const override { return true; }
+  /// Workgroup times go with the second pass's workgroups: the first
+  /// needs none (and reads on several threads only without them).
+  bool wantsTiming() const override { return Pass != 0; }
   void timing(llvm::ArrayRef<WorkgroupTime> Times) override;
   void census(const TraceCensus &C) override { Census = &C; }
   bool anotherPass() override;
   void finish() override;
+  /// The first pass reads on several threads (AccessExtentTool's shards).
+  std::unique_ptr<AnalysisTool> newShard() const override {
+    return Pass == 0 ? Extent.newShard() : nullptr;
+  }
+  void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) override {
+    Extent.mergeShard(Shard, Place);
+  }
 
   /// The races and per-line sections come from these tools' results (they
   /// read the same file, before this one finishes, or in another thread
@@ -182,19 +193,13 @@ private:
   const RacesTool *Races = nullptr;
   const AnnotateTool *Annotate = nullptr;
   std::function<void()> WaitForSections;
-  /// Lanes: one per processor id, in processor order (the first pass
-  /// numbers them as they appear; the second in order).
+  /// The first pass: records per processor, accesses, bytes accessed.
+  AccessExtentTool Extent;
+  /// Lanes: one per processor id, in processor order.
   std::map<uint32_t, uint32_t> LaneOfProcessor;
   std::vector<uint32_t> LaneProcessors;
   std::vector<uint64_t> LaneRecords;
   uint32_t LastProcessor = 0, LastLane = 0;
-  /// The first pass: accessed bytes in no parameter (clustered) and per
-  /// parameter buffer.
-  IntervalAccumulator Touched;
-  std::map<uint32_t, Interval> BufferRanges;
-  /// The range of the buffer accessed last, and that buffer.
-  Interval *LastRange = nullptr;
-  uint32_t LastRangeBuffer = kNoBuffer;
   uint64_t Total = 0;
   /// Reuse distances: counted in another tool (attach()) or, without one,
   /// here in the second pass.
