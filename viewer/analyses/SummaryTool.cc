@@ -27,9 +27,22 @@ size_t SummaryTool::siteIndex(const Record &R) {
     S.Site = Site;
     S.Function = Meta->siteFunction(Site).nameOr("(null)").str();
     Sites.push_back(std::move(S));
-    SiteLines.emplace_back();
+    SiteLines.push_back(SiteSets->take());
   }
   return It->second;
+}
+
+DenseSet<uint64_t> &SummaryTool::kernelLines(const std::string &Function) {
+  auto [It, New] = KernelLines.try_emplace(Function);
+  if (New)
+    It->second = SiteSets->take();
+  return It->second;
+}
+
+/// Adds the lines of \p From to \p To.
+static void addAll(DenseSet<uint64_t> &To, const DenseSet<uint64_t> &From) {
+  for (uint64_t L : From)
+    To.insert(L);
 }
 
 void SummaryTool::addLines(DenseSet<uint64_t> &Lines, uint64_t &LastLine,
@@ -62,6 +75,7 @@ SummaryTool::Open &SummaryTool::open(const Record &R) {
     // A continuation copy or a reopened invocation was counted already.
     O.Summary.Counts.Workgroups = Rows.count(WG.Invocation) ? 0 : 1;
     O.Site = siteIndex(R);
+    O.Lines = WorkgroupSets->take();
   }
   LastInvocation = WG.Invocation;
   LastOpen = &O;
@@ -115,12 +129,9 @@ void SummaryTool::endWorkgroups(ArrayRef<uint64_t> Invocations) {
     SiteSummary &S = Sites[O.Site];
     S.Totals.add(O.Summary.Counts);
     Kernels[S.Function].add(O.Summary.Counts);
-    DenseSet<uint64_t> &SL = SiteLines[O.Site];
-    DenseSet<uint64_t> &KL = KernelLines[S.Function];
-    for (uint64_t L : O.Lines) {
-      SL.insert(L);
-      KL.insert(L);
-    }
+    addAll(SiteLines[O.Site], O.Lines);
+    if (!IsShard)
+      addAll(kernelLines(S.Function), O.Lines);
     auto Row = Rows.find(I);
     if (Row == Rows.end()) {
       Rows[I] = {O.Site, S.Workgroups.size()};
@@ -132,6 +143,7 @@ void SummaryTool::endWorkgroups(ArrayRef<uint64_t> Invocations) {
       W.Counts.add(O.Summary.Counts);
       W.Counts.Lines += O.Summary.Counts.Lines;
     }
+    WorkgroupSets->give(std::move(O.Lines));
     Opened.erase(It);
   }
   LastInvocation = UINT64_MAX;
@@ -139,14 +151,12 @@ void SummaryTool::endWorkgroups(ArrayRef<uint64_t> Invocations) {
 }
 
 std::unique_ptr<AnalysisTool> SummaryTool::newShard() const {
-  return std::make_unique<SummaryTool>(nulls(), Json, uint64_t(1) << LineShift,
-                                       Grouping.by());
-}
-
-/// Adds the lines of \p From to \p To.
-static void addAll(DenseSet<uint64_t> &To, const DenseSet<uint64_t> &From) {
-  for (uint64_t L : From)
-    To.insert(L);
+  auto Shard = std::make_unique<SummaryTool>(
+      nulls(), Json, uint64_t(1) << LineShift, Grouping.by());
+  Shard->WorkgroupSets = WorkgroupSets;
+  Shard->SiteSets = SiteSets;
+  Shard->IsShard = true;
+  return Shard;
 }
 
 void SummaryTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
@@ -162,7 +172,7 @@ void SummaryTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
       S.Site = From.Sites[I].Site;
       S.Function = From.Sites[I].Function;
       Sites.push_back(std::move(S));
-      SiteLines.emplace_back();
+      SiteLines.push_back(SiteSets->take());
     }
     SiteSummary &To = Sites[It->second];
     To.Totals.add(From.Sites[I].Totals);
@@ -170,12 +180,13 @@ void SummaryTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
       W.Invocation += Place.FirstInvocation;
       To.Workgroups.push_back(W);
     }
+    // A kernel's lines are those of its sites.
     addAll(SiteLines[It->second], From.SiteLines[I]);
+    addAll(kernelLines(From.Sites[I].Function), From.SiteLines[I]);
+    SiteSets->give(std::move(From.SiteLines[I]));
   }
   for (const auto &[Name, Counts] : From.Kernels)
     Kernels[Name].add(Counts);
-  for (const auto &[Name, Lines] : From.KernelLines)
-    addAll(KernelLines[Name], Lines);
   for (uint32_t K = 0; K < From.Groups.size(); ++K) {
     const uint32_t Key = Grouping.adopt(From.Grouping, K, Place.Buffers);
     if (Key >= Groups.size())

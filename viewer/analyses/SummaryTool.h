@@ -6,6 +6,7 @@
 #include "analyses/AccessCounts.h"
 #include "analyses/AccessGrouping.h"
 #include "analyses/AnalysisTool.h"
+#include "analyses/LineSetPool.h"
 #include "output/RowOrder.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -14,6 +15,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -102,16 +104,25 @@ private:
   const TraceCensus *Census = nullptr;
   /// Open invocations; memory is what they touch, not the trace.
   llvm::DenseMap<uint64_t, Open> Opened;
+  /// Where ended invocations' line sets go and new ones' come from, and
+  /// where a merged shard's site sets go and new sites' come from (apart:
+  /// a site's set is larger than a workgroup's). Shared with the shards.
+  std::shared_ptr<LineSetPool> WorkgroupSets = std::make_shared<LineSetPool>();
+  std::shared_ptr<LineSetPool> SiteSets = std::make_shared<LineSetPool>();
+  /// A shard counts no kernel lines: they are its sites' (mergeShard()).
+  bool IsShard = false;
   uint64_t LastInvocation = UINT64_MAX;
   Open *LastOpen = nullptr;
   /// Where the row of an ended invocation is (site, row), for one that
   /// continues after it was ended.
   llvm::DenseMap<uint64_t, std::pair<size_t, size_t>> Rows;
   std::vector<SiteSummary> Sites;
-  std::vector<llvm::DenseSet<uint64_t>> SiteLines;
+  llvm::SmallVector<llvm::DenseSet<uint64_t>, 0> SiteLines;
   std::map<std::pair<const Metadata *, uint32_t>, size_t> SiteByKey;
   std::map<std::string, AccessCounts> Kernels;
   std::map<std::string, llvm::DenseSet<uint64_t>> KernelLines;
+  /// KernelLines' set of \p Function, a new one taken from SiteSets.
+  llvm::DenseSet<uint64_t> &kernelLines(const std::string &Function);
   AccessGrouping Grouping;
   struct Group {
     AccessCounts Counts;
