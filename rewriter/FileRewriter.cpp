@@ -30,6 +30,7 @@
 #include "llvm/Support/Regex.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -665,29 +666,66 @@ bool RewriteConsumer::traceHeaderOmp(
     std::vector<KernelDef> &Scanned, std::vector<KernelDef> &Copied,
     std::vector<KernelReference> &References, size_t KernelBase) {
   const SourceManager &SM = RC.SM;
-  // The functions that hold the loops, in the order of their loops.
-  std::vector<KernelDef> Holders;
-  llvm::DenseMap<const FunctionDecl *, size_t> HolderIndex;
+  // The functions that hold the loops, in the order of their loops, then
+  // the header functions through which calls reach them (miniFE's main
+  // calls driver, which calls cg_solve, which calls waxpby's loop): those
+  // are copied too, recording nothing, so that the copies call each other
+  // down to the loops' copies. Member functions end a chain, as they are
+  // not copied for their loops either.
+  std::vector<KernelDef> Chain;
+  llvm::DenseMap<const FunctionDecl *, size_t> ChainIndex;
   std::vector<std::vector<const OmpLoop *>> LoopsOf;
   for (const OmpLoop &L : OpenMP.HeaderLoops) {
     if (!L.Function)
       continue;
-    auto [It, New] = HolderIndex.try_emplace(L.Function, Holders.size());
+    auto [It, New] = ChainIndex.try_emplace(L.Function, Chain.size());
     if (New) {
       KernelDef Def;
       Def.Written = L.Function;
       Def.Bodies.push_back(L.Function);
-      Holders.push_back(std::move(Def));
+      Chain.push_back(std::move(Def));
       LoopsOf.emplace_back();
     }
     LoopsOf[It->second].push_back(&L);
   }
-  std::vector<KernelReference> Uses = findKernelReferences(RC.Ctx, Holders);
-  std::vector<bool> Used(Holders.size());
+  const size_t HolderCount = Chain.size();
+  // For each function of Chain, the functions outside this file that refer
+  // to it: its callers in headers, which run the header's original.
+  std::vector<std::vector<const FunctionDecl *>> Outside;
+  for (size_t Searched = 0; Searched < Chain.size();) {
+    std::vector<KernelDef> Frontier(Chain.begin() + Searched, Chain.end());
+    Searched = Chain.size();
+    for (std::vector<const FunctionDecl *> &Callers :
+         findReferencesOutsideMainFile(RC.Ctx, Frontier)) {
+      for (const FunctionDecl *Caller : Callers)
+        if (!isa<CXXMethodDecl>(Caller) &&
+            !SM.isInSystemHeader(SM.getExpansionLoc(Caller->getLocation())) &&
+            !Cloner.copies(Caller) && whyNotCopyable(Caller).empty() &&
+            ChainIndex.try_emplace(Caller, Chain.size()).second) {
+          KernelDef Def;
+          Def.Written = Caller;
+          Def.Bodies.push_back(Caller);
+          Chain.push_back(std::move(Def));
+          LoopsOf.emplace_back();
+        }
+      Outside.push_back(std::move(Callers));
+    }
+  }
+  // Used: referred to by this file, or called by a used function of the
+  // chain (whose copy then calls this one's).
+  std::vector<KernelReference> Uses = findKernelReferences(RC.Ctx, Chain);
+  std::vector<bool> Used(Chain.size());
   for (const KernelReference &R : Uses)
     Used[R.Kernel] = true;
-  std::vector<std::vector<const FunctionDecl *>> Outside =
-      findReferencesOutsideMainFile(RC.Ctx, Holders);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t I = 0; I < Chain.size(); ++I)
+      if (!Used[I] && llvm::any_of(Outside[I], [&](const FunctionDecl *F) {
+            auto It = ChainIndex.find(F);
+            return It != ChainIndex.end() && Used[It->second];
+          }))
+        Used[I] = Changed = true;
+  }
 
   auto Directive = [](const OmpLoop &L) {
     return "'#pragma omp " +
@@ -709,18 +747,22 @@ bool RewriteConsumer::traceHeaderOmp(
   };
   bool Traced = false;
   llvm::DenseSet<const FunctionDecl *> CopiedFunctions;
-  for (size_t I = 0; I < Holders.size(); ++I) {
-    const FunctionDecl *F = Holders[I].Written;
+  // The index in Copied (from KernelBase) of each function of Chain copied.
+  std::vector<std::optional<size_t>> CopyOf(Chain.size());
+  for (size_t I = 0; I < Chain.size(); ++I) {
+    const FunctionDecl *F = Chain[I].Written;
     if (!Used[I]) {
       ReportLoops(I, kOmpInHeaderReason, "");
       continue;
     }
-    std::string Why = isa<CXXMethodDecl>(F)
-                          ? "it is a member function, whose OpenMP loops "
-                            "wgtrace does not trace in a copy"
-                          : whyNotCopyable(F);
-    if (Why.empty() && Cloner.copies(F))
-      Why = "it is copied already, as a helper of a kernel";
+    std::string Why;
+    if (I < HolderCount) {
+      Why = isa<CXXMethodDecl>(F) ? "it is a member function, whose OpenMP "
+                                    "loops wgtrace does not trace in a copy"
+                                  : whyNotCopyable(F);
+      if (Why.empty() && Cloner.copies(F))
+        Why = "it is copied already, as a helper of a kernel";
+    }
     if (!Why.empty()) {
       ReportLoops(I,
                   "it is in a header, in '" + kernelName(F) +
@@ -730,32 +772,61 @@ bool RewriteConsumer::traceHeaderOmp(
                   " loop");
       continue;
     }
-    RewriteContext &Copy = Cloner.addKernel(Holders[I], false);
-    SourceLocation Defined = SM.getExpansionLoc(F->getLocation());
-    SmallString<256> File(SM.getFilename(Defined));
-    SM.getFileManager().makeAbsolutePath(File);
-    sys::path::remove_dots(File, /*remove_dot_dot=*/false);
-    for (const OmpLoop *L : LoopsOf[I])
-      Traced |= instrumentOmpLoop(Copy, File, *L, Functions, Sites, Scanned);
-    // The header's own callers run the original.
-    for (const FunctionDecl *Caller : Outside[I])
+    RewriteContext &Copy = Cloner.addKernel(Chain[I], false);
+    if (I < HolderCount) {
+      SourceLocation Defined = SM.getExpansionLoc(F->getLocation());
+      SmallString<256> File(SM.getFilename(Defined));
+      SM.getFileManager().makeAbsolutePath(File);
+      sys::path::remove_dots(File, /*remove_dot_dot=*/false);
       for (const OmpLoop *L : LoopsOf[I])
-        RC.untraced(
-            L->Instances.front().Directive->getBeginLoc(),
-            Directive(*L) + " loop",
-            "it is traced in the copy of '" + kernelName(F) +
-                "' that this file's uses call, but '" + kernelName(Caller) +
-                "' (" +
-                SM.getFilename(SM.getExpansionLoc(Caller->getLocation()))
-                    .str() +
-                ") uses the header's original, whose runs are not recorded",
-            kernelName(F));
+        Traced |= instrumentOmpLoop(Copy, File, *L, Functions, Sites, Scanned);
+    }
     CopiedFunctions.insert(F);
-    for (const KernelReference &R : Uses)
-      if (R.Kernel == I)
-        References.push_back({R.Ref, R.Enclosing, KernelBase + Copied.size()});
-    Copied.push_back(Holders[I]);
+    CopyOf[I] = KernelBase + Copied.size();
+    Copied.push_back(Chain[I]);
   }
+  // The header's own callers (those not copied) run the original: the
+  // loops that a copy reaches are not recorded in their runs.
+  for (size_t I = 0; I < Chain.size(); ++I) {
+    if (!CopyOf[I])
+      continue;
+    std::vector<size_t> Reached{I};
+    llvm::DenseSet<size_t> Seen{I};
+    for (size_t Next = 0; Next < Reached.size(); ++Next)
+      for (size_t J = 0; J < Chain.size(); ++J)
+        if (CopyOf[J] && !Seen.count(J) &&
+            llvm::is_contained(Outside[J], Chain[Reached[Next]].Written)) {
+          Seen.insert(J);
+          Reached.push_back(J);
+        }
+    const FunctionDecl *F = Chain[I].Written;
+    for (const FunctionDecl *Caller : Outside[I]) {
+      if (CopiedFunctions.count(Caller))
+        continue;
+      for (size_t J : Reached)
+        for (const OmpLoop *L : LoopsOf[J])
+          RC.untraced(
+              L->Instances.front().Directive->getBeginLoc(),
+              Directive(*L) + " loop",
+              "it is traced in the copy of '" + kernelName(F) +
+                  "' that this file's uses call, but '" + kernelName(Caller) +
+                  "' (" +
+                  SM.getFilename(SM.getExpansionLoc(Caller->getLocation()))
+                      .str() +
+                  ") uses the header's original, whose runs are not recorded",
+              kernelName(L->Function));
+    }
+  }
+  // This file's uses call the copies, and the copies each other.
+  std::vector<const FunctionDecl *> Callers;
+  for (size_t I = 0; I < Chain.size(); ++I)
+    if (CopyOf[I])
+      Callers.push_back(Chain[I].Written);
+  std::vector<KernelReference> Inside = findReferencesFrom(Callers, Chain);
+  for (const std::vector<KernelReference> *List : {&Uses, &Inside})
+    for (const KernelReference &R : *List)
+      if (CopyOf[R.Kernel])
+        References.push_back({R.Ref, R.Enclosing, *CopyOf[R.Kernel]});
   for (const OmpUntracedConstruct &C : OpenMP.HeaderUntraced) {
     const bool Copied = C.Function && CopiedFunctions.count(C.Function);
     if (Copied && C.Reason.empty())

@@ -2,6 +2,7 @@
 
 #include "HeaderKernels.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -115,7 +116,53 @@ private:
   const FunctionDecl *Enclosing = nullptr;
 };
 
+/// The references a function's body makes to a list of functions.
+class BodyReferences : public RecursiveASTVisitor<BodyReferences> {
+public:
+  explicit BodyReferences(const std::vector<KernelDef> &Functions) {
+    for (size_t I = 0; I < Functions.size(); ++I)
+      Index[Functions[I].Written] = I;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+    if (!FD)
+      return true;
+    const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
+    auto It = Index.find(Written ? Written : FD);
+    if (It != Index.end())
+      Found.push_back({E, Caller, It->second});
+    return true;
+  }
+
+  const FunctionDecl *Caller = nullptr;
+  std::vector<KernelReference> Found;
+
+private:
+  llvm::DenseMap<const FunctionDecl *, size_t> Index;
+};
+
 } // namespace
+
+std::vector<KernelReference>
+findReferencesFrom(ArrayRef<const FunctionDecl *> Callers,
+                   const std::vector<KernelDef> &Functions) {
+  BodyReferences Finder(Functions);
+  for (const FunctionDecl *Caller : Callers) {
+    Finder.Caller = Caller;
+    // A template's calls name functions in its instantiations only.
+    std::vector<const FunctionDecl *> Bodies;
+    if (const FunctionTemplateDecl *T = Caller->getDescribedFunctionTemplate())
+      for (const FunctionDecl *Instance : T->specializations())
+        Bodies.push_back(Instance);
+    else
+      Bodies.push_back(Caller);
+    for (const FunctionDecl *Body : Bodies)
+      if (Body->hasBody())
+        Finder.TraverseStmt(const_cast<Stmt *>(Body->getBody()));
+  }
+  return std::move(Finder.Found);
+}
 
 std::vector<std::vector<const FunctionDecl *>>
 findReferencesOutsideMainFile(ASTContext &Ctx,

@@ -19,6 +19,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <string>
 #include <vector>
@@ -49,6 +50,13 @@ findKernelReferences(clang::ASTContext &Ctx,
 std::vector<std::vector<const clang::FunctionDecl *>>
 findReferencesOutsideMainFile(clang::ASTContext &Ctx,
                               const std::vector<KernelDef> &Functions);
+
+/// The references that the bodies of Callers (functions of headers, as
+/// written: a template's every instantiation) make to Functions, each with
+/// its caller (as written) as Enclosing.
+std::vector<KernelReference>
+findReferencesFrom(llvm::ArrayRef<const clang::FunctionDecl *> Callers,
+                   const std::vector<KernelDef> &Functions);
 
 /// The name of the module the copies of a header kernel share: the same
 /// in every file, for the kernel's file, line and name.

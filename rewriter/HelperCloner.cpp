@@ -54,12 +54,23 @@ std::string copyBaseName(const FunctionDecl *FD) {
 }
 
 /// The length of a name's text (`operator+` is two tokens).
+/// Where Loc is written in a file when it is in a macro's argument (as
+/// miniFE's `RUN_TIMED_FUNCTION("...", generate_matrix_structure(mesh, A),
+/// ...)` writes its call), else Loc: a name there is edited in the file's
+/// text, which every expansion of the argument repeats.
+SourceLocation spelledInArgument(SourceLocation Loc, const SourceManager &SM) {
+  while (Loc.isMacroID() && SM.isMacroArgExpansion(Loc))
+    Loc = SM.getImmediateSpellingLoc(Loc);
+  return Loc;
+}
+
 unsigned nameLength(const DeclarationNameInfo &Name, const SourceManager &SM,
                     const LangOptions &LO) {
-  SourceLocation Last = Name.getEndLoc();
-  if (Last.isMacroID() || SM.getFileID(Last) != SM.getFileID(Name.getLoc()))
-    Last = Name.getLoc();
-  return SM.getFileOffset(Last) - SM.getFileOffset(Name.getLoc()) +
+  SourceLocation First = spelledInArgument(Name.getLoc(), SM);
+  SourceLocation Last = spelledInArgument(Name.getEndLoc(), SM);
+  if (Last.isMacroID() || SM.getFileID(Last) != SM.getFileID(First))
+    Last = First;
+  return SM.getFileOffset(Last) - SM.getFileOffset(First) +
          Lexer::MeasureTokenLength(Last, SM, LO);
 }
 
@@ -360,7 +371,7 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
   for (const Use &HC : Uses) {
     auto Callee = CloneIndex.find(HC.Callee);
     const DeclRefExpr *Ref = HC.Ref;
-    SourceLocation NameLoc = Ref->getNameInfo().getLoc();
+    SourceLocation NameLoc = spelledInArgument(Ref->getNameInfo().getLoc(), SM);
     if (NameLoc.isMacroID()) {
       if (Callee != CloneIndex.end())
         Main.untraced(NameLoc, "call of '" + kernelName(HC.Callee) + "'",
@@ -407,7 +418,7 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
       // `app::f` with the using-declaration in app) does not bring the
       // copy: the call names the copy's namespace instead.
       if (!S.Operands && isa<UsingShadowDecl>(Ref->getFoundDecl())) {
-        SourceLocation Begin = Ref->getBeginLoc();
+        SourceLocation Begin = spelledInArgument(Ref->getBeginLoc(), SM);
         if (Begin.isMacroID() || SM.getFileID(Begin) != File)
           continue;
         unsigned BeginOffset = SM.getFileOffset(Begin);

@@ -229,8 +229,11 @@ check_counts("grid", {" grid_relax": counts(7 * 7, 5, 40, 1, 8),
 # body names. star1: 4 loads of `in`, the update of `out` (a load and a
 # store), and the parameters the team shares: `in` 4 times, `out` once,
 # `n` 5 times (5 doubles, 5 pointers, 5 ints: 100 bytes); total: the
-# cell and the shared `in` pointer.
+# cell and the shared `in` pointer; scale_by, reached through drive and
+# step (twice over 100 cells): the update of the cell and the shared `v`
+# and `factor`.
 check_counts("header",
              {"/stencils.h:9 in star1": counts(2 * 8 * 8, 15, 100, 1, 8),
-              "/stencils.h:20 in total": counts(2 * 10 * 10, 2, 16, 0, 0)})
+              "/stencils.h:20 in total": counts(2 * 10 * 10, 2, 16, 0, 0),
+              "/stencils.h:36 in scale_by": counts(2 * 10 * 10, 3, 24, 1, 8)})
 finish()

@@ -1,11 +1,14 @@
 // --openmp traces the loops of a project header's functions that this file
 // uses (calls, takes the address of), as it traces this file's: each such
 // function is copied here, its loops instrumented in the copy, and this
-// file's uses call the copy; the header stays as it is. The loops keep
-// the header's place in their names, sites and access sites. Untraced,
-// with the reason: the loops of a function this file does not use, of one
-// that cannot be copied, and the runs of a loop whose function the
-// header's own functions call (they call the original).
+// file's uses call the copy; the header stays as it is. So are the header
+// functions through which this file's calls reach such a function (a chain
+// of calls, through templates and macro arguments), recording nothing, the
+// copies calling each other. The loops keep the header's place in their
+// names, sites and access sites. Untraced, with the reason: the loops of a
+// function this file does not use, of one that cannot be copied, and the
+// runs of a loop whose function the header's other functions call (a
+// member, a function the file does not use: they call the original).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite --openmp %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -17,11 +20,13 @@
 // CHECK: {"omp for at {{.*}}Inputs/omp-header-copied.h:10 in lib::scale", "{{[^"]*}}", "#pragma omp parallel for schedule(dynamic)", "#pragma omp parallel for schedule(dynamic)\n  for (int i = 0; i < n; ++i)\n    out[i] = in[i] * 2;", "{{.*}}Inputs/omp-header-copied.h", 10, 1, 3, wgtrace_params_ + 0, 2},
 // CHECK-NEXT: {"omp for at {{.*}}Inputs/omp-header-copied.h:17 in lib::fill", "{{[^"]*}}", "#pragma omp for", {{.*}}, "{{.*}}Inputs/omp-header-copied.h", 17, 1, 3, nullptr, 0},
 // CHECK-NEXT: {"omp for at {{.*}}Inputs/omp-header-copied.h:24 in star1", "{{[^"]*}}", "OMP_FOR(collapse(2))", {{.*}}, "{{.*}}Inputs/omp-header-copied.h", 24, 3, 3, nullptr, 0},
+// CHECK-NEXT: {"omp for at {{.*}}Inputs/omp-header-copied.h:66 in axpy", "{{[^"]*}}", "#pragma omp parallel for", {{.*}}, "{{.*}}Inputs/omp-header-copied.h", 66, 1, 3, wgtrace_params_ + 2, 2},
 // CHECK-NEXT: };
 // CHECK-NEXT: const ::wgtrace::detail::SiteInfo wgtrace_sites_[] = {
 // CHECK-NEXT: {"omp for at {{.*}}Inputs/omp-header-copied.h:10 in lib::scale", "{{.*}}Inputs/omp-header-copied.h:10"},
 // CHECK-NEXT: {"omp for at {{.*}}Inputs/omp-header-copied.h:17 in lib::fill", "{{.*}}Inputs/omp-header-copied.h:17"},
 // CHECK-NEXT: {"omp for at {{.*}}Inputs/omp-header-copied.h:24 in star1", "{{.*}}Inputs/omp-header-copied.h:24"},
+// CHECK-NEXT: {"omp for at {{.*}}Inputs/omp-header-copied.h:66 in axpy", "{{.*}}Inputs/omp-header-copied.h:66"},
 // CHECK-NEXT: };
 // The accesses of the copies' loops, at the header's places; the shared
 // parameters of a `parallel for` are memory, an orphaned loop's are not.
@@ -34,16 +39,22 @@
 // CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 27, 7, 2, "omp for at {{.*}}:24 in star1", "out[i * n + j]"},
 // CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 27, 25, 0, "omp for at {{.*}}:24 in star1", "in[i * n + j - 1]"},
 // CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 27, 45, 0, "omp for at {{.*}}:24 in star1", "in[(i - 1) * n + j]"},
+// CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 68, 5, 2, "omp for at {{.*}}:66 in axpy", "y[i]"},
+// CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 68, 5, 0, "omp for at {{.*}}:66 in axpy", "y"},
+// CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 68, 13, 0, "omp for at {{.*}}:66 in axpy", "x[i]"},
+// CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 68, 13, 0, "omp for at {{.*}}:66 in axpy", "x"},
 // CHECK-NEXT: };
 // CHECK-NEXT: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
 // CHECK-NEXT: {"{{.*}}.cc", {{[0-9]+}}, 1, "run", "'#pragma omp parallel'", {{.*}}},
-// CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 10, 1, "lib::scale", "'#pragma omp parallel for' loop", "it is traced in the copy of 'lib::scale' that this file's uses call, but 'twice' ({{.*}}omp-header-copied.h) uses the header's original, whose runs are not recorded"},
 // CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 32, 1, "reset", "'#pragma omp parallel for'", "it is in a header, and wgtrace-rewrite traces the OpenMP code of the files it rewrites, not of the headers they include (rewrite a source file that holds the code)"},
 // CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 40, 1, "counted", "'#pragma omp parallel for' loop", "it is in a header, in 'counted', which this file uses but which cannot be copied here to trace it (it has a static local variable, which a copy would duplicate)"},
+// CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 10, 1, "lib::scale", "'#pragma omp parallel for' loop", "it is traced in the copy of 'lib::scale' that this file's uses call, but 'untouched' ({{.*}}omp-header-copied.h) uses the header's original, whose runs are not recorded"},
+// CHECK-NEXT: {"{{.*}}Inputs/omp-header-copied.h", 66, 1, "axpy", "'#pragma omp parallel for' loop", "it is traced in the copy of 'axpy' that this file's uses call, but 'Runner::go' ({{.*}}omp-header-copied.h) uses the header's original, whose runs are not recorded"},
 // CHECK-NEXT: };
 
 // WARN-DAG: {{.*}}.cc:{{[0-9]+}}:1: warning: '#pragma omp parallel' is not traced: {{.*}}
-// WARN-DAG: {{.*}}omp-header-copied.h:10:1: warning: '#pragma omp parallel for' loop is not traced: it is traced in the copy of 'lib::scale' that this file's uses call, but 'twice' {{.*}}
+// WARN-DAG: {{.*}}omp-header-copied.h:10:1: warning: '#pragma omp parallel for' loop is not traced: it is traced in the copy of 'lib::scale' that this file's uses call, but 'untouched' {{.*}}
+// WARN-DAG: {{.*}}omp-header-copied.h:66:1: warning: '#pragma omp parallel for' loop is not traced: it is traced in the copy of 'axpy' that this file's uses call, but 'Runner::go' {{.*}}
 // WARN-DAG: {{.*}}omp-header-copied.h:32:1: warning: '#pragma omp parallel for' is not traced: it is in a header, {{.*}}
 // WARN-DAG: {{.*}}omp-header-copied.h:40:1: warning: '#pragma omp parallel for' loop is not traced: it is in a header, in 'counted', which this file uses but which cannot be copied here to trace it (it has a static local variable, which a copy would duplicate)
 
@@ -63,6 +74,21 @@
 // CHECK-NEXT: {{ +}}{ ::wgtrace::detail::OmpLaunch wgtrace_omp_2; {{.*}} wgtrace_omp_2 = ::wgtrace::detail::OmpLaunch(WGTRACE_SITE(2)); OMP_FOR(collapse(2))
 // CHECK: {{ +}}{ WGTRACE_OMP_ITERATION(wgtrace_omp_2, wgtrace_omp_bounds_2, 2, i, j); WGTRACE_UPDATE_AT(6, out[i * n + j]) += WGTRACE_LOAD_AT(7, in[i * n + j - 1]) + WGTRACE_LOAD_AT(8, in[(i - 1) * n + j]); } }
 // CHECK-NEXT: }
+// The functions on the way to a loop: copied as written but for the names
+// they call, the macro's argument too.
+// CHECK-NEXT: #line 48 "{{.*}}Inputs/omp-header-copied.h"
+// CHECK-NEXT: static inline void twice_wgtrace_4(float *out, const float *in, int n) {
+// CHECK-NEXT:   lib::scale_wgtrace_0(out, in, n);
+// CHECK-NEXT:   lib::scale_wgtrace_0(out, out, n);
+// CHECK-NEXT: }
+// CHECK-NEXT: #line 65 "{{.*}}Inputs/omp-header-copied.h"
+// CHECK-NEXT: template <class T> static inline void axpy_wgtrace_3(T *y, const T *x, int n) {
+// CHECK: {{ +}}{ WGTRACE_OMP_ITERATION(wgtrace_omp_3, wgtrace_omp_bounds_3, 3, i); WGTRACE_BUFFERS(y, x); WGTRACE_UPDATE_AT(9, WGTRACE_LOAD_AT(10, y)[i]) += WGTRACE_LOAD_AT(11, WGTRACE_LOAD_AT(12, x)[i]); } }
+// CHECK-NEXT: }
+// CHECK-NEXT: #line 70 "{{.*}}Inputs/omp-header-copied.h"
+// CHECK-NEXT: template <class T> static inline void solve_wgtrace_5(T *y, const T *x, int n) { TIMED(axpy_wgtrace_3(y, x, n)); }
+// CHECK-NEXT: #line 71 "{{.*}}Inputs/omp-header-copied.h"
+// CHECK-NEXT: template <class T> static inline void driver_wgtrace_6(T *y, const T *x, int n) { solve_wgtrace_5(y, x, n); }
 // CHECK-NEXT: #line [[#@LINE+2]] "{{.*}}.cc"
 // The uses: calls and the address taken call the copies.
 void run(float *a, float *b, double *x, double *y, int n) {
@@ -79,4 +105,9 @@ void run(float *a, float *b, double *x, double *y, int n) {
   counted(a, n);
 // CHECK: {{^}}  counted(a, n);
   twice(b, a, n);
+// CHECK: {{^}}  twice_wgtrace_4(b, a, n);
+  driver(y, x, n);
+// CHECK: {{^}}  driver_wgtrace_6(y, x, n);
+  Runner().go(y, x, n);
+// CHECK: {{^}}  Runner().go(y, x, n);
 }

@@ -43,8 +43,34 @@ inline int counted(float *out, int n) {
   return ++calls;
 }
 
-// Calls lib::scale from the header: that call runs the original.
+// Calls lib::scale from the header, and the file calls it: copied too,
+// recording nothing, its calls redirected to lib::scale's copy.
 inline void twice(float *out, const float *in, int n) {
   lib::scale(out, in, n);
   lib::scale(out, out, n);
 }
+
+// Not used by the file: its call runs the original.
+inline void untouched(float *out, const float *in, int n) {
+  lib::scale(out, in, n);
+}
+
+// A loop reached through other header functions, as miniFE's main reaches
+// waxpby's loops through driver and cg_solve; one call written in a
+// macro's argument, as miniFE's RUN_TIMED_FUNCTION takes them.
+#define TIMED(call)                                                            \
+  do {                                                                         \
+    call;                                                                      \
+  } while (0)
+template <class T> void axpy(T *y, const T *x, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    y[i] += x[i];
+}
+template <class T> void solve(T *y, const T *x, int n) { TIMED(axpy(y, x, n)); }
+template <class T> void driver(T *y, const T *x, int n) { solve(y, x, n); }
+
+// A member function is not copied: a chain through it ends there.
+struct Runner {
+  void go(double *y, const double *x, int n) { axpy(y, x, n); }
+};
