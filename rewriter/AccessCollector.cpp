@@ -70,7 +70,11 @@ bool AccessCollector::TraverseStmt(Stmt *S, DataRecursionQueue *Queue) {
     // A loop of its own, or a construct reported as not traced.
     if (InOmpBody && (isTracedOmpLoop(K) || isUntracedOmpConstruct(K)))
       return true;
-    if (auto *A = dyn_cast<OMPAtomicDirective>(D); A && InOmpBody)
+    // Wherever it is: in a loop's body, or in a helper or kernel that
+    // iterations call (miniFE's sum_into_row, called from its element
+    // loop, adds into the matrix with `omp atomic`), the update is atomic
+    // and its record says so.
+    if (auto *A = dyn_cast<OMPAtomicDirective>(D))
       return traverseOmpAtomic(A);
     // In a loop's body, or in a helper or kernel it may run (a critical
     // section there is entered by the iteration that calls it).
@@ -151,6 +155,37 @@ void AccessCollector::openCriticalSection(const OMPCriticalDirective *C,
     Named();
 }
 
+/// Whether evaluating the address of E twice may do something once more:
+/// side effects, or a call that is not a standard container's element
+/// access (`v[k]`, `v.at(k)` of a std::vector, whose repetition only
+/// computes the same address again).
+static bool repeatingMayChange(const Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  const CXXMethodDecl *Method = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Subscript)
+    Method = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+  else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
+    if (const CXXMethodDecl *M = Call->getMethodDecl();
+        M && M->getIdentifier() && M->getName() == "at")
+      Method = M;
+  if (Method && Method->getParent()->isInStdNamespace())
+    return llvm::any_of(
+               cast<CallExpr>(E)->arguments(),
+               [&](const Expr *Arg) { return repeatingMayChange(Arg, Ctx); }) ||
+           (isa<CXXMemberCallExpr>(E) &&
+            repeatingMayChange(
+                cast<CXXMemberCallExpr>(E)->getImplicitObjectArgument(), Ctx));
+  if (isa<CallExpr>(E))
+    return E->HasSideEffects(Ctx);
+  return llvm::any_of(E->children(),
+                      [&](const Stmt *Child) {
+                        const auto *ChildExpr = dyn_cast_or_null<Expr>(Child);
+                        return ChildExpr && repeatingMayChange(ChildExpr, Ctx);
+                      }) ||
+         E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false);
+}
+
 bool AccessCollector::traverseOmpAtomic(OMPAtomicDirective *A) {
   const Expr *X = A->getX();
   const Stmt *Statement = A->getAssociatedStmt();
@@ -176,7 +211,7 @@ bool AccessCollector::traverseOmpAtomic(OMPAtomicDirective *A) {
                   "in a macro or with _Pragma, which wgtrace cannot "
                   "rewrite",
                   Kind);
-    } else if (X->HasSideEffects(RC.Ctx)) {
+    } else if (repeatingMayChange(X, RC.Ctx)) {
       RC.untraced(X,
                   "it is the object of an 'omp atomic' construct whose "
                   "address has side effects, which recording it would "
