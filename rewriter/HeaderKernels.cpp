@@ -15,6 +15,16 @@ namespace wgtrace {
 namespace rewriter {
 namespace {
 
+/// The function E names, as written (a template for one of its
+/// instantiations); null when E names no function.
+const FunctionDecl *namedFunction(const DeclRefExpr *E) {
+  const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+  if (!FD)
+    return nullptr;
+  const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
+  return Written ? Written : FD;
+}
+
 class ReferenceFinder : public RecursiveASTVisitor<ReferenceFinder> {
   using Base = RecursiveASTVisitor<ReferenceFinder>;
 
@@ -44,11 +54,7 @@ public:
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
-    if (!FD)
-      return true;
-    const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
-    auto It = Index.find(Written ? Written : FD);
+    auto It = Index.find(namedFunction(E));
     if (It == Index.end() || Enclosing.size() < 2)
       return true;
     Found.push_back({E, Enclosing.back(), It->second});
@@ -89,11 +95,9 @@ public:
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
-    if (!FD || !Enclosing)
+    if (!Enclosing)
       return true;
-    const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
-    auto It = Index.find(Written ? Written : FD);
+    auto It = Index.find(namedFunction(E));
     if (It == Index.end())
       return true;
     const FunctionDecl *Caller =
@@ -125,11 +129,7 @@ public:
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
-    if (!FD)
-      return true;
-    const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
-    auto It = Index.find(Written ? Written : FD);
+    auto It = Index.find(namedFunction(E));
     if (It != Index.end())
       Found.push_back({E, Caller, It->second});
     return true;
