@@ -693,7 +693,8 @@ bool RewriteConsumer::traceHeaderOmp(
   // to it: its callers in headers, which run the header's original.
   std::vector<std::vector<const FunctionDecl *>> Outside;
   for (size_t Searched = 0; Searched < Chain.size();) {
-    std::vector<KernelDef> Frontier(Chain.begin() + Searched, Chain.end());
+    std::vector<KernelDef> Frontier(llvm::drop_begin(Chain, Searched).begin(),
+                                    Chain.end());
     Searched = Chain.size();
     for (std::vector<const FunctionDecl *> &Callers :
          findReferencesOutsideMainFile(RC.Ctx, Frontier)) {
