@@ -160,10 +160,11 @@ bool FootprintTool::anotherPass() {
 }
 
 namespace {
-const char *const kColumns[] = {"load_bytes", "store_bytes", "accesses"};
+const char *const kFootprintColumns[] = {"load_bytes", "store_bytes",
+                                         "accesses"};
 } // namespace
 
-ArrayRef<const char *> FootprintTool::columns() { return kColumns; }
+ArrayRef<const char *> FootprintTool::columns() { return kFootprintColumns; }
 
 void FootprintTool::finish() {
   auto Bytes = [](const std::vector<Interval> &Ranges) {

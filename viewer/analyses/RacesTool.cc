@@ -367,19 +367,19 @@ void RacesTool::keep(LaunchRaces Launch) {
 }
 
 namespace {
-const char *const kColumns[] = {"pairs", "write_write_pairs",
-                                "read_write_pairs", "overlap_bytes"};
+const char *const kRaceColumns[] = {"pairs", "write_write_pairs",
+                                    "read_write_pairs", "overlap_bytes"};
 } // namespace
 
-ArrayRef<const char *> RacesTool::columns() { return kColumns; }
+ArrayRef<const char *> RacesTool::columns() { return kRaceColumns; }
 
 uint64_t RacesTool::Race::*RacesTool::columnField(StringRef Column) {
   static constexpr uint64_t Race::*Fields[] = {
       &Race::Pairs, &Race::WriteWritePairs, &Race::ReadWritePairs,
       &Race::Bytes};
-  static_assert(std::size(Fields) == std::size(kColumns));
-  for (size_t I = 0; I < std::size(kColumns); ++I)
-    if (Column == kColumns[I])
+  static_assert(std::size(Fields) == std::size(kRaceColumns));
+  for (size_t I = 0; I < std::size(kRaceColumns); ++I)
+    if (Column == kRaceColumns[I])
       return Fields[I];
   return nullptr;
 }
