@@ -747,9 +747,12 @@ bool RewriteConsumer::traceHeaderOmp(
                     Directive(*L) + Suffix, Reason, kernelName(L->Function));
   };
   bool Traced = false;
-  llvm::DenseSet<const FunctionDecl *> CopiedFunctions;
   // The index in Copied (from KernelBase) of each function of Chain copied.
   std::vector<std::optional<size_t>> CopyOf(Chain.size());
+  auto IsCopied = [&](const FunctionDecl *F) {
+    auto It = ChainIndex.find(F);
+    return It != ChainIndex.end() && CopyOf[It->second].has_value();
+  };
   for (size_t I = 0; I < Chain.size(); ++I) {
     const FunctionDecl *F = Chain[I].Written;
     if (!Used[I]) {
@@ -782,7 +785,6 @@ bool RewriteConsumer::traceHeaderOmp(
       for (const OmpLoop *L : LoopsOf[I])
         Traced |= instrumentOmpLoop(Copy, File, *L, Functions, Sites, Scanned);
     }
-    CopiedFunctions.insert(F);
     CopyOf[I] = KernelBase + Copied.size();
     Copied.push_back(Chain[I]);
   }
@@ -802,7 +804,7 @@ bool RewriteConsumer::traceHeaderOmp(
         }
     const FunctionDecl *F = Chain[I].Written;
     for (const FunctionDecl *Caller : Outside[I]) {
-      if (CopiedFunctions.count(Caller))
+      if (IsCopied(Caller))
         continue;
       for (size_t J : Reached)
         for (const OmpLoop *L : LoopsOf[J])
@@ -829,7 +831,7 @@ bool RewriteConsumer::traceHeaderOmp(
       if (CopyOf[R.Kernel])
         References.push_back({R.Ref, R.Enclosing, *CopyOf[R.Kernel]});
   for (const OmpUntracedConstruct &C : OpenMP.HeaderUntraced) {
-    const bool Copied = C.Function && CopiedFunctions.count(C.Function);
+    const bool Copied = C.Function && IsCopied(C.Function);
     if (Copied && C.Reason.empty())
       continue;
     RC.untraced(C.Loc, C.What, Copied ? C.Reason : kOmpInHeaderReason,
@@ -1078,13 +1080,14 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       Accesses.collect(Body);
   }
   for (const KernelDef &H : Helpers.InHeaders) {
-    // A function copied for its OpenMP loops: its copy records those.
+    // A function copied for the OpenMP loops it holds or calls (through
+    // other copies): its copy records those loops only.
     if (Cloner.copies(H.Written)) {
       RC.untraced(SM.getExpansionLoc(H.Written->getLocation()),
                   "function '" + kernelName(H.Written) + "'",
-                  "it is called from a kernel and holds OpenMP loops that "
-                  "are traced as dispatches of their own: its accesses "
-                  "outside them are not recorded");
+                  "it is called from a kernel and holds or calls OpenMP "
+                  "loops that are traced as dispatches of their own: its "
+                  "accesses outside them are not recorded");
       continue;
     }
     Cloner.add(H);
