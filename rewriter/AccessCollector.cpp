@@ -33,12 +33,12 @@ void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
     // A lambda kernel's scope is its export name, which the caller set.
     if (!LambdaKernel)
       RC.Scope = kernelName(FD);
-    Model.analyzeLocalPointers(Body);
     Model.setKernelClosure(LambdaKernel ? cast<CXXMethodDecl>(FD)->getParent()
                                         : nullptr);
     const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
     Model.setScope(FD, LambdaKernel || hasAnnotation(Pattern ? Pattern : FD,
                                                      "wgtrace.dispatch"));
+    Model.analyzeLocalPointers(Body);
     // A constructor instrumented as a helper reads in its member
     // initializers too (`first_(a[0])`).
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
@@ -54,10 +54,10 @@ void AccessCollector::collectOmpBody(const Stmt *Body,
                                      const FunctionDecl *Function,
                                      const OmpSharing &Sharing) {
   Scope = Function;
-  Model.analyzeLocalPointers(Body);
   Model.setKernelClosure(nullptr);
   Model.setScope(Function, /*IsKernel=*/true);
   Model.setOmpSharing(&Sharing);
+  Model.analyzeLocalPointers(Body);
   InOmpBody = true;
   TraverseStmt(const_cast<Stmt *>(Body));
   InOmpBody = false;

@@ -266,6 +266,22 @@ void MemoryModel::analyzeLocalPointers(const Stmt *Body) {
         Changed = true;
       }
   }
+  // A pointer whose address escapes may be given anything; one given a
+  // value that may point into the kernel's stack may too: grow to a
+  // fixpoint.
+  StackPointers.clear();
+  for (const DeclRefExpr *Use : Uses.Uses)
+    if (!Uses.Harmless.contains(Use))
+      StackPointers.insert(cast<VarDecl>(Use->getDecl()));
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto [VD, Value] : Uses.Values)
+      if (!LocalPointers.contains(VD) && !StackPointers.contains(VD) &&
+          pointerMayBeKernelStack(Value)) {
+        StackPointers.insert(VD);
+        Changed = true;
+      }
+  }
 }
 
 bool MemoryModel::isCapturedByCopy(const VarDecl *VD) const {
@@ -574,13 +590,8 @@ bool MemoryModel::pointerMayBeKernelStack(const Expr *P) const {
     case CK_UncheckedDerivedToBase:
     case CK_BaseToDerived:
       return pointerMayBeKernelStack(Cast->getSubExpr());
-    case CK_LValueToRValue: {
-      // A pointer parameter of a helper may point to the kernel's locals.
-      const auto *Ref =
-          dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens());
-      const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-      return Param && !isOwnKernelParameter(Param);
-    }
+    case CK_LValueToRValue:
+      return pointerVariableMayBeKernelStack(Cast->getSubExpr());
     default:
       return false;
     }
@@ -588,8 +599,18 @@ bool MemoryModel::pointerMayBeKernelStack(const Expr *P) const {
   if (const auto *U = dyn_cast<UnaryOperator>(P)) {
     if (U->getOpcode() == UO_AddrOf)
       return mayBeKernelStack(U->getSubExpr());
+    // `*begin++ = v`: pointer arithmetic stays inside the object.
     if (U->isIncrementDecrementOp())
-      return false;
+      return pointerVariableMayBeKernelStack(U->getSubExpr());
+  }
+  if (const auto *C = dyn_cast<ConditionalOperator>(P))
+    return pointerMayBeKernelStack(C->getTrueExpr()) ||
+           pointerMayBeKernelStack(C->getFalseExpr());
+  // `acc.data()` of a std::array the kernel handed over by reference.
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(P)) {
+    const Expr *Object = Member->getImplicitObjectArgument();
+    if (Object && Object->isGLValue() && !holdsPointers(Object->getType()))
+      return mayBeKernelStack(Object);
   }
   if (const auto *B = dyn_cast<BinaryOperator>(P)) {
     if (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) {
@@ -602,6 +623,27 @@ bool MemoryModel::pointerMayBeKernelStack(const Expr *P) const {
       return pointerMayBeKernelStack(B->getRHS());
   }
   return false;
+}
+
+bool MemoryModel::pointerVariableMayBeKernelStack(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->isIncrementDecrementOp() &&
+           pointerVariableMayBeKernelStack(U->getSubExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return B->isAssignmentOp() && pointerVariableMayBeKernelStack(B->getLHS());
+  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+    return pointerVariableMayBeKernelStack(C->getTrueExpr()) ||
+           pointerVariableMayBeKernelStack(C->getFalseExpr());
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  if (!Ref)
+    return false;
+  // A pointer parameter of a helper may point to the kernel's locals, and
+  // so may a local pointer given one's value.
+  if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+    return !isOwnKernelParameter(Param);
+  const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+  return VD && StackPointers.contains(VD);
 }
 
 bool MemoryModel::isOwnKernelParameter(const ParmVarDecl *Param) const {

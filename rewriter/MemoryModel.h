@@ -67,6 +67,9 @@ public:
   /// locals: every value they are given (initializer, assignments) points
   /// into a local, they only move by ++, --, += and -=, and their address
   /// never escapes. `float *p = tmp; *p++ = x;` then records nothing.
+  /// Also finds those that may point into the kernel's own stack: one of
+  /// their values may (a helper's pointer parameter, `float *p = begin;`),
+  /// or their address escapes. Call after setScope and setOmpSharing.
   void analyzeLocalPointers(const clang::Stmt *Body);
 
   /// Lambdas being traversed, innermost last: a variable captured by copy is
@@ -135,6 +138,10 @@ private:
   /// Whether the lvalue E is (an increment of, an assignment to) a local
   /// pointer variable that points into locals.
   bool isLocalPointer(const clang::Expr *E) const;
+  /// Whether the pointer variable the lvalue E names (through increments
+  /// and assignments to it: `begin++` points into what `begin` did) may
+  /// point into the kernel's own stack.
+  bool pointerVariableMayBeKernelStack(const clang::Expr *E) const;
   /// Whether Param is a parameter of the kernel being analysed.
   bool isOwnKernelParameter(const clang::ParmVarDecl *Param) const;
 
@@ -147,6 +154,7 @@ private:
   mutable llvm::DenseMap<const clang::Type *, bool> PointerCache;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeLoopVars;
   llvm::DenseSet<const clang::VarDecl *> LocalPointers;
+  llvm::DenseSet<const clang::VarDecl *> StackPointers;
 };
 
 } // namespace rewriter

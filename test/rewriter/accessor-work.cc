@@ -56,7 +56,7 @@ struct Clear {
     // CHECK: Clear(float *p, int n, const float *src) : last(WGTRACE_LOAD_REF_AT({{[0-9]+}}, src[n - 1])) {
     for (float *q = p; q != p + n; ++q)
       *q = last;
-    // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, *q) = WGTRACE_LOAD_REF_AT({{[0-9]+}}, last);
+    // CHECK: WGTRACE_STORE_REF_AT({{[0-9]+}}, *q) = WGTRACE_LOAD_REF_AT({{[0-9]+}}, last);
   }
 };
 

@@ -1,6 +1,8 @@
 // A local pointer that provably points into a local array (every value it
 // gets does, it moves only by ++/--/+=/-=, its address never escapes) is not
-// memory: accesses through it record nothing. Any other pointer is memory.
+// memory: accesses through it record nothing. Any other pointer is memory;
+// one whose address escapes may have been given a local's address, and is
+// recorded only outside the kernel's stack (WGTRACE_STORE_REF_AT).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags | FileCheck --match-full-lines %s
 #include <wgtrace/wgtrace.h>
@@ -34,7 +36,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *out,
   *escaped = out;
   // CHECK: *escaped = out;
   s[2] = 3;
-  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, s[2]) = 3;
+  // CHECK: WGTRACE_STORE_REF_AT({{[0-9]+}}, s[2]) = 3;
   const float *src = in;
   out[0] = *src + tmp[0] + acc[0];
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[0]) = WGTRACE_LOAD_AT({{[0-9]+}}, *src) + tmp[0] + acc[0];
