@@ -13,6 +13,7 @@
 #include "critical_sections.h"
 #include "indirect_calls.h"
 #include "module_registry.h"
+#include "workgroup_filter.h"
 
 #include "wgtrace/dispatch_instrument_generated.h"
 #include "wgtrace/instrument.h"
@@ -241,13 +242,15 @@ std::vector<uint8_t> MetadataBuilder::build() {
                 flatbuffers::Vector<flatbuffers::Offset<fb::AccessSiteDef>>>()
           : Builder.CreateVector(AccessSites);
   std::vector<std::string> Sections = criticalSectionNames();
+  std::vector<std::string> Filters = installedFilters();
   auto Extension = fb::CreateWgtraceDef(
       Builder, /*version=*/1, Builder.CreateVector(FileStrings),
       Builder.CreateVector(FunctionExtras), Builder.CreateVector(SiteExtras),
       AccessSiteVector, Builder.CreateVector(Untraced),
       IndirectCalls.empty() ? 0 : Builder.CreateVector(IndirectCalls),
       /*run_record=*/true,
-      Sections.empty() ? 0 : Builder.CreateVectorOfStrings(Sections));
+      Sections.empty() ? 0 : Builder.CreateVectorOfStrings(Sections),
+      Filters.empty() ? 0 : Builder.CreateVectorOfStrings(Filters));
 
   auto FunctionVector = Builder.CreateVector(Functions);
   auto SiteVector = Builder.CreateVector(Sites);

@@ -8,6 +8,7 @@
 #include "ring_chunk.h"
 #include "run_record.h"
 #include "trace_writer.h"
+#include "workgroup_filter.h"
 
 #include <atomic>
 #include <climits>
@@ -78,9 +79,11 @@ public:
     // The writer thread is gone: the rest is written from here.
     output::SigpipeBlock NoSigpipe;
     FdSink Out(Fd);
-    // Modules loaded after the first chunk (dlopen) need a newer metadata
-    // chunk; readers use the latest one for the chunks that follow it.
-    if (moduleCount() != ModulesInMetadata) {
+    // Modules loaded after the first chunk (dlopen), and filters installed
+    // after it (wgtrace::setFilter), need a newer metadata chunk; readers
+    // use the latest one for the chunks that follow it.
+    if (moduleCount() != ModulesInMetadata ||
+        installedFilters().size() != FiltersInMetadata) {
       refreshMetadata();
       writeMetadataChunk(Out);
     }
@@ -136,6 +139,7 @@ private:
     output::SigpipeBlock NoSigpipe;
     writeMetadataChunk(Out);
     ModulesInMetadata = moduleCount();
+    FiltersInMetadata = installedFilters().size();
     Error = Out.error();
   }
 
@@ -277,6 +281,7 @@ private:
   TraceFileWrite File;
   int Fd = -1;
   size_t ModulesInMetadata = 0;
+  size_t FiltersInMetadata = 0;
 };
 
 } // namespace

@@ -191,6 +191,22 @@ struct ThreadRing {
     return At;
   }
 
+  /// place() of a WORKGROUP record and the Unselected VALUE that follows
+  /// it (returned in \p Mark), so that nothing comes between them: in one
+  /// buffer in stream mode; in ring mode one after the other, as the record
+  /// may spill into the padding and the VALUE then begins the next lap.
+  uint8_t *placeUnselected(uint64_t *Lifetime, uint8_t **Mark) {
+    if (Stream) {
+      uint8_t *At = place(
+          format::kWorkgroupRecordSize + format::kValueRecordSize, Lifetime);
+      *Mark = At + format::kWorkgroupRecordSize;
+      return At;
+    }
+    uint8_t *At = place(format::kWorkgroupRecordSize, Lifetime);
+    *Mark = place(format::kValueRecordSize);
+    return At;
+  }
+
   /// reserve() of one 16-byte record, as the inline path appends one: a
   /// compare with Hot.End, and advance()'s work when it is reached (a
   /// 16-byte record never spills: parts end on record boundaries, and

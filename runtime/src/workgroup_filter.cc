@@ -4,9 +4,11 @@
 
 #include "config.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <fnmatch.h>
+#include <mutex>
 #include <vector>
 
 namespace wgtrace::runtime {
@@ -21,6 +23,8 @@ struct NumberRange {
 class WorkgroupFilter {
 public:
   std::string Spec;
+  /// Its index in installedFilters(), set when it is installed.
+  uint32_t Index = 0;
   /// Kernel name globs; empty: any kernel.
   std::vector<std::string> Kernels;
   /// Dispatch numbers; empty: any (direct calls included).
@@ -231,9 +235,41 @@ std::string filterProblem(std::string_view Spec) {
   return parseFilter(Spec, &Error) ? "" : Error;
 }
 
+namespace {
+/// Every filter spec installed so far, each once, in order (leaked: the
+/// exit writer reads it after static destructors may have run).
+std::mutex &installedFiltersLock() {
+  static std::mutex *Lock = new std::mutex;
+  return *Lock;
+}
+std::vector<std::string> &installedFilterList() {
+  static auto *List = new std::vector<std::string>;
+  return *List;
+}
+} // namespace
+
 void installFilter(std::unique_ptr<WorkgroupFilter> Filter) {
+  if (Filter) {
+    std::lock_guard<std::mutex> Guard(installedFiltersLock());
+    std::vector<std::string> &List = installedFilterList();
+    auto Same = std::find(List.begin(), List.end(), Filter->Spec);
+    Filter->Index = static_cast<uint32_t>(Same - List.begin());
+    if (Same == List.end())
+      List.push_back(Filter->Spec);
+  }
   // Leaked: a workgroup on another thread may still be reading the old one.
   Active.store(Filter.release(), std::memory_order_release);
+}
+
+std::vector<std::string> installedFilters() {
+  activeFilter(); // the settings' filter is installed on first use
+  std::lock_guard<std::mutex> Guard(installedFiltersLock());
+  return installedFilterList();
+}
+
+uint32_t activeFilterIndex() {
+  const WorkgroupFilter *F = Active.load(std::memory_order_acquire);
+  return F ? F->Index : 0;
 }
 
 namespace {

@@ -27,6 +27,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace wgtrace::runtime {
 
@@ -51,6 +52,14 @@ bool selectWorkgroup(const detail::Module &M, uint32_t Function,
 
 /// The filter in force, as written; empty when there is none.
 std::string filterSpec();
+
+/// Every filter installed during the run, as written, each once, in the
+/// order first installed (the metadata's WgtraceDef.filters).
+std::vector<std::string> installedFilters();
+
+/// The index in installedFilters() of the filter in force (an Unselected
+/// VALUE's bits); 0 when there is none.
+uint32_t activeFilterIndex();
 
 } // namespace wgtrace::runtime
 

@@ -52,8 +52,12 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   // (the next record crosses it, with a continuation of this invocation).
   // In stream mode a full buffer is handed over first, with a continuation
   // of the enclosing invocation: its key and the epoch are taken after.
+  // An unselected one's is followed by its Unselected VALUE: a reader
+  // tells it from a selected invocation that made no access.
   uint64_t First;
-  uint8_t *At = TR.place(format::kWorkgroupRecordSize, &First);
+  uint8_t *Mark = nullptr;
+  uint8_t *At = IsSelected ? TR.place(format::kWorkgroupRecordSize, &First)
+                           : TR.placeUnselected(&First, &Mark);
   SavedKeyBits = TR.Hot.KeyBits;
   SavedEpoch = TR.Epoch;
   // The enclosing invocation's, restored when this one returns; none at
@@ -72,6 +76,9 @@ WorkgroupScope::WorkgroupScope(const Module &M, uint32_t Function,
   std::memcpy(At, Now.Record, format::kWorkgroupRecordSize);
   uint64_t Key = uint64_t(At - TR.Data);
   TR.Hot.KeyBits = format::keyBits(Key);
+  if (Mark)
+    format::encodeValue(Mark, format::ValueType::Unselected, 0, Key,
+                        runtime::activeFilterIndex());
   TR.countInvocation(Site & format::kMaxDispatchId);
   ++TR.Counts.Workgroups;
   TR.Counts.Selected += IsSelected;

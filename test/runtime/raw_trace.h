@@ -63,6 +63,10 @@ struct RawInvocation {
   uint32_t Id[3] = {};
   uint32_t ProcessorId = 0;
   uint64_t Loads = 0, Stores = 0, Values = 0, Prints = 0;
+  /// Its first WORKGROUP record is followed at once by an Unselected VALUE
+  /// (the filter left it out), whose bits are UnselectedBy.
+  bool Unselected = false;
+  uint64_t UnselectedBy = 0;
   /// Pieces (the original record or copies) seen.
   unsigned Pieces = 0;
   bool SawFirst = false;
@@ -188,6 +192,19 @@ struct RawTrace {
             }
           }
           RawInvocation &Inv = Out[{RingId, First}];
+          if (!Copy && I + 1 < R.Records.size() &&
+              R.Records[I + 1].Tag == format::Tag::Value) {
+            format::ValueRecord V = format::decodeValue(R.Records[I + 1].Bytes);
+            if (V.Type == format::ValueType::Unselected &&
+                V.WorkgroupOffset == Rec.Offset &&
+                R.Records[I + 1].Offset ==
+                    ((Rec.Offset + format::kWorkgroupRecordSize) &
+                     (R.RingSize - 1))) {
+              Inv.Unselected = true;
+              Inv.UnselectedBy = V.Bits;
+              ++I; // the mark: no record of the invocation's own
+            }
+          }
           format::WorkgroupRecord W = format::decodeWorkgroup(Rec.Bytes);
           Inv.Site = W.DispatchId;
           std::memcpy(Inv.Id, W.Id, sizeof(Inv.Id));

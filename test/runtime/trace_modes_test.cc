@@ -539,8 +539,11 @@ TEST(TraceModes, TraceFilePatternsNameOneFilePerProcess) {
 
 /// For the "dispatches" scenario with \p Workgroups per dispatch: whether
 /// each workgroup of dispatch D (0-2 fill, 3 vary) recorded its accesses.
-std::vector<std::vector<bool>> selectedPerDispatch(const RawTrace &T,
-                                                   uint32_t Workgroups) {
+/// Those that did not must say so: an Unselected VALUE right after their
+/// WORKGROUP record, naming filter \p FilterIndex[D] of the metadata.
+std::vector<std::vector<bool>>
+selectedPerDispatch(const RawTrace &T, uint32_t Workgroups,
+                    std::vector<uint64_t> FilterIndex = {0, 0, 0, 0}) {
   std::vector<std::vector<bool>> Selected(4,
                                           std::vector<bool>(Workgroups, false));
   size_t Index = 0;
@@ -554,6 +557,11 @@ std::vector<std::vector<bool>> selectedPerDispatch(const RawTrace &T,
     for (const auto &Buffers : Inv.PieceBuffers)
       Recorded |= !Buffers.empty();
     Selected[Dispatch][Inv.Id[0]] = Recorded;
+    EXPECT_EQ(Inv.Unselected, !Recorded)
+        << "dispatch " << Dispatch << " workgroup " << Inv.Id[0];
+    if (Inv.Unselected)
+      EXPECT_EQ(Inv.UnselectedBy, FilterIndex[Dispatch])
+          << "dispatch " << Dispatch << " workgroup " << Inv.Id[0];
   }
   EXPECT_EQ(Index, 4u * Workgroups) << "every workgroup keeps its record";
   return Selected;
@@ -607,7 +615,8 @@ TEST(TraceModes, FilterSelectsWorkgroupsTheOthersKeepOnlyTheirRecord) {
                             {"WGTRACE_FILE=" + Path, "WGTRACE_FILTER=sample=2",
                              "DRIVER_API_FILTER=workgroup=1"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
-  auto Selected = selectedPerDispatch(RawTrace::read(Path), W);
+  // The settings' filter is the metadata's first, the program's second.
+  auto Selected = selectedPerDispatch(RawTrace::read(Path), W, {0, 1, 1, 0});
   for (uint32_t Id = 0; Id < W; ++Id) {
     EXPECT_EQ(Selected[0][Id], Id % 2 == 0) << Id;
     EXPECT_EQ(Selected[1][Id], Id == 1) << Id;

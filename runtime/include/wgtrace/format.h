@@ -164,6 +164,13 @@ enum class ValueType : uint8_t {
   /// "Critical sections"). An open section is kept with the buffers, so
   /// that every copy of the WORKGROUP record enters it again.
   CriticalSection = 0x47,
+  /// Follows, at once, the WORKGROUP record of an invocation that the
+  /// workgroup filter (WGTRACE_FILTER, wgtrace::setFilter) did not select:
+  /// the invocation ran and recorded nothing else, which a selected
+  /// invocation that made no access does not say. Ordinal is 0; Bits is
+  /// the index in WgtraceDef.filters of the filter in force. The runtime
+  /// reserves it with the WORKGROUP record, so nothing comes between them.
+  Unselected = 0x48,
 };
 inline constexpr unsigned kValueTypeCount = 13;
 
@@ -201,7 +208,7 @@ constexpr bool isKnownValueType(ValueType Type) {
          Type == ValueType::BufferExtent || Type == ValueType::Continuation ||
          Type == ValueType::UninstrumentedCall || Type == ValueType::Atomic ||
          Type == ValueType::Launch || Type == ValueType::Critical ||
-         Type == ValueType::CriticalSection;
+         Type == ValueType::CriticalSection || Type == ValueType::Unselected;
 }
 
 /// A Critical VALUE's Bits for the OpenMP critical section \p Name ("" for
