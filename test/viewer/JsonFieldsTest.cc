@@ -4,8 +4,8 @@
 // field" lists them, against what the reports emit on sample traces: a
 // field emitted but not documented fails, and so does a documented field
 // of a report that none of the runs emits, so that the documentation and
-// the output cannot drift apart. The `run` and `loss` objects, whose
-// fields depend on how a run ended (crashes, wrapped rings, kernels that
+// the output cannot drift apart. The `run`, `loss` and `selection` objects,
+// whose fields depend on how a run ended (crashes, wrapped rings, kernels that
 // are not instrumented), are checked one way: what the sample traces and
 // the committed corpus emit is documented.
 //
@@ -73,7 +73,7 @@ bool matches(llvm::StringRef Doc, llvm::StringRef Path) {
 
 /// Every member's path: object members by name, the members of objects in
 /// an array as "name[].member"; arrays of numbers or arrays are leaves. Members
-/// of the shared run and loss objects go to \p Shared under "run"/"loss"
+/// of the shared run, loss and selection objects go to \p Shared by name
 /// (by their path inside them), the files wrapper's reports are not
 /// entered (each is checked as a report of its own).
 void collect(const llvm::json::Value &V, const std::string &Path, Fields &Out,
@@ -86,7 +86,8 @@ void collect(const llvm::json::Value &V, const std::string &Path, Fields &Out,
       if (!Path.empty() && Documented.count(Path + ".*"))
         Name = "*";
       std::string Child = Path.empty() ? Name : Path + "." + Name;
-      if (Path.empty() && (Name == "run" || Name == "loss")) {
+      if (Path.empty() &&
+          (Name == "run" || Name == "loss" || Name == "selection")) {
         Out.insert(Child);
         // The object's own fields, by their path inside it.
         auto Enter = [&](const llvm::json::Value &Object) {
@@ -175,7 +176,7 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
   for (const char *Schema :
        {"wgtrace-summary/1", "wgtrace-races/1", "wgtrace-footprint/1",
         "wgtrace-cache/2", "wgtrace-annotate/2", "wgtrace-diff/2",
-        "wgtrace-files/1", "run", "loss"})
+        "wgtrace-files/1", "run", "loss", "selection"})
     EXPECT_TRUE(Documented.count(Schema)) << Schema << " is not documented";
 
   std::string Before = writeTrace("fields-before.bin", sampleTrace(8));
@@ -250,7 +251,7 @@ TEST(JsonFields, EveryFieldIsDocumentedAndEveryDocumentedFieldEmitted) {
         "wgtrace-cache/2", "wgtrace-annotate/2", "wgtrace-diff/2",
         "wgtrace-files/1"})
     Check(Schema, Emitted[Schema], /*BothWays=*/true);
-  for (const char *Object : {"run", "loss"})
+  for (const char *Object : {"run", "loss", "selection"})
     Check(Object, Shared[Object], /*BothWays=*/false);
   for (const auto &[Schema, Got] : Emitted)
     EXPECT_TRUE(Documented.count(Schema))

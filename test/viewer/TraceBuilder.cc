@@ -262,9 +262,11 @@ buildExtension(flatbuffers::FlatBufferBuilder &FBB, const ExtensionSpec &X) {
   auto SectionTable = X.CriticalSections.empty()
                           ? 0
                           : FBB.CreateVectorOfStrings(X.CriticalSections);
-  return fb::CreateWgtraceDef(FBB, 1, FileTable, FunctionTable, SiteTable,
-                              AccessTable, UntracedTable,
-                              /*indirect_calls=*/0, X.RunRecord, SectionTable);
+  auto FilterTable =
+      X.Filters.empty() ? 0 : FBB.CreateVectorOfStrings(X.Filters);
+  return fb::CreateWgtraceDef(
+      FBB, 1, FileTable, FunctionTable, SiteTable, AccessTable, UntracedTable,
+      /*indirect_calls=*/0, X.RunRecord, SectionTable, FilterTable);
 }
 
 TraceBuilder &TraceBuilder::metadata(const std::vector<FunctionDef> &Functions,

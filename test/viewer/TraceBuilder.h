@@ -79,6 +79,8 @@ struct ExtensionSpec {
   bool RunRecord = false;
   /// WgtraceDef.critical_sections (absent when empty).
   std::vector<std::string> CriticalSections;
+  /// WgtraceDef.filters: the runtime's workgroup filters.
+  std::vector<std::string> Filters;
 };
 
 /// A place in a run record that launched kernels that are not

@@ -60,6 +60,12 @@ public:
   /// False for tools that only look at chunks (e.g. notes about wrapped
   /// rings): the reader then spares them a call per record.
   virtual bool wantsRecords() const { return true; }
+  /// Whether the tool is fed the records of invocations the runtime's
+  /// filter left out (WorkgroupInfo::Unselected: a WORKGROUP record and its
+  /// Unselected VALUE). Tools that show records as the file holds them
+  /// (dump, conversion) want them; analyses count what was selected, and
+  /// the census says how many were not.
+  virtual bool wantsUnselected() const { return false; }
   /// The ring ended, or decoding stopped at damage inside it.
   virtual void endRing(const RingInfo &Info) { (void)Info; }
   /// Workgroup invocations (WorkgroupInfo::Invocation) that no later record

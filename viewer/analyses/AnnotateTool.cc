@@ -567,6 +567,7 @@ void AnnotateTool::printJson() {
       {"kernels", std::move(KernelsJ)},
       {"files", std::move(FilesJ)},
       {"run", runJson(Census)},
+      {"selection", selectionJson(Census)},
       {"loss", censusJson(Census)}};
   OS << formatv("{0:2}", Root) << "\n";
 }

@@ -309,13 +309,13 @@ void CacheTool::printJson() {
           json::Object{{"min", Lo}, {"max", Hi}, {"count", Histogram[B]}});
     }
   json::Value Root = json::Object{
-      {"schema", "wgtrace-cache/2"},       {"levels", std::move(LevelsJ)},
-      {"cold_per_workgroup", Cold},        {"note", Note},
-      {"by", groupByName(Grouping.by())},  {"groups", std::move(GroupsJ)},
-      {"workgroups", std::move(WGs)},      {"totals", CountsJ(Totals)},
-      {"reuse_distance", std::move(Hist)}, {"first_use", Reuse.firstUses()},
-      {"omitted", Omitted.json()},         {"run", runJson(Census)},
-      {"loss", censusJson(Census)}};
+      {"schema", "wgtrace-cache/2"},        {"levels", std::move(LevelsJ)},
+      {"cold_per_workgroup", Cold},         {"note", Note},
+      {"by", groupByName(Grouping.by())},   {"groups", std::move(GroupsJ)},
+      {"workgroups", std::move(WGs)},       {"totals", CountsJ(Totals)},
+      {"reuse_distance", std::move(Hist)},  {"first_use", Reuse.firstUses()},
+      {"omitted", Omitted.json()},          {"run", runJson(Census)},
+      {"selection", selectionJson(Census)}, {"loss", censusJson(Census)}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

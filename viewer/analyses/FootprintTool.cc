@@ -329,9 +329,9 @@ void FootprintTool::printJson() {
   }
   json::Value Root = json::Object{
       {"schema", "wgtrace-footprint/1"}, {"buffer_gap", BufferGap},
-      {"run", runJson(Census)},          {"loss", censusJson(Census)},
-      {"buffers", std::move(BuffersJ)},  {"workgroups", std::move(WGs)},
-      {"omitted", Omitted.json()}};
+      {"run", runJson(Census)},          {"selection", selectionJson(Census)},
+      {"loss", censusJson(Census)},      {"buffers", std::move(BuffersJ)},
+      {"workgroups", std::move(WGs)},    {"omitted", Omitted.json()}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

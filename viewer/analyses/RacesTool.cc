@@ -619,8 +619,9 @@ void RacesTool::printJson() {
   json::Value Root = json::Object{
       {"schema", "wgtrace-races/1"}, {"races", RaceCount},
       {"groups", GroupCount},        {"launches", uint64_t(Launches.size())},
-      {"run", runJson(Census)},      {"loss", censusJson(Census)},
-      {"listed", std::move(List)},   {"omitted", Omitted.json()}};
+      {"run", runJson(Census)},      {"selection", selectionJson(Census)},
+      {"loss", censusJson(Census)},  {"listed", std::move(List)},
+      {"omitted", Omitted.json()}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

@@ -256,6 +256,16 @@ SummaryTool::kernelRows() const {
   return Rows;
 }
 
+uint64_t SummaryTool::notSelected(std::optional<uint32_t> Site,
+                                  StringRef Function) const {
+  uint64_t Count = 0;
+  if (Census)
+    for (const SiteCensus &S : Census->Sites)
+      if ((!Site || S.Site == *Site) && S.Function == Function)
+        Count += S.Unselected;
+  return Count;
+}
+
 static std::string row(StringRef Label, const AccessCounts &C, StringRef Pid) {
   return fmt::format("  {:<14} {:>4} {:>10} {:>10} {:>8} {:>12} {:>12} "
                      "{:>8} {:>7} {:>7}\n",
@@ -270,19 +280,29 @@ void SummaryTool::printText() {
                   "workgroup", "pid", "loads", "stores", "atomic", "load bytes",
                   "store bytes", "lines", "values", "prints");
   OS << runHeader(Census);
+  // A trace written under WGTRACE_FILTER: the workgroup counts are of the
+  // selected workgroups, and a column says how many ran.
+  const bool Filtered = Census && Census->unselected();
+  const char *WorkgroupsHeader = Filtered ? "selected" : "workgroups";
+  const std::string RanHeader = Filtered ? fmt::format(" {:>10}", "ran") : "";
+  auto Ran = [&](uint64_t Selected, uint64_t Left) {
+    return Filtered ? fmt::format(" {:>10}", Selected + Left) : std::string();
+  };
   if (Grouping.perAccess())
     printGroupsText();
   else if (Grouping.by() == GroupBy::Site) {
     OS << "dispatch sites\n";
-    OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
+    OS << fmt::format("  {:<24} {:>10}{} {:>10} {:>10} {:>8} {:>12} {:>12} "
                       "{:>8} {:>7} {:>7}\n",
-                      "site", "workgroups", "loads", "stores", "atomic",
-                      "load bytes", "store bytes", "lines", "values", "prints");
+                      "site", WorkgroupsHeader, RanHeader, "loads", "stores",
+                      "atomic", "load bytes", "store bytes", "lines", "values",
+                      "prints");
     for (const SiteSummary &S : Sites) {
       const AccessCounts &C = S.Totals;
-      OS << fmt::format("  {:<24} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
+      OS << fmt::format("  {:<24} {:>10}{} {:>10} {:>10} {:>8} {:>12} {:>12} "
                         "{:>8} {:>7} {:>7}\n",
                         fmt::format("{}: {}", S.Site, S.Function), C.Workgroups,
+                        Ran(C.Workgroups, notSelected(S.Site, S.Function)),
                         C.Loads, C.Stores, C.Atomics, C.LoadBytes, C.StoreBytes,
                         C.Lines, C.Values, C.Prints);
     }
@@ -290,8 +310,15 @@ void SummaryTool::printText() {
     OS << "\n";
   } else if (Grouping.by() == GroupBy::Workgroup) {
     for (const SiteSummary &S : Sites) {
-      OS << fmt::format("dispatch site {}: {} ({} workgroups)\n", S.Site,
-                        S.Function, S.Totals.Workgroups);
+      const uint64_t Left = notSelected(S.Site, S.Function);
+      if (Left)
+        OS << fmt::format("dispatch site {}: {} ({} workgroups selected of {} "
+                          "that ran)\n",
+                          S.Site, S.Function, S.Totals.Workgroups,
+                          S.Totals.Workgroups + Left);
+      else
+        OS << fmt::format("dispatch site {}: {} ({} workgroups)\n", S.Site,
+                          S.Function, S.Totals.Workgroups);
       OS << Header;
       uint64_t Marked = 0;
       for (const WorkgroupSummary &W : S.Workgroups) {
@@ -311,17 +338,18 @@ void SummaryTool::printText() {
   size_t NameWidth = 14;
   for (const auto &[Name, C] : KernelRows)
     NameWidth = std::max(NameWidth, Name.size());
-  OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} {:>8} "
-                    "{:>7} {:>7}\n",
-                    "function", NameWidth, "workgroups", "loads", "stores",
-                    "atomic", "load bytes", "store bytes", "lines", "values",
-                    "prints");
+  OS << fmt::format("  {:<{}} {:>10}{} {:>10} {:>10} {:>8} {:>12} {:>12} "
+                    "{:>8} {:>7} {:>7}\n",
+                    "function", NameWidth, WorkgroupsHeader, RanHeader, "loads",
+                    "stores", "atomic", "load bytes", "store bytes", "lines",
+                    "values", "prints");
   for (const auto &[Name, C] : KernelRows)
-    OS << fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12} "
+    OS << fmt::format("  {:<{}} {:>10}{} {:>10} {:>10} {:>8} {:>12} {:>12} "
                       "{:>8} {:>7} {:>7}\n",
-                      Name, NameWidth, C.Workgroups, C.Loads, C.Stores,
-                      C.Atomics, C.LoadBytes, C.StoreBytes, C.Lines, C.Values,
-                      C.Prints);
+                      Name, NameWidth, C.Workgroups,
+                      Ran(C.Workgroups, notSelected(std::nullopt, Name)),
+                      C.Loads, C.Stores, C.Atomics, C.LoadBytes, C.StoreBytes,
+                      C.Lines, C.Values, C.Prints);
   OS << omittedText(Omitted.count("kernels"), "kernels");
   OS << censusText(Census, /*AllSites=*/true);
 }
@@ -370,9 +398,11 @@ void SummaryTool::printJson() {
       O["beginning_lost"] = W.BeginningLost;
       WGs.push_back(std::move(O));
     }
-    json::Object SiteJ{{"site", S.Site},
-                       {"function", S.Function},
-                       {"totals", toJson(S.Totals)}};
+    json::Object SiteJ{
+        {"site", S.Site},
+        {"function", S.Function},
+        {"totals", toJson(S.Totals)},
+        {"workgroups_not_selected", notSelected(S.Site, S.Function)}};
     if (Grouping.by() == GroupBy::Workgroup)
       SiteJ["workgroups"] = std::move(WGs);
     SitesJ.push_back(std::move(SiteJ));
@@ -387,14 +417,22 @@ void SummaryTool::printJson() {
     GroupsJ.push_back(std::move(O));
   }
   json::Object KernelsJ;
-  for (const auto &[Name, C] : kernelRows())
-    KernelsJ[Name] = toJson(C);
-  json::Value Root = json::Object{
-      {"schema", "wgtrace-summary/1"},  {"line_size", uint64_t(1) << LineShift},
-      {"lost_bytes", lostBytes()},      {"run", runJson(Census)},
-      {"loss", censusJson(Census)},     {"by", groupByName(Grouping.by())},
-      {"groups", std::move(GroupsJ)},   {"sites", std::move(SitesJ)},
-      {"kernels", std::move(KernelsJ)}, {"omitted", Omitted.json()}};
+  for (const auto &[Name, C] : kernelRows()) {
+    json::Object K = toJson(C);
+    K["workgroups_not_selected"] = notSelected(std::nullopt, Name);
+    KernelsJ[Name] = std::move(K);
+  }
+  json::Value Root = json::Object{{"schema", "wgtrace-summary/1"},
+                                  {"line_size", uint64_t(1) << LineShift},
+                                  {"lost_bytes", lostBytes()},
+                                  {"run", runJson(Census)},
+                                  {"selection", selectionJson(Census)},
+                                  {"loss", censusJson(Census)},
+                                  {"by", groupByName(Grouping.by())},
+                                  {"groups", std::move(GroupsJ)},
+                                  {"sites", std::move(SitesJ)},
+                                  {"kernels", std::move(KernelsJ)},
+                                  {"omitted", Omitted.json()}};
   OS << formatv("{0:2}", Root) << "\n";
 }
 

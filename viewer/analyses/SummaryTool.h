@@ -16,6 +16,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,11 @@ public:
   const std::vector<SiteSummary> &sites() const { return Sites; }
   const std::map<std::string, AccessCounts> &kernels() const { return Kernels; }
   uint64_t lostBytes() const { return Census ? Census->bytesLost() : 0; }
+  /// Workgroups of site \p Site (all sites: none) of kernel \p Function
+  /// that the runtime's filter left out (the census's count: no tool sees
+  /// them).
+  uint64_t notSelected(std::optional<uint32_t> Site,
+                       llvm::StringRef Function) const;
   /// --by line / buffer: the counts of each group (AccessGrouping keys).
   struct GroupSummary {
     std::string Label;

@@ -170,6 +170,13 @@ bool DumpTool::describeOwnValue(const Record &R) {
   case format::ValueType::Launch:
     fmt::format_to(It, "launch {}", R.Value.Bits);
     return true;
+  case format::ValueType::Unselected:
+    if (R.Value.Bits < Meta->Filters.size())
+      fmt::format_to(It, "not selected by WGTRACE_FILTER '{}'",
+                     Meta->Filters[R.Value.Bits]);
+    else
+      fmt::format_to(It, "not selected by WGTRACE_FILTER #{}", R.Value.Bits);
+    return true;
   case format::ValueType::Critical:
   case format::ValueType::CriticalSection: {
     const char *Verb = R.Value.Type == format::ValueType::Critical ? "in"

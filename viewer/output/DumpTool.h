@@ -34,6 +34,8 @@ public:
   void metadata(const Metadata &M, const ChunkLocation &Where) override;
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
+  /// Every record the file holds, those of unselected workgroups too.
+  bool wantsUnselected() const override { return true; }
   void finish() override;
 
 private:

@@ -345,7 +345,9 @@ std::string HtmlReportTool::dataJson() const {
     // What wrapped rings lost and what the rewriter could not trace, as
     // every other view says it.
     J.attribute("run", runJson(Census));
-    J.attribute("run_text", Census ? runText(*Census) : std::string());
+    J.attribute("selection", selectionJson(Census));
+    J.attribute("run_text", Census ? runText(*Census) + unselectedText(*Census)
+                                   : std::string());
     J.attribute("loss", censusJson(Census));
     J.attribute("loss_text", Census
                                  ? lossText(*Census) + untracedText(*Census) +

@@ -41,6 +41,8 @@ const char *valueTypeName(format::ValueType Type) {
     return "critical";
   case format::ValueType::CriticalSection:
     return "critical_section";
+  case format::ValueType::Unselected:
+    return "unselected";
   default:
     return "unknown";
   }
@@ -92,6 +94,7 @@ std::string valueNumber(format::ValueType Type, uint64_t Bits) {
   case VT::Launch:
   case VT::Critical:
   case VT::CriticalSection:
+  case VT::Unselected:
     return fmt::format("{}", Bits);
   case VT::Float16:
     return Float(halfToFloat(uint16_t(Bits)));

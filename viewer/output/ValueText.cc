@@ -103,6 +103,7 @@ void formatValue(fmt::memory_buffer &Out, uint8_t Type, uint64_t Bits,
   case format::ValueType::Launch:
   case format::ValueType::Critical:
   case format::ValueType::CriticalSection:
+  case format::ValueType::Unselected:
     // wgtrace's own types: printed as IREE's tool prints them, below.
     break;
   }

@@ -131,6 +131,9 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
     for (const fb::IndirectCallDef *C : *Calls)
       M.IndirectCalls.push_back(
           {place(C->location(), Files), text(C->scope()), text(C->text())});
+  if (const auto *Filters = X.filters())
+    for (const flatbuffers::String *Spec : *Filters)
+      M.Filters.push_back(text(Spec));
   M.RunRecordPromised = X.run_record();
 }
 

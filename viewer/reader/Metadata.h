@@ -131,6 +131,9 @@ struct Metadata {
   /// The OpenMP critical sections the access sites name, by the bits of
   /// their Critical marks (format::criticalNameHash of the name).
   std::map<uint64_t, std::string> CriticalNames;
+  /// The workgroup filters of the run, as written (WgtraceDef.filters):
+  /// an Unselected VALUE's bits index them.
+  std::vector<std::string> Filters;
   /// The writer ends the file with a run record (WgtraceDef.run_record):
   /// a file without one was cut short. The same writer gives every ring
   /// chunk a trailer.

@@ -40,6 +40,13 @@ struct WorkgroupInfo {
   /// at ring-lifetime offset ContinuationOf.
   bool HasContinuation = false;
   uint64_t ContinuationOf = 0;
+  /// The record is followed by an Unselected VALUE (wgtrace's extension):
+  /// the runtime's filter (WGTRACE_FILTER) left the invocation out, and it
+  /// recorded nothing else. UnselectedBy indexes Metadata::Filters.
+  /// Analyses never see such invocations (AnalysisTool::wantsUnselected);
+  /// the census counts them.
+  bool Unselected = false;
+  uint64_t UnselectedBy = 0;
 
   // Set by the TraceReader (WorkgroupJoiner.h) before any tool sees the
   // record; without a reader, Invocation is Index.

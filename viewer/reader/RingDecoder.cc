@@ -355,6 +355,15 @@ std::string RingDecoder::recordProblem(const uint8_t *P, const Record &R,
         return "Continuation value does not follow its WORKGROUP record";
       return {};
     }
+    if (Type == format::ValueType::Unselected) {
+      // Right after the WORKGROUP record of the invocation it leaves out
+      // (the next slot: a record that spills is followed at the front).
+      if (R.Value.Ordinal != 0 || R.WorkgroupOffset != Previous ||
+          R.Offset !=
+              ((Previous + format::kWorkgroupRecordSize) & (Info.Size - 1)))
+        return "Unselected value does not follow its WORKGROUP record";
+      return {};
+    }
     if (Type == format::ValueType::UninstrumentedCall) {
       // Its bits index the metadata's indirect calls, its ordinal is 0.
       if (R.Value.Ordinal != 0 || !Meta ||
@@ -659,7 +668,8 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
     // speed is the decoder's). Anything else, or any doubt, goes below.
     // Only the full path changes what a run of them depends on, so it is
     // read once per run, not once per record.
-    if (Last && !CriticalPending && !AtomicPending && OpenSections.empty()) {
+    if (Last && !Last->Unselected && !CriticalPending && !AtomicPending &&
+        OpenSections.empty()) {
       const uint64_t LastOffset = Last->Offset;
       const uint64_t PhysEnd =
           BlockSize ? std::min(Limit, Verified * BlockSize) : Limit;
@@ -815,6 +825,22 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
           WG.ContinuationOf = V.Bits;
         }
       }
+      // An invocation the runtime's filter left out is followed by its
+      // Unselected VALUE, in the next slot of the ring (a record that
+      // spills into the padding is followed at the front of the ring).
+      const uint64_t MarkPhys = (A + format::kWorkgroupRecordSize) & Mask;
+      if (A + format::kWorkgroupRecordSize + format::kValueRecordSize <= End &&
+          MarkPhys + format::kValueRecordSize <= Limit &&
+          format::recordTag(C.Content.data() + MarkPhys) ==
+              uint8_t(format::Tag::Value)) {
+        format::ValueRecord V =
+            format::decodeValue(C.Content.data() + MarkPhys);
+        if (V.Type == format::ValueType::Unselected &&
+            V.WorkgroupOffset == Phys) {
+          WG.Unselected = true;
+          WG.UnselectedBy = V.Bits;
+        }
+      }
       if (Joiner)
         Joiner->workgroup(WG, A == Begin);
       else
@@ -924,6 +950,13 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
           return Fail(Twine("workgroup offset ") + hex(Rec.WorkgroupOffset) +
                       " points at no workgroup record");
       }
+      // An invocation the filter left out recorded nothing but its mark.
+      if (CheckKeys && Rec.Workgroup && Rec.Workgroup->Unselected &&
+          !(Rec.Tag == format::Tag::Value &&
+            Rec.Value.Type == format::ValueType::Unselected))
+        return Fail(Twine("record of the workgroup at ring offset ") +
+                    hex(Rec.WorkgroupOffset) +
+                    ", which its Unselected value says recorded nothing");
     }
     if (CheckKeys) {
       std::string Problem = recordProblem(P, Rec, PreviousOffset);

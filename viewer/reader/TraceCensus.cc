@@ -149,8 +149,54 @@ json::Value runJson(const TraceCensus &C) {
                       {"cut_short", C.RunRecordMissing}};
 }
 
+uint64_t TraceCensus::unselected() const {
+  uint64_t Total = 0;
+  for (const auto &[Filter, Count] : Unselected)
+    Total += Count;
+  return Total;
+}
+
+std::string TraceCensus::filterName(uint64_t Index) const {
+  if (Index < Filters.size())
+    return fmt::format("WGTRACE_FILTER '{}'", Filters[Index]);
+  return fmt::format("WGTRACE_FILTER #{} (the metadata names {})", Index,
+                     Filters.size());
+}
+
+std::string unselectedText(const TraceCensus &C) {
+  const uint64_t Total = C.unselected();
+  if (!Total)
+    return {};
+  std::string By;
+  if (C.Unselected.size() == 1)
+    By = C.filterName(C.Unselected.begin()->first);
+  else
+    for (const auto &[Filter, Count] : C.Unselected)
+      By += fmt::format("{}{} {}", By.empty() ? "" : ", ", Count,
+                        C.filterName(Filter));
+  return fmt::format("{} of {} workgroup{} not selected by {} (their "
+                     "WORKGROUP records only)\n",
+                     Total, C.SelectedInvocations,
+                     C.SelectedInvocations == 1 ? "" : "s", By);
+}
+
+json::Value selectionJson(const TraceCensus *C) {
+  if (!C)
+    return nullptr;
+  json::Array By;
+  for (const auto &[Filter, Count] : C->Unselected)
+    By.push_back(json::Object{{"filter", Filter < C->Filters.size()
+                                             ? json::Value(C->Filters[Filter])
+                                             : json::Value(nullptr)},
+                              {"workgroups", Count}});
+  return json::Object{
+      {"workgroups_ran", C->SelectedInvocations},
+      {"workgroups_selected", C->SelectedInvocations - C->unselected()},
+      {"not_selected_by", std::move(By)}};
+}
+
 std::string runHeader(const TraceCensus *C) {
-  std::string Text = C ? runText(*C) : "";
+  std::string Text = C ? runText(*C) + unselectedText(*C) : "";
   return Text.empty() ? Text : Text + "\n";
 }
 

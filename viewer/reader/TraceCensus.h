@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,10 @@ struct SiteCensus {
   uint64_t Workgroups = 0;
   /// Invocations the ring trailers say were overwritten.
   uint64_t WorkgroupsLost = 0;
+  /// Of Workgroups that the reader's filter selected, those the runtime's
+  /// filter (WGTRACE_FILTER) left out: their WORKGROUP record and its
+  /// Unselected VALUE are all they wrote.
+  uint64_t Unselected = 0;
 };
 
 /// A call through a pointer that ran code wgtrace did not instrument, and
@@ -79,6 +84,12 @@ struct TraceCensus {
   /// Workgroup invocations in the file, and those the filter selected.
   uint64_t Invocations = 0;
   uint64_t SelectedInvocations = 0;
+  /// Of SelectedInvocations, those the runtime's filter left out
+  /// (WorkgroupInfo::Unselected), per index of Filters. No tool sees them.
+  std::map<uint64_t, uint64_t> Unselected;
+  /// The runtime's workgroup filters, as the metadata names them
+  /// (Metadata::Filters of the chunk that names the most).
+  std::vector<std::string> Filters;
   std::vector<RingLoss> Rings;
   std::vector<SiteCensus> Sites;
   /// Wrapped rings without a trailer: their lost workgroups are unknown.
@@ -112,6 +123,12 @@ struct TraceCensus {
   /// kNoBuffer.
   std::string bufferLabel(uint32_t Index) const;
 
+  /// Invocations the runtime's filter left out (of those the reader's
+  /// filter selected).
+  uint64_t unselected() const;
+  /// "WGTRACE_FILTER 'sample=16'" for filter \p Index of Filters.
+  std::string filterName(uint64_t Index) const;
+
   uint64_t bytesLost() const;
   bool anyLoss() const { return !Rings.empty(); }
   /// Why there is nothing to analyse ("the file is empty", "no workgroup
@@ -129,6 +146,15 @@ llvm::json::Value runJson(const TraceCensus &C);
 /// What a text report begins with: runText() and a blank line, or ""
 /// (no census, or nothing to say).
 std::string runHeader(const TraceCensus *C);
+/// "4670 of 4680 workgroups not selected by WGTRACE_FILTER 'sample=16'
+/// (their WORKGROUP records only)": the line every text report begins
+/// with (runHeader) when the runtime's filter left workgroups out; ""
+/// when it left none out.
+std::string unselectedText(const TraceCensus &C);
+/// The "selection" member of JSON reports: {"workgroups_ran",
+/// "workgroups_selected", "not_selected_by": [{"filter", "workgroups"}]},
+/// null without a census.
+llvm::json::Value selectionJson(const TraceCensus *C);
 /// runJson(), or null without a census.
 llvm::json::Value runJson(const TraceCensus *C);
 /// "N launches of kernels that are not instrumented ..." lines, "" when

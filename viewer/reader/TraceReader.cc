@@ -208,6 +208,10 @@ void TraceReader::finishCensus(const WorkgroupJoiner &Joiner,
   Census.Invocations = Joiner.invocations();
   Census.Buffers = Buffers.buffers();
   Census.SelectedInvocations = Joiner.selectedInvocations();
+  Census.Unselected = Joiner.unselectedInvocations();
+  for (const Metadata &M : AllMetadata)
+    if (M.Filters.size() > Census.Filters.size())
+      Census.Filters = M.Filters; // a later chunk names the earlier ones too
   Census.Rings.erase(std::remove_if(Census.Rings.begin(), Census.Rings.end(),
                                     [](const RingLoss &L) {
                                       return L.BytesLost == 0 &&
@@ -236,6 +240,7 @@ void TraceReader::finishCensus(const WorkgroupJoiner &Joiner,
         Census.Sites.push_back(C);
       }
       Census.Sites[It->second].Workgroups += Joiner.siteInvocations(&M, S);
+      Census.Sites[It->second].Unselected += Joiner.siteUnselected(&M, S);
     }
     for (const RingLoss &L : Census.Rings)
       if (L.Meta == &M)
@@ -280,29 +285,50 @@ static Error decodeRecords(const RingDecoder &D,
                            WorkgroupJoiner &Joiner, BufferResolver &Buffers,
                            OffsetTable &Offsets) {
   Error E = Error::success();
+  // The records of invocations the runtime's filter left out (a WORKGROUP
+  // record and its Unselected VALUE) go only to tools that show records
+  // as they are (dump); analyses count what was selected.
+  auto Hidden = [](const Record &R) {
+    return R.Workgroup && R.Workgroup->Unselected;
+  };
   if (!FilterActive && !Buffers.active() && RecordTools.size() == 1) {
     // The common case, as lean as the decoder: one tool, every record.
     AnalysisTool *T = RecordTools[0];
+    const bool All = T->wantsUnselected();
     if (WantTiming)
       E = D.decode(
-          [T, &Offsets](Record &R) {
+          [T, &Offsets, All, Hidden](Record &R) {
+            if (!All && Hidden(R))
+              return; // and no timing
             if (R.Tag == format::Tag::Workgroup && R.Workgroup)
               Offsets.emplace_back(R.Offset, R.Workgroup->Invocation);
             T->record(R);
           },
           &Joiner);
-    else
+    else if (All)
       E = D.decode([T](Record &R) { T->record(R); }, &Joiner);
+    else
+      E = D.decode(
+          [T, Hidden](Record &R) {
+            if (!Hidden(R))
+              T->record(R);
+          },
+          &Joiner);
   } else if (!FilterActive && !Buffers.active() && !WantTiming) {
     // Several tools (diff: races and profile), every record.
     E = D.decode(
-        [Tools = ArrayRef<AnalysisTool *>(RecordTools)](Record &R) {
+        [Tools = ArrayRef<AnalysisTool *>(RecordTools), Hidden](Record &R) {
+          const bool Unselected = Hidden(R);
           for (AnalysisTool *T : Tools)
-            T->record(R);
+            if (!Unselected || T->wantsUnselected())
+              T->record(R);
         },
         &Joiner);
   } else {
     const bool ResolveBuffers = Buffers.active();
+    const bool AnyWantsUnselected =
+        std::any_of(RecordTools.begin(), RecordTools.end(),
+                    [](AnalysisTool *T) { return T->wantsUnselected(); });
     E = D.decode(
         [&](Record &R) {
           if (ResolveBuffers) {
@@ -313,13 +339,16 @@ static Error decodeRecords(const RingDecoder &D,
               R.Buffer = Buffers.resolve(R);
           }
           if (R.Workgroup) {
-            if (WantTiming && R.Tag == format::Tag::Workgroup)
+            if (WantTiming && R.Tag == format::Tag::Workgroup &&
+                (AnyWantsUnselected || !R.Workgroup->Unselected))
               Offsets.emplace_back(R.Offset, R.Workgroup->Invocation);
             if (!R.Workgroup->Selected)
               return;
           }
+          const bool Unselected = Hidden(R);
           for (AnalysisTool *T : RecordTools)
-            T->record(R);
+            if (!Unselected || T->wantsUnselected())
+              T->record(R);
         },
         &Joiner);
   }

@@ -99,6 +99,10 @@ uint64_t WorkgroupJoiner::begin(WorkgroupInfo &W) {
   W.Invocation = Next++;
   Ended.push_back(false);
   ++SiteCounts[{Meta, W.Record.DispatchId}];
+  if (W.Unselected && W.Selected) {
+    ++SiteUnselected[{Meta, W.Record.DispatchId}];
+    ++Unselected[W.UnselectedBy];
+  }
   if (W.Selected)
     ++Selected;
   return W.Invocation;
@@ -228,6 +232,10 @@ void WorkgroupJoiner::addCounts(const WorkgroupJoiner &Shard) {
   Selected += Shard.Selected;
   for (const auto &[Key, Count] : Shard.SiteCounts)
     SiteCounts[Key] += Count;
+  for (const auto &[Filter, Count] : Shard.Unselected)
+    Unselected[Filter] += Count;
+  for (const auto &[Key, Count] : Shard.SiteUnselected)
+    SiteUnselected[Key] += Count;
 }
 
 void WorkgroupJoiner::endFile() {

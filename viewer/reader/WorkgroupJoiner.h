@@ -92,6 +92,16 @@ public:
   /// Invocations numbered so far (their numbers are 0 to this - 1).
   uint64_t invocations() const { return Next; }
   uint64_t selectedInvocations() const { return Selected; }
+  /// Invocations the reader's filter selected that the runtime's filter
+  /// left out (WorkgroupInfo::Unselected), per Metadata::Filters index.
+  const std::map<uint64_t, uint64_t> &unselectedInvocations() const {
+    return Unselected;
+  }
+  /// Of siteInvocations(), those the runtime's filter left out.
+  uint64_t siteUnselected(const Metadata *M, uint32_t Site) const {
+    auto It = SiteUnselected.find({M, Site});
+    return It == SiteUnselected.end() ? 0 : It->second;
+  }
   /// Invocations that began (copies not counted) at site \p Site of \p M.
   uint64_t siteInvocations(const Metadata *M, uint32_t Site) const {
     auto It = SiteCounts.find({M, Site});
@@ -110,6 +120,9 @@ private:
   std::optional<llvm::GlobPattern> KernelGlob;
   uint64_t Next = 0;
   uint64_t Selected = 0;
+  std::map<uint64_t, uint64_t> Unselected;
+  llvm::DenseMap<std::pair<const Metadata *, uint32_t>, uint64_t>
+      SiteUnselected;
   /// Per invocation: ended (and reported) already.
   std::vector<bool> Ended;
   std::vector<uint64_t> EndedQueue;
