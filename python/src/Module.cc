@@ -216,6 +216,7 @@ py::dict workgroups(const Trace &T) {
   D["pieces"] = column<uint32_t>(Rows, [](const W &G) { return G.Pieces; });
   D["beginning_lost"] =
       column<bool>(Rows, [](const W &G) { return G.BeginningLost; });
+  D["selected"] = column<bool>(Rows, [](const W &G) { return G.Selected; });
   D["chunk"] = column<uint32_t>(Rows, [](const W &G) { return G.Chunk; });
   D["ring_offset"] =
       column<uint64_t>(Rows, [](const W &G) { return G.RingOffset; });

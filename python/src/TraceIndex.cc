@@ -117,6 +117,7 @@ void TraceIndex::workgroupRecord(const Record &R, uint32_t W) {
   N.RingOffset = R.Offset;
   N.Pieces = 1;
   N.BeginningLost = R.Workgroup->BeginningLost;
+  N.Selected = !R.Workgroup->Unselected;
   // Invocations are numbered in order of first appearance: this is the
   // next one.
   Tables.Workgroups.resize(W);

@@ -36,6 +36,9 @@ public:
   void beginRing(const viewer::RingInfo &Info) override;
   void record(const viewer::Record &R) override;
   bool wantsTiming() const override { return true; }
+  /// Every workgroup that ran is a row: those the runtime's filter left
+  /// out are marked (WorkgroupEntry::Selected).
+  bool wantsUnselected() const override { return true; }
   void timing(llvm::ArrayRef<viewer::WorkgroupTime> Times) override;
   void census(const viewer::TraceCensus &C) override;
   void finish() override;

@@ -63,6 +63,9 @@ struct WorkgroupEntry {
   uint32_t Pieces = 0;
   /// Its first records were overwritten: the counts miss them.
   bool BeginningLost = false;
+  /// False when the runtime's filter (WGTRACE_FILTER) left it out: it
+  /// recorded nothing but its WORKGROUP record.
+  bool Selected = true;
   uint64_t Loads = 0, Stores = 0, LoadBytes = 0, StoreBytes = 0;
   uint64_t Values = 0, Prints = 0;
   /// From timing chunks.

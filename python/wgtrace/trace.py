@@ -307,7 +307,9 @@ class Trace:
         ``store_bytes``, ``values``, ``prints``, ``pieces`` (copies of its
         WORKGROUP record: more than 1 when stream mode, a wrap or a nested
         kernel split it), ``beginning_lost`` (its first records were
-        overwritten), ``chunk`` and ``ring_offset`` of its first WORKGROUP
+        overwritten), ``selected`` (False for a workgroup that
+        ``WGTRACE_FILTER`` left out: it ran and recorded nothing else;
+        the analyses leave it out), ``chunk`` and ``ring_offset`` of its first WORKGROUP
         record, and with timing chunks ``start_ns``, ``end_ns``,
         ``duration_ns`` (``<NA>`` without)."""
         columns = self._native.workgroups()

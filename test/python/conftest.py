@@ -85,6 +85,9 @@ class Traces:
         "matmul_wrapped": ("matmul", [], {"WGTRACE_BUFFER_SIZE": "2mib"}),
         "transpose_timed": ("transpose", ["--device=local-task"],
                             {"WGTRACE_TIMING": "1", "WGTRACE_WORKERS": "2"}),
+        # One workgroup in 4 selected: the others write their WORKGROUP
+        # record and the mark that says so.
+        "transpose_sampled": ("transpose", [], {"WGTRACE_FILTER": "sample=4"}),
     }
 
     def __init__(self, folder):

@@ -62,6 +62,28 @@ def test_transpose_tables(traces):
     assert t.access_count == 64 * 512
 
 
+def test_workgroups_the_filter_left_out(traces):
+    """Every workgroup that ran is a row; those WGTRACE_FILTER left out
+    are not selected, and the analyses leave them out as the CLI does."""
+    path = traces["transpose_sampled"]
+    t = wgtrace.open(path)
+    wg = t.workgroups
+    assert len(wg) == 64
+    linear = wg["wg_x"] + 8 * wg["wg_y"]
+    assert list(wg["selected"]) == list(linear % 4 == 0)
+    assert (wg[wg["selected"]]["loads"] == 256).all()
+    assert (wg[~wg["selected"]]["loads"] == 0).all()
+    assert t.values.empty
+    summary = t.summary()
+    assert len(summary) == 16
+    expected = view_json("summary", path)
+    assert expected["selection"] == {
+        "workgroups_ran": 64, "workgroups_selected": 16,
+        "not_selected_by": [{"filter": "sample=4", "workgroups": 48}]}
+    # A trace without filter: all selected.
+    assert wgtrace.open(traces["transpose"]).workgroups["selected"].all()
+
+
 def test_accesses_are_the_cli_records(traces):
     """Every load and store, in file order, exactly as wgtrace-view
     exports it."""
