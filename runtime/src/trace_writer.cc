@@ -337,7 +337,8 @@ void reportFilter() {
   });
   std::fprintf(stderr,
                "wgtrace: filter '%s' selected %llu of %llu workgroups; the "
-               "others recorded only their WORKGROUP record\n",
+               "others recorded only their WORKGROUP record, marked not "
+               "selected\n",
                Spec.c_str(), static_cast<unsigned long long>(Selected),
                static_cast<unsigned long long>(Workgroups));
 }
