@@ -262,7 +262,9 @@ void installFilter(std::unique_ptr<WorkgroupFilter> Filter) {
 }
 
 std::vector<std::string> installedFilters() {
-  activeFilter(); // the settings' filter is installed on first use
+  // Not activeFilter(): the metadata is built when modules register, before
+  // the build's settings may be read. The settings' filter is installed by
+  // the first workgroup, before any mark names it.
   std::lock_guard<std::mutex> Guard(installedFiltersLock());
   return installedFilterList();
 }

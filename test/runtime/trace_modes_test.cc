@@ -559,9 +559,10 @@ selectedPerDispatch(const RawTrace &T, uint32_t Workgroups,
     Selected[Dispatch][Inv.Id[0]] = Recorded;
     EXPECT_EQ(Inv.Unselected, !Recorded)
         << "dispatch " << Dispatch << " workgroup " << Inv.Id[0];
-    if (Inv.Unselected)
+    if (Inv.Unselected) {
       EXPECT_EQ(Inv.UnselectedBy, FilterIndex[Dispatch])
           << "dispatch " << Dispatch << " workgroup " << Inv.Id[0];
+    }
   }
   EXPECT_EQ(Index, 4u * Workgroups) << "every workgroup keeps its record";
   return Selected;
