@@ -849,6 +849,11 @@ void AccessCollector::use(const Expr *E, AccessKind Kind, const Expr *Spelled) {
     if (!B->isPtrMemOp())
       return;
   }
+  // Nor the result of ++x or --x (`k = --bucket[key]`): the operand's
+  // update is recorded, and the new value is used as computed.
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->isPrefix() && U->isIncrementDecrementOp())
+    return;
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
     if (Cast->getCastKind() == CK_NoOp)
       use(Cast->getSubExpr(), Kind);

@@ -1,5 +1,6 @@
 // Pointer walking (*p++ = *q++), dereferences, a[i++] evaluated once,
-// compound assignment and ++/-- (a load and a store each).
+// compound assignment and ++/-- (a load and a store each; the result of a
+// prefix --, `t = --a[i]`, is not read back).
 #include "harness.h"
 
 WGTRACE_DISPATCH void walk(const wgtrace::Workgroup &wg, int *dst,
@@ -17,6 +18,8 @@ WGTRACE_DISPATCH void counters(const wgtrace::Workgroup &wg, int *a, int *k) {
   a[i++]--;
   *k *= 2;
   (*k)++;
+  int t = --a[i];
+  *k += t;
 }
 
 int main() {
@@ -40,6 +43,8 @@ int main() {
     diff::update<int>({w}, "a", w * 3);
     diff::update<int>({w}, "a", w * 3 + 1);
     diff::update<int>({w}, "a", w * 3 + 1);
+    diff::update<int>({w}, "a", w * 3 + 2);
+    diff::update<int>({w}, "k", 0);
     diff::update<int>({w}, "k", 0);
     diff::update<int>({w}, "k", 0);
   }
