@@ -96,6 +96,28 @@ struct Piece {
 };
 } // namespace
 
+std::string EditSet::replacedText(llvm::StringRef Code, unsigned Begin,
+                                  unsigned End) const {
+  std::vector<const Replace *> Inside;
+  for (const Replace &R : Replaces)
+    if (R.Begin >= Begin && R.End <= End)
+      Inside.push_back(&R);
+  llvm::sort(Inside, [](const Replace *A, const Replace *B) {
+    return A->Begin < B->Begin;
+  });
+  std::string Out;
+  unsigned At = Begin;
+  for (const Replace *R : Inside) {
+    if (R->Begin < At)
+      continue;
+    Out += Code.slice(At, R->Begin);
+    Out += R->Text;
+    At = R->End;
+  }
+  Out += Code.slice(At, End);
+  return Out;
+}
+
 Expected<Replacements> EditSet::toReplacements() const {
   // Wraps must nest: sort outer-first and check with a stack of open ends.
   std::vector<const Wrap *> Sorted;

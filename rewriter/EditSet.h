@@ -61,6 +61,12 @@ public:
   /// Changes the text of the replacement of [Begin, End), if any.
   void retextReplace(unsigned Begin, unsigned End, llvm::StringRef Text);
 
+  /// Code's text [Begin, End) with the replacements that lie inside it
+  /// made (a member's copy names `n` as `self.n`: MemberCopy.h), wraps and
+  /// insertions left out.
+  std::string replacedText(llvm::StringRef Code, unsigned Begin,
+                           unsigned End) const;
+
   bool empty() const {
     return Wraps.empty() && Inserts.empty() && Replaces.empty();
   }

@@ -25,6 +25,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -122,13 +123,17 @@ private:
   /// (HelperCloner.h), as instrumentOmpLoop traces this file's, and
   /// reports the other loops and constructs of headers untraced. Adds the
   /// functions copied to Copied and this file's references to them to
-  /// References (whose Kernel indexes Copied from KernelBase on). True
-  /// when a loop is traced.
-  bool traceHeaderOmp(
-      RewriteContext &RC, HelperCloner &Cloner, const FoundOpenMP &OpenMP,
-      std::vector<FunctionMeta> &Functions, std::vector<SiteMeta> &Sites,
-      std::vector<KernelDef> &Scanned, std::vector<KernelDef> &Copied,
-      std::vector<KernelReference> &References, size_t KernelBase);
+  /// References (whose Kernel indexes Copied from KernelBase on), the
+  /// calls of copied member functions (this file's and the copies') to
+  /// MemberCalls. True when a loop is traced.
+  bool traceHeaderOmp(RewriteContext &RC, HelperCloner &Cloner,
+                      const FoundOpenMP &OpenMP,
+                      std::vector<FunctionMeta> &Functions,
+                      std::vector<SiteMeta> &Sites,
+                      std::vector<KernelDef> &Scanned,
+                      std::vector<KernelDef> &Copied,
+                      std::vector<KernelReference> &References,
+                      std::vector<HelperCall> &MemberCalls, size_t KernelBase);
   /// The export name of kernel FD (a function or one instantiation of a
   /// template): its qualified name, with its template arguments, and with
   /// its parameter types when another kernel has the same name (an
@@ -346,6 +351,21 @@ std::string RewriteConsumer::calleeName(const ASTContext &Ctx,
   return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
 }
 
+/// Why F, a project header's function that holds OpenMP loops and that
+/// this file uses, cannot be copied to trace them; empty if it can.
+static std::string whyNotCopyableForLoops(const FunctionDecl *F) {
+  // What a free function cannot be, said for what it is (the helpers'
+  // reason says "it is a member function" of all three).
+  if (isa<CXXConstructorDecl>(F))
+    return "it is a constructor, which no free function can stand for: "
+           "its object is made by it";
+  if (isa<CXXDestructorDecl>(F))
+    return "it is a destructor, which runs where no call is written";
+  if (isa<CXXConversionDecl>(F))
+    return "it is a conversion function, called where no call is written";
+  return whyNotCopyable(F, /*CallOperator=*/true);
+}
+
 /// The function that Call is written in, if this translation unit uses it
 /// (a header's launcher function that nothing calls is not worth a
 /// warning); null otherwise.
@@ -526,8 +546,8 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Path,
         Type = E->getType().getUnqualifiedType().getAsString(
             RC.Ctx.getPrintingPolicy());
       else
-        Type =
-            "decltype(" + Code.slice(Range->first, Range->second).str() + ")";
+        Type = "decltype(" +
+               RC.Edits.replacedText(Code, Range->first, Range->second) + ")";
       Wraps.push_back({*Range, std::string("::wgtrace::detail::") + Noter +
                                    "<" + std::to_string(K) + ">(" + Bounds +
                                    ", "});
@@ -664,14 +684,17 @@ bool RewriteConsumer::traceHeaderOmp(
     RewriteContext &RC, HelperCloner &Cloner, const FoundOpenMP &OpenMP,
     std::vector<FunctionMeta> &Functions, std::vector<SiteMeta> &Sites,
     std::vector<KernelDef> &Scanned, std::vector<KernelDef> &Copied,
-    std::vector<KernelReference> &References, size_t KernelBase) {
+    std::vector<KernelReference> &References,
+    std::vector<HelperCall> &MemberCalls, size_t KernelBase) {
   const SourceManager &SM = RC.SM;
   // The functions that hold the loops, in the order of their loops, then
   // the header functions through which calls reach them (miniFE's main
-  // calls driver, which calls cg_solve, which calls waxpby's loop): those
-  // are copied too, recording nothing, so that the copies call each other
-  // down to the loops' copies. Member functions end a chain, as they are
-  // not copied for their loops either.
+  // calls driver, which calls cg_solve, which calls waxpby's loop and,
+  // through its functor, matvec_std::operator()'s): those are copied too,
+  // recording nothing, so that the copies call each other down to the
+  // loops' copies. Member functions are copied as free functions taking
+  // their object (MemberCopy.h), call operators included; a chain ends at
+  // a function that cannot be copied.
   std::vector<KernelDef> Chain;
   llvm::DenseMap<const FunctionDecl *, size_t> ChainIndex;
   std::vector<std::vector<const OmpLoop *>> LoopsOf;
@@ -689,32 +712,60 @@ bool RewriteConsumer::traceHeaderOmp(
     LoopsOf[It->second].push_back(&L);
   }
   const size_t HolderCount = Chain.size();
+  auto Copyable = [&](const FunctionDecl *F) {
+    return !SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())) &&
+           !Cloner.copies(F) &&
+           whyNotCopyable(F, /*CallOperator=*/true).empty();
+  };
+  auto Join = [&](const FunctionDecl *F) {
+    if (!ChainIndex.try_emplace(F, Chain.size()).second)
+      return false;
+    KernelDef Def;
+    Def.Written = F;
+    Def.Bodies.push_back(F);
+    Chain.push_back(std::move(Def));
+    LoopsOf.emplace_back();
+    return true;
+  };
+  auto ChainFunctions = [&] {
+    std::vector<const FunctionDecl *> Out;
+    for (const KernelDef &K : Chain)
+      Out.push_back(K.Written);
+    return Out;
+  };
   // For each function of Chain, the functions outside this file that refer
   // to it: its callers in headers, which run the header's original.
   std::vector<std::vector<const FunctionDecl *>> Outside;
   for (size_t Searched = 0; Searched < Chain.size();) {
-    std::vector<KernelDef> Frontier(llvm::drop_begin(Chain, Searched).begin(),
-                                    Chain.end());
-    Searched = Chain.size();
-    for (std::vector<const FunctionDecl *> &Callers :
-         findReferencesOutsideMainFile(RC.Ctx, Frontier)) {
-      for (const FunctionDecl *Caller : Callers)
-        if (!isa<CXXMethodDecl>(Caller) &&
-            !SM.isInSystemHeader(SM.getExpansionLoc(Caller->getLocation())) &&
-            !Cloner.copies(Caller) && whyNotCopyable(Caller).empty() &&
-            ChainIndex.try_emplace(Caller, Chain.size()).second) {
-          KernelDef Def;
-          Def.Written = Caller;
-          Def.Bodies.push_back(Caller);
-          Chain.push_back(std::move(Def));
-          LoopsOf.emplace_back();
-        }
-      Outside.push_back(std::move(Callers));
+    for (; Searched < Chain.size();) {
+      std::vector<KernelDef> Frontier(llvm::drop_begin(Chain, Searched).begin(),
+                                      Chain.end());
+      Searched = Chain.size();
+      for (std::vector<const FunctionDecl *> &Callers :
+           findReferencesOutsideMainFile(RC.Ctx, Frontier)) {
+        for (const FunctionDecl *Caller : Callers)
+          if (Copyable(Caller))
+            Join(Caller);
+        Outside.push_back(std::move(Callers));
+      }
     }
+    // Where a template's call of a functor calls a chain's operator() in
+    // one instantiation and another class's in another (cg_solve's
+    // `matvec(A, p, Ap)` with matvec_std and matvec_overlap), the other
+    // is copied too: the copies of call operators share a name, which the
+    // one text then calls for every instantiation (HelperCloner).
+    std::vector<const FunctionDecl *> Callers = ChainFunctions();
+    for (const auto &Made : findMemberCallsAt(
+             Callers, findReferencesFrom(Callers, Chain, /*MemberCalls=*/true)))
+      if (const FunctionDecl *Callee = calledMember(Made.second);
+          Callee && Callee->getOverloadedOperator() == OO_Call &&
+          Copyable(Callee))
+        Join(Callee);
   }
   // Used: referred to by this file, or called by a used function of the
   // chain (whose copy then calls this one's).
-  std::vector<KernelReference> Uses = findKernelReferences(RC.Ctx, Chain);
+  std::vector<KernelReference> Uses =
+      findKernelReferences(RC.Ctx, Chain, /*MemberCalls=*/true);
   std::vector<bool> Used(Chain.size());
   for (const KernelReference &R : Uses)
     Used[R.Kernel] = true;
@@ -761,9 +812,7 @@ bool RewriteConsumer::traceHeaderOmp(
     }
     std::string Why;
     if (I < HolderCount) {
-      Why = isa<CXXMethodDecl>(F) ? "it is a member function, whose OpenMP "
-                                    "loops wgtrace does not trace in a copy"
-                                  : whyNotCopyable(F);
+      Why = whyNotCopyableForLoops(F);
       if (Why.empty() && Cloner.copies(F))
         Why = "it is copied already, as a helper of a kernel";
     }
@@ -825,11 +874,54 @@ bool RewriteConsumer::traceHeaderOmp(
   for (size_t I = 0; I < Chain.size(); ++I)
     if (CopyOf[I])
       Callers.push_back(Chain[I].Written);
-  std::vector<KernelReference> Inside = findReferencesFrom(Callers, Chain);
-  for (const std::vector<KernelReference> *List : {&Uses, &Inside})
+  std::vector<KernelReference> Inside =
+      findReferencesFrom(Callers, Chain, /*MemberCalls=*/true);
+  // A member call that one text of a template makes to a copied member in
+  // one instantiation and to a function that is not copied in another
+  // cannot call the copy.
+  llvm::DenseSet<SourceLocation> Mixed;
+  for (const std::vector<KernelReference> *List : {&Uses, &Inside}) {
+    // Each template once, as written: its instantiations are its bodies.
+    llvm::SetVector<const FunctionDecl *> In;
     for (const KernelReference &R : *List)
-      if (CopyOf[R.Kernel])
+      if (const auto *FD = dyn_cast_or_null<FunctionDecl>(R.Enclosing))
+        In.insert(FD->getTemplateInstantiationPattern()
+                      ? FD->getTemplateInstantiationPattern()
+                      : FD);
+    for (const auto &Made : findMemberCallsAt(In.getArrayRef(), *List))
+      if (!IsCopied(calledMember(Made.second)))
+        Mixed.insert(Made.second->getRParenLoc());
+  }
+  for (const std::vector<KernelReference> *List : {&Uses, &Inside})
+    for (const KernelReference &R : *List) {
+      if (!CopyOf[R.Kernel])
+        continue;
+      if (R.Ref)
         References.push_back({R.Ref, R.Enclosing, *CopyOf[R.Kernel]});
+      if (!R.Call)
+        continue;
+      const auto *Caller = dyn_cast_or_null<FunctionDecl>(R.Enclosing);
+      if (Caller && Caller->getTemplateInstantiationPattern())
+        Caller = Caller->getTemplateInstantiationPattern();
+      const std::string Callee = kernelName(Chain[R.Kernel].Written);
+      if (!Caller || Mixed.count(R.Call->getRParenLoc())) {
+        RC.untraced(R.Call->getBeginLoc(), "call of '" + Callee + "'",
+                    Caller ? "it is not redirected to the copy of '" + Callee +
+                                 "': some instantiations of the template it "
+                                 "is in call a function that is not copied, "
+                                 "and one text cannot call both; the OpenMP "
+                                 "loops it reaches are not recorded"
+                           : "it is not made in a function, and is not "
+                             "redirected to the copy of '" +
+                                 Callee +
+                                 "': the OpenMP loops it reaches are not "
+                                 "recorded",
+                    Caller ? kernelName(Caller) : std::string());
+        continue;
+      }
+      MemberCalls.push_back(
+          {Caller, Chain[R.Kernel].Written, R.Call, /*TowardLoops=*/true});
+    }
   for (const OmpUntracedConstruct &C : OpenMP.HeaderUntraced) {
     const bool Copied = C.Function && IsCopied(C.Function);
     if (Copied && C.Reason.empty())
@@ -1067,9 +1159,10 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // OpenMP loops of project headers' functions that this file uses: traced
   // in copies of the functions, which this file's uses call.
   std::vector<KernelDef> HeaderKernels = Found.HeaderKernels;
-  UsesOpenMP |=
-      traceHeaderOmp(RC, Cloner, OpenMP, Functions, Sites, Scanned,
-                     HeaderKernels, References, Found.HeaderKernels.size());
+  std::vector<HelperCall> MemberCalls;
+  UsesOpenMP |= traceHeaderOmp(RC, Cloner, OpenMP, Functions, Sites, Scanned,
+                               HeaderKernels, References, MemberCalls,
+                               Found.HeaderKernels.size());
 
   // Helpers called from kernels: their accesses, no prologue. Those in
   // project headers are copied into this file, instrumented.
@@ -1098,7 +1191,11 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   IndirectRoots.reserve(Helpers.IndirectTargets.size());
   for (const IndirectTarget &T : Helpers.IndirectTargets)
     IndirectRoots.push_back(writtenFunction(T.Function));
-  Cloner.finish(Helpers.Calls, References, HeaderKernels, IndirectRoots);
+  // The calls toward the copied members' loops are redirected as a
+  // kernel's calls of copied members are.
+  std::vector<HelperCall> Calls = Helpers.Calls;
+  Calls.insert(Calls.end(), MemberCalls.begin(), MemberCalls.end());
+  Cloner.finish(Calls, References, HeaderKernels, IndirectRoots);
   std::string Registration =
       emitKernelInstances(Instances) +
       emitIndirectTargets(indirectTargets(Ctx, Helpers, Cloner));

@@ -29,24 +29,34 @@ namespace rewriter {
 
 /// A reference to a header kernel written in the main file.
 struct KernelReference {
+  /// The name, or null for a call of a member function (below) or, with
+  /// MemberCalls set, a construction that runs the kernel, a constructor
+  /// (which nothing redirects: it says that the constructor is used).
   const clang::DeclRefExpr *Ref = nullptr;
   /// The declaration the reference is written in (a function, a variable).
   const clang::Decl *Enclosing = nullptr;
   /// Index of the kernel in the list searched.
   size_t Kernel = 0;
+  /// With MemberCalls set: a call of a member function, through an object
+  /// (`a.f(x)`, `p->f(x)`, `f(x)` through `this`) or in the syntax of
+  /// operator() (`f(x)` on a functor), which names no function by a
+  /// DeclRefExpr that a copy's name could replace.
+  const clang::CallExpr *Call = nullptr;
 };
 
 /// The references to Kernels (defined in headers) written in the main
 /// file, in source order; each instantiation of a template repeats its
-/// references.
+/// references. MemberCalls: the calls of those that are member functions
+/// too.
 std::vector<KernelReference>
 findKernelReferences(clang::ASTContext &Ctx,
-                     const std::vector<KernelDef> &Kernels);
+                     const std::vector<KernelDef> &Kernels,
+                     bool MemberCalls = false);
 
 /// For each of Functions (defined in headers), the functions defined
 /// outside the main file that refer to it (call it, take its address),
-/// each once, in the order found: their uses run the header's original,
-/// not the main file's copy.
+/// each once, in the order found (member calls included): their uses run
+/// the header's original, not the main file's copy.
 std::vector<std::vector<const clang::FunctionDecl *>>
 findReferencesOutsideMainFile(clang::ASTContext &Ctx,
                               const std::vector<KernelDef> &Functions);
@@ -56,7 +66,21 @@ findReferencesOutsideMainFile(clang::ASTContext &Ctx,
 /// its caller (as written) as Enclosing.
 std::vector<KernelReference>
 findReferencesFrom(llvm::ArrayRef<const clang::FunctionDecl *> Callers,
-                   const std::vector<KernelDef> &Functions);
+                   const std::vector<KernelDef> &Functions,
+                   bool MemberCalls = false);
+
+/// The member calls (as KernelReference's Call) that the bodies of Callers
+/// (as findReferencesFrom reads them) make at the places of At's calls (by
+/// their closing parenthesis),
+/// whatever member they call: one text of a template may call a different
+/// member in each instantiation.
+std::vector<std::pair<const clang::FunctionDecl *, const clang::CallExpr *>>
+findMemberCallsAt(llvm::ArrayRef<const clang::FunctionDecl *> Callers,
+                  llvm::ArrayRef<KernelReference> At);
+
+/// The member function a member call or a call of operator() calls, as
+/// written (a class template's member for its specialization's), or null.
+const clang::FunctionDecl *calledMember(const clang::CallExpr *Call);
 
 /// The name of the module the copies of a header kernel share: the same
 /// in every file, for the kernel's file, line and name.

@@ -85,6 +85,12 @@ std::vector<const NamespaceDecl *> enclosingNamespaces(const FunctionDecl *FD) {
   return Out;
 }
 
+/// Called on a temporary, an lvalue that names it (it lives to the end of
+/// the full-expression, as the call does): the copy of a non-const member
+/// takes its object by reference.
+constexpr const char *kAsLvalue =
+    "[](auto &&wgtrace_object) -> auto & { return wgtrace_object; }(";
+
 bool hasDefaultArguments(const FunctionDecl *FD) {
   return llvm::any_of(FD->parameters(),
                       [](const ParmVarDecl *P) { return P->hasDefaultArg(); });
@@ -92,11 +98,11 @@ bool hasDefaultArguments(const FunctionDecl *FD) {
 
 } // namespace
 
-std::string whyNotCopyable(const FunctionDecl *Written) {
+std::string whyNotCopyable(const FunctionDecl *Written, bool CallOperator) {
   const SourceManager &SM = Written->getASTContext().getSourceManager();
   if (const auto *M = dyn_cast<CXXMethodDecl>(Written)) {
     // Copied as a free function taking its object (MemberCopy.h).
-    std::string Why = whyMemberNotCopyable(M);
+    std::string Why = whyMemberNotCopyable(M, CallOperator);
     if (!Why.empty())
       return Why;
   } else {
@@ -198,6 +204,12 @@ struct HelperCloner::Site {
   /// A call of a member through `this` in a copied member
   /// (`length_squared()`): [Offset, Offset + Length) is its name and '('.
   bool ThroughThis = false;
+  /// A call of a copied operator() (`f(a)`): [Offset, Offset + 1) is its
+  /// '(', and the copy's call encloses Operands, `copy(f, a)`.
+  bool CallOperator = false;
+  /// A call on the way to OpenMP loops made on a temporary (`Runner().go()`),
+  /// which the copy's reference parameter takes through kAsLvalue.
+  bool Temporary = false;
   bool Arrow = false;
   bool HasArguments = false;
   unsigned CallBegin = 0, CallEnd = 0;
@@ -292,9 +304,18 @@ void HelperCloner::assignNames() {
         cast<Decl>(C.Written->getDeclContext()->getRedeclContext())
             ->getCanonicalDecl();
     std::string Base = copyBaseName(C.Written);
-    // A member's copy is a free function: its class names it.
-    if (const auto *M = dyn_cast<CXXMethodDecl>(C.Written))
-      Base.insert(0, (M->getParent()->getName() + "_").str());
+    // A member's copy is a free function: its class names it. The copies
+    // of call operators share one name in their namespace, as overloads
+    // that their objects pick: a template's `f(a)` on a functor calls
+    // the copy of each instantiation's functor (miniFE's cg_solve, whose
+    // `matvec(A, p, Ap)` calls matvec_std's or matvec_overlap's).
+    if (const auto *M = dyn_cast<CXXMethodDecl>(C.Written)) {
+      if (M->getOverloadedOperator() == OO_Call)
+        Scope = cast<Decl>(M->getParent()->getDeclContext()->getRedeclContext())
+                    ->getCanonicalDecl();
+      else
+        Base.insert(0, (M->getParent()->getName() + "_").str());
+    }
     auto [It, Inserted] = Groups.try_emplace({Scope, Base}, Groups.size());
     C.Name = Base + "_wgtrace_" + std::to_string(It->second);
   }
@@ -348,6 +369,8 @@ struct HelperCloner::Use {
   const DeclRefExpr *Ref;
   /// The call, or null for a reference.
   const CallExpr *Call = nullptr;
+  /// HelperCall's TowardLoops.
+  bool TowardLoops = false;
 };
 
 std::vector<HelperCloner::Site>
@@ -360,7 +383,7 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
     // functions are not copied).
     if (const auto *Ref =
             dyn_cast<DeclRefExpr>(HC.Call->getCallee()->IgnoreParenImpCasts()))
-      Uses.push_back({HC.Caller, HC.Callee, Ref, HC.Call});
+      Uses.push_back({HC.Caller, HC.Callee, Ref, HC.Call, HC.TowardLoops});
   for (const KernelReference &R : References)
     Uses.push_back({R.Enclosing, HeaderKernels[R.Kernel].Written, R.Ref});
   std::vector<Site> Sites;
@@ -410,9 +433,11 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
       S.NewName = S.Operands ? qualifiedName(C) : C.Name;
       // A class template's member operator: its copy is a function
       // template, called with the object's class's arguments.
+      // In a template, a call of operator() on the way to OpenMP loops
+      // deduces them (operatorSyntaxSite checked that it can).
       if (const auto *Called = dyn_cast_or_null<CXXMethodDecl>(
               HC.Call ? HC.Call->getDirectCallee() : nullptr);
-          Called && S.Operands)
+          Called && S.Operands && !(S.CallOperator && HC.Caller->isTemplated()))
         S.NewName += copyTemplateArguments(Called);
       // A name a using-declaration brought in (`using lib::f; f(x)`, or
       // `app::f` with the using-declaration in app) does not bring the
@@ -580,13 +605,28 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
                           S.NewName + "(self" + (S.HasArguments ? ", " : ""));
       continue;
     }
+    if (S.CallOperator) {
+      // `f(a)` becomes `::operatorCall_wgtrace_0(f, a)`, `f()`
+      // `::operatorCall_wgtrace_0(f)`.
+      Edits.wrap(S.Operands->first, S.Operands->second,
+                 S.NewName + "(" + (S.Temporary ? kAsLvalue : ""), "",
+                 /*Stackable=*/true);
+      Edits.replace(S.Offset, S.Offset + S.Length,
+                    std::string(S.Temporary ? ")" : "") +
+                        (S.HasArguments ? ", " : ""));
+      continue;
+    }
     if (S.MemberCall) {
       // `p.x()` becomes `::vec3_x_wgtrace_0(p)`, `q->f(a)`
       // `::C_f_wgtrace_1(*q, a)`: innermost, as for operators.
-      Edits.wrap(S.CallBegin, S.CallEnd, S.NewName + "(" + (S.Arrow ? "*" : ""),
+      Edits.wrap(S.CallBegin, S.CallEnd,
+                 S.NewName + "(" + (S.Arrow ? "*" : "") +
+                     (S.Temporary ? kAsLvalue : ""),
                  "",
                  /*Stackable=*/true);
-      Edits.replace(S.Offset, S.Offset + S.Length, S.HasArguments ? ", " : "");
+      Edits.replace(S.Offset, S.Offset + S.Length,
+                    std::string(S.Temporary ? ")" : "") +
+                        (S.HasArguments ? ", " : ""));
       continue;
     }
     if (!S.Operands) {
@@ -661,6 +701,8 @@ bool HelperCloner::operatorSyntaxSite(const CXXOperatorCallExpr &Op,
                   scopeName(U.Caller));
     return false;
   };
+  if (Op.getOperator() == OO_Call && U.TowardLoops)
+    return callOperatorSite(Op, U, S);
   // An instantiation of a template may use a built-in operator at the
   // same text, which a call of the copy would not compile for.
   if (U.Caller->isTemplated())
@@ -686,6 +728,52 @@ bool HelperCloner::operatorSyntaxSite(const CXXOperatorCallExpr &Op,
       SM.getFileID(Last) != S.File)
     return Untraced("in a macro expansion");
   S.Binary = Binary;
+  S.Operands = {SM.getFileOffset(Begin),
+                SM.getFileOffset(Last) + Lexer::MeasureTokenLength(
+                                             Last, SM, Main.Ctx.getLangOpts())};
+  return true;
+}
+
+bool HelperCloner::callOperatorSite(const CXXOperatorCallExpr &Op, const Use &U,
+                                    Site &S) {
+  const auto *Called = cast<CXXMethodDecl>(Op.getDirectCallee());
+  auto Untraced = [&](StringRef Why) {
+    Main.untraced(Op.getBeginLoc(), "call of '" + kernelName(U.Callee) + "'",
+                  ("it is " + Why + ", and is not redirected to the copy of '" +
+                   kernelName(U.Callee) +
+                   "': the OpenMP loops it reaches are not recorded")
+                      .str(),
+                  scopeName(U.Caller));
+    return false;
+  };
+  // The copy takes a non-const object by reference.
+  S.Temporary = !Called->isConst() && !Op.getArg(0)->isLValue();
+  // One text of a template calls the copy for every instantiation,
+  // deducing a class template's arguments from the object: the other
+  // arguments must agree.
+  std::vector<const Expr *> Args(Op.arg_begin() + 1, Op.arg_end());
+  if (U.Caller->isTemplated() && Called->getTemplateInstantiationPattern() &&
+      !deducesFromObject(Called, Args))
+    return Untraced("a call in a template whose arguments convert to the "
+                    "parameters' types, which the copy (a function template) "
+                    "would deduce its class's arguments from");
+  SourceLocation Begin = Op.getBeginLoc(), Last = Op.getEndLoc();
+  if (Begin.isMacroID() || Last.isMacroID() || SM.getFileID(Begin) != S.File ||
+      SM.getFileID(Last) != S.File || S.Loc.isMacroID())
+    return Untraced("spelled in a macro expansion");
+  // The '(' after the object, which `, ` replaces.
+  SourceLocation ObjectEnd = Op.getArg(0)->getEndLoc();
+  std::optional<Token> Paren =
+      ObjectEnd.isMacroID()
+          ? std::nullopt
+          : Lexer::findNextToken(ObjectEnd, SM, Main.Ctx.getLangOpts());
+  if (!Paren || Paren->isNot(tok::l_paren) ||
+      SM.getFileID(Paren->getLocation()) != S.File)
+    return Untraced("written in a form the copy's call cannot replace");
+  S.CallOperator = true;
+  S.Offset = SM.getFileOffset(Paren->getLocation());
+  S.Length = 1;
+  S.HasArguments = Op.getNumArgs() > 1;
   S.Operands = {SM.getFileOffset(Begin),
                 SM.getFileOffset(Last) + Lexer::MeasureTokenLength(
                                              Last, SM, Main.Ctx.getLangOpts())};
@@ -781,7 +869,11 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
   // class template's copy then deduces the class's arguments from the
   // object (`::Acc_get_wgtrace_0(a[i])`), which its other parameters
   // could contradict.
-  if (InTemplate && !C.TemplateHead.empty() && M->getNumParams() > 0) {
+  // On the way to OpenMP loops, deducing is enough when the arguments
+  // agree with the object.
+  std::vector<const Expr *> Args(Call.arg_begin(), Call.arg_end());
+  if (InTemplate && !C.TemplateHead.empty() && M->getNumParams() > 0 &&
+      !(HC.TowardLoops && deducesFromObject(Call.getMethodDecl(), Args))) {
     Untraced("a member call in a template, whose copy (a function "
              "template) would deduce the class's arguments from its other "
              "arguments too");
@@ -789,12 +881,16 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
     return;
   }
   // A non-const member's copy takes its object by reference: a temporary
-  // is the kernel's stack, called as written.
+  // is the kernel's stack, called as written; on the way to OpenMP loops,
+  // which are traced in the copy only, through kAsLvalue.
   const Expr *Object = Callee->getBase();
   S.Arrow = Callee->isArrow();
   if (!S.Arrow && !M->isConst() && !Object->isLValue()) {
-    Unredirected();
-    return;
+    if (!HC.TowardLoops) {
+      Unredirected();
+      return;
+    }
+    S.Temporary = true;
   }
   unsigned NameBegin, ParenEnd;
   if (!memberCallThroughThis(Call, NameBegin, ParenEnd) ||

@@ -39,8 +39,10 @@ namespace wgtrace {
 namespace rewriter {
 
 /// Why the helper Written (defined in a project header) cannot be copied
-/// into the main file; empty if it can.
-std::string whyNotCopyable(const clang::FunctionDecl *Written);
+/// into the main file; empty if it can. CallOperator: a member operator()
+/// can be (whyMemberNotCopyable).
+std::string whyNotCopyable(const clang::FunctionDecl *Written,
+                           bool CallOperator = false);
 
 class HelperCloner {
 public:
@@ -102,6 +104,12 @@ private:
   /// with the call reported untraced, if it cannot be.
   bool operatorSyntaxSite(const clang::CXXOperatorCallExpr &Op, const Use &U,
                           Site &S);
+
+  /// Fills in S for a call Op of a copied operator() (`f(a)`, on the way
+  /// to OpenMP loops), which `copy(f, a)` replaces; false, with the call
+  /// reported untraced, if it cannot be.
+  bool callOperatorSite(const clang::CXXOperatorCallExpr &Op, const Use &U,
+                        Site &S);
 
   /// Adds the site of Call (a member call in HC) when it calls a copied
   /// member: `p.x()`, `q->f(a)`, or through `this` in a copied member;

@@ -57,6 +57,11 @@ struct HelperCall {
   const clang::FunctionDecl *Caller;
   const clang::FunctionDecl *Callee;
   const clang::CallExpr *Call;
+  /// A call on the way to the OpenMP loops of a copied member function
+  /// (FileRewriter's traceHeaderOmp), not a kernel's: redirected whenever
+  /// it can be, and reported when it cannot, the loops it reaches being
+  /// traced in the copy only.
+  bool TowardLoops = false;
 };
 
 /// A function a call through a pointer made by a kernel or a helper may

@@ -13,6 +13,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <cstring>
+
 using namespace clang;
 
 namespace wgtrace {
@@ -290,6 +292,7 @@ public:
         Member && Member->isImplicitAccess() &&
         callThroughThis(*Member, SM, LO, Begin, End)) {
       Calls.insert(Member);
+      UsesSelf = true;
       Edits.replace(
           Begin, End,
           (nonPublic(*Member)
@@ -299,6 +302,7 @@ public:
     } else if (const auto *Overloads = dyn_cast<UnresolvedMemberExpr>(Callee);
                Overloads && Overloads->isImplicitAccess() &&
                callThroughThis(*Overloads, SM, LO, Begin, End)) {
+      UsesSelf = true;
       Edits.replace(Begin, End,
                     "self." + Overloads->getMemberNameInfo().getAsString() +
                         "(");
@@ -324,12 +328,14 @@ public:
     unsigned Offset = SM.getFileOffset(Name);
     unsigned NameEnd = Offset + Lexer::MeasureTokenLength(Name, SM, LO);
     if (!nonPublic(*E)) {
+      UsesSelf |= E->isImplicitAccess();
       if (E->isImplicitAccess())
         Edits.replace(Offset, NameEnd,
                       "self." + E->getMemberNameInfo().getAsString());
       return true;
     }
     if (E->isImplicitAccess()) {
+      UsesSelf = true;
       Edits.replace(Offset, NameEnd, "(self.*" + pointer(E) + ")");
       return true;
     }
@@ -359,11 +365,15 @@ public:
     if (E->isImplicit() || E->getLocation().isMacroID())
       return true;
     unsigned Offset = SM.getFileOffset(E->getLocation());
+    UsesSelf = true;
     Edits.replace(Offset, Offset + 4, "(&self)");
     return true;
   }
   // The member call's callee is visited after the call.
   bool shouldTraversePostOrder() const { return false; }
+
+  /// Whether an edit names the object (`self.`, `(&self)`).
+  bool UsesSelf = false;
 
 private:
   static bool nonPublic(const MemberExpr &E) {
@@ -387,7 +397,7 @@ private:
 
 } // namespace
 
-std::string whyMemberNotCopyable(const CXXMethodDecl *M) {
+std::string whyMemberNotCopyable(const CXXMethodDecl *M, bool CallOperator) {
   if (M->isStatic())
     return "it is a static member function";
   if (isa<CXXConstructorDecl>(M) || isa<CXXDestructorDecl>(M) ||
@@ -396,7 +406,7 @@ std::string whyMemberNotCopyable(const CXXMethodDecl *M) {
   // Called as `f(a)`, `v[i]`, `p->x`: no copy's call takes their place
   // with the operator's token replaced.
   OverloadedOperatorKind Op = M->getOverloadedOperator();
-  if (Op == OO_Call || Op == OO_Subscript || Op == OO_Arrow)
+  if ((Op == OO_Call && !CallOperator) || Op == OO_Subscript || Op == OO_Arrow)
     return "it is a member operator(), operator[] or operator->";
   if (M->isVirtual())
     return "it is a virtual member function";
@@ -496,6 +506,28 @@ std::string copyTemplateArguments(const CXXMethodDecl *Called) {
   return Open == std::string::npos ? "" : Class.substr(Open);
 }
 
+bool deducesFromObject(const CXXMethodDecl *Called,
+                       ArrayRef<const Expr *> Args) {
+  const FunctionDecl *Pattern = Called->getTemplateInstantiationPattern();
+  if (!Pattern || Pattern->getNumParams() != Called->getNumParams())
+    return false;
+  const ASTContext &Ctx = Called->getASTContext();
+  for (size_t I = 0; I < Args.size() && I < Pattern->getNumParams(); ++I) {
+    const ParmVarDecl *Written = Pattern->getParamDecl(I);
+    if (Written->isParameterPack())
+      return false;
+    // A default argument is not written in the call: it deduces nothing.
+    if (!Written->getType()->isDependentType() ||
+        isa<CXXDefaultArgExpr>(Args[I]))
+      continue;
+    QualType Parameter =
+        Called->getParamDecl(I)->getType().getNonReferenceType();
+    if (!Ctx.hasSameUnqualifiedType(Args[I]->getType(), Parameter))
+      return false;
+  }
+  return true;
+}
+
 std::string selfParameter(const CXXMethodDecl *M) {
   return std::string(M->isConst() ? "const " : "") +
          PrivateAccess::currentInstantiation(M->getParent()) + " &self";
@@ -509,8 +541,6 @@ void makeFreeFunction(const CXXMethodDecl *M, EditSet &Edits,
   const LangOptions &LO = Ctx.getLangOpts();
   FunctionTypeLoc FTL = M->getFunctionTypeLoc();
   unsigned LParen = SM.getFileOffset(FTL.getLParenLoc());
-  Edits.insert(LParen + 1,
-               selfParameter(M) + (M->getNumParams() > 0 ? ", " : ""));
   // The cv-qualifier after the parameters: the copy is no member.
   SourceLocation At = FTL.getRParenLoc();
   unsigned BodyBegin = SM.getFileOffset(M->getBody()->getBeginLoc());
@@ -531,6 +561,12 @@ void makeFreeFunction(const CXXMethodDecl *M, EditSet &Edits,
   if (Template)
     Uses.TraverseTypeLoc(M->getTypeSourceInfo()->getTypeLoc());
   Uses.TraverseStmt(M->getBody());
+  // A body that does not use its object (a functor's operator() working
+  // on its arguments only) leaves the parameter unnamed: -Wunused-parameter.
+  std::string Self = selfParameter(M);
+  if (!Uses.UsesSelf)
+    Self.resize(Self.size() - std::strlen("self"));
+  Edits.insert(LParen + 1, Self + (M->getNumParams() > 0 ? ", " : ""));
 }
 
 bool memberCallThroughThis(const CXXMemberCallExpr &Call, unsigned &Begin,

@@ -31,6 +31,7 @@
 #include "PrivateAccess.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <string>
 #include <vector>
@@ -39,8 +40,12 @@ namespace wgtrace {
 namespace rewriter {
 
 /// Why the member function M, defined in its class in a project header,
-/// cannot be copied as a free function; empty if it can.
-std::string whyMemberNotCopyable(const clang::CXXMethodDecl *M);
+/// cannot be copied as a free function; empty if it can. A call operator
+/// is copied only when CallOperator is set: its calls (`f(a)`) are then
+/// redirected to the copy (`copy(f, a)`), which only the copies made for
+/// the OpenMP loops a function reaches do (FileRewriter's traceHeaderOmp).
+std::string whyMemberNotCopyable(const clang::CXXMethodDecl *M,
+                                 bool CallOperator = false);
 
 /// The template head of the copy of M, a member of a class template (its
 /// pattern): the class's parameters as written, without their defaults
@@ -56,6 +61,15 @@ std::string templateParameterArguments(const clang::CXXRecordDecl *Class);
 /// specialization's, every name from the global scope (`<float>`,
 /// `<::ns::Cell, 3>`); empty for a member of another class.
 std::string copyTemplateArguments(const clang::CXXMethodDecl *Called);
+
+/// Whether a call of the copy of Called (a member of a class template's
+/// specialization) that names no template arguments, with Args after the
+/// object, deduces the specialization's arguments as the object gives
+/// them: every argument whose parameter's type depends on the class's
+/// parameters has that parameter's type exactly (no conversion, no pack),
+/// so that deducing from it agrees with the object.
+bool deducesFromObject(const clang::CXXMethodDecl *Called,
+                       llvm::ArrayRef<const clang::Expr *> Args);
 
 /// The object parameter the copy of M takes first (`const ::ns::vec3
 /// &self`).

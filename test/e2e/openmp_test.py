@@ -225,15 +225,21 @@ check_counts("grid", {" grid_relax": counts(7 * 7, 5, 40, 1, 8),
 # Loops of a project header's functions (stencils.h), traced in the copies
 # the rewriter makes in loops.cc: named after the header's place, a
 # workgroup per iteration (star1 runs twice over the 8x8 interior of a
-# 10x10 grid, total twice over 100 cells), and per iteration what the
+# 10x10 grid, total three times over 100 cells), and per iteration what the
 # body names. star1: 4 loads of `in`, the update of `out` (a load and a
 # store), and the parameters the team shares: `in` 4 times, `out` once,
 # `n` 5 times (5 doubles, 5 pointers, 5 ints: 100 bytes); total: the
 # cell and the shared `in` pointer; scale_by, reached through drive and
 # step (twice over 100 cells): the update of the cell and the shared `v`
-# and `factor`.
+# and `factor`; Field<double>::scale, a class template's member, the same
+# per iteration (the object's `cells` for `v`); Smooth's operator(),
+# called through smoothWith (98 interior cells): the shared `in` twice and
+# `out` once, two cells of `in`, the store of out's.
 check_counts("header",
              {"/stencils.h:9 in star1": counts(2 * 8 * 8, 15, 100, 1, 8),
-              "/stencils.h:20 in total": counts(2 * 10 * 10, 2, 16, 0, 0),
-              "/stencils.h:36 in scale_by": counts(2 * 10 * 10, 3, 24, 1, 8)})
+              "/stencils.h:20 in total": counts(3 * 10 * 10, 2, 16, 0, 0),
+              "/stencils.h:36 in scale_by": counts(2 * 10 * 10, 3, 24, 1, 8),
+              "/stencils.h:58 in Field::scale": counts(10 * 10, 3, 24, 1, 8),
+              "/stencils.h:68 in Smooth::operator()":
+                  counts(10 * 10 - 2, 5, 40, 1, 8)})
 finish()

@@ -317,7 +317,8 @@ static void grid(int n) {
 
 // Mode `header`: loops of a project header's functions (stencils.h), one
 // called, one whose address is taken, as the Parallel Research Kernels
-// pick theirs, one reached through other functions of the header.
+// pick theirs, one reached through other functions of the header, a class
+// template's member and a functor's operator() called through a template.
 static void header(int n) {
   std::vector<double> in(size_t(n) * n), out(size_t(n) * n, 0.0);
   for (size_t k = 0; k < in.size(); ++k)
@@ -326,8 +327,12 @@ static void header(int n) {
   for (int iter = 0; iter < 2; ++iter)
     stencil(n, in.data(), out.data());
   drive(out.data(), n * n);
-  std::printf("header %.4f %.4f\n", total(out.data(), n * n),
-              total(in.data(), n * n));
+  Field<double> field{out.data(), n * n};
+  field.scale(0.5);
+  std::vector<double> smooth(size_t(n) * n, 0.0);
+  smoothWith(Smooth(), out.data(), smooth.data(), n * n);
+  std::printf("header %.4f %.4f %.4f\n", total(out.data(), n * n),
+              total(in.data(), n * n), total(smooth.data(), n * n));
 }
 
 int main(int argc, char **argv) {

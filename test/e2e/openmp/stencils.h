@@ -44,3 +44,33 @@ inline void drive(double *v, int n) {
   step(v, n);
   step(v, n);
 }
+
+// Member functions, as miniFE's CSRMatrix::reserve_space and its SpMV
+// functor matvec_std (which cg_solve calls as `matvec(A, p, Ap)`): copied
+// as free functions taking their object, their loops traced in the copies.
+// A class template's member; per iteration: the load of the object's
+// `cells` (the team shares the object), the update of cells[i] (a load and
+// a store), the shared `factor`.
+template <class T> struct Field {
+  T *cells;
+  int n;
+  void scale(T factor) {
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      cells[i] *= factor;
+  }
+};
+// A functor called through a template: per iteration (n - 2 of them) the
+// shared `in` twice and `out` once, in[i - 1] and in[i + 1], the store of
+// out[i].
+struct Smooth {
+  void operator()(const double *in, double *out, int n) const {
+#pragma omp parallel for
+    for (int i = 1; i < n - 1; ++i)
+      out[i] = in[i - 1] + in[i + 1];
+  }
+};
+template <class Op>
+void smoothWith(Op op, const double *in, double *out, int n) {
+  op(in, out, n);
+}

@@ -70,7 +70,8 @@ template <class T> void axpy(T *y, const T *x, int n) {
 template <class T> void solve(T *y, const T *x, int n) { TIMED(axpy(y, x, n)); }
 template <class T> void driver(T *y, const T *x, int n) { solve(y, x, n); }
 
-// A member function is not copied: a chain through it ends there.
+// A member function on the way is copied too, taking its object (called
+// on a temporary here).
 struct Runner {
   void go(double *y, const double *x, int n) { axpy(y, x, n); }
 };

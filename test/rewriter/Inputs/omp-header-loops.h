@@ -1,6 +1,6 @@
 // OpenMP code written in a header, as miniBUDE writes its OpenMP model
 // (src/omp/fasten.hpp, included by main.cpp): wgtrace-rewrite copies what
-// the file calls by name (zero) and says so for the rest that runs.
+// the file calls (zero, Scaler::run) and says so for the rest that runs.
 #include <cstddef>
 
 template <class T> struct Scaler {
