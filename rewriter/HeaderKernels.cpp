@@ -2,6 +2,8 @@
 
 #include "HeaderKernels.h"
 
+#include "IndirectTargets.h"
+
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -21,18 +23,15 @@ namespace rewriter {
 namespace {
 
 /// The function D is, as written (a template for one of its
-/// instantiations); null when D is no function.
-const FunctionDecl *writtenFunction(const ValueDecl *D) {
+/// instantiations: IndirectTargets.h); null when D is no function.
+const FunctionDecl *functionAsWritten(const ValueDecl *D) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
-  if (!FD)
-    return nullptr;
-  const FunctionDecl *Written = FD->getTemplateInstantiationPattern();
-  return Written ? Written : FD;
+  return FD ? writtenFunction(FD) : nullptr;
 }
 
 /// The function E names, as written; null when E names no function.
 const FunctionDecl *namedFunction(const DeclRefExpr *E) {
-  return writtenFunction(E->getDecl());
+  return functionAsWritten(E->getDecl());
 }
 
 /// The member calls of a list of functions that a body makes, with the
@@ -61,7 +60,7 @@ public:
   std::optional<size_t> take(const CXXConstructExpr *E) {
     if (!Enabled)
       return std::nullopt;
-    auto It = Index.find(writtenFunction(E->getConstructor()));
+    auto It = Index.find(functionAsWritten(E->getConstructor()));
     if (It == Index.end())
       return std::nullopt;
     return It->second;
@@ -170,7 +169,7 @@ public:
   bool refers(const ValueDecl *D) {
     if (!Enclosing)
       return true;
-    auto It = Index.find(writtenFunction(D));
+    auto It = Index.find(functionAsWritten(D));
     if (It == Index.end())
       return true;
     const FunctionDecl *Caller =
@@ -272,7 +271,7 @@ const FunctionDecl *calledMember(const CallExpr *Call) {
   else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
            Op && Op->getOperator() == OO_Call)
     Called = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
-  return writtenFunction(Called);
+  return functionAsWritten(Called);
 }
 
 std::vector<KernelReference>
