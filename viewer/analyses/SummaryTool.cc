@@ -220,6 +220,12 @@ void SummaryTool::finish() {
             [](const GroupSummary &A, const GroupSummary &B) {
               return A.Label < B.Label;
             });
+  // A kernel whose workgroups the filter all left out still ran: its row
+  // says so (0 selected, and how many ran) rather than vanishing.
+  if (Census)
+    for (const SiteCensus &S : Census->Sites)
+      if (S.Unselected)
+        Kernels.try_emplace(S.Function);
   if (Order.active()) {
     uint64_t AccessCounts::*Field = accessCountField(Order.Column);
     auto Of = [Field](const AccessCounts &C) { return Field ? C.*Field : 0; };

@@ -809,37 +809,33 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
         if (!Problem.empty())
           return Fail(Problem);
       }
+      // The VALUE at ring position Pos, if the record after this one is
+      // one and lies inside what was decoded.
+      auto ValueAt = [&](uint64_t Pos) -> std::optional<format::ValueRecord> {
+        if (A + format::kWorkgroupRecordSize + format::kValueRecordSize > End ||
+            Pos + format::kValueRecordSize > Limit ||
+            format::recordTag(C.Content.data() + Pos) !=
+                uint8_t(format::Tag::Value))
+          return std::nullopt;
+        return format::decodeValue(C.Content.data() + Pos);
+      };
       // A copy of a continuing invocation's record is followed by a
       // Continuation VALUE keyed to it (docs/FORMAT.md): look one record
       // ahead so that the joiner knows before any tool sees the copy.
-      const uint64_t NextPhys = Phys + format::kWorkgroupRecordSize;
-      if (A + format::kWorkgroupRecordSize + format::kValueRecordSize <= End &&
-          NextPhys + format::kValueRecordSize <= Limit &&
-          format::recordTag(C.Content.data() + NextPhys) ==
-              uint8_t(format::Tag::Value)) {
-        format::ValueRecord V =
-            format::decodeValue(C.Content.data() + NextPhys);
-        if (V.Type == format::ValueType::Continuation &&
-            V.WorkgroupOffset == Phys) {
-          WG.HasContinuation = true;
-          WG.ContinuationOf = V.Bits;
-        }
+      if (auto V = ValueAt(Phys + format::kWorkgroupRecordSize);
+          V && V->Type == format::ValueType::Continuation &&
+          V->WorkgroupOffset == Phys) {
+        WG.HasContinuation = true;
+        WG.ContinuationOf = V->Bits;
       }
       // An invocation the runtime's filter left out is followed by its
       // Unselected VALUE, in the next slot of the ring (a record that
       // spills into the padding is followed at the front of the ring).
-      const uint64_t MarkPhys = (A + format::kWorkgroupRecordSize) & Mask;
-      if (A + format::kWorkgroupRecordSize + format::kValueRecordSize <= End &&
-          MarkPhys + format::kValueRecordSize <= Limit &&
-          format::recordTag(C.Content.data() + MarkPhys) ==
-              uint8_t(format::Tag::Value)) {
-        format::ValueRecord V =
-            format::decodeValue(C.Content.data() + MarkPhys);
-        if (V.Type == format::ValueType::Unselected &&
-            V.WorkgroupOffset == Phys) {
-          WG.Unselected = true;
-          WG.UnselectedBy = V.Bits;
-        }
+      if (auto V = ValueAt((A + format::kWorkgroupRecordSize) & Mask);
+          V && V->Type == format::ValueType::Unselected &&
+          V->WorkgroupOffset == Phys) {
+        WG.Unselected = true;
+        WG.UnselectedBy = V->Bits;
       }
       if (Joiner)
         Joiner->workgroup(WG, A == Begin);
