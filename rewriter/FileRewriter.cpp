@@ -729,6 +729,7 @@ bool RewriteConsumer::traceHeaderOmp(
   };
   auto ChainFunctions = [&] {
     std::vector<const FunctionDecl *> Out;
+    Out.reserve(Chain.size());
     for (const KernelDef &K : Chain)
       Out.push_back(K.Written);
     return Out;

@@ -605,7 +605,7 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
                           S.NewName + "(self" + (S.HasArguments ? ", " : ""));
       continue;
     }
-    if (S.CallOperator) {
+    if (S.CallOperator && S.Operands) {
       // `f(a)` becomes `::operatorCall_wgtrace_0(f, a)`, `f()`
       // `::operatorCall_wgtrace_0(f)`.
       Edits.wrap(S.Operands->first, S.Operands->second,
