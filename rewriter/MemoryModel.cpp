@@ -172,13 +172,28 @@ bool MemoryModel::pointerTargetIsMemory(const Expr *P) const {
   return true;
 }
 
+/// The lvalue a pointer variable's ++, -- or assignment yields is that
+/// variable: the expression under them (`p` of `(p += 2)++`), or null for
+/// an operator that yields some other lvalue.
+static const Expr *pointerVariableLValue(const Expr *E) {
+  for (E = E->IgnoreParens();; E = E->IgnoreParens()) {
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (!U->isIncrementDecrementOp())
+        return nullptr;
+      E = U->getSubExpr();
+    } else if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (!B->isAssignmentOp())
+        return nullptr;
+      E = B->getLHS();
+    } else {
+      return E;
+    }
+  }
+}
+
 bool MemoryModel::isLocalPointer(const Expr *E) const {
-  E = E->IgnoreParens();
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return U->isIncrementDecrementOp() && isLocalPointer(U->getSubExpr());
-  if (const auto *B = dyn_cast<BinaryOperator>(E))
-    return B->isAssignmentOp() && isLocalPointer(B->getLHS());
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  E = pointerVariableLValue(E);
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   return VD && LocalPointers.contains(VD);
 }
@@ -626,12 +641,9 @@ bool MemoryModel::pointerMayBeKernelStack(const Expr *P) const {
 }
 
 bool MemoryModel::pointerVariableMayBeKernelStack(const Expr *E) const {
-  E = E->IgnoreParens();
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return U->isIncrementDecrementOp() &&
-           pointerVariableMayBeKernelStack(U->getSubExpr());
-  if (const auto *B = dyn_cast<BinaryOperator>(E))
-    return B->isAssignmentOp() && pointerVariableMayBeKernelStack(B->getLHS());
+  E = pointerVariableLValue(E);
+  if (!E)
+    return false;
   if (const auto *C = dyn_cast<ConditionalOperator>(E))
     return pointerVariableMayBeKernelStack(C->getTrueExpr()) ||
            pointerVariableMayBeKernelStack(C->getFalseExpr());
