@@ -891,6 +891,10 @@ int runHtml(const WorkgroupFilter &Filter) {
     return kExitUsage;
   Lines.Cold = CacheCold;
   Lines.SourceDirs = SourceDirs;
+  // The page shows loads, stores and misses per line, not distinct lines,
+  // and writes its own tables.
+  Lines.CountLines = false;
+  Lines.Print = false;
   return runReports(false, [&](StringRef Path, raw_ostream &OS) {
     HtmlReportTool Html(OS, sys::path::filename(Path).str(), HtmlMaxPoints);
     RacesTool Races(nulls(), /*Json=*/false, /*Limit=*/RacesLimit);

@@ -260,6 +260,47 @@ TEST(Annotate, HandWorkedCountsAndMisses) {
   EXPECT_NE(R.Text.find("PROGRAM TOTALS"), std::string::npos);
 }
 
+// What the HTML report asks for (no distinct lines, no report): every
+// other count, the kernels' and lines' order and the sources are the
+// default run's, and nothing is printed.
+TEST(Annotate, WithoutLinesOrReportTheOtherCountsStay) {
+  std::string File = tempPath("scale.cc");
+  writeFile(File, scaleFile());
+  AnnotateTool::Options Quiet = options();
+  Quiet.CountLines = false;
+  Quiet.Print = false;
+  AnnotateRun Full = run(handTrace(File), options(), false, {}, File);
+  AnnotateRun R = run(handTrace(File), std::move(Quiet), false, {}, File);
+  EXPECT_EQ(R.Text, "");
+  EXPECT_EQ(R.Origin, Full.Origin);
+  EXPECT_EQ(R.Totals.CacheLines, 0u);
+  EXPECT_EQ(Full.Totals.CacheLines, 6u); // both kernels' lines
+  auto Same = [](const AnnotateTool::Counts &A, const AnnotateTool::Counts &B) {
+    EXPECT_EQ(A.Loads, B.Loads);
+    EXPECT_EQ(A.Stores, B.Stores);
+    EXPECT_EQ(A.LoadBytes, B.LoadBytes);
+    EXPECT_EQ(A.StoreBytes, B.StoreBytes);
+    EXPECT_EQ(A.CacheLines, 0u);
+    for (size_t L = 0; L < A.LevelMisses.size(); ++L) {
+      EXPECT_EQ(A.LevelMisses[L].Read, B.LevelMisses[L].Read) << L;
+      EXPECT_EQ(A.LevelMisses[L].Write, B.LevelMisses[L].Write) << L;
+    }
+  };
+  Same(R.Totals, Full.Totals);
+  ASSERT_EQ(R.Kernels.size(), Full.Kernels.size());
+  for (size_t K = 0; K < R.Kernels.size(); ++K) {
+    EXPECT_EQ(R.Kernels[K].Name, Full.Kernels[K].Name);
+    Same(R.Kernels[K].Totals, Full.Kernels[K].Totals);
+    ASSERT_EQ(R.Kernels[K].Lines.size(), Full.Kernels[K].Lines.size());
+    for (size_t L = 0; L < R.Kernels[K].Lines.size(); ++L) {
+      EXPECT_EQ(R.Kernels[K].Lines[L].Where.str(),
+                Full.Kernels[K].Lines[L].Where.str());
+      EXPECT_EQ(R.Kernels[K].Lines[L].Texts, Full.Kernels[K].Lines[L].Texts);
+      Same(R.Kernels[K].Lines[L].C, Full.Kernels[K].Lines[L].C);
+    }
+  }
+}
+
 // Each level's misses of a kernel's lines (and its accesses without a
 // line) add up to what `cache --by kernel` counts for it with the same
 // levels, warm or --cold: one model, one way of counting a straddling

@@ -176,9 +176,11 @@ void AnnotateTool::record(const Record &R) {
                       : First;
   if (Last < First)
     Last = First; // wraps past the top of the address space
-  addLines(S.CacheLines, S.LastLine, First, Last);
-  addLines(KernelCacheLines[*Kernel], KernelLastLine[*Kernel], First, Last);
-  addLines(AllCacheLines, AllLastLine, First, Last);
+  if (Opts.CountLines) {
+    addLines(S.CacheLines, S.LastLine, First, Last);
+    addLines(KernelCacheLines[*Kernel], KernelLastLine[*Kernel], First, Last);
+    addLines(AllCacheLines, AllLastLine, First, Last);
+  }
   // As `cache` counts it: one reference whatever lines it covers, its
   // misses going on to the next level.
   S.C.countMisses(Store, Caches.access(R.Memory.Address, R.Memory.Length));
@@ -240,6 +242,8 @@ void AnnotateTool::finish() {
               return HA != HB ? HA > HB : A.Name < B.Name;
             });
   loadSources();
+  if (!Opts.Print)
+    return;
   if (Json)
     printJson();
   else

@@ -62,6 +62,14 @@ public:
     std::string KernelGlob;
     /// --source-dir: where else to look for sources that moved.
     std::vector<std::string> SourceDirs;
+    /// Count the distinct cache lines of each line, kernel and the run (the
+    /// "lines" column). The HTML report shows none of them and turns this
+    /// off: three hash-set insertions per access, into sets as large as
+    /// the lines the trace touches, were a fifth of its sections' time.
+    bool CountLines = true;
+    /// Write the report to the stream in finish() (the HTML report reads
+    /// kernels() and writes its own).
+    bool Print = true;
   };
 
   AnnotateTool(llvm::raw_ostream &OS, bool Json, Options O);
