@@ -218,15 +218,27 @@ struct Group {
 
 RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex) {
   const LaunchTracker::Launch &L = Tracker.launches()[LaunchIndex];
+  // Sized first: grown by doubling, the vector of a launch's ranges was
+  // copied into fresh pages again and again, and those page faults were
+  // most of the sweep's system time (and cost two threads more than one).
+  auto EachRun = [&](auto Visit) {
+    for (uint32_t Local : L.Locals)
+      for (uint32_t W : Tracker.locals()[Local].Workgroups) {
+        if (W >= PerWorkgroup.size())
+          continue;
+        for (AccessRun &Run : PerWorkgroup[W].Runs)
+          Visit(W, Run);
+      }
+  };
+  size_t Ranges = 0;
+  EachRun(
+      [&](uint32_t, AccessRun &Run) { Ranges += Run.Ranges.ranges().size(); });
   std::vector<Tagged> All;
-  for (uint32_t Local : L.Locals)
-    for (uint32_t W : Tracker.locals()[Local].Workgroups) {
-      if (W >= PerWorkgroup.size())
-        continue;
-      for (AccessRun &Run : PerWorkgroup[W].Runs)
-        for (const Interval &I : Run.Ranges.ranges())
-          All.push_back({I, W, Run.Write, Run.Sync, Run.Source, Run.Buffer});
-    }
+  All.reserve(Ranges);
+  EachRun([&](uint32_t W, AccessRun &Run) {
+    for (const Interval &I : Run.Ranges.ranges())
+      All.push_back({I, W, Run.Write, Run.Sync, Run.Source, Run.Buffer});
+  });
   std::sort(All.begin(), All.end(), [](const Tagged &X, const Tagged &Y) {
     return X.Range.Lo < Y.Range.Lo;
   });
