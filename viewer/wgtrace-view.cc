@@ -207,7 +207,7 @@ cl::opt<unsigned>
             cl::desc("Decode ring chunks on N threads, the report the same "
                      "(default: the cores available)"),
             cl::value_desc("N"), cl::sub(SummaryCmd), cl::sub(RacesCmd),
-            cl::cat(ViewCategory));
+            cl::sub(CacheCmd), cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -647,7 +647,8 @@ int runCache(const WorkgroupFilter &Filter) {
   std::string Note;
   GroupBy Rows;
   RowOrder Order;
-  if (!parseHierarchy("cache", Levels, Note) || !parseBy(Rows))
+  if (!checkThreads() || !parseHierarchy("cache", Levels, Note) ||
+      !parseBy(Rows))
     return kExitUsage;
   std::vector<std::string> Columns = CacheTool::columns(Levels);
   std::vector<const char *> ColumnNames;

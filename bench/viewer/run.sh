@@ -12,11 +12,12 @@
 #     reported);
 #   - cache with three levels (D1 32k,8,64, L2 1m,16,64, LL 32m,16,64,
 #     fixed so that machines compare) against summary's time;
-#   - summary and races of the eight-ring trace with --threads 1 and
-#     --threads 2, in turn: the speedup of two threads (medians);
+#   - summary, races and cache (three levels) of the eight-ring trace with
+#     --threads 1 and --threads 2, in turn: the speedup of two threads
+#     (medians);
 #   - dump > /dev/null in records per second;
 #   - the same for a naive decoder that fprintf's one line per record.
-# summary and races run with --threads 1 but in the threads rows, so that
+# summary, races and cache run with --threads 1 but in the threads rows, so that
 # the ratios to summary (diff, html, cache, annotate) and the memory rows
 # mean what they meant before --threads.
 # Prints one table, then deletes the traces. Not a ctest: it is a
@@ -87,8 +88,8 @@ for ((I = 0; I < RUNS; ++I)); do
   measure "$VIEW" diff --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$BIG" \
     "$BIG2" >>"$WORK/diff.txt"
   measure "$VIEW" html "$BIG" -o "$WORK/report.html" >>"$WORK/html.txt"
-  measure "$VIEW" cache --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$BIG" \
-    >>"$WORK/cache.txt"
+  measure "$VIEW" cache --threads 1 --l1 32k,8,64 --l2 1m,16,64 \
+    --ll 32m,16,64 "$BIG" >>"$WORK/cache.txt"
 done
 # annotate and summary in turn on the trace with source lines.
 warm "$SITES"
@@ -112,9 +113,13 @@ M_CACHE=$(cut -d' ' -f2 "$WORK/cache.txt" | median)
 # --threads 2 against --threads 1 on the eight rings of BIG2, in turn.
 warm "$BIG2"
 for ((I = 0; I < RUNS; ++I)); do
-  for C in summary races; do
-    measure "$VIEW" "$C" --threads 1 "$BIG2" >>"$WORK/$C-threads1.txt"
-    measure "$VIEW" "$C" --threads 2 "$BIG2" >>"$WORK/$C-threads2.txt"
+  for C in summary races cache; do
+    LEVELS=()
+    [ "$C" = cache ] && LEVELS=(--l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64)
+    measure "$VIEW" "$C" ${LEVELS[@]+"${LEVELS[@]}"} --threads 1 "$BIG2" \
+      >>"$WORK/$C-threads1.txt"
+    measure "$VIEW" "$C" ${LEVELS[@]+"${LEVELS[@]}"} --threads 2 "$BIG2" \
+      >>"$WORK/$C-threads2.txt"
   done
 done
 speedup() {
@@ -125,6 +130,7 @@ speedup() {
 }
 read -r X_SUM S_SUM_T1 S_SUM_T2 < <(speedup summary)
 read -r X_RACES S_RACES_T1 S_RACES_T2 < <(speedup races)
+read -r X_CACHE S_CACHE_T1 S_CACHE_T2 < <(speedup cache)
 read -r S_RACES M_RACES < <(measure "$VIEW" races --threads 1 "$BIG")
 warm "$SMALL"
 warm "$SMALL2"
@@ -177,9 +183,9 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
          sann / ssumsites, runs
   printf "dump vs naive: %.1fx\n", snaive / sdump
 }'
-printf '8 rings, --threads 2 vs 1 (medians of %d, load %s): summary %.2fx (%.2f s, %.2f s), races %.2fx (%.2f s, %.2f s)\n' \
+printf '8 rings, --threads 2 vs 1 (medians of %d, load %s): summary %.2fx (%.2f s, %.2f s), races %.2fx (%.2f s, %.2f s), cache %.2fx (%.2f s, %.2f s)\n' \
   "$RUNS" "$(cut -d' ' -f1-3 /proc/loadavg)" "$X_SUM" "$S_SUM_T1" "$S_SUM_T2" \
-  "$X_RACES" "$S_RACES_T1" "$S_RACES_T2"
+  "$X_RACES" "$S_RACES_T1" "$S_RACES_T2" "$X_CACHE" "$S_CACHE_T1" "$S_CACHE_T2"
 
 # The budgets as data. Memory "independent of file size": a trace four
 # times larger may take at most 1.5x the small one's peak memory.

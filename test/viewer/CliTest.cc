@@ -243,8 +243,9 @@ TEST(Cli, SortNamesTheReportsColumns) {
 // accepted, and did nothing. --threads is now the viewer's own, for the
 // reports that read on several threads only (ThreadsTest.cc).
 TEST(Cli, OnlyTheToolsOwnOptionsAreAccepted) {
-  for (const char *Args : {"cache --threads=1 x.bin", "dump --threads 1 x.bin",
-                           "footprint --threads 2 x.bin"}) {
+  for (const char *Args :
+       {"annotate --threads=1 x.bin", "dump --threads 1 x.bin",
+        "footprint --threads 2 x.bin"}) {
     ViewRun R = view(Args);
     EXPECT_EQ(R.Status, 1) << Args;
     EXPECT_NE(R.Err.find("Unknown command line argument"), std::string::npos)

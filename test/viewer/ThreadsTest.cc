@@ -8,6 +8,7 @@
 
 #include "CliRun.h"
 #include "TraceBuilder.h"
+#include "analyses/CacheTool.h"
 #include "analyses/RacesTool.h"
 #include "analyses/SummaryTool.h"
 #include "output/HtmlReportTool.h"
@@ -167,6 +168,22 @@ ThreadedReport racesOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
   return R;
 }
 
+/// Levels small enough that the trace misses in each.
+std::vector<CacheLevel> smallLevels() {
+  return {{"D1", {512, 64, 2}}, {"L2", {2048, 64, 4}}, {"LL", {8192, 64, 4}}};
+}
+
+ThreadedReport cacheOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                       bool Json, GroupBy By, bool Cold) {
+  ThreadedReport R;
+  llvm::raw_string_ostream OS(R.Text);
+  CacheTool Cache(OS, Json, smallLevels(), Cold, By);
+  readOn(Cache, Bytes, Threads, R);
+  R.Workgroups = Cache.workgroups().size();
+  OS.flush();
+  return R;
+}
+
 ThreadedReport pageOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
                       uint64_t MaxPoints) {
   ThreadedReport R;
@@ -214,6 +231,33 @@ TEST(Threads, RacesAreTheOneThreadRaces) {
   MultiRingTrace M = multiRingTrace(false, 3);
   ThreadedReport One = racesOn(M.Bytes, 1, false);
   ThreadedReport Four = racesOn(M.Bytes, 4, false);
+  EXPECT_TRUE(Four.OnThreads);
+  EXPECT_NE(One.Error, "");
+  EXPECT_EQ(One.Error, Four.Error);
+  EXPECT_EQ(One.Text, Four.Text);
+}
+
+// The caches are one, in file order: the shards decode, the merge
+// simulates. Every access of the trace must count as on one thread, those
+// that a shard keeps as a run of one line (the stores) as the others.
+TEST(Threads, CacheIsTheOneThreadCache) {
+  for (bool Trailers : {true, false})
+    for (bool Json : {false, true})
+      for (bool Cold : {false, true})
+        for (GroupBy By : {GroupBy::Workgroup, GroupBy::Site, GroupBy::Kernel,
+                           GroupBy::Line, GroupBy::Buffer}) {
+          SCOPED_TRACE(std::string(groupByName(By)) + (Json ? " json" : "") +
+                       (Trailers ? " trailers" : "") + (Cold ? " cold" : ""));
+          const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
+          ThreadedReport One = cacheOn(Bytes, 1, Json, By, Cold);
+          ThreadedReport Four = cacheOn(Bytes, 4, Json, By, Cold);
+          expectWholeAndTheSame(One, Four);
+          EXPECT_EQ(One.Workgroups, kThreadedRings * 6);
+          EXPECT_EQ(Four.Workgroups, kThreadedRings * 6);
+        }
+  MultiRingTrace M = multiRingTrace(false, 3);
+  ThreadedReport One = cacheOn(M.Bytes, 1, false, GroupBy::Workgroup, false);
+  ThreadedReport Four = cacheOn(M.Bytes, 4, false, GroupBy::Workgroup, false);
   EXPECT_TRUE(Four.OnThreads);
   EXPECT_NE(One.Error, "");
   EXPECT_EQ(One.Error, Four.Error);
@@ -318,6 +362,22 @@ TEST(Threads, CommandLine) {
     EXPECT_EQ(One.Out, Four.Out);
     EXPECT_EQ(One.Err, Four.Err);
     EXPECT_EQ(One.Status, Four.Status);
+  }
+  for (const char *Options :
+       {"", "--json", "--cold", "--by line --json", "--by buffer",
+        "--l1 1k,2,64 --l2 4k,4,64 --ll 16k,4,64 --json", "--sort D1mr --top 3",
+        "--kernel 't*'"}) {
+    SCOPED_TRACE(Options);
+    const std::string Args = std::string("cache ") + Options + " " + Path;
+    ViewRun One = view(Args + " --threads 1");
+    ViewRun Default = view(Args);
+    ViewRun Two = view(Args + " --threads 2");
+    EXPECT_EQ(One.Status, 0) << One.Err;
+    EXPECT_NE(One.Out, "");
+    EXPECT_EQ(One.Out, Default.Out);
+    EXPECT_EQ(One.Out, Two.Out);
+    EXPECT_EQ(One.Err, Two.Err);
+    EXPECT_EQ(One.Status, Two.Status);
   }
   ViewRun Zero = view("summary --threads 0 " + Path);
   EXPECT_EQ(Zero.Status, 1); // usage

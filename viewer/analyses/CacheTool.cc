@@ -5,10 +5,12 @@
 #include "reader/Metadata.h"
 
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Threading.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 using namespace llvm;
@@ -18,6 +20,13 @@ namespace wgtrace::viewer {
 void CacheTool::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   Grouping.beginRing(Info.Meta);
+  // Room for a kept access per record of the ring (16 bytes at least, the
+  // last one perhaps in the padding): growing the vector copied it over
+  // and over, and the pages past what the runs fill are never touched.
+  if (IsShard)
+    Kept->Accesses.reserve(
+        (std::min(Info.Head, Info.Size) + format::kRingPadding) /
+        format::kMemoryRecordSize);
 }
 
 void CacheTool::record(const Record &R) {
@@ -33,6 +42,11 @@ void CacheTool::record(const Record &R) {
     // A copy continuing a workgroup is not a new workgroup: the cache
     // stays as it was.
     if (New && Cold) {
+      if (IsShard) {
+        Kept->ColdAt.push_back(Kept->Accesses.size());
+        HaveKeptLine = false;
+        return;
+      }
       Caches.clear();
       Reuse.forgetLines();
     }
@@ -43,6 +57,10 @@ void CacheTool::record(const Record &R) {
   std::optional<uint32_t> Owner = Owners.ownerOf(R.Workgroup->Invocation);
   if (!Owner)
     return;
+  if (IsShard) {
+    keep(R, *Owner);
+    return;
+  }
   Counts &C = Workgroups[*Owner].C;
   const bool Store = R.Memory.IsStore;
   const unsigned Missed = Caches.access(R.Memory.Address, R.Memory.Length);
@@ -57,7 +75,117 @@ void CacheTool::record(const Record &R) {
   Reuse.accessBytes(R.Memory.Address, R.Memory.Length, LineShift);
 }
 
+void CacheTool::keep(const Record &R, uint32_t Owner) {
+  const uint64_t Address = R.Memory.Address;
+  const uint32_t Length = R.Memory.Length;
+  const uint32_t OwnerStore = Owner * 2 + uint32_t(R.Memory.IsStore);
+  const uint32_t Key = Grouping.perAccess() ? Grouping.key(R) : 0;
+  const uint64_t First = Address >> LineShift;
+  // Within one line, as CacheHierarchy::access() and
+  // ReuseHistogram::accessBytes() see it (an access that wraps past the
+  // top of the address space is not).
+  const bool OneLine =
+      Length <= 1 || ((Address + (Length - 1)) >> LineShift) == First;
+  std::vector<KeptAccess> &Accesses = Kept->Accesses;
+  if (OneLine && HaveKeptLine && First == KeptLine && !Accesses.empty() &&
+      Accesses.back().OwnerStore == OwnerStore && Accesses.back().Key == Key &&
+      Accesses.back().Repeat < UINT32_MAX) {
+    ++Accesses.back().Repeat;
+    return;
+  }
+  Accesses.push_back({Address, Length, OwnerStore, Key, 0});
+  // The line it ends in, as the hierarchy and the reuse distances keep it
+  // (the first for an access that wraps).
+  const uint64_t Last = Length ? (Address + (Length - 1)) >> LineShift : First;
+  KeptLine = Last < First ? First : Last;
+  HaveKeptLine = true;
+}
+
+std::unique_ptr<AnalysisTool> CacheTool::newShard() const {
+  // It simulates nothing: the first level alone gives it the line size.
+  auto Shard = std::make_unique<CacheTool>(
+      nulls(), Json, std::vector<CacheLevel>{Caches.levels()[0]}, Cold,
+      Grouping.by());
+  Shard->IsShard = true;
+  Shard->Kept = std::make_shared<KeptChunk>();
+  return Shard;
+}
+
+void CacheTool::reuseOf(const KeptChunk &Chunk) {
+  size_t NextCold = 0;
+  for (size_t I = 0; I < Chunk.Accesses.size(); ++I) {
+    if (NextCold < Chunk.ColdAt.size() && Chunk.ColdAt[NextCold] == I) {
+      Reuse.forgetLines();
+      while (NextCold < Chunk.ColdAt.size() && Chunk.ColdAt[NextCold] == I)
+        ++NextCold;
+    }
+    const KeptAccess &A = Chunk.Accesses[I];
+    Reuse.accessBytes(A.Address, A.Length, LineShift);
+    Reuse.repeatLast(A.Repeat);
+  }
+  // New workgroups after its last access forget the lines too.
+  if (NextCold < Chunk.ColdAt.size())
+    Reuse.forgetLines();
+}
+
+void CacheTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
+  CacheTool &From = static_cast<CacheTool &>(Shard);
+  // Its workgroups began in it: after those here, in its order.
+  const size_t FirstWorkgroup = Workgroups.size();
+  Workgroups.insert(Workgroups.end(),
+                    std::make_move_iterator(From.Workgroups.begin()),
+                    std::make_move_iterator(From.Workgroups.end()));
+  std::vector<uint32_t> KeyHere(From.Grouping.size());
+  for (uint32_t K = 0; K < KeyHere.size(); ++K) {
+    KeyHere[K] = Grouping.adopt(From.Grouping, K, Place.Buffers);
+    if (KeyHere[K] >= Groups.size())
+      Groups.resize(KeyHere[K] + 1);
+  }
+  // The reuse distances on the lane, beside the caches here; no more than
+  // a few chunks wait for it.
+  std::shared_ptr<const KeptChunk> Chunk = std::move(From.Kept);
+  if (!ReuseLane)
+    ReuseLane = std::make_unique<DefaultThreadPool>(hardware_concurrency(1));
+  while (LaneQueue.size() >= 4) {
+    LaneQueue.front().wait();
+    LaneQueue.pop_front();
+  }
+  LaneQueue.push_back(ReuseLane->async([this, Chunk] { reuseOf(*Chunk); }));
+
+  const bool PerAccess = Grouping.perAccess();
+  const std::vector<KeptAccess> &Accesses = Chunk->Accesses;
+  const std::vector<size_t> &ColdAt = Chunk->ColdAt;
+  size_t NextCold = 0;
+  for (size_t I = 0; I < Accesses.size(); ++I) {
+    if (NextCold < ColdAt.size() && ColdAt[NextCold] == I) {
+      Caches.clear();
+      while (NextCold < ColdAt.size() && ColdAt[NextCold] == I)
+        ++NextCold;
+    }
+    const KeptAccess &A = Accesses[I];
+    const bool Store = A.OwnerStore & 1;
+    Counts &C = Workgroups[FirstWorkgroup + (A.OwnerStore >> 1)].C;
+    const unsigned Missed = Caches.access(A.Address, A.Length);
+    C.count(Store, Missed);
+    Totals.count(Store, Missed);
+    if (PerAccess)
+      Groups[KeyHere[A.Key]].count(Store, Missed);
+    if (A.Repeat) {
+      C.countHits(Store, A.Repeat);
+      Totals.countHits(Store, A.Repeat);
+      if (PerAccess)
+        Groups[KeyHere[A.Key]].countHits(Store, A.Repeat);
+    }
+  }
+  // New workgroups after its last access empty the caches too.
+  if (NextCold < ColdAt.size())
+    Caches.clear();
+}
+
 void CacheTool::finish() {
+  if (ReuseLane)
+    ReuseLane->wait();
+  LaneQueue.clear();
   if (Grouping.perAccess()) {
     for (uint32_t K = 0; K < Groups.size(); ++K)
       GroupRows.push_back({Grouping.label(K), Grouping.texts(K), Groups[K]});

@@ -8,8 +8,18 @@
 // the reuse distance of every access to a first-level line (ReuseDistance.h)
 // goes into a power-of-two histogram.
 //
+// On several threads (newShard()), decoding is split but the caches are
+// not: a shard keeps its chunk's accesses, runs of accesses that stay in
+// the first-level line the previous one ended in counted as one (they hit
+// it and change no level's order, nor any reuse distance but their own 0),
+// and mergeShard() runs them through the one hierarchy in file order while
+// the next chunks are decoded. The reuse distances, which depend on the
+// order alone too but not on the caches, are counted on a thread of their
+// own (the reuse lane), chunk after chunk, beside the caches.
+//
 // Memory: the caches, one entry per distinct line for reuse distances, and
-// the counts of each workgroup.
+// the counts of each workgroup; on threads, the accesses of the chunks
+// decoded ahead of the merge too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +34,14 @@
 #include "simulator/CacheHierarchy.h"
 #include "simulator/ReuseDistance.h"
 
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <deque>
+#include <future>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +71,8 @@ public:
     Grouping.census(C);
   }
   void finish() override;
+  std::unique_ptr<AnalysisTool> newShard() const override;
+  void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) override;
 
   /// The misses of loads and of stores at one level (cachegrind's D1mr
   /// and D1mw for D1).
@@ -79,6 +95,8 @@ public:
       for (unsigned L = 0; L < Missed; ++L)
         ++(Store ? Misses[L].Write : Misses[L].Read);
     }
+    /// \p N accesses that hit the first level.
+    void countHits(bool Store, uint64_t N) { (Store ? Writes : Reads) += N; }
     void add(const Counts &O) {
       Reads += O.Reads;
       Writes += O.Writes;
@@ -118,6 +136,28 @@ public:
   uint64_t coldAccesses() const { return Reuse.firstUses(); }
 
 private:
+  /// A shard's access (or, with Repeat, its run): see record().
+  struct KeptAccess {
+    uint64_t Address = 0;
+    uint32_t Length = 0;
+    /// Index in the shard's Workgroups, times two, plus one for a store.
+    uint32_t OwnerStore = 0;
+    /// The shard's group key (AccessGrouping::key), when perAccess().
+    uint32_t Key = 0;
+    /// Accesses that follow it, of the same owner, kind and group, each in
+    /// the one first-level line the access before it ended in.
+    uint32_t Repeat = 0;
+  };
+  /// A shard's record() of a load or store of owner \p Owner.
+  void keep(const Record &R, uint32_t Owner);
+  /// What a shard kept of its chunk; shared by the merge and the lane.
+  struct KeptChunk {
+    std::vector<KeptAccess> Accesses;
+    /// With --cold, the index in Accesses of each new workgroup's first.
+    std::vector<size_t> ColdAt;
+  };
+  /// Counts the reuse distances of \p Chunk's accesses (on the lane).
+  void reuseOf(const KeptChunk &Chunk);
   void printText();
   void printJson();
   double column(const Counts &C, const std::string &Name) const;
@@ -142,6 +182,20 @@ private:
   OmittedRows Omitted{"groups", "workgroups"};
   /// Per dispatch site, the workgroups --top left out of its rows.
   std::map<uint32_t, uint64_t> OmittedPerSite;
+  /// A shard (newShard()) keeps its accesses, in record order, for the
+  /// merge.
+  bool IsShard = false;
+  std::shared_ptr<KeptChunk> Kept;
+  /// The first-level line the shard's last access ended in, while the
+  /// next may extend its run.
+  uint64_t KeptLine = 0;
+  bool HaveKeptLine = false;
+  /// The merged chunks whose reuse distances the lane has not counted yet,
+  /// oldest first: at most a few wait, so that memory stays bounded.
+  std::deque<std::shared_future<void>> LaneQueue;
+  /// One thread, so that chunks are counted in file order. Last: it is
+  /// destroyed (its work finished) before what its work touches.
+  std::unique_ptr<llvm::DefaultThreadPool> ReuseLane;
 };
 
 } // namespace wgtrace::viewer

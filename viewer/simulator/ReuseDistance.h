@@ -90,6 +90,13 @@ public:
         break;
     }
   }
+  /// \p N accesses, each within the one line the last access ended in:
+  /// distance 0, what accessBytes() would count for each, and no change to
+  /// the order of last uses.
+  void repeatLast(uint64_t N) {
+    Lines += N;
+    Buckets[0] += N;
+  }
   /// Forgets the lines seen (every next access is a first use); the counts
   /// stay.
   void forgetLines() { Distances.clear(); }
