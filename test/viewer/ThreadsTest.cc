@@ -330,55 +330,41 @@ TEST(Threads, FilesTheReaderCannotSplitAreReadOnOneThread) {
   EXPECT_EQ(One.Text, Four.Text);
 }
 
+/// `wgtrace-view COMMAND OPTIONS PATH` with --threads 1, without --threads
+/// and with --threads \p Threads: one output, error and exit status
+/// (\p Status), and some output.
+void expectTheSameOnThreads(const std::string &Command, const char *Options,
+                            const std::string &Path, int Status,
+                            const char *Threads) {
+  SCOPED_TRACE(Command + " " + Options);
+  const std::string Args = Command + " " + Options + " " + Path;
+  ViewRun One = view(Args + " --threads 1");
+  ViewRun Default = view(Args);
+  ViewRun Many = view(Args + " --threads " + Threads);
+  EXPECT_EQ(One.Status, Status) << One.Err;
+  EXPECT_NE(One.Out, "");
+  EXPECT_EQ(One.Out, Default.Out);
+  EXPECT_EQ(One.Out, Many.Out);
+  EXPECT_EQ(One.Err, Many.Err);
+  EXPECT_EQ(One.Status, Many.Status);
+}
+
 TEST(Threads, CommandLine) {
   const std::string Path =
       writeTrace("threads.bin", multiRingTrace(true).Bytes);
   for (const char *Options :
        {"", "--json", "--by site", "--by line --json", "--by buffer",
         "--by kernel --json", "--sort loads --top 2", "--kernel 'm*'",
-        "--dispatch 1 --json", "--workgroup 2,3,0"}) {
-    SCOPED_TRACE(Options);
-    const std::string Args = std::string("summary ") + Options + " " + Path;
-    ViewRun One = view(Args + " --threads 1");
-    ViewRun Default = view(Args);
-    ViewRun Four = view(Args + " --threads 4");
-    EXPECT_EQ(One.Status, 0) << One.Err;
-    EXPECT_NE(One.Out, "");
-    EXPECT_EQ(One.Out, Default.Out);
-    EXPECT_EQ(One.Out, Four.Out);
-    EXPECT_EQ(One.Err, Four.Err);
-    EXPECT_EQ(One.Status, Four.Status);
-  }
+        "--dispatch 1 --json", "--workgroup 2,3,0"})
+    expectTheSameOnThreads("summary", Options, Path, 0, "4");
   for (const char *Options :
-       {"", "--json", "--limit 3", "--sort pairs", "--kernel 't*' --json"}) {
-    SCOPED_TRACE(Options);
-    const std::string Args = std::string("races ") + Options + " " + Path;
-    ViewRun One = view(Args + " --threads 1");
-    ViewRun Default = view(Args);
-    ViewRun Four = view(Args + " --threads 4");
-    EXPECT_EQ(One.Status, 1) << One.Err; // races found
-    EXPECT_NE(One.Out, "");
-    EXPECT_EQ(One.Out, Default.Out);
-    EXPECT_EQ(One.Out, Four.Out);
-    EXPECT_EQ(One.Err, Four.Err);
-    EXPECT_EQ(One.Status, Four.Status);
-  }
+       {"", "--json", "--limit 3", "--sort pairs", "--kernel 't*' --json"})
+    expectTheSameOnThreads("races", Options, Path, 1, "4"); // races found
   for (const char *Options :
        {"", "--json", "--cold", "--by line --json", "--by buffer",
         "--l1 1k,2,64 --l2 4k,4,64 --ll 16k,4,64 --json", "--sort D1mr --top 3",
-        "--kernel 't*'"}) {
-    SCOPED_TRACE(Options);
-    const std::string Args = std::string("cache ") + Options + " " + Path;
-    ViewRun One = view(Args + " --threads 1");
-    ViewRun Default = view(Args);
-    ViewRun Two = view(Args + " --threads 2");
-    EXPECT_EQ(One.Status, 0) << One.Err;
-    EXPECT_NE(One.Out, "");
-    EXPECT_EQ(One.Out, Default.Out);
-    EXPECT_EQ(One.Out, Two.Out);
-    EXPECT_EQ(One.Err, Two.Err);
-    EXPECT_EQ(One.Status, Two.Status);
-  }
+        "--kernel 't*'"})
+    expectTheSameOnThreads("cache", Options, Path, 0, "2");
   ViewRun Zero = view("summary --threads 0 " + Path);
   EXPECT_EQ(Zero.Status, 1); // usage
   EXPECT_NE(Zero.Err.find("--threads 0"), std::string::npos) << Zero.Err;
