@@ -17,6 +17,7 @@
 #include "OpenMPLoops.h"
 #include "PlainBodyCopy.h"
 #include "RewriteContext.h"
+#include "ThreadOwnership.h"
 #include "WatchCollector.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -660,6 +661,7 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Path,
         In = FD;
         break;
       }
+    Sharing.ThreadValued = threadValuedVariables(In->getBody(), Sharing.Shared);
     Accesses.collectOmpBody(Own.Body, In, Sharing);
     Def.Regions.push_back(Own.Body);
   }

@@ -1,6 +1,7 @@
 //===- MemoryModel.cpp - Which lvalues are memory the trace records -------===//
 
 #include "MemoryModel.h"
+#include "ThreadOwnership.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -122,6 +123,11 @@ bool MemoryModel::isWorkgroupOwned(const Expr *E) const {
       Ref->refersToEnclosingVariableOrCapture())
     return false;
   return !(Omp && Omp->Shared.count(VD));
+}
+
+bool MemoryModel::isThreadOwned(const Expr *E) const {
+  static const VarSet None;
+  return dependsOnThread(E, Omp ? Omp->ThreadValued : None);
 }
 
 bool MemoryModel::pointerTargetIsMemory(const Expr *P) const {

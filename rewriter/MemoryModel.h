@@ -31,6 +31,10 @@ struct OmpSharing {
   /// Variables of static storage that a data-sharing clause makes each
   /// thread's own (their canonical declarations).
   llvm::DenseSet<const clang::VarDecl *> PrivateStatics;
+  /// Locals of the loop's function that hold a value of the running
+  /// thread's own (ThreadOwnership.h): `myid = omp_get_thread_num()`,
+  /// `work_buff = bucket_size[myid]`.
+  llvm::DenseSet<const clang::VarDecl *> ThreadValued;
 };
 
 class MemoryModel {
@@ -122,6 +126,13 @@ public:
   /// that storage while the container lives; other workgroups' containers
   /// may get the same addresses once it is freed, which is no race.
   bool isWorkgroupOwned(const clang::Expr *E) const;
+
+  /// Whether the address of the memory lvalue E is computed from the
+  /// running thread's own (ThreadOwnership.h): omp_get_thread_num(), a
+  /// thread_local or threadprivate variable, or an OpenMP loop's local
+  /// that only holds such values. Races compare such accesses only
+  /// between threads.
+  bool isThreadOwned(const clang::Expr *E) const;
 
   /// Whether T is wgtrace::Workgroup (possibly cv-qualified or a reference
   /// to it): the workgroup argument is never recorded.

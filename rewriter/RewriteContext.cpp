@@ -187,6 +187,7 @@ void RewriteContext::addSite(std::pair<unsigned, unsigned> Range,
       Shown = *NamedRange;
   AccessSiteMeta Meta;
   Meta.WorkgroupOwned = Model && Accessed && Model->isWorkgroupOwned(Accessed);
+  Meta.ThreadOwned = Model && Accessed && Model->isThreadOwned(Accessed);
   Meta.File = pathOf(Target);
   Meta.Line = SM.getLineNumber(Target, Shown.first);
   Meta.Column = SM.getColumnNumber(Target, Shown.first);

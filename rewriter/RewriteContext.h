@@ -69,6 +69,9 @@ struct AccessSiteMeta {
   /// The storage is owned by a container local to the function
   /// (MemoryModel::isWorkgroupOwned): races leave it out.
   bool WorkgroupOwned = false;
+  /// Its address is computed from the running thread's own
+  /// (MemoryModel::isThreadOwned): races compare it only between threads.
+  bool ThreadOwned = false;
 };
 
 /// An access, or a whole kernel, the rewriter could not instrument

@@ -205,7 +205,7 @@ void MetadataBuilder::addModuleAccessSites(const detail::Module &M) {
     AccessSites.push_back(fb::CreateAccessSiteDef(
         Builder, &Where, static_cast<fb::AccessKind>(A.Kind),
         optionalString(A.Scope), optionalString(A.Text),
-        optionalString(A.Critical), A.WorkgroupOwned));
+        optionalString(A.Critical), A.WorkgroupOwned, A.ThreadOwned));
   }
   for (size_t I = 0; I < X.NumUntraced; ++I) {
     const detail::UntracedInfo &U = X.Untraced[I];

@@ -44,7 +44,7 @@ SOURCE = os.path.join(HERE, "openmp", "loops.cc")
 
 PASSING = ["vectors", "collapse", "reduction", "histogram", "region",
            "critical", "critical_same", "critical_nested", "critical_calls",
-           "jacobi", "bounds", "grid", "header"]
+           "jacobi", "bounds", "grid", "header", "per_thread"]
 RACING = {"carried": ("loops.cc:116", "loops.cc:116"),
           "shared": ("loops.cc:125", "loops.cc:125"),
           # Two critical sections of different names: each side named.

@@ -361,4 +361,38 @@ TEST(Races, WorkgroupOwnedStorageNeverRaces) {
   EXPECT_EQ(Shared.Count, 1u) << Shared.Text;
 }
 
+// A per-thread histogram (NPB IS: `work_buff = bucket_size[myid]`): each
+// thread's iterations update the thread's own counters in turn. Accesses
+// whose site says the address is the thread's own race only between
+// threads: none while each thread keeps to its own, a pair for each
+// iteration of the other thread once one strays into it; a site that does
+// not say so races within a thread too.
+TEST(Races, ThreadOwnedStorageRacesOnlyBetweenThreads) {
+  auto Build = [](bool Owned, bool Stray) {
+    ExtensionSpec X;
+    X.AccessSites = {{"k.cc", 9, 7, 2, "omp for at k.cc:8 in f",
+                      "work_buff[key >> shift]", std::nullopt, false, Owned}};
+    TraceBuilder B;
+    B.metadata({{"omp for at k.cc:8 in f", {}, {}, {}}}, {0}, &X);
+    std::vector<RingBuilder> Rings(2, RingBuilder(4096));
+    for (uint32_t W = 0; W < 4; ++W) {
+      const uint32_t Thread = W / 2;
+      const uint32_t Counters = Stray && W == 3 ? 0 : Thread;
+      Rings[Thread].workgroup(0, {W, 0, 0}, {4, 1, 1}, Thread);
+      const uint64_t Address = 0x5000 + 0x100 * Counters;
+      Rings[Thread].load(Address | format::accessSiteBits(1), 4);
+      Rings[Thread].store(Address | format::accessSiteBits(1), 4);
+    }
+    for (const RingBuilder &Ring : Rings)
+      B.ring(Ring);
+    return B.bytes();
+  };
+  RaceResult Apart = races(Build(true, false));
+  EXPECT_EQ(Apart.Count, 0u) << Apart.Text;
+  RaceResult Stray = races(Build(true, true));
+  EXPECT_EQ(Stray.Count, 2u) << Stray.Text; // workgroup 3 with 0 and 1
+  RaceResult Shared = races(Build(false, false));
+  EXPECT_EQ(Shared.Count, 2u) << Shared.Text; // 0 with 1, 2 with 3
+}
+
 } // namespace

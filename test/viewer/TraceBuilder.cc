@@ -241,7 +241,7 @@ buildExtension(flatbuffers::FlatBufferBuilder &FBB, const ExtensionSpec &X) {
         FBB.CreateString(A.Text),
         A.Critical ? FBB.CreateString(*A.Critical)
                    : flatbuffers::Offset<flatbuffers::String>(),
-        A.WorkgroupOwned));
+        A.WorkgroupOwned, A.ThreadOwned));
   }
   std::vector<flatbuffers::Offset<fb::UntracedAccessDef>> Untraced;
   for (const UntracedSpec &U : X.Untraced) {

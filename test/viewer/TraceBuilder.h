@@ -39,6 +39,7 @@ struct AccessSiteSpec {
   /// The OpenMP critical section the access is in ("" unnamed), if any.
   std::optional<std::string> Critical = std::nullopt;
   bool WorkgroupOwned = false;
+  bool ThreadOwned = false;
 };
 
 struct ParamSpec {

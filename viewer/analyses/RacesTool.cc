@@ -100,6 +100,7 @@ uint32_t RacesTool::newSource(uint32_t Site) {
     It->second = uint32_t(Sources.size());
     Sources.push_back(std::move(Label));
     SourceLines.push_back(A && A->Where.known() ? A->Where.str() : "");
+    SourceThreadOwned.push_back(A && A->ThreadOwned);
   }
   LastSource = It->second;
   return It->second;
@@ -243,12 +244,21 @@ RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex) {
     return X.Range.Lo < Y.Range.Lo;
   });
 
+  const std::vector<LaunchTracker::Workgroup> &Workgroups =
+      Tracker.workgroups();
   DenseSet<uint64_t> LaunchPairs;
   DenseMap<std::pair<uint64_t, uint64_t>, size_t> GroupIndex;
   std::vector<Group> Groups;
   auto Report = [&](const Tagged &X, const Tagged &Y) {
     if (X.Workgroup == Y.Workgroup || (!X.Write && !Y.Write) ||
         synchronised(X.Sync, Y.Sync))
+      return;
+    // Storage of the thread's own (a per-thread histogram, a threadprivate
+    // array): one thread's iterations take turns at it; had another thread
+    // run one of them, it would have used that thread's.
+    if (SourceThreadOwned[X.Source] && SourceThreadOwned[Y.Source] &&
+        Workgroups[X.Workgroup].ProcessorId ==
+            Workgroups[Y.Workgroup].ProcessorId)
       return;
     const uint64_t Pair = (uint64_t(std::min(X.Workgroup, Y.Workgroup)) << 32) |
                           std::max(X.Workgroup, Y.Workgroup);
@@ -416,6 +426,7 @@ void RacesTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
     if (New) {
       Sources.push_back(From.Sources[I]);
       SourceLines.push_back(From.SourceLines[I]);
+      SourceThreadOwned.push_back(From.SourceThreadOwned[I]);
     }
     SourceHere[I] = It->second;
   }

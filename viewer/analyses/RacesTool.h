@@ -195,6 +195,9 @@ private:
   std::vector<Accesses> PerWorkgroup;
   std::vector<std::string> Sources = {""};
   std::vector<std::string> SourceLines = {""};
+  /// Whether each source's address is the running thread's own
+  /// (AccessSite::ThreadOwned): two such accesses of one thread never race.
+  std::vector<bool> SourceThreadOwned = {false};
   llvm::DenseMap<std::pair<const Metadata *, uint32_t>, uint32_t> SourceOf;
   /// The last lookup of source(): runs of accesses share their site.
   const Metadata *LastSourceMeta = nullptr;

@@ -111,7 +111,7 @@ static void decodeExtension(const fb::WgtraceDef &X, Metadata &M) {
       M.AccessSites.push_back({place(A->location(), Files),
                                static_cast<uint8_t>(A->kind()),
                                text(A->scope()), text(A->text()), std::nullopt,
-                               A->workgroup_owned()});
+                               A->workgroup_owned(), A->thread_owned()});
       if (A->critical()) {
         std::string Name = text(A->critical());
         M.CriticalNames.try_emplace(format::criticalNameHash(Name), Name);

@@ -81,6 +81,10 @@ struct AccessSite {
   /// The storage is the workgroup's own (fb::AccessSiteDef.workgroup_owned):
   /// races leave it out.
   bool WorkgroupOwned = false;
+  /// The address is the running thread's own (fb::AccessSiteDef.
+  /// thread_owned): races compare it with another such access only when
+  /// different threads made them.
+  bool ThreadOwned = false;
 };
 
 /// An access the rewriter could not wrap (fb::UntracedAccessDef).

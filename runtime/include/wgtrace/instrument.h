@@ -260,6 +260,8 @@ struct AccessSiteInfo {
   const char *Critical = nullptr;
   /// fb::AccessSiteDef.workgroup_owned.
   bool WorkgroupOwned = false;
+  /// fb::AccessSiteDef.thread_owned.
+  bool ThreadOwned = false;
 };
 
 /// An access the rewriter could not wrap (fb::UntracedAccessDef).
