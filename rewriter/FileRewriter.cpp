@@ -1092,6 +1092,17 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   for (const OmpUntracedConstruct &C : OpenMP.Untraced)
     RC.untraced(C.Loc, C.What, C.Reason,
                 C.Function ? kernelName(C.Function) : std::string());
+  // On its line: no line is added.
+  for (const OmpRegionStatement &Region : OpenMP.Regions) {
+    const unsigned Begin = SM.getFileOffset(Region.Begin);
+    if (Region.End.isInvalid()) {
+      RC.Edits.insert(Begin + 1, " WGTRACE_OMP_REGION();");
+    } else {
+      RC.Edits.insert(Begin, "{ WGTRACE_OMP_REGION(); ");
+      RC.Edits.insert(SM.getFileOffset(Region.End), " }");
+    }
+    UsesOpenMP = true;
+  }
 
   // Kernels of project headers that this file uses: copied here,
   // instrumented, recording under a module that their copies in every file

@@ -90,7 +90,8 @@ class Finder : public RecursiveASTVisitor<Finder> {
   using Base = RecursiveASTVisitor<Finder>;
 
 public:
-  explicit Finder(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+  explicit Finder(ASTContext &Ctx)
+      : SM(Ctx.getSourceManager()), LangOpts(Ctx.getLangOpts()) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -195,6 +196,8 @@ private:
       return;
     if (!SeenConstructs.insert(At).second)
       return;
+    if (K == llvm::omp::OMPD_parallel && InMain)
+      noteRegionBlock(D);
     if (isOpenMPParallelDirective(K) && !isOpenMPTaskingDirective(K) &&
         !isOpenMPTargetExecutionDirective(K) && !isOpenMPTeamsDirective(K) &&
         !isOpenMPDistributeDirective(K) &&
@@ -225,6 +228,28 @@ private:
     Untraced.push_back({Loc,
                         "'#pragma omp " + getOpenMPDirectiveName(K).str() + "'",
                         constructReason(K), Written});
+  }
+
+  void noteRegionBlock(const OMPExecutableDirective *D) {
+    const Stmt *Code =
+        D->hasAssociatedStmt() ? D->getAssociatedStmt() : nullptr;
+    while (const auto *Captured = dyn_cast_or_null<CapturedStmt>(Code))
+      Code = Captured->getCapturedStmt();
+    if (!Code || !Code->getBeginLoc().isFileID() ||
+        !SM.isInMainFile(Code->getBeginLoc()))
+      return;
+    if (const auto *Block = dyn_cast<CompoundStmt>(Code)) {
+      Found.Regions.push_back({Block->getLBracLoc(), SourceLocation()});
+      return;
+    }
+    // NPB FT's `#pragma omp parallel` then `fft(1, u1, u0);`: made a block.
+    if (!isa<Expr>(Code) || !Code->getEndLoc().isFileID())
+      return;
+    SourceLocation End = Lexer::findLocationAfterToken(
+        Code->getEndLoc(), tok::semi, SM, LangOpts,
+        /*SkipTrailingWhitespaceAndNewLine=*/false);
+    if (End.isValid())
+      Found.Regions.push_back({Code->getBeginLoc(), End});
   }
 
   /// Whether D, a directive of a project header, applies to code of the
@@ -258,6 +283,7 @@ private:
   FoundOpenMP Found;
   llvm::DenseMap<SourceLocation, size_t> LoopIndex;
   llvm::DenseSet<SourceLocation> SeenConstructs;
+  const LangOptions &LangOpts;
 };
 
 const Expr *strip(const Expr *E) {

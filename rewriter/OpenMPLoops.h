@@ -57,6 +57,13 @@ struct OmpUntracedConstruct {
   const clang::FunctionDecl *Function = nullptr;
 };
 
+/// Where a parallel region's statement begins and ends: a block's `{`
+/// (End invalid), or a statement's first character and the end of its `;`.
+struct OmpRegionStatement {
+  clang::SourceLocation Begin;
+  clang::SourceLocation End;
+};
+
 struct FoundOpenMP {
   /// In source order.
   std::vector<OmpLoop> Loops;
@@ -69,6 +76,10 @@ struct FoundOpenMP {
   /// that holds in a copy of its function (none for a region that only
   /// runs loops, untraced only where its function is not copied).
   std::vector<OmpUntracedConstruct> HeaderUntraced;
+  /// The statement of each `#pragma omp parallel` region of the main file,
+  /// where each thread notes the frame it runs the region in
+  /// (WGTRACE_OMP_REGION): below it, the thread's stack is its own.
+  std::vector<OmpRegionStatement> Regions;
 };
 
 /// The worksharing loops and untraced constructs of the main file, outside

@@ -176,6 +176,36 @@ void recordBufferValue(format::ValueType Type, uint8_t Ordinal,
                   Bits);
 }
 
+namespace {
+/// The region the thread entered last through WGTRACE_OMP_REGION.
+WGTRACE_TLS OmpRegionFrame RegionTLS;
+} // namespace
+
+OmpRegionFrame enterOmpRegion(OmpRegionFrame Region) noexcept {
+  const OmpRegionFrame Before = RegionTLS;
+  RegionTLS = Region;
+  return Before;
+}
+
+void leaveOmpRegion(OmpRegionFrame Before) noexcept { RegionTLS = Before; }
+
+void noteOmpThreadStack(int Level) noexcept {
+  // Only the region the loop runs in bounds the thread's own stack: an
+  // enclosing region's frame does not (an inner team shares what its
+  // master keeps between the two), nor any frame of a region the rewriter
+  // did not see.
+  const OmpRegionFrame Region = RegionTLS;
+  if (!Region.Frame || Level == 0 || Region.Level != Level)
+    return;
+  const runtime::StackRange &Stack = runtime::threadStack();
+  const auto Frame = reinterpret_cast<uintptr_t>(Region.Frame);
+  if (Frame <= Stack.Low || Frame > Stack.High)
+    return;
+  keepBufferValue(ThreadRing::from(*ThreadStateTLS.Current),
+                  format::ValueType::ThreadStack, 0,
+                  format::threadStackBits(Stack.Low, Frame));
+}
+
 void leaveOmpCriticalSection(uint64_t Name) noexcept {
   recordValueBits(format::ValueType::CriticalSection, 0, Name);
   ThreadRing &TR = ThreadRing::from(*ThreadStateTLS.Current);

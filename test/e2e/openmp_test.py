@@ -11,12 +11,18 @@ Each mode of the program runs one kind of loop. For every mode:
   - `wgtrace-view races` on the trace, on 1 thread and on 4: the
     independent loops, the reduction, the atomic histogram, the loops of
     a parallel region, the critical sections (also one whose block calls
-    a helper and push_back) and a loop run 8 times with
-    its buffers swapped (each iteration names its launch) pass (exit 0);
-    the
+    a helper and push_back), a loop run 8 times with its buffers swapped
+    (each iteration names its launch) and storage each thread has its own
+    (a histogram per thread, threadprivate counters) pass (exit 0); the
     loop-carried dependence and the unsynchronised shared scalar are
     reported (exit 1), with the source lines of both accesses, even on
     one thread.
+  - openmp/stacks.cc, whose regions call functions with orphaned loops
+    (untraced region code: races exits 3 when it finds no race): arrays
+    on each thread's stack handed to the loop race with nothing, on 1
+    thread and on 4; a local of the thread that starts the region, which
+    the team shares, races in a loop-carried dependence, even when that
+    thread runs every iteration.
 The trace of `collapse` names the loop's site after its place, has one
 launch whose grid is the trip counts (7x13x1: x is the inner loop) and a
 workgroup per iteration. The loops of a project header's functions
@@ -26,6 +32,7 @@ stores their bodies name.
 
 Usage: openmp_test.py <instrumented> <plain> <wgtrace-view>
                       <wgtrace-rewrite> <include dir> <runtime library> <workdir>
+                      <stacks instrumented> <stacks plain>
 """
 import json
 import os
@@ -37,8 +44,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from checks import check, clean_env, finish  # noqa: E402
 
-(INSTRUMENTED, PLAIN, VIEW, REWRITE, INCLUDE, RUNTIME_LIB,
- WORK) = sys.argv[1:8]
+(INSTRUMENTED, PLAIN, VIEW, REWRITE, INCLUDE, RUNTIME_LIB, WORK,
+ STACKS, STACKS_PLAIN) = sys.argv[1:10]
 os.makedirs(WORK, exist_ok=True)
 SOURCE = os.path.join(HERE, "openmp", "loops.cc")
 
@@ -122,6 +129,27 @@ for mode in PASSING + list(RACING):
                 check(r.returncode == 0, "%s %s on %d threads: races exited "
                       "%d, not 0:\n%s" % (name, mode, threads, r.returncode,
                                           r.stdout + r.stderr))
+
+# Storage on a thread's stack (stacks.cc): each thread's own arrays race
+# with nothing; the starting thread's local that the team shares does.
+for mode, found in (("thread_stack", None), ("shared_stack", "stacks.cc:60")):
+    for threads in (1, 4):
+        trace = os.path.join(WORK, "stacks-%s-%d.bin" % (mode, threads))
+        got = run(STACKS, mode, threads, trace)
+        if found is None or threads == 1:
+            expected = run(STACKS_PLAIN, mode, threads)
+            check(got == expected, "%s on %d threads printed %r, the plain "
+                  "build %r" % (mode, threads, got, expected))
+        r = races(trace)
+        if found is None:
+            check(r.returncode == 3 and
+                  "\n0 racing workgroup pairs" in r.stdout,
+                  "%s on %d threads: races exited %d, not 3 with no race:\n%s"
+                  % (mode, threads, r.returncode, r.stdout + r.stderr))
+        else:
+            check(r.returncode == 1 and found in r.stdout,
+                  "%s on %d threads: races exited %d, not 1 naming %s:\n%s"
+                  % (mode, threads, r.returncode, found, r.stdout + r.stderr))
 
 # Stream mode with buffers smaller than an iteration's critical section:
 # each buffer change copies the WORKGROUP record, and the copy enters the

@@ -395,4 +395,50 @@ TEST(Races, ThreadOwnedStorageRacesOnlyBetweenThreads) {
   EXPECT_EQ(Shared.Count, 2u) << Shared.Text; // 0 with 1, 2 with 3
 }
 
+// NPB FT: each thread copies rows into arrays of its own stack (locals of
+// a function its parallel region calls) and hands them to an orphaned
+// `omp for`. Each iteration's ThreadStack VALUE gives the part of its
+// thread's stack below the region's frame: accesses there race only
+// between threads. Above the frame (a local of the function that started
+// the region, shared by the team) they race within one thread too.
+TEST(Races, ThreadsOwnStackRacesOnlyBetweenThreads) {
+  const uint64_t StackLo = 0x7ff000000000, Frame = StackLo + 0x100000;
+  auto Build = [&](uint64_t Address, uint32_t ThreadOfLast) {
+    RingBuilder Ring(4096);
+    for (uint32_t W = 0; W < 3; ++W) {
+      Ring.workgroup(0, {W, 0, 0}, {3, 1, 1}, W == 2 ? ThreadOfLast : 0);
+      Ring.value(format::ValueType::ThreadStack, 0,
+                 format::threadStackBits(StackLo, Frame));
+      Ring.store(Address, 8);
+    }
+    return oneRing(Ring);
+  };
+  RaceResult Own = races(Build(Frame - 0x40, 0));
+  EXPECT_EQ(Own.Count, 0u) << Own.Text;
+  RaceResult Shared = races(Build(Frame + 0x40, 0));
+  EXPECT_EQ(Shared.Count, 3u) << Shared.Text;
+  // Another thread in the same bytes: two threads' accesses race.
+  RaceResult Across = races(Build(Frame - 0x40, 1));
+  EXPECT_EQ(Across.Count, 2u) << Across.Text;
+}
+
+TEST(Races, ThreadStackBitsRoundTrip) {
+  const uint64_t Low = 0x7ffd00000000, Frame = 0x7ffd00801234;
+  const format::ThreadStackRange R =
+      format::threadStackRange(format::threadStackBits(Low, Frame));
+  EXPECT_EQ(R.Hi, Frame);
+  EXPECT_EQ(R.Lo, Frame - 0x801 * format::kThreadStackPage);
+  EXPECT_GE(R.Lo, Low);
+  // A stack of more than 256 MiB counts as its top 256 MiB.
+  EXPECT_EQ(format::threadStackRange(format::threadStackBits(0x1000, Frame)).Lo,
+            Frame - 0xFFFFull * format::kThreadStackPage);
+  // Not a user-space address, or damaged bits: nothing is the thread's own.
+  const format::ThreadStackRange None =
+      format::threadStackRange(format::threadStackBits(0, uint64_t(1) << 60));
+  EXPECT_EQ(None.Lo, None.Hi);
+  const format::ThreadStackRange Damaged =
+      format::threadStackRange((uint64_t(0xFFFF) << 48) | 0x1000);
+  EXPECT_EQ(Damaged.Lo, Damaged.Hi);
+}
+
 } // namespace

@@ -147,6 +147,13 @@ void RacesTool::recordOther(const Record &R) {
     Tracker.launchNumber(R.Workgroup->Invocation, R.Value.Bits);
     return;
   }
+  if (R.Tag == format::Tag::Value &&
+      R.Value.Type == format::ValueType::ThreadStack) {
+    const uint32_t W = Tracker.find(R.Workgroup->Invocation);
+    if (W < PerWorkgroup.size())
+      PerWorkgroup[W].OwnStack = format::threadStackRange(R.Value.Bits);
+    return;
+  }
   if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
     return;
   // Storage of a container local to the function that made the access:
@@ -194,6 +201,9 @@ struct Tagged {
   uint32_t Sync;
   uint32_t Source;
   uint32_t Buffer;
+  /// Storage of the running thread's own: its access site says so, or it
+  /// lies in the thread's own stack (Accesses::OwnStack).
+  bool ThreadOwned;
 };
 struct EndsLater {
   bool operator()(const Tagged &X, const Tagged &Y) const {
@@ -237,8 +247,11 @@ RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex) {
   std::vector<Tagged> All;
   All.reserve(Ranges);
   EachRun([&](uint32_t W, AccessRun &Run) {
+    const format::ThreadStackRange Own = PerWorkgroup[W].OwnStack;
     for (const Interval &I : Run.Ranges.ranges())
-      All.push_back({I, W, Run.Write, Run.Sync, Run.Source, Run.Buffer});
+      All.push_back({I, W, Run.Write, Run.Sync, Run.Source, Run.Buffer,
+                     SourceThreadOwned[Run.Source] ||
+                         (I.Lo >= Own.Lo && I.Hi <= Own.Hi)});
   });
   std::sort(All.begin(), All.end(), [](const Tagged &X, const Tagged &Y) {
     return X.Range.Lo < Y.Range.Lo;
@@ -254,9 +267,10 @@ RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex) {
         synchronised(X.Sync, Y.Sync))
       return;
     // Storage of the thread's own (a per-thread histogram, a threadprivate
-    // array): one thread's iterations take turns at it; had another thread
-    // run one of them, it would have used that thread's.
-    if (SourceThreadOwned[X.Source] && SourceThreadOwned[Y.Source] &&
+    // array, a local array of a function the region calls): one thread's
+    // iterations take turns at it; had another thread run one of them, it
+    // would have used that thread's.
+    if (X.ThreadOwned && Y.ThreadOwned &&
         Workgroups[X.Workgroup].ProcessorId ==
             Workgroups[Y.Workgroup].ProcessorId)
       return;

@@ -127,6 +127,10 @@ private:
   struct Accesses {
     std::vector<AccessRun> Runs;
     size_t Last = 0;
+    /// The part of its thread's stack that is the thread's own in the
+    /// parallel region the workgroup (an OpenMP iteration) ran in: its
+    /// ThreadStack VALUE; empty when none.
+    format::ThreadStackRange OwnStack;
   };
   /// The run that the last access went to (in the ring being read) and
   /// the range it is extending, not yet added: consecutive accesses (the

@@ -170,6 +170,11 @@ bool DumpTool::describeOwnValue(const Record &R) {
   case format::ValueType::Launch:
     fmt::format_to(It, "launch {}", R.Value.Bits);
     return true;
+  case format::ValueType::ThreadStack: {
+    const format::ThreadStackRange Own = format::threadStackRange(R.Value.Bits);
+    fmt::format_to(It, "thread's own stack {:016X}-{:016X}", Own.Lo, Own.Hi);
+    return true;
+  }
   case format::ValueType::Unselected:
     if (R.Value.Bits < Meta->Filters.size())
       fmt::format_to(It, "not selected by WGTRACE_FILTER '{}'",

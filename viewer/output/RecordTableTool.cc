@@ -43,6 +43,8 @@ const char *valueTypeName(format::ValueType Type) {
     return "critical_section";
   case format::ValueType::Unselected:
     return "unselected";
+  case format::ValueType::ThreadStack:
+    return "thread_stack";
   default:
     return "unknown";
   }
@@ -95,6 +97,7 @@ std::string valueNumber(format::ValueType Type, uint64_t Bits) {
   case VT::Critical:
   case VT::CriticalSection:
   case VT::Unselected:
+  case VT::ThreadStack:
     return fmt::format("{}", Bits);
   case VT::Float16:
     return Float(halfToFloat(uint16_t(Bits)));

@@ -104,6 +104,7 @@ void formatValue(fmt::memory_buffer &Out, uint8_t Type, uint64_t Bits,
   case format::ValueType::Critical:
   case format::ValueType::CriticalSection:
   case format::ValueType::Unselected:
+  case format::ValueType::ThreadStack:
     // wgtrace's own types: printed as IREE's tool prints them, below.
     break;
   }

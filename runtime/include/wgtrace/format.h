@@ -171,6 +171,15 @@ enum class ValueType : uint8_t {
   /// the index in WgtraceDef.filters of the filter in force. The runtime
   /// reserves it with the WORKGROUP record, so nothing comes between them.
   Unselected = 0x48,
+  /// Follows the WORKGROUP record of an iteration of an OpenMP `omp for`
+  /// loop run by a parallel region the rewriter marked (and every copy of
+  /// it): the part of the running thread's stack that is the thread's own
+  /// in that region, from the frame the region runs in down
+  /// (threadStackBits). What the thread keeps there (a caller's local array
+  /// handed to an orphaned loop, NPB FT's `y1`) no other thread of the team
+  /// reaches, so two iterations of one thread do not race on it. Ordinal
+  /// is 0.
+  ThreadStack = 0x49,
 };
 inline constexpr unsigned kValueTypeCount = 13;
 
@@ -208,7 +217,33 @@ constexpr bool isKnownValueType(ValueType Type) {
          Type == ValueType::BufferExtent || Type == ValueType::Continuation ||
          Type == ValueType::UninstrumentedCall || Type == ValueType::Atomic ||
          Type == ValueType::Launch || Type == ValueType::Critical ||
-         Type == ValueType::CriticalSection || Type == ValueType::Unselected;
+         Type == ValueType::CriticalSection || Type == ValueType::Unselected ||
+         Type == ValueType::ThreadStack;
+}
+
+/// A ThreadStack VALUE's Bits: the thread's own stack [Low, Frame) as the
+/// frame (bits 0-47: an address of the 48-bit user space of x86-64 and
+/// AArch64) and the whole pages below it (bits 48-63, at most 65535: a
+/// larger stack counts as its top 256 MiB, and less is its own, never more).
+inline constexpr unsigned kThreadStackFrameBits = 48;
+inline constexpr uint64_t kThreadStackPage = 4096;
+constexpr uint64_t threadStackBits(uint64_t Low, uint64_t Frame) {
+  uint64_t Pages = Frame > Low ? (Frame - Low) / kThreadStackPage : 0;
+  if (Pages > 0xFFFF)
+    Pages = 0xFFFF;
+  return Frame >> kThreadStackFrameBits
+             ? 0 // not a user-space address: nothing is the thread's own
+             : (Pages << kThreadStackFrameBits) | Frame;
+}
+/// [Lo, Hi) of a ThreadStack VALUE's Bits (threadStackBits).
+struct ThreadStackRange {
+  uint64_t Lo = 0;
+  uint64_t Hi = 0;
+};
+constexpr ThreadStackRange threadStackRange(uint64_t Bits) {
+  const uint64_t Frame = Bits & ((uint64_t{1} << kThreadStackFrameBits) - 1);
+  const uint64_t Below = (Bits >> kThreadStackFrameBits) * kThreadStackPage;
+  return Below > Frame ? ThreadStackRange{} : ThreadStackRange{Frame - Below, Frame};
 }
 
 /// A Critical VALUE's Bits for the OpenMP critical section \p Name ("" for

@@ -37,6 +37,14 @@
       wgtrace_module_, (function_index), (launch).site(), (launch).dispatch(), \
       (bounds).iteration(__VA_ARGS__), __builtin_frame_address(0))
 
+/// Opens a `#pragma omp parallel` region's block (the rewriter puts it
+/// first in every such region of a rewritten file): each thread of the team
+/// notes the frame the region runs in. Below it, the thread's stack is its
+/// own: the locals of the functions the region calls, which an orphaned
+/// `omp for` may be handed (WGTRACE_OMP_ITERATION's ThreadStack VALUE).
+#define WGTRACE_OMP_REGION()                                                   \
+  ::wgtrace::detail::OmpRegion wgtrace_omp_region_(__builtin_frame_address(0))
+
 /// An access inside `#pragma omp critical(name)`: its records carry a
 /// Critical mark with the section's name hashed (\p name_hash, format::
 /// criticalNameHash, which the rewriter computes), so that `wgtrace-view
@@ -328,12 +336,53 @@ private:
 /// and launch, with the iteration's frame (\p Frame, its top) as its own
 /// stack, and the launch's Launch VALUE (the viewer groups iterations by
 /// it), which every copy of the record repeats.
+/// The nesting level of the parallel region the calling thread runs in
+/// (0: none, or a file built without OpenMP).
+inline int ompLevel() {
+#if defined(_OPENMP)
+  return omp_get_level();
+#else
+  return 0;
+#endif
+}
+
+/// The region the calling thread last entered through WGTRACE_OMP_REGION:
+/// the frame it runs in and its nesting level (0: none).
+struct OmpRegionFrame {
+  const void *Frame = nullptr;
+  int Level = 0;
+};
+/// Makes \p Region the calling thread's region; returns the one before.
+OmpRegionFrame enterOmpRegion(OmpRegionFrame Region) noexcept;
+/// Puts the region before back (enterOmpRegion's result).
+void leaveOmpRegion(OmpRegionFrame Before) noexcept;
+/// After the WORKGROUP record of an iteration of a loop run in region
+/// level \p Level: when the calling thread entered that region through
+/// WGTRACE_OMP_REGION, the ThreadStack VALUE of its own stack below the
+/// region's frame, kept with the buffers.
+void noteOmpThreadStack(int Level) noexcept;
+
+class OmpRegion {
+public:
+  explicit OmpRegion(const void *Frame)
+      : Before(enterOmpRegion({Frame, ompLevel()})) {}
+  ~OmpRegion() { leaveOmpRegion(Before); }
+  OmpRegion(const OmpRegion &) = delete;
+  OmpRegion &operator=(const OmpRegion &) = delete;
+
+private:
+  OmpRegionFrame Before;
+};
+
 class OmpIteration {
 public:
   OmpIteration(const Module &M, uint32_t Function, SiteRef Site,
                uint64_t Dispatch, const Workgroup &WG, const void *Frame)
       : Scope((prepare(Site, Dispatch), M), Function, WG, Frame,
-              /*RecordsLaunch=*/true) {}
+              /*RecordsLaunch=*/true) {
+    if (Scope.selected())
+      noteOmpThreadStack(ompLevel());
+  }
 
   bool selected() const { return Scope.selected(); }
 
