@@ -150,10 +150,11 @@ std::string emitModuleBlock(ArrayRef<FunctionMeta> Functions,
       OS << "    {" << Quoted(A.File) << ", " << A.Line << ", " << A.Column
          << ", " << static_cast<unsigned>(A.Kind) << ", " << Quoted(A.Scope)
          << ", " << Quoted(A.Text)
-         << (A.Critical ? ", " + Quoted(*A.Critical)
+         << (A.Critical                          ? ", " + Quoted(*A.Critical)
              : A.WorkgroupOwned || A.ThreadOwned ? std::string(", nullptr")
                                                  : std::string())
-         << (A.ThreadOwned      ? (A.WorkgroupOwned ? ", true, true" : ", false, true")
+         << (A.ThreadOwned
+                 ? (A.WorkgroupOwned ? ", true, true" : ", false, true")
              : A.WorkgroupOwned ? ", true"
                                 : "")
          << "},\n";

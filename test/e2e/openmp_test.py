@@ -132,7 +132,7 @@ for mode in PASSING + list(RACING):
 
 # Storage on a thread's stack (stacks.cc): each thread's own arrays race
 # with nothing; the starting thread's local that the team shares does.
-for mode, found in (("thread_stack", None), ("shared_stack", "stacks.cc:60")):
+for mode, found in (("thread_stack", None), ("shared_stack", "stacks.cc:59")):
     for threads in (1, 4):
         trace = os.path.join(WORK, "stacks-%s-%d.bin" % (mode, threads))
         got = run(STACKS, mode, threads, trace)

@@ -243,7 +243,8 @@ struct ThreadStackRange {
 constexpr ThreadStackRange threadStackRange(uint64_t Bits) {
   const uint64_t Frame = Bits & ((uint64_t{1} << kThreadStackFrameBits) - 1);
   const uint64_t Below = (Bits >> kThreadStackFrameBits) * kThreadStackPage;
-  return Below > Frame ? ThreadStackRange{} : ThreadStackRange{Frame - Below, Frame};
+  return Below > Frame ? ThreadStackRange{}
+                       : ThreadStackRange{Frame - Below, Frame};
 }
 
 /// A Critical VALUE's Bits for the OpenMP critical section \p Name ("" for

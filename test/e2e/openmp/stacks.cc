@@ -32,8 +32,7 @@ static void prefix_rows(const double *in, double *out, double *scratch,
   }
 }
 
-static void rows_of_thread(const double *in, double *out, int rows,
-                           int cols) {
+static void rows_of_thread(const double *in, double *out, int rows, int cols) {
   double scratch[64];
   prefix_rows(in, out, scratch, rows, cols);
 }
