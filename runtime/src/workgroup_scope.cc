@@ -176,25 +176,14 @@ void recordBufferValue(format::ValueType Type, uint8_t Ordinal,
                   Bits);
 }
 
-namespace {
-/// The region the thread entered last through WGTRACE_OMP_REGION.
-WGTRACE_TLS OmpRegionFrame RegionTLS;
-} // namespace
-
-OmpRegionFrame enterOmpRegion(OmpRegionFrame Region) noexcept {
-  const OmpRegionFrame Before = RegionTLS;
-  RegionTLS = Region;
-  return Before;
-}
-
-void leaveOmpRegion(OmpRegionFrame Before) noexcept { RegionTLS = Before; }
+WGTRACE_TLS OmpRegionFrame OmpRegionTLS;
 
 void noteOmpThreadStack(int Level) noexcept {
   // Only the region the loop runs in bounds the thread's own stack: an
   // enclosing region's frame does not (an inner team shares what its
   // master keeps between the two), nor any frame of a region the rewriter
   // did not see.
-  const OmpRegionFrame Region = RegionTLS;
+  const OmpRegionFrame Region = OmpRegionTLS;
   if (!Region.Frame || Level == 0 || Region.Level != Level)
     return;
   const runtime::StackRange &Stack = runtime::threadStack();

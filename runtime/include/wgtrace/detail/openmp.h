@@ -352,10 +352,9 @@ struct OmpRegionFrame {
   const void *Frame = nullptr;
   int Level = 0;
 };
-/// Makes \p Region the calling thread's region; returns the one before.
-OmpRegionFrame enterOmpRegion(OmpRegionFrame Region) noexcept;
-/// Puts the region before back (enterOmpRegion's result).
-void leaveOmpRegion(OmpRegionFrame Before) noexcept;
+/// Initial-exec and constant-initialised, as ThreadStateTLS: read at every
+/// iteration of every loop.
+extern WGTRACE_TLS OmpRegionFrame OmpRegionTLS;
 /// After the WORKGROUP record of an iteration of a loop run in region
 /// level \p Level: when the calling thread entered that region through
 /// WGTRACE_OMP_REGION, the ThreadStack VALUE of its own stack below the
@@ -364,9 +363,10 @@ void noteOmpThreadStack(int Level) noexcept;
 
 class OmpRegion {
 public:
-  explicit OmpRegion(const void *Frame)
-      : Before(enterOmpRegion({Frame, ompLevel()})) {}
-  ~OmpRegion() { leaveOmpRegion(Before); }
+  explicit OmpRegion(const void *Frame) : Before(OmpRegionTLS) {
+    OmpRegionTLS = {Frame, ompLevel()};
+  }
+  ~OmpRegion() { OmpRegionTLS = Before; }
   OmpRegion(const OmpRegion &) = delete;
   OmpRegion &operator=(const OmpRegion &) = delete;
 
@@ -380,7 +380,8 @@ public:
                uint64_t Dispatch, const Workgroup &WG, const void *Frame)
       : Scope((prepare(Site, Dispatch), M), Function, WG, Frame,
               /*RecordsLaunch=*/true) {
-    if (Scope.selected())
+    // A `parallel for` outside any marked region: one load and a branch.
+    if (Scope.selected() && OmpRegionTLS.Frame)
       noteOmpThreadStack(ompLevel());
   }
 
