@@ -86,11 +86,11 @@ bool hasTracedLoop(const Stmt *S) {
   return Search.Found;
 }
 
-class Finder : public RecursiveASTVisitor<Finder> {
-  using Base = RecursiveASTVisitor<Finder>;
+class OmpConstructFinder : public RecursiveASTVisitor<OmpConstructFinder> {
+  using Base = RecursiveASTVisitor<OmpConstructFinder>;
 
 public:
-  explicit Finder(ASTContext &Ctx)
+  explicit OmpConstructFinder(ASTContext &Ctx)
       : SM(Ctx.getSourceManager()), LangOpts(Ctx.getLangOpts()) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -593,7 +593,7 @@ const char *const kOmpInHeaderReason =
     "file that holds the code)";
 
 FoundOpenMP findOpenMP(ASTContext &Ctx) {
-  Finder F(Ctx);
+  OmpConstructFinder F(Ctx);
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
   return F.take();
 }
