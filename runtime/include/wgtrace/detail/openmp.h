@@ -332,10 +332,6 @@ private:
   const Ring *Entered = nullptr;
 };
 
-/// Lives for one iteration: its WORKGROUP record, under the loop's site
-/// and launch, with the iteration's frame (\p Frame, its top) as its own
-/// stack, and the launch's Launch VALUE (the viewer groups iterations by
-/// it), which every copy of the record repeats.
 /// The nesting level of the parallel region the calling thread runs in
 /// (0: none, or a file built without OpenMP).
 inline int ompLevel() {
@@ -374,6 +370,11 @@ private:
   OmpRegionFrame Before;
 };
 
+/// Lives for one iteration: its WORKGROUP record, under the loop's site
+/// and launch, with the iteration's frame (\p Frame, its top) as its own
+/// stack, and the launch's Launch VALUE (the viewer groups iterations by
+/// it), which every copy of the record repeats; in a region marked with
+/// WGTRACE_OMP_REGION, also its ThreadStack VALUE.
 class OmpIteration {
 public:
   OmpIteration(const Module &M, uint32_t Function, SiteRef Site,
