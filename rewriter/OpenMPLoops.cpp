@@ -3,6 +3,7 @@
 #include "OpenMPLoops.h"
 
 #include "KernelFinder.h"
+#include "ThreadOwnership.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/OpenMPClause.h"
@@ -53,6 +54,15 @@ const char *constructReason(OpenMPDirectiveKind K) {
            "'omp loop' construct are not recorded";
   return "wgtrace traces worksharing loops only: the region's code runs on "
          "every thread of the team and its accesses are not recorded";
+}
+
+/// The statement written under D's pragma (inside the CapturedStmts that
+/// Sema wraps it in), or null for a standalone directive.
+const Stmt *writtenStatement(const OMPExecutableDirective *D) {
+  const Stmt *Code = D->hasAssociatedStmt() ? D->getAssociatedStmt() : nullptr;
+  while (const auto *Captured = dyn_cast_or_null<CapturedStmt>(Code))
+    Code = Captured->getCapturedStmt();
+  return Code;
 }
 
 /// Whether S (a parallel region's statement) does nothing but run
@@ -231,10 +241,7 @@ private:
   }
 
   void noteRegionBlock(const OMPExecutableDirective *D) {
-    const Stmt *Code =
-        D->hasAssociatedStmt() ? D->getAssociatedStmt() : nullptr;
-    while (const auto *Captured = dyn_cast_or_null<CapturedStmt>(Code))
-      Code = Captured->getCapturedStmt();
+    const Stmt *Code = writtenStatement(D);
     if (!Code || !Code->getBeginLoc().isFileID() ||
         !SM.isInMainFile(Code->getBeginLoc()))
       return;
@@ -258,10 +265,7 @@ private:
   /// loop, once.
   bool pragmaOnlyInHeader(const OMPExecutableDirective *D,
                           const FunctionDecl *Written) {
-    const Stmt *Code =
-        D->hasAssociatedStmt() ? D->getAssociatedStmt() : nullptr;
-    while (const auto *Captured = dyn_cast_or_null<CapturedStmt>(Code))
-      Code = Captured->getCapturedStmt();
+    const Stmt *Code = writtenStatement(D);
     if (!Code || !SM.isInMainFile(SM.getExpansionLoc(Code->getBeginLoc())))
       return false;
     const OpenMPDirectiveKind K = D->getDirectiveKind();
@@ -707,7 +711,7 @@ privatizedStatics(const OmpLoopInstance &Instance, const OmpNest &Nest) {
         // default(private | firstprivate): every variable the region
         // names, but those it lists as shared and threadprivate ones.
         if (privateByDefault(D) && !listedShared(D, VD) &&
-            !VD->hasAttr<OMPThreadPrivateDeclAttr>())
+            !hasThreadStorage(VD))
           Private.insert(VD);
         break;
       }

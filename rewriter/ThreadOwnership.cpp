@@ -13,8 +13,6 @@ using namespace clang;
 namespace wgtrace {
 namespace rewriter {
 
-namespace {
-
 bool hasThreadStorage(const VarDecl *VD) {
   if (VD->getTLSKind() != VarDecl::TLS_None)
     return true;
@@ -24,6 +22,8 @@ bool hasThreadStorage(const VarDecl *VD) {
     return R->hasAttr<OMPThreadPrivateDeclAttr>();
   });
 }
+
+namespace {
 
 bool isThreadNumberCall(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();

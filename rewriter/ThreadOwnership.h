@@ -37,6 +37,10 @@ using VarSet = llvm::DenseSet<const clang::VarDecl *>;
 VarSet threadValuedVariables(const clang::Stmt *FunctionBody,
                              const VarSet &Shared);
 
+/// Whether \p VD has thread storage duration: thread_local, or named by
+/// `#pragma omp threadprivate` on any of its declarations.
+bool hasThreadStorage(const clang::VarDecl *VD);
+
 /// Whether the expression \p E (an lvalue: its address; an rvalue: its
 /// value) is computed from omp_get_thread_num(), a variable of thread
 /// storage duration or one of \p ThreadValued.
