@@ -64,6 +64,33 @@ bool isAlreadyInstrumented(StringRef Code, Preprocessor &PP) {
          PP.isMacroDefined("WGTRACE_INSTRUMENTED");
 }
 
+/// Preprocessor output (`cc -E`: miniMD's Makefile compiles it) holds the
+/// text of the headers its source included, without their include guards,
+/// so the wgtrace headers the rewrite adds would define the standard
+/// library's declarations a second time. A line marker that enters a
+/// file (`# 1 "/usr/include/stdio.h" 1 3 4`: flag 1) is written only by a
+/// preprocessor. Returns its line and the file it enters, if any.
+std::optional<std::pair<unsigned, std::string>>
+enteredHeader(StringRef Code) {
+  static const Regex Marker(
+      "^#[ \t]*([0-9]+)[ \t]+\"([^\"]*)\"(([ \t]+[0-9]+)*)[ \t]*$");
+  unsigned Line = 0;
+  for (StringRef Rest = Code; !Rest.empty();) {
+    auto [Text, Next] = Rest.split('\n');
+    Rest = Next;
+    ++Line;
+    SmallVector<StringRef, 5> Parts;
+    if (!Text.starts_with("#") || !Marker.match(Text.rtrim('\r'), &Parts))
+      continue;
+    SmallVector<StringRef, 4> Flags;
+    Parts[3].split(Flags, ' ', -1, /*KeepEmpty=*/false);
+    // Clang's output enters "<built-in>" and "<command line>" first.
+    if (llvm::is_contained(Flags, "1") && !Parts[2].starts_with("<"))
+      return std::make_pair(Line, Parts[2].str());
+  }
+  return std::nullopt;
+}
+
 class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(const CompilerInstance &CI, std::string GivenPath,
@@ -956,6 +983,19 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
                      "<wgtrace/instrument.h> or mentions "
                      "WGTRACE_INSTRUMENTED); refusing to instrument it "
                      "twice"));
+    return;
+  }
+
+  if (auto Entered = enteredHeader(Code)) {
+    Diags.Report(SM.getLocForStartOfFile(Main),
+                 Diags.getCustomDiagID(
+                     DiagnosticsEngine::Error,
+                     "input is preprocessor output (its line %0 enters "
+                     "'%1', whose text is pasted in without its include "
+                     "guards): the wgtrace headers a rewrite adds would "
+                     "declare the standard library a second time; rewrite "
+                     "the source before it is preprocessed"))
+        << Entered->first << Entered->second;
     return;
   }
 
