@@ -70,8 +70,7 @@ bool isAlreadyInstrumented(StringRef Code, Preprocessor &PP) {
 /// library's declarations a second time. A line marker that enters a
 /// file (`# 1 "/usr/include/stdio.h" 1 3 4`: flag 1) is written only by a
 /// preprocessor. Returns its line and the file it enters, if any.
-std::optional<std::pair<unsigned, std::string>>
-enteredHeader(StringRef Code) {
+std::optional<std::pair<unsigned, std::string>> enteredHeader(StringRef Code) {
   static const Regex Marker(
       "^#[ \t]*([0-9]+)[ \t]+\"([^\"]*)\"(([ \t]+[0-9]+)*)[ \t]*$");
   unsigned Line = 0;
