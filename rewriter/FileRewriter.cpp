@@ -985,19 +985,6 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     return;
   }
 
-  if (auto Entered = enteredHeader(Code)) {
-    Diags.Report(SM.getLocForStartOfFile(Main),
-                 Diags.getCustomDiagID(
-                     DiagnosticsEngine::Error,
-                     "input is preprocessor output (its line %0 enters "
-                     "'%1', whose text is pasted in without its include "
-                     "guards): the wgtrace headers a rewrite adds would "
-                     "declare the standard library a second time; rewrite "
-                     "the source before it is preprocessed"))
-        << Entered->first << Entered->second;
-    return;
-  }
-
   FoundEntities Found = findKernelsAndCalls(Ctx);
   std::vector<KernelReference> References =
       findKernelReferences(Ctx, Found.HeaderKernels);
@@ -1380,6 +1367,23 @@ public:
   // The preprocessor exists by now; the main file is entered later, when
   // parsing starts, so the collector sees it and every include.
   bool BeginSourceFileAction(CompilerInstance &CI) override {
+    // Before parsing: preprocessor output of another compiler (GCC's)
+    // holds attributes clang rejects, whose errors would hide why.
+    const SourceManager &SM = CI.getSourceManager();
+    if (FileID Main = SM.getMainFileID(); Main.isValid())
+      if (auto Entered = enteredHeader(SM.getBufferData(Main))) {
+        DiagnosticsEngine &Diags = CI.getDiagnostics();
+        Diags.Report(SM.getLocForStartOfFile(Main),
+                     Diags.getCustomDiagID(
+                         DiagnosticsEngine::Error,
+                         "input is preprocessor output (its line %0 enters "
+                         "'%1', whose text is pasted in without its include "
+                         "guards): the wgtrace headers a rewrite adds would "
+                         "declare the standard library a second time; "
+                         "rewrite the source before it is preprocessed"))
+            << Entered->first << Entered->second;
+        return false;
+      }
     Included = std::make_shared<IncludedFiles>();
     Included->attachToPreprocessor(CI.getPreprocessor());
     return true;
