@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 using namespace wgtrace;
@@ -412,6 +413,39 @@ TEST(ReuseDistance, ManyLinesAcrossRenumbering) {
       EXPECT_EQ(D, ReuseDistance::ColdDistance);
     else
       ASSERT_EQ(D, 19999u) << I;
+  }
+}
+
+TEST(ReuseDistance, IsTheLruStackDepthOfNeighboursAndStrangers) {
+  // Runs over neighbouring lines (one block of last-use times), jumps to
+  // lines far away, lines alike in their low bits but not above, across
+  // renumberings (70000 accesses) and a clear(): every distance is the
+  // line's depth in an LRU stack, counted naively.
+  std::mt19937_64 Rng(22);
+  std::vector<uint64_t> Bases = {0, 16, 1u << 20, 1ull << 40,
+                                 (1ull << 58) - 64};
+  std::vector<uint64_t> Stack; // most recent first
+  ReuseDistance RD;
+  uint64_t Line = 0;
+  for (int I = 0; I < 70000; ++I) {
+    const uint64_t Pick = Rng() % 8;
+    if (I == 50000) {
+      // The line of the access before again: forgotten too.
+      RD.clear();
+      Stack.clear();
+    } else if (Pick < 4)
+      Line += Rng() % 3; // the same line or a neighbour
+    else if (Pick < 7)
+      Line = Bases[Rng() % Bases.size()] + Rng() % 96;
+    else
+      Line = Line ^ (uint64_t(1) << (4 + Rng() % 8)); // same low bits
+    auto It = std::find(Stack.begin(), Stack.end(), Line);
+    const uint64_t Expected = It == Stack.end() ? ReuseDistance::ColdDistance
+                                                : uint64_t(It - Stack.begin());
+    if (It != Stack.end())
+      Stack.erase(It);
+    Stack.insert(Stack.begin(), Line);
+    ASSERT_EQ(RD.access(Line), Expected) << I << " line " << Line;
   }
 }
 

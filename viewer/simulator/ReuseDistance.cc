@@ -20,11 +20,17 @@ uint64_t ReuseDistance::prefix(uint64_t Time) const {
 
 void ReuseDistance::renumber() {
   // Keep the order of last uses, drop the gaps between them. Every time is
-  // below the tree's size, so the times index a table: no sort. The map
-  // does not change meanwhile, so pointers to its values stay valid.
-  std::vector<uint64_t *> ByTime(Tree.size(), nullptr);
-  for (auto &Entry : LastUse)
-    ByTime[Entry.second] = &Entry.second;
+  // below the tree's size, so the times index a table: no sort. The blocks
+  // do not change meanwhile, so pointers to their times stay valid. The
+  // table is kept for the next renumbering: allocated afresh, its pages
+  // were faulted in each time, which cost more than filling it.
+  if (Tree.size() > ByTime.capacity())
+    ByTime.reserve(Tree.capacity());
+  ByTime.assign(Tree.size(), nullptr);
+  for (Block &B : Blocks)
+    for (uint64_t &Time : B.Time)
+      if (Time != NoTime)
+        ByTime[Time] = &Time;
   uint64_t Lines = 0;
   for (uint64_t *Time : ByTime)
     if (Time)
@@ -32,7 +38,12 @@ void ReuseDistance::renumber() {
   // Room for three times as many accesses as there are lines before the
   // next renumbering (and never fewer than MinTimes): the cost of a
   // renumbering, linear in the lines, is spread over that many accesses.
-  Tree.assign(std::max<uint64_t>(MinTimes, 4 * Lines + 2), 0);
+  // The tree grows with the lines seen, by half its size at least, so that
+  // the next renumberings fill it in place.
+  const uint64_t Size = std::max<uint64_t>(MinTimes, 4 * Lines + 2);
+  if (Size > Tree.capacity())
+    Tree.reserve(std::max<uint64_t>(Size, Tree.capacity() * 3 / 2));
+  Tree.assign(Size, 0);
   // Marks at times [0, Lines), built bottom-up in linear time: each node
   // adds itself to its parent.
   for (uint64_t I = 1; I <= Tree.size(); ++I) {
@@ -45,25 +56,38 @@ void ReuseDistance::renumber() {
   Now = Lines;
 }
 
+uint64_t &ReuseDistance::lastUse(uint64_t Line) {
+  const uint64_t Key = Line >> BlockShift;
+  if (Key != LastBlockKey) {
+    auto [It, New] = BlockOf.try_emplace(Key, uint32_t(Blocks.size()));
+    if (New)
+      Blocks.emplace_back();
+    LastBlockKey = Key;
+    LastBlock = It->second;
+  }
+  return Blocks[LastBlock].Time[Line & ((uint64_t(1) << BlockShift) - 1)];
+}
+
 uint64_t ReuseDistance::accessOther(uint64_t Line) {
   MostRecent = Line;
   if (Now == Tree.size())
     renumber();
   uint64_t Distance = ColdDistance;
-  auto [It, New] = LastUse.try_emplace(Line, Now);
-  if (!New) {
-    uint64_t Previous = It->second;
+  uint64_t &Previous = lastUse(Line);
+  if (Previous != NoTime) {
     Distance = prefix(Now) - prefix(Previous + 1);
     mark(Previous, -1);
-    It->second = Now;
   }
+  Previous = Now;
   mark(Now, 1);
   ++Now;
   return Distance;
 }
 
 void ReuseDistance::clear() {
-  LastUse.clear();
+  BlockOf.clear();
+  Blocks.clear();
+  LastBlockKey = UINT64_MAX;
   MostRecent = 0;
   Tree.clear();
   Now = 0;

@@ -13,6 +13,14 @@
 // four times the number of distinct lines (at least 64 Ki), so memory is
 // proportional to the distinct lines, not to the length of the trace.
 //
+// Last-use times are kept in blocks of 16 neighbouring lines, found through
+// a map of the blocks, not of the lines: accesses go through memory in runs,
+// so most lines are in the block the access before found (no lookup), the
+// map is a sixteenth of a map of lines (it stays in the processor's caches,
+// where a map of every line missed them on each lookup), and lines used
+// together share the cache lines of their block. A block is 128 bytes even
+// for one line used in it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_VIEWER_REUSEDISTANCE_H
@@ -20,6 +28,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -56,7 +65,25 @@ private:
   uint64_t prefix(uint64_t Time) const;
   void renumber();
 
-  llvm::DenseMap<uint64_t, uint64_t> LastUse;
+  /// Lines per block of last-use times.
+  static constexpr unsigned BlockShift = 4;
+  static constexpr uint64_t NoTime = UINT64_MAX;
+  struct Block {
+    Block() { Time.fill(NoTime); }
+    /// The last-use time of each line of the block, or NoTime.
+    std::array<uint64_t, size_t(1) << BlockShift> Time;
+  };
+  /// The last-use time of \p Line (NoTime before its first use), to be
+  /// written.
+  uint64_t &lastUse(uint64_t Line);
+
+  /// Line >> BlockShift -> index in Blocks; the block found last.
+  llvm::DenseMap<uint64_t, uint32_t> BlockOf;
+  std::vector<Block> Blocks;
+  uint64_t LastBlockKey = UINT64_MAX;
+  uint32_t LastBlock = 0;
+  /// renumber()'s table of the times in use.
+  std::vector<uint64_t *> ByTime;
   std::vector<int32_t> Tree;
   uint64_t Now = 0;
   /// The line accessed last (meaningful once Now > 0).
