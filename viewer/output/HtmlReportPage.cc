@@ -486,21 +486,11 @@ static const char kTail[] = R"html(</body>
 </html>
 )html";
 
-std::string htmlReportPage(llvm::StringRef Title, llvm::StringRef DataJson,
-                           llvm::StringRef Plots) {
-  std::string Page;
-  Page.reserve(DataJson.size() + Plots.size() + sizeof(kStyle) +
-               sizeof(kScript) + 256);
-  Page += kHead;
-  llvm::raw_string_ostream OS(Page);
+void writeHtmlReportPage(llvm::raw_ostream &OS, llvm::StringRef Title,
+                         llvm::StringRef DataJson, llvm::StringRef Plots) {
+  OS << kHead;
   llvm::printHTMLEscaped(Title, OS);
-  OS.flush();
-  Page += kStyle;
-  Page += DataJson;
-  Page += kScript;
-  Page += Plots;
-  Page += kTail;
-  return Page;
+  OS << kStyle << DataJson << kScript << Plots << kTail;
 }
 
 } // namespace wgtrace::viewer

@@ -273,10 +273,12 @@ private:
   std::vector<uint64_t> WorkingSet;
 };
 
-/// The page around the data: \p DataJson must already be safe inside a
-/// <script> element; \p Plots is HTML (inline SVG) placed under the map.
-std::string htmlReportPage(llvm::StringRef Title, llvm::StringRef DataJson,
-                           llvm::StringRef Plots);
+/// Writes the page around the data to \p OS (piece by piece: a page of
+/// megabytes is not copied once more): \p DataJson must already be safe
+/// inside a <script> element; \p Plots is HTML (inline SVG) placed under
+/// the map.
+void writeHtmlReportPage(llvm::raw_ostream &OS, llvm::StringRef Title,
+                         llvm::StringRef DataJson, llvm::StringRef Plots);
 
 /// A count as people read it: 950, 229k, 1.2M, 3.4G (three significant
 /// digits, no exponent).
