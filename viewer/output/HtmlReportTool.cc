@@ -301,24 +301,31 @@ std::string HtmlReportTool::dataJson() const {
   // Up to six numbers per access shown: written as text straight into the
   // page, not through a json::Value each, which made the JSON of two
   // million accesses cost ten times the decoding of the whole trace.
-  auto NumbersOf = [&](size_t Size, auto Get, bool Delta) {
+  // Each(Emit) calls Emit(X) for each number, in order.
+  auto NumbersOf = [&](auto Each, bool Delta) {
     fmt::memory_buffer Text;
     Text.push_back('[');
     uint64_t Previous = 0;
-    for (size_t I = 0; I < Size; ++I) {
-      const uint64_t X = Get(I);
-      if (I)
+    bool First = true;
+    Each([&](uint64_t X) {
+      if (!First)
         Text.push_back(',');
+      First = false;
       // Deltas keep the common case (next record, same segment) short.
       fmt::format_to(std::back_inserter(Text), FMT_COMPILE("{}"),
                      Delta ? int64_t(X - Previous) : int64_t(X));
       Previous = X;
-    }
+    });
     Text.push_back(']');
     J.rawValue(StringRef(Text.data(), Text.size()));
   };
   auto Numbers = [&](const auto &V, bool Delta) {
-    NumbersOf(V.size(), [&](size_t I) { return uint64_t(V[I]); }, Delta);
+    NumbersOf(
+        [&](auto Emit) {
+          for (const auto &X : V)
+            Emit(uint64_t(X));
+        },
+        Delta);
   };
   J.object([&] {
     J.attribute("title", Title);
@@ -410,18 +417,19 @@ std::string HtmlReportTool::dataJson() const {
     if (Gridded) {
       // Every access counted in one cell: [lane, column, row, loads,
       // stores, workgroup] as columns.
-      // Lane by lane: the keys' order (lane first).
-      std::vector<std::pair<uint64_t, Cell>> Sorted;
-      Sorted.reserve(cellCount());
-      for (const auto &Cells : LaneCells)
-        Sorted.insert(Sorted.end(), Cells.begin(), Cells.end());
+      // Lane by lane: the keys' order (lane first), read where the lanes
+      // keep them, not copied into one vector first.
       J.attributeObject("grid", [&] {
         J.attribute("columns", GridColumns);
         J.attribute("rows", GridRows);
         auto Column = [&](const char *Name, auto Get) {
           J.attributeBegin(Name);
           NumbersOf(
-              Sorted.size(), [&](size_t I) { return uint64_t(Get(Sorted[I])); },
+              [&](auto Emit) {
+                for (const auto &Cells : LaneCells)
+                  for (const auto &C : Cells)
+                    Emit(uint64_t(Get(C)));
+              },
               false);
           J.attributeEnd();
         };
