@@ -11,11 +11,22 @@ void ReuseDistance::mark(uint64_t Time, int Delta) {
     Tree[I - 1] += Delta;
 }
 
-uint64_t ReuseDistance::prefix(uint64_t Time) const {
-  uint64_t Sum = 0;
-  for (uint64_t I = Time; I > 0; I -= I & (~I + 1))
-    Sum += Tree[I - 1];
-  return Sum;
+uint64_t ReuseDistance::between(uint64_t From, uint64_t To) const {
+  // The marks before To less those before From: the two prefix sums'
+  // paths down the tree walked together until they meet, so that the nodes
+  // they share (most of them when the line was used recently) cancel
+  // without being read.
+  int64_t Sum = 0;
+  while (To != From) {
+    if (To > From) {
+      Sum += Tree[To - 1];
+      To &= To - 1;
+    } else {
+      Sum -= Tree[From - 1];
+      From &= From - 1;
+    }
+  }
+  return uint64_t(Sum);
 }
 
 void ReuseDistance::renumber() {
@@ -75,7 +86,7 @@ uint64_t ReuseDistance::accessOther(uint64_t Line) {
   uint64_t Distance = ColdDistance;
   uint64_t &Previous = lastUse(Line);
   if (Previous != NoTime) {
-    Distance = prefix(Now) - prefix(Previous + 1);
+    Distance = between(Previous + 1, Now);
     mark(Previous, -1);
   }
   Previous = Now;

@@ -61,8 +61,8 @@ private:
   static constexpr uint64_t MinTimes = uint64_t(1) << 16;
 
   void mark(uint64_t Time, int Delta);
-  /// Marks at times [0, Time).
-  uint64_t prefix(uint64_t Time) const;
+  /// Marks at times [From, To), From <= To.
+  uint64_t between(uint64_t From, uint64_t To) const;
   void renumber();
 
   /// Lines per block of last-use times.
