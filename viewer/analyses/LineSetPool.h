@@ -17,39 +17,15 @@
 #ifndef WGTRACE_VIEWER_LINESETPOOL_H
 #define WGTRACE_VIEWER_LINESETPOOL_H
 
+#include "analyses/RecyclePool.h"
+
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
-#include <mutex>
 
 namespace wgtrace::viewer {
 
-class LineSetPool {
-public:
-  /// An empty set: one given back (grown already) if there is one.
-  llvm::DenseSet<uint64_t> take() {
-    std::lock_guard<std::mutex> Guard(Lock);
-    if (Sets.empty())
-      return {};
-    llvm::DenseSet<uint64_t> Set = std::move(Sets.back());
-    Sets.pop_back();
-    return Set;
-  }
-
-  /// Empties \p Set and keeps it for take().
-  void give(llvm::DenseSet<uint64_t> Set) {
-    Set.clear();
-    std::lock_guard<std::mutex> Guard(Lock);
-    Sets.push_back(std::move(Set));
-  }
-
-private:
-  std::mutex Lock;
-  /// SmallVector moves the sets when it grows; std::vector would copy them
-  /// (DenseSet's move constructor is not noexcept).
-  llvm::SmallVector<llvm::DenseSet<uint64_t>, 0> Sets;
-};
+using LineSetPool = RecyclePool<llvm::DenseSet<uint64_t>>;
 
 } // namespace wgtrace::viewer
 

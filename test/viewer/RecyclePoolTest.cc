@@ -1,12 +1,15 @@
-//===- LineSetPoolTest.cc - Emptied line sets kept for reuse --------------===//
+//===- RecyclePoolTest.cc - Emptied containers kept for reuse -------------===//
 //
 // summary's invocations take their line sets from a LineSetPool and give
 // them back when they end: a set must come back empty (an invocation's
 // line count is its set's size) and keep the buckets it grew (the point of
-// the pool: no new memory per invocation).
+// the pool: no new memory per invocation). cache's chunks and races'
+// launches do the same with vectors (RecyclePool): emptied, their capacity
+// kept.
 //
 //===----------------------------------------------------------------------===//
 
+#include "analyses/RecyclePool.h"
 #include "analyses/LineSetPool.h"
 
 #include <gtest/gtest.h>
@@ -33,6 +36,21 @@ TEST(LineSetPool, GivesBackEmptiedSetsWithTheirBuckets) {
   // The pool is empty again: the next set is a new one.
   EXPECT_EQ(Pool.take().getMemorySize(),
             llvm::DenseSet<uint64_t>().getMemorySize());
+}
+
+TEST(RecyclePool, GivesBackEmptiedVectorsWithTheirCapacity) {
+  RecyclePool<std::vector<uint64_t>> Pool;
+  std::vector<uint64_t> V = Pool.take();
+  V.assign(5000, 7);
+  const size_t Capacity = V.capacity();
+  const uint64_t *Storage = V.data();
+  Pool.give(std::move(V));
+  std::vector<uint64_t> Again = Pool.take();
+  EXPECT_TRUE(Again.empty());
+  EXPECT_EQ(Again.capacity(), Capacity);
+  // The very storage: no page of it is new.
+  EXPECT_EQ(Again.data(), Storage);
+  EXPECT_EQ(Pool.take().capacity(), 0u);
 }
 
 TEST(LineSetPool, SharedByThreads) {
