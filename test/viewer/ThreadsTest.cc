@@ -41,7 +41,8 @@ struct MultiRingTrace {
 };
 
 MultiRingTrace multiRingTrace(bool Trailers,
-                              std::optional<uint32_t> Damaged = std::nullopt) {
+                              std::optional<uint32_t> Damaged = std::nullopt,
+                              uint32_t RingCount = kThreadedRings) {
   ExtensionSpec X;
   X.FunctionParams = {
       {{"a", "const float *", 1, 0, 4, true}, {"c", "float *", 2, 0, 4, false}},
@@ -58,13 +59,13 @@ MultiRingTrace multiRingTrace(bool Trailers,
   TraceBuilder B;
   B.metadata({{"mm", {}, {}, {}}, {"tr", {}, {}, {}}}, {0, 1}, &X);
   std::vector<RingBuilder> Rings;
-  for (uint32_t Ring = 0; Ring < kThreadedRings; ++Ring) {
+  for (uint32_t Ring = 0; Ring < RingCount; ++Ring) {
     RingBuilder R(1 << 16, 0);
     for (uint32_t W = 0; W < 6; ++W) {
       const uint32_t Site = (Ring + W) % 2;
       // Buffers of ring Ring % 3: some rings share them.
       const uint64_t Base = 0x100000 * (1 + (Ring + W / 3) % 3);
-      R.workgroup(Site, {Ring, W, 0}, {kThreadedRings, 6, 1}, Ring);
+      R.workgroup(Site, {Ring, W, 0}, {RingCount, 6, 1}, Ring);
       R.value(format::ValueType::BufferBase, 0, Base);
       R.value(format::ValueType::BufferExtent, 0, 4096);
       R.value(format::ValueType::BufferBase, 1, Base + 0x10000);
@@ -262,6 +263,25 @@ TEST(Threads, CacheIsTheOneThreadCache) {
   EXPECT_NE(One.Error, "");
   EXPECT_EQ(One.Error, Four.Error);
   EXPECT_EQ(One.Text, Four.Text);
+}
+
+// On two threads at most a few chunks are decoded ahead, so the accesses a
+// chunk kept are given back once merged and counted and serve a later
+// chunk (CacheTool's KeptPool): what a chunk kept before must not reach
+// the next one's counts, nor its new workgroups (--cold) empty the caches
+// there.
+TEST(Threads, CacheChunksKeptAgainCountAsNew) {
+  constexpr uint32_t kManyRings = 24;
+  const std::vector<uint8_t> Bytes =
+      multiRingTrace(true, std::nullopt, kManyRings).Bytes;
+  for (bool Cold : {false, true})
+    for (GroupBy By : {GroupBy::Workgroup, GroupBy::Line}) {
+      SCOPED_TRACE(std::string(groupByName(By)) + (Cold ? " cold" : ""));
+      ThreadedReport One = cacheOn(Bytes, 1, false, By, Cold);
+      ThreadedReport Two = cacheOn(Bytes, 2, false, By, Cold);
+      expectWholeAndTheSame(One, Two);
+      EXPECT_EQ(Two.Workgroups, kManyRings * 6);
+    }
 }
 
 // The page's first pass (records per processor, bytes accessed per buffer)

@@ -2,6 +2,7 @@
 
 #include "analyses/CacheTool.h"
 
+#include "analyses/HugePages.h"
 #include "reader/Metadata.h"
 
 #include "llvm/Support/JSON.h"
@@ -23,10 +24,12 @@ void CacheTool::beginRing(const RingInfo &Info) {
   // Room for a kept access per record of the ring (16 bytes at least, the
   // last one perhaps in the padding): growing the vector copied it over
   // and over, and the pages past what the runs fill are never touched.
-  if (IsShard)
-    Kept->Accesses.reserve(
-        (std::min(Info.Head, Info.Size) + format::kRingPadding) /
-        format::kMemoryRecordSize);
+  if (IsShard) {
+    std::vector<KeptAccess> &Accesses = Kept->Accesses;
+    Accesses.reserve((std::min(Info.Head, Info.Size) + format::kRingPadding) /
+                     format::kMemoryRecordSize);
+    adviseHugePages(Accesses.data(), Accesses.capacity() * sizeof(KeptAccess));
+  }
 }
 
 void CacheTool::record(const Record &R) {
@@ -107,8 +110,18 @@ std::unique_ptr<AnalysisTool> CacheTool::newShard() const {
       nulls(), Json, std::vector<CacheLevel>{Caches.levels()[0]}, Cold,
       Grouping.by());
   Shard->IsShard = true;
-  Shard->Kept = std::make_shared<KeptChunk>();
+  Shard->KeptPool = KeptPool;
+  Shard->Kept = takeKept();
   return Shard;
+}
+
+std::shared_ptr<CacheTool::KeptChunk> CacheTool::takeKept() const {
+  std::shared_ptr<RecyclePool<KeptChunk>> Pool = KeptPool;
+  return std::shared_ptr<KeptChunk>(new KeptChunk(Pool->take()),
+                                    [Pool](KeptChunk *Chunk) {
+                                      Pool->give(std::move(*Chunk));
+                                      delete Chunk;
+                                    });
 }
 
 void CacheTool::reuseOf(const KeptChunk &Chunk) {

@@ -29,6 +29,7 @@
 #include "analyses/AccessGrouping.h"
 #include "analyses/AnalysisTool.h"
 #include "analyses/InvocationOwners.h"
+#include "analyses/RecyclePool.h"
 #include "output/RowOrder.h"
 #include "reader/WorkgroupIdentity.h"
 #include "simulator/CacheHierarchy.h"
@@ -155,7 +156,15 @@ private:
     std::vector<KeptAccess> Accesses;
     /// With --cold, the index in Accesses of each new workgroup's first.
     std::vector<size_t> ColdAt;
+    /// Empties it, keeping its storage (RecyclePool).
+    void clear() {
+      Accesses.clear();
+      ColdAt.clear();
+    }
   };
+  /// A KeptChunk for a shard, from KeptPool: given back when both the
+  /// merge and the lane are done with it.
+  std::shared_ptr<KeptChunk> takeKept() const;
   /// Counts the reuse distances of \p Chunk's accesses (on the lane).
   void reuseOf(const KeptChunk &Chunk);
   void printText();
@@ -186,6 +195,12 @@ private:
   /// merge.
   bool IsShard = false;
   std::shared_ptr<KeptChunk> Kept;
+  /// The kept chunks merged and counted, emptied, for the next shards: a
+  /// chunk's accesses (24 bytes each, a few MiB a chunk) written into fresh
+  /// pages faulted them in one by one, most of the system time of two
+  /// threads. Shared by a tool and its shards.
+  std::shared_ptr<RecyclePool<KeptChunk>> KeptPool =
+      std::make_shared<RecyclePool<KeptChunk>>();
   /// The first-level line the shard's last access ended in, while the
   /// next may extend its run.
   uint64_t KeptLine = 0;
