@@ -2,6 +2,9 @@
 
 #include "analyses/RacesTool.h"
 
+#include "analyses/HugePages.h"
+#include "analyses/RecyclePool.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/JSON.h"
 
@@ -193,8 +196,7 @@ void RacesTool::recordOther(const Record &R) {
           R.AccessSite,           R.Buffer, Write, Sync};
 }
 
-namespace {
-struct Tagged {
+struct SweptRange {
   Interval Range;
   uint32_t Workgroup;
   bool Write;
@@ -205,6 +207,9 @@ struct Tagged {
   /// lies in the thread's own stack (Accesses::OwnStack).
   bool ThreadOwned;
 };
+
+namespace {
+using Tagged = SweptRange;
 struct EndsLater {
   bool operator()(const Tagged &X, const Tagged &Y) const {
     return X.Range.Hi > Y.Range.Hi;
@@ -227,11 +232,14 @@ struct Group {
 };
 } // namespace
 
-RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex) {
+RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex,
+                                         std::vector<SweptRange> &All) {
   const LaunchTracker::Launch &L = Tracker.launches()[LaunchIndex];
   // Sized first: grown by doubling, the vector of a launch's ranges was
   // copied into fresh pages again and again, and those page faults were
   // most of the sweep's system time (and cost two threads more than one).
+  // The buffer of the launches swept before serves again (finish()), and
+  // huge pages fault in the rest 2 MiB at a time.
   auto EachRun = [&](auto Visit) {
     for (uint32_t Local : L.Locals)
       for (uint32_t W : Tracker.locals()[Local].Workgroups) {
@@ -244,8 +252,9 @@ RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex) {
   size_t Ranges = 0;
   EachRun(
       [&](uint32_t, AccessRun &Run) { Ranges += Run.Ranges.ranges().size(); });
-  std::vector<Tagged> All;
+  All.clear();
   All.reserve(Ranges);
+  adviseHugePages(All.data(), All.capacity() * sizeof(Tagged));
   EachRun([&](uint32_t W, AccessRun &Run) {
     const format::ThreadStackRange Own = PerWorkgroup[W].OwnStack;
     for (const Interval &I : Run.Ranges.ranges())
@@ -476,9 +485,18 @@ void RacesTool::finish() {
   closeRun();
   Tracker.assemble();
   const uint32_t Launches = Tracker.launches().size();
+  // The buffers of the launches' ranges, kept from launch to launch: one
+  // per thread sweeping.
+  RecyclePool<std::vector<SweptRange>> Buffers;
+  auto Sweep = [this, &Buffers](uint32_t L) {
+    std::vector<SweptRange> All = Buffers.take();
+    LaunchRaces Found = detect(L, All);
+    Buffers.give(std::move(All));
+    return Found;
+  };
   if (Threads == 1 || Launches < 2) {
     for (uint32_t L = 0; L < Launches; ++L)
-      keep(detect(L));
+      keep(Sweep(L));
   } else {
     // Launches share no workgroup: each is swept on a thread of its own,
     // and kept in launch order. At most twice the threads' launches wait.
@@ -490,7 +508,7 @@ void RacesTool::finish() {
     for (uint32_t L = 0; L < Launches; ++L) {
       for (; Next < Launches && Next < L + Window; ++Next)
         Done[Next] =
-            Pool.async([this, &Found, Next] { Found[Next] = detect(Next); });
+            Pool.async([&Found, &Sweep, Next] { Found[Next] = Sweep(Next); });
       Done[L].wait();
       keep(std::move(Found[L]));
       Found[L] = LaunchRaces();

@@ -44,6 +44,9 @@
 
 namespace wgtrace::viewer {
 
+/// A range of a launch's sweep (RacesTool.cc).
+struct SweptRange;
+
 class RacesTool : public AnalysisTool {
 public:
   /// At most \p Limit groups are listed; all pairs are counted.
@@ -175,9 +178,11 @@ private:
     /// Its unordered workgroup pairs that race.
     uint64_t Pairs = 0;
   };
-  /// Sweeps launch \p Launch. Touches only its workgroups' ranges, so
-  /// launches may be swept at the same time.
-  LaunchRaces detect(uint32_t Launch);
+  /// Sweeps launch \p Launch, its ranges gathered in \p All (emptied
+  /// first; a buffer grown by the launches before, see finish()). Touches
+  /// only its workgroups' ranges, so launches may be swept at the same
+  /// time.
+  LaunchRaces detect(uint32_t Launch, std::vector<SweptRange> &All);
   /// Counts \p Launch's races and lists those --limit, --sort and --top
   /// keep; launch after launch.
   void keep(LaunchRaces Launch);
