@@ -196,6 +196,7 @@ void RacesTool::recordOther(const Record &R) {
           R.AccessSite,           R.Buffer, Write, Sync};
 }
 
+/// One access range of a launch as the sweep sees it.
 struct SweptRange {
   Interval Range;
   uint32_t Workgroup;
@@ -209,16 +210,16 @@ struct SweptRange {
 };
 
 namespace {
-using Tagged = SweptRange;
 struct EndsLater {
-  bool operator()(const Tagged &X, const Tagged &Y) const {
+  bool operator()(const SweptRange &X, const SweptRange &Y) const {
     return X.Range.Hi > Y.Range.Hi;
   }
 };
 /// Active ranges of the sweep, the one ending first on top. Exposes the
 /// container so that all of them can be visited.
-struct ActiveSet : std::priority_queue<Tagged, std::vector<Tagged>, EndsLater> {
-  const std::vector<Tagged> &all() const { return c; }
+struct ActiveSet
+    : std::priority_queue<SweptRange, std::vector<SweptRange>, EndsLater> {
+  const std::vector<SweptRange> &all() const { return c; }
   void expire(uint64_t Before) {
     while (!empty() && top().Range.Hi <= Before)
       pop();
@@ -254,7 +255,7 @@ RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex,
       [&](uint32_t, AccessRun &Run) { Ranges += Run.Ranges.ranges().size(); });
   All.clear();
   All.reserve(Ranges);
-  adviseHugePages(All.data(), All.capacity() * sizeof(Tagged));
+  adviseHugePages(All.data(), All.capacity() * sizeof(SweptRange));
   EachRun([&](uint32_t W, AccessRun &Run) {
     const format::ThreadStackRange Own = PerWorkgroup[W].OwnStack;
     for (const Interval &I : Run.Ranges.ranges())
@@ -262,16 +263,17 @@ RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex,
                      SourceThreadOwned[Run.Source] ||
                          (I.Lo >= Own.Lo && I.Hi <= Own.Hi)});
   });
-  std::sort(All.begin(), All.end(), [](const Tagged &X, const Tagged &Y) {
-    return X.Range.Lo < Y.Range.Lo;
-  });
+  std::sort(All.begin(), All.end(),
+            [](const SweptRange &X, const SweptRange &Y) {
+              return X.Range.Lo < Y.Range.Lo;
+            });
 
   const std::vector<LaunchTracker::Workgroup> &Workgroups =
       Tracker.workgroups();
   DenseSet<uint64_t> LaunchPairs;
   DenseMap<std::pair<uint64_t, uint64_t>, size_t> GroupIndex;
   std::vector<Group> Groups;
-  auto Report = [&](const Tagged &X, const Tagged &Y) {
+  auto Report = [&](const SweptRange &X, const SweptRange &Y) {
     if (X.Workgroup == Y.Workgroup || (!X.Write && !Y.Write) ||
         synchronised(X.Sync, Y.Sync))
       return;
@@ -288,7 +290,7 @@ RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex,
     LaunchPairs.insert(Pair);
     // Side A writes; between two writers, the lower source (then the lower
     // workgroup) first.
-    const Tagged *A = &X, *B = &Y;
+    const SweptRange *A = &X, *B = &Y;
     if (!A->Write || (B->Write && std::tie(B->Source, B->Workgroup) <
                                       std::tie(A->Source, A->Workgroup)))
       std::swap(A, B);
@@ -340,25 +342,25 @@ RacesTool::LaunchRaces RacesTool::detect(uint32_t LaunchIndex,
   // (Report leaves out those of sections of the same name).
   ActiveSet Reads, Writes, AtomicReads, AtomicWrites, CriticalReads,
       CriticalWrites;
-  for (const Tagged &X : All) {
+  for (const SweptRange &X : All) {
     for (ActiveSet *Set : {&Reads, &Writes, &AtomicReads, &AtomicWrites,
                            &CriticalReads, &CriticalWrites})
       Set->expire(X.Range.Lo);
-    for (const Tagged &Y : Writes.all())
+    for (const SweptRange &Y : Writes.all())
       Report(X, Y);
-    for (const Tagged &Y : CriticalWrites.all())
+    for (const SweptRange &Y : CriticalWrites.all())
       Report(X, Y);
     if (X.Write) {
-      for (const Tagged &Y : Reads.all())
+      for (const SweptRange &Y : Reads.all())
         Report(X, Y);
-      for (const Tagged &Y : CriticalReads.all())
+      for (const SweptRange &Y : CriticalReads.all())
         Report(X, Y);
     }
     if (X.Sync != SyncAtomic) {
-      for (const Tagged &Y : AtomicWrites.all())
+      for (const SweptRange &Y : AtomicWrites.all())
         Report(X, Y);
       if (X.Write)
-        for (const Tagged &Y : AtomicReads.all())
+        for (const SweptRange &Y : AtomicReads.all())
           Report(X, Y);
     }
     if (X.Sync == SyncAtomic)
