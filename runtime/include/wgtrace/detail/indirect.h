@@ -115,6 +115,16 @@ template <class F> F *throughPointer(uint64_t CallId, F *Target) {
   return Target;
 }
 
+/// The same call written in a template, in an instantiation where `fp` is
+/// a function object (a functor, a lambda, `std::less<>`) rather than a
+/// pointer: the object itself, called as written (a call of a known
+/// function, no call through a pointer).
+template <class F, std::enable_if_t<std::is_class_v<std::remove_reference_t<F>>,
+                                    int> = 0>
+F &&throughPointer(uint64_t, F &&Object) noexcept {
+  return std::forward<F>(Object);
+}
+
 /// `(o.*pm)(args)` becomes `(o.*throughMember(id, pm))(args)`. The member
 /// functions the rewriter instruments are instrumented in place.
 template <class M> M throughMember(uint64_t CallId, M Pointer) {
