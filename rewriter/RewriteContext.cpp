@@ -239,6 +239,49 @@ static constexpr const char *kConflictReason =
     "its text is a macro argument that the macro uses in several ways (say, "
     "read and written), and one text cannot be wrapped for each";
 
+static constexpr const char *kInstancesConflictReason =
+    "the instantiations of the template it is in access it in different "
+    "ways, and one text cannot be wrapped for each";
+
+/// The form of an access macro's opening that records only outside the
+/// running kernel's own stack: `WGTRACE_LOAD_AT(3, ` becomes
+/// `WGTRACE_LOAD_REF_AT(3, `; empty for text that is no access macro.
+static std::string throughReferenceForm(StringRef Open) {
+  if (!Open.starts_with("WGTRACE_"))
+    return "";
+  if (Open.contains("_REF_AT("))
+    return Open.str();
+  size_t At = Open.find("_AT(");
+  if (At == StringRef::npos)
+    return "";
+  return (Open.take_front(At) + "_REF" + Open.drop_front(At)).str();
+}
+
+bool RewriteContext::mergeThroughReference(std::pair<unsigned, unsigned> Range,
+                                           const AccessWrap &W) {
+  // The instantiations of one template text may disagree on whether an
+  // access may reach the kernel's own stack (`*first` of a pointer
+  // parameter in one, of an iterator class whose operator* returns a
+  // reference in another). The _REF_AT form records kernel memory as the
+  // plain form does and skips only the kernel's own stack, so it is right
+  // for both: the text gets it.
+  std::string Merged = throughReferenceForm(W.Open);
+  if (Merged.empty())
+    return false;
+  for (ModuleTables::SiteEdit &E : Tables.SiteEdits) {
+    if (E.Dead || E.IsReplace || E.Edits != &Edits || E.Begin != Range.first ||
+        E.End != Range.second || E.Close != W.Close ||
+        throughReferenceForm(E.Open) != Merged)
+      continue;
+    if (E.Open != Merged) {
+      Edits.retextWrap(E.Begin, E.End, E.Open, E.Close, Merged, E.Close);
+      E.Open = Merged;
+    }
+    return true;
+  }
+  return false;
+}
+
 void RewriteContext::poison(std::pair<unsigned, unsigned> Range,
                             StringRef Reason) {
   Tables.Poisoned.insert({Target.getHashValue(), Range.first, Range.second});
@@ -280,11 +323,15 @@ unsigned RewriteContext::wrapAccess(const Expr *E, AccessKind Kind,
   auto [Site, New] = siteFor(*Range, Kind);
   AccessWrap W = Make(Site);
   if (!Edits.wrap(Range->first, Range->second, W.Open, W.Close,
-                  Options.Stackable)) {
+                  Options.Stackable) &&
+      !mergeThroughReference(*Range, W)) {
     // The same text is already wrapped for another access (a macro that
-    // reads and writes its argument): neither wrap would be right.
-    poison(*Range, kConflictReason);
-    untraced(Named, kConflictReason, Kind);
+    // reads and writes its argument, a template whose instantiations use
+    // it differently): neither wrap would be right.
+    StringRef Reason = E->getBeginLoc().isMacroID() ? kConflictReason
+                                                    : kInstancesConflictReason;
+    poison(*Range, Reason);
+    untraced(Named, Reason, Kind);
     return 0;
   }
   if (New)

@@ -326,6 +326,11 @@ private:
   /// The text [Begin, End) is used by accesses that need different edits:
   /// takes back the edits of its sites and reports all of them untraced.
   void poison(std::pair<unsigned, unsigned> Range, llvm::StringRef Reason);
+  /// A wrap W of Range that differs from the one already there only in
+  /// recording through a reference (`_REF_AT`) or not: the wrap becomes the
+  /// `_REF_AT` form, which is right for both. False: a real conflict.
+  bool mergeThroughReference(std::pair<unsigned, unsigned> Range,
+                             const AccessWrap &W);
   /// The source text of E as written, on one line and abbreviated.
   std::string textOf(clang::SourceRange R) const;
   void report(clang::SourceLocation Loc, llvm::StringRef Message);
