@@ -39,6 +39,7 @@ void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
     Model.setScope(FD, LambdaKernel || hasAnnotation(Pattern ? Pattern : FD,
                                                      "wgtrace.dispatch"));
     Model.analyzeLocalPointers(Body);
+    RC.Instance = Pattern ? FD : nullptr;
     // A constructor instrumented as a helper reads in its member
     // initializers too (`first_(a[0])`).
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
@@ -46,6 +47,7 @@ void AccessCollector::collect(const FunctionDecl *FD, bool LambdaKernel) {
         if (Init->isWritten() && Init->getInit())
           TraverseStmt(Init->getInit());
     TraverseStmt(Body);
+    RC.Instance = nullptr;
     Model.setKernelClosure(nullptr);
   }
 }
@@ -62,6 +64,11 @@ void AccessCollector::collectOmpBody(const Stmt *Body,
   TraverseStmt(const_cast<Stmt *>(Body));
   InOmpBody = false;
   Model.setOmpSharing(nullptr);
+}
+
+bool AccessCollector::VisitExpr(Expr *E) {
+  RC.noteInstanceText(E);
+  return true;
 }
 
 bool AccessCollector::TraverseStmt(Stmt *S, DataRecursionQueue *Queue) {

@@ -57,6 +57,9 @@ public:
   /// written in a pragma, which no macro can wrap.
   bool TraverseOMPClause(clang::OMPClause *) { return true; }
 
+  /// Notes each expression's text in a template's instantiation
+  /// (RewriteContext::noteInstanceText).
+  bool VisitExpr(clang::Expr *E);
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr *E);
   bool VisitBinaryOperator(clang::BinaryOperator *E);
   bool VisitUnaryOperator(clang::UnaryOperator *E);

@@ -1226,6 +1226,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     Cloner.add(H);
   }
   // Every access is wrapped by now: the copies take their text next.
+  RC.reportInstanceMismatches();
   Tables.finishSites();
   std::vector<const FunctionDecl *> IndirectRoots;
   IndirectRoots.reserve(Helpers.IndirectTargets.size());

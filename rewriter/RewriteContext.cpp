@@ -334,6 +334,13 @@ unsigned RewriteContext::wrapAccess(const Expr *E, AccessKind Kind,
     untraced(Named, Reason, Kind);
     return 0;
   }
+  if (Instance && Kind != AccessKind::Call) {
+    ModuleTables::InstanceWrap &Use = Tables.InstanceWraps[{
+        {Target.getHashValue(), Range->first, Range->second}, Kind}];
+    if (!Use.Named)
+      Use = {Instance->getTemplateInstantiationPattern(), Named, {}};
+    Use.By.insert(Instance);
+  }
   if (New)
     addSite(*Range, Kind, Site, Named,
             {&Edits, Range->first, Range->second, W.Open, W.Close,
@@ -416,6 +423,70 @@ static std::string renumbered(StringRef Text, unsigned Old, unsigned New) {
   return Out;
 }
 
+/// How a diagnostic names an access of Kind.
+static StringRef kindWord(std::optional<AccessKind> Kind) {
+  if (Kind == AccessKind::Load)
+    return "load";
+  if (Kind == AccessKind::Store)
+    return "store";
+  if (Kind == AccessKind::Update)
+    return "update";
+  if (Kind == AccessKind::AtomicLoad)
+    return "atomic load";
+  if (Kind == AccessKind::AtomicStore)
+    return "atomic store";
+  if (Kind == AccessKind::AtomicUpdate)
+    return "atomic update";
+  if (Kind == AccessKind::Call)
+    return "call";
+  return "access";
+}
+
+void RewriteContext::noteInstanceText(const Expr *E) {
+  if (!Instance)
+    return;
+  bool InMacro = false;
+  if (auto Range = editRange(E->getSourceRange(), InMacro))
+    Tables.InstanceSpans[Instance].insert(
+        {Target.getHashValue(), Range->first, Range->second});
+}
+
+void RewriteContext::reportInstanceMismatches() {
+  // One text serves every instantiation: a wrap that one instantiation
+  // needs runs in another that holds the same expression without that
+  // access (`compare(v, *p)` with a function pointer taking doubles reads
+  // *p where it is written, with a functor taking `const double &` inside
+  // the functor), and records there too.
+  std::map<const FunctionDecl *, std::vector<const FunctionDecl *>> Instances;
+  for (const auto &[Instance, Spans] : Tables.InstanceSpans)
+    Instances[Instance->getTemplateInstantiationPattern()].push_back(Instance);
+  for (const auto &[Key, Use] : Tables.InstanceWraps) {
+    if (Tables.Poisoned.count(Key.first))
+      continue;
+    for (const FunctionDecl *Other : Instances[Use.Pattern]) {
+      if (Use.By.count(Other) ||
+          !Tables.InstanceSpans.at(Other).count(Key.first))
+        continue;
+      std::string Name;
+      llvm::raw_string_ostream OS(Name);
+      Other->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(),
+                                  /*Qualified=*/true);
+      warning(Use.Named->getBeginLoc(),
+              (kindWord(Key.second) + " of '" +
+               textOf(Use.Named->getSourceRange()) +
+               "' is recorded in every instantiation of its template, "
+               "and '" +
+               Name + "' makes no such " + kindWord(Key.second) +
+               " there (it hands the object on by reference, or "
+               "accesses it otherwise): it records one all the same, "
+               "outside the kernel's own stack, since one text cannot "
+               "be wrapped for some instantiations only")
+                  .str());
+      break;
+    }
+  }
+}
+
 void ModuleTables::finishSites() {
   if (llvm::none_of(SiteEdits, [](const SiteEdit &E) { return E.Dead; }))
     return;
@@ -484,21 +555,7 @@ void RewriteContext::untraced(const Expr *E, StringRef Reason,
            .second)
     return;
   std::string Text = textOf(E->getSourceRange());
-  StringRef What = "access";
-  if (Kind == AccessKind::Load)
-    What = "load";
-  else if (Kind == AccessKind::Store)
-    What = "store";
-  else if (Kind == AccessKind::Update)
-    What = "update";
-  else if (Kind == AccessKind::AtomicLoad)
-    What = "atomic load";
-  else if (Kind == AccessKind::AtomicStore)
-    What = "atomic store";
-  else if (Kind == AccessKind::AtomicUpdate)
-    What = "atomic update";
-  else if (Kind == AccessKind::Call)
-    What = "call";
+  StringRef What = kindWord(Kind);
   report(B, (What + (Kind == AccessKind::Call ? " '" : " of '") + Text +
              "' is not traced: " + Reason)
                 .str());

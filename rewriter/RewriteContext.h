@@ -149,6 +149,16 @@ private:
   std::vector<SiteEdit> SiteEdits;
   /// Texts used in conflicting ways: no wrap may go there.
   std::set<RangeKey> Poisoned;
+  /// What each instantiation of a template that was instrumented holds:
+  /// the texts of its expressions, and the texts it wrapped for an access
+  /// of each kind (reportInstanceMismatches).
+  struct InstanceWrap {
+    const clang::FunctionDecl *Pattern;
+    const clang::Expr *Named;
+    std::set<const clang::FunctionDecl *> By;
+  };
+  std::map<const clang::FunctionDecl *, std::set<RangeKey>> InstanceSpans;
+  std::map<std::pair<RangeKey, AccessKind>, InstanceWrap> InstanceWraps;
   /// (file, begin, end) of each call through a pointer: instantiations
   /// of a template make the same call again and keep its entry.
   std::map<RangeKey, unsigned> IndirectCallIndex;
@@ -201,6 +211,17 @@ public:
   /// The function whose body is being instrumented, as access sites and
   /// untraced accesses name it (their scope).
   std::string Scope;
+  /// That function when it is an instantiation of a template (null
+  /// otherwise): its wraps and texts are noted in Tables.InstanceWraps and
+  /// Tables.InstanceSpans.
+  const clang::FunctionDecl *Instance = nullptr;
+  /// Notes the text of E as one that Instance holds.
+  void noteInstanceText(const clang::Expr *E);
+  /// Warns of each text wrapped for an access in some instantiations of
+  /// its template that another instantiation holds without that access:
+  /// the one wrap records there too. Call it after the last access is
+  /// wrapped.
+  void reportInstanceMismatches();
   /// What the collector instrumenting it knows of its memory (null: none):
   /// a new access site records whether its storage is the workgroup's own.
   const MemoryModel *Model = nullptr;
