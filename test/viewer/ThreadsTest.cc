@@ -284,6 +284,58 @@ TEST(Threads, CacheChunksKeptAgainCountAsNew) {
     }
 }
 
+// A shard keeps a run of accesses in one first-level line as one access
+// and a count of at most 65535 more; a longer run goes on in a new kept
+// access, which hits the line as the run's accesses do. Runs of 70000
+// loads, one of them split between two access sites, must count as on
+// one thread: every access, the one miss of each line, per site too.
+TEST(Threads, CacheRunsLongerThanOneKeptAccessCountAsOnOneThread) {
+  ExtensionSpec X;
+  X.FunctionParams = {{{"a", "const float *", 1, 0, 4, true}}};
+  X.SiteLocations = {{"main.cc", 30}};
+  X.AccessSites = {{"k.cc", 5, 9, 0, "k", "a[0]"},
+                   {"k.cc", 6, 9, 0, "k", "a[1]"}};
+  TraceBuilder B;
+  B.metadata({{"k", {}, {}, {}}}, {0}, &X);
+  constexpr uint64_t kRun = 70000;
+  for (uint32_t Ring = 0; Ring < 3; ++Ring) {
+    RingBuilder R(1 << 22, 0);
+    R.workgroup(0, {Ring, 0, 0}, {3, 1, 1}, Ring);
+    const uint64_t Line = 0x100000 + 0x1000 * Ring;
+    for (uint64_t I = 0; I < kRun; ++I)
+      R.load(Line | format::accessSiteBits(1), 4);
+    for (uint64_t I = 0; I < kRun; ++I)
+      R.load((Line + 4) | format::accessSiteBits(I < kRun / 2 ? 1 : 2), 4);
+    R.load((Line + 64) | format::accessSiteBits(2), 4);
+    format::RingTrailer T{};
+    T.RingId = Ring;
+    T.RingSize = 1 << 22;
+    R.trailer(T);
+    B.ring(R);
+  }
+  const std::vector<uint8_t> Bytes = B.bytes();
+  for (GroupBy By : {GroupBy::Workgroup, GroupBy::Site}) {
+    SCOPED_TRACE(groupByName(By));
+    ThreadedReport Reports[2];
+    CacheTool::Counts Totals[2];
+    for (unsigned Threads : {1u, 2u}) {
+      ThreadedReport &R = Reports[Threads - 1];
+      llvm::raw_string_ostream OS(R.Text);
+      CacheTool Cache(OS, /*Json=*/true, smallLevels(), /*Cold=*/false, By);
+      readOn(Cache, Bytes, Threads, R);
+      Totals[Threads - 1] = Cache.totals();
+      OS.flush();
+    }
+    expectWholeAndTheSame(Reports[0], Reports[1]);
+    for (const CacheTool::Counts &C : Totals) {
+      EXPECT_EQ(C.Reads, 3 * (2 * kRun + 1));
+      // Two lines per ring, each missed once at every level.
+      EXPECT_EQ(C.Misses[0].Read, 3u * 2);
+      EXPECT_EQ(C.Misses[2].Read, 3u * 2);
+    }
+  }
+}
+
 // The page's first pass (records per processor, bytes accessed per buffer)
 // reads on threads; the second, which places the accesses, on one.
 TEST(Threads, HtmlPageIsTheOneThreadPage) {

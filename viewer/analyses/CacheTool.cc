@@ -25,10 +25,17 @@ void CacheTool::beginRing(const RingInfo &Info) {
   // last one perhaps in the padding): growing the vector copied it over
   // and over, and the pages past what the runs fill are never touched.
   if (IsShard) {
+    const uint64_t Records =
+        (std::min(Info.Head, Info.Size) + format::kRingPadding) /
+        format::kMemoryRecordSize;
     std::vector<KeptAccess> &Accesses = Kept->Accesses;
-    Accesses.reserve((std::min(Info.Head, Info.Size) + format::kRingPadding) /
-                     format::kMemoryRecordSize);
+    Accesses.reserve(Records);
     adviseHugePages(Accesses.data(), Accesses.capacity() * sizeof(KeptAccess));
+    if (Grouping.perAccess()) {
+      Kept->Keys.reserve(Records);
+      adviseHugePages(Kept->Keys.data(),
+                      Kept->Keys.capacity() * sizeof(uint32_t));
+    }
   }
 }
 
@@ -90,13 +97,17 @@ void CacheTool::keep(const Record &R, uint32_t Owner) {
   const bool OneLine =
       Length <= 1 || ((Address + (Length - 1)) >> LineShift) == First;
   std::vector<KeptAccess> &Accesses = Kept->Accesses;
+  const bool PerAccess = Grouping.perAccess();
   if (OneLine && HaveKeptLine && First == KeptLine && !Accesses.empty() &&
-      Accesses.back().OwnerStore == OwnerStore && Accesses.back().Key == Key &&
-      Accesses.back().Repeat < UINT32_MAX) {
+      Accesses.back().OwnerStore == OwnerStore &&
+      (!PerAccess || Kept->Keys.back() == Key) &&
+      Accesses.back().Repeat < UINT16_MAX) {
     ++Accesses.back().Repeat;
     return;
   }
-  Accesses.push_back({Address, Length, OwnerStore, Key, 0});
+  Accesses.push_back({Address, uint16_t(Length), 0, OwnerStore});
+  if (PerAccess)
+    Kept->Keys.push_back(Key);
   // The line it ends in, as the hierarchy and the reuse distances keep it
   // (the first for an access that wraps).
   const uint64_t Last = Length ? (Address + (Length - 1)) >> LineShift : First;
@@ -182,12 +193,12 @@ void CacheTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
     C.count(Store, Missed);
     Totals.count(Store, Missed);
     if (PerAccess)
-      Groups[KeyHere[A.Key]].count(Store, Missed);
+      Groups[KeyHere[Chunk->Keys[I]]].count(Store, Missed);
     if (A.Repeat) {
       C.countHits(Store, A.Repeat);
       Totals.countHits(Store, A.Repeat);
       if (PerAccess)
-        Groups[KeyHere[A.Key]].countHits(Store, A.Repeat);
+        Groups[KeyHere[Chunk->Keys[I]]].countHits(Store, A.Repeat);
     }
   }
   // New workgroups after its last access empty the caches too.

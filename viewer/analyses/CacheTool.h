@@ -137,28 +137,36 @@ public:
   uint64_t coldAccesses() const { return Reuse.firstUses(); }
 
 private:
-  /// A shard's access (or, with Repeat, its run): see record().
+  /// A shard's access (or, with Repeat, its run): see record(). 16 bytes:
+  /// a chunk keeps one per record that starts a run, and at 24 bytes the
+  /// fresh pages they filled (zeroed by the kernel) were a tenth of two
+  /// threads' time.
   struct KeptAccess {
     uint64_t Address = 0;
-    uint32_t Length = 0;
+    /// A record's length field is 16 bits.
+    uint16_t Length = 0;
+    /// Accesses that follow it, of the same owner, kind and group, each in
+    /// the one first-level line the access before it ended in. A longer
+    /// run starts a new KeptAccess, which hits that line as they do.
+    uint16_t Repeat = 0;
     /// Index in the shard's Workgroups, times two, plus one for a store.
     uint32_t OwnerStore = 0;
-    /// The shard's group key (AccessGrouping::key), when perAccess().
-    uint32_t Key = 0;
-    /// Accesses that follow it, of the same owner, kind and group, each in
-    /// the one first-level line the access before it ended in.
-    uint32_t Repeat = 0;
   };
+  static_assert(sizeof(KeptAccess) == 16, "see KeptAccess");
   /// A shard's record() of a load or store of owner \p Owner.
   void keep(const Record &R, uint32_t Owner);
   /// What a shard kept of its chunk; shared by the merge and the lane.
   struct KeptChunk {
     std::vector<KeptAccess> Accesses;
+    /// When the rows are per access group (AccessGrouping::perAccess()),
+    /// the shard's group key of each of Accesses.
+    std::vector<uint32_t> Keys;
     /// With --cold, the index in Accesses of each new workgroup's first.
     std::vector<size_t> ColdAt;
     /// Empties it, keeping its storage (RecyclePool).
     void clear() {
       Accesses.clear();
+      Keys.clear();
       ColdAt.clear();
     }
   };
@@ -196,7 +204,7 @@ private:
   bool IsShard = false;
   std::shared_ptr<KeptChunk> Kept;
   /// The kept chunks merged and counted, emptied, for the next shards: a
-  /// chunk's accesses (24 bytes each, a few MiB a chunk) written into fresh
+  /// chunk's accesses (16 bytes each, a few MiB a chunk) written into fresh
   /// pages faulted them in one by one, most of the system time of two
   /// threads. Shared by a tool and its shards.
   std::shared_ptr<RecyclePool<KeptChunk>> KeptPool =
