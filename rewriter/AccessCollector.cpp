@@ -622,13 +622,15 @@ bool AccessCollector::touchesElements(const CXXMethodDecl *M) const {
 }
 
 std::string AccessCollector::libraryReason(const std::string &Subject,
-                                           const Expr *Arg) const {
+                                           const Expr *Arg,
+                                           StringRef How) const {
   return Subject + " is given kernel memory ('" +
          Lexer::getSourceText(RC.SM.getExpansionRange(Arg->getSourceRange()),
                               RC.SM, RC.Ctx.getLangOpts())
              .str() +
-         "') by pointer or reference and reads or writes it in library "
-         "code, which wgtrace does not record";
+         "') " + How.str() +
+         " and reads or writes it in library code, which wgtrace does not "
+         "record";
 }
 
 bool AccessCollector::VisitAtomicExpr(AtomicExpr *E) {
@@ -1216,6 +1218,18 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
     if (handover(Callee->getParamDecl(I)->getType(), Arg) != Handover::None) {
       RC.untraced(E, libraryReason("'" + Qualified + "'", Arg),
                   AccessKind::Call);
+      return true;
+    }
+    // An algorithm wgtrace does not record (std::nth_element,
+    // std::partial_sort) takes its iterators by value: through them it
+    // reads and writes the elements. Functions that make iterators
+    // (std::make_reverse_iterator) and the iterators' own operators (`end -
+    // begin`, `it + n`) touch none.
+    if (!isa<CXXMethodDecl>(Callee) && !Callee->isOverloadedOperator() &&
+        !Name.starts_with("make_") && isIteratorIntoMemory(Model, Arg)) {
+      RC.untraced(
+          E, libraryReason("'" + Qualified + "'", Arg, "through an iterator"),
+          AccessKind::Call);
       return true;
     }
   }

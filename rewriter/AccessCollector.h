@@ -129,10 +129,11 @@ private:
   /// Whether T is a library class whose objects hold only the library's
   /// own state (a stream, a mutex), not elements of the kernel's.
   bool isLibraryBookkeeping(clang::QualType T) const;
-  /// "<Subject> is given kernel memory ('<Arg>') ...", Subject naming the
-  /// function or the construction with its quotes.
-  std::string libraryReason(const std::string &Subject,
-                            const clang::Expr *Arg) const;
+  /// "<Subject> is given kernel memory ('<Arg>') <How> ...", Subject
+  /// naming the function or the construction with its quotes.
+  std::string
+  libraryReason(const std::string &Subject, const clang::Expr *Arg,
+                llvm::StringRef How = "by pointer or reference") const;
   /// A call whose accesses are not recorded (an atomic operation, a call
   /// wrapper, a library function, a masked intrinsic): reported untraced
   /// when it touches kernel memory.

@@ -396,6 +396,13 @@ bool designatesMemory(const MemoryModel &Model, const Expr *Arg) {
 
 } // namespace
 
+bool isIteratorIntoMemory(const MemoryModel &Model, const Expr *Arg) {
+  const CXXRecordDecl *RD =
+      Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && memberType(RD, "iterator_category") &&
+         designatesMemory(Model, Arg);
+}
+
 bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
                            const CallExpr *E, const FunctionDecl *Scope) {
   std::optional<AlgorithmCallee> C = identify(E);

@@ -41,6 +41,11 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
                            const clang::CallExpr *E,
                            const clang::FunctionDecl *Scope);
 
+/// Whether Arg is an iterator object (a class with an iterator_category,
+/// not a pointer) into kernel memory: `v.begin()` of a vector whose
+/// elements are, a helper's iterator parameter given one.
+bool isIteratorIntoMemory(const MemoryModel &Model, const clang::Expr *Arg);
+
 } // namespace rewriter
 } // namespace wgtrace
 
