@@ -7,6 +7,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Path.h"
 
 using namespace clang;
@@ -425,21 +426,25 @@ static std::string renumbered(StringRef Text, unsigned Old, unsigned New) {
 
 /// How a diagnostic names an access of Kind.
 static StringRef kindWord(std::optional<AccessKind> Kind) {
-  if (Kind == AccessKind::Load)
+  if (!Kind)
+    return "access";
+  switch (*Kind) {
+  case AccessKind::Load:
     return "load";
-  if (Kind == AccessKind::Store)
+  case AccessKind::Store:
     return "store";
-  if (Kind == AccessKind::Update)
+  case AccessKind::Update:
     return "update";
-  if (Kind == AccessKind::AtomicLoad)
+  case AccessKind::AtomicLoad:
     return "atomic load";
-  if (Kind == AccessKind::AtomicStore)
+  case AccessKind::AtomicStore:
     return "atomic store";
-  if (Kind == AccessKind::AtomicUpdate)
+  case AccessKind::AtomicUpdate:
     return "atomic update";
-  if (Kind == AccessKind::Call)
+  case AccessKind::Call:
     return "call";
-  return "access";
+  }
+  llvm_unreachable("every AccessKind is named above");
 }
 
 void RewriteContext::noteInstanceText(const Expr *E) {

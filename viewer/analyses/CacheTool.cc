@@ -89,7 +89,8 @@ void CacheTool::keep(const Record &R, uint32_t Owner) {
   const uint64_t Address = R.Memory.Address;
   const uint32_t Length = R.Memory.Length;
   const uint32_t OwnerStore = Owner * 2 + uint32_t(R.Memory.IsStore);
-  const uint32_t Key = Grouping.perAccess() ? Grouping.key(R) : 0;
+  const bool PerAccess = Grouping.perAccess();
+  const uint32_t Key = PerAccess ? Grouping.key(R) : 0;
   const uint64_t First = Address >> LineShift;
   // Within one line, as CacheHierarchy::access() and
   // ReuseHistogram::accessBytes() see it (an access that wraps past the
@@ -97,7 +98,6 @@ void CacheTool::keep(const Record &R, uint32_t Owner) {
   const bool OneLine =
       Length <= 1 || ((Address + (Length - 1)) >> LineShift) == First;
   std::vector<KeptAccess> &Accesses = Kept->Accesses;
-  const bool PerAccess = Grouping.perAccess();
   if (OneLine && HaveKeptLine && First == KeptLine && !Accesses.empty() &&
       Accesses.back().OwnerStore == OwnerStore &&
       (!PerAccess || Kept->Keys.back() == Key) &&
@@ -190,15 +190,16 @@ void CacheTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
     const bool Store = A.OwnerStore & 1;
     Counts &C = Workgroups[FirstWorkgroup + (A.OwnerStore >> 1)].C;
     const unsigned Missed = Caches.access(A.Address, A.Length);
+    Counts *Group = PerAccess ? &Groups[KeyHere[Chunk->Keys[I]]] : nullptr;
     C.count(Store, Missed);
     Totals.count(Store, Missed);
-    if (PerAccess)
-      Groups[KeyHere[Chunk->Keys[I]]].count(Store, Missed);
+    if (Group)
+      Group->count(Store, Missed);
     if (A.Repeat) {
       C.countHits(Store, A.Repeat);
       Totals.countHits(Store, A.Repeat);
-      if (PerAccess)
-        Groups[KeyHere[Chunk->Keys[I]]].countHits(Store, A.Repeat);
+      if (Group)
+        Group->countHits(Store, A.Repeat);
     }
   }
   // New workgroups after its last access empty the caches too.
