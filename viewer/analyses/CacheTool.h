@@ -39,7 +39,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
-#include <deque>
 #include <future>
 #include <map>
 #include <memory>
@@ -213,9 +212,8 @@ private:
   /// next may extend its run.
   uint64_t KeptLine = 0;
   bool HaveKeptLine = false;
-  /// The merged chunks whose reuse distances the lane has not counted yet,
-  /// oldest first: at most a few wait, so that memory stays bounded.
-  std::deque<std::shared_future<void>> LaneQueue;
+  /// The lane's count of the last chunk merged, until it is done.
+  std::shared_future<void> LaneBusy;
   /// One thread, so that chunks are counted in file order. Last: it is
   /// destroyed (its work finished) before what its work touches.
   std::unique_ptr<llvm::DefaultThreadPool> ReuseLane;
