@@ -44,6 +44,36 @@ void CacheTool::beginRing(const RingInfo &Info) {
   }
 }
 
+void CacheTool::keep(const Record &R, uint32_t Owner) {
+  const uint64_t Address = R.Memory.Address;
+  const uint32_t Length = R.Memory.Length;
+  const uint32_t OwnerStore = Owner * 2 + uint32_t(R.Memory.IsStore);
+  const bool PerAccess = Grouping.perAccess();
+  const uint32_t Key = PerAccess ? Grouping.key(R) : 0;
+  const uint64_t First = Address >> LineShift;
+  // Within one line, as CacheHierarchy::access() and
+  // ReuseHistogram::accessBytes() see it (an access that wraps past the
+  // top of the address space is not).
+  const bool OneLine =
+      Length <= 1 || ((Address + (Length - 1)) >> LineShift) == First;
+  std::vector<KeptAccess> &Accesses = Kept->Accesses;
+  if (OneLine && HaveKeptLine && First == KeptLine && !Accesses.empty() &&
+      Accesses.back().OwnerStore == OwnerStore &&
+      (!PerAccess || Kept->Keys.back() == Key) &&
+      Accesses.back().Repeat < UINT16_MAX) {
+    ++Accesses.back().Repeat;
+    return;
+  }
+  Accesses.push_back({Address, uint16_t(Length), 0, OwnerStore});
+  if (PerAccess)
+    Kept->Keys.push_back(Key);
+  // The line it ends in, as the hierarchy and the reuse distances keep it
+  // (the first for an access that wraps).
+  const uint64_t Last = Length ? (Address + (Length - 1)) >> LineShift : First;
+  KeptLine = Last < First ? First : Last;
+  HaveKeptLine = true;
+}
+
 void CacheTool::record(const Record &R) {
   if (!R.Workgroup)
     return; // --iree-compat on a wrapped ring: owner unknown
@@ -88,39 +118,6 @@ void CacheTool::record(const Record &R) {
     Groups[Key].count(Store, Missed);
   }
   Reuse.accessBytes(R.Memory.Address, R.Memory.Length, LineShift);
-}
-
-// Once per load or store of a shard: called, its prologue and epilogue were
-// a sixth of its time, and two threads took 4-6% more CPU with it.
-LLVM_ATTRIBUTE_ALWAYS_INLINE void CacheTool::keep(const Record &R,
-                                                  uint32_t Owner) {
-  const uint64_t Address = R.Memory.Address;
-  const uint32_t Length = R.Memory.Length;
-  const uint32_t OwnerStore = Owner * 2 + uint32_t(R.Memory.IsStore);
-  const bool PerAccess = Grouping.perAccess();
-  const uint32_t Key = PerAccess ? Grouping.key(R) : 0;
-  const uint64_t First = Address >> LineShift;
-  // Within one line, as CacheHierarchy::access() and
-  // ReuseHistogram::accessBytes() see it (an access that wraps past the
-  // top of the address space is not).
-  const bool OneLine =
-      Length <= 1 || ((Address + (Length - 1)) >> LineShift) == First;
-  std::vector<KeptAccess> &Accesses = Kept->Accesses;
-  if (OneLine && HaveKeptLine && First == KeptLine && !Accesses.empty() &&
-      Accesses.back().OwnerStore == OwnerStore &&
-      (!PerAccess || Kept->Keys.back() == Key) &&
-      Accesses.back().Repeat < UINT16_MAX) {
-    ++Accesses.back().Repeat;
-    return;
-  }
-  Accesses.push_back({Address, uint16_t(Length), 0, OwnerStore});
-  if (PerAccess)
-    Kept->Keys.push_back(Key);
-  // The line it ends in, as the hierarchy and the reuse distances keep it
-  // (the first for an access that wraps).
-  const uint64_t Last = Length ? (Address + (Length - 1)) >> LineShift : First;
-  KeptLine = Last < First ? First : Last;
-  HaveKeptLine = true;
 }
 
 std::unique_ptr<AnalysisTool> CacheTool::newShard() const {
