@@ -415,13 +415,23 @@ struct FileRun {
 /// progress line. \p Analysis: an error when there is nothing to analyse.
 /// \p LossNotes: the census's loss goes to stderr as notes (for outputs
 /// whose format has no room for it: dump, CSV).
+int runFile(StringRef Path, const TraceFile &File, RingMode Mode,
+            const WorkgroupFilter &Filter, ArrayRef<AnalysisTool *> Tools,
+            bool Analysis, bool LossNotes);
 int runFile(StringRef Path, RingMode Mode, const WorkgroupFilter &Filter,
             ArrayRef<AnalysisTool *> Tools, bool Analysis, bool LossNotes) {
   Expected<TraceFile> File = TraceFile::open(Path);
   if (!File)
     return reportError(Path, File.takeError());
+  return runFile(Path, *File, Mode, Filter, Tools, Analysis, LossNotes);
+}
+
+/// runFile() for \p File, opened from \p Path already.
+int runFile(StringRef Path, const TraceFile &File, RingMode Mode,
+            const WorkgroupFilter &Filter, ArrayRef<AnalysisTool *> Tools,
+            bool Analysis, bool LossNotes) {
   WrapNotes Notes(Path);
-  Progress Status(errs(), File->bytes().size(), /*Enabled=*/true);
+  Progress Status(errs(), File.bytes().size(), /*Enabled=*/true);
   SmallVector<AnalysisTool *, 4> All;
   // The dump's documented note for each wrapped ring it shows.
   if (!Analysis)
@@ -431,7 +441,7 @@ int runFile(StringRef Path, RingMode Mode, const WorkgroupFilter &Filter,
   // so that its line is erased after the tools have printed theirs.
   if (Progress::enabledForStderr())
     All.push_back(&Status);
-  TraceReader Reader(*File, Mode, Filter);
+  TraceReader Reader(File, Mode, Filter);
   Reader.setThreads(Threads);
   Error E = Reader.run(All);
   const TraceCensus &C = Reader.census();
@@ -903,18 +913,29 @@ int runHtml(const WorkgroupFilter &Filter) {
     ForFile.Trace = Path.str();
     AnnotateTool Annotate(nulls(), /*Json=*/false, std::move(ForFile));
     LineReuseTool Reuse;
+    Expected<TraceFile> File = TraceFile::open(Path);
+    if (!File)
+      return reportError(Path, File.takeError());
     // The three read the file in a thread of their own while the page's two
-    // passes read it here (the file is mapped twice; damage is reported
-    // by this reading, which meets the same); the page waits for them
-    // when it finishes. The page's first pass reads ring chunks on
-    // every core where the file allows (AccessExtentTool's shards).
+    // passes read it here (a regular file is mapped twice; damage is
+    // reported by this reading, which meets the same); the page waits for
+    // them when it finishes. The page's first pass reads ring chunks on
+    // every core where the file allows (AccessExtentTool's shards). A
+    // stream is read once, its bytes shared: read twice, each reading got
+    // part of it, and the page called the trace damaged.
     std::thread Sections([&] {
-      Expected<TraceFile> File = TraceFile::open(Path);
-      if (!File) {
-        consumeError(File.takeError());
-        return;
+      std::optional<TraceFile> Own;
+      if (File->opensAgain()) {
+        Expected<TraceFile> Again = TraceFile::open(Path);
+        if (!Again) {
+          consumeError(Again.takeError());
+          return;
+        }
+        Own.emplace(std::move(*Again));
+      } else {
+        Own.emplace(TraceFile::fromBytes(File->bytes()));
       }
-      TraceReader Reader(*File, RingMode::WrapAware, Filter);
+      TraceReader Reader(*Own, RingMode::WrapAware, Filter);
       // One tool to the reader, as diff's: a virtual call per record, not
       // three.
       ToolPair<AnnotateTool, LineReuseTool> PerLine(Annotate, Reuse);
@@ -928,7 +949,8 @@ int runHtml(const WorkgroupFilter &Filter) {
     };
     Html.attach(&Races, &Annotate, &Reuse, Join);
     AnalysisTool *Tools[] = {&Html};
-    int Status = runFile(Path, RingMode::WrapAware, Filter, Tools, true, false);
+    int Status =
+        runFile(Path, *File, RingMode::WrapAware, Filter, Tools, true, false);
     Join();
     return Status;
   });

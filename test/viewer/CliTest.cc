@@ -56,6 +56,54 @@ TEST(Cli, DamageExitsTwoWithOneErrorLineAfterTheGoodPart) {
   EXPECT_NE(R.Out.find("// dispatch site 0: simple_mul"), std::string::npos);
 }
 
+/// wgtrace-view run with \p Trace's bytes coming through a pipe.
+ViewRun viewFromPipe(const std::string &Trace, const std::string &Args) {
+  std::string Out = tempPath("out.txt"), Err = tempPath("err.txt");
+  std::string Cmd = "cat " + Trace + " | " + WGTRACE_VIEW_PATH + " " + Args +
+                    " >" + Out + " 2>" + Err;
+  int Raw = std::system(Cmd.c_str());
+  ViewRun R;
+  R.Status = WIFEXITED(Raw) ? WEXITSTATUS(Raw) : -1;
+  R.Out = slurp(Out);
+  R.Err = slurp(Err);
+  return R;
+}
+
+// "-" is standard input, and a trace that comes through a pipe is read
+// once: html, which reads its file on two threads, read a stream twice, and
+// each reading got part of it (a whole trace was called damaged).
+TEST(Cli, PipesAndStandardInputAreReadOnce) {
+  // Larger than a pipe's buffer, so that two readers would share it out.
+  RingBuilder Ring(1 << 20);
+  for (uint32_t W = 0; W < 4; ++W) {
+    Ring.workgroup(0, {W, 0, 0}, {4, 1, 1});
+    for (uint64_t I = 0; I < 8000; ++I)
+      Ring.load(0x10000 + W * 0x10000 + I * 4, 4);
+  }
+  TraceBuilder B;
+  addSimpleMetadata(B).ring(Ring);
+  const std::string Trace = writeTrace("stdin", B.bytes());
+  ASSERT_GT(B.bytes().size(), 256u << 10);
+
+  ViewRun FromFile = view("summary " + Trace);
+  ASSERT_EQ(FromFile.Status, 0) << FromFile.Err;
+  ViewRun FromStdin = viewFromPipe(Trace, "summary -");
+  EXPECT_EQ(FromStdin.Status, 0) << FromStdin.Err;
+  EXPECT_EQ(FromStdin.Out, FromFile.Out);
+
+  // The page names its file: the copy is called stdin, as /dev/stdin is.
+  const std::string FilePage = tempPath("file.html"),
+                    PipePage = tempPath("pipe.html");
+  ViewRun R = view("html -o " + FilePage + " " + Trace);
+  ASSERT_EQ(R.Status, 0) << R.Err;
+  for (int Round = 0; Round < 3; ++Round) {
+    R = viewFromPipe(Trace, "html -o " + PipePage + " /dev/stdin");
+    EXPECT_EQ(R.Status, 0) << R.Err;
+    EXPECT_EQ(R.Err, "");
+    EXPECT_EQ(slurp(PipePage), slurp(FilePage));
+  }
+}
+
 TEST(Cli, MissingFileExitsTwo) {
   ViewRun R = view("dump " + tempPath("does-not-exist.bin"));
   EXPECT_EQ(R.Status, 2);

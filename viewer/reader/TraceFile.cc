@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 
 #include <sys/mman.h>
@@ -21,12 +22,18 @@ namespace wgtrace::viewer {
 
 Expected<TraceFile> TraceFile::open(StringRef Path) {
   // No null terminator and no volatile-file copy: mmap whenever possible.
-  auto BufferOrErr = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                           /*RequiresNullTerminator=*/false);
+  const bool Stdin = Path == "-";
+  auto BufferOrErr =
+      Stdin ? MemoryBuffer::getSTDIN()
+            : MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
   if (!BufferOrErr)
     return createStringError(BufferOrErr.getError(), "cannot open: %s",
                              BufferOrErr.getError().message().c_str());
   TraceFile File;
+  sys::fs::file_status Status;
+  File.OpensAgain = !Stdin && !sys::fs::status(Path, Status) &&
+                    Status.type() == sys::fs::file_type::regular_file;
   File.Buffer = std::move(*BufferOrErr);
   File.Bytes = arrayRefFromStringRef(File.Buffer->getBuffer());
   return File;

@@ -47,8 +47,14 @@ struct Chunk {
 
 class TraceFile {
 public:
-  /// Maps \p Path read-only.
+  /// Maps \p Path read-only; "-" reads standard input. A pipe, a FIFO, a
+  /// device or standard input is read whole into memory.
   static llvm::Expected<TraceFile> open(llvm::StringRef Path);
+  /// Whether opening its path again gives the same bytes: a regular file.
+  /// A stream (a pipe, a FIFO, standard input) gives its bytes to the first
+  /// reader only; a second reader of the same file shares these instead
+  /// (fromBytes), or the two would each read part of it.
+  bool opensAgain() const { return OpensAgain; }
   /// Wraps bytes already in memory (tests, the fuzzer). The bytes must
   /// outlive the TraceFile.
   static TraceFile fromBytes(llvm::ArrayRef<uint8_t> Bytes);
@@ -118,6 +124,7 @@ public:
 private:
   std::unique_ptr<llvm::MemoryBuffer> Buffer;
   llvm::ArrayRef<uint8_t> Bytes;
+  bool OpensAgain = false;
 };
 
 } // namespace wgtrace::viewer
