@@ -419,7 +419,9 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
         }))
       RC.untraced(E,
                   "it has an execution policy, and the algorithm may run on "
-                  "other threads: its element accesses are not recorded",
+                  "other threads: the element accesses it makes itself are "
+                  "not recorded, and those of an instrumented callable only "
+                  "where it runs on the kernel's thread",
                   AccessKind::Call);
     return true;
   }

@@ -42,6 +42,7 @@
 // CHECK-NEXT: {"{{.*}}", [[#FILL+9]], 3, "k", "SORT(x, x + 8)", "{{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#FILL+11]], 3, "k", "std::copy<float *, float *>(x, x + 1, b)", "{{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#FILL+13]], 3, "k", "std::transform(std::execution::seq, x, x + 8, b, [](float e) { return e; })", "it has an execution policy{{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#FILL+18]], 3, "k", "std::for_each(std::execution::par, x, x + 8, [&](float &e) { a[1] = e; })", "it has an execution policy{{.*}}"},
 // CHECK-NEXT: };
 
 static float half(float x) { return x / 2; }
@@ -96,7 +97,13 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
   std::copy<float *, float *>(x, x + 1, b);
   // WARN: [[@LINE-1]]:3: warning: call 'std::copy<float *, float *>(x, x + 1, b)' is not traced: it names its template arguments, which wgtrace's recording version of 'std::copy' cannot take: its element accesses are not recorded
   std::transform(std::execution::seq, x, x + 8, b, [](float e) { return e; });
-  // WARN: [[@LINE-1]]:3: warning: call 'std::transform(std::execution::seq, x, x + 8, b, [](float e) { return e; })' is not traced: it has an execution policy, and the algorithm may run on other threads: its element accesses are not recorded
+  // WARN: [[@LINE-1]]:3: warning: call 'std::transform(std::execution::seq, x, x + 8, b, [](float e) { return e; })' is not traced: it has an execution policy, and the algorithm may run on other threads: the element accesses it makes itself are not recorded, and those of an instrumented callable only where it runs on the kernel's thread
+  // The kernel's lambda is instrumented all the same: it records what it
+  // does where the algorithm runs it on the kernel's thread (PRK's
+  // nstream-pstl, whose libstdc++ without TBB runs every policy there).
+  std::for_each(std::execution::par, x, x + 8, [&](float &e) { a[1] = e; });
+  // WARN: [[@LINE-1]]:3: warning: call 'std::for_each(std::execution::par, x, x + 8, [&](float &e) { a[1] = e; })' is not traced: it has an execution policy{{.*}}
+  // CHECK: std::for_each(std::execution::par, x, x + 8, [&](float &e) { WGTRACE_STORE_AT({{[0-9]+}}, a[1]) = WGTRACE_LOAD_REF_AT({{[0-9]+}}, e); });
   std::fill(std::execution::seq, local, local + 4, 0.0f);
   // WARN-NOT: local + 4
 }
