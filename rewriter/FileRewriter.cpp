@@ -133,6 +133,17 @@ private:
   std::vector<std::pair<const FunctionDecl *, std::string>>
   pointerDispatchTargets(ASTContext &Ctx, const std::vector<KernelDef> &Kernels,
                          const DispatchCall &C) const;
+  /// The kernels of project headers copied into this file that the pointer
+  /// of C can hold, with the address of each one's copy (what the file's
+  /// uses, redirected to the copy, put in the pointer): those of its type,
+  /// not templates or overloaded, first used (and so copied) before C.
+  /// FirstUse is each header kernel's first use in this file.
+  std::vector<std::pair<const FunctionDecl *, std::string>>
+  headerPointerDispatchTargets(ASTContext &Ctx,
+                               const std::vector<KernelDef> &HeaderKernels,
+                               const HelperCloner &Cloner,
+                               llvm::ArrayRef<SourceLocation> FirstUse,
+                               const DispatchCall &C) const;
   std::string calleeName(const ASTContext &Ctx, const Expr *Kernel) const;
   /// Instruments OpenMP loop L as function Functions.size() launched from
   /// site Sites.size(): the launch before it, the iteration prologue in
@@ -479,6 +490,33 @@ RewriteConsumer::pointerDispatchTargets(ASTContext &Ctx,
     llvm::raw_string_ostream OS(Name);
     FD->printQualifiedName(OS, Policy);
     Targets.emplace_back(FD, "&::" + OS.str());
+  }
+  return Targets;
+}
+
+std::vector<std::pair<const FunctionDecl *, std::string>>
+RewriteConsumer::headerPointerDispatchTargets(
+    ASTContext &Ctx, const std::vector<KernelDef> &HeaderKernels,
+    const HelperCloner &Cloner, llvm::ArrayRef<SourceLocation> FirstUse,
+    const DispatchCall &C) const {
+  std::vector<std::pair<const FunctionDecl *, std::string>> Targets;
+  const Expr *Kernel = C.Call->getArg(0);
+  QualType T = Kernel->getType();
+  if (calleeFunction(Kernel) || !T->isFunctionPointerType())
+    return Targets;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (size_t I = 0; I < HeaderKernels.size() && I < FirstUse.size(); ++I) {
+    const FunctionDecl *FD = HeaderKernels[I].Written;
+    if (HeaderKernels[I].Lambda || !FD || isa<CXXMethodDecl>(FD) ||
+        FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+        !Ctx.hasSameType(FD->getType(), T->getPointeeType()) ||
+        FirstUse[I].isInvalid() ||
+        !SM.isBeforeInTranslationUnit(FirstUse[I], C.Call->getBeginLoc()) ||
+        OverloadedKernels.count(kernelName(FD)))
+      continue;
+    std::string Copy = Cloner.copyName(FD);
+    if (!Copy.empty())
+      Targets.emplace_back(FD, "&" + Copy);
   }
   return Targets;
 }
@@ -1277,8 +1315,13 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
         Call += ", ";
         Call += Site;
         Site = std::move(Call);
-        for (const auto &[Target, Address] :
-             pointerDispatchTargets(Ctx, Found.Kernels, C)) {
+        // The kernels of headers too: PRK's stencil-vector picks one of
+        // star1..grid5, generated into stencil_vector.hpp.
+        auto Targets = pointerDispatchTargets(Ctx, Found.Kernels, C);
+        auto InHeaders = headerPointerDispatchTargets(Ctx, Found.HeaderKernels,
+                                                      Cloner, FirstUse, C);
+        Targets.insert(Targets.end(), InHeaders.begin(), InHeaders.end());
+        for (const auto &[Target, Address] : Targets) {
           Site += ", " + Address + ", WGTRACE_SITE(" +
                   std::to_string(Sites.size() + Added.size()) + ")";
           Added.push_back({exportName(Target), Place});
