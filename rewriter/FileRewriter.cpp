@@ -458,23 +458,45 @@ bool RewriteConsumer::addSite(RewriteContext &RC, StringRef Code,
   return true;
 }
 
+namespace {
+
+/// The function type of the pointer whose value C dispatches (its kernel
+/// argument names no function), or a null type.
+QualType dispatchedPointee(const DispatchCall &C) {
+  const Expr *Kernel = C.Call->getArg(0);
+  QualType T = Kernel->getType();
+  if (calleeFunction(Kernel) || !T->isFunctionPointerType())
+    return QualType();
+  return T->getPointeeType();
+}
+
+/// Whether a pointer to functions of type Pointee can hold kernel K, named
+/// by its address: a function of that type, not a lambda, a member or a
+/// template.
+bool pointerCanHold(const ASTContext &Ctx, const KernelDef &K,
+                    QualType Pointee) {
+  const FunctionDecl *FD = K.Written;
+  return !K.Lambda && FD && !isa<CXXMethodDecl>(FD) &&
+         FD->getTemplatedKind() == FunctionDecl::TK_NonTemplate &&
+         Ctx.hasSameType(FD->getType(), Pointee);
+}
+
+} // namespace
+
 std::vector<std::pair<const FunctionDecl *, std::string>>
 RewriteConsumer::pointerDispatchTargets(ASTContext &Ctx,
                                         const std::vector<KernelDef> &Kernels,
                                         const DispatchCall &C) const {
   std::vector<std::pair<const FunctionDecl *, std::string>> Targets;
-  const Expr *Kernel = C.Call->getArg(0);
-  QualType T = Kernel->getType();
-  if (calleeFunction(Kernel) || !T->isFunctionPointerType())
+  QualType Pointee = dispatchedPointee(C);
+  if (Pointee.isNull())
     return Targets;
   const SourceManager &SM = Ctx.getSourceManager();
   PrintingPolicy Policy(Ctx.getLangOpts());
   Policy.SuppressUnwrittenScope = true;
   for (const KernelDef &K : Kernels) {
     const FunctionDecl *FD = K.Written;
-    if (K.Lambda || !FD || isa<CXXMethodDecl>(FD) ||
-        FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
-        !Ctx.hasSameType(FD->getType(), T->getPointeeType()) ||
+    if (!pointerCanHold(Ctx, K, Pointee) ||
         !SM.isBeforeInTranslationUnit(FD->getFirstDecl()->getLocation(),
                                       C.Call->getBeginLoc()))
       continue;
@@ -500,16 +522,13 @@ RewriteConsumer::headerPointerDispatchTargets(
     const HelperCloner &Cloner, llvm::ArrayRef<SourceLocation> FirstUse,
     const DispatchCall &C) const {
   std::vector<std::pair<const FunctionDecl *, std::string>> Targets;
-  const Expr *Kernel = C.Call->getArg(0);
-  QualType T = Kernel->getType();
-  if (calleeFunction(Kernel) || !T->isFunctionPointerType())
+  QualType Pointee = dispatchedPointee(C);
+  if (Pointee.isNull())
     return Targets;
   const SourceManager &SM = Ctx.getSourceManager();
   for (size_t I = 0; I < HeaderKernels.size() && I < FirstUse.size(); ++I) {
     const FunctionDecl *FD = HeaderKernels[I].Written;
-    if (HeaderKernels[I].Lambda || !FD || isa<CXXMethodDecl>(FD) ||
-        FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
-        !Ctx.hasSameType(FD->getType(), T->getPointeeType()) ||
+    if (!pointerCanHold(Ctx, HeaderKernels[I], Pointee) ||
         FirstUse[I].isInvalid() ||
         !SM.isBeforeInTranslationUnit(FirstUse[I], C.Call->getBeginLoc()) ||
         OverloadedKernels.count(kernelName(FD)))
