@@ -3,6 +3,7 @@
 #include "AccessCollector.h"
 
 #include "AlgorithmCalls.h"
+#include "HelperFinder.h"
 #include "KernelFinder.h"
 #include "LibraryCalls.h"
 #include "OpenMPLoops.h"
@@ -12,6 +13,7 @@
 #include "VectorCalls.h"
 
 #include "wgtrace/format.h"
+#include "clang/AST/CXXInheritance.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/Basic/Builtins.h"
@@ -711,6 +713,8 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
       RC.wrapIndirectCall(E, E->getCallee(), "throughPointer");
     return true;
   }
+  if (isVirtualDispatch(E))
+    recordVtableRead(E);
   // `f(args)` on a std::function: a function it holds is looked up like a
   // function pointer; another callable is not followed (untracedCall).
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
@@ -768,6 +772,155 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
     return true;
   untracedCall(E, Callee);
   return true;
+}
+
+/// Whether evaluating E a second time, unwrapped, yields the same object
+/// and changes nothing: no side effect but calls, and calls only of the
+/// operators that designate (`*it`, `it->`, `v[i]`) and of const member
+/// functions (`p.get()`).
+static bool evaluatesAgain(const Expr *E, const ASTContext &Ctx) {
+  if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+    return false;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    OverloadedOperatorKind K = Op->getOperator();
+    if (K != OO_Star && K != OO_Arrow && K != OO_Subscript)
+      return false;
+  } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *M = Member->getMethodDecl();
+    if (!M || (!M->isConst() && !isa<CXXConversionDecl>(M)))
+      return false;
+  } else if (isa<CallExpr>(E)) {
+    return false;
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *Sub = dyn_cast_or_null<Expr>(Child);
+        Sub && !evaluatesAgain(Sub, Ctx))
+      return false;
+  return true;
+}
+
+void AccessCollector::recordVtableRead(const CallExpr *E) {
+  const MemberExpr *ME = virtualDispatch(E);
+  const Expr *Object = ME ? ME->getBase() : E->getArg(0);
+  bool Arrow = ME && ME->isArrow();
+  if (Arrow ? !Model.pointerTargetIsMemory(Object) : !Model.isMemory(Object))
+    return;
+  const auto *Method = cast<CXXMethodDecl>(E->getDirectCallee());
+  auto Untraced = [&](StringRef Why) {
+    RC.untraced(Object,
+                ("the virtual call of '" + Method->getNameAsString() +
+                 "' reads its virtual table pointer " + Why)
+                    .str(),
+                AccessKind::Load);
+  };
+  if (!ME) {
+    Untraced("as an operator, whose object has no text a macro can wrap "
+             "apart from its operands");
+    return;
+  }
+  // The table pointer read is the one of the subobject of the class that
+  // declares the function: at the object's address when that class is the
+  // object's own or a base at offset 0. The object as written is the one
+  // the wraps take (the AST converts it to the declaring class first).
+  QualType ObjectType = Object->IgnoreParenImpCasts()->getType();
+  if (Arrow)
+    ObjectType = ObjectType->getPointeeType();
+  const CXXRecordDecl *Class = ObjectType->getAsCXXRecordDecl();
+  const CXXRecordDecl *Declaring = Method->getParent();
+  if (Class && Class->getCanonicalDecl() != Declaring->getCanonicalDecl()) {
+    CXXBasePaths Paths;
+    if (!Class->isDerivedFrom(Declaring, Paths)) {
+      Untraced("of a class that is not the object's nor one of its bases");
+      return;
+    }
+    CharUnits Offset;
+    for (const CXXBasePathElement &Step : Paths.front()) {
+      if (Step.Base->isVirtual()) {
+        Untraced("in a virtual base of the object's class, whose offset is "
+                 "only known at run time");
+        return;
+      }
+      Offset +=
+          RC.Ctx.getASTRecordLayout(Step.Class)
+              .getBaseClassOffset(Step.Base->getType()->getAsCXXRecordDecl());
+    }
+    if (!Offset.isZero()) {
+      Untraced("in a base of the object's class that is not at its start");
+      return;
+    }
+  }
+  // The compiler reads the pointer after it has evaluated the arguments
+  // (left to right, as clang does): the read is recorded after the last
+  // argument written, `p->f(a, ::wgtrace::detail::vtableReadAfter(site,
+  // (p), b))`, when the object can be evaluated again without side effects
+  // (its text repeated, unwrapped) and the argument passed through a
+  // forwarding reference initializes its parameter as before (a reference
+  // or a scalar); with no argument, at the object itself. The site is of
+  // kind Call and names the call (the object may have a load site of its
+  // own: `objs[i]->f()`).
+  const Expr *Last = nullptr;
+  unsigned LastIndex = 0;
+  for (unsigned I = 0; I < E->getNumArgs(); ++I)
+    if (!isa<CXXDefaultArgExpr>(E->getArg(I))) {
+      Last = E->getArg(I);
+      LastIndex = I;
+    }
+  const Expr *Bare = Object->IgnoreParenImpCasts();
+  bool ImplicitThis =
+      isa<CXXThisExpr>(Bare) && cast<CXXThisExpr>(Bare)->isImplicit();
+  if (Last) {
+    CharSourceRange Range =
+        CharSourceRange::getTokenRange(Object->getSourceRange());
+    bool InMacro =
+        Object->getBeginLoc().isMacroID() || Object->getEndLoc().isMacroID();
+    std::string Text =
+        ImplicitThis ? std::string("this")
+        : InMacro
+            ? std::string()
+            : Lexer::getSourceText(Range, RC.SM, RC.Ctx.getLangOpts()).str();
+    QualType Param = LastIndex < Method->getNumParams()
+                         ? Method->getParamDecl(LastIndex)->getType()
+                         : QualType();
+    bool Passes =
+        !Param.isNull() && (Param->isReferenceType() || Param->isScalarType());
+    if (Text.empty() || !evaluatesAgain(Object, RC.Ctx) || !Passes) {
+      Untraced("after the arguments, where wgtrace records the read only "
+               "when the object can be evaluated again (no side effects, not "
+               "written by a macro) and the last argument initializes a "
+               "reference or a scalar");
+      return;
+    }
+    std::string Address =
+        Arrow ? "(" + Text + ")" : "__builtin_addressof(" + Text + ")";
+    RC.wrapAccess(Last, AccessKind::Call,
+                  [&](unsigned Site) {
+                    return AccessWrap{"::wgtrace::detail::vtableReadAfter(" +
+                                          RewriteContext::siteArgument(Site) +
+                                          ", " + Address + ", ",
+                                      ")"};
+                  },
+                  {/*Stackable=*/true, nullptr, E});
+    return;
+  }
+  // No argument: the read is the call's first step. The implicit `this`
+  // has no text: the call is wrapped, the read made before it.
+  auto Wrap = [&](const Expr *Wrapped, std::string Open, std::string After,
+                  std::string Close) {
+    RC.wrapAccess(Wrapped, AccessKind::Call,
+                  [&](unsigned Site) {
+                    return AccessWrap{
+                        Open + RewriteContext::siteArgument(Site) + After,
+                        Close};
+                  },
+                  {/*Stackable=*/true, nullptr, E});
+  };
+  if (ImplicitThis)
+    Wrap(E, "((void)::wgtrace::detail::vtableRead(", ", this), ", ")");
+  else if (Arrow)
+    Wrap(Object, "::wgtrace::detail::vtableRead(", ", ", ")");
+  else
+    Wrap(Object, "(*::wgtrace::detail::vtableRead(", ", __builtin_addressof(",
+         ")))");
 }
 
 bool AccessCollector::TraverseCXXTypeidExpr(CXXTypeidExpr *E) {

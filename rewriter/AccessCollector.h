@@ -134,6 +134,10 @@ private:
   std::string
   libraryReason(const std::string &Subject, const clang::Expr *Arg,
                 llvm::StringRef How = "by pointer or reference") const;
+  /// A virtual call E reads its object's virtual table pointer: recorded
+  /// when the object is kernel memory (<wgtrace/detail/intrinsics.h>,
+  /// vtableRead), reported when the read cannot be wrapped.
+  void recordVtableRead(const clang::CallExpr *E);
   /// A call whose accesses are not recorded (an atomic operation, a call
   /// wrapper, a library function, a masked intrinsic): reported untraced
   /// when it touches kernel memory.

@@ -27,6 +27,32 @@ bool isOptedOut(const FunctionDecl *FD) {
   return false;
 }
 
+const MemberExpr *virtualDispatch(const Expr *Call) {
+  const auto *E = dyn_cast<CallExpr>(Call);
+  if (!E || !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(E))
+    return nullptr;
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(E->getDirectCallee());
+  if (!M || !M->isVirtual())
+    return nullptr;
+  const auto *ME = dyn_cast<MemberExpr>(E->getCallee()->IgnoreParens());
+  if (isa<CXXOperatorCallExpr>(E) || !ME || ME->hasQualifier())
+    return nullptr;
+  // Nor one the compiler calls directly, knowing the object's class (a
+  // variable or member of class type, not a reference: `g.f()`).
+  if (M->getDevirtualizedMethod(ME->getBase(), /*IsAppleKext=*/false))
+    return nullptr;
+  return ME;
+}
+
+bool isVirtualDispatch(const Expr *Call) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    return M && M->isVirtual() && Op->getNumArgs() > 0 &&
+           !M->getDevirtualizedMethod(Op->getArg(0), /*IsAppleKext=*/false);
+  }
+  return virtualDispatch(Call) != nullptr;
+}
+
 namespace {
 
 /// The functions a body calls, outside unevaluated operands, and the types
@@ -511,9 +537,54 @@ private:
         return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
       return A.Order < B.Order;
     });
-    for (const Callee &C : Callees)
-      if (!C.Call || !handsOnlyTemporaries(C.Call, C.Function))
+    for (const Callee &C : Callees) {
+      const auto *Method = dyn_cast<CXXMethodDecl>(C.Function);
+      bool Virtual = C.Call && Method && isVirtualDispatch(C.Call);
+      // A pure virtual function without a body runs only as an override.
+      if (Virtual && Method->isPureVirtual() && !Method->isDefined())
+        ;
+      else if (!C.Call || !handsOnlyTemporaries(C.Call, C.Function))
         consider(C.Function, C.Loc, Written);
+      if (Virtual)
+        considerOverrides(Method, C.Loc, Written);
+    }
+  }
+
+  /// A virtual call runs whichever override the object's class has: each
+  /// override of Method that this translation unit defines is a helper
+  /// (instrumented in place in the main file). One of a project header
+  /// cannot be: a header member is instrumented only as a copy, a free
+  /// function that no virtual call runs; it is reported at the call.
+  void considerOverrides(const CXXMethodDecl *Method, SourceLocation CallLoc,
+                         const FunctionDecl *Caller) {
+    const CXXMethodDecl *Target = Method->getCanonicalDecl();
+    for (const FunctionDecl *FD : definitions(*Context)) {
+      const auto *M = dyn_cast<CXXMethodDecl>(FD);
+      if (!M || M->getCanonicalDecl() == Target || !overrides(M, Target))
+        continue;
+      const FunctionDecl *Written = written(M);
+      SourceLocation Loc = SM.getExpansionLoc(Written->getLocation());
+      if (SM.isInMainFile(Loc)) {
+        consider(M, CallLoc, Caller);
+        continue;
+      }
+      if (isOptedOut(M) || isAccessorOrBookkeeping(Written, M) ||
+          touchesNoMemory(M) || !firstReport(Written, CallLoc))
+        continue;
+      Found.Unrewritten.push_back(
+          {Written, CallLoc,
+           "a virtual call may run it, and a header's member function is "
+           "instrumented only as a copy, which no virtual call runs",
+           Caller});
+    }
+  }
+
+  /// Whether M overrides Target, directly or through other overrides.
+  static bool overrides(const CXXMethodDecl *M, const CXXMethodDecl *Target) {
+    for (const CXXMethodDecl *O : M->overridden_methods())
+      if (O->getCanonicalDecl() == Target || overrides(O, Target))
+        return true;
+    return false;
   }
 
   /// The functions of the main file and of project headers that a call

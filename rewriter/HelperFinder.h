@@ -102,6 +102,15 @@ struct FoundHelpers {
 FoundHelpers findHelpers(clang::ASTContext &Ctx,
                          const std::vector<KernelDef> &Kernels);
 
+/// Whether Call (a member call or an operator) calls a virtual function
+/// through the object's virtual table: not qualified (`Base::f()` calls
+/// Base's), nor final. The function that runs is the override of the
+/// object's class.
+bool isVirtualDispatch(const clang::Expr *Call);
+/// The member expression (`p->f`, `o.f`) of Call when it is a member call
+/// dispatched through the virtual table (an operator's is not one).
+const clang::MemberExpr *virtualDispatch(const clang::Expr *Call);
+
 /// Whether any declaration of FD is marked WGTRACE_NO_INSTRUMENT.
 bool isOptedOut(const clang::FunctionDecl *FD);
 

@@ -346,6 +346,32 @@ WGTRACE_ALWAYS_INLINE T *stored(uint64_t SiteBits, T *Address) {
   return Address;
 }
 
+//===-- Virtual calls -----------------------------------------------------===//
+//
+// A virtual call reads its object's virtual table pointer to find the
+// function to run: under the Itanium C++ ABI, the first pointer-sized
+// bytes of the polymorphic (sub)object the call is made on. The read is
+// recorded (not when the object is the running kernel's own stack, which
+// is no kernel memory: referencedAccess) where the compiler makes it,
+// after the arguments: `p->f()` becomes
+// `::wgtrace::detail::vtableRead(site, p)->f()`, and `p->f(a, b)`
+// `p->f(a, ::wgtrace::detail::vtableReadAfter(site, (p), b))`, the last
+// argument passed on unchanged (a reference or a scalar: its value
+// category does not change what the parameter is).
+
+template <class T>
+WGTRACE_ALWAYS_INLINE T *vtableRead(uint64_t SiteBits, T *Object) {
+  referencedAccess(false, Object, sizeof(void *), SiteBits);
+  return Object;
+}
+
+template <class T, class A>
+WGTRACE_ALWAYS_INLINE A &&vtableReadAfter(uint64_t SiteBits, T *Object,
+                                          A &&Argument) {
+  referencedAccess(false, Object, sizeof(void *), SiteBits);
+  return static_cast<A &&>(Argument);
+}
+
 //===-- Bit-fields --------------------------------------------------------===//
 //
 // A bit-field has no address. `p->bits = v` becomes
