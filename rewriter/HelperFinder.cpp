@@ -537,6 +537,8 @@ private:
         return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
       return A.Order < B.Order;
     });
+    for (const CallExpr *Call : Calls.Calls)
+      considerFunctors(Call, Written);
     for (const Callee &C : Callees) {
       const auto *Method = dyn_cast<CXXMethodDecl>(C.Function);
       bool Virtual = C.Call && Method && isVirtualDispatch(C.Call);
@@ -548,6 +550,58 @@ private:
       if (Virtual)
         considerOverrides(Method, C.Loc, Written);
     }
+  }
+
+  /// A function object handed to a library function (`std::transform(...,
+  /// *this)`, `std::for_each(b, e, Count{})`) is called from library code,
+  /// which no call of the kernel's names: its class's call operators are
+  /// helpers all the same (what they read and write beyond the elements
+  /// they are given, a static member, a global, is the kernel's). A lambda
+  /// is instrumented where it is written.
+  void considerFunctors(const CallExpr *Call, const FunctionDecl *Caller) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee ||
+        !SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
+      return;
+    for (const Expr *Arg : Call->arguments()) {
+      const CXXRecordDecl *Class =
+          Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      if (!Class || !Class->hasDefinition() || Class->isLambda())
+        continue;
+      DeclarationName Name =
+          Context->DeclarationNames.getCXXOperatorName(OO_Call);
+      for (const NamedDecl *D : Class->lookup(Name))
+        if (const auto *M = dyn_cast<CXXMethodDecl>(D))
+          considerRunElsewhere(
+              M, Arg->getBeginLoc(), Caller,
+              "a library function calls it, which runs the header's "
+              "original, and a header's member function is instrumented "
+              "only as a copy");
+    }
+  }
+
+  /// M, which runs without a call of the kernel's naming it (a virtual
+  /// call's override, a functor's operator called by the library): a
+  /// helper when the file defines it; when a project header does, only its
+  /// copy could be instrumented, which nothing runs: reported at CallLoc
+  /// (Why) unless it touches nothing.
+  void considerRunElsewhere(const CXXMethodDecl *M, SourceLocation CallLoc,
+                            const FunctionDecl *Caller, StringRef Why) {
+    const FunctionDecl *Def = M->getDefinition();
+    if (!Def || Def->isDependentContext()) {
+      consider(M, CallLoc, Caller);
+      return;
+    }
+    const FunctionDecl *Written = written(Def);
+    SourceLocation Loc = SM.getExpansionLoc(Written->getLocation());
+    if (SM.isInMainFile(Loc) || SM.isInSystemHeader(Loc)) {
+      consider(M, CallLoc, Caller);
+      return;
+    }
+    if (isOptedOut(Def) || isAccessorOrBookkeeping(Written, Def) ||
+        touchesNoMemory(Def) || !firstReport(Written, CallLoc))
+      return;
+    Found.Unrewritten.push_back({Written, CallLoc, Why.str(), Caller});
   }
 
   /// A virtual call runs whichever override the object's class has: each
@@ -562,20 +616,10 @@ private:
       const auto *M = dyn_cast<CXXMethodDecl>(FD);
       if (!M || M->getCanonicalDecl() == Target || !overrides(M, Target))
         continue;
-      const FunctionDecl *Written = written(M);
-      SourceLocation Loc = SM.getExpansionLoc(Written->getLocation());
-      if (SM.isInMainFile(Loc)) {
-        consider(M, CallLoc, Caller);
-        continue;
-      }
-      if (isOptedOut(M) || isAccessorOrBookkeeping(Written, M) ||
-          touchesNoMemory(M) || !firstReport(Written, CallLoc))
-        continue;
-      Found.Unrewritten.push_back(
-          {Written, CallLoc,
-           "a virtual call may run it, and a header's member function is "
-           "instrumented only as a copy, which no virtual call runs",
-           Caller});
+      considerRunElsewhere(
+          M, CallLoc, Caller,
+          "a virtual call may run it, and a header's member function is "
+          "instrumented only as a copy, which no virtual call runs");
     }
   }
 
