@@ -38,10 +38,13 @@ inline std::string tempPath(const std::string &Name) {
   return scratchDirectory() + "/" + Name;
 }
 
-inline ViewRun view(const std::string &Args) {
+/// wgtrace-view run with \p Args, its standard input \p Input's bytes
+/// through a pipe when given.
+inline ViewRun view(const std::string &Args, const std::string &Input = "") {
   std::string Out = tempPath("out.txt"), Err = tempPath("err.txt");
-  std::string Cmd =
-      std::string(WGTRACE_VIEW_PATH) + " " + Args + " >" + Out + " 2>" + Err;
+  std::string Cmd = (Input.empty() ? "" : "cat " + Input + " | ") +
+                    std::string(WGTRACE_VIEW_PATH) + " " + Args + " >" + Out +
+                    " 2>" + Err;
   int Raw = std::system(Cmd.c_str());
   ViewRun R;
   R.Status = WIFEXITED(Raw) ? WEXITSTATUS(Raw) : -1;

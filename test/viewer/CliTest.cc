@@ -56,19 +56,6 @@ TEST(Cli, DamageExitsTwoWithOneErrorLineAfterTheGoodPart) {
   EXPECT_NE(R.Out.find("// dispatch site 0: simple_mul"), std::string::npos);
 }
 
-/// wgtrace-view run with \p Trace's bytes coming through a pipe.
-ViewRun viewFromPipe(const std::string &Trace, const std::string &Args) {
-  std::string Out = tempPath("out.txt"), Err = tempPath("err.txt");
-  std::string Cmd = "cat " + Trace + " | " + WGTRACE_VIEW_PATH + " " + Args +
-                    " >" + Out + " 2>" + Err;
-  int Raw = std::system(Cmd.c_str());
-  ViewRun R;
-  R.Status = WIFEXITED(Raw) ? WEXITSTATUS(Raw) : -1;
-  R.Out = slurp(Out);
-  R.Err = slurp(Err);
-  return R;
-}
-
 // "-" is standard input, and a trace that comes through a pipe is read
 // once: html, which reads its file on two threads, read a stream twice, and
 // each reading got part of it (a whole trace was called damaged).
@@ -87,7 +74,7 @@ TEST(Cli, PipesAndStandardInputAreReadOnce) {
 
   ViewRun FromFile = view("summary " + Trace);
   ASSERT_EQ(FromFile.Status, 0) << FromFile.Err;
-  ViewRun FromStdin = viewFromPipe(Trace, "summary -");
+  ViewRun FromStdin = view("summary -", Trace);
   EXPECT_EQ(FromStdin.Status, 0) << FromStdin.Err;
   EXPECT_EQ(FromStdin.Out, FromFile.Out);
 
@@ -97,7 +84,7 @@ TEST(Cli, PipesAndStandardInputAreReadOnce) {
   ViewRun R = view("html -o " + FilePage + " " + Trace);
   ASSERT_EQ(R.Status, 0) << R.Err;
   for (int Round = 0; Round < 3; ++Round) {
-    R = viewFromPipe(Trace, "html -o " + PipePage + " /dev/stdin");
+    R = view("html -o " + PipePage + " /dev/stdin", Trace);
     EXPECT_EQ(R.Status, 0) << R.Err;
     EXPECT_EQ(R.Err, "");
     EXPECT_EQ(slurp(PipePage), slurp(FilePage));
