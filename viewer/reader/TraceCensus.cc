@@ -444,8 +444,10 @@ std::string uninstrumentedCallsText(const TraceCensus &C) {
     Total += U.Calls;
   std::string Out = fmt::format(
       "{} call{} through pointers ran code wgtrace did not instrument (a "
-      "function of no rewritten file, or one the rewriter could not copy): "
-      "{} accesses are missing from every count:\n",
+      "function no rewritten file registered: of a file that was not "
+      "rewritten, of a rewritten file that makes no call through a pointer "
+      "of its type itself, or one the rewriter could not copy): {} accesses "
+      "are missing from every count:\n",
       Total, Total == 1 ? "" : "s", Total == 1 ? "its" : "their");
   for (const UninstrumentedCall &U : C.UninstrumentedCalls) {
     if (!U.Call) {
