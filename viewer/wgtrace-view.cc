@@ -917,25 +917,15 @@ int runHtml(const WorkgroupFilter &Filter) {
     if (!File)
       return reportError(Path, File.takeError());
     // The three read the file in a thread of their own while the page's two
-    // passes read it here (a regular file is mapped twice; damage is
-    // reported by this reading, which meets the same); the page waits for
-    // them when it finishes. The page's first pass reads ring chunks on
-    // every core where the file allows (AccessExtentTool's shards). A
-    // stream is read once, its bytes shared: read twice, each reading got
-    // part of it, and the page called the trace damaged.
+    // passes read it here (damage is reported by this reading, which meets
+    // the same); the page waits for them when it finishes. The page's first
+    // pass reads ring chunks on every core where the file allows
+    // (AccessExtentTool's shards). Both read the bytes opened once
+    // (TraceFile::share): a stream opened twice gave each reading part of
+    // it, and the page called the trace damaged.
     std::thread Sections([&] {
-      std::optional<TraceFile> Own;
-      if (File->opensAgain()) {
-        Expected<TraceFile> Again = TraceFile::open(Path);
-        if (!Again) {
-          consumeError(Again.takeError());
-          return;
-        }
-        Own.emplace(std::move(*Again));
-      } else {
-        Own.emplace(TraceFile::fromBytes(File->bytes()));
-      }
-      TraceReader Reader(*Own, RingMode::WrapAware, Filter);
+      TraceFile Own = File->share();
+      TraceReader Reader(Own, RingMode::WrapAware, Filter);
       // One tool to the reader, as diff's: a virtual call per record, not
       // three.
       ToolPair<AnnotateTool, LineReuseTool> PerLine(Annotate, Reuse);

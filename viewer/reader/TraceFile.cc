@@ -4,7 +4,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 
 #include <sys/mman.h>
@@ -31,11 +30,15 @@ Expected<TraceFile> TraceFile::open(StringRef Path) {
     return createStringError(BufferOrErr.getError(), "cannot open: %s",
                              BufferOrErr.getError().message().c_str());
   TraceFile File;
-  sys::fs::file_status Status;
-  File.OpensAgain = !Stdin && !sys::fs::status(Path, Status) &&
-                    Status.type() == sys::fs::file_type::regular_file;
   File.Buffer = std::move(*BufferOrErr);
   File.Bytes = arrayRefFromStringRef(File.Buffer->getBuffer());
+  return File;
+}
+
+TraceFile TraceFile::share() const {
+  TraceFile File;
+  File.Buffer = Buffer;
+  File.Bytes = Bytes;
   return File;
 }
 

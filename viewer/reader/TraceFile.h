@@ -50,11 +50,14 @@ public:
   /// Maps \p Path read-only; "-" reads standard input. A pipe, a FIFO, a
   /// device or standard input is read whole into memory.
   static llvm::Expected<TraceFile> open(llvm::StringRef Path);
-  /// Whether opening its path again gives the same bytes: a regular file.
-  /// A stream (a pipe, a FIFO, standard input) gives its bytes to the first
-  /// reader only; a second reader of the same file shares these instead
-  /// (fromBytes), or the two would each read part of it.
-  bool opensAgain() const { return OpensAgain; }
+  /// Another reading of the same bytes, for a second reader (another
+  /// thread): it shares the mapping or the memory and releases pages as
+  /// its own reading passes them. Opening the path again would not do: a
+  /// stream (a pipe, a FIFO, standard input) gives its bytes to the first
+  /// reader only, and a file replaced at its path in between (a running
+  /// program's snapshot is written to a temporary and renamed over it)
+  /// would give the second reader another trace.
+  TraceFile share() const;
   /// Wraps bytes already in memory (tests, the fuzzer). The bytes must
   /// outlive the TraceFile.
   static TraceFile fromBytes(llvm::ArrayRef<uint8_t> Bytes);
@@ -122,9 +125,8 @@ public:
   ChunkIterator chunks() const { return ChunkIterator(Bytes); }
 
 private:
-  std::unique_ptr<llvm::MemoryBuffer> Buffer;
+  std::shared_ptr<llvm::MemoryBuffer> Buffer;
   llvm::ArrayRef<uint8_t> Bytes;
-  bool OpensAgain = false;
 };
 
 } // namespace wgtrace::viewer
