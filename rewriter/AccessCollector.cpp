@@ -6,6 +6,7 @@
 #include "HelperFinder.h"
 #include "KernelFinder.h"
 #include "LibraryCalls.h"
+#include "NewObjectStores.h"
 #include "OpenMPLoops.h"
 #include "StringCalls.h"
 #include "ValarrayCalls.h"
@@ -474,6 +475,33 @@ bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   if (Ctor && !Ctor->isTrivial() &&
       RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Ctor->getLocation())))
     untracedLibraryConstruction(E, Ctor);
+  return true;
+}
+
+bool AccessCollector::VisitCXXNewExpr(CXXNewExpr *E) {
+  // The stores that build the new object: recorded after it is built, in
+  // the compiler's order, or reported when they cannot be told exactly
+  // (NewObjectStores.h).
+  std::vector<StoredRange> Stores;
+  std::string Why = newObjectStores(E, RC.Ctx, Stores);
+  if (!Why.empty()) {
+    RC.untraced(E, Why, AccessKind::Store);
+    return true;
+  }
+  if (Stores.empty())
+    return true;
+  std::string Pairs;
+  for (const StoredRange &R : Stores)
+    Pairs += (Pairs.empty() ? "" : ", ") + std::to_string(R.Offset) + ", " +
+             std::to_string(R.Length);
+  RC.wrapAccess(E, AccessKind::Store,
+                [&](unsigned Site) {
+                  return AccessWrap{
+                      "::wgtrace::detail::constructed<" + Pairs + ">(" +
+                          RewriteContext::siteArgument(Site) + ", ",
+                      ")"};
+                },
+                {/*Stackable=*/true, nullptr, nullptr});
   return true;
 }
 

@@ -65,6 +65,7 @@ public:
   bool VisitUnaryOperator(clang::UnaryOperator *E);
   bool VisitGCCAsmStmt(clang::GCCAsmStmt *S);
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *E);
+  bool VisitCXXNewExpr(clang::CXXNewExpr *E);
   bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *E);
   bool VisitArrayInitLoopExpr(clang::ArrayInitLoopExpr *E);
   bool VisitAtomicExpr(clang::AtomicExpr *E);

@@ -372,6 +372,29 @@ WGTRACE_ALWAYS_INLINE A &&vtableReadAfter(uint64_t SiteBits, T *Object,
   return static_cast<A &&>(Argument);
 }
 
+//===-- Objects a new-expression makes
+//-------------------------------------===//
+//
+// `new T(args)` writes the object it makes (a scalar's value; a class's
+// virtual table pointers and fields, as its constructors store them),
+// with no expression of the kernel to wrap. The rewriter lists those
+// stores, in the order the compiler makes them, as pairs of offset and
+// length: `new T(x)` becomes
+// `::wgtrace::detail::constructed<0, 8, 8, 4>(site, new T(x))`, which
+// records them once the object is built (not on the running kernel's own
+// stack, a placement new's: referencedAccess) and hands the pointer on.
+
+template <size_t... OffsetsAndLengths, class T>
+WGTRACE_ALWAYS_INLINE T *constructed(uint64_t SiteBits, T *Object) {
+  static_assert(sizeof...(OffsetsAndLengths) % 2 == 0,
+                "stores come as pairs of offset and length");
+  constexpr size_t Pairs[] = {OffsetsAndLengths...};
+  const auto *Bytes = reinterpret_cast<const unsigned char *>(Object);
+  for (size_t I = 0; I < sizeof...(OffsetsAndLengths); I += 2)
+    referencedAccess(true, Bytes + Pairs[I], Pairs[I + 1], SiteBits);
+  return Object;
+}
+
 //===-- Bit-fields --------------------------------------------------------===//
 //
 // A bit-field has no address. `p->bits = v` becomes
