@@ -551,6 +551,10 @@ AccessCollector::Handover AccessCollector::handover(QualType Param,
   if (isa<clang::StringLiteral>(Plain) || Plain->getType()->isFunctionType() ||
       Plain->getType()->isFunctionPointerType())
     return Handover::None;
+  // A C stream (`fprintf(stderr, ...)`) is the library's own state, as
+  // std::cout is (isLibraryBookkeeping).
+  if (Param->isPointerType() && isCStream(Param->getPointeeType()))
+    return Handover::None;
   if (Param->isPointerType())
     return Model.pointerTargetIsMemory(Arg) ? Handover::Pointer
                                             : Handover::None;
@@ -558,6 +562,12 @@ AccessCollector::Handover AccessCollector::handover(QualType Param,
       !isLibraryBookkeeping(Arg->getType()))
     return Handover::Reference;
   return Handover::None;
+}
+
+bool AccessCollector::isCStream(QualType T) const {
+  const RecordDecl *RD = T->getAsRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "_IO_FILE" &&
+         RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(RD->getLocation()));
 }
 
 bool AccessCollector::isLibraryBookkeeping(QualType T) const {
@@ -1412,6 +1422,25 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
           E, libraryReason("'" + Qualified + "'", Arg, "through an iterator"),
           AccessKind::Call);
       return true;
+    }
+  }
+  // A C variadic function reads or writes through the arguments past its
+  // parameters as its format says: printf reads the string each %s
+  // prints, scanf writes where each pointer points. A pointer printf
+  // prints with %p is a value: only character pointers (what %s takes)
+  // are counted for the others.
+  if (Callee->isVariadic()) {
+    const bool Writes = Name.contains("scanf");
+    for (unsigned I = ArgOffset + Params; I < E->getNumArgs(); ++I) {
+      const Expr *Arg = E->getArg(I);
+      QualType T = Arg->getType();
+      if (T->isPointerType() &&
+          (Writes || T->getPointeeType()->isAnyCharacterType()) &&
+          handover(T, Arg) == Handover::Pointer) {
+        RC.untraced(E, libraryReason("'" + Qualified + "'", Arg),
+                    AccessKind::Call);
+        return true;
+      }
     }
   }
   // A member function of a container called on one whose elements are

@@ -130,6 +130,9 @@ private:
   /// Whether T is a library class whose objects hold only the library's
   /// own state (a stream, a mutex), not elements of the kernel's.
   bool isLibraryBookkeeping(clang::QualType T) const;
+  /// Whether T is the C library's FILE (glibc's struct _IO_FILE), which
+  /// only library code reads and writes.
+  bool isCStream(clang::QualType T) const;
   /// "<Subject> is given kernel memory ('<Arg>') <How> ...", Subject
   /// naming the function or the construction with its quotes.
   std::string
