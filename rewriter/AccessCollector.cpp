@@ -745,9 +745,11 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
     // every function of the file of the pointer's type), and says so when
     // it has not (<wgtrace/detail/indirect.h>).
     const Expr *Pointer = E->getCallee()->IgnoreParens();
-    if (const auto *B = dyn_cast<BinaryOperator>(Pointer); B && B->isPtrMemOp())
+    if (const auto *B = dyn_cast<BinaryOperator>(Pointer);
+        B && B->isPtrMemOp()) {
       RC.wrapIndirectCall(E, B->getRHS(), "throughMember");
-    else if (Pointer->getType()->isFunctionPointerType())
+      recordMemberTableRead(E, B);
+    } else if (Pointer->getType()->isFunctionPointerType())
       RC.wrapIndirectCall(E, E->getCallee(), "throughPointer");
     return true;
   }
@@ -959,6 +961,52 @@ void AccessCollector::recordVtableRead(const CallExpr *E) {
   else
     Wrap(Object, "(*::wgtrace::detail::vtableRead(", ", __builtin_addressof(",
          ")))");
+}
+
+void AccessCollector::recordMemberTableRead(const CallExpr *E,
+                                            const BinaryOperator *Call) {
+  // `(b->*pm)()` reads b's virtual table pointer when pm names a virtual
+  // function, which only the running program knows: once it has evaluated
+  // the object and pm, before the arguments. The pointer is wrapped, the
+  // object's text repeated (memberTableRead in
+  // <wgtrace/detail/intrinsics.h>), when that evaluates again to the same
+  // object with no effect.
+  const auto *Member = Call->getRHS()->getType()->getAs<MemberPointerType>();
+  const CXXRecordDecl *Class =
+      Member ? Member->getMostRecentCXXRecordDecl() : nullptr;
+  if (!Class || !Class->hasDefinition() || !Class->isPolymorphic())
+    return;
+  const Expr *Object = Call->getLHS();
+  bool Arrow = Call->getOpcode() == BO_PtrMemI;
+  if (Arrow ? !Model.pointerTargetIsMemory(Object) : !Model.isMemory(Object))
+    return;
+  CharSourceRange Range =
+      CharSourceRange::getTokenRange(Object->getSourceRange());
+  bool InMacro =
+      Object->getBeginLoc().isMacroID() || Object->getEndLoc().isMacroID();
+  std::string Text =
+      InMacro ? std::string()
+              : Lexer::getSourceText(Range, RC.SM, RC.Ctx.getLangOpts()).str();
+  if (Text.empty() || !evaluatesAgain(Object, RC.Ctx)) {
+    RC.untraced(Object,
+                "the call through a member function pointer reads its "
+                "virtual table pointer when the pointer names a virtual "
+                "function, which wgtrace records only when the object can "
+                "be evaluated again (no side effects, not written by a "
+                "macro)",
+                AccessKind::Load);
+    return;
+  }
+  std::string Address =
+      Arrow ? "(" + Text + ")" : "__builtin_addressof(" + Text + ")";
+  RC.wrapAccess(Call->getRHS(), AccessKind::Call,
+                [&](unsigned Site) {
+                  return AccessWrap{"::wgtrace::detail::memberTableRead(" +
+                                        RewriteContext::siteArgument(Site) +
+                                        ", " + Address + ", ",
+                                    ")"};
+                },
+                {/*Stackable=*/true, nullptr, E});
 }
 
 bool AccessCollector::TraverseCXXTypeidExpr(CXXTypeidExpr *E) {

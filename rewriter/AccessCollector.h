@@ -142,6 +142,10 @@ private:
   /// when the object is kernel memory (<wgtrace/detail/intrinsics.h>,
   /// vtableRead), reported when the read cannot be wrapped.
   void recordVtableRead(const clang::CallExpr *E);
+  /// The same read for a call through a member function pointer, Call
+  /// the `o.*pm` or `p->*pm` it calls, when pm names a virtual function.
+  void recordMemberTableRead(const clang::CallExpr *E,
+                             const clang::BinaryOperator *Call);
   /// A call whose accesses are not recorded (an atomic operation, a call
   /// wrapper, a library function, a masked intrinsic): reported untraced
   /// when it touches kernel memory.

@@ -640,6 +640,8 @@ private:
     QualType Function = Member ? Member->getPointeeType() : T;
     if (!Function->isFunctionType())
       return;
+    if (Member)
+      addVirtualTargets(Member, Function);
     for (const FunctionDecl *FD : definitions(Ctx)) {
       const auto *M = dyn_cast<CXXMethodDecl>(FD);
       bool IsMember = M && !M->isStatic();
@@ -666,6 +668,50 @@ private:
       if (IsKernel && !InMain)
         continue;
       Found.IndirectTargets.push_back({FD, IsMember});
+    }
+  }
+
+  /// A member function pointer of Member's type may name a virtual
+  /// function of its class: the call runs the override of the object's
+  /// class, found at run time. When every override the translation unit
+  /// defines is in this file, each is a helper (instrumented in place, or
+  /// bookkeeping that records nothing of its own) and the virtual function
+  /// is registered by its pointer's value, the same for every override:
+  /// the call then runs instrumented code whichever it reaches. One
+  /// defined in a header (its copy is a free function no member pointer
+  /// reaches) leaves the function unregistered: the call is counted as
+  /// uninstrumented when it runs.
+  void addVirtualTargets(const MemberPointerType *Member, QualType Function) {
+    const CXXRecordDecl *Class = Member->getMostRecentCXXRecordDecl();
+    if (!Class || !Class->hasDefinition())
+      return;
+    ASTContext &Ctx = *Context;
+    for (const CXXMethodDecl *Virtual : Class->getDefinition()->methods()) {
+      if (!Virtual->isVirtual() || isa<CXXDestructorDecl>(Virtual) ||
+          Virtual->getAccess() != AS_public ||
+          !Ctx.hasSameFunctionTypeIgnoringExceptionSpec(Virtual->getType(),
+                                                        Function))
+        continue;
+      const CXXMethodDecl *Canonical = Virtual->getCanonicalDecl();
+      std::vector<const FunctionDecl *> Overrides;
+      bool InFile = true;
+      for (const FunctionDecl *FD : definitions(Ctx)) {
+        const auto *M = dyn_cast<CXXMethodDecl>(FD);
+        if (!M ||
+            (M->getCanonicalDecl() != Canonical && !overrides(M, Canonical)))
+          continue;
+        const FunctionDecl *Written = written(FD);
+        InFile = InFile &&
+                 SM.isInMainFile(SM.getExpansionLoc(Written->getLocation())) &&
+                 !isOptedOut(FD);
+        Overrides.push_back(FD);
+      }
+      if (!InFile)
+        continue;
+      for (const FunctionDecl *FD : Overrides)
+        if (!isAccessorOrBookkeeping(written(FD), FD))
+          considerTarget(FD);
+      Found.IndirectTargets.push_back({Virtual, true});
     }
   }
 

@@ -6,8 +6,8 @@
 // of the file when nothing names it), and registered at the end of the
 // file with its plain address. A header function that cannot be copied
 // (a static local) is not registered: calls that reach it are counted at
-// run time. Functions of another type, private members and virtual
-// members are not targets.
+// run time. Functions of another type and private members are not
+// targets; a virtual one is, all its overrides being in this file.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -39,7 +39,7 @@ struct Step {
   void scale(float *p) const { p[0] *= 2; }
   // CHECK: void scale(float *p) const { WGTRACE_UPDATE_REF_AT({{[0-9]+}}, p[0]) *= 2; }
   virtual void shift(float *p) const { p[0] += 1; }
-  // CHECK: virtual void shift(float *p) const { p[0] += 1; }
+  // CHECK: virtual void shift(float *p) const { WGTRACE_UPDATE_REF_AT({{[0-9]+}}, p[0]) += 1; }
   virtual ~Step() = default;
 
 private:
@@ -80,6 +80,7 @@ template void lib::starR<2>(int, const float *, float *);
 // CHECK-NEXT:     ::wgtrace::detail::functionTarget<void (int, const float *, float *)>(&::lib::starR<2>, &::lib::starR_wgtrace_[[STARR]]<2>),
 // CHECK-NEXT:     ::wgtrace::detail::functionTarget<void (int, const float *, float *)>(&::star0, &::star0),
 // CHECK-NEXT:     ::wgtrace::detail::memberTarget<void (Step::*)(float *) const>(&::Step::scale),
+// CHECK-NEXT:     ::wgtrace::detail::memberTarget<void (Step::*)(float *) const>(&::Step::shift),
 // CHECK-NEXT: };
-// CHECK-NEXT: const ::wgtrace::detail::IndirectTargets wgtrace_indirect_registration_(wgtrace_indirect_targets_, 4);
+// CHECK-NEXT: const ::wgtrace::detail::IndirectTargets wgtrace_indirect_registration_(wgtrace_indirect_targets_, 5);
 // CHECK-NEXT: } // namespace

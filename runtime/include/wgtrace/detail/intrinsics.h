@@ -372,6 +372,38 @@ WGTRACE_ALWAYS_INLINE A &&vtableReadAfter(uint64_t SiteBits, T *Object,
   return static_cast<A &&>(Argument);
 }
 
+// A call through a member function pointer, `(b->*pm)()`, reads the
+// object's virtual table pointer when pm names a virtual function: under
+// the Itanium C++ ABI its first word is then 1 plus the function's offset
+// in the table, its second the adjustment of `this`, and the compiler
+// reads the table pointer of the adjusted object once it has evaluated
+// the object and the pointer, before the arguments. The pointer becomes
+// `::wgtrace::detail::memberTableRead(site, (b), pm)`, which records the
+// read then (not when the object is the running kernel's own stack) and
+// hands pm on.
+
+template <class M> struct MemberClass;
+template <class F, class C> struct MemberClass<F C::*> {
+  using type = C;
+};
+
+template <class T, class M>
+WGTRACE_ALWAYS_INLINE M memberTableRead(uint64_t SiteBits,
+                                        const volatile T *Object, M Pointer) {
+  static_assert(sizeof(M) == 2 * sizeof(uintptr_t),
+                "an Itanium member function pointer");
+  uintptr_t Words[2];
+  std::memcpy(Words, &Pointer, sizeof Words);
+  if (Words[0] & 1) {
+    const volatile typename MemberClass<M>::type *Base = Object;
+    referencedAccess(false,
+                     reinterpret_cast<const volatile unsigned char *>(Base) +
+                         static_cast<intptr_t>(Words[1]),
+                     sizeof(void *), SiteBits);
+  }
+  return Pointer;
+}
+
 //===-- Objects a new-expression makes
 //-------------------------------------===//
 //
