@@ -3,6 +3,7 @@
 #include "AccessCollector.h"
 
 #include "AlgorithmCalls.h"
+#include "DeletedObjects.h"
 #include "HelperFinder.h"
 #include "KernelFinder.h"
 #include "LibraryCalls.h"
@@ -478,6 +479,25 @@ bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   return true;
 }
 
+bool AccessCollector::VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+  // A virtual destructor is found through the object's table pointer,
+  // read once the pointer is evaluated (DeletedObjects.h); what the
+  // destructors then do to the object itself is reported when it is lost.
+  if (deleteReadsTablePointer(E))
+    RC.wrapAccess(E->getArgument(), AccessKind::Call,
+                  [&](unsigned Site) {
+                    return AccessWrap{"::wgtrace::detail::deletedTableRead(" +
+                                          RewriteContext::siteArgument(Site) +
+                                          ", ",
+                                      ")"};
+                  },
+                  {/*Stackable=*/true, nullptr, E});
+  std::string Why = deletedObjectUntraced(E, RC.Ctx);
+  if (!Why.empty())
+    RC.untraced(E, Why, AccessKind::Call);
+  return true;
+}
+
 bool AccessCollector::VisitCXXNewExpr(CXXNewExpr *E) {
   // The stores that build the new object: recorded after it is built, in
   // the compiler's order, or reported when they cannot be told exactly
@@ -900,8 +920,13 @@ void AccessCollector::recordVtableRead(const CallExpr *E) {
   // own: `objs[i]->f()`).
   const Expr *Last = nullptr;
   unsigned LastIndex = 0;
+  // A string literal reads nothing wgtrace records, and passed through
+  // vtableReadAfter it would lose the conversion to `char *` that only a
+  // literal has (Prolangs-C++ deriv1's `deriv("x")` of a `deriv(char
+  // *)`): the read goes after the argument before it, or at the object.
   for (unsigned I = 0; I < E->getNumArgs(); ++I)
-    if (!isa<CXXDefaultArgExpr>(E->getArg(I))) {
+    if (!isa<CXXDefaultArgExpr>(E->getArg(I)) &&
+        !isa<clang::StringLiteral>(E->getArg(I)->IgnoreParenImpCasts())) {
       Last = E->getArg(I);
       LastIndex = I;
     }

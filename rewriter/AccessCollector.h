@@ -66,6 +66,7 @@ public:
   bool VisitGCCAsmStmt(clang::GCCAsmStmt *S);
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *E);
   bool VisitCXXNewExpr(clang::CXXNewExpr *E);
+  bool VisitCXXDeleteExpr(clang::CXXDeleteExpr *E);
   bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *E);
   bool VisitArrayInitLoopExpr(clang::ArrayInitLoopExpr *E);
   bool VisitAtomicExpr(clang::AtomicExpr *E);

@@ -3,9 +3,12 @@
 #include "NewObjectStores.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/CXXInheritance.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtCXX.h"
+
+#include <optional>
 
 using namespace clang;
 
@@ -131,7 +134,7 @@ public:
     }
     if (TablePointer)
       tablePointer(Offset);
-    return body(Defined, Name, Layout, Offset);
+    return body(Defined, Name, Offset);
   }
 
 private:
@@ -149,9 +152,11 @@ private:
     if (Field->isBitField())
       return Name + " initializes the bit-field '" + Field->getNameAsString() +
              "'";
-    int64_t At = Offset + Ctx.toCharUnitsFromBits(
-                                 Layout.getFieldOffset(Field->getFieldIndex()))
-                              .getQuantity();
+    int64_t At =
+        Offset + Ctx
+                     .toCharUnitsFromBits(static_cast<int64_t>(
+                         Layout.getFieldOffset(Field->getFieldIndex())))
+                     .getQuantity();
     QualType T = Field->getType();
     if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(Value))
       Value = Default->getExpr();
@@ -169,9 +174,10 @@ private:
   }
 
   /// The body's stores: assignments of values of its own stack to scalar
-  /// fields of the object, `value = v;`, and nothing else.
+  /// fields of the object (its class's or a base's), `value = v;`, and
+  /// nothing else.
   std::string body(const CXXConstructorDecl *Ctor, const std::string &Name,
-                   const ASTRecordLayout &Layout, int64_t Offset) {
+                   int64_t Offset) {
     const auto *Block = dyn_cast<CompoundStmt>(Ctor->getBody());
     if (!Block)
       return Name + " has a function try block";
@@ -185,25 +191,96 @@ private:
               : nullptr;
       const auto *Field =
           Target ? dyn_cast<FieldDecl>(Target->getMemberDecl()) : nullptr;
-      if (!Field ||
-          !isa<CXXThisExpr>(Target->getBase()->IgnoreParenImpCasts()) ||
-          Field->getParent() != Ctor->getParent() || Field->isBitField() ||
-          !Field->getType()->isScalarType() || !readsNoMemory(Assign->getRHS()))
+      std::optional<int64_t> At =
+          Field ? fieldOffset(Ctor->getParent(), Field) : std::nullopt;
+      if (!At || !isa<CXXThisExpr>(Target->getBase()->IgnoreParenImpCasts()) ||
+          Field->isBitField() || !Field->getType()->isScalarType() ||
+          !readsNoMemory(Assign->getRHS()))
         return "the body of " + Name +
                " does more than assign constants and values of its own stack "
                "to the object's fields";
-      Out.push_back(
-          {Offset + Ctx.toCharUnitsFromBits(
-                           Layout.getFieldOffset(Field->getFieldIndex()))
-                        .getQuantity(),
-           Ctx.getTypeSizeInChars(Field->getType()).getQuantity()});
+      Out.push_back({Offset + *At,
+                     Ctx.getTypeSizeInChars(Field->getType()).getQuantity()});
     }
     return "";
+  }
+
+  /// Where Field is in an object of Class: a field of the class or of a
+  /// base it holds at a fixed offset (`op_name = '+'` in a constructor of
+  /// a class derived from the one declaring op_name); none through a
+  /// virtual base.
+  std::optional<int64_t> fieldOffset(const CXXRecordDecl *Class,
+                                     const FieldDecl *Field) {
+    const auto *Declaring = dyn_cast<CXXRecordDecl>(Field->getParent());
+    if (!Declaring)
+      return std::nullopt;
+    int64_t Base = 0;
+    if (Declaring->getCanonicalDecl() != Class->getCanonicalDecl()) {
+      CXXBasePaths Paths;
+      if (!Class->isDerivedFrom(Declaring, Paths))
+        return std::nullopt;
+      for (const CXXBasePathElement &Step : Paths.front()) {
+        if (Step.Base->isVirtual())
+          return std::nullopt;
+        Base +=
+            Ctx.getASTRecordLayout(Step.Class)
+                .getBaseClassOffset(Step.Base->getType()->getAsCXXRecordDecl())
+                .getQuantity();
+      }
+    }
+    return Base + Ctx
+                      .toCharUnitsFromBits(static_cast<int64_t>(
+                          Ctx.getASTRecordLayout(Declaring).getFieldOffset(
+                              Field->getFieldIndex())))
+                      .getQuantity();
   }
 
   ASTContext &Ctx;
   std::vector<StoredRange> &Out;
 };
+
+/// The stores of a braced list that builds the new object: one per
+/// element of an array of numbers or pointers (`new float[1]{a[8]}`), one
+/// per field of a struct of them (`new Pt{a[0], 2}`), in order, each once
+/// its value is computed. Recorded after the object is built, they are
+/// in the compiler's order when no value but the first reads memory.
+std::string listStores(const CXXNewExpr *E, const InitListExpr *List,
+                       ASTContext &Ctx, std::vector<StoredRange> &Stores) {
+  const char *Why = "it initializes the object it makes from a braced list "
+                    "whose values after the first read memory, or that does "
+                    "not give every element or field its value";
+  for (unsigned I = 1; I < List->getNumInits(); ++I)
+    if (!readsNoMemory(List->getInit(I)))
+      return Why;
+  QualType T = E->getAllocatedType();
+  if (E->isArray()) {
+    std::optional<const Expr *> Size = E->getArraySize();
+    std::optional<llvm::APSInt> Count =
+        Size && *Size ? (*Size)->getIntegerConstantExpr(Ctx) : std::nullopt;
+    if (!T->isScalarType() || !Count || *Count != List->getNumInits())
+      return Why;
+    int64_t Bytes = Ctx.getTypeSizeInChars(T).getQuantity();
+    for (unsigned I = 0; I < List->getNumInits(); ++I)
+      Stores.push_back({static_cast<int64_t>(I) * Bytes, Bytes});
+    return "";
+  }
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || RD->isUnion() || RD->getNumBases() > 0 ||
+      List->getNumInits() != static_cast<unsigned>(std::distance(
+                                 RD->field_begin(), RD->field_end())))
+    return Why;
+  const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(RD);
+  for (const FieldDecl *Field : RD->fields()) {
+    if (Field->isBitField() || !Field->getType()->isScalarType())
+      return Why;
+    Stores.push_back(
+        {Ctx.toCharUnitsFromBits(static_cast<int64_t>(Layout.getFieldOffset(
+                                     Field->getFieldIndex())))
+             .getQuantity(),
+         Ctx.getTypeSizeInChars(Field->getType()).getQuantity()});
+  }
+  return "";
+}
 
 } // namespace
 
@@ -227,6 +304,9 @@ std::string newObjectStores(const CXXNewExpr *E, ASTContext &Ctx,
                       /*Nested=*/false);
   }
   QualType T = E->getAllocatedType();
+  if (const auto *List = dyn_cast<InitListExpr>(Init);
+      List && (E->isArray() || !T->isScalarType()))
+    return listStores(E, List, Ctx, Stores);
   if (E->isArray() || !T->isScalarType())
     return "it initializes the object it makes from a braced list";
   // `new int(a[0])`: the value's loads are recorded where they are

@@ -6,7 +6,9 @@
 // object is built, in that order, when the constructors' text tells them
 // exactly: each value computed from constants and by-value parameters
 // (no load between two stores), one virtual table pointer, no bit-field.
-// Otherwise the new-expression is reported, with the reason; a
+// A braced list stores each element or field once its value is computed:
+// the same when no value after the first reads memory. Otherwise the
+// new-expression is reported, with the reason; a
 // construction that writes nothing (trivial, default) is left alone.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags > %t.out.cc 2> %t.err
@@ -42,6 +44,15 @@ struct Counter : Item {
   Counter(int v) : Item(0) { value = v; }
 };
 
+// As deriv1's sum_expr: the body assigns a field of the base.
+struct BinOp : Item {
+  char op;
+  BinOp(Item *l) : Item(l) { op = '?'; }
+};
+struct Sum : BinOp {
+  Sum(Item *l) : BinOp(l) { op = '+'; }
+};
+
 struct Point {
   int x, y;
   Point(int a, int b) : x(a), y(b) {}
@@ -73,6 +84,8 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Living **cells,
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, cells[i]) = ::wgtrace::detail::constructed<0, 8, 8, 4, 12, 4, 0, 8, 16, 4>(WGTRACE_ACCESS_SITE({{[0-9]+}}), new Fox(WGTRACE_LOAD_AT({{[0-9]+}}, a[i]), 2));
   items[i] = new Counter(a[i + 1]);
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, items[i]) = ::wgtrace::detail::constructed<0, 8, 8, 8, 0, 8, 16, 4>(WGTRACE_ACCESS_SITE({{[0-9]+}}), new Counter(WGTRACE_LOAD_AT({{[0-9]+}}, a[i + 1])));
+  items[i] = new Sum(items[i]);
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, items[i]) = ::wgtrace::detail::constructed<0, 8, 8, 8, 0, 8, 16, 1, 0, 8, 16, 1>(WGTRACE_ACCESS_SITE({{[0-9]+}}), new Sum(WGTRACE_LOAD_AT({{[0-9]+}}, items[i])));
   ints[i] = new int(a[i]);
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, ints[i]) = ::wgtrace::detail::constructed<0, 4>(WGTRACE_ACCESS_SITE({{[0-9]+}}), new int(WGTRACE_LOAD_AT({{[0-9]+}}, a[i])));
   tagged[i] = new Tagged(3);
@@ -83,8 +96,12 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Living **cells,
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, plain[i]) = new Plain;
   int *block = new int[4];
   // CHECK: int *block = new int[4];
+  float *pair = new float[2]{static_cast<float>(a[i]), 1.0f};
+  // CHECK: float *pair = ::wgtrace::detail::constructed<0, 4, 4, 4>(WGTRACE_ACCESS_SITE({{[0-9]+}}), new float[2]{static_cast<float>(WGTRACE_LOAD_AT({{[0-9]+}}, a[i])), 1.0f});
   plain[i] = new Plain{a[i], 2};
-  // WARN: {{.*}}.cc:[[@LINE-1]]:14: warning: store of 'new Plain{a[i], 2}' is not traced: it initializes the object it makes from a braced list
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, plain[i]) = ::wgtrace::detail::constructed<0, 4, 4, 4>(WGTRACE_ACCESS_SITE({{[0-9]+}}), new Plain{WGTRACE_LOAD_AT({{[0-9]+}}, a[i]), 2});
+  plain[i] = new Plain{2, a[i]};
+  // WARN: {{.*}}.cc:[[@LINE-1]]:14: warning: store of 'new Plain{2, a[i]}' is not traced: it initializes the object it makes from a braced list whose values after the first read memory, or that does not give every element or field its value
   Ref *r = new Ref(a[i]);
   // WARN: {{.*}}.cc:[[@LINE-1]]:12: warning: store of 'new Ref(a[i])' is not traced: 'Ref::Ref' initializes 'x' from more than constants and values of its own stack
   Two *two = new Two;
@@ -95,4 +112,5 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Living **cells,
   delete r;
   delete two;
   delete[] block;
+  delete[] pair;
 }

@@ -365,6 +365,16 @@ WGTRACE_ALWAYS_INLINE T *vtableRead(uint64_t SiteBits, T *Object) {
   return Object;
 }
 
+// `delete p` with a virtual destructor reads p's table pointer to find
+// the destructor, when p is not null: `delete
+// ::wgtrace::detail::deletedTableRead(site, p)`.
+template <class T>
+WGTRACE_ALWAYS_INLINE T *deletedTableRead(uint64_t SiteBits, T *Object) {
+  if (Object)
+    referencedAccess(false, Object, sizeof(void *), SiteBits);
+  return Object;
+}
+
 template <class T, class A>
 WGTRACE_ALWAYS_INLINE A &&vtableReadAfter(uint64_t SiteBits, T *Object,
                                           A &&Argument) {
