@@ -859,6 +859,46 @@ static bool evaluatesAgain(const Expr *E, const ASTContext &Ctx) {
   return true;
 }
 
+/// The address of \p Object (a pointer when \p Arrow, else an lvalue)
+/// spelled again from its text, for a virtual table pointer read that
+/// records it away from where it is written (vtableReadAfter,
+/// memberTableRead); empty when the text cannot be repeated: written by a
+/// macro, or evaluating it again is not the same (evaluatesAgain). An
+/// implicit `this` is spelled `this`.
+static std::string repeatedAddress(const Expr *Object, bool Arrow,
+                                   const RewriteContext &RC) {
+  const Expr *Bare = Object->IgnoreParenImpCasts();
+  std::string Text;
+  if (isa<CXXThisExpr>(Bare) && cast<CXXThisExpr>(Bare)->isImplicit())
+    Text = "this";
+  else if (!Object->getBeginLoc().isMacroID() &&
+           !Object->getEndLoc().isMacroID())
+    Text = Lexer::getSourceText(
+               CharSourceRange::getTokenRange(Object->getSourceRange()), RC.SM,
+               RC.Ctx.getLangOpts())
+               .str();
+  if (Text.empty() || !evaluatesAgain(Object, RC.Ctx))
+    return {};
+  return Arrow ? "(" + Text + ")" : "__builtin_addressof(" + Text + ")";
+}
+
+/// Wraps \p Wrapped as `::wgtrace::detail::<Function>(site, Address,
+/// Wrapped)`, whose site (of kind Call) names \p Call: the table pointer
+/// read is recorded where Wrapped is evaluated.
+static void wrapTableRead(RewriteContext &RC, const Expr *Wrapped,
+                          StringRef Function, const std::string &Address,
+                          const Expr *Call) {
+  RC.wrapAccess(Wrapped, AccessKind::Call,
+                [&](unsigned Site) {
+                  return AccessWrap{"::wgtrace::detail::" + Function.str() +
+                                        "(" +
+                                        RewriteContext::siteArgument(Site) +
+                                        ", " + Address + ", ",
+                                    ")"};
+                },
+                {/*Stackable=*/true, nullptr, Call});
+}
+
 void AccessCollector::recordVtableRead(const CallExpr *E) {
   const MemberExpr *ME = virtualDispatch(E);
   const Expr *Object = ME ? ME->getBase() : E->getArg(0);
@@ -934,37 +974,20 @@ void AccessCollector::recordVtableRead(const CallExpr *E) {
   bool ImplicitThis =
       isa<CXXThisExpr>(Bare) && cast<CXXThisExpr>(Bare)->isImplicit();
   if (Last) {
-    CharSourceRange Range =
-        CharSourceRange::getTokenRange(Object->getSourceRange());
-    bool InMacro =
-        Object->getBeginLoc().isMacroID() || Object->getEndLoc().isMacroID();
-    std::string Text =
-        ImplicitThis ? std::string("this")
-        : InMacro
-            ? std::string()
-            : Lexer::getSourceText(Range, RC.SM, RC.Ctx.getLangOpts()).str();
     QualType Param = LastIndex < Method->getNumParams()
                          ? Method->getParamDecl(LastIndex)->getType()
                          : QualType();
     bool Passes =
         !Param.isNull() && (Param->isReferenceType() || Param->isScalarType());
-    if (Text.empty() || !evaluatesAgain(Object, RC.Ctx) || !Passes) {
+    std::string Address = repeatedAddress(Object, Arrow, RC);
+    if (Address.empty() || !Passes) {
       Untraced("after the arguments, where wgtrace records the read only "
                "when the object can be evaluated again (no side effects, not "
                "written by a macro) and the last argument initializes a "
                "reference or a scalar");
       return;
     }
-    std::string Address =
-        Arrow ? "(" + Text + ")" : "__builtin_addressof(" + Text + ")";
-    RC.wrapAccess(Last, AccessKind::Call,
-                  [&](unsigned Site) {
-                    return AccessWrap{"::wgtrace::detail::vtableReadAfter(" +
-                                          RewriteContext::siteArgument(Site) +
-                                          ", " + Address + ", ",
-                                      ")"};
-                  },
-                  {/*Stackable=*/true, nullptr, E});
+    wrapTableRead(RC, Last, "vtableReadAfter", Address, E);
     return;
   }
   // No argument: the read is the call's first step. The implicit `this`
@@ -1005,14 +1028,8 @@ void AccessCollector::recordMemberTableRead(const CallExpr *E,
   bool Arrow = Call->getOpcode() == BO_PtrMemI;
   if (Arrow ? !Model.pointerTargetIsMemory(Object) : !Model.isMemory(Object))
     return;
-  CharSourceRange Range =
-      CharSourceRange::getTokenRange(Object->getSourceRange());
-  bool InMacro =
-      Object->getBeginLoc().isMacroID() || Object->getEndLoc().isMacroID();
-  std::string Text =
-      InMacro ? std::string()
-              : Lexer::getSourceText(Range, RC.SM, RC.Ctx.getLangOpts()).str();
-  if (Text.empty() || !evaluatesAgain(Object, RC.Ctx)) {
+  std::string Address = repeatedAddress(Object, Arrow, RC);
+  if (Address.empty()) {
     RC.untraced(Object,
                 "the call through a member function pointer reads its "
                 "virtual table pointer when the pointer names a virtual "
@@ -1022,16 +1039,7 @@ void AccessCollector::recordMemberTableRead(const CallExpr *E,
                 AccessKind::Load);
     return;
   }
-  std::string Address =
-      Arrow ? "(" + Text + ")" : "__builtin_addressof(" + Text + ")";
-  RC.wrapAccess(Call->getRHS(), AccessKind::Call,
-                [&](unsigned Site) {
-                  return AccessWrap{"::wgtrace::detail::memberTableRead(" +
-                                        RewriteContext::siteArgument(Site) +
-                                        ", " + Address + ", ",
-                                    ")"};
-                },
-                {/*Stackable=*/true, nullptr, E});
+  wrapTableRead(RC, Call->getRHS(), "memberTableRead", Address, E);
 }
 
 bool AccessCollector::TraverseCXXTypeidExpr(CXXTypeidExpr *E) {
