@@ -62,7 +62,9 @@ button { font: inherit; }
 </style>
 </head>
 <body>
-<pre id="errors"></pre>
+)html";
+
+static const char kBody[] = R"html(<pre id="errors"></pre>
 <h1 id="title"></h1>
 <div class="note" id="summary"></div>
 <pre id="run"></pre>
@@ -487,10 +489,11 @@ static const char kTail[] = R"html(</body>
 )html";
 
 void writeHtmlReportPage(llvm::raw_ostream &OS, llvm::StringRef Title,
-                         llvm::StringRef DataJson, llvm::StringRef Plots) {
+                         llvm::StringRef Damage, llvm::StringRef DataJson,
+                         llvm::StringRef Plots) {
   OS << kHead;
   llvm::printHTMLEscaped(Title, OS);
-  OS << kStyle << DataJson << kScript << Plots << kTail;
+  OS << kStyle << Damage << kBody << DataJson << kScript << Plots << kTail;
 }
 
 } // namespace wgtrace::viewer

@@ -668,6 +668,28 @@ std::string htmlEscape(StringRef Text) {
   return Out;
 }
 
+std::string HtmlReportTool::damageHtml() const {
+  if (!Census || Census->Damage.empty())
+    return "";
+  // Styled in place, so that the page of an undamaged file is byte for
+  // byte what it was; static HTML, so that it shows without the script.
+  std::string S =
+      "<div id=\"damage\" style=\"color: #b00; background: #fdecea; "
+      "padding: 4px 8px; border-left: 3px solid #d04040; margin-bottom: "
+      "8px\"><b>The trace is damaged:</b> this page shows what decoded "
+      "before the damage; the records it made unreadable are in no count.\n"
+      "<pre>";
+  const std::string &Name = Input.empty() ? Title : Input;
+  for (const std::string &Message : Census->Damage) {
+    std::string Line = "error: ";
+    Line += Name;
+    Line += ": ";
+    Line += Message;
+    S += htmlEscape(Line) + "\n";
+  }
+  return S + "</pre></div>\n";
+}
+
 std::string HtmlReportTool::racesHtml() const {
   if (!Races)
     return {};
@@ -857,7 +879,9 @@ void HtmlReportTool::finish() {
   const std::string Data = dataJson();
   if (WaitForSections)
     WaitForSections();
-  writeHtmlReportPage(OS, Title, Data,
+  const std::string Damage = damageHtml();
+  ShowsDamage = !Damage.empty();
+  writeHtmlReportPage(OS, Title, Damage, Data,
                       plotsHtml() + racesHtml() + linesHtml() +
                           hotSourceHtml());
   OS.flush();

@@ -96,6 +96,11 @@ public:
     Reuse = L;
     WaitForSections = std::move(Wait);
   }
+  /// How the page names the file in its damage lines: as the error line
+  /// on standard error does (the path as given); the title by default.
+  void nameInput(std::string Path) { Input = std::move(Path); }
+  /// Whether the page written says the reading stopped at damage.
+  bool showsDamage() const { return ShowsDamage; }
   /// Rows of the races and per-line tables, and hottest lines annotated.
   static constexpr size_t MaxRaceRows = 100, MaxLineRows = 50, HotLines = 10;
 
@@ -180,12 +185,16 @@ private:
   void layoutSegments();
   std::string dataJson() const;
   std::string plotsHtml() const;
+  /// The census's damage lines at the top of the page ("" when none).
+  std::string damageHtml() const;
   std::string racesHtml() const;
   std::string linesHtml() const;
   std::string hotSourceHtml() const;
 
   llvm::raw_ostream &OS;
   std::string Title;
+  std::string Input;
+  bool ShowsDamage = false;
   uint64_t MaxPoints;
   unsigned Pass = 0;
   const Metadata *Meta = nullptr;
@@ -274,11 +283,13 @@ private:
 };
 
 /// Writes the page around the data to \p OS (piece by piece: a page of
-/// megabytes is not copied once more): \p DataJson must already be safe
-/// inside a <script> element; \p Plots is HTML (inline SVG) placed under
-/// the map.
+/// megabytes is not copied once more): \p Damage is HTML placed first in
+/// the body (the damage the reading stopped at, or ""); \p DataJson must
+/// already be safe inside a <script> element; \p Plots is HTML (inline
+/// SVG) placed under the map.
 void writeHtmlReportPage(llvm::raw_ostream &OS, llvm::StringRef Title,
-                         llvm::StringRef DataJson, llvm::StringRef Plots);
+                         llvm::StringRef Damage, llvm::StringRef DataJson,
+                         llvm::StringRef Plots);
 
 /// A count as people read it: 950, 229k, 1.2M, 3.4G (three significant
 /// digits, no exponent).

@@ -108,6 +108,11 @@ struct TraceCensus {
   /// A run whose metadata promised a run record has none: the file was cut
   /// short, or its process was killed outright (SIGKILL).
   bool RunRecordMissing = false;
+  /// Where the reading stopped at damage, one message per error the run
+  /// returns ("offset 0x..: chunk N (ring): ..." as ChunkError.h writes
+  /// it), empty when the file decoded whole: a tool whose output has room
+  /// for it (the HTML page) says it beside what was decoded before.
+  std::vector<std::string> Damage;
 
   /// Launches of kernels that are not instrumented, over all runs.
   uint64_t uninstrumentedLaunches() const;

@@ -107,6 +107,12 @@ Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
         Again.push_back(T);
     consumeError(runChunks(Again, /*FirstPass=*/false));
   }
+  // The messages the caller will print, kept for the tools to show: the
+  // error itself goes back unchanged.
+  E = handleErrors(std::move(E), [&](std::unique_ptr<ErrorInfoBase> EI) {
+    Census.Damage.push_back(EI->message());
+    return Error(std::move(EI));
+  });
   for (AnalysisTool *T : Tools)
     T->census(Census);
   for (AnalysisTool *T : Tools)
