@@ -469,9 +469,10 @@ int runFile(StringRef Path, const TraceFile &File, RingMode Mode,
 }
 
 /// Commits \p Out, or discards it when an input was damaged (a partial
-/// report is never left in a file); returns the exit status.
-int finishOutput(OutputFile &Out, int Status) {
-  if (Status == kExitDamaged && Out.discardable()) {
+/// report is never left in a file) unless \p KeepDamaged: the report says
+/// in itself where the damage is (html); returns the exit status.
+int finishOutput(OutputFile &Out, int Status, bool KeepDamaged = false) {
+  if (Status == kExitDamaged && Out.discardable() && !KeepDamaged) {
     Out.discard();
     note() << Out.path() << ": not written\n";
     return Status;
@@ -483,10 +484,11 @@ int finishOutput(OutputFile &Out, int Status) {
 
 /// Opens -o, runs \p Each for every input file (text reports one after
 /// the other under a "== file ==" line, JSON reports in one {"files": [...]}
-/// object), and commits the output unless a file was damaged.
-int runReports(
-    bool IsJson,
-    const std::function<int(StringRef Path, raw_ostream &OS)> &Each) {
+/// object), and commits the output unless a file was damaged (and
+/// \p KeepDamaged, which \p Each may set, is false).
+int runReports(bool IsJson,
+               const std::function<int(StringRef Path, raw_ostream &OS)> &Each,
+               const bool &KeepDamaged = false) {
   Expected<std::unique_ptr<OutputFile>> Out = OutputFile::open(Output);
   if (!Out)
     return reportError("", Out.takeError());
@@ -507,7 +509,7 @@ int runReports(
   }
   if (Many && IsJson)
     OS << "]}\n";
-  return finishOutput(**Out, Status);
+  return finishOutput(**Out, Status, KeepDamaged);
 }
 
 int runDump(const WorkgroupFilter &Filter) {
@@ -906,8 +908,14 @@ int runHtml(const WorkgroupFilter &Filter) {
   // and writes its own tables.
   Lines.CountLines = false;
   Lines.Print = false;
-  return runReports(false, [&](StringRef Path, raw_ostream &OS) {
+  // A damaged file's page is written when something decoded: it shows
+  // that, with the error line's message at its top, so it is no partial
+  // report passed off as whole. Nothing decoded is nothing to analyse: no
+  // page, as for a file without a workgroup.
+  bool PageShowsDamage = false;
+  auto Each = [&](StringRef Path, raw_ostream &OS) {
     HtmlReportTool Html(OS, sys::path::filename(Path).str(), HtmlMaxPoints);
+    Html.nameInput(Path.str());
     RacesTool Races(nulls(), /*Json=*/false, /*Limit=*/RacesLimit);
     AnnotateTool::Options ForFile = Lines;
     ForFile.Trace = Path.str();
@@ -942,8 +950,10 @@ int runHtml(const WorkgroupFilter &Filter) {
     int Status =
         runFile(Path, *File, RingMode::WrapAware, Filter, Tools, true, false);
     Join();
+    PageShowsDamage = Html.showsDamage() && Html.workgroupCount() != 0;
     return Status;
-  });
+  };
+  return runReports(false, Each, PageShowsDamage);
 }
 
 } // namespace

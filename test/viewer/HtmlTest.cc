@@ -19,9 +19,12 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using namespace wgtrace;
 using namespace wgtrace::testing;
@@ -371,6 +374,207 @@ TEST(Html, BufferTouchedByOneAccessInThirtyStillAppears) {
       RareStores += *(*G->getArray("stores"))[I].getAsInteger();
   }
   EXPECT_EQ(RareStores, 8 * 20);
+}
+
+/// The error line that wgtrace-view printed last on standard error, as
+/// the page shows it: without the program's name, HTML-escaped.
+std::string damageLineInPage(const std::string &Err) {
+  const std::string Prefix = "wgtrace-view: error: ";
+  size_t At = Err.rfind(Prefix);
+  EXPECT_NE(At, std::string::npos) << Err;
+  if (At == std::string::npos)
+    return "(no error line)";
+  At += Prefix.size() - std::string("error: ").size();
+  return htmlEscape(Err.substr(At, Err.find('\n', At) - At));
+}
+
+/// The workgroup ids ("x,y,z") of the page's data, in its order.
+std::vector<std::string> pageWorkgroups(const std::string &Page) {
+  std::vector<std::string> Ids;
+  // No page (it was not written): no workgroups, not an exception.
+  if (Page.find("id=\"data\">") == std::string::npos)
+    return Ids;
+  llvm::json::Value V = embedded(Page);
+  const llvm::json::Array *Rows =
+      V.getAsObject() ? V.getAsObject()->getArray("workgroups") : nullptr;
+  if (!Rows)
+    return Ids;
+  for (const llvm::json::Value &W : *Rows)
+    Ids.push_back(fmt::format("{},{},{}", *(*W.getAsArray())[1].getAsInteger(),
+                              *(*W.getAsArray())[2].getAsInteger(),
+                              *(*W.getAsArray())[3].getAsInteger()));
+  return Ids;
+}
+
+/// Three workgroups (0..2,0,0), one load each, in one ring, under metadata
+/// that promises a run record (so that a ring chunk cut by the end of the
+/// file is decoded up to the cut), then the run record.
+std::vector<uint8_t> threeWorkgroupsWithRunRecord(uint64_t &RingAt) {
+  ExtensionSpec X;
+  X.WithAccessSites = false;
+  X.RunRecord = true;
+  TraceBuilder B;
+  B.metadata({{"simple_mul", "t", "l", "src"}}, {0}, &X);
+  RingBuilder Ring(4096, /*Fill=*/0);
+  for (uint32_t I = 0; I < 3; ++I) {
+    Ring.workgroup(0, {I, 0, 0}, {3, 1, 1}, 0);
+    Ring.load(0x1000 + 64 * uint64_t(I), 4);
+  }
+  format::RingTrailer T = {};
+  T.RingSize = 4096;
+  Ring.trailer(T);
+  B.ring(Ring);
+  format::RunRecord R = {};
+  R.End = uint16_t(format::RunEnd::Exit);
+  R.Workgroups = 3;
+  B.runRecord(R);
+  RingAt = B.chunkOffset(1);
+  return B.bytes();
+}
+
+// A trace cut inside a ring chunk (a copy interrupted, a full disk): the
+// page is written from what decoded, the workgroups summary shows, with the
+// error line's message at its top; standard error and the exit status are
+// summary's.
+TEST(Html, CutTraceWritesThePageOfWhatDecoded) {
+  uint64_t RingAt = 0;
+  std::vector<uint8_t> Bytes = threeWorkgroupsWithRunRecord(RingAt);
+  // Records at ring offsets 0 (workgroup 0), 32, 48 (workgroup 1), 80, 96
+  // (workgroup 2): cut inside the third workgroup record.
+  Bytes.resize(RingAt + format::kChunkHeaderSize + 100);
+  const std::string Path = writeTrace("cut.bin", Bytes);
+  ViewRun Summary = view("summary " + Path);
+  ASSERT_EQ(Summary.Status, 2) << Summary.Err;
+  ASSERT_NE(Summary.Out.find("1,0,0"), std::string::npos) << Summary.Out;
+  ASSERT_EQ(Summary.Out.find("2,0,0"), std::string::npos) << Summary.Out;
+
+  const std::string Page = tempPath("cut.html");
+  std::ofstream(Page) << "previous";
+  ViewRun R = view("html " + Path + " -o " + Page);
+  EXPECT_EQ(R.Status, Summary.Status);
+  EXPECT_EQ(R.Err, Summary.Err);
+  EXPECT_NE(R.Err.find(fmt::format(
+                ": offset {:#x}: chunk 1 (ring): truncated: content_length",
+                RingAt + 8)),
+            std::string::npos)
+      << R.Err;
+  const std::string Text = wgtrace::testing::slurp(Page);
+  ASSERT_NE(Text, "previous");
+  // Whole: the temporary file was renamed when complete.
+  EXPECT_EQ(Text.substr(Text.size() - 8), "</html>\n");
+  EXPECT_NE(Text.find("<div id=\"damage\""), std::string::npos);
+  EXPECT_NE(Text.find(damageLineInPage(R.Err)), std::string::npos);
+  EXPECT_EQ(pageWorkgroups(Text), (std::vector<std::string>{"0,0,0", "1,0,0"}));
+}
+
+// A flipped byte in the header of a ring chunk between two others: the
+// page has the first ring's workgroup and says where the damage is, from a
+// file, from standard input and to standard output alike.
+TEST(Html, DamagedChunkHeaderInTheMiddle) {
+  TraceBuilder B;
+  addSimpleMetadata(B);
+  for (uint32_t I = 0; I < 3; ++I) {
+    RingBuilder Ring(4096);
+    Ring.workgroup(0, {I, 0, 0}, {3, 1, 1}, I);
+    Ring.load(0x1000 + 64 * uint64_t(I), 4);
+    B.ring(Ring);
+  }
+  std::vector<uint8_t> Bytes = B.bytes();
+  Bytes[B.chunkOffset(2) + 1] ^= 0xFF;
+  const std::string Path = writeTrace("flipped.bin", Bytes);
+  ViewRun Summary = view("summary " + Path);
+  ASSERT_EQ(Summary.Status, 2);
+  const std::string Where = fmt::format(
+      ": offset {:#x}: chunk 2 (unknown): bad magic", B.chunkOffset(2));
+  ASSERT_NE(Summary.Err.find(Where), std::string::npos) << Summary.Err;
+
+  const std::string Page = tempPath("flipped.html");
+  ViewRun R = view("html " + Path + " -o " + Page);
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_EQ(R.Err, Summary.Err);
+  std::string Text = wgtrace::testing::slurp(Page);
+  EXPECT_NE(Text.find(damageLineInPage(R.Err)), std::string::npos) << Text;
+  EXPECT_EQ(pageWorkgroups(Text), std::vector<std::string>{"0,0,0"});
+
+  // Through a pipe: the page names the file as the error line does ("-").
+  R = view("html - -o " + Page, Path);
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Err.find("error: -" + Where), std::string::npos) << R.Err;
+  Text = wgtrace::testing::slurp(Page);
+  EXPECT_NE(Text.find(damageLineInPage(R.Err)), std::string::npos);
+  EXPECT_EQ(pageWorkgroups(Text), std::vector<std::string>{"0,0,0"});
+  R = view("html " + Path);
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Out.find(damageLineInPage(R.Err)), std::string::npos);
+  EXPECT_EQ(pageWorkgroups(R.Out), std::vector<std::string>{"0,0,0"});
+}
+
+// Where nothing decodes there is nothing to analyse, as for summary and
+// the others: no page, the previous file stays, exit status 2.
+TEST(Html, NothingDecodedWritesNoPage) {
+  uint64_t RingAt = 0;
+  const std::vector<uint8_t> Whole = threeWorkgroupsWithRunRecord(RingAt);
+  const std::vector<uint8_t> HeaderOnly(
+      Whole.begin(), Whole.begin() + format::kChunkHeaderSize);
+  for (const std::vector<uint8_t> &Bytes :
+       {std::vector<uint8_t>{}, HeaderOnly}) {
+    const std::string Path = writeTrace("nothing.bin", Bytes);
+    const std::string Page = tempPath("nothing.html");
+    std::ofstream(Page) << "previous";
+    ViewRun R = view("html " + Path + " -o " + Page);
+    EXPECT_EQ(R.Status, 2);
+    EXPECT_NE(R.Err.find("wgtrace-view: error: " + Path + ": "),
+              std::string::npos)
+        << R.Err;
+    EXPECT_NE(R.Err.find("note: " + Page + ": not written\n"),
+              std::string::npos)
+        << R.Err;
+    EXPECT_EQ(wgtrace::testing::slurp(Page), "previous");
+  }
+}
+
+// A compressed ring chunk whose frame is damaged is skipped and the chunks
+// after it are read: the page has the other rings' workgroups and the
+// damaged chunk's line (a build without zstd writes no compressed trace).
+TEST(Html, DamagedCompressedChunkLosesOnlyItsWorkgroups) {
+  TraceBuilder B;
+  addSimpleMetadata(B);
+  for (uint32_t I = 0; I < 3; ++I) {
+    RingBuilder Ring(16384, 0);
+    Ring.workgroup(0, {I, 0, 0}, {3, 1, 1}, I);
+    for (uint64_t L = 0; L < 300; ++L)
+      Ring.load(0x10000 + 0x1000 * uint64_t(I) + 4 * L, 4);
+    B.ring(Ring);
+  }
+  const std::string Raw = writeTrace("zraw.bin", B.bytes());
+  const std::string Zst = tempPath("z.bin");
+  if (view("compress " + Raw + " " + Zst).Status != 0)
+    GTEST_SKIP() << "no compressed traces in this build";
+  const std::string Compressed = wgtrace::testing::slurp(Zst);
+  std::vector<uint8_t> Bytes(Compressed.begin(), Compressed.end());
+  // Chunks: metadata, then the three rings compressed; a byte in the middle
+  // of the second ring's frame.
+  uint64_t At = 0;
+  for (int Chunk = 0; Chunk < 2; ++Chunk) {
+    format::ChunkHeader H;
+    std::memcpy(&H, Bytes.data() + At, sizeof(H));
+    At = format::nextChunkOffset(At, H.ContentLength);
+  }
+  Bytes[At + 16 + 32 + 20] ^= 0x10;
+  const std::string Path = writeTrace("zdamaged.bin", Bytes);
+  ViewRun Summary = view("summary " + Path);
+  ASSERT_EQ(Summary.Status, 2);
+  ASSERT_NE(Summary.Err.find(
+                fmt::format(": offset {:#x}: chunk 2 (compressed): ", At)),
+            std::string::npos)
+      << Summary.Err;
+  const std::string Page = tempPath("zdamaged.html");
+  ViewRun R = view("html " + Path + " -o " + Page);
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_EQ(R.Err, Summary.Err);
+  const std::string Text = wgtrace::testing::slurp(Page);
+  EXPECT_NE(Text.find(damageLineInPage(R.Err)), std::string::npos);
+  EXPECT_EQ(pageWorkgroups(Text), (std::vector<std::string>{"0,0,0", "2,0,0"}));
 }
 
 TEST(Html, TitleAndNamesCannotBreakThePage) {
