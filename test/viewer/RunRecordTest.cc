@@ -23,58 +23,23 @@
 using namespace wgtrace;
 using namespace wgtrace::testing;
 
-namespace {
-
-/// Two workgroups of simple_mul, with wgtrace's extension promising a run
-/// record; \p Record: the run record, or none (the file was cut short).
-std::vector<uint8_t> trace(const format::RunRecord *Record,
-                           const std::vector<UninstrumentedSpec> &Places = {}) {
-  ExtensionSpec X;
-  X.WithAccessSites = false;
-  X.RunRecord = true;
-  TraceBuilder B;
-  B.metadata({{"simple_mul", "t", "l", "src"}}, {0}, &X);
-  RingBuilder Ring(4096, /*Fill=*/0);
-  for (uint32_t I = 0; I < 2; ++I) {
-    Ring.workgroup(0, {I, 0, 0}, {2, 1, 1}, I);
-    Ring.load(0x1000 + 64 * I, 4);
-  }
-  format::RingTrailer T = {};
-  T.RingSize = 4096;
-  Ring.trailer(T);
-  B.ring(Ring);
-  if (Record)
-    B.runRecord(*Record, Places);
-  return B.bytes();
-}
-
-format::RunRecord ended(format::RunEnd End, int Status, uint32_t Signal) {
-  format::RunRecord R = {};
-  R.End = uint16_t(End);
-  R.ExitStatus = Status;
-  R.Signal = Signal;
-  R.Workgroups = 2;
-  R.MaxProcessorId = 1;
-  return R;
-}
-
-} // namespace
-
 TEST(RunRecord, EveryReportSaysHowTheRunEnded) {
   struct Case {
     format::RunRecord Record;
     const char *Text;
     const char *Json;
   } Cases[] = {
-      {ended(format::RunEnd::Exit, 0, 0), "run: exited with status 0", "exit"},
-      {ended(format::RunEnd::Signal, 0, SIGTERM),
+      {endedRun(format::RunEnd::Exit, 0, 0), "run: exited with status 0",
+       "exit"},
+      {endedRun(format::RunEnd::Signal, 0, SIGTERM),
        "run: ended by signal 15 (SIGTERM)", "signal"},
-      {ended(format::RunEnd::Crash, 0, SIGSEGV),
+      {endedRun(format::RunEnd::Crash, 0, SIGSEGV),
        "run: crashed: signal 11 (SIGSEGV)", "crash"},
-      {ended(format::RunEnd::Running, 0, 0), "run: still running", "running"},
+      {endedRun(format::RunEnd::Running, 0, 0), "run: still running",
+       "running"},
   };
   for (const Case &C : Cases) {
-    std::string Path = writeTrace("run.bin", trace(&C.Record));
+    std::string Path = writeTrace("run.bin", runRecordTrace(&C.Record));
     for (const char *View : {"summary", "races", "footprint", "cache"}) {
       ViewRun R = view(std::string(View) + " " + Path);
       EXPECT_EQ(R.Status, 0) << View << ": " << R.Err;
@@ -112,7 +77,7 @@ TEST(RunRecord, EveryReportSaysHowTheRunEnded) {
 // The file ends before the run record its writer promised: cut short (a
 // copy interrupted at a chunk boundary) or its process killed outright.
 TEST(RunRecord, AMissingRunRecordIsACutShortTrace) {
-  std::string Path = writeTrace("cut.bin", trace(nullptr));
+  std::string Path = writeTrace("cut.bin", runRecordTrace(nullptr));
   for (const char *View : {"summary", "races", "footprint", "cache"}) {
     ViewRun R = view(std::string(View) + " " + Path);
     EXPECT_EQ(R.Status, 3) << View << ": " << R.Err;
@@ -127,11 +92,12 @@ TEST(RunRecord, AMissingRunRecordIsACutShortTrace) {
 }
 
 TEST(RunRecord, UninstrumentedLaunchesAreListedAndExitThree) {
-  format::RunRecord Record = ended(format::RunEnd::Exit, 0, 0);
+  format::RunRecord Record = endedRun(format::RunEnd::Exit, 0, 0);
   Record.UninstrumentedLaunches = 3;
   std::string Path = writeTrace(
       "uninstrumented.bin",
-      trace(&Record, {{"main.cc", 12, "void scale<float>(float*)", 2, 8},
+      runRecordTrace(&Record,
+                     {{"main.cc", 12, "void scale<float>(float*)", 2, 8},
                       {"main.cc", 16, "lambda at main.cc:15", 1, 3}}));
   for (const char *View : {"summary", "races", "footprint", "cache"}) {
     ViewRun R = view(std::string(View) + " " + Path);
@@ -153,8 +119,8 @@ TEST(RunRecord, UninstrumentedLaunchesAreListedAndExitThree) {
 // A run record that is damaged is damage like any other: one line naming
 // the file, the offset and what is wrong, exit 2, what came before shown.
 TEST(RunRecord, ADamagedRunRecordIsOneErrorLine) {
-  format::RunRecord Record = ended(format::RunEnd::Exit, 0, 0);
-  std::vector<uint8_t> Bytes = trace(&Record);
+  format::RunRecord Record = endedRun(format::RunEnd::Exit, 0, 0);
+  std::vector<uint8_t> Bytes = runRecordTrace(&Record);
   // The run record's version field: 16 bytes of chunk header into the
   // last chunk, then 4.
   const uint64_t Content =
@@ -192,8 +158,8 @@ TEST(RunRecord, ADamagedRunRecordIsOneErrorLine) {
 // file. Its records before the cut are shown by every view, the error line
 // says how many bytes are missing, and the status is 2.
 TEST(RunRecord, AChunkCutByTheEndOfTheFileIsDecodedUpToTheCut) {
-  const format::RunRecord Record = ended(format::RunEnd::Exit, 0, 0);
-  const std::vector<uint8_t> Whole = trace(&Record);
+  const format::RunRecord Record = endedRun(format::RunEnd::Exit, 0, 0);
+  const std::vector<uint8_t> Whole = runRecordTrace(&Record);
   uint64_t MetadataLength;
   std::memcpy(&MetadataLength, Whole.data() + 8, sizeof(MetadataLength));
   const uint64_t Ring =

@@ -331,4 +331,36 @@ TraceBuilder &addSimpleMetadata(TraceBuilder &B, unsigned NumSites) {
       std::vector<uint32_t>(NumSites, 0));
 }
 
+std::vector<uint8_t>
+runRecordTrace(const format::RunRecord *Record,
+               const std::vector<UninstrumentedSpec> &Places) {
+  ExtensionSpec X;
+  X.WithAccessSites = false;
+  X.RunRecord = true;
+  TraceBuilder B;
+  B.metadata({{"simple_mul", "t", "l", "src"}}, {0}, &X);
+  RingBuilder Ring(4096, /*Fill=*/0);
+  for (uint32_t I = 0; I < 2; ++I) {
+    Ring.workgroup(0, {I, 0, 0}, {2, 1, 1}, I);
+    Ring.load(0x1000 + 64 * I, 4);
+  }
+  format::RingTrailer T = {};
+  T.RingSize = 4096;
+  Ring.trailer(T);
+  B.ring(Ring);
+  if (Record)
+    B.runRecord(*Record, Places);
+  return B.bytes();
+}
+
+format::RunRecord endedRun(format::RunEnd End, int Status, uint32_t Signal) {
+  format::RunRecord R = {};
+  R.End = uint16_t(End);
+  R.ExitStatus = Status;
+  R.Signal = Signal;
+  R.Workgroups = 2;
+  R.MaxProcessorId = 1;
+  return R;
+}
+
 } // namespace wgtrace::testing

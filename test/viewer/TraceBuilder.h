@@ -186,6 +186,15 @@ private:
 /// One function "simple_mul" with target, layout and source, and one site.
 TraceBuilder &addSimpleMetadata(TraceBuilder &B, unsigned NumSites = 1);
 
+/// Two workgroups of simple_mul (0,0,0 and 1,0,0, on processors 0 and 1,
+/// one load each) in one ring, with wgtrace's extension promising a run
+/// record; \p Record: the run record, or none (the file was cut short).
+std::vector<uint8_t>
+runRecordTrace(const format::RunRecord *Record,
+               const std::vector<UninstrumentedSpec> &Places = {});
+/// The run record of runRecordTrace()'s run, ended as \p End says.
+format::RunRecord endedRun(format::RunEnd End, int Status, uint32_t Signal);
+
 } // namespace wgtrace::testing
 
 #endif // WGTRACE_TEST_VIEWER_TRACEBUILDER_H
