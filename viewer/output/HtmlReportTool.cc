@@ -676,9 +676,9 @@ std::string HtmlReportTool::damageHtml() const {
   std::string S =
       "<div id=\"damage\" style=\"color: #b00; background: #fdecea; "
       "padding: 4px 8px; border-left: 3px solid #d04040; margin-bottom: "
-      "8px\"><b>The trace is damaged:</b> this page shows what decoded "
-      "before the damage; the records it made unreadable are in no count.\n"
-      "<pre>";
+      "8px\"><b>The trace is damaged:</b> this page shows what decoded; "
+      "the records the damage made unreadable are in no count.\n"
+      "<pre style=\"white-space: pre-wrap\">";
   const std::string &Name = Input.empty() ? Title : Input;
   for (const std::string &Message : Census->Damage) {
     std::string Line = "error: ";
