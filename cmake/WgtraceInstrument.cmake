@@ -154,7 +154,9 @@ function(wgtrace_instrument_target target)
   endif()
   _wgtrace_settings_source(${target} settings_source)
   # Lambda kernels are named after their file relative to the project.
-  set(rewrite_options "--project-root=${PROJECT_SOURCE_DIR}")
+  # Every source of the target is rewritten: each instruments and
+  # registers the functions the others' kernels may call.
+  set(rewrite_options "--project-root=${PROJECT_SOURCE_DIR}" "--whole-target")
   if(ARG_SELECTABLE OR (DEFINED ARG_FILTER AND NOT DEFINED ARG_SELECTABLE))
     list(APPEND rewrite_options "--selectable")
   endif()

@@ -49,6 +49,43 @@ cl::opt<bool> SelectableBodies(
              "a plain build costs)"),
     cl::cat(toolOptions()));
 
+/// The exported functions that reach code whose untraced parts were held
+/// back (RewriteContext::QuietHits, owned as QuietOwner says): registered
+/// as instrumented in part, so that a call from another file's kernel says
+/// so at run time.
+llvm::DenseSet<const FunctionDecl *>
+partialTargets(const FoundHelpers &Helpers, const RewriteContext &RC,
+               const std::map<std::string, const FunctionDecl *> &QuietOwner) {
+  llvm::DenseSet<const FunctionDecl *> Partial;
+  llvm::DenseSet<const FunctionDecl *> Untraced;
+  for (const std::string &Name : RC.QuietHits)
+    if (auto It = QuietOwner.find(Name); It != QuietOwner.end())
+      Untraced.insert(It->second);
+  if (Untraced.empty())
+    return Partial;
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>>
+      Callees;
+  for (const HelperCall &C : Helpers.Calls)
+    Callees[C.Caller].push_back(C.Callee);
+  for (const IndirectTarget &T : Helpers.IndirectTargets) {
+    const FunctionDecl *Root = writtenFunction(T.Function);
+    std::vector<const FunctionDecl *> Work{Root};
+    llvm::DenseSet<const FunctionDecl *> Seen{Root};
+    while (!Work.empty()) {
+      const FunctionDecl *FD = Work.back();
+      Work.pop_back();
+      if (Untraced.contains(FD)) {
+        Partial.insert(Root);
+        break;
+      }
+      for (const FunctionDecl *Callee : Callees.lookup(FD))
+        if (Helpers.EntryOnly.contains(Callee) && Seen.insert(Callee).second)
+          Work.push_back(Callee);
+    }
+  }
+  return Partial;
+}
+
 bool isWorkgroupReference(QualType T) {
   const auto *Ref = T->getAs<LValueReferenceType>();
   return Ref && Ref->getPointeeType().isConstQualified() &&
@@ -1056,9 +1093,12 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       HeaderLaunches.emplace_back(&C, In);
 
   FoundOpenMP OpenMP = Options.OpenMP ? findOpenMP(Ctx) : FoundOpenMP();
+  std::vector<const FunctionDecl *> Exported;
+  if (Options.WholeTarget)
+    Exported = exportedFunctions(Ctx);
 
   if (Found.Kernels.empty() && Found.Calls.empty() && References.empty() &&
-      HeaderLaunches.empty() && OpenMP.Loops.empty() &&
+      HeaderLaunches.empty() && Exported.empty() && OpenMP.Loops.empty() &&
       OpenMP.Untraced.empty() && OpenMP.HeaderLoops.empty() &&
       OpenMP.HeaderUntraced.empty()) {
     Result.Rewritten = Result.Original;
@@ -1263,7 +1303,20 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
   // Helpers called from kernels: their accesses, no prologue. Those in
   // project headers are copied into this file, instrumented.
-  FoundHelpers Helpers = findHelpers(Ctx, Scanned);
+  FoundHelpers Helpers =
+      findHelpers(Ctx, Scanned, Options.WholeTarget ? &Exported : nullptr);
+  std::map<std::string, const FunctionDecl *> QuietOwner;
+  for (const std::vector<KernelDef> *List :
+       {&Helpers.InMainFile, &Helpers.InHeaders})
+    for (const KernelDef &H : *List) {
+      if (!Helpers.EntryOnly.contains(H.Written))
+        continue;
+      QuietOwner[kernelName(H.Written)] = H.Written;
+      for (const FunctionDecl *Body : H.Bodies)
+        QuietOwner[kernelName(Body)] = H.Written;
+    }
+  for (const auto &[Name, Function] : QuietOwner)
+    RC.QuietScopes.insert(Name);
   for (const KernelDef &H : Helpers.InMainFile) {
     AccessCollector Accesses(RC);
     for (const FunctionDecl *Body : H.Bodies)
@@ -1294,9 +1347,6 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   std::vector<HelperCall> Calls = Helpers.Calls;
   Calls.insert(Calls.end(), MemberCalls.begin(), MemberCalls.end());
   Cloner.finish(Calls, References, HeaderKernels, IndirectRoots);
-  std::string Registration =
-      emitKernelInstances(Instances) +
-      emitIndirectTargets(indirectTargets(Ctx, Helpers, Cloner));
   for (const UnrewrittenHelper &H : Helpers.Unrewritten)
     RC.untraced(
         H.CallLoc, "call of '" + kernelName(H.Written) + "'",
@@ -1308,6 +1358,23 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   for (const UnrewrittenHelper &H : Helpers.Undefined)
     RC.untraced(H.CallLoc, "call of '" + kernelName(H.Written) + "'", H.Reason,
                 H.Caller ? kernelName(H.Caller) : std::string());
+  for (const ElsewhereCall &C : Helpers.Elsewhere) {
+    const auto *M = dyn_cast<CXXMethodDecl>(C.Callee);
+    FunctionSpelling Spelled =
+        spellFunction(Ctx, C.Callee, M && !M->isStatic());
+    if (!RC.wrapElsewhereCall(C.Call, Spelled.Type, Spelled.Name,
+                              kernelName(C.Caller)))
+      RC.untraced(C.Call->getBeginLoc(),
+                  "call of '" + kernelName(C.Callee) + "'",
+                  "it is defined in another file, and the call is written "
+                  "in a macro expansion, where wgtrace cannot check at run "
+                  "time that the function is instrumented",
+                  kernelName(C.Caller));
+  }
+  std::string Registration =
+      emitKernelInstances(Instances) +
+      emitIndirectTargets(indirectTargets(
+          Ctx, Helpers, Cloner, partialTargets(Helpers, RC, QuietOwner)));
 
   for (const DispatchCall &C : Found.Calls) {
     unsigned Line = SM.getExpansionLineNumber(C.Loc);

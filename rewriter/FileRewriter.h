@@ -44,6 +44,11 @@ struct RewriteOptions {
   std::string ProjectRoot;
   /// Trace OpenMP worksharing loops as dispatches (--openmp).
   bool OpenMP = false;
+  /// The file is one of a target whose every source is rewritten
+  /// (--whole-target): the functions other files may call are instrumented
+  /// and registered, and calls of other files' functions are checked at
+  /// run time.
+  bool WholeTarget = false;
 };
 
 /// Creates actions that rewrite the file given on the command line as

@@ -12,6 +12,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace wgtrace {
@@ -455,8 +457,8 @@ const FunctionDecl *written(const FunctionDecl *FD) {
 
 class Finder {
 public:
-  explicit Finder(ASTContext &Ctx)
-      : Context(&Ctx), SM(Ctx.getSourceManager()) {}
+  Finder(ASTContext &Ctx, const std::vector<const FunctionDecl *> *Exported)
+      : Context(&Ctx), SM(Ctx.getSourceManager()), Exported(Exported) {}
 
   FoundHelpers run(const std::vector<KernelDef> &Kernels) {
     for (const KernelDef &K : Kernels) {
@@ -466,6 +468,34 @@ public:
         for (const FunctionDecl *Body : K.Bodies)
           scan(Body, K.Written);
     }
+    close();
+    if (Exported) {
+      llvm::DenseSet<const FunctionDecl *> FromKernels;
+      for (const auto &Entry : Index)
+        FromKernels.insert(Entry.first);
+      // Other files' kernels may call them: instrumented as helpers are,
+      // and registered. An accessor or bookkeeping records nothing of its
+      // own (a kernel records what it touches through it), but is
+      // registered all the same, so that a call of it from another file is
+      // not counted as uninstrumented.
+      for (const FunctionDecl *FD : *Exported) {
+        const auto *M = dyn_cast<CXXMethodDecl>(FD);
+        if (considerTarget(FD) || isAccessorOrBookkeeping(FD, FD) ||
+            touchesNoMemory(FD))
+          Found.IndirectTargets.push_back({FD, M && !M->isStatic()});
+      }
+      close();
+      for (const auto &Entry : Index)
+        if (!FromKernels.contains(Entry.first))
+          Found.EntryOnly.insert(Entry.first);
+    }
+    return finish();
+  }
+
+private:
+  /// Scans what is left to scan, closed over calls: helpers of helpers,
+  /// and what calls through pointers reach.
+  void close() {
     while (!Work.empty() || !PendingTypes.empty()) {
       while (!Work.empty()) {
         auto [FD, Written] = Work.back();
@@ -479,11 +509,23 @@ public:
       for (QualType T : Types)
         addIndirectTargets(T);
     }
+  }
+
+  /// What was found, in translation-unit order.
+  FoundHelpers finish() {
     llvm::sort(Found.IndirectTargets,
                [&](const IndirectTarget &A, const IndirectTarget &B) {
                  return SM.isBeforeInTranslationUnit(A.Function->getLocation(),
                                                      B.Function->getLocation());
                });
+    // An exported function may also be what a call through a pointer
+    // reaches: registered once.
+    Found.IndirectTargets.erase(
+        std::unique(Found.IndirectTargets.begin(), Found.IndirectTargets.end(),
+                    [](const IndirectTarget &A, const IndirectTarget &B) {
+                      return A.Function == B.Function;
+                    }),
+        Found.IndirectTargets.end());
     auto InOrder = [&](const KernelDef &A, const KernelDef &B) {
       return SM.isBeforeInTranslationUnit(A.Written->getBeginLoc(),
                                           B.Written->getBeginLoc());
@@ -493,7 +535,6 @@ public:
     return std::move(Found);
   }
 
-private:
   void scan(const FunctionDecl *FD, const FunctionDecl *Written) {
     scanStatement(FD->getBody(), Written);
   }
@@ -546,7 +587,7 @@ private:
       if (Virtual && Method->isPureVirtual() && !Method->isDefined())
         ;
       else if (!C.Call || !handsOnlyTemporaries(C.Call, C.Function))
-        consider(C.Function, C.Loc, Written);
+        consider(C.Function, C.Loc, Written, C.Call);
       if (Virtual)
         considerOverrides(Method, C.Loc, Written);
     }
@@ -743,10 +784,10 @@ private:
   }
 
   void consider(const FunctionDecl *Callee, SourceLocation CallLoc,
-                const FunctionDecl *Caller) {
+                const FunctionDecl *Caller, const Expr *Call = nullptr) {
     const FunctionDecl *Def = Callee->getDefinition();
     if (!Def || !Def->doesThisDeclarationHaveABody()) {
-      noteUndefined(Callee, CallLoc, Caller);
+      noteUndefined(Callee, CallLoc, Caller, Call);
       return;
     }
     const FunctionDecl *Written = written(Def);
@@ -787,9 +828,12 @@ private:
   }
 
   /// A function of the project that this translation unit only declares:
-  /// its body, in another file, is not instrumented from here.
+  /// its body, in another file, is not instrumented from here. With
+  /// --whole-target, a call the runtime can check (its callee named by
+  /// address) is checked instead of reported: the other file instruments
+  /// and registers the function if it is rewritten too.
   void noteUndefined(const FunctionDecl *Callee, SourceLocation CallLoc,
-                     const FunctionDecl *Caller) {
+                     const FunctionDecl *Caller, const Expr *Call) {
     SourceLocation Loc = SM.getExpansionLoc(Callee->getLocation());
     if (Callee->getBuiltinID() || SM.isInSystemHeader(Loc) ||
         hasAnnotation(Callee, "wgtrace.dispatch") || isOptedOut(Callee) ||
@@ -798,12 +842,34 @@ private:
             .starts_with("wgtrace::") ||
         !firstReport(Callee->getCanonicalDecl(), CallLoc))
       return;
+    if (const auto *E = dyn_cast_or_null<CallExpr>(Call);
+        E && Exported && isCheckable(Callee, Caller)) {
+      Found.Elsewhere.push_back({E, Callee, Caller});
+      return;
+    }
     Found.Undefined.push_back(
         {Callee, CallLoc,
          "it is not defined in this file, so wgtrace cannot instrument "
          "it from here (helpers are instrumented in the file of the kernel "
          "that calls them)",
          Caller});
+  }
+
+  /// Whether a call of Callee by Caller can be checked at run time: Callee
+  /// has an address the defining file registers (a function or a public
+  /// non-virtual member function that is no template's), and the call is
+  /// written once for one callee (not in a template, whose instances may
+  /// call different functions).
+  static bool isCheckable(const FunctionDecl *Callee,
+                          const FunctionDecl *Caller) {
+    if (!Caller || Caller->isTemplated() ||
+        Callee->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+        isa<CXXConstructorDecl, CXXDestructorDecl>(Callee))
+      return false;
+    if (const auto *M = dyn_cast<CXXMethodDecl>(Callee))
+      return !M->isVirtual() && M->getAccess() == AS_public &&
+             !M->getParent()->isLocalClass();
+    return true;
   }
 
   /// Whether a call of F at CallLoc is reported for the first time: each
@@ -816,6 +882,7 @@ private:
 
   ASTContext *Context;
   SourceManager &SM;
+  const std::vector<const FunctionDecl *> *Exported;
   FoundHelpers Found;
   llvm::DenseSet<const void *> SeenTypes;
   std::vector<QualType> PendingTypes;
@@ -827,9 +894,34 @@ private:
 
 } // namespace
 
-FoundHelpers findHelpers(ASTContext &Ctx,
-                         const std::vector<KernelDef> &Kernels) {
-  return Finder(Ctx).run(Kernels);
+FoundHelpers findHelpers(ASTContext &Ctx, const std::vector<KernelDef> &Kernels,
+                         const std::vector<const FunctionDecl *> *Exported) {
+  return Finder(Ctx, Exported).run(Kernels);
+}
+
+std::vector<const FunctionDecl *> exportedFunctions(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<const FunctionDecl *> Definitions;
+  DefinitionCollector Collect(SM, Definitions);
+  Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
+  std::vector<const FunctionDecl *> Out;
+  for (const FunctionDecl *FD : Definitions) {
+    if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) ||
+        !FD->isExternallyVisible() || FD->isMain() || FD->isTemplated() ||
+        FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+        FD->isDeleted() || FD->isDefaulted() || FD->isImplicit() ||
+        hasAnnotation(FD, "wgtrace.dispatch") ||
+        isa<CXXConstructorDecl, CXXDestructorDecl>(FD))
+      continue;
+    if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
+      // A class of the main file is no other file's.
+      if (M->isVirtual() || M->getAccess() != AS_public ||
+          M->getParent()->isLambda() || M->getParent()->isLocalClass() ||
+          SM.isInMainFile(SM.getExpansionLoc(M->getParent()->getLocation())))
+        continue;
+    Out.push_back(FD);
+  }
+  return Out;
 }
 
 } // namespace rewriter

@@ -34,6 +34,7 @@
 #include "KernelFinder.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <string>
 #include <vector>
@@ -76,6 +77,16 @@ struct IndirectTarget {
   bool Member;
 };
 
+/// A call of a function that another file defines (only declared here),
+/// checked at run time: the defining file, rewritten with --whole-target,
+/// registers it (runtime's definedElsewhere).
+struct ElsewhereCall {
+  const clang::CallExpr *Call;
+  const clang::FunctionDecl *Callee;
+  /// The kernel or helper (as written) that makes the call.
+  const clang::FunctionDecl *Caller;
+};
+
 /// What the kernels reach. KernelDef is reused: a helper too is written
 /// once and may have several instantiations.
 struct FoundHelpers {
@@ -89,6 +100,15 @@ struct FoundHelpers {
   /// Functions of the project (not of system headers) that kernels or
   /// helpers call but that this file only declares, once each.
   std::vector<UnrewrittenHelper> Undefined;
+  /// With --whole-target, the calls of such functions that the runtime
+  /// checks instead (those it can name: not constructors, destructors,
+  /// virtual or template functions).
+  std::vector<ElsewhereCall> Elsewhere;
+  /// With --whole-target, the helpers (as written) that only exported
+  /// functions reach, not this file's kernels: what they cannot record is
+  /// reported at run time, when another file's kernel calls them, instead
+  /// of as noise in functions no kernel may ever call.
+  llvm::DenseSet<const clang::FunctionDecl *> EntryOnly;
   /// Every direct call in the bodies of kernels and helpers.
   std::vector<HelperCall> Calls;
   /// What their calls through pointers may reach, in translation-unit
@@ -99,8 +119,21 @@ struct FoundHelpers {
   std::vector<IndirectTarget> IndirectTargets;
 };
 
-FoundHelpers findHelpers(clang::ASTContext &Ctx,
-                         const std::vector<KernelDef> &Kernels);
+/// The functions of the main file that other files of the target may
+/// call and that the runtime can find by their address: externally
+/// visible, not templates, constructors, destructors, virtual or
+/// non-public members, `main` or kernels. With --whole-target each is
+/// instrumented in place (or, an accessor or bookkeeping, left as it is)
+/// and registered.
+std::vector<const clang::FunctionDecl *>
+exportedFunctions(clang::ASTContext &Ctx);
+
+/// Exported: exportedFunctions(), when the file is rewritten with
+/// --whole-target (its calls of functions of other files are then checked
+/// at run time, in Elsewhere, rather than reported).
+FoundHelpers
+findHelpers(clang::ASTContext &Ctx, const std::vector<KernelDef> &Kernels,
+            const std::vector<const clang::FunctionDecl *> *Exported = nullptr);
 
 /// Whether Call (a member call or an operator) calls a virtual function
 /// through the object's virtual table: not qualified (`Base::f()` calls

@@ -42,37 +42,45 @@ static std::string templateArguments(const FunctionDecl *FD,
   return Out;
 }
 
-std::vector<IndirectTargetMeta> indirectTargets(ASTContext &Ctx,
-                                                const FoundHelpers &Helpers,
-                                                const HelperCloner &Cloner) {
+FunctionSpelling spellFunction(ASTContext &Ctx, const FunctionDecl *FD,
+                               bool Member) {
   PrintingPolicy Policy = endOfFilePolicy(Ctx);
+  FunctionSpelling Out;
+  llvm::raw_string_ostream OS(Out.Name);
+  OS << "::";
+  writtenFunction(FD)->printQualifiedName(OS, Policy);
+  Out.Arguments = templateArguments(FD, Policy);
+  QualType Type = FD->getType();
+  if (Member)
+    Type = Ctx.getMemberPointerType(
+        Type,
+        Ctx.getRecordType(cast<CXXMethodDecl>(FD)->getParent()).getTypePtr());
+  Out.Type = Type.getAsString(Policy);
+  return Out;
+}
+
+std::vector<IndirectTargetMeta>
+indirectTargets(ASTContext &Ctx, const FoundHelpers &Helpers,
+                const HelperCloner &Cloner,
+                const llvm::DenseSet<const FunctionDecl *> &Partial) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<IndirectTargetMeta> Out;
   for (const IndirectTarget &T : Helpers.IndirectTargets) {
     const FunctionDecl *Written = writtenFunction(T.Function);
+    FunctionSpelling Spelled = spellFunction(Ctx, T.Function, T.Member);
     IndirectTargetMeta Meta;
     Meta.Member = T.Member;
-    std::string Qualified;
-    llvm::raw_string_ostream OS(Qualified);
-    Written->printQualifiedName(OS, Policy);
-    std::string Arguments = templateArguments(T.Function, Policy);
-    Meta.Plain = "::";
-    Meta.Plain += Qualified;
-    Meta.Plain += Arguments;
+    Meta.Partial = Partial.contains(Written);
+    Meta.Plain = Spelled.Name + Spelled.Arguments;
     if (SM.isInMainFile(SM.getExpansionLoc(Written->getLocation()))) {
       Meta.Instrumented = Meta.Plain;
     } else {
       std::string Copy = Cloner.copyName(Written);
       if (Copy.empty())
         continue;
-      Meta.Instrumented = Copy + Arguments;
+      Meta.Instrumented = Copy + Spelled.Arguments;
     }
-    QualType Type = T.Function->getType();
-    if (T.Member)
-      Type = Ctx.getMemberPointerType(
-          Type, Ctx.getRecordType(cast<CXXMethodDecl>(T.Function)->getParent())
-                    .getTypePtr());
-    Meta.Type = Type.getAsString(Policy);
+    Meta.Type = std::move(Spelled.Type);
     Out.push_back(std::move(Meta));
   }
   return Out;

@@ -17,6 +17,7 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <string>
 #include <vector>
 
 namespace wgtrace {
@@ -25,12 +26,28 @@ namespace rewriter {
 /// A function as written: a template's pattern, or FD itself.
 const clang::FunctionDecl *writtenFunction(const clang::FunctionDecl *FD);
 
+/// How code outside any scope names a function and its pointer's type.
+struct FunctionSpelling {
+  /// Fully qualified from the global scope: `::ns::C::f`.
+  std::string Name;
+  /// A template instantiation's arguments (`<float, 4>`), or "".
+  std::string Arguments;
+  /// The type of `&Name` with the arguments: `void (*)(int)` spelled as
+  /// the function type `void (int)`, or `void (C::*)(int) const` for a
+  /// member (Member).
+  std::string Type;
+};
+FunctionSpelling spellFunction(clang::ASTContext &Ctx,
+                               const clang::FunctionDecl *FD, bool Member);
+
 /// The registration entries of Helpers.IndirectTargets; a header function
 /// without an emitted copy is left out (calls that reach it are counted at
-/// run time).
-std::vector<IndirectTargetMeta> indirectTargets(clang::ASTContext &Ctx,
-                                                const FoundHelpers &Helpers,
-                                                const HelperCloner &Cloner);
+/// run time). Those in Partial (as written) are registered as instrumented
+/// in part.
+std::vector<IndirectTargetMeta>
+indirectTargets(clang::ASTContext &Ctx, const FoundHelpers &Helpers,
+                const HelperCloner &Cloner,
+                const llvm::DenseSet<const clang::FunctionDecl *> &Partial);
 
 } // namespace rewriter
 } // namespace wgtrace

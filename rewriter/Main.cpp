@@ -97,6 +97,15 @@ static cl::opt<bool> OpenMP(
              "-fopenmp)"),
     cl::cat(Category));
 
+static cl::opt<bool> WholeTarget(
+    "whole-target",
+    cl::desc("The file is one of a target whose every source is rewritten: "
+             "instrument and register the functions other files may call, "
+             "and check at run time that the functions of other files the "
+             "kernels call are instrumented (wgtrace_instrument_target "
+             "passes it)"),
+    cl::cat(Category));
+
 static cl::opt<std::string> ProjectRoot(
     "project-root",
     cl::desc("Name lambda kernels after their file relative to <dir> "
@@ -158,7 +167,8 @@ private:
       Tool.appendArgumentsAdjuster(
           getInsertArgumentAdjuster("-fopenmp", ArgumentInsertPosition::END));
     std::unique_ptr<FrontendActionFactory> Factory = newRewriteActionFactory(
-        Sources[I], Results[I], RewriteOptions{Strict, ProjectRoot, OpenMP});
+        Sources[I], Results[I],
+        RewriteOptions{Strict, ProjectRoot, OpenMP, WholeTarget});
     DiagnosticsThenCount Action(*Factory, DiagStream);
     int Status = Tool.run(&Action);
     if (Status != 0 || !Results[I].Ok) {

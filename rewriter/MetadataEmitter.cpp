@@ -278,12 +278,13 @@ std::string emitIndirectTargets(ArrayRef<IndirectTargetMeta> Targets) {
                     "const ::wgtrace::detail::IndirectTarget "
                     "wgtrace_indirect_targets_[] = {\n";
   for (const IndirectTargetMeta &T : Targets) {
+    std::string Partial = T.Partial ? ", /*Partial=*/true" : "";
     if (T.Member)
       Out += "    ::wgtrace::detail::memberTarget<" + T.Type + ">(&" + T.Plain +
-             "),\n";
+             Partial + "),\n";
     else
       Out += "    ::wgtrace::detail::functionTarget<" + T.Type + ">(&" +
-             T.Plain + ", &" + T.Instrumented + "),\n";
+             T.Plain + ", &" + T.Instrumented + Partial + "),\n";
   }
   Out += "};\n"
          "const ::wgtrace::detail::IndirectTargets "

@@ -84,6 +84,8 @@ struct IndirectTargetMeta {
   std::string Plain;
   std::string Instrumented;
   bool Member = false;
+  /// Instrumented only in part (detail::IndirectTarget::Partial).
+  bool Partial = false;
 };
 
 /// An instantiation of a template kernel, as the end of the file registers

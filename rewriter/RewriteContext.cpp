@@ -214,26 +214,48 @@ bool RewriteContext::wrapIndirectCall(const CallExpr *Call, const Expr *Callee,
                AccessKind::Call);
     return false;
   }
+  // Outermost: a pointer loaded from memory is wrapped inside, as a load.
+  Edits.wrap(Pointer->first, Pointer->second,
+             ("::wgtrace::detail::" + Function + "(WGTRACE_INDIRECT_CALL(" +
+              Twine(indirectCallEntry(*Whole, Scope)) + "), ")
+                 .str(),
+             ")", /*Stackable=*/true);
+  return true;
+}
+
+bool RewriteContext::wrapElsewhereCall(const CallExpr *Call,
+                                       StringRef CheckType, StringRef Address,
+                                       StringRef InScope) {
+  bool InMacro = false;
+  auto Whole = editRange(Call->getSourceRange(), InMacro);
+  if (!Whole)
+    return false;
+  Edits.wrap(Whole->first, Whole->second,
+             ("(::wgtrace::detail::definedElsewhere<" + CheckType +
+              ">(WGTRACE_INDIRECT_CALL(" +
+              Twine(indirectCallEntry(*Whole, InScope)) + "), &" + Address +
+              "), ")
+                 .str(),
+             ")", /*Stackable=*/true);
+  return true;
+}
+
+unsigned RewriteContext::indirectCallEntry(std::pair<unsigned, unsigned> Whole,
+                                           StringRef InScope) {
   auto [It, New] = Tables.IndirectCallIndex.try_emplace(
-      {Target.getHashValue(), Whole->first, Whole->second},
+      {Target.getHashValue(), Whole.first, Whole.second},
       static_cast<unsigned>(Tables.IndirectCalls.size()));
   if (New) {
     IndirectCallMeta Meta;
     Meta.File = pathOf(Target);
-    Meta.Line = SM.getLineNumber(Target, Whole->first);
-    Meta.Column = SM.getColumnNumber(Target, Whole->first);
-    Meta.Scope = Scope;
+    Meta.Line = SM.getLineNumber(Target, Whole.first);
+    Meta.Column = SM.getColumnNumber(Target, Whole.first);
+    Meta.Scope = InScope;
     Meta.Text =
-        oneLine(SM.getBufferData(Target).slice(Whole->first, Whole->second));
+        oneLine(SM.getBufferData(Target).slice(Whole.first, Whole.second));
     Tables.IndirectCalls.push_back(std::move(Meta));
   }
-  // Outermost: a pointer loaded from memory is wrapped inside, as a load.
-  Edits.wrap(Pointer->first, Pointer->second,
-             ("::wgtrace::detail::" + Function + "(WGTRACE_INDIRECT_CALL(" +
-              Twine(It->second) + "), ")
-                 .str(),
-             ")", /*Stackable=*/true);
-  return true;
+  return It->second;
 }
 
 static constexpr const char *kConflictReason =
@@ -559,6 +581,8 @@ void RewriteContext::untraced(const Expr *E, StringRef Reason,
   if (!Tables.UntracedSeen.insert({B.getRawEncoding(), End.getRawEncoding()})
            .second)
     return;
+  if (heldBack(Scope))
+    return;
   std::string Text = textOf(E->getSourceRange());
   StringRef What = kindWord(Kind);
   report(B, (What + (Kind == AccessKind::Call ? " '" : " of '") + Text +
@@ -569,10 +593,18 @@ void RewriteContext::untraced(const Expr *E, StringRef Reason,
 
 void RewriteContext::untraced(SourceLocation Loc, StringRef Text,
                               StringRef Reason, StringRef InScope) {
-  if (!Tables.UntracedSeen.insert({Loc.getRawEncoding(), 0}).second)
+  if (!Tables.UntracedSeen.insert({Loc.getRawEncoding(), 0}).second ||
+      heldBack(InScope.empty() ? StringRef(Scope) : InScope))
     return;
   report(Loc, Text.str() + " is not traced: " + Reason.str());
   listUntraced(Loc, Text, Reason, InScope);
+}
+
+bool RewriteContext::heldBack(StringRef InScope) {
+  if (!QuietScopes.count(InScope.str()))
+    return false;
+  QuietHits.insert(InScope.str());
+  return true;
 }
 
 void RewriteContext::listUntraced(SourceLocation Loc, StringRef Text,

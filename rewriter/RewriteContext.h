@@ -211,6 +211,11 @@ public:
   /// The function whose body is being instrumented, as access sites and
   /// untraced accesses name it (their scope).
   std::string Scope;
+  /// Functions, by scope name, whose untraced code is not reported but
+  /// collected in QuietHits (FoundHelpers::EntryOnly: reported at run time,
+  /// when another file's kernel calls them).
+  std::set<std::string> QuietScopes;
+  std::set<std::string> QuietHits;
   /// That function when it is an instantiation of a template (null
   /// otherwise): its wraps and texts are noted in Tables.InstanceWraps and
   /// Tables.InstanceSpans.
@@ -304,6 +309,12 @@ public:
   /// cannot be edited.
   bool wrapIndirectCall(const clang::CallExpr *Call, const clang::Expr *Callee,
                         llvm::StringRef Function);
+  /// Has the runtime check, before Call runs as written, that the function
+  /// of another file it calls is registered (definedElsewhere<CheckType>
+  /// with &Address, and the call's entry in the same table, made in
+  /// InScope). False when the call's text cannot be edited.
+  bool wrapElsewhereCall(const clang::CallExpr *Call, llvm::StringRef CheckType,
+                         llvm::StringRef Address, llvm::StringRef InScope);
 
   /// Reports that the access E is not traced, for Reason (one sentence,
   /// no final period): a warning at E (an error under --strict) and an
@@ -335,6 +346,13 @@ private:
   std::string pathOf(clang::FileID File) const;
   void listUntraced(clang::SourceLocation Loc, llvm::StringRef Text,
                     llvm::StringRef Reason, llvm::StringRef InScope);
+  /// Whether what is untraced in InScope is held back (QuietScopes), which
+  /// QuietHits then notes.
+  bool heldBack(llvm::StringRef InScope);
+  /// The entry, in the table of checked calls, of the call whose text is
+  /// [Whole.first, Whole.second), made in InScope (listed when new).
+  unsigned indirectCallEntry(std::pair<unsigned, unsigned> Whole,
+                             llvm::StringRef InScope);
   /// The access site of [Begin, End) for Kind: its number, and whether it
   /// is new (not listed yet).
   std::pair<unsigned, bool> siteFor(std::pair<unsigned, unsigned> Range,

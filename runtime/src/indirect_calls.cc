@@ -77,17 +77,18 @@ IndirectTargets::IndirectTargets(const IndirectTarget *Targets,
   R.Published.store(Table, std::memory_order_release);
 }
 
-const void *findIndirectTarget(uintptr_t Key0, uintptr_t Key1) noexcept {
+const IndirectTarget *findIndirectTarget(uintptr_t Key0,
+                                         uintptr_t Key1) noexcept {
   const runtime::TargetTable *Table =
       runtime::registry().Published.load(std::memory_order_acquire);
   if (!Table)
     return nullptr;
-  IndirectTarget Wanted{{Key0, Key1}, nullptr};
+  IndirectTarget Wanted{{Key0, Key1}, nullptr, false};
   auto It = std::lower_bound(Table->Targets.begin(), Table->Targets.end(),
                              Wanted, runtime::keyLess);
   if (It == Table->Targets.end() || It->Key[0] != Key0 || It->Key[1] != Key1)
     return nullptr;
-  return It->Instrumented;
+  return &*It;
 }
 
 void noteUninstrumentedCall(uint64_t CallId) noexcept {

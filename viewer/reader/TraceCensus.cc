@@ -443,11 +443,13 @@ std::string uninstrumentedCallsText(const TraceCensus &C) {
   for (const UninstrumentedCall &U : C.UninstrumentedCalls)
     Total += U.Calls;
   std::string Out = fmt::format(
-      "{} call{} through pointers ran code wgtrace did not instrument (a "
-      "function no rewritten file registered: of a file that was not "
-      "rewritten, of a rewritten file that makes no call through a pointer "
-      "of its type itself, or one the rewriter could not copy): {} accesses "
-      "are missing from every count:\n",
+      "{} call{} through pointers or into other files ran code wgtrace did "
+      "not instrument, in whole or in part (a function of a file that was "
+      "not rewritten or was rewritten alone, without --whole-target; one the "
+      "rewriter could not copy; or one of another file with code the "
+      "rewriter could not wrap, which it does not warn about where no "
+      "kernel of that file calls it): {} accesses are missing from every "
+      "count:\n",
       Total, Total == 1 ? "" : "s", Total == 1 ? "its" : "their");
   for (const UninstrumentedCall &U : C.UninstrumentedCalls) {
     if (!U.Call) {

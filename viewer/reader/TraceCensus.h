@@ -98,7 +98,8 @@ struct TraceCensus {
   std::vector<std::string> Notes;
   /// Accesses the rewriter could not wrap, each once.
   std::vector<UntracedAccess> Untraced;
-  /// Calls through pointers that ran uninstrumented code, in file order.
+  /// Calls through pointers or of other files' functions that ran
+  /// uninstrumented code, in file order.
   std::vector<UninstrumentedCall> UninstrumentedCalls;
   /// The buffers Record::Buffer indexes (kernel parameters and the memory
   /// each invocation gave them).
@@ -118,8 +119,8 @@ struct TraceCensus {
   uint64_t uninstrumentedLaunches() const;
   /// Whether the trace misses part of the run: a ring lost records, the
   /// source has accesses the rewriter could not wrap, kernels that are
-  /// not instrumented were launched, code that calls through pointers ran
-  /// uninstrumented, or the run record is missing.
+  /// not instrumented were launched, calls through pointers or into other
+  /// files ran uninstrumented code, or the run record is missing.
   bool incomplete() const;
 
   /// How a report names buffer \p Index: the parameter's name, with its
@@ -183,7 +184,8 @@ std::string censusText(const TraceCensus *C, bool AllSites = false);
 llvm::json::Value censusJson(const TraceCensus *C);
 /// "N accesses in the source are not traced (...)" lines, "" when none.
 std::string untracedText(const TraceCensus &C, size_t MaxListed = 10);
-/// "N calls through pointers ran code wgtrace did not instrument" lines,
+/// "N calls through pointers or into other files ran code wgtrace did not
+/// instrument" lines,
 /// "" when none.
 std::string uninstrumentedCallsText(const TraceCensus &C);
 

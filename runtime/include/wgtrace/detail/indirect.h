@@ -65,27 +65,36 @@ private:
 struct IndirectTarget {
   uintptr_t Key[2];
   const void *Instrumented;
+  /// Instrumented only in part: a function that other files' kernels may
+  /// call (--whole-target) with code the rewriter could not wrap, which it
+  /// reports only here, when a workgroup calls it (it would be noise in a
+  /// function no kernel of its own file calls).
+  bool Partial;
 };
 
-template <class F> IndirectTarget functionTarget(F *Plain, F *Instrumented) {
+template <class F>
+IndirectTarget functionTarget(F *Plain, F *Instrumented, bool Partial = false) {
   static_assert(std::is_function_v<F>, "a function pointer");
   return {{reinterpret_cast<uintptr_t>(Plain), 0},
-          reinterpret_cast<const void *>(Instrumented)};
+          reinterpret_cast<const void *>(Instrumented),
+          Partial};
 }
 
 template <class M> IndirectTarget memberKey(M Pointer) {
   static_assert(std::is_member_function_pointer_v<M> &&
                     sizeof(M) <= 2 * sizeof(uintptr_t),
                 "a member function pointer");
-  IndirectTarget Target{{0, 0}, nullptr};
+  IndirectTarget Target{{0, 0}, nullptr, false};
   std::memcpy(Target.Key, &Pointer, sizeof(M));
   return Target;
 }
 
-template <class M> IndirectTarget memberTarget(M Pointer) {
+template <class M>
+IndirectTarget memberTarget(M Pointer, bool Partial = false) {
   IndirectTarget Target = memberKey(Pointer);
   // Instrumented in place: only whether it is registered matters.
   Target.Instrumented = &Target;
+  Target.Partial = Partial;
   return Target;
 }
 
@@ -97,9 +106,10 @@ public:
   IndirectTargets &operator=(const IndirectTargets &) = delete;
 };
 
-/// The instrumented version registered for a pointer's bytes, or null.
-/// Lock-free: registration publishes a new table, never changes one.
-const void *findIndirectTarget(uintptr_t Key0, uintptr_t Key1) noexcept;
+/// The registration of a pointer's bytes, or null. Lock-free:
+/// registration publishes a new table, never changes one.
+const IndirectTarget *findIndirectTarget(uintptr_t Key0,
+                                         uintptr_t Key1) noexcept;
 
 /// Notes, in the running workgroup (if any), that call \p CallId ran a
 /// function wgtrace did not instrument.
@@ -108,11 +118,13 @@ void noteUninstrumentedCall(uint64_t CallId) noexcept;
 /// `fp(args)` becomes `throughPointer(id, fp)(args)`.
 template <class F> F *throughPointer(uint64_t CallId, F *Target) {
   static_assert(std::is_function_v<F>, "a function pointer");
-  if (const void *Instrumented =
-          findIndirectTarget(reinterpret_cast<uintptr_t>(Target), 0))
-    return reinterpret_cast<F *>(const_cast<void *>(Instrumented));
-  noteUninstrumentedCall(CallId);
-  return Target;
+  const IndirectTarget *Found =
+      findIndirectTarget(reinterpret_cast<uintptr_t>(Target), 0);
+  if (!Found || Found->Partial)
+    noteUninstrumentedCall(CallId);
+  if (!Found)
+    return Target;
+  return reinterpret_cast<F *>(const_cast<void *>(Found->Instrumented));
 }
 
 /// The same call written in a template, in an instantiation where `fp` is
@@ -125,11 +137,39 @@ F &&throughPointer(uint64_t, F &&Object) noexcept {
   return std::forward<F>(Object);
 }
 
+/// A kernel's call of a function that another file defines (a function of
+/// another source of the same target): `f(x)` becomes
+/// `(definedElsewhere<void (int)>(id, &::f), f(x))` and `o.g(x)`
+/// becomes `(definedElsewhere<void (C::*)(int)>(id, &::C::g), o.g(x))`, the
+/// call itself as written. The file that defines it, rewritten with
+/// --whole-target, instruments it in place and registers it; one no rewritten
+/// file registered runs uninstrumented, which the running workgroup notes as
+/// for a call through a pointer. T is the function's type, or the member
+/// function pointer's.
+template <class T>
+void definedElsewhere(
+    uint64_t CallId,
+    std::conditional_t<std::is_function_v<T>, T *, T> Address) {
+  uintptr_t Key0 = 0;
+  uintptr_t Key1 = 0;
+  if constexpr (std::is_function_v<T>) {
+    Key0 = reinterpret_cast<uintptr_t>(Address);
+  } else {
+    IndirectTarget Key = memberKey(Address);
+    Key0 = Key.Key[0];
+    Key1 = Key.Key[1];
+  }
+  const IndirectTarget *Found = findIndirectTarget(Key0, Key1);
+  if (!Found || Found->Partial)
+    noteUninstrumentedCall(CallId);
+}
+
 /// `(o.*pm)(args)` becomes `(o.*throughMember(id, pm))(args)`. The member
 /// functions the rewriter instruments are instrumented in place.
 template <class M> M throughMember(uint64_t CallId, M Pointer) {
   IndirectTarget Key = memberKey(Pointer);
-  if (!findIndirectTarget(Key.Key[0], Key.Key[1]))
+  const IndirectTarget *Found = findIndirectTarget(Key.Key[0], Key.Key[1]);
+  if (!Found || Found->Partial)
     noteUninstrumentedCall(CallId);
   return Pointer;
 }
