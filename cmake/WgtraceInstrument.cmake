@@ -10,8 +10,11 @@
 # wgtrace runtime. Which sources define kernels (WGTRACE_DISPATCH) or launch
 # them (wgtrace::dispatch) is decided by the rewriter when it runs, not at
 # configure time: a kernel added to any source is instrumented by the next
-# build. A source that defines and launches none is compiled as written
-# (through a one-line file that includes it). The rewriter reads a
+# build. Every source is rewritten with --whole-target: the functions the
+# others' kernels may call run instrumented when they do (docs/REWRITER.md,
+# "Calls into other files"). A source that defines and launches no kernel
+# and defines no such function is compiled as written (through a one-line
+# file that includes it). The rewriter reads a
 # compilation database generated for the target from
 # compile_commands.json.in, so it parses each source with the target's own
 # include directories, definitions and options.

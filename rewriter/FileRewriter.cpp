@@ -86,6 +86,36 @@ partialTargets(const FoundHelpers &Helpers, const RewriteContext &RC,
   return Partial;
 }
 
+/// The program's other code calls the functions instrumented for other
+/// files' kernels too, where recording them would cost what tracing costs
+/// for nothing: each runs its body as written while no workgroup records
+/// (WGTRACE_RECORDING). Not one that launches kernels or holds OpenMP
+/// loops (a copy as written would miss their edits), nor one a copy would
+/// change (a static local, a label).
+void addPlainCopies(RewriteContext &RC, const FoundHelpers &Helpers,
+                    const std::vector<const FunctionDecl *> &Exported,
+                    StringRef LinePath) {
+  llvm::DenseSet<const FunctionDecl *> InPlace;
+  for (const KernelDef &H : Helpers.InMainFile)
+    InPlace.insert(H.Written);
+  for (const FunctionDecl *FD : Exported) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+    if (!Body || !InPlace.contains(FD) || callsWgtraceOrOpenMP(Body))
+      continue;
+    std::optional<unsigned> Open = RC.offsetAfterToken(Body->getLBracLoc());
+    std::string Why;
+    std::optional<PlainBodyCopy> Copy =
+        Open ? plainBodyCopy(Body, RC, LinePath, "!WGTRACE_RECORDING()", Why)
+             : std::nullopt;
+    if (!Copy)
+      continue;
+    RC.Edits.insert(*Open, Copy->Open);
+    RC.Edits.insert(
+        RC.SM.getFileOffset(RC.SM.getExpansionLoc(Body->getRBracLoc())),
+        Copy->Close);
+  }
+}
+
 bool isWorkgroupReference(QualType T) {
   const auto *Ref = T->getAs<LValueReferenceType>();
   return Ref && Ref->getPointeeType().isConstQualified() &&
@@ -303,7 +333,7 @@ bool RewriteConsumer::addPrologue(RewriteContext &RC, const KernelDef &K,
   if (SelectableBodies) {
     std::string Why;
     if (std::optional<PlainBodyCopy> Copy =
-            plainBodyCopy(Body, RC, LinePath, Why)) {
+            plainBodyCopy(Body, RC, LinePath, "!WGTRACE_SELECTED()", Why)) {
       Prologue += Copy->Open;
       RC.Edits.insert(
           RC.SM.getFileOffset(RC.SM.getExpansionLoc(Body->getRBracLoc())),
@@ -1322,6 +1352,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     for (const FunctionDecl *Body : H.Bodies)
       Accesses.collect(Body);
   }
+  addPlainCopies(RC, Helpers, Exported, GivenPath);
   for (const KernelDef &H : Helpers.InHeaders) {
     // A function copied for the OpenMP loops it holds or calls (through
     // other copies): its copy records those loops only.

@@ -30,11 +30,34 @@ public:
   }
 };
 
+/// Calls of wgtrace and OpenMP directives.
+class WgtraceUseFinder : public RecursiveASTVisitor<WgtraceUseFinder> {
+public:
+  bool Found = false;
+  bool VisitCallExpr(CallExpr *E) {
+    if (const FunctionDecl *Callee = E->getDirectCallee())
+      Found = StringRef(Callee->getQualifiedNameAsString())
+                  .starts_with("wgtrace::");
+    return !Found;
+  }
+  bool VisitOMPExecutableDirective(OMPExecutableDirective *) {
+    Found = true;
+    return false;
+  }
+};
+
 } // namespace
+
+bool callsWgtraceOrOpenMP(const Stmt *Body) {
+  WgtraceUseFinder Finder;
+  Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  return Finder.Found;
+}
 
 std::optional<PlainBodyCopy> plainBodyCopy(const CompoundStmt *Body,
                                            const RewriteContext &RC,
                                            StringRef LinePath,
+                                           StringRef Condition,
                                            std::string &Why) {
   CopyProblemFinder Finder;
   Finder.TraverseStmt(const_cast<CompoundStmt *>(Body));
@@ -55,7 +78,7 @@ std::optional<PlainBodyCopy> plainBodyCopy(const CompoundStmt *Body,
                      std::to_string(SM.getLineNumber(RC.Target, *Begin)) +
                      " \"" + escapeCString(LinePath) + "\"\n";
   PlainBodyCopy Copy;
-  Copy.Open = " if (!WGTRACE_SELECTED()) {\n" + Line + Text.str() +
+  Copy.Open = " if (" + Condition.str() + ") {\n" + Line + Text.str() +
               "\n} else {\n" + Line;
   Copy.Close = "}";
   return Copy;

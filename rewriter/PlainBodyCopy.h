@@ -39,14 +39,19 @@ struct PlainBodyCopy {
   std::string Close;
 };
 
-/// The two halves for \p Body, whose lines #line names \p LinePath; none,
-/// with the reason in \p Why, when a second copy of the body would not
-/// mean the same (a label, which must be unique in a function; a static
-/// local, which the copy would not share).
-std::optional<PlainBodyCopy> plainBodyCopy(const clang::CompoundStmt *Body,
-                                           const RewriteContext &RC,
-                                           llvm::StringRef LinePath,
-                                           std::string &Why);
+/// The two halves for \p Body, whose lines #line names \p LinePath, the
+/// copy as written running when \p Condition holds (a kernel's:
+/// `!WGTRACE_SELECTED()`); none, with the reason in \p Why, when a second
+/// copy of the body would not mean the same (a label, which must be unique
+/// in a function; a static local, which the copy would not share).
+std::optional<PlainBodyCopy>
+plainBodyCopy(const clang::CompoundStmt *Body, const RewriteContext &RC,
+              llvm::StringRef LinePath, llvm::StringRef Condition,
+              std::string &Why);
+
+/// Whether \p Body calls wgtrace itself (a launch, a value, a print) or
+/// holds OpenMP directives, whose edits a copy as written would miss.
+bool callsWgtraceOrOpenMP(const clang::Stmt *Body);
 
 } // namespace rewriter
 } // namespace wgtrace

@@ -166,6 +166,13 @@
 /// when it does not, at the cost of workgroup-only tracing.
 #define WGTRACE_SELECTED() (wgtrace_workgroup_scope_.selected())
 
+/// Whether a workgroup that records its memory accesses runs on this
+/// thread: a function instrumented for other files' kernels
+/// (--whole-target) runs its copy as written when none does, at the cost
+/// of a plain build.
+#define WGTRACE_RECORDING()                                                    \
+  (::wgtrace::detail::ThreadStateTLS.Recording != nullptr)
+
 /// Follows WGTRACE_WORKGROUP: records the kernel's buffer parameters, one
 /// BufferBase VALUE (and a BufferExtent where the argument knows its size)
 /// each, with its position in the list as ordinal (the index in the
