@@ -54,11 +54,9 @@ bool callsWgtraceOrOpenMP(const Stmt *Body) {
   return Finder.Found;
 }
 
-std::optional<PlainBodyCopy> plainBodyCopy(const CompoundStmt *Body,
-                                           const RewriteContext &RC,
-                                           StringRef LinePath,
-                                           StringRef Condition,
-                                           std::string &Why) {
+std::optional<PlainBodyCopy>
+plainBodyCopy(const CompoundStmt *Body, const RewriteContext &RC,
+              StringRef LinePath, StringRef Condition, std::string &Why) {
   CopyProblemFinder Finder;
   Finder.TraverseStmt(const_cast<CompoundStmt *>(Body));
   if (!Finder.Problem.empty()) {

@@ -44,10 +44,11 @@ struct PlainBodyCopy {
 /// `!WGTRACE_SELECTED()`); none, with the reason in \p Why, when a second
 /// copy of the body would not mean the same (a label, which must be unique
 /// in a function; a static local, which the copy would not share).
-std::optional<PlainBodyCopy>
-plainBodyCopy(const clang::CompoundStmt *Body, const RewriteContext &RC,
-              llvm::StringRef LinePath, llvm::StringRef Condition,
-              std::string &Why);
+std::optional<PlainBodyCopy> plainBodyCopy(const clang::CompoundStmt *Body,
+                                           const RewriteContext &RC,
+                                           llvm::StringRef LinePath,
+                                           llvm::StringRef Condition,
+                                           std::string &Why);
 
 /// Whether \p Body calls wgtrace itself (a launch, a value, a print) or
 /// holds OpenMP directives, whose edits a copy as written would miss.
