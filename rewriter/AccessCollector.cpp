@@ -566,10 +566,12 @@ void AccessCollector::untracedLibraryConstruction(
 AccessCollector::Handover AccessCollector::handover(QualType Param,
                                                     const Expr *Arg) const {
   // A string literal is the program's constant text, not a buffer; a
-  // function (std::endl given to operator<<) is code.
+  // function (std::endl given to operator<<) is code; a null pointer
+  // (`std::time(nullptr)`, `gettimeofday(&t, NULL)`) points nowhere.
   const Expr *Plain = Arg->IgnoreParenImpCasts();
   if (isa<clang::StringLiteral>(Plain) || Plain->getType()->isFunctionType() ||
-      Plain->getType()->isFunctionPointerType())
+      Plain->getType()->isFunctionPointerType() ||
+      Arg->isNullPointerConstant(RC.Ctx, Expr::NPC_ValueDependentIsNotNull))
     return Handover::None;
   // A C stream (`fprintf(stderr, ...)`) is the library's own state, as
   // std::cout is (isLibraryBookkeeping).
