@@ -455,6 +455,16 @@ const FunctionDecl *written(const FunctionDecl *FD) {
   return FD;
 }
 
+/// Whether some declaration of FD names it outside its class: a friend
+/// declared only in a class (found by argument-dependent lookup) has no
+/// qualified name code elsewhere can take its address by.
+bool isNameable(const FunctionDecl *FD) {
+  return isa<CXXMethodDecl>(FD) ||
+         llvm::any_of(FD->redecls(), [](const FunctionDecl *R) {
+           return R->getFriendObjectKind() == Decl::FOK_None;
+         });
+}
+
 class Finder {
 public:
   Finder(ASTContext &Ctx, const std::vector<const FunctionDecl *> *Exported)
@@ -862,7 +872,7 @@ private:
   /// call different functions).
   static bool isCheckable(const FunctionDecl *Callee,
                           const FunctionDecl *Caller) {
-    if (!Caller || Caller->isTemplated() ||
+    if (!Caller || Caller->isTemplated() || !isNameable(Callee) ||
         Callee->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
         isa<CXXConstructorDecl, CXXDestructorDecl>(Callee))
       return false;
@@ -911,7 +921,7 @@ std::vector<const FunctionDecl *> exportedFunctions(ASTContext &Ctx) {
         FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
         FD->isDeleted() || FD->isDefaulted() || FD->isImplicit() ||
         hasAnnotation(FD, "wgtrace.dispatch") ||
-        isa<CXXConstructorDecl, CXXDestructorDecl>(FD))
+        isa<CXXConstructorDecl, CXXDestructorDecl>(FD) || !isNameable(FD))
       continue;
     if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
       // A class of the main file is no other file's.
