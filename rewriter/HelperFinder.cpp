@@ -455,13 +455,15 @@ const FunctionDecl *written(const FunctionDecl *FD) {
   return FD;
 }
 
-/// Whether some declaration of FD names it outside its class: a friend
-/// declared only in a class (found by argument-dependent lookup) has no
-/// qualified name code elsewhere can take its address by.
+/// Whether some declaration of FD gives it a qualified name: a friend
+/// declared only in a class (found by argument-dependent lookup) and a
+/// function declared only in a block (`void bump(float *);` in a kernel)
+/// have none that code elsewhere can take their address by.
 bool isNameable(const FunctionDecl *FD) {
   return isa<CXXMethodDecl>(FD) ||
          llvm::any_of(FD->redecls(), [](const FunctionDecl *R) {
-           return R->getFriendObjectKind() == Decl::FOK_None;
+           return R->getFriendObjectKind() == Decl::FOK_None &&
+                  !R->isLocalExternDecl();
          });
 }
 
