@@ -194,6 +194,121 @@ TEST(Join, NestedKernelReturnJoinsTheOuterWorkgroup) {
   EXPECT_EQ(Summary.sites()[1].Totals.Loads, 1u);
 }
 
+/// Decodes \p Bytes, a trace cut by the end of the file, into \p Tool:
+/// the error says so.
+void decodeCut(AnalysisTool &Tool, const std::vector<uint8_t> &Bytes) {
+  TraceFile File = TraceFile::fromBytes(Bytes);
+  TraceReader Reader(File, RingMode::WrapAware);
+  AnalysisTool *Tools[] = {&Tool};
+  std::string E = llvm::toString(Reader.run(Tools));
+  EXPECT_NE(E.find("truncated"), std::string::npos) << E;
+}
+
+/// The row of workgroup \p Id in \p Site, which must be there once.
+const SummaryTool::WorkgroupSummary &rowOf(const SummaryTool::SiteSummary &Site,
+                                           std::array<uint32_t, 3> Id) {
+  const SummaryTool::WorkgroupSummary *Found = nullptr;
+  for (const auto &Row : Site.Workgroups)
+    if (Row.Id == Id) {
+      EXPECT_EQ(Found, nullptr) << "two rows for one workgroup";
+      Found = &Row;
+    }
+  EXPECT_NE(Found, nullptr);
+  return Found ? *Found : Site.Workgroups.front();
+}
+
+// A wrapped ring's chunk cut inside its last bytes (a copy interrupted)
+// has lost its trailer, and with it the ring-lifetime offset of its first
+// byte, by which a continuation names the invocation it continues. The
+// copy repeats the WORKGROUP record of an invocation the chunk began and
+// that is still running: that gives the offset, and the workgroup is one
+// row, its beginning not lost.
+TEST(Join, WrappedRingCutInsideItsTrailerJoinsItsCopies) {
+  ExtensionSpec X;
+  X.WithAccessSites = false;
+  X.RunRecord = true;
+  TraceBuilder B;
+  B.metadata({{"simple_mul", "t", "l", "src"}}, {0}, &X);
+  const uint64_t Base = 5 * kRing + 512;
+  RingBuilder R(kRing, /*Fill=*/0); // as the writer leaves it
+  R.workgroup(0, {0, 0, 0}, {2, 1, 1}, 0);
+  R.load(0x1000, 4);
+  const uint64_t Second = R.head();
+  R.workgroup(0, {1, 0, 0}, {2, 1, 1}, 0);
+  R.load(0x1040, 4);
+  R.continuation(0, {1, 0, 0}, {2, 1, 1}, 0, Base + Second);
+  R.load(0x1044, 4);
+  R.store(0x2000, 4);
+  format::RingTrailer T{};
+  T.Flags = format::kTrailerWrapped;
+  T.BaseVirtualOffset = Base;
+  T.RingSize = 8 * kRing;
+  T.BytesLost = Base;
+  T.RecordsLost = 300;
+  T.WorkgroupsLost = 6;
+  R.trailer(T, {{0, 6}});
+  B.ring(R);
+  for (uint64_t Short : {uint64_t(8), uint64_t(100), uint64_t(352)}) {
+    std::vector<uint8_t> Bytes = B.bytes();
+    Bytes.resize(Bytes.size() - Short);
+    llvm::raw_null_ostream Null;
+    SummaryTool Summary(Null, false);
+    decodeCut(Summary, Bytes);
+    ASSERT_EQ(Summary.sites().size(), 1u);
+    const auto &Site = Summary.sites()[0];
+    EXPECT_EQ(Site.Workgroups.size(), 2u) << Short;
+    const auto &Row = rowOf(Site, {1, 0, 0});
+    EXPECT_EQ(Row.Counts.Loads, 2u) << Short;
+    EXPECT_EQ(Row.Counts.Stores, 1u) << Short;
+    EXPECT_FALSE(Row.BeginningLost) << Short;
+  }
+}
+
+// A stream-mode chunk cut inside its trailer starts where its ring's
+// previous chunk ended: a workgroup it begins, calls a kernel from, and
+// goes on in after the return (a copy naming it) is one row.
+TEST(Join, StreamChunkCutInsideItsTrailerJoinsItsCopies) {
+  ExtensionSpec X;
+  X.WithAccessSites = false;
+  X.RunRecord = true;
+  X.SiteDirect = {false, true};
+  TraceBuilder B;
+  B.metadata({{"outer", "t", "l", "src"}, {"inner", "t", "l", "src"}}, {0, 1},
+             &X);
+  RingBuilder C0(kRing, /*Fill=*/0);
+  const uint64_t First = C0.head();
+  C0.workgroup(0, {1, 0, 0}, {2, 2, 1}, 3);
+  C0.load(0x1000, 4);
+  C0.trailer(streamTrailer(7, 0, 0));
+  B.ring(C0);
+  const uint64_t Base1 = C0.head();
+  RingBuilder C1(kRing, /*Fill=*/0);
+  C1.continuation(0, {1, 0, 0}, {2, 2, 1}, 3, First);
+  C1.load(0x1004, 4);
+  const uint64_t Outer = C1.head();
+  C1.workgroup(0, {0, 1, 0}, {2, 2, 1}, 3);
+  C1.load(0x2000, 4);
+  C1.workgroup(1, {0, 0, 0}, {1, 1, 1}, 3); // called directly from it
+  C1.load(0x3000, 4);
+  C1.continuation(0, {0, 1, 0}, {2, 2, 1}, 3, Base1 + Outer);
+  C1.store(0x2004, 4);
+  C1.trailer(streamTrailer(7, 1, Base1));
+  B.ring(C1);
+  std::vector<uint8_t> Bytes = B.bytes();
+  Bytes.resize(Bytes.size() - 40);
+  llvm::raw_null_ostream Null;
+  SummaryTool Summary(Null, false);
+  decodeCut(Summary, Bytes);
+  ASSERT_EQ(Summary.sites().size(), 2u);
+  const auto &Site = Summary.sites()[0];
+  EXPECT_EQ(Site.Workgroups.size(), 2u);
+  EXPECT_EQ(rowOf(Site, {1, 0, 0}).Counts.Loads, 2u);
+  const auto &Row = rowOf(Site, {0, 1, 0});
+  EXPECT_EQ(Row.Counts.Loads, 1u);
+  EXPECT_EQ(Row.Counts.Stores, 1u);
+  EXPECT_FALSE(Row.BeginningLost);
+}
+
 TEST(Join, LegacyStreamCopyAtOffsetZeroOfTheNextBuffer) {
   llvm::raw_null_ostream Null;
   SummaryTool Joined(Null, false);

@@ -154,6 +154,44 @@ TEST(RunRecord, ADamagedRunRecordIsOneErrorLine) {
                        "supported version 1\n");
 }
 
+// Cut inside the run record chunk, the last of the file: its trailer is
+// gone, and its bytes are no ring records. The error says the chunk is
+// cut, every view shows all the records, which are whole, and the run is
+// reported as cut short.
+TEST(RunRecord, ACutRunRecordIsReportedAsCutNotAsBadRecords) {
+  const format::RunRecord Record = endedRun(format::RunEnd::Exit, 0, 0);
+  const std::vector<uint8_t> Whole = runRecordTrace(&Record);
+  const uint64_t Content =
+      format::ringChunkContentLength(format::kRunRecordRingSize);
+  for (uint64_t Short : {uint64_t(8), uint64_t(352), Content - 16}) {
+    std::vector<uint8_t> Bytes(Whole.begin(), Whole.end() - Short);
+    const std::string Path = writeTrace("cut-run-record.bin", Bytes);
+    const std::string Missing = fmt::format(
+        "truncated: content_length {} but only {} bytes left in the file ({} "
+        "bytes missing)",
+        Content, Content - Short, Short);
+    for (const char *View :
+         {"summary", "cache", "footprint", "dump", "races"}) {
+      ViewRun R = view(std::string(View) + " " + Path);
+      EXPECT_EQ(R.Status, 2) << View << ": " << R.Err;
+      EXPECT_NE(R.Err.find(Missing), std::string::npos)
+          << View << ": " << R.Err;
+      EXPECT_EQ(R.Err.find("record tag"), std::string::npos)
+          << View << ": " << R.Err;
+      if (std::string(View) == "races")
+        continue;
+      for (uint32_t X : {0u, 1u}) {
+        const std::string Row = std::string(View) == "dump"
+                                    ? fmt::format("2x1x1) {},0,0 pid:{}", X, X)
+                                    : fmt::format("{},0,0", X);
+        EXPECT_NE(R.Out.find(Row), std::string::npos) << View << ": " << R.Out;
+      }
+    }
+    ViewRun R = view("summary --json " + Path);
+    EXPECT_NE(R.Out.find("\"cut_short\": true"), std::string::npos) << R.Out;
+  }
+}
+
 // A copy interrupted, a full disk: the ring chunk is cut by the end of the
 // file. Its records before the cut are shown by every view, the error line
 // says how many bytes are missing, and the status is 2.

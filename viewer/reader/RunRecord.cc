@@ -79,6 +79,17 @@ bool isRunRecordChunk(const Chunk &C) {
   return trailerOf(C, T, RingSize) && (T.Flags & format::kTrailerRunRecord);
 }
 
+bool isCutRunRecordChunk(const Chunk &C) {
+  uint32_t Magic;
+  if (C.type() != format::ChunkType::DispatchRingBuffer ||
+      C.Header.ContentLength !=
+          format::ringChunkContentLength(format::kRunRecordRingSize) ||
+      C.Content.size() < sizeof(Magic))
+    return false;
+  std::memcpy(&Magic, C.Content.data(), sizeof(Magic));
+  return Magic == format::kRunRecordMagic;
+}
+
 Expected<RunInfo> decodeRunRecord(const Chunk &C) {
   format::RingTrailer T;
   uint64_t R = 0;

@@ -64,6 +64,13 @@ struct RunInfo {
 /// has kTrailerRunRecord. Reads only its trailer (the chunk is valid).
 bool isRunRecordChunk(const Chunk &C);
 
+/// Whether \p C, cut by the end of the file, is what is left of a run
+/// record chunk: a ring chunk of the run record's ring size whose content
+/// begins with the run record's magic. Its trailer is gone, so
+/// isRunRecordChunk() cannot tell, and decoding it as a ring would report
+/// the run record's bytes as a record it does not know.
+bool isCutRunRecordChunk(const Chunk &C);
+
 /// Decodes the run record chunk \p C; damage is located as every other.
 llvm::Expected<RunInfo> decodeRunRecord(const Chunk &C);
 

@@ -531,6 +531,9 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
       PreviousIsRing = false;
       continue;
     }
+    if (CutError && isCutRunRecordChunk(C))
+      // No records in it to show: the cut is all there is to say.
+      return EndPass(std::move(*CutError));
     const RecordLimits Limits = limitsOf(C);
     Expected<RingDecoder> D =
         CutError

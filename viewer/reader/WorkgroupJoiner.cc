@@ -66,6 +66,11 @@ void WorkgroupJoiner::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   Trailer = Info.Trailer;
   UnknownRing = false;
+  ChunkHead = Info.Head;
+  CutBegun.clear();
+  Base.reset();
+  if (Trailer)
+    Base = Trailer->BaseVirtualOffset;
   if (Info.Cut && !Trailer) {
     // Its writer writes trailers (RingDecoder::createCut): join as one of
     // its rings, a ring of its own until its first copy says which.
@@ -91,8 +96,49 @@ void WorkgroupJoiner::resolveCutRing(uint64_t FirstRecord) {
     Found = Ring;
   }
   // Called for chunks with a trailer only; checked so that it stays so.
-  if (Found && Trailer)
-    Trailer->RingId = *Found;
+  if (!Found || !Trailer)
+    return;
+  Trailer->RingId = *Found;
+  // A stream-mode chunk starts where the ring's previous one ended.
+  if (auto It = NextStreamBase.find(*Found); It != NextStreamBase.end())
+    setCutBase(*Found, It->second);
+}
+
+void WorkgroupJoiner::noteFirstRecord(uint32_t Ring, const WorkgroupInfo &W) {
+  if (Base)
+    ByFirstRecord[{Ring, *Base + W.Offset}] = W.Invocation;
+  else
+    CutBegun.push_back({W.Offset, W.Invocation, W.Record});
+}
+
+void WorkgroupJoiner::setCutBase(uint32_t Ring, uint64_t NewBase) {
+  Base = NewBase;
+  for (const CutBegin &B : CutBegun)
+    ByFirstRecord[{Ring, NewBase + B.Offset}] = B.Invocation;
+  CutBegun.clear();
+}
+
+void WorkgroupJoiner::inferCutBase(uint32_t Ring,
+                                   const std::vector<uint64_t> &Stack,
+                                   const WorkgroupInfo &W) {
+  const format::WorkgroupRecord &R = W.Record;
+  const CutBegin *Match = nullptr;
+  for (const CutBegin &B : CutBegun) {
+    const format::WorkgroupRecord &Q = B.Record;
+    // A copy continues a running invocation, begun before it in the ring,
+    // and repeats its WORKGROUP record.
+    if (B.Offset >= W.Offset || B.Offset > W.ContinuationOf ||
+        std::find(Stack.begin(), Stack.end(), B.Invocation) == Stack.end() ||
+        Q.DispatchId != R.DispatchId || Q.ProcessorId != R.ProcessorId ||
+        !std::equal(Q.Id, Q.Id + 3, R.Id) ||
+        !std::equal(Q.Count, Q.Count + 3, R.Count))
+      continue;
+    if (Match)
+      return; // two could be it: neither is taken
+    Match = &B;
+  }
+  if (Match)
+    setCutBase(Ring, W.ContinuationOf - Match->Offset);
 }
 
 uint64_t WorkgroupJoiner::begin(WorkgroupInfo &W) {
@@ -131,6 +177,10 @@ void WorkgroupJoiner::workgroup(WorkgroupInfo &W, bool FirstOfChunk) {
     };
     if (W.HasContinuation) {
       auto It = ByFirstRecord.find({Ring, W.ContinuationOf});
+      if (It == ByFirstRecord.end() && !Base) {
+        inferCutBase(Ring, Stack, W);
+        It = ByFirstRecord.find({Ring, W.ContinuationOf});
+      }
       if (It != ByFirstRecord.end()) {
         W.Invocation = It->second;
         W.Continues = true;
@@ -155,8 +205,7 @@ void WorkgroupJoiner::workgroup(WorkgroupInfo &W, bool FirstOfChunk) {
       }
     } else {
       begin(W);
-      ByFirstRecord[{Ring, Trailer->BaseVirtualOffset + W.Offset}] =
-          W.Invocation;
+      noteFirstRecord(Ring, W);
       // Only a kernel called directly can run inside another workgroup; a
       // wgtrace::dispatch launch starts on a thread that runs none.
       const bool Direct = W.Record.DispatchId < Meta->SiteDirect.size() &&
@@ -198,6 +247,8 @@ void WorkgroupJoiner::endChunk(const WorkgroupInfo *LastOwner) {
       ChunkInvocations.end());
   if (Trailer) {
     std::vector<uint64_t> &Stack = Stacks[Trailer->RingId];
+    if (Trailer->Flags & format::kTrailerStream)
+      NextStreamBase[Trailer->RingId] = Trailer->BaseVirtualOffset + ChunkHead;
     if (!(Trailer->Flags & format::kTrailerStream)) {
       // A ring-mode ring is written as one chunk: nothing continues it.
       for (uint64_t I : Stack)

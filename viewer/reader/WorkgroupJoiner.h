@@ -14,7 +14,10 @@
 // * Files with ring trailers (wgtrace's extension 1): a copy is followed by
 //   a Continuation VALUE naming the ring-lifetime offset of the
 //   invocation's first record; copies of one ring (RingTrailer::RingId)
-//   with the same offset are one invocation. Exact.
+//   with the same offset are one invocation. Exact. A chunk cut with its
+//   trailer finds the offset of its first byte again from its ring's
+//   previous chunk (stream mode) or from a copy of a running invocation it
+//   began (docs/VIEWER.md).
 // * Files without trailers (IREE's, and wgtrace's before extension 1):
 //   only stream mode made copies, at offset 0 of a thread's next buffer.
 //   A chunk whose first record is a WORKGROUP record at offset 0 equal
@@ -113,6 +116,19 @@ private:
   /// A cut chunk's first copy continues the invocation whose first record
   /// is at \p FirstRecord: the one ring that has it open is the chunk's.
   void resolveCutRing(uint64_t FirstRecord);
+  /// \p W begins an invocation in ring \p Ring: copies name it by the
+  /// ring-lifetime offset of W, which needs the chunk's base (a cut
+  /// chunk's is found later, setCutBase()).
+  void noteFirstRecord(uint32_t Ring, const WorkgroupInfo &W);
+  /// The cut chunk's first byte is at ring-lifetime offset \p Base: the
+  /// invocations it began so far can be named.
+  void setCutBase(uint32_t Ring, uint64_t Base);
+  /// A copy \p W of a cut chunk whose base is not known names an
+  /// invocation no chunk began at a known offset: if exactly one
+  /// invocation the chunk began and that is still open has its WORKGROUP
+  /// record, it is that one, and the chunk's base follows.
+  void inferCutBase(uint32_t Ring, const std::vector<uint64_t> &Stack,
+                    const WorkgroupInfo &W);
   void end(uint64_t Invocation);
   bool selects(const format::WorkgroupRecord &R) const;
 
@@ -133,6 +149,20 @@ private:
   std::optional<format::RingTrailer> Trailer;
   /// The chunk was cut with its trailer: its ring is not known yet.
   bool UnknownRing = false;
+  /// The chunk's first byte's ring-lifetime offset: its trailer's, or, for
+  /// a chunk cut with its trailer, what the chunk's copies reveal (none
+  /// until then).
+  std::optional<uint64_t> Base;
+  /// A cut chunk's invocations begun while its base was not known.
+  struct CutBegin {
+    uint64_t Offset;
+    uint64_t Invocation;
+    format::WorkgroupRecord Record;
+  };
+  std::vector<CutBegin> CutBegun;
+  uint64_t ChunkHead = 0;
+  /// Stream-mode rings: the ring-lifetime offset of their next chunk.
+  llvm::DenseMap<uint32_t, uint64_t> NextStreamBase;
   bool NearFull = false;
   std::vector<uint64_t> ChunkInvocations;
 
