@@ -1367,7 +1367,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     Cloner.add(H);
   }
   // Every access is wrapped by now: the copies take their text next.
-  RC.reportInstanceMismatches();
+  RC.gateInstanceWraps();
   Tables.finishSites();
   std::vector<const FunctionDecl *> IndirectRoots;
   IndirectRoots.reserve(Helpers.IndirectTargets.size());

@@ -1,6 +1,7 @@
 //===- RewriteContext.cpp - State shared by the parts of one rewrite ------===//
 
 #include "RewriteContext.h"
+#include "InstanceGates.h"
 #include "MemoryModel.h"
 
 #include "clang/Basic/FileManager.h"
@@ -478,40 +479,72 @@ void RewriteContext::noteInstanceText(const Expr *E) {
         {Target.getHashValue(), Range->first, Range->second});
 }
 
-void RewriteContext::reportInstanceMismatches() {
+void RewriteContext::gateInstanceWraps() {
   // One text serves every instantiation: a wrap that one instantiation
   // needs runs in another that holds the same expression without that
   // access (`compare(v, *p)` with a function pointer taking doubles reads
   // *p where it is written, with a functor taking `const double &` inside
-  // the functor), and records there too.
+  // the functor). The wrap then tests which instantiation it runs in
+  // (InstanceGates.h); where it cannot, it records there too, and says so.
   std::map<const FunctionDecl *, std::vector<const FunctionDecl *>> Instances;
   for (const auto &[Instance, Spans] : Tables.InstanceSpans)
     Instances[Instance->getTemplateInstantiationPattern()].push_back(Instance);
   for (const auto &[Key, Use] : Tables.InstanceWraps) {
     if (Tables.Poisoned.count(Key.first))
       continue;
-    for (const FunctionDecl *Other : Instances[Use.Pattern]) {
-      if (Use.By.count(Other) ||
-          !Tables.InstanceSpans.at(Other).count(Key.first))
-        continue;
-      std::string Name;
-      llvm::raw_string_ostream OS(Name);
-      Other->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(),
+    const FunctionDecl *Without = nullptr;
+    for (const FunctionDecl *Other : Instances[Use.Pattern])
+      if (!Use.By.count(Other) &&
+          Tables.InstanceSpans.at(Other).count(Key.first)) {
+        Without = Other;
+        break;
+      }
+    std::string Why;
+    if (!Without || gate(Key.first, Key.second, Use, Why))
+      continue;
+    std::string Name;
+    llvm::raw_string_ostream OS(Name);
+    Without->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(),
                                   /*Qualified=*/true);
-      warning(Use.Named->getBeginLoc(),
-              (kindWord(Key.second) + " of '" +
-               textOf(Use.Named->getSourceRange()) +
-               "' is recorded in every instantiation of its template, "
-               "and '" +
-               Name + "' makes no such " + kindWord(Key.second) +
-               " there (it hands the object on by reference, or "
-               "accesses it otherwise): it records one all the same, "
-               "outside the kernel's own stack, since one text cannot "
-               "be wrapped for some instantiations only")
-                  .str());
-      break;
-    }
+    warning(Use.Named->getBeginLoc(),
+            (kindWord(Key.second) + " of '" +
+             textOf(Use.Named->getSourceRange()) +
+             "' is recorded in every instantiation of its template, "
+             "and '" +
+             Name + "' makes no such " + kindWord(Key.second) +
+             " there (it hands the object on by reference, or "
+             "accesses it otherwise): it records one all the same, "
+             "outside the kernel's own stack, since its wrap cannot test "
+             "which instantiation it runs in: " +
+             Why)
+                .str());
   }
+}
+
+bool RewriteContext::gate(const ModuleTables::RangeKey &Range, AccessKind Kind,
+                          const ModuleTables::InstanceWrap &Use,
+                          std::string &Why) {
+  auto Site = Tables.SiteIndex.find(
+      {std::get<0>(Range), std::get<1>(Range), std::get<2>(Range), Kind});
+  Why = "its wrap has no form that tests it";
+  if (Site == Tables.SiteIndex.end())
+    return false;
+  ModuleTables::SiteEdit &E = Tables.SiteEdits[Site->second - 1];
+  if (E.Dead || E.IsReplace)
+    return false;
+  std::vector<const FunctionDecl *> Making(Use.By.begin(), Use.By.end());
+  std::optional<std::string> Test = instanceTest(Use.Pattern, Making, Why);
+  if (!Test)
+    return false;
+  std::string Open = gatedOpen(E.Open, *Test);
+  if (Open.empty()) {
+    Why = "its wrap (" + StringRef(E.Open).rtrim().str() +
+          ") has no form that tests it";
+    return false;
+  }
+  E.Edits->retextWrap(E.Begin, E.End, E.Open, E.Close, Open, E.Close);
+  E.Open = std::move(Open);
+  return true;
 }
 
 void ModuleTables::finishSites() {

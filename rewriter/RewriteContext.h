@@ -151,7 +151,7 @@ private:
   std::set<RangeKey> Poisoned;
   /// What each instantiation of a template that was instrumented holds:
   /// the texts of its expressions, and the texts it wrapped for an access
-  /// of each kind (reportInstanceMismatches).
+  /// of each kind (gateInstanceWraps).
   struct InstanceWrap {
     const clang::FunctionDecl *Pattern;
     const clang::Expr *Named;
@@ -222,11 +222,12 @@ public:
   const clang::FunctionDecl *Instance = nullptr;
   /// Notes the text of E as one that Instance holds.
   void noteInstanceText(const clang::Expr *E);
-  /// Warns of each text wrapped for an access in some instantiations of
-  /// its template that another instantiation holds without that access:
+  /// Makes each text wrapped for an access in some instantiations of its
+  /// template, that another instantiation holds without that access,
+  /// record in the former only (InstanceGates.h); warns where it cannot:
   /// the one wrap records there too. Call it after the last access is
   /// wrapped.
-  void reportInstanceMismatches();
+  void gateInstanceWraps();
   /// What the collector instrumenting it knows of its memory (null: none):
   /// a new access site records whether its storage is the workgroup's own.
   const MemoryModel *Model = nullptr;
@@ -370,6 +371,11 @@ private:
   /// `_REF_AT` form, which is right for both. False: a real conflict.
   bool mergeThroughReference(std::pair<unsigned, unsigned> Range,
                              const AccessWrap &W);
+  /// Makes the wrap of Range for Kind, that the instantiations Use.By of
+  /// its template make and others do not, record in those only; false
+  /// when it cannot test that (InstanceGates.h), and Why says why.
+  bool gate(const ModuleTables::RangeKey &Range, AccessKind Kind,
+            const ModuleTables::InstanceWrap &Use, std::string &Why);
   /// The source text of E as written, on one line and abbreviated.
   std::string textOf(clang::SourceRange R) const;
   void report(clang::SourceLocation Loc, llvm::StringRef Message);

@@ -80,6 +80,59 @@
   (::wgtrace::detail::atomicAccess<::wgtrace::format::AtomicOp::Update, true>( \
       WGTRACE_ACCESS_SITE(site), __VA_ARGS__))
 
+/// The same in a template whose instantiations do not all make the access
+/// at this text (a load with one argument type, none with another):
+/// \p record, a constant expression the rewriter writes
+/// (kInstanceIn<the template's tag, the tags of the instantiations that
+/// make it>), says whether this instantiation records; one that does not
+/// yields the operand untouched.
+#define WGTRACE_WHEN_LOAD_AT(site, record, ...)                                \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::Load, (record)>(  \
+      __builtin_addressof(__VA_ARGS__), WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_WHEN_STORE_AT(site, record, ...)                               \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::Store, (record)>( \
+      __builtin_addressof(__VA_ARGS__), WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_WHEN_UPDATE_AT(site, record, ...)                              \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::Update,           \
+                                  (record)>(__builtin_addressof(__VA_ARGS__), \
+                                            WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_WHEN_LOAD_REF_AT(site, record, ...)                            \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::LoadReferenced,   \
+                                  (record)>(__builtin_addressof(__VA_ARGS__), \
+                                            WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_WHEN_STORE_REF_AT(site, record, ...)                           \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::StoreReferenced,  \
+                                  (record)>(__builtin_addressof(__VA_ARGS__), \
+                                            WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_WHEN_UPDATE_REF_AT(site, record, ...)                          \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::UpdateReferenced, \
+                                  (record)>(__builtin_addressof(__VA_ARGS__), \
+                                            WGTRACE_ACCESS_SITE(site)))
+#define WGTRACE_WHEN_ATOMIC_LOAD_AT(site, record, ...)                         \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Load, false,    \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+                                           __VA_ARGS__))
+#define WGTRACE_WHEN_ATOMIC_STORE_AT(site, record, ...)                        \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Store, false,   \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+                                           __VA_ARGS__))
+#define WGTRACE_WHEN_ATOMIC_UPDATE_AT(site, record, ...)                       \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Update, false,  \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+                                           __VA_ARGS__))
+#define WGTRACE_WHEN_ATOMIC_LOAD_REF_AT(site, record, ...)                     \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Load, true,     \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+                                           __VA_ARGS__))
+#define WGTRACE_WHEN_ATOMIC_STORE_REF_AT(site, record, ...)                    \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Store, true,    \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+                                           __VA_ARGS__))
+#define WGTRACE_WHEN_ATOMIC_UPDATE_REF_AT(site, record, ...)                   \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Update, true,   \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+                                           __VA_ARGS__))
+
 /// The same without a site (records carry site 0, "none"), for accesses
 /// written by hand.
 #define WGTRACE_LOAD(...)                                                      \
@@ -303,6 +356,11 @@ struct ModuleExtras {
 template <class... Arguments> struct InstanceTag {};
 template <auto V> struct Value {};
 template <class Tag> inline const char kInstanceId = 0;
+/// Whether the instantiation whose tag is Tag is one of Instances: the
+/// test WGTRACE_WHEN_LOAD_AT and the like make, in a template's one text,
+/// for an access that only some of its instantiations make.
+template <class Tag, class... Instances>
+inline constexpr bool kInstanceIn = (... || std::is_same_v<Tag, Instances>);
 
 /// An instantiation of a template kernel (or generic lambda kernel) of a
 /// module that a rewritten file makes: an export of its own
@@ -567,6 +625,57 @@ WGTRACE_ALWAYS_INLINE T *updateReferenced(T *Address, uint64_t SiteBits) {
   referencedAccess(false, recordedAddress(Address), sizeof(T), SiteBits);
   referencedAccess(true, recordedAddress(Address), sizeof(T), SiteBits);
   return Address;
+}
+
+/// The plain access forms WGTRACE_WHEN_LOAD_AT and the like choose from.
+enum class Gated {
+  Load,
+  Store,
+  Update,
+  LoadReferenced,
+  StoreReferenced,
+  UpdateReferenced
+};
+
+/// Access Kind of Address when Record (this instantiation makes it), else
+/// nothing: Address is yielded as it is.
+template <Gated Kind, bool Record, class T>
+WGTRACE_ALWAYS_INLINE T *accessWhen(T *Address, uint64_t SiteBits) {
+  if constexpr (!Record)
+    return Address;
+  else if constexpr (Kind == Gated::Load)
+    return load(Address, SiteBits);
+  else if constexpr (Kind == Gated::Store)
+    return store(Address, SiteBits);
+  else if constexpr (Kind == Gated::Update)
+    return update(Address, SiteBits);
+  else if constexpr (Kind == Gated::LoadReferenced)
+    return loadReferenced(Address, SiteBits);
+  else if constexpr (Kind == Gated::StoreReferenced)
+    return storeReferenced(Address, SiteBits);
+  else
+    return updateReferenced(Address, SiteBits);
+}
+
+/// The same for atomicAccess: its two forms, the object yielded as
+/// atomicAccess yields it.
+template <format::AtomicOp Op, bool MayBeKernelStack, bool Record, class A>
+WGTRACE_ALWAYS_INLINE A *atomicWhen(uint64_t SiteBits, A *Pointer) {
+  if constexpr (Record)
+    return atomicAccess<Op, MayBeKernelStack>(SiteBits, Pointer);
+  else
+    return Pointer;
+}
+
+template <
+    format::AtomicOp Op, bool MayBeKernelStack, bool Record, class A,
+    std::enable_if_t<!std::is_pointer_v<std::remove_reference_t<A>>, int> = 0>
+WGTRACE_ALWAYS_INLINE A &&atomicWhen(uint64_t SiteBits, A &&Object) {
+  if constexpr (Record)
+    return atomicAccess<Op, MayBeKernelStack>(SiteBits,
+                                              static_cast<A &&>(Object));
+  else
+    return static_cast<A &&>(Object);
 }
 
 } // namespace WGTRACE_DETAIL_ACCESSES
