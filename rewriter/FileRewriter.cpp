@@ -1377,7 +1377,11 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // kernel's calls of copied members are.
   std::vector<HelperCall> Calls = Helpers.Calls;
   Calls.insert(Calls.end(), MemberCalls.begin(), MemberCalls.end());
-  Cloner.finish(Calls, References, HeaderKernels, IndirectRoots);
+  Cloner.finish(Calls, References, HeaderKernels, IndirectRoots, [&] {
+    RC.gateInstanceWraps([&](const FunctionDecl *Pattern) {
+      return Cloner.copyPlace(Pattern);
+    });
+  });
   for (const UnrewrittenHelper &H : Helpers.Unrewritten)
     RC.untraced(
         H.CallLoc, "call of '" + kernelName(H.Written) + "'",

@@ -577,7 +577,8 @@ std::string HelperCloner::cloneText(const Clone &C, bool DeclarationOnly) {
 void HelperCloner::finish(ArrayRef<HelperCall> Calls,
                           ArrayRef<KernelReference> References,
                           ArrayRef<KernelDef> HeaderKernels,
-                          ArrayRef<const FunctionDecl *> Roots) {
+                          ArrayRef<const FunctionDecl *> Roots,
+                          function_ref<void()> Placed) {
   if (Clones.empty())
     return;
   assignNames();
@@ -592,6 +593,8 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
     Clones[It->second].Emitted = true;
   }
   place(Sites);
+  if (Placed)
+    Placed();
 
   // Redirect the calls, in the main file and in the copies' text.
   FileID MainFile = SM.getMainFileID();
@@ -671,6 +674,15 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
     H->Applied = std::move(*R);
   }
   emit();
+}
+
+std::optional<SourceLocation>
+HelperCloner::copyPlace(const FunctionDecl *Written) const {
+  auto It = CloneIndex.find(Written);
+  if (It == CloneIndex.end() || !Clones[It->second].Emitted ||
+      !Clones[It->second].Position)
+    return std::nullopt;
+  return SM.getComposedLoc(SM.getMainFileID(), *Clones[It->second].Position);
 }
 
 std::string HelperCloner::copyName(const FunctionDecl *Written) const {

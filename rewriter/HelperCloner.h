@@ -29,9 +29,11 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,10 +76,19 @@ public:
   /// through pointers may reach) are emitted whether or not a call names
   /// them: at the end of the main file at the latest, where they are
   /// registered.
+  /// Placed, when given, runs once the copies' places are known (copyPlace)
+  /// and before the headers' edits become the copies' text.
   void finish(llvm::ArrayRef<HelperCall> Calls,
               llvm::ArrayRef<KernelReference> References = {},
               llvm::ArrayRef<KernelDef> HeaderKernels = {},
-              llvm::ArrayRef<const clang::FunctionDecl *> Roots = {});
+              llvm::ArrayRef<const clang::FunctionDecl *> Roots = {},
+              llvm::function_ref<void()> Placed = nullptr);
+
+  /// Where in the main file the copy of the header function Written goes
+  /// (what its text can name is what is declared before), or none when it
+  /// has no copy emitted. Known from finish's Placed on.
+  std::optional<clang::SourceLocation>
+  copyPlace(const clang::FunctionDecl *Written) const;
 
   /// The name of the emitted copy of the header function Written, as the
   /// end of the main file spells it (`::lib::f_wgtrace_0`), or "" when it

@@ -86,7 +86,8 @@ private:
 
 std::optional<std::string>
 instanceTest(const FunctionDecl *Pattern,
-             llvm::ArrayRef<const FunctionDecl *> Making, std::string &Why) {
+             llvm::ArrayRef<const FunctionDecl *> Making,
+             SourceLocation Before, std::string &Why) {
   // Its own tag holds its own parameters only: the arguments of an
   // enclosing class template (a member template of one) would be missing.
   const DeclContext *Parent = Pattern->getDeclContext();
@@ -112,7 +113,7 @@ instanceTest(const FunctionDecl *Pattern,
     return std::nullopt;
   }
   const SourceManager &SM = Pattern->getASTContext().getSourceManager();
-  DeclaredBefore Named(SM, SM.getExpansionLoc(Template->getBeginLoc()));
+  DeclaredBefore Named(SM, Before);
   std::vector<std::string> Tags;
   for (const FunctionDecl *Instance : Making) {
     const TemplateArgumentList *Args =
@@ -126,8 +127,8 @@ instanceTest(const FunctionDecl *Pattern,
           /*Qualified=*/true);
       Why = "an argument of '" + Name +
             "' cannot be named in the template's text (a local, unnamed or "
-            "private type, a type declared after the template, a pointer "
-            "or template template argument)";
+            "private type, a type declared after the template or its "
+            "copy, a pointer or template template argument)";
       return std::nullopt;
     }
     Tags.push_back(std::move(*Tag));

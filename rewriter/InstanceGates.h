@@ -10,7 +10,8 @@
 // make the access>), x[i]). The tags are those KernelInstances spells
 // (InstanceTag<Less>, InstanceTag<bool (*)(double, double)>), written in
 // the template's own text, so that every type they name must be declared
-// before the template.
+// before the template (before the copy, for a header's template copied
+// into the main file: HelperCloner.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,15 +31,16 @@ namespace rewriter {
 /// The compile-time test, written in the text of template Pattern, that
 /// holds in the instantiations Making and in no other
 /// (`::wgtrace::detail::kInstanceIn<InstanceTag<Less>,
-/// InstanceTag<Below>>`); none when it cannot be written there: Pattern
-/// is not a function template of its own (a member of a class template, a
-/// generic lambda), or an argument of Making cannot be named before
-/// Pattern (a local, unnamed or private type, one declared after it, a
-/// template template argument): then Why says which.
+/// InstanceTag<Below>>`), its text placed after Before (the template, or
+/// a header template's copy in the main file); none when it cannot be
+/// written there: Pattern is not a function template of its own (a member
+/// of a class template, a generic lambda), or an argument of Making cannot
+/// be named before Before (a local, unnamed or private type, one declared
+/// after it, a template template argument): then Why says which.
 std::optional<std::string>
 instanceTest(const clang::FunctionDecl *Pattern,
              llvm::ArrayRef<const clang::FunctionDecl *> Making,
-             std::string &Why);
+             clang::SourceLocation Before, std::string &Why);
 
 /// The opening of an access wrap made to record only when Test holds
 /// (`WGTRACE_LOAD_AT(3, ` becomes `WGTRACE_WHEN_LOAD_AT(3, (Test), `), or

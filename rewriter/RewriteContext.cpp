@@ -479,7 +479,9 @@ void RewriteContext::noteInstanceText(const Expr *E) {
         {Target.getHashValue(), Range->first, Range->second});
 }
 
-void RewriteContext::gateInstanceWraps() {
+void RewriteContext::gateInstanceWraps(
+    function_ref<std::optional<SourceLocation>(const FunctionDecl *)>
+        CopyPlace) {
   // One text serves every instantiation: a wrap that one instantiation
   // needs runs in another that holds the same expression without that
   // access (`compare(v, *p)` with a function pointer taking doubles reads
@@ -489,8 +491,10 @@ void RewriteContext::gateInstanceWraps() {
   std::map<const FunctionDecl *, std::vector<const FunctionDecl *>> Instances;
   for (const auto &[Instance, Spans] : Tables.InstanceSpans)
     Instances[Instance->getTemplateInstantiationPattern()].push_back(Instance);
+  const unsigned MainFile = SM.getMainFileID().getHashValue();
   for (const auto &[Key, Use] : Tables.InstanceWraps) {
-    if (Tables.Poisoned.count(Key.first))
+    if (Tables.Poisoned.count(Key.first) ||
+        (std::get<0>(Key.first) == MainFile) == static_cast<bool>(CopyPlace))
       continue;
     const FunctionDecl *Without = nullptr;
     for (const FunctionDecl *Other : Instances[Use.Pattern])
@@ -499,8 +503,16 @@ void RewriteContext::gateInstanceWraps() {
         Without = Other;
         break;
       }
-    std::string Why;
-    if (!Without || gate(Key.first, Key.second, Use, Why))
+    // The test names the instantiations' arguments where the template's
+    // text goes: a header's is copied to a place in the main file.
+    std::optional<SourceLocation> Before;
+    if (CopyPlace)
+      Before = CopyPlace(Use.Pattern);
+    else if (const FunctionTemplateDecl *T =
+                 Use.Pattern->getDescribedFunctionTemplate())
+      Before = SM.getExpansionLoc(T->getBeginLoc());
+    std::string Why = "its template has no copy in this file";
+    if (!Without || (Before && gate(Key.first, Key.second, Use, *Before, Why)))
       continue;
     std::string Name;
     llvm::raw_string_ostream OS(Name);
@@ -523,7 +535,7 @@ void RewriteContext::gateInstanceWraps() {
 
 bool RewriteContext::gate(const ModuleTables::RangeKey &Range, AccessKind Kind,
                           const ModuleTables::InstanceWrap &Use,
-                          std::string &Why) {
+                          SourceLocation Before, std::string &Why) {
   auto Site = Tables.SiteIndex.find(
       {std::get<0>(Range), std::get<1>(Range), std::get<2>(Range), Kind});
   Why = "its wrap has no form that tests it";
@@ -533,7 +545,8 @@ bool RewriteContext::gate(const ModuleTables::RangeKey &Range, AccessKind Kind,
   if (E.Dead || E.IsReplace)
     return false;
   std::vector<const FunctionDecl *> Making(Use.By.begin(), Use.By.end());
-  std::optional<std::string> Test = instanceTest(Use.Pattern, Making, Why);
+  std::optional<std::string> Test =
+      instanceTest(Use.Pattern, Making, Before, Why);
   if (!Test)
     return false;
   std::string Open = gatedOpen(E.Open, *Test);

@@ -226,8 +226,13 @@ public:
   /// template, that another instantiation holds without that access,
   /// record in the former only (InstanceGates.h); warns where it cannot:
   /// the one wrap records there too. Call it after the last access is
-  /// wrapped.
-  void gateInstanceWraps();
+  /// wrapped, for the main file's templates; and with CopyPlace (where
+  /// HelperCloner puts a header function's copy) for the headers'
+  /// templates, once their copies are placed.
+  void gateInstanceWraps(
+      llvm::function_ref<std::optional<clang::SourceLocation>(
+          const clang::FunctionDecl *)>
+          CopyPlace = nullptr);
   /// What the collector instrumenting it knows of its memory (null: none):
   /// a new access site records whether its storage is the workgroup's own.
   const MemoryModel *Model = nullptr;
@@ -373,9 +378,11 @@ private:
                              const AccessWrap &W);
   /// Makes the wrap of Range for Kind, that the instantiations Use.By of
   /// its template make and others do not, record in those only; false
-  /// when it cannot test that (InstanceGates.h), and Why says why.
+  /// when it cannot test that where its text goes, after Before
+  /// (InstanceGates.h), and Why says why.
   bool gate(const ModuleTables::RangeKey &Range, AccessKind Kind,
-            const ModuleTables::InstanceWrap &Use, std::string &Why);
+            const ModuleTables::InstanceWrap &Use,
+            clang::SourceLocation Before, std::string &Why);
   /// The source text of E as written, on one line and abbreviated.
   std::string textOf(clang::SourceRange R) const;
   void report(clang::SourceLocation Loc, llvm::StringRef Message);

@@ -98,7 +98,7 @@ WGTRACE_DISPATCH void least(const wgtrace::Workgroup &wg, const double *x,
                             int *out, Less less) {
   out[wg.id[0]] = less(x[1], x[0]) ? 1 : 0;
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[wg.id[0]]) = less(WGTRACE_LOAD_AT({{[0-9]+}}, x[1]), WGTRACE_LOAD_AT({{[0-9]+}}, x[0])) ? 1 : 0;
-  // WARN: {{.*}}.cc:[[@LINE-2]]:24: warning: load of 'x[1]' is recorded in every instantiation of its template, and 'least<Below>' makes no such load there {{.*}}: it records one all the same, outside the kernel's own stack, since its wrap cannot test which instantiation it runs in: an argument of 'least<Later>' cannot be named in the template's text (a local, unnamed or private type, a type declared after the template, a pointer or template template argument)
+  // WARN: {{.*}}.cc:[[@LINE-2]]:24: warning: load of 'x[1]' is recorded in every instantiation of its template, and 'least<Below>' makes no such load there {{.*}}: it records one all the same, outside the kernel's own stack, since its wrap cannot test which instantiation it runs in: an argument of 'least<Later>' cannot be named in the template's text (a local, unnamed or private type, a type declared after the template or its copy, a pointer or template template argument)
   // WARN: {{.*}}.cc:[[@LINE-3]]:30: warning: load of 'x[0]' is recorded {{.*}}
 }
 
