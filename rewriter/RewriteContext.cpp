@@ -511,6 +511,8 @@ void RewriteContext::gateInstanceWraps(
     else if (const FunctionTemplateDecl *T =
                  Use.Pattern->getDescribedFunctionTemplate())
       Before = SM.getExpansionLoc(T->getBeginLoc());
+    else
+      Before = SM.getExpansionLoc(Use.Pattern->getBeginLoc());
     std::string Why = "its template has no copy in this file";
     if (!Without || (Before && gate(Key.first, Key.second, Use, *Before, Why)))
       continue;
