@@ -1378,9 +1378,8 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   std::vector<HelperCall> Calls = Helpers.Calls;
   Calls.insert(Calls.end(), MemberCalls.begin(), MemberCalls.end());
   Cloner.finish(Calls, References, HeaderKernels, IndirectRoots, [&] {
-    RC.gateInstanceWraps([&](const FunctionDecl *Pattern) {
-      return Cloner.copyPlace(Pattern);
-    });
+    RC.gateInstanceWraps(
+        [&](const FunctionDecl *Pattern) { return Cloner.copyPlace(Pattern); });
   });
   for (const UnrewrittenHelper &H : Helpers.Unrewritten)
     RC.untraced(

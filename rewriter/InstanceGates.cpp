@@ -86,8 +86,8 @@ private:
 
 std::optional<std::string>
 instanceTest(const FunctionDecl *Pattern,
-             llvm::ArrayRef<const FunctionDecl *> Making,
-             SourceLocation Before, std::string &Why) {
+             llvm::ArrayRef<const FunctionDecl *> Making, SourceLocation Before,
+             std::string &Why) {
   // Its own tag holds its own parameters only: the arguments of an
   // enclosing class template (a member template of one) would be missing.
   const DeclContext *Parent = Pattern->getDeclContext();
@@ -145,11 +145,18 @@ std::string gatedOpen(StringRef Open, StringRef Test) {
   // The access forms of RewriteContext::accessMacro, and only those: the
   // others (a critical section's, a bit-field's, a table read's) have no
   // variant that tests.
-  static constexpr StringRef Forms[] = {
-      "LOAD",        "STORE",        "UPDATE",        "LOAD_REF",
-      "STORE_REF",   "UPDATE_REF",   "ATOMIC_LOAD",   "ATOMIC_STORE",
-      "ATOMIC_UPDATE", "ATOMIC_LOAD_REF", "ATOMIC_STORE_REF",
-      "ATOMIC_UPDATE_REF"};
+  static constexpr StringRef Forms[] = {"LOAD",
+                                        "STORE",
+                                        "UPDATE",
+                                        "LOAD_REF",
+                                        "STORE_REF",
+                                        "UPDATE_REF",
+                                        "ATOMIC_LOAD",
+                                        "ATOMIC_STORE",
+                                        "ATOMIC_UPDATE",
+                                        "ATOMIC_LOAD_REF",
+                                        "ATOMIC_STORE_REF",
+                                        "ATOMIC_UPDATE_REF"};
   StringRef Rest = Open;
   if (!Rest.consume_front("WGTRACE_"))
     return "";

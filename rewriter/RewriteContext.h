@@ -229,10 +229,10 @@ public:
   /// wrapped, for the main file's templates; and with CopyPlace (where
   /// HelperCloner puts a header function's copy) for the headers'
   /// templates, once their copies are placed.
-  void gateInstanceWraps(
-      llvm::function_ref<std::optional<clang::SourceLocation>(
-          const clang::FunctionDecl *)>
-          CopyPlace = nullptr);
+  void
+  gateInstanceWraps(llvm::function_ref<std::optional<clang::SourceLocation>(
+                        const clang::FunctionDecl *)>
+                        CopyPlace = nullptr);
   /// What the collector instrumenting it knows of its memory (null: none):
   /// a new access site records whether its storage is the workgroup's own.
   const MemoryModel *Model = nullptr;
@@ -381,8 +381,8 @@ private:
   /// when it cannot test that where its text goes, after Before
   /// (InstanceGates.h), and Why says why.
   bool gate(const ModuleTables::RangeKey &Range, AccessKind Kind,
-            const ModuleTables::InstanceWrap &Use,
-            clang::SourceLocation Before, std::string &Why);
+            const ModuleTables::InstanceWrap &Use, clang::SourceLocation Before,
+            std::string &Why);
   /// The source text of E as written, on one line and abbreviated.
   std::string textOf(clang::SourceRange R) const;
   void report(clang::SourceLocation Loc, llvm::StringRef Message);

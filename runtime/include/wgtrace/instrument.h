@@ -87,50 +87,49 @@
 /// make it>), says whether this instantiation records; one that does not
 /// yields the operand untouched.
 #define WGTRACE_WHEN_LOAD_AT(site, record, ...)                                \
-  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::Load, (record)>(  \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::Load, (record)>(   \
       __builtin_addressof(__VA_ARGS__), WGTRACE_ACCESS_SITE(site)))
 #define WGTRACE_WHEN_STORE_AT(site, record, ...)                               \
-  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::Store, (record)>( \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::Store, (record)>(  \
       __builtin_addressof(__VA_ARGS__), WGTRACE_ACCESS_SITE(site)))
 #define WGTRACE_WHEN_UPDATE_AT(site, record, ...)                              \
-  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::Update,           \
-                                  (record)>(__builtin_addressof(__VA_ARGS__), \
-                                            WGTRACE_ACCESS_SITE(site)))
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::Update, (record)>( \
+      __builtin_addressof(__VA_ARGS__), WGTRACE_ACCESS_SITE(site)))
 #define WGTRACE_WHEN_LOAD_REF_AT(site, record, ...)                            \
-  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::LoadReferenced,   \
-                                  (record)>(__builtin_addressof(__VA_ARGS__), \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::LoadReferenced,    \
+                                  (record)>(__builtin_addressof(__VA_ARGS__),  \
                                             WGTRACE_ACCESS_SITE(site)))
 #define WGTRACE_WHEN_STORE_REF_AT(site, record, ...)                           \
-  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::StoreReferenced,  \
-                                  (record)>(__builtin_addressof(__VA_ARGS__), \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::StoreReferenced,   \
+                                  (record)>(__builtin_addressof(__VA_ARGS__),  \
                                             WGTRACE_ACCESS_SITE(site)))
 #define WGTRACE_WHEN_UPDATE_REF_AT(site, record, ...)                          \
-  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::UpdateReferenced, \
-                                  (record)>(__builtin_addressof(__VA_ARGS__), \
+  (*::wgtrace::detail::accessWhen<::wgtrace::detail::Gated::UpdateReferenced,  \
+                                  (record)>(__builtin_addressof(__VA_ARGS__),  \
                                             WGTRACE_ACCESS_SITE(site)))
 #define WGTRACE_WHEN_ATOMIC_LOAD_AT(site, record, ...)                         \
-  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Load, false,    \
-                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Load, false,     \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),          \
                                            __VA_ARGS__))
 #define WGTRACE_WHEN_ATOMIC_STORE_AT(site, record, ...)                        \
-  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Store, false,   \
-                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Store, false,    \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),          \
                                            __VA_ARGS__))
 #define WGTRACE_WHEN_ATOMIC_UPDATE_AT(site, record, ...)                       \
-  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Update, false,  \
-                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Update, false,   \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),          \
                                            __VA_ARGS__))
 #define WGTRACE_WHEN_ATOMIC_LOAD_REF_AT(site, record, ...)                     \
-  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Load, true,     \
-                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Load, true,      \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),          \
                                            __VA_ARGS__))
 #define WGTRACE_WHEN_ATOMIC_STORE_REF_AT(site, record, ...)                    \
-  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Store, true,    \
-                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Store, true,     \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),          \
                                            __VA_ARGS__))
 #define WGTRACE_WHEN_ATOMIC_UPDATE_REF_AT(site, record, ...)                   \
-  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Update, true,   \
-                                 (record)>(WGTRACE_ACCESS_SITE(site),         \
+  (::wgtrace::detail::atomicWhen<::wgtrace::format::AtomicOp::Update, true,    \
+                                 (record)>(WGTRACE_ACCESS_SITE(site),          \
                                            __VA_ARGS__))
 
 /// The same without a site (records carry site 0, "none"), for accesses
