@@ -20,69 +20,18 @@ using llvm::StringRef;
 namespace wgtrace {
 namespace rewriter {
 
-namespace {
-/// Whether every class and enumeration that a tag names for an argument
-/// is declared before Before, where the template's text names them.
-class DeclaredBefore {
-public:
-  DeclaredBefore(const SourceManager &SM, SourceLocation Before)
-      : SM(SM), Before(Before) {}
-
-  bool operator()(const TemplateArgument &A) const {
-    switch (A.getKind()) {
-    case TemplateArgument::Type:
-      return (*this)(A.getAsType());
-    case TemplateArgument::Integral:
-      return (*this)(A.getIntegralType());
-    case TemplateArgument::Null:
-      return true;
-    case TemplateArgument::Pack:
-      return llvm::all_of(A.pack_elements(), *this);
-    default:
-      return false;
-    }
-  }
-
-  bool operator()(QualType T) const {
-    T = T.getCanonicalType();
-    while (true) {
-      if (const auto *P = T->getAs<PointerType>())
-        T = P->getPointeeType().getCanonicalType();
-      else if (const auto *R = T->getAs<ReferenceType>())
-        T = R->getPointeeType().getCanonicalType();
-      else if (const ArrayType *A = T->getAsArrayTypeUnsafe())
-        T = A->getElementType().getCanonicalType();
-      else
-        break;
-    }
-    if (const auto *F = T->getAs<FunctionProtoType>())
-      return (*this)(F->getReturnType()) &&
-             llvm::all_of(F->getParamTypes(),
-                          [this](QualType P) { return (*this)(P); });
-    if (T->isBuiltinType())
-      return true;
-    const TagDecl *Tag = T->getAsTagDecl();
-    if (!Tag)
-      return false;
-    // A specialization is named through its template, which must be
-    // declared before; its own declaration may come later (an implicit
-    // instantiation, say).
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Tag))
-      return before(Spec->getSpecializedTemplate()->getCanonicalDecl()) &&
-             llvm::all_of(Spec->getTemplateArgs().asArray(), *this);
-    return before(Tag->getFirstDecl());
-  }
-
-private:
-  bool before(const Decl *D) const {
-    SourceLocation At = SM.getExpansionLoc(D->getLocation());
-    return At.isValid() && SM.isBeforeInTranslationUnit(At, Before);
-  }
-
-  const SourceManager &SM;
-  SourceLocation Before;
-};
-} // namespace
+/// Whether Tag, a class or enumeration an instantiation's argument names,
+/// is declared before Before, where the template's text names it. A
+/// specialization is named through its template (its own declaration may
+/// come later: an implicit instantiation).
+static bool declaredBefore(const TagDecl *Tag, SourceLocation Before) {
+  const Decl *Named = Tag->getFirstDecl();
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Tag))
+    Named = Spec->getSpecializedTemplate()->getCanonicalDecl();
+  const SourceManager &SM = Tag->getASTContext().getSourceManager();
+  SourceLocation At = SM.getExpansionLoc(Named->getLocation());
+  return At.isValid() && SM.isBeforeInTranslationUnit(At, Before);
+}
 
 std::optional<std::string>
 instanceTest(const FunctionDecl *Pattern,
@@ -112,8 +61,11 @@ instanceTest(const FunctionDecl *Pattern,
           "parameter, which the test cannot name";
     return std::nullopt;
   }
-  const SourceManager &SM = Pattern->getASTContext().getSourceManager();
-  DeclaredBefore Named(SM, Before);
+  auto Named = [Before](const TemplateArgument &A) {
+    return everyNamedTag(A, [Before](const TagDecl *Tag) {
+      return declaredBefore(Tag, Before);
+    });
+  };
   std::vector<std::string> Tags;
   for (const FunctionDecl *Instance : Making) {
     const TemplateArgumentList *Args =

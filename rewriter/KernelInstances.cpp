@@ -7,11 +7,13 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/PrettyPrinter.h"
 #include "clang/AST/TemplateBase.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
 
 using namespace clang;
+using llvm::function_ref;
 
 namespace wgtrace {
 namespace rewriter {
@@ -41,29 +43,7 @@ std::optional<std::string> instanceTagInPattern(const FunctionDecl *Pattern) {
   return Tag + ">";
 }
 
-/// Whether the end of the file can name T: no local, unnamed or lambda
-/// class, no member type that is not public, in T or its template
-/// arguments.
-static bool nameableAtEnd(QualType T);
-
-static bool nameableAtEnd(const TemplateArgument &A) {
-  switch (A.getKind()) {
-  case TemplateArgument::Type:
-    return nameableAtEnd(A.getAsType());
-  case TemplateArgument::Integral:
-  case TemplateArgument::Null:
-    return true;
-  case TemplateArgument::Pack:
-    for (const TemplateArgument &P : A.pack_elements())
-      if (!nameableAtEnd(P))
-        return false;
-    return true;
-  default:
-    return false;
-  }
-}
-
-static bool nameableAtEnd(QualType T) {
+bool everyNamedTag(QualType T, function_ref<bool(const TagDecl *)> Check) {
   T = T.getCanonicalType();
   while (true) {
     if (const auto *P = T->getAs<PointerType>())
@@ -75,35 +55,63 @@ static bool nameableAtEnd(QualType T) {
     else
       break;
   }
-  if (const auto *F = T->getAs<FunctionProtoType>()) {
-    if (!nameableAtEnd(F->getReturnType()))
-      return false;
-    for (QualType P : F->getParamTypes())
-      if (!nameableAtEnd(P))
-        return false;
-    return true;
-  }
+  if (const auto *M = T->getAs<MemberPointerType>())
+    return everyNamedTag(QualType(M->getClass(), 0), Check) &&
+           everyNamedTag(M->getPointeeType(), Check);
+  if (const auto *F = T->getAs<FunctionProtoType>())
+    return everyNamedTag(F->getReturnType(), Check) &&
+           llvm::all_of(F->getParamTypes(),
+                        [&](QualType P) { return everyNamedTag(P, Check); });
   const TagDecl *Tag = T->getAsTagDecl();
   if (!Tag)
     return true;
-  // The translation unit has no context: dyn_cast_or_null ends the walk.
-  for (const Decl *D = Tag; D;
-       D = dyn_cast_or_null<Decl>(D->getDeclContext())) {
-    const auto *Named = dyn_cast<TagDecl>(D);
-    if (Named &&
-        (!Named->getIdentifier() ||
-         (isa<CXXRecordDecl>(Named) &&
-          cast<CXXRecordDecl>(Named)->isLambda()) ||
-         (Named->getAccess() != AS_none && Named->getAccess() != AS_public)))
-      return false;
-    if (isa<FunctionDecl>(D))
-      return false;
-  }
+  if (!Check(Tag))
+    return false;
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Tag))
-    for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
-      if (!nameableAtEnd(A))
-        return false;
+    return llvm::all_of(
+        Spec->getTemplateArgs().asArray(),
+        [&](const TemplateArgument &A) { return everyNamedTag(A, Check); });
   return true;
+}
+
+bool everyNamedTag(const TemplateArgument &A,
+                   function_ref<bool(const TagDecl *)> Check) {
+  switch (A.getKind()) {
+  case TemplateArgument::Type:
+    return everyNamedTag(A.getAsType(), Check);
+  case TemplateArgument::Integral:
+    return everyNamedTag(A.getIntegralType(), Check);
+  case TemplateArgument::Null:
+    return true;
+  case TemplateArgument::Pack:
+    return llvm::all_of(A.pack_elements(), [&](const TemplateArgument &P) {
+      return everyNamedTag(P, Check);
+    });
+  default:
+    return false;
+  }
+}
+
+/// Whether the end of the file can name T: no local, unnamed or lambda
+/// class, no member type that is not public, in T or its template
+/// arguments.
+static bool nameableAtEnd(QualType T) {
+  return everyNamedTag(T, [](const TagDecl *Tag) {
+    // The translation unit has no context: dyn_cast_or_null ends the walk.
+    for (const Decl *D = Tag; D;
+         D = dyn_cast_or_null<Decl>(D->getDeclContext())) {
+      const auto *Named = dyn_cast<TagDecl>(D);
+      if (Named &&
+          (!Named->getIdentifier() ||
+           (isa<CXXRecordDecl>(Named) &&
+            cast<CXXRecordDecl>(Named)->isLambda()) ||
+           (Named->getAccess() != AS_none && Named->getAccess() != AS_public)))
+        return false;
+      if (isa<FunctionDecl>(D))
+        return false;
+    }
+    return true;
+  });
 }
 
 std::optional<std::string> instanceTag(const FunctionDecl *Instance) {

@@ -16,6 +16,8 @@
 #define WGTRACE_REWRITER_KERNELINSTANCES_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/TemplateBase.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 #include <string>
@@ -34,6 +36,17 @@ instanceTagInPattern(const clang::FunctionDecl *Pattern);
 /// there (a local or unnamed class, a lambda, a private member type, a
 /// pointer or reference argument).
 std::optional<std::string> instanceTag(const clang::FunctionDecl *Instance);
+
+/// Whether Check holds for every class and enumeration that T names: T
+/// itself, what it points or refers to, its elements, a function type's
+/// return and parameter types, and the template arguments of the class
+/// template specializations among them, down to the last.
+bool everyNamedTag(clang::QualType T,
+                   llvm::function_ref<bool(const clang::TagDecl *)> Check);
+/// The same for a template argument (a value's type; false for a
+/// template template argument or an expression).
+bool everyNamedTag(const clang::TemplateArgument &A,
+                   llvm::function_ref<bool(const clang::TagDecl *)> Check);
 
 /// The export name of Instance: Base followed by its template arguments as
 /// Clang prints them ("scale_k<float>"), or Base alone for a function that

@@ -2,9 +2,11 @@
 // helper that walks a range through a pointer (what it points to may be
 // the kernel's own stack) and through an iterator class whose operator*
 // returns a reference, and a kernel calling a template parameter that is
-// a function pointer in one instantiation and a function object in
-// another. Every instantiation records its element loads, as the compiled
-// code makes them.
+// a function pointer taking doubles in one instantiation (the elements are
+// read where the call is written) and a function object taking
+// `const double &` in another (read inside its operator()). Every
+// instantiation records its element loads, as the compiled code makes
+// them, no more.
 #include "oracle.h"
 
 #include <vector>
@@ -41,7 +43,7 @@ WGTRACE_DISPATCH void sum(const wgtrace::Workgroup &wg, It b, It e,
 bool below(double x, double y) { return x < y; }
 
 struct Below {
-  bool operator()(double x, double y) const { return x < y; }
+  bool operator()(const double &x, const double &y) const { return x < y; }
 };
 
 template <class Less>
