@@ -66,9 +66,10 @@ struct IndirectTarget {
   uintptr_t Key[2];
   const void *Instrumented;
   /// Instrumented only in part: a function that other files' kernels may
-  /// call (--whole-target) with code the rewriter could not wrap, which it
-  /// reports only here, when a workgroup calls it (it would be noise in a
-  /// function no kernel of its own file calls).
+  /// call (--whole-target) with code the rewriter could not wrap. The
+  /// rewriter does not warn about that code when no kernel of its own file
+  /// calls it (a driver's, an input parser's: noise); instead a workgroup's
+  /// call of it is counted as a call of uninstrumented code.
   bool Partial;
 };
 
@@ -115,13 +116,22 @@ const IndirectTarget *findIndirectTarget(uintptr_t Key0,
 /// function wgtrace did not instrument.
 void noteUninstrumentedCall(uint64_t CallId) noexcept;
 
+/// The registration of the function call \p CallId is about to run (keys
+/// as findIndirectTarget's), having noted the call when that function is
+/// not instrumented, in whole or in part.
+inline const IndirectTarget *lookUpCall(uint64_t CallId, uintptr_t Key0,
+                                        uintptr_t Key1) noexcept {
+  const IndirectTarget *Found = findIndirectTarget(Key0, Key1);
+  if (!Found || Found->Partial)
+    noteUninstrumentedCall(CallId);
+  return Found;
+}
+
 /// `fp(args)` becomes `throughPointer(id, fp)(args)`.
 template <class F> F *throughPointer(uint64_t CallId, F *Target) {
   static_assert(std::is_function_v<F>, "a function pointer");
   const IndirectTarget *Found =
-      findIndirectTarget(reinterpret_cast<uintptr_t>(Target), 0);
-  if (!Found || Found->Partial)
-    noteUninstrumentedCall(CallId);
+      lookUpCall(CallId, reinterpret_cast<uintptr_t>(Target), 0);
   if (!Found)
     return Target;
   return reinterpret_cast<F *>(const_cast<void *>(Found->Instrumented));
@@ -159,18 +169,14 @@ void definedElsewhere(
     Key0 = Key.Key[0];
     Key1 = Key.Key[1];
   }
-  const IndirectTarget *Found = findIndirectTarget(Key0, Key1);
-  if (!Found || Found->Partial)
-    noteUninstrumentedCall(CallId);
+  lookUpCall(CallId, Key0, Key1);
 }
 
 /// `(o.*pm)(args)` becomes `(o.*throughMember(id, pm))(args)`. The member
 /// functions the rewriter instruments are instrumented in place.
 template <class M> M throughMember(uint64_t CallId, M Pointer) {
   IndirectTarget Key = memberKey(Pointer);
-  const IndirectTarget *Found = findIndirectTarget(Key.Key[0], Key.Key[1]);
-  if (!Found || Found->Partial)
-    noteUninstrumentedCall(CallId);
+  lookUpCall(CallId, Key.Key[0], Key.Key[1]);
   return Pointer;
 }
 
