@@ -755,8 +755,12 @@ bool AccessCollector::VisitArrayInitLoopExpr(ArrayInitLoopExpr *E) {
 
 bool AccessCollector::VisitCallExpr(CallExpr *E) {
   // std::copy, std::ranges::sort, ...: AlgorithmCalls.
-  if (Scope && redirectAlgorithmCall(RC, Model, E, Scope))
+  if (SmallVector<const Expr *, 1> ReadOnce;
+      Scope && redirectAlgorithmCall(RC, Model, E, Scope, ReadOnce)) {
+    for (const Expr *Value : ReadOnce)
+      use(Value, AccessKind::Load);
     return true;
+  }
   // A += B * C, A.sum(), std::sqrt(A) on std::valarrays: ValarrayCalls.
   if (redirectValarrayCall(RC, Model, E))
     return true;
@@ -1462,7 +1466,7 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
   if ((Builtin && !RC.Ctx.BuiltinInfo.isPredefinedLibFunction(Builtin)) ||
       Name.starts_with("_mm") || Name.starts_with("__builtin_ia32_") ||
       !RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Named->getLocation())) ||
-      onlyNamesItsArgument(Name) ||
+      onlyNamesItsArgument(Name) || onlyReleasesItsArgument(Name) ||
       StringRef(Qualified).starts_with("wgtrace::"))
     return false;
   // std::array's fill and swap record (before the swapped array is taken

@@ -257,7 +257,8 @@ private:
       return;
     // free() releases what a destructor owns: it reads or writes none of it.
     if (const IdentifierInfo *Id = Callee->getIdentifier())
-      if (onlyNamesItsArgument(Id->getName()) || Id->getName() == "free")
+      if (onlyNamesItsArgument(Id->getName()) ||
+          onlyReleasesItsArgument(Id->getName()))
         return;
     for (const Expr *Arg : Arguments) {
       if (Touches)

@@ -394,6 +394,27 @@ bool designatesMemory(const MemoryModel &Model, const Expr *Arg) {
   return rangeIsMemory(Model, Arg);
 }
 
+/// Whether the algorithm C reads its argument \p I, a value it takes by
+/// reference, exactly once and before any element, whatever the range:
+/// std::fill of a scalar, which libstdc++ copies into a local before its
+/// loop (`const _Tp __tmp = __value;`, for the byte types' memset too).
+/// Not std::fill_n, which reads nothing for a count <= 0, nor the ranges
+/// forms, nor values of class type, which are assigned from per element.
+bool readsOnceFirst(const AlgorithmCallee &C, unsigned I) {
+  if (C.Ranges || StringRef(C.Algo->Name) != "fill" || I != 2 ||
+      I >= C.Function->getNumParams())
+    return false;
+  // libstdc++'s __is_scalar: arithmetic types and pointers, not enums.
+  QualType T = C.Function->getParamDecl(I)
+                   ->getType()
+                   .getNonReferenceType()
+                   .getCanonicalType()
+                   .getUnqualifiedType();
+  return !T->isEnumeralType() &&
+         (T->isIntegerType() || T->isRealFloatingType() ||
+          T->isPointerType());
+}
+
 } // namespace
 
 bool isIteratorIntoMemory(const MemoryModel &Model, const Expr *Arg) {
@@ -404,7 +425,8 @@ bool isIteratorIntoMemory(const MemoryModel &Model, const Expr *Arg) {
 }
 
 bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
-                           const CallExpr *E, const FunctionDecl *Scope) {
+                           const CallExpr *E, const FunctionDecl *Scope,
+                           SmallVectorImpl<const Expr *> &ReadOnce) {
   std::optional<AlgorithmCallee> C = identify(E);
   if (!C)
     return false;
@@ -487,12 +509,17 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
       // element) inside the library.
       if (C->Function && I < C->Function->getNumParams() &&
           C->Function->getParamDecl(I)->getType()->isReferenceType() &&
-          Arg->isGLValue() && Model.isMemory(Arg))
+          Arg->isGLValue() && Model.isMemory(Arg)) {
+        if (readsOnceFirst(*C, I)) {
+          ReadOnce.push_back(Arg);
+          break;
+        }
         RC.untraced(Arg,
                     "'" + Spelled +
                         "' reads it through a reference, inside the library "
                         "(pass a local copy to record one load)",
                     AccessKind::Load);
+      }
       break;
     }
     Roles += Role;

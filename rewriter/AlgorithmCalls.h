@@ -37,9 +37,16 @@ namespace rewriter {
 /// reports why its element accesses are not recorded) and returns true.
 /// Scope is the function whose body is being rewritten: lambdas written in
 /// it are instrumented with it.
+/// Redirects a standard algorithm's call to wgtrace's recording version,
+/// or reports it untraced; false when E calls no algorithm it knows. A
+/// value of kernel memory that the algorithm reads exactly once, before it
+/// touches an element (std::fill's scalar value, which libstdc++ copies
+/// into a local first), is added to \p ReadOnce: the caller records its
+/// load where the call evaluates its arguments.
 bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
                            const clang::CallExpr *E,
-                           const clang::FunctionDecl *Scope);
+                           const clang::FunctionDecl *Scope,
+                           llvm::SmallVectorImpl<const clang::Expr *> &ReadOnce);
 
 /// Whether Arg is an iterator object (a class with an iterator_category,
 /// not a pointer) into kernel memory: `v.begin()` of a vector whose

@@ -37,6 +37,8 @@ bool onlyNamesItsArgument(StringRef Name) {
       .Default(false);
 }
 
+bool onlyReleasesItsArgument(StringRef Name) { return Name == "free"; }
+
 std::optional<SimdAccess> classifySimdIntrinsic(const FunctionDecl *FD) {
   const IdentifierInfo *Id = FD->getIdentifier();
   if (!Id || !Id->getName().starts_with("_mm"))

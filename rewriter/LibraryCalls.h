@@ -44,6 +44,11 @@ std::optional<SimdAccess> classifySimdIntrinsic(const clang::FunctionDecl *FD);
 /// to name it (its address, its bounds, a cast): they access nothing.
 bool onlyNamesItsArgument(llvm::StringRef Name);
 
+/// Library functions that release the storage they are given (free): the
+/// program's bytes there are neither read nor written, the object's
+/// lifetime ends.
+bool onlyReleasesItsArgument(llvm::StringRef Name);
+
 } // namespace rewriter
 } // namespace wgtrace
 

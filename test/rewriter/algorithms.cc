@@ -34,7 +34,7 @@
 // The untraced calls (below) are listed in the metadata, which the viewer
 // reports.
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
-// CHECK-NEXT: {"{{.*}}", [[#FILL:]], 23, "k", "b[5]", "'std::fill' reads it through a reference, inside the library (pass a local copy to record one load)"},
+// CHECK-NEXT: {"{{.*}}", [[#FILL:]], 21, "k", "b[5]", "'std::fill_n' reads it through a reference, inside the library (pass a local copy to record one load)"},
 // CHECK-NEXT: {"{{.*}}", [[#FILL+2]], 3, "k", "std::copy(x, x + 2, std::back_inserter(v))", "it writes through {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#FILL+2]], 23, "k", "std::back_inserter(v)", "{{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#FILL+4]], 3, "k", "std::sort(s, s + n)", "its elements, {{.*}}"},
@@ -81,10 +81,13 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, float *b,
   float moved = std::move(b[3]);
   // CHECK: float moved = std::move(WGTRACE_LOAD_AT({{[0-9]+}}, b[3]));
   a[0] = moved + static_cast<float>(n);
+  // std::fill reads a scalar value once, before its loop: recorded there.
+  std::fill(x, x + 8, b[5]);
+  // CHECK: ::wgtrace::detail::recorded::fill<'M', 'M', '-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}))(x, x + 8, WGTRACE_LOAD_AT({{[0-9]+}}, b[5]));
 
   // Not recorded, with a warning saying why.
-  std::fill(x, x + 8, b[5]);
-  // WARN: [[@LINE-1]]:23: warning: load of 'b[5]' is not traced: 'std::fill' reads it through a reference, inside the library (pass a local copy to record one load)
+  std::fill_n(x, 8, b[5]);
+  // WARN: [[@LINE-1]]:21: warning: load of 'b[5]' is not traced: 'std::fill_n' reads it through a reference, inside the library (pass a local copy to record one load)
   std::copy(x, x + 2, std::back_inserter(v));
   // WARN: [[@LINE-1]]:3: warning: call 'std::copy(x, x + 2, std::back_inserter(v))' is not traced: it writes through an iterator of type '{{.*}}back_insert_iterator<{{.*}}>', which does not designate elements of memory: its element accesses are not recorded
   std::sort(s, s + n);

@@ -19,6 +19,8 @@ WGTRACE_DISPATCH void copies(const wgtrace::Workgroup &wg, float *a, float *b,
   std::move(y + 2, y + 10, z);
   std::fill(z, z + 4, 2.5f);
   std::fill_n(z + 4, 3, -1.0f);
+  // A value of kernel memory: libstdc++ reads it once, before its loop.
+  std::fill(z + 8, z + 12, x[N - 1]);
   std::iota(y, y + 6, 10.0f);
 }
 
