@@ -411,8 +411,7 @@ bool readsOnceFirst(const AlgorithmCallee &C, unsigned I) {
                    .getCanonicalType()
                    .getUnqualifiedType();
   return !T->isEnumeralType() &&
-         (T->isIntegerType() || T->isRealFloatingType() ||
-          T->isPointerType());
+         (T->isIntegerType() || T->isRealFloatingType() || T->isPointerType());
 }
 
 } // namespace

@@ -43,10 +43,10 @@ namespace rewriter {
 /// touches an element (std::fill's scalar value, which libstdc++ copies
 /// into a local first), is added to \p ReadOnce: the caller records its
 /// load where the call evaluates its arguments.
-bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
-                           const clang::CallExpr *E,
-                           const clang::FunctionDecl *Scope,
-                           llvm::SmallVectorImpl<const clang::Expr *> &ReadOnce);
+bool redirectAlgorithmCall(
+    RewriteContext &RC, const MemoryModel &Model, const clang::CallExpr *E,
+    const clang::FunctionDecl *Scope,
+    llvm::SmallVectorImpl<const clang::Expr *> &ReadOnce);
 
 /// Whether Arg is an iterator object (a class with an iterator_category,
 /// not a pointer) into kernel memory: `v.begin()` of a vector whose
