@@ -566,6 +566,17 @@ void makeFreeFunction(const CXXMethodDecl *M, EditSet &Edits,
   std::string Self = selfParameter(M);
   if (!Uses.UsesSelf)
     Self.resize(Self.size() - std::strlen("self"));
+  // `int size(void) const`: the C spelling of no parameters is one `void`
+  // that must go, or the copy's list reads `const Comm &selfvoid`.
+  if (M->getNumParams() == 0) {
+    std::optional<Token> T = Lexer::findNextToken(FTL.getLParenLoc(), SM, LO);
+    if (T && T->is(tok::raw_identifier) && T->getRawIdentifier() == "void" &&
+        SM.getFileOffset(T->getLocation()) <
+            SM.getFileOffset(FTL.getRParenLoc())) {
+      unsigned Offset = SM.getFileOffset(T->getLocation());
+      Edits.replace(Offset, Offset + T->getLength(), "");
+    }
+  }
   Edits.insert(LParen + 1, Self + (M->getNumParams() > 0 ? ", " : ""));
 }
 
