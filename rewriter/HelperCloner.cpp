@@ -276,9 +276,14 @@ void HelperCloner::add(const KernelDef &Helper, bool RecordAccesses) {
   }
   if (!RecordAccesses)
     return;
+  // What a copy reached only by functions exported for other files
+  // cannot record is held back and noted, as in the main file
+  // (RewriteContext::QuietScopes): the header's context is another one.
+  H.RC.QuietScopes = Main.QuietScopes;
   AccessCollector Accesses(H.RC);
   for (const FunctionDecl *Body : Helper.Bodies)
     Accesses.collect(Body);
+  Main.QuietHits.insert(H.RC.QuietHits.begin(), H.RC.QuietHits.end());
 }
 
 RewriteContext &HelperCloner::addKernel(const KernelDef &Kernel,
