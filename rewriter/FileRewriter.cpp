@@ -1335,6 +1335,18 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // project headers are copied into this file, instrumented.
   FoundHelpers Helpers =
       findHelpers(Ctx, Scanned, Options.WholeTarget ? &Exported : nullptr);
+  // The calls a traced loop makes are reported in its function's name
+  // (HelperCall::Caller), which is quiet when the function is exported:
+  // what the loop cannot record is reported all the same, since the loop
+  // runs in this program (CLAMR's Mesh::calc_celltype lost its loop's
+  // call of a mesh.h member in silence).
+  for (const KernelDef &K : Scanned)
+    for (const Stmt *Region : K.Regions) {
+      SourceLocation B = SM.getExpansionLoc(Region->getBeginLoc());
+      SourceLocation E = SM.getExpansionLoc(Region->getEndLoc());
+      if (SM.isInMainFile(B) && SM.isInMainFile(E))
+        RC.LoopBodies.emplace_back(SM.getFileOffset(B), SM.getFileOffset(E));
+    }
   std::map<std::string, const FunctionDecl *> QuietOwner;
   for (const std::vector<KernelDef> *List :
        {&Helpers.InMainFile, &Helpers.InHeaders})

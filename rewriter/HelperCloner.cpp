@@ -204,6 +204,9 @@ struct HelperCloner::Site {
   /// A call of a member through `this` in a copied member
   /// (`length_squared()`): [Offset, Offset + Length) is its name and '('.
   bool ThroughThis = false;
+  /// Such a call in a member function of the main file: its object is
+  /// `*this`, not a copy's `self`.
+  bool MainObject = false;
   /// A call of a copied operator() (`f(a)`): [Offset, Offset + 1) is its
   /// '(', and the copy's call encloses Operands, `copy(f, a)`.
   bool CallOperator = false;
@@ -608,9 +611,14 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
       continue;
     EditSet &Edits = S.File == MainFile ? Main.Edits : editsFor(S.File).Edits;
     if (S.ThroughThis) {
+      std::string Text = S.NewName + (S.MainObject ? "(*this" : "(self") +
+                         (S.HasArguments ? ", " : "");
+      if (S.MainObject) {
+        Edits.replace(S.Offset, S.Offset + S.Length, Text);
+        continue;
+      }
       // makeFreeFunction made it `self.name(`.
-      Edits.retextReplace(S.Offset, S.Offset + S.Length,
-                          S.NewName + "(self" + (S.HasArguments ? ", " : ""));
+      Edits.retextReplace(S.Offset, S.Offset + S.Length, Text);
       continue;
     }
     if (S.CallOperator && S.Operands) {
@@ -843,14 +851,30 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
   auto Caller =
       CallerFunction ? CloneIndex.find(CallerFunction) : CloneIndex.end();
   if (Callee->isImplicitAccess()) {
-    // Only a copied member's body says `self.` for `this`.
+    // A copied member's body says `self.` for `this`; a member function of
+    // this file calls the copy with `*this` (CLAMR's Mesh::calc_celltype
+    // calling is_left_boundary(ic) of mesh.h in an OpenMP loop).
     unsigned Begin, End;
-    if (Caller == CloneIndex.end() ||
-        !isa<CXXMethodDecl>(Clones[Caller->second].Written)) {
-      if (SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())))
+    if (Caller == CloneIndex.end()) {
+      if (!SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())))
+        return;
+      if (InTemplate || !memberCallThroughThis(Call, Begin, End) ||
+          SM.getFileID(Callee->getMemberLoc()) != SM.getMainFileID()) {
         Untraced("made through 'this' in a member function of this file");
+        return;
+      }
+      S.ThroughThis = true;
+      S.MainObject = true;
+      S.File = SM.getMainFileID();
+      S.Offset = Begin;
+      S.Length = End - Begin;
+      S.Loc = Callee->getMemberLoc();
+      S.CallerPosition = SM.getFileOffset(topLevelBegin(HC.Caller));
+      Sites.push_back(S);
       return;
     }
+    if (!isa<CXXMethodDecl>(Clones[Caller->second].Written))
+      return;
     if (!memberCallThroughThis(Call, Begin, End))
       return;
     S.ThroughThis = true;

@@ -6,6 +6,7 @@
 
 #include "clang/Basic/FileManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -642,10 +643,21 @@ void RewriteContext::untraced(const Expr *E, StringRef Reason,
 void RewriteContext::untraced(SourceLocation Loc, StringRef Text,
                               StringRef Reason, StringRef InScope) {
   if (!Tables.UntracedSeen.insert({Loc.getRawEncoding(), 0}).second ||
-      heldBack(InScope.empty() ? StringRef(Scope) : InScope))
+      (!inLoopBody(Loc) &&
+       heldBack(InScope.empty() ? StringRef(Scope) : InScope)))
     return;
   report(Loc, Text.str() + " is not traced: " + Reason.str());
   listUntraced(Loc, Text, Reason, InScope);
+}
+
+bool RewriteContext::inLoopBody(SourceLocation Loc) const {
+  SourceLocation At = SM.getExpansionLoc(Loc);
+  if (!SM.isInMainFile(At))
+    return false;
+  unsigned Offset = SM.getFileOffset(At);
+  return llvm::any_of(LoopBodies, [&](const auto &Body) {
+    return Body.first <= Offset && Offset <= Body.second;
+  });
 }
 
 bool RewriteContext::heldBack(StringRef InScope) {

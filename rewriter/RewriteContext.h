@@ -216,6 +216,9 @@ public:
   /// when another file's kernel calls them).
   std::set<std::string> QuietScopes;
   std::set<std::string> QuietHits;
+  /// The main file's traced OpenMP loop bodies, as offsets [first, second]:
+  /// what is untraced in them is reported whatever the scope says.
+  std::vector<std::pair<unsigned, unsigned>> LoopBodies;
   /// That function when it is an instantiation of a template (null
   /// otherwise): its wraps and texts are noted in Tables.InstanceWraps and
   /// Tables.InstanceSpans.
@@ -355,6 +358,8 @@ private:
   /// Whether what is untraced in InScope is held back (QuietScopes), which
   /// QuietHits then notes.
   bool heldBack(llvm::StringRef InScope);
+  /// Whether Loc lies in one of LoopBodies.
+  bool inLoopBody(clang::SourceLocation Loc) const;
   /// The entry, in the table of checked calls, of the call whose text is
   /// [Whole.first, Whole.second), made in InScope (listed when new).
   unsigned indirectCallEntry(std::pair<unsigned, unsigned> Whole,
