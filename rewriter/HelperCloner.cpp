@@ -692,10 +692,12 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
 std::optional<SourceLocation>
 HelperCloner::copyPlace(const FunctionDecl *Written) const {
   auto It = CloneIndex.find(Written);
-  if (It == CloneIndex.end() || !Clones[It->second].Emitted ||
-      !Clones[It->second].Position)
+  if (It == CloneIndex.end() || !Clones[It->second].Emitted)
     return std::nullopt;
-  return SM.getComposedLoc(SM.getMainFileID(), *Clones[It->second].Position);
+  const auto &Position = Clones[It->second].Position;
+  if (!Position)
+    return std::nullopt;
+  return SM.getComposedLoc(SM.getMainFileID(), *Position);
 }
 
 std::string HelperCloner::copyName(const FunctionDecl *Written) const {

@@ -627,7 +627,7 @@ WGTRACE_ALWAYS_INLINE T *updateReferenced(T *Address, uint64_t SiteBits) {
 }
 
 /// The plain access forms WGTRACE_WHEN_LOAD_AT and the like choose from.
-enum class Gated {
+enum class Gated : uint8_t {
   Load,
   Store,
   Update,
