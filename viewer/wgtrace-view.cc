@@ -207,7 +207,7 @@ cl::opt<unsigned>
             cl::desc("Decode ring chunks on N threads, the report the same "
                      "(default: the cores available)"),
             cl::value_desc("N"), cl::sub(SummaryCmd), cl::sub(RacesCmd),
-            cl::sub(CacheCmd), cl::cat(ViewCategory));
+            cl::sub(FootprintCmd), cl::sub(CacheCmd), cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -616,7 +616,8 @@ int runRaces(const WorkgroupFilter &Filter) {
 
 int runFootprint(const WorkgroupFilter &Filter) {
   RowOrder Order;
-  if (!parseOrder("footprint", FootprintTool::columns(), Order))
+  if (!checkThreads() ||
+      !parseOrder("footprint", FootprintTool::columns(), Order))
     return kExitUsage;
   return runReports(Json, [&](StringRef Path, raw_ostream &OS) {
     FootprintTool Footprint(OS, Json);

@@ -164,7 +164,7 @@ def summary(trace, by="workgroup", line_size=64, kernel=None, dispatch=None, wor
     return frame
 
 
-def footprint(trace, table="ranges", kernel=None, dispatch=None, workgroup=None):
+def footprint(trace, table="ranges", kernel=None, dispatch=None, workgroup=None, threads=None):
     """``wgtrace-view footprint --json``.
 
     ``table="ranges"`` (default): the coalesced byte ranges each workgroup
@@ -175,12 +175,13 @@ def footprint(trace, table="ranges", kernel=None, dispatch=None, workgroup=None)
     ``kind``, ``atomic`` (made by atomic operations), ``length``, ``buffer``, ``count``, ``first``, ``pattern``,
     ``stride``, ``row_length``, ``row_pitch`` (``<NA>`` where the pattern
     has none). ``table="buffers"``: ``file``, ``buffer``, ``address``,
-    ``size``. ``attrs``: ``buffer_gap``.
+    ``size``. ``attrs``: ``buffer_gap``. ``threads``: as for
+    :func:`summary`.
     """
     if table not in ("ranges", "streams", "buffers"):
         raise ValueError("table must be 'ranges', 'streams' or 'buffers', got %r" % (table,))
     trace = _trace(trace)
-    results = trace._analysis("footprint", kernel, dispatch, workgroup)
+    results = trace._analysis("footprint", kernel, dispatch, workgroup, **_threads(threads))
     rows = []
     for file, result in enumerate(results):
         if table == "buffers":

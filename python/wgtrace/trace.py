@@ -494,7 +494,7 @@ class Trace:
             for file, path in enumerate(self.paths):
                 result = self._native.analysis(file, kind, kernel=kernel, dispatch=dispatch,
                                                workgroup=workgroup,
-                                               threads=threads if kind in ("summary", "races")
+                                               threads=threads if kind in ("summary", "races", "footprint")
                                                else 1, **options)
                 if result["nothing"]:
                     raise TraceError("%s: %s" % (path, result["nothing"]), path=path)
@@ -507,10 +507,10 @@ class Trace:
         :func:`wgtrace.summary`."""
         return analyses.summary(self, by=by, line_size=line_size, threads=threads, **filters)
 
-    def footprint(self, table="ranges", **filters):
+    def footprint(self, table="ranges", threads=None, **filters):
         """``wgtrace-view footprint --json`` as a DataFrame; see
         :func:`wgtrace.footprint`."""
-        return analyses.footprint(self, table=table, **filters)
+        return analyses.footprint(self, table=table, threads=threads, **filters)
 
     def races(self, limit=100, threads=None, **filters):
         """``wgtrace-view races --json`` as a DataFrame; see

@@ -263,12 +263,14 @@ def test_compressed_trace_reads_as_its_plain_copy(traces, work):
 
 @pytest.mark.parametrize("name", ["matmul_task", "histogram_racy", "matmul_stream"])
 def test_threads_change_nothing(traces, name):
-    """summary and races on several threads (threads=, --threads) are the
-    one-thread reports; a stream-mode trace is read on one thread."""
+    """summary, races and footprint on several threads (threads=,
+    --threads) are the one-thread reports; a stream-mode trace is read on
+    one thread."""
     path = traces[name]
     for analysis, options, flags in (("summary", {}, []),
                                      ("summary", {"by": "line"}, ["--by", "line"]),
-                                     ("races", {}, [])):
+                                     ("races", {}, []),
+                                     ("footprint", {}, [])):
         expected = cli(path, analysis, "--threads", "1", *flags)
         assert cli(path, analysis, "--threads", "4", *flags) == expected
         for threads in (None, 1, 2, 4):
@@ -283,3 +285,5 @@ def test_threads_change_nothing(traces, name):
             wgtrace.summary(path, threads=bad)
         with pytest.raises(ValueError):
             wgtrace.races(path, threads=bad)
+        with pytest.raises(ValueError):
+            wgtrace.footprint(path, threads=bad)

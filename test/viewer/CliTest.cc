@@ -280,7 +280,7 @@ TEST(Cli, SortNamesTheReportsColumns) {
 TEST(Cli, OnlyTheToolsOwnOptionsAreAccepted) {
   for (const char *Args :
        {"annotate --threads=1 x.bin", "dump --threads 1 x.bin",
-        "footprint --threads 2 x.bin"}) {
+        "export --threads 2 x.bin"}) {
     ViewRun R = view(Args);
     EXPECT_EQ(R.Status, 1) << Args;
     EXPECT_NE(R.Err.find("Unknown command line argument"), std::string::npos)
@@ -334,7 +334,7 @@ TEST(Cli, HelpShowsEveryOptionWithItsDefault) {
              "--workgroup=<x,y,z>"}},
            {"summary", {"--json", "--line-size=<uint>", "default: 64)"}},
            {"races", {"--json", "--limit=<ulong>", "default: 100)"}},
-           {"footprint", {"--json"}},
+           {"footprint", {"--json", "--threads=<N>"}},
            {"cache",
             {"--cold", "--json", "--l1=<size,ways,line>",
              "--l2=<size,ways,line|none>", "--ll=<size,ways,line>"}},

@@ -9,6 +9,7 @@
 #include "CliRun.h"
 #include "TraceBuilder.h"
 #include "analyses/CacheTool.h"
+#include "analyses/FootprintTool.h"
 #include "analyses/RacesTool.h"
 #include "analyses/SummaryTool.h"
 #include "output/HtmlReportTool.h"
@@ -114,10 +115,13 @@ struct ThreadedReport {
   std::string Text;
   std::string Error;
   bool OnThreads = false;
+  /// How many of the reading's passes were on threads.
+  unsigned PassesOnThreads = 0;
   /// summary: the workgroups of all sites; races: the racing pairs.
   uint64_t Workgroups = 0;
   uint64_t Races = 0;
-  /// html: lanes, and segments of the address axis that are buffers.
+  /// html: lanes, and segments of the address axis that are buffers;
+  /// footprint: its address clusters (in BufferSegments).
   uint64_t Lanes = 0;
   uint64_t BufferSegments = 0;
 };
@@ -133,6 +137,7 @@ void readOn(AnalysisTool &Tool, const std::vector<uint8_t> &Bytes,
   if (llvm::Error E = Reader.run(Tools))
     R.Error = llvm::toString(std::move(E));
   R.OnThreads = Reader.readOnThreads();
+  R.PassesOnThreads = Reader.passesOnThreads();
 }
 
 /// A report read on one thread and on several: both whole, the same.
@@ -181,6 +186,18 @@ ThreadedReport cacheOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
   CacheTool Cache(OS, Json, smallLevels(), Cold, By);
   readOn(Cache, Bytes, Threads, R);
   R.Workgroups = Cache.workgroups().size();
+  OS.flush();
+  return R;
+}
+
+ThreadedReport footprintOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                           bool Json) {
+  ThreadedReport R;
+  llvm::raw_string_ostream OS(R.Text);
+  FootprintTool Footprint(OS, Json);
+  readOn(Footprint, Bytes, Threads, R);
+  R.Workgroups = Footprint.workgroups().size();
+  R.BufferSegments = Footprint.buffers().size();
   OS.flush();
   return R;
 }
@@ -362,6 +379,91 @@ TEST(Threads, HtmlPageIsTheOneThreadPage) {
   EXPECT_EQ(One.Text, Four.Text);
 }
 
+// Both passes read on threads: the first's shards find the bytes their
+// chunk touched, the second's their chunk's workgroups against the file's
+// clusters; the buffers (parameters) are numbered as rings first meet them.
+TEST(Threads, FootprintIsTheOneThreadFootprint) {
+  for (bool Trailers : {true, false})
+    for (bool Json : {false, true}) {
+      SCOPED_TRACE(std::string(Json ? "json" : "text") +
+                   (Trailers ? " trailers" : ""));
+      const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
+      ThreadedReport One = footprintOn(Bytes, 1, Json);
+      EXPECT_EQ(One.PassesOnThreads, 0u);
+      EXPECT_EQ(One.Workgroups, kThreadedRings * 6);
+      for (unsigned Threads : {2u, 3u}) {
+        SCOPED_TRACE(std::to_string(Threads) + " threads");
+        ThreadedReport Many = footprintOn(Bytes, Threads, Json);
+        expectWholeAndTheSame(One, Many);
+        EXPECT_EQ(Many.PassesOnThreads, 2u);
+        EXPECT_EQ(Many.Workgroups, kThreadedRings * 6);
+      }
+    }
+}
+
+// Accesses in no parameter: each ring's bytes alone are clusters of their
+// own, the file's join them (gaps under 4 KiB between rings), and every
+// ring loads and stores the same bytes too. A shard must find its buffers
+// in the file's clusters, and the file's clusters must be those of all
+// rings.
+TEST(Threads, FootprintClustersAreTheFilesClusters) {
+  constexpr uint32_t kRings = 4;
+  TraceBuilder B;
+  addSimpleMetadata(B, 2);
+  for (uint32_t Ring = 0; Ring < kRings; ++Ring) {
+    RingBuilder R(1 << 16, 0);
+    for (uint32_t W = 0; W < 3; ++W) {
+      R.workgroup(W % 2, {Ring, W, 0}, {kRings, 3, 1}, Ring);
+      // Ring 3's run lies lowest: the clusters' numbers follow addresses,
+      // not the rings.
+      const uint64_t Run = 0x700000 + 0x800 * uint64_t(kRings - 1 - Ring);
+      for (uint64_t I = 0; I < 32; ++I)
+        R.load(Run + 8 * I + 4 * uint64_t(W), 4);
+      // A cluster of this ring alone, far from the others.
+      for (uint64_t I = 0; I < 4; ++I)
+        R.store(0x900000 + 0x4000 * uint64_t(Ring) + 64 * I * (W + 1), 8);
+      // The same bytes from every ring and workgroup.
+      for (uint64_t I = 0; I < 6; ++I) {
+        R.load(0x500000 + 4 * I, 4);
+        R.store(0x500000 + 4 * I, 4);
+      }
+    }
+    format::RingTrailer T{};
+    T.RingId = Ring;
+    T.RingSize = 1 << 16;
+    R.trailer(T);
+    B.ring(R);
+  }
+  const std::vector<uint8_t> Bytes = B.bytes();
+  for (bool Json : {false, true}) {
+    SCOPED_TRACE(Json ? "json" : "text");
+    ThreadedReport One = footprintOn(Bytes, 1, Json);
+    ThreadedReport Two = footprintOn(Bytes, 2, Json);
+    expectWholeAndTheSame(One, Two);
+    EXPECT_EQ(Two.PassesOnThreads, 2u);
+    EXPECT_EQ(Two.Workgroups, uint64_t(kRings) * 3);
+    // 0x500000, the runs of all rings as one, one per ring at 0x900000.
+    EXPECT_EQ(One.BufferSegments, 2 + kRings);
+    EXPECT_EQ(Two.BufferSegments, 2 + kRings);
+  }
+}
+
+TEST(Threads, FootprintOfADamagedRingStopsWhereOneThreadStops) {
+  for (uint32_t Damaged : {0u, 2u, kThreadedRings - 1})
+    for (bool Json : {false, true}) {
+      SCOPED_TRACE("ring " + std::to_string(Damaged) + (Json ? " json" : ""));
+      MultiRingTrace M = multiRingTrace(/*Trailers=*/false, Damaged);
+      ThreadedReport One = footprintOn(M.Bytes, 1, Json);
+      ThreadedReport Two = footprintOn(M.Bytes, 2, Json);
+      EXPECT_TRUE(Two.OnThreads);
+      EXPECT_EQ(Two.PassesOnThreads, 2u);
+      EXPECT_NE(One.Error, "");
+      EXPECT_EQ(One.Error, Two.Error);
+      EXPECT_EQ(One.Text, Two.Text);
+      EXPECT_EQ(Two.Workgroups, 6 * uint64_t(Damaged) + 1);
+    }
+}
+
 TEST(Threads, DamagedRingStopsWhereOneThreadStops) {
   for (uint32_t Damaged : {0u, 2u, kThreadedRings - 1}) {
     SCOPED_TRACE("ring " + std::to_string(Damaged));
@@ -437,6 +539,10 @@ TEST(Threads, CommandLine) {
         "--l1 1k,2,64 --l2 4k,4,64 --ll 16k,4,64 --json", "--sort D1mr --top 3",
         "--kernel 't*'"})
     expectTheSameOnThreads("cache", Options, Path, 0, "2");
+  for (const char *Options :
+       {"", "--json", "--sort store_bytes --top 4", "--sort accesses --json",
+        "--kernel 't*'", "--dispatch 1 --json", "--workgroup 2,3,0"})
+    expectTheSameOnThreads("footprint", Options, Path, 0, "3");
   ViewRun Zero = view("summary --threads 0 " + Path);
   EXPECT_EQ(Zero.Status, 1); // usage
   EXPECT_NE(Zero.Err.find("--threads 0"), std::string::npos) << Zero.Err;
@@ -449,6 +555,19 @@ TEST(Threads, CommandLine) {
   EXPECT_EQ(One.Status, Two.Status);
   EXPECT_EQ(One.Out, Two.Out);
   EXPECT_EQ(One.Err, Two.Err);
+  for (const char *Json : {"", " --json"}) {
+    ViewRun OneFootprint =
+        view("footprint --threads 1" + std::string(Json) + " " + Damaged);
+    ViewRun TwoFootprint =
+        view("footprint --threads 2" + std::string(Json) + " " + Damaged);
+    EXPECT_EQ(OneFootprint.Status, 2) << Json;
+    EXPECT_NE(OneFootprint.Out, "") << Json;
+    EXPECT_EQ(OneFootprint.Status, TwoFootprint.Status) << Json;
+    EXPECT_EQ(OneFootprint.Out, TwoFootprint.Out) << Json;
+    EXPECT_EQ(OneFootprint.Err, TwoFootprint.Err) << Json;
+  }
+  ViewRun ZeroFootprint = view("footprint --threads 0 " + Path);
+  EXPECT_EQ(ZeroFootprint.Status, 1);
 }
 
 } // namespace

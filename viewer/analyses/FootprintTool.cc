@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 
 using namespace llvm;
 
@@ -20,9 +21,9 @@ uint32_t FootprintTool::bufferOf(uint64_t Address) const {
   // The last buffer starting at or below the address; every accessed
   // address lies in one, since the buffers cover all accesses of pass 1.
   auto It =
-      std::upper_bound(Buffers.begin(), Buffers.end(), Address,
+      std::upper_bound(Clusters->begin(), Clusters->end(), Address,
                        [](uint64_t A, const Interval &B) { return A < B.Lo; });
-  return It == Buffers.begin() ? 0 : uint32_t(It - Buffers.begin() - 1);
+  return It == Clusters->begin() ? 0 : uint32_t(It - Clusters->begin() - 1);
 }
 
 std::string FootprintTool::siteName(uint32_t Site) const {
@@ -157,6 +158,51 @@ bool FootprintTool::anotherPass() {
   ByInvocation.clear();
   Pass = 1;
   return true;
+}
+
+std::unique_ptr<AnalysisTool> FootprintTool::newShard() const {
+  auto Shard = std::make_unique<FootprintTool>(nulls(), Json);
+  Shard->Pass = Pass;
+  Shard->Clusters = &Buffers;
+  return Shard;
+}
+
+void FootprintTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
+  FootprintTool &From = static_cast<FootprintTool &>(Shard);
+  if (Pass == 0) {
+    // Clusters of clusters are the clusters of the ranges they hold.
+    for (const Interval &I : From.Touched.ranges())
+      Touched.add(I.Lo, I.Hi);
+    return;
+  }
+  auto FileBuffer = [&](uint32_t Buffer) {
+    if (!(Buffer & ParamBuffer))
+      return Buffer;
+    const uint32_t Index = Buffer & ~ParamBuffer;
+    return ParamBuffer |
+           (Index < Place.Buffers.size() ? Place.Buffers[Index] : Index);
+  };
+  // The shard's invocations, by their index in its Workgroups: every one
+  // is new here, so its workgroups follow the chunks' before.
+  std::vector<uint64_t> Invocations(From.Workgroups.size());
+  for (const auto &[Invocation, Index] : From.ByInvocation)
+    Invocations[Index] = Invocation;
+  const size_t First = Workgroups.size();
+  Workgroups.reserve(First + From.Workgroups.size());
+  for (size_t I = 0; I < From.Workgroups.size(); ++I) {
+    Workgroup &W = From.Workgroups[I];
+    for (BufferUse &U : W.Buffers)
+      U.Buffer = FileBuffer(U.Buffer);
+    std::sort(W.Buffers.begin(), W.Buffers.end(),
+              [](const BufferUse &X, const BufferUse &Y) {
+                return X.Buffer < Y.Buffer;
+              });
+    for (Stream &S : W.Streams)
+      S.Buffer = FileBuffer(S.Buffer);
+    ByInvocation.try_emplace(Place.FirstInvocation + Invocations[I],
+                             uint32_t(First + I));
+    Workgroups.push_back(std::move(W));
+  }
 }
 
 namespace {

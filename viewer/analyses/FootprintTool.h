@@ -16,6 +16,15 @@
 // per workgroup, its coalesced ranges and one small state per stream until
 // the end of the file.
 //
+// Both passes read on several threads (newShard()): a first-pass shard
+// keeps the bytes its ring chunk touched, which the merge adds to the
+// file's (clusters of clusters are the clusters of what they hold); a
+// second-pass shard finds its chunk's workgroups against the file's
+// clusters, and the merge appends them in file order, their parameter
+// buffers renumbered as the file's. A chunk's invocations all end with it
+// and are in no other chunk (TraceReader::runShards()), so appending them
+// is what one thread does.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_VIEWER_FOOTPRINTTOOL_H
@@ -31,6 +40,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +53,10 @@ public:
 
   FootprintTool(llvm::raw_ostream &OS, bool Json)
       : OS(OS), Json(Json), Touched(BufferGap) {}
+  /// Clusters points at the Buffers of this tool or of the one it is a
+  /// shard of.
+  FootprintTool(const FootprintTool &) = delete;
+  FootprintTool &operator=(const FootprintTool &) = delete;
 
   void beginRing(const RingInfo &Info) override;
   void record(const Record &R) override;
@@ -50,6 +64,8 @@ public:
   void census(const TraceCensus &C) override { Census = &C; }
   bool anotherPass() override;
   void finish() override;
+  std::unique_ptr<AnalysisTool> newShard() const override;
+  void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) override;
 
   /// Buffer ids: a kernel parameter's buffer (Record::Buffer) is
   /// ParamBuffer | its index in TraceCensus::Buffers; an address cluster of
@@ -122,6 +138,9 @@ private:
   /// BufferGap.
   IntervalAccumulator Touched;
   std::vector<Interval> Buffers;
+  /// What pass 2 finds buffers in: Buffers, or in a shard its tool's
+  /// (which outlives it and does not change during the pass).
+  const std::vector<Interval> *Clusters = &Buffers;
   const TraceCensus *Census = nullptr;
   /// Pass 2: the open workgroups, by WorkgroupInfo::Invocation.
   llvm::DenseMap<uint64_t, Open> Opens;

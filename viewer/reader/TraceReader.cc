@@ -84,8 +84,9 @@ Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
   scanRuns();
   std::optional<Error> Sharded;
   if (Threads != 1)
-    Sharded = runShards(Tools);
+    Sharded = runShards(Tools, /*FirstPass=*/true);
   OnThreads = Sharded.has_value();
+  PassesOnThreads = OnThreads;
   Error E =
       Sharded ? std::move(*Sharded) : runChunks(Tools, /*FirstPass=*/true);
   if (!E)
@@ -105,6 +106,15 @@ Error TraceReader::run(ArrayRef<AnalysisTool *> Tools) {
       if (T->observesAllPasses() &&
           std::find(Again.begin(), Again.end(), T) == Again.end())
         Again.push_back(T);
+    // A file the first pass read on threads is read on threads again,
+    // where the tools asking for the pass have shards for it.
+    if (OnThreads)
+      if (std::optional<Error> Sharded =
+              runShards(Again, /*FirstPass=*/false)) {
+        ++PassesOnThreads;
+        consumeError(std::move(*Sharded));
+        continue;
+      }
     consumeError(runChunks(Again, /*FirstPass=*/false));
   }
   // The messages the caller will print, kept for the tools to show: the
@@ -362,7 +372,10 @@ static Error decodeRecords(const RingDecoder &D,
 }
 
 Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
-  AllMetadata.clear();
+  // The census of the first pass points into its metadata: a later pass
+  // adds copies of its own.
+  if (FirstPass)
+    AllMetadata.clear();
   TraceFile::ChunkIterator It = File.chunks();
   WorkgroupJoiner Joiner(Filter);
   BufferResolver Buffers;
@@ -627,7 +640,8 @@ struct ShardResult {
 };
 } // namespace
 
-std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
+std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
+                                            bool FirstPass) {
   if (Mode != RingMode::WrapAware)
     return std::nullopt;
   // Tools that read records need shards; the others (notes, progress)
@@ -647,7 +661,8 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
 
   // A pass over the chunk headers, the metadata and the ring geometry:
   // whether a state of the reader would cross ring chunks.
-  AllMetadata.clear();
+  if (FirstPass)
+    AllMetadata.clear();
   std::vector<PlannedChunk> Plan;
   std::set<uint32_t> RingIds;
   size_t Rings = 0;
@@ -765,9 +780,11 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
   Submit();
   for (size_t I = 0; I < Plan.size() && !Damaged; ++I) {
     PlannedChunk &P = Plan[I];
-    ++Census.Chunks;
+    if (FirstPass)
+      ++Census.Chunks;
     if (P.Meta) {
-      ++Census.MetadataChunks;
+      if (FirstPass)
+        ++Census.MetadataChunks;
       for (AnalysisTool *T : Tools)
         T->metadata(*P.Meta, P.C.Where);
     }
@@ -778,7 +795,8 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
     --InFlight;
     Submit();
     const RingInfo &Info = P.Ring->info();
-    countRing(Info);
+    if (FirstPass)
+      countRing(Info);
     BufferMap.clear();
     for (const BufferInfo &B : S->Buffers.buffers())
       BufferMap.push_back(Buffers.intern(B));
@@ -793,7 +811,8 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
       T->beginRing(ToolInfo);
     for (size_t K = 0; K < Sharded.size(); ++K)
       Sharded[K]->mergeShard(*S->Tools[K], Place);
-    countUninstrumentedCalls(Info.Meta, S->UninstrumentedCalls);
+    if (FirstPass)
+      countUninstrumentedCalls(Info.Meta, S->UninstrumentedCalls);
     for (AnalysisTool *T : Watching)
       T->endRing(Info);
     if (S->Damage) {
@@ -807,7 +826,8 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools) {
     if (S)
       consumeError(std::move(S->Damage));
   Joiner.endFile();
-  finishCensus(Joiner, Buffers);
+  if (FirstPass)
+    finishCensus(Joiner, Buffers);
   return Damage;
 }
 

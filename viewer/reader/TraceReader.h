@@ -47,6 +47,9 @@ public:
   /// After run(): whether its first pass read ring chunks on several
   /// threads.
   bool readOnThreads() const { return OnThreads; }
+  /// After run(): how many of its passes read ring chunks on several
+  /// threads.
+  unsigned passesOnThreads() const { return PassesOnThreads; }
 
   /// After run(): the file's census (as far as it was read).
   const TraceCensus &census() const { return Census; }
@@ -59,13 +62,16 @@ private:
   /// record's workgroups are all in the file or counted lost.
   llvm::Error checkWorkgroupCount() const;
   llvm::Error runChunks(llvm::ArrayRef<AnalysisTool *> Tools, bool FirstPass);
-  /// The first pass on several threads, when every tool that reads
-  /// records has shards and no state of the reader crosses ring chunks:
-  /// each ring chunk is read by a joiner of its own, its invocations
-  /// renumbered after the chunks before it. Nothing (and nothing done)
-  /// when the file does not allow it: compressed chunks, stream-mode rings,
-  /// a ring id in two chunks, timing, damage outside a ring's records.
-  std::optional<llvm::Error> runShards(llvm::ArrayRef<AnalysisTool *> Tools);
+  /// A pass on several threads, when every tool that reads records has
+  /// shards and no state of the reader crosses ring chunks: each ring
+  /// chunk is read by a joiner of its own, its invocations renumbered after
+  /// the chunks before it. Nothing (and nothing done) when the file does
+  /// not allow it: compressed chunks, stream-mode rings, a ring id in two
+  /// chunks, timing, damage outside a ring's records. Only \p FirstPass
+  /// counts the census; a later pass is tried only after a first pass that
+  /// read on threads (footprint's second pass).
+  std::optional<llvm::Error> runShards(llvm::ArrayRef<AnalysisTool *> Tools,
+                                       bool FirstPass);
   /// What the records of ring chunk \p C are checked against.
   RecordLimits limitsOf(const Chunk &C) const;
   /// Lets \p D release the pages of \p C it has decoded; releases all of
@@ -83,6 +89,7 @@ private:
   WorkgroupFilter Filter;
   unsigned Threads = 1;
   bool OnThreads = false;
+  unsigned PassesOnThreads = 0;
   /// Metadata stays alive as long as the reader: rings point at it.
   std::deque<Metadata> AllMetadata;
   TraceCensus Census;
