@@ -2,6 +2,8 @@
 
 #include "AlgorithmCalls.h"
 
+#include "HelperCloner.h"
+#include "HelperFinder.h"
 #include "KernelFinder.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -14,6 +16,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <optional>
 
 using namespace clang;
@@ -414,7 +417,123 @@ bool readsOnceFirst(const AlgorithmCallee &C, unsigned I) {
          (T->isIntegerType() || T->isRealFloatingType() || T->isPointerType());
 }
 
+/// The form of C's algorithm that its arguments match, if any.
+const char *matchedForm(const AlgorithmCallee &C) {
+  for (const char *F : C.Algo->Forms)
+    if (matches(F, C.Args))
+      return F;
+  return nullptr;
+}
+
+/// Whether the algorithm only assigns elements: `*out = *in` (copy, move
+/// and their _n and _backward forms), `*out = value` (fill, fill_n).
+bool assignsOnly(StringRef Name) {
+  return Name == "copy" || Name == "copy_n" || Name == "copy_backward" ||
+         Name == "move" || Name == "move_backward" || Name == "fill" ||
+         Name == "fill_n";
+}
+
 } // namespace
+
+ElementAssignment elementAssignment(const CallExpr *E) {
+  ElementAssignment Out;
+  std::optional<AlgorithmCallee> C = identify(E);
+  if (!C || C->Ranges || !assignsOnly(C->Algo->Name) ||
+      (StringRef(C->Algo->Name) == "move" && C->Args.size() != 3))
+    return Out;
+  const char *Form = matchedForm(*C);
+  if (!Form)
+    return Out;
+  // The type of the elements of every iterator, and of fill's value.
+  std::optional<QualType> Type;
+  bool Same = true;
+  for (size_t I = 0; I < C->Args.size(); ++I) {
+    std::optional<QualType> T;
+    if (Form[I] == 'I' || Form[I] == 'O')
+      T = elementType(C->Args[I]->getType());
+    else if (Form[I] == 'V')
+      T = plainType(C->Args[I]);
+    else
+      continue;
+    if (!T || (*T)->isDependentType())
+      return Out;
+    QualType Canonical = T->getCanonicalType().getUnqualifiedType();
+    if (!Type)
+      Type = Canonical;
+    else if (*Type != Canonical)
+      Same = false;
+  }
+  const ASTContext &Ctx = C->Function->getASTContext();
+  const CXXRecordDecl *RD = Type ? (*Type)->getAsCXXRecordDecl() : nullptr;
+  if (!RD || !RD->hasDefinition() || Type->isTriviallyCopyableType(Ctx))
+    return Out;
+  RD = RD->getDefinition();
+  std::string Class = RD->getQualifiedNameAsString();
+  if (!Same) {
+    Out.Why = "the algorithm assigns values of another type to them";
+    return Out;
+  }
+  SmallVector<const CXXMethodDecl *, 2> Copies;
+  for (const CXXMethodDecl *M : RD->methods())
+    if (M->isCopyAssignmentOperator())
+      Copies.push_back(M);
+  const CXXMethodDecl *M = Copies.size() == 1 ? Copies.front() : nullptr;
+  if (!M || !M->isUserProvided() || M->isDeleted()) {
+    Out.Why = "'" + Class +
+              "' has no copy assignment operator of its own that wgtrace "
+              "could instrument";
+    return Out;
+  }
+  QualType Param = M->getParamDecl(0)->getType();
+  if (!Param->isLValueReferenceType() ||
+      !Param.getNonReferenceType().isConstQualified()) {
+    Out.Why = "'" + Class + "::operator=' does not take a const reference";
+    return Out;
+  }
+  StringRef Name = C->Algo->Name;
+  if ((Name == "move" || Name == "move_backward") && RD->hasMoveAssignment()) {
+    Out.Why = "'" + Class +
+              "' has a move assignment operator, which the algorithm runs "
+              "and wgtrace does not";
+    return Out;
+  }
+  const auto *Def = dyn_cast_or_null<CXXMethodDecl>(M->getDefinition());
+  if (!Def || !Def->doesThisDeclarationHaveABody()) {
+    Out.Why = "'" + Class + "::operator=' is not defined in this file";
+    return Out;
+  }
+  const FunctionDecl *Written = Def;
+  if (const FunctionDecl *Pattern = Def->getTemplateInstantiationPattern())
+    Written = Pattern;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = SM.getExpansionLoc(Written->getLocation());
+  if (SM.isInSystemHeader(Loc) || isOptedOut(Def) || Written->isConstexpr() ||
+      !recordsAsHelper(Written, Def)) {
+    Out.Why = "wgtrace does not instrument '" + Class + "::operator='";
+    return Out;
+  }
+  Out.InMainFile = SM.isInMainFile(Loc);
+  if (!Out.InMainFile) {
+    // The copy of a class template's member is a function template, which
+    // the recording algorithm's call does not name.
+    if (Written != Def || Written->isTemplated()) {
+      Out.Why = "'" + Class +
+                "' is an instance of a class template of a header, whose "
+                "operator='s instrumented copy the call cannot name";
+      return Out;
+    }
+    std::string Why = whyNotCopyable(Written);
+    if (!Why.empty()) {
+      Out.Why = "'" + Class +
+                "::operator=' cannot be copied into this file, instrumented "
+                "(" +
+                Why + ")";
+      return Out;
+    }
+  }
+  Out.Operator = Def;
+  return Out;
+}
 
 bool isIteratorIntoMemory(const MemoryModel &Model, const Expr *Arg) {
   const CXXRecordDecl *RD =
@@ -446,14 +565,12 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
                   AccessKind::Call);
     return true;
   }
-  const char *Form = nullptr;
-  for (const char *F : C->Algo->Forms)
-    if (matches(F, C->Args)) {
-      Form = F;
-      break;
-    }
+  const char *Form = matchedForm(*C);
   if (!Form)
     return false;
+  // Elements of a class whose own operator= the algorithm runs: that
+  // operator, instrumented, assigns them and records what it does.
+  ElementAssignment Assignment = elementAssignment(E);
 
   std::string Roles;
   bool AnyMemory = false;
@@ -478,11 +595,16 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
       }
       std::optional<QualType> Element = elementType(Arg->getType());
       if (Element && !(*Element)->isDependentType() &&
-          !Element->isTriviallyCopyableType(RC.Ctx)) {
+          !Element->isTriviallyCopyableType(RC.Ctx) && !Assignment.Operator) {
         Problem = "its elements, of type '" +
-                  Element->getAsString(RC.Ctx.getPrintingPolicy()) +
-                  "', are not trivially copyable (wgtrace records elements "
-                  "by copying them, where the algorithm may move them)";
+                  Element->getAsString(RC.Ctx.getPrintingPolicy()) + "', " +
+                  (Assignment.Why.empty()
+                       ? "are not trivially copyable (wgtrace records "
+                         "elements by copying them, where the algorithm may "
+                         "move them)"
+                       : "are not trivially copyable, and their assignment "
+                         "cannot be recorded: " +
+                             Assignment.Why);
         break;
       }
       Role = 'M';
@@ -504,6 +626,9 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
       break;
     }
     default:
+      // fill's value is read by the element's operator=, which records it.
+      if (Kind == 'V' && Assignment.Operator)
+        break;
       // A value the algorithm takes by reference is read (maybe once per
       // element) inside the library.
       if (C->Function && I < C->Function->getNumParams() &&
@@ -523,6 +648,15 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
     }
     Roles += Role;
   }
+  // The operator= is instrumented where it writes an Element: the target
+  // of every assignment must be one.
+  if (const char *Out = std::strchr(Form, 'O');
+      Problem.empty() && Assignment.Operator && AnyMemory && Out &&
+      Roles[Out - Form] != 'M')
+    Problem = "it assigns elements of class type '" +
+              Assignment.Operator->getParent()->getQualifiedNameAsString() +
+              "' to elements that are not kernel memory, where wgtrace does "
+              "not run the instrumented operator=";
   if (!Problem.empty()) {
     RC.untraced(E, Problem + ": its element accesses are not recorded",
                 AccessKind::Call);
@@ -581,12 +715,24 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
     Name += "'";
   }
   Name += ">(";
+  // The elements' operator=: instrumented in place, or the instrumented
+  // copy of a header's, whose name HelperCloner fills in for the
+  // placeholder once the copies are placed.
+  std::string Assign;
+  std::string Placeholder;
+  if (Assignment.Operator && Assignment.InMainFile) {
+    Assign = ", ::wgtrace::detail::recorded::OwnAssignment()";
+  } else if (Assignment.Operator) {
+    Placeholder = "/*wgtrace: the copy of " +
+                  Assignment.Operator->getQualifiedNameAsString() + "*/";
+    Assign = ", " + Placeholder;
+  }
   // The call is an access site of kind Call, as memcpy is: every record
   // the algorithm makes names the call (its place, its text).
   unsigned CallSite = RC.replaceCallee(
       E, AccessKind::Call,
       [&](unsigned Site) {
-        return Name + RewriteContext::siteArgument(Site) + ")";
+        return Name + RewriteContext::siteArgument(Site) + Assign + ")";
       },
       C->CalleeExpr,
       "the instantiations of the template it is in need different roles "
@@ -594,6 +740,21 @@ bool redirectAlgorithmCall(RewriteContext &RC, const MemoryModel &Model,
           Spelled + "', and one call cannot be redirected for each");
   if (CallSite)
     RC.UsesAlgorithms = true;
+  if (CallSite && !Placeholder.empty() &&
+      llvm::none_of(RC.PendingAssignments,
+                    [&](const RewriteContext::PendingAssignment &P) {
+                      return P.Begin == Range->first && P.End == Range->second;
+                    })) {
+    const FunctionDecl *Caller = Scope;
+    if (const FunctionDecl *Pattern = Scope->getTemplateInstantiationPattern())
+      Caller = Pattern;
+    const FunctionDecl *Operator = Assignment.Operator;
+    if (const FunctionDecl *Pattern =
+            Operator->getTemplateInstantiationPattern())
+      Operator = Pattern;
+    RC.PendingAssignments.push_back(
+        {E, Operator, Caller, Range->first, Range->second, Placeholder});
+  }
   return true;
 }
 

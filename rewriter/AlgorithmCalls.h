@@ -48,6 +48,25 @@ bool redirectAlgorithmCall(
     const clang::FunctionDecl *Scope,
     llvm::SmallVectorImpl<const clang::Expr *> &ReadOnce);
 
+/// The assignment a call of an algorithm that only assigns elements
+/// (std::copy, copy_n, copy_backward, move, move_backward, fill, fill_n;
+/// not their std::ranges forms) runs on each element when the elements
+/// are of a class that is not trivially copyable: the class's one copy
+/// assignment operator, written by the user (`x = v.x; y = v.y; return
+/// *this;`), when it is what the algorithm runs (the class has no move
+/// assignment, which a move would run instead) and wgtrace instruments it
+/// (in place in the main file, as an instrumented copy of a project
+/// header's). Operator is null, and Why says why, when the call's elements
+/// are of such a class but their assignment cannot be recorded; both are
+/// empty when the call is none of these.
+struct ElementAssignment {
+  const clang::CXXMethodDecl *Operator = nullptr;
+  /// Defined in the main file: instrumented in place.
+  bool InMainFile = false;
+  std::string Why;
+};
+ElementAssignment elementAssignment(const clang::CallExpr *E);
+
 /// Whether Arg is an iterator object (a class with an iterator_category,
 /// not a pointer) into kernel memory: `v.begin()` of a vector whose
 /// elements are, a helper's iterator parameter given one.

@@ -85,6 +85,13 @@ void EditSet::retextReplace(unsigned Begin, unsigned End, StringRef Text) {
       R.Text = Text.str();
 }
 
+const std::string *EditSet::replacement(unsigned Begin, unsigned End) const {
+  for (const Replace &R : Replaces)
+    if (R.Begin == Begin && R.End == End)
+      return &R.Text;
+  return nullptr;
+}
+
 namespace {
 /// One piece of text to insert, with the key that orders it among the
 /// pieces at the same offset: closings of inner wraps, then plain

@@ -60,6 +60,8 @@ public:
   void unreplace(unsigned Begin, unsigned End);
   /// Changes the text of the replacement of [Begin, End), if any.
   void retextReplace(unsigned Begin, unsigned End, llvm::StringRef Text);
+  /// The text of the replacement of [Begin, End), or null if none.
+  const std::string *replacement(unsigned Begin, unsigned End) const;
 
   /// Code's text [Begin, End) with the replacements that lie inside it
   /// made (a member's copy names `n` as `self.n`: MemberCopy.h), wraps and

@@ -226,6 +226,11 @@ struct HelperCloner::Site {
   unsigned CallerPosition = 0;
   /// The declaration the use is written in (a function, a variable).
   const Decl *Caller = nullptr;
+  /// A recording algorithm's call (in AssignmentContext) whose elements'
+  /// operator= is the copy: its callee's replacement [Offset, Offset +
+  /// Length) names the copy in place of the placeholder.
+  const RewriteContext::PendingAssignment *Assignment = nullptr;
+  RewriteContext *AssignmentContext = nullptr;
   bool Dropped = false;
 };
 
@@ -515,7 +520,8 @@ void HelperCloner::place(std::vector<Site> &Sites) {
       Clone &X = Clones[S.Callee];
       SourceLocation At = SM.getComposedLoc(MainFile, *Pos);
       if (!SM.isBeforeInTranslationUnit(X.DefinitionEnd, At)) {
-        if (S.CallerClone < 0)
+        // An algorithm's call says so itself when it is redirected.
+        if (S.CallerClone < 0 && !S.Assignment)
           Main.untraced(S.Loc, "call of '" + kernelName(X.Written) + "'",
                         "it is not redirected to the instrumented copy: the "
                         "helper is defined after the caller, where the "
@@ -587,10 +593,14 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
                           ArrayRef<KernelDef> HeaderKernels,
                           ArrayRef<const FunctionDecl *> Roots,
                           function_ref<void()> Placed) {
-  if (Clones.empty())
+  if (Clones.empty()) {
+    for (const RewriteContext::PendingAssignment &P : Main.PendingAssignments)
+      dropAssignment(Main, P, "it has no instrumented copy");
     return;
+  }
   assignNames();
   std::vector<Site> Sites = collectSites(Calls, References, HeaderKernels);
+  assignmentSites(Sites);
   const unsigned EndOfMain =
       static_cast<unsigned>(SM.getBufferData(SM.getMainFileID()).size());
   for (const FunctionDecl *Root : Roots) {
@@ -607,8 +617,33 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
   // Redirect the calls, in the main file and in the copies' text.
   FileID MainFile = SM.getMainFileID();
   for (const Site &S : Sites) {
+    if (S.Assignment && S.Dropped) {
+      dropAssignment(*S.AssignmentContext, *S.Assignment,
+                     "it is defined after the function that calls the "
+                     "algorithm, where its instrumented copy cannot go");
+      continue;
+    }
     if (S.Dropped || (S.CallerClone >= 0 && !Clones[S.CallerClone].Emitted))
       continue;
+    if (S.Assignment) {
+      // `copy<'M', 'M', 'M'>(site, [](auto &to, const auto &from) {
+      // ::double2_operatorEqual_wgtrace_0(to, from); })`.
+      EditSet &Edits = S.AssignmentContext->Edits;
+      const std::string *Text =
+          Edits.replacement(S.Offset, S.Offset + S.Length);
+      if (!Text)
+        continue;
+      std::string New = *Text;
+      const std::string &Placeholder = S.Assignment->Placeholder;
+      size_t At = New.find(Placeholder);
+      if (At == std::string::npos)
+        continue;
+      New.replace(At, Placeholder.size(),
+                  "[](auto &wgtrace_to, const auto &wgtrace_from) { " +
+                      S.NewName + "(wgtrace_to, wgtrace_from); }");
+      Edits.retextReplace(S.Offset, S.Offset + S.Length, New);
+      continue;
+    }
     EditSet &Edits = S.File == MainFile ? Main.Edits : editsFor(S.File).Edits;
     if (S.ThroughThis) {
       std::string Text = S.NewName + (S.MainObject ? "(*this" : "(self") +
@@ -687,6 +722,53 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
     H->Applied = std::move(*R);
   }
   emit();
+}
+
+void HelperCloner::assignmentSites(std::vector<Site> &Sites) {
+  FileID MainFile = SM.getMainFileID();
+  auto Add = [&](RewriteContext &RC, FileID File) {
+    for (const RewriteContext::PendingAssignment &P : RC.PendingAssignments) {
+      auto Callee = CloneIndex.find(P.Operator);
+      if (Callee == CloneIndex.end()) {
+        dropAssignment(RC, P, "it has no instrumented copy");
+        continue;
+      }
+      Site S;
+      S.File = File;
+      S.Offset = P.Begin;
+      S.Length = P.End - P.Begin;
+      S.Loc = SM.getExpansionLoc(P.Call->getBeginLoc());
+      S.Caller = P.Caller;
+      S.Assignment = &P;
+      S.AssignmentContext = &RC;
+      S.Callee = static_cast<int>(Callee->second);
+      S.NewName = qualifiedName(Clones[Callee->second]);
+      auto Caller = CloneIndex.find(P.Caller);
+      if (Caller != CloneIndex.end() && File == Clones[Caller->second].File) {
+        S.CallerClone = static_cast<int>(Caller->second);
+      } else if (Caller == CloneIndex.end() && File == MainFile) {
+        S.CallerPosition = SM.getFileOffset(topLevelBegin(P.Caller));
+      } else {
+        dropAssignment(RC, P, "its instrumented copy cannot be called there");
+        continue;
+      }
+      Sites.push_back(S);
+    }
+  };
+  Add(Main, MainFile);
+  for (auto &[File, H] : Headers)
+    Add(H->RC, File);
+}
+
+void HelperCloner::dropAssignment(RewriteContext &RC,
+                                  const RewriteContext::PendingAssignment &P,
+                                  StringRef Why) {
+  RC.Edits.unreplace(P.Begin, P.End);
+  RC.untraced(P.Call,
+              "the elements' assignment, '" + kernelName(P.Operator) +
+                  "', is not run instrumented (" + Why.str() +
+                  "): its element accesses are not recorded",
+              AccessKind::Call);
 }
 
 std::optional<SourceLocation>

@@ -128,6 +128,15 @@ private:
   void memberCallSite(const clang::CXXMemberCallExpr &Call,
                       const HelperCall &HC, std::vector<Site> &Sites);
 
+  /// Adds the sites of the algorithm calls whose elements' operator= is a
+  /// copy (RewriteContext::PendingAssignment), of the main file and of the
+  /// copies; drops those that cannot call it.
+  void assignmentSites(std::vector<Site> &Sites);
+  /// Leaves the algorithm call P as written, reported untraced (Why).
+  void dropAssignment(RewriteContext &RC,
+                      const RewriteContext::PendingAssignment &P,
+                      llvm::StringRef Why);
+
   HeaderEdits &editsFor(clang::FileID File);
   void assignNames();
   std::vector<Site> collectSites(llvm::ArrayRef<HelperCall> Calls,

@@ -3,6 +3,7 @@
 #include "HelperFinder.h"
 
 #include "AccessorBody.h"
+#include "AlgorithmCalls.h"
 #include "HelperCloner.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -592,6 +593,11 @@ private:
     });
     for (const CallExpr *Call : Calls.Calls)
       considerFunctors(Call, Written);
+    // The operator= a std::copy or std::fill runs on elements of a class
+    // (AlgorithmCalls.h): the recording algorithm runs it instrumented.
+    for (const CallExpr *Call : Calls.Calls)
+      if (ElementAssignment A = elementAssignment(Call); A.Operator)
+        consider(A.Operator, Call->getBeginLoc(), Written);
     for (const Callee &C : Callees) {
       const auto *Method = dyn_cast<CXXMethodDecl>(C.Function);
       bool Virtual = C.Call && Method && isVirtualDispatch(C.Call);
@@ -905,6 +911,10 @@ private:
 };
 
 } // namespace
+
+bool recordsAsHelper(const FunctionDecl *Written, const FunctionDecl *Def) {
+  return !isAccessorOrBookkeeping(Written, Def);
+}
 
 FoundHelpers findHelpers(ASTContext &Ctx, const std::vector<KernelDef> &Kernels,
                          const std::vector<const FunctionDecl *> *Exported) {

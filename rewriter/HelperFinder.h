@@ -147,6 +147,12 @@ const clang::MemberExpr *virtualDispatch(const clang::Expr *Call);
 /// Whether any declaration of FD is marked WGTRACE_NO_INSTRUMENT.
 bool isOptedOut(const clang::FunctionDecl *FD);
 
+/// Whether the function Written (as written; Def its definition a call
+/// reaches) is instrumented as a helper when a kernel calls it: not an
+/// accessor or bookkeeping that only names memory.
+bool recordsAsHelper(const clang::FunctionDecl *Written,
+                     const clang::FunctionDecl *Def);
+
 } // namespace rewriter
 } // namespace wgtrace
 

@@ -204,6 +204,21 @@ public:
   /// Set when a call was redirected to <wgtrace/algorithms.h>, which the
   /// rewritten file must then include.
   bool UsesAlgorithms = false;
+  /// A standard algorithm call redirected with its elements' assignment
+  /// left to fill in: a class's operator= of a project header, whose
+  /// instrumented copy (HelperCloner) the recording algorithm runs. Its
+  /// name is known once the copies are placed; until then the callee's
+  /// replacement [Begin, End) holds Placeholder.
+  struct PendingAssignment {
+    const clang::CallExpr *Call;
+    /// The operator= as written.
+    const clang::FunctionDecl *Operator;
+    /// The function (as written) the call is in.
+    const clang::FunctionDecl *Caller;
+    unsigned Begin, End;
+    std::string Placeholder;
+  };
+  std::vector<PendingAssignment> PendingAssignments;
   /// Set when a std::valarray operation was redirected to
   /// <wgtrace/detail/valarray.h>, which the rewritten file must then
   /// include.

@@ -45,7 +45,15 @@
 // caller's own type again, a returned function object the caller's own.
 // Elements are recorded whole (sizeof of the element type); the rewriter
 // only redirects calls over trivially copyable elements, since an Element
-// copies where the algorithm may move. See docs/REWRITER.md, "Standard
+// copies where the algorithm may move, with one exception: the algorithms
+// that only assign elements (copy, copy_n, copy_backward, move,
+// move_backward, fill, fill_n) over a class whose copy assignment is
+// written by the user and that has no move assignment (a move is then a
+// copy). The call's factory is then given that assignment,
+// `copy<'M', 'M', 'M'>(site, assign)`: an instrumented copy of the class's
+// operator= (or the operator itself, instrumented in place), which records
+// what it reads and writes, in its order and under its own sites, as the
+// compiled `*out = *in` calling it does. See docs/REWRITER.md, "Standard
 // algorithms", for the list and the order of each algorithm's records.
 //
 // Included by rewritten files that call a recorded algorithm; not meant to
@@ -78,24 +86,37 @@
 namespace wgtrace::detail::recorded {
 inline namespace WGTRACE_DETAIL_ACCESSES {
 
-template <class T> class Element;
+/// How an Element is assigned: as one load of the whole source and one
+/// store of the whole target.
+struct Whole {};
+
+/// An element's own assignment, instrumented in place (a class of the
+/// rewritten file): the operator records its own accesses.
+struct OwnAssignment {
+  template <class T, class U> void operator()(T &To, U &&From) const {
+    To = std::forward<U>(From);
+  }
+};
+
+template <class T, class Assign = Whole> class Element;
 
 template <class T> struct IsElement : std::false_type {};
-template <class T> struct IsElement<Element<T>> : std::true_type {};
+template <class T, class A> struct IsElement<Element<T, A>> : std::true_type {};
 template <class T>
 inline constexpr bool IsElementV =
     IsElement<std::remove_cv_t<std::remove_reference_t<T>>>::value;
 
 /// One element of kernel memory, as the algorithm sees it through a
-/// Recorded iterator. T may be const.
-template <class T> class Element {
+/// Recorded iterator. T may be const. Assign: how it is assigned, Whole or
+/// a callable `Assign(T &, const T &)` that records its own accesses.
+template <class T, class Assign> class Element {
 public:
   using Value = std::remove_const_t<T>;
 
   /// \p SiteBits: the access site of the algorithm call, as
   /// WGTRACE_ACCESS_SITE gives it; every record of the element carries it.
-  Element(T *Address, uint64_t SiteBits)
-      : Address(Address), SiteBits(SiteBits) {}
+  Element(T *Address, uint64_t SiteBits, Assign Assignment = Assign())
+      : Address(Address), SiteBits(SiteBits), Assignment(Assignment) {}
   Element(const Element &) = default;
 
   /// The element itself, unrecorded: what a callable gets.
@@ -117,20 +138,25 @@ public:
   operator Value() const { return load(); }
 
   /// The algorithm writes the element: `*out = *in` loads *in first, as the
-  /// compiled assignment does.
+  /// compiled assignment does. A class's own assignment is run on the
+  /// elements themselves, and records what it does.
   const Element &operator=(const Element &Other) const {
-    store(Other.load());
+    assign(Other);
     return *this;
   }
-  template <class U> const Element &operator=(const Element<U> &Other) const {
-    store(Other.load());
+  template <class U>
+  const Element &operator=(const Element<U, Assign> &Other) const {
+    assign(Other);
     return *this;
   }
   template <class U,
             std::enable_if_t<
                 !IsElementV<U> && std::is_assignable_v<Value &, U &&>, int> = 0>
   const Element &operator=(U &&V) const {
-    store(std::forward<U>(V));
+    if constexpr (std::is_same_v<Assign, Whole>)
+      store(std::forward<U>(V));
+    else
+      Assignment(*Address, std::forward<U>(V));
     return *this;
   }
 
@@ -171,8 +197,16 @@ public:
 #undef WGTRACE_ELEMENT_OPERATOR
 
 private:
+  template <class U> void assign(const Element<U, Assign> &Other) const {
+    if constexpr (std::is_same_v<Assign, Whole>)
+      store(Other.load());
+    else
+      Assignment(*Address, Other.get());
+  }
+
   T *Address;
   uint64_t SiteBits;
+  Assign Assignment;
 };
 
 template <class It, class = void> struct IsRecordable : std::false_type {};
@@ -189,15 +223,16 @@ using AtMostRandomAccess = std::conditional_t<
     std::is_base_of_v<std::random_access_iterator_tag, Category>,
     std::random_access_iterator_tag, Category>;
 
-/// An iterator into kernel memory whose elements are Elements.
-template <class It> class Recorded {
+/// An iterator into kernel memory whose elements are Elements, assigned
+/// as Assign says.
+template <class It, class Assign = Whole> class Recorded {
   using Traits = std::iterator_traits<It>;
 
 public:
   using value_type = typename Traits::value_type;
   using difference_type = typename Traits::difference_type;
   using reference =
-      Element<std::remove_reference_t<typename Traits::reference>>;
+      Element<std::remove_reference_t<typename Traits::reference>, Assign>;
   using pointer = void;
   using iterator_category =
       AtMostRandomAccess<typename Traits::iterator_category>;
@@ -207,28 +242,29 @@ public:
 
   Recorded() = default;
   /// \p SiteBits: the access site of the algorithm call (Element).
-  Recorded(It I, uint64_t SiteBits) : I(std::move(I)), SiteBits(SiteBits) {}
+  Recorded(It I, uint64_t SiteBits, Assign Assignment = Assign())
+      : I(std::move(I)), SiteBits(SiteBits), Assignment(Assignment) {}
 
   const It &base() const & { return I; }
   It base() && { return std::move(I); }
 
   reference operator*() const {
-    return reference(std::addressof(*I), SiteBits);
+    return reference(std::addressof(*I), SiteBits, Assignment);
   }
   reference operator[](difference_type N) const {
-    return reference(std::addressof(I[N]), SiteBits);
+    return reference(std::addressof(I[N]), SiteBits, Assignment);
   }
 
   Recorded &operator++() {
     ++I;
     return *this;
   }
-  Recorded operator++(int) { return Recorded(I++, SiteBits); }
+  Recorded operator++(int) { return Recorded(I++, SiteBits, Assignment); }
   Recorded &operator--() {
     --I;
     return *this;
   }
-  Recorded operator--(int) { return Recorded(I--, SiteBits); }
+  Recorded operator--(int) { return Recorded(I--, SiteBits, Assignment); }
   Recorded &operator+=(difference_type N) {
     I += N;
     return *this;
@@ -238,41 +274,41 @@ public:
     return *this;
   }
   friend Recorded operator+(const Recorded &R, difference_type N) {
-    return Recorded(R.I + N, R.SiteBits);
+    return Recorded(R.I + N, R.SiteBits, R.Assignment);
   }
   friend Recorded operator+(difference_type N, const Recorded &R) {
-    return Recorded(R.I + N, R.SiteBits);
+    return Recorded(R.I + N, R.SiteBits, R.Assignment);
   }
   friend Recorded operator-(const Recorded &R, difference_type N) {
-    return Recorded(R.I - N, R.SiteBits);
+    return Recorded(R.I - N, R.SiteBits, R.Assignment);
   }
   template <class Other>
-  friend auto operator-(const Recorded &A, const Recorded<Other> &B)
+  friend auto operator-(const Recorded &A, const Recorded<Other, Assign> &B)
       -> decltype(std::declval<const It &>() - std::declval<const Other &>()) {
     return A.I - B.base();
   }
   template <class Other>
-  friend bool operator==(const Recorded &A, const Recorded<Other> &B) {
+  friend bool operator==(const Recorded &A, const Recorded<Other, Assign> &B) {
     return A.I == B.base();
   }
   template <class Other>
-  friend bool operator!=(const Recorded &A, const Recorded<Other> &B) {
+  friend bool operator!=(const Recorded &A, const Recorded<Other, Assign> &B) {
     return !(A.I == B.base());
   }
   template <class Other>
-  friend bool operator<(const Recorded &A, const Recorded<Other> &B) {
+  friend bool operator<(const Recorded &A, const Recorded<Other, Assign> &B) {
     return A.I < B.base();
   }
   template <class Other>
-  friend bool operator>(const Recorded &A, const Recorded<Other> &B) {
+  friend bool operator>(const Recorded &A, const Recorded<Other, Assign> &B) {
     return B.base() < A.I;
   }
   template <class Other>
-  friend bool operator<=(const Recorded &A, const Recorded<Other> &B) {
+  friend bool operator<=(const Recorded &A, const Recorded<Other, Assign> &B) {
     return !(B.base() < A.I);
   }
   template <class Other>
-  friend bool operator>=(const Recorded &A, const Recorded<Other> &B) {
+  friend bool operator>=(const Recorded &A, const Recorded<Other, Assign> &B) {
     return !(A.I < B.base());
   }
 
@@ -284,6 +320,7 @@ public:
 private:
   It I{};
   uint64_t SiteBits = 0;
+  Assign Assignment{};
 };
 
 /// A callable the algorithm calls, wrapped. An element the algorithm hands
@@ -391,7 +428,8 @@ private:
 };
 
 template <class T> struct IsRecordedIterator : std::false_type {};
-template <class It> struct IsRecordedIterator<Recorded<It>> : std::true_type {};
+template <class It, class A>
+struct IsRecordedIterator<Recorded<It, A>> : std::true_type {};
 
 #ifdef WGTRACE_RECORDED_RANGES
 /// The view of a range into kernel memory: its iterators are Recorded.
@@ -412,13 +450,16 @@ template <class R> auto recordedRange(R &&Range, uint64_t SiteBits) {
 #endif
 
 /// An argument as the algorithm gets it; what it records carries
-/// \p SiteBits, the access site of the call.
-template <char Role, class A> decltype(auto) wrap(uint64_t SiteBits, A &&Arg) {
+/// \p SiteBits, the access site of the call, and its elements are assigned
+/// by \p Assignment.
+template <char Role, class Assign, class A>
+decltype(auto) wrap(uint64_t SiteBits, const Assign &Assignment, A &&Arg) {
   using D = std::remove_cv_t<std::remove_reference_t<A>>;
   (void)SiteBits; // Not every branch records.
+  (void)Assignment;
   if constexpr (Role == 'M') {
     if constexpr (IsRecordable<D>::value && !std::is_array_v<D>) {
-      return Recorded<D>(std::forward<A>(Arg), SiteBits);
+      return Recorded<D, Assign>(std::forward<A>(Arg), SiteBits, Assignment);
     }
 #ifdef WGTRACE_RECORDED_RANGES
     else if constexpr (std::ranges::range<A> &&
@@ -488,24 +529,28 @@ auto unwrap(std::ranges::subrange<I, S, K> &&R) {
 
 /// Runs the algorithm (a generic lambda that calls it) on the wrapped
 /// arguments; every record carries \p SiteBits.
-template <char... Roles, class Algorithm, class... A>
-decltype(auto) run(uint64_t SiteBits, Algorithm &&Run, A &&...Args) {
+template <char... Roles, class Assign, class Algorithm, class... A>
+decltype(auto) run(uint64_t SiteBits, const Assign &Assignment, Algorithm &&Run,
+                   A &&...Args) {
   static_assert(sizeof...(Roles) == sizeof...(A),
                 "one role per argument of the algorithm call");
-  using Result = decltype(Run(wrap<Roles>(SiteBits, std::forward<A>(Args))...));
+  using Result = decltype(Run(
+      wrap<Roles>(SiteBits, Assignment, std::forward<A>(Args))...));
   if constexpr (std::is_void_v<Result>)
-    Run(wrap<Roles>(SiteBits, std::forward<A>(Args))...);
+    Run(wrap<Roles>(SiteBits, Assignment, std::forward<A>(Args))...);
   else
-    return unwrap(Run(wrap<Roles>(SiteBits, std::forward<A>(Args))...));
+    return unwrap(
+        Run(wrap<Roles>(SiteBits, Assignment, std::forward<A>(Args))...));
 }
 
 /// What `recorded::NAME<Roles...>(site)` gives the call's arguments: the
-/// algorithm run with its records naming the call's access site.
-template <char... Roles, class Algorithm>
-auto atSite(uint64_t SiteBits, Algorithm Run) {
-  return [SiteBits, Run](auto &&...Args) -> decltype(auto) {
+/// algorithm run with its records naming the call's access site, and its
+/// elements assigned by \p Assignment.
+template <char... Roles, class Assign, class Algorithm>
+auto atSite(uint64_t SiteBits, Assign Assignment, Algorithm Run) {
+  return [SiteBits, Assignment, Run](auto &&...Args) -> decltype(auto) {
     return ::wgtrace::detail::recorded::run<Roles...>(
-        SiteBits, Run, std::forward<decltype(Args)>(Args)...);
+        SiteBits, Assignment, Run, std::forward<decltype(Args)>(Args)...);
   };
 }
 
@@ -523,9 +568,10 @@ Out scanSeededWithFirst(In First, In Last, Out Result,
 }
 
 #define WGTRACE_RECORDED_ALGORITHM(NAMESPACE, NAME)                            \
-  template <char... Roles> auto NAME(uint64_t SiteBits) {                      \
+  template <char... Roles, class Assign = Whole>                               \
+  auto NAME(uint64_t SiteBits, Assign Assignment = Assign()) {                 \
     return ::wgtrace::detail::recorded::atSite<Roles...>(                      \
-        SiteBits, [](auto &&...X) -> decltype(auto) {                          \
+        SiteBits, Assignment, [](auto &&...X) -> decltype(auto) {              \
           return NAMESPACE::NAME(std::forward<decltype(X)>(X)...);             \
         });                                                                    \
   }
@@ -554,7 +600,7 @@ WGTRACE_RECORDED_ALGORITHM(std, exclusive_scan)
 /// with an initial value over the rest.
 template <char... Roles> auto inclusive_scan(uint64_t SiteBits) {
   return ::wgtrace::detail::recorded::atSite<Roles...>(
-      SiteBits, [](auto &&...X) -> decltype(auto) {
+      SiteBits, Whole(), [](auto &&...X) -> decltype(auto) {
         if constexpr (sizeof...(X) == 3 || sizeof...(X) == 4) {
           return scanSeededWithFirst(std::forward<decltype(X)>(X)...);
         } else {
