@@ -118,6 +118,14 @@ void WorkgroupJoiner::setCutBase(uint32_t Ring, uint64_t NewBase) {
   CutBegun.clear();
 }
 
+/// Whether \p Q and \p R are WORKGROUP records of the same workgroup of
+/// the same launch site (a copy of a running invocation repeats its record).
+static bool sameWorkgroupOfSite(const format::WorkgroupRecord &Q,
+                                const format::WorkgroupRecord &R) {
+  return Q.DispatchId == R.DispatchId && std::equal(Q.Id, Q.Id + 3, R.Id) &&
+         std::equal(Q.Count, Q.Count + 3, R.Count);
+}
+
 void WorkgroupJoiner::inferCutBase(uint32_t Ring,
                                    const std::vector<uint64_t> &Stack,
                                    const WorkgroupInfo &W) {
@@ -129,9 +137,7 @@ void WorkgroupJoiner::inferCutBase(uint32_t Ring,
     // and repeats its WORKGROUP record.
     if (B.Offset >= W.Offset || B.Offset > W.ContinuationOf ||
         std::find(Stack.begin(), Stack.end(), B.Invocation) == Stack.end() ||
-        Q.DispatchId != R.DispatchId || Q.ProcessorId != R.ProcessorId ||
-        !std::equal(Q.Id, Q.Id + 3, R.Id) ||
-        !std::equal(Q.Count, Q.Count + 3, R.Count))
+        Q.ProcessorId != R.ProcessorId || !sameWorkgroupOfSite(Q, R))
       continue;
     if (Match)
       return; // two could be it: neither is taken
@@ -220,11 +226,8 @@ void WorkgroupJoiner::workgroup(WorkgroupInfo &W, bool FirstOfChunk) {
 
   auto P = PendingByProcessor.find(W.Record.ProcessorId);
   if (P != PendingByProcessor.end()) {
-    const format::WorkgroupRecord &Q = P->second.Record;
     const bool Same = FirstOfChunk && W.Offset == 0 &&
-                      Q.DispatchId == W.Record.DispatchId &&
-                      std::equal(Q.Id, Q.Id + 3, W.Record.Id) &&
-                      std::equal(Q.Count, Q.Count + 3, W.Record.Count);
+                      sameWorkgroupOfSite(P->second.Record, W.Record);
     const uint64_t Invocation = P->second.Invocation;
     PendingByProcessor.erase(P);
     if (Same) {
