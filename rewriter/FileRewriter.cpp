@@ -10,6 +10,7 @@
 #include "HelperCloner.h"
 #include "HelperFinder.h"
 #include "IndirectTargets.h"
+#include "InstanceGates.h"
 #include "KernelFinder.h"
 #include "KernelInstances.h"
 #include "MemoryModel.h"
@@ -212,6 +213,16 @@ private:
                                llvm::ArrayRef<SourceLocation> FirstUse,
                                const DispatchCall &C) const;
   std::string calleeName(const ASTContext &Ctx, const Expr *Kernel) const;
+  /// For a launch written in a function template, of one registered
+  /// instantiation of a template kernel per instantiation of its own
+  /// (`dispatch(saxpy<T>, ...)` in `run<T>`): the site argument, which
+  /// picks at compile time a site per launched instantiation, numbered
+  /// from First, that Added names (`saxpy<float>`, then `saxpy<double>`).
+  /// Empty when the instantiations cannot be told apart in the template's
+  /// text (InstanceGates.h): the launch then names the kernel's template.
+  std::string instanceSiteChoice(ASTContext &Ctx, const DispatchCall &C,
+                                 size_t First, StringRef Place,
+                                 std::vector<SiteMeta> &Added) const;
   /// Instruments OpenMP loop L as function Functions.size() launched from
   /// site Sites.size(): the launch before it, the iteration prologue in
   /// its body, its body's accesses; adds what the kernel phase adds for a
@@ -510,6 +521,61 @@ static const FunctionDecl *calleeFunction(const Expr *Kernel) {
       E = U->getSubExpr()->IgnoreParenCasts();
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   return DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+}
+
+std::string RewriteConsumer::instanceSiteChoice(
+    ASTContext &Ctx, const DispatchCall &C, size_t First, StringRef Place,
+    std::vector<SiteMeta> &Added) const {
+  const FunctionDecl *Pattern = nullptr;
+  // Each launched instantiation's export name, with the instantiations of
+  // the enclosing template that launch it.
+  std::vector<std::pair<std::string, std::vector<const FunctionDecl *>>>
+      Launched;
+  for (const CallExpr *Call : C.Instances) {
+    const FunctionDecl *Enclosing = usedEnclosingFunction(Ctx, Call);
+    const FunctionDecl *Kernel = calleeFunction(Call->getArg(0));
+    if (!Enclosing || !Kernel || !Kernel->getTemplateInstantiationPattern())
+      return "";
+    const FunctionDecl *Own = Enclosing->getTemplateInstantiationPattern();
+    if (!Own || (Pattern && Own != Pattern))
+      return "";
+    Pattern = Own;
+    // Only an instantiation the end of the file registers is an export.
+    std::string Name = calleeName(Ctx, Call->getArg(0));
+    if (Name != exportName(Kernel))
+      return "";
+    auto It = llvm::find_if(Launched,
+                            [&](const auto &L) { return L.first == Name; });
+    if (It == Launched.end())
+      Launched.push_back({Name, {Enclosing}});
+    else
+      It->second.push_back(Enclosing);
+  }
+  if (!Pattern)
+    return "";
+  const FunctionTemplateDecl *Template =
+      Pattern->getDescribedFunctionTemplate();
+  SourceLocation Before =
+      Template ? Template->getBeginLoc() : Pattern->getBeginLoc();
+  // Every instantiation of the template in the file is one of these: the
+  // last needs no test.
+  std::string Choice;
+  for (size_t I = 0; I < Launched.size(); ++I) {
+    std::string Site = "WGTRACE_SITE(" + std::to_string(First + I) + ")";
+    if (I + 1 == Launched.size()) {
+      Choice += Site;
+      break;
+    }
+    std::string Why;
+    std::optional<std::string> Test =
+        instanceTest(Pattern, Launched[I].second, Before, Why);
+    if (!Test)
+      return "";
+    Choice += "(" + *Test + ") ? " + Site + " : ";
+  }
+  for (const auto &L : Launched)
+    Added.push_back({L.first, Place.str()});
+  return Launched.size() == 1 ? Choice : "(" + Choice + ")";
 }
 
 bool RewriteConsumer::addSite(RewriteContext &RC, StringRef Code,
@@ -1469,15 +1535,27 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       Sites.insert(Sites.end(), Added.begin(), Added.end());
       continue;
     }
-    if (!addSite(RC, Code, C.Call,
-                 "WGTRACE_SITE(" + std::to_string(Sites.size()) + "), ")) {
+    // A launch written in a template names the instantiation it launches
+    // where the template's text can tell them apart.
+    std::vector<SiteMeta> PerInstance;
+    std::string Choice =
+        inTemplateInstantiation(Ctx, C.Call)
+            ? instanceSiteChoice(Ctx, C, Sites.size(), Place, PerInstance)
+            : "";
+    if (Choice.empty())
+      Choice = "WGTRACE_SITE(" + std::to_string(Sites.size()) + ")";
+    if (!addSite(RC, Code, C.Call, Choice + ", ")) {
       RC.warning(C.Loc, "dispatch call in a macro expansion has no dispatch "
                         "site: its workgroups are recorded under the "
                         "kernel's direct-call site");
       continue;
     }
-    // A launch written in a template launches one instantiation of the
-    // kernel per instantiation of the template, through one site: it
+    if (!PerInstance.empty()) {
+      Sites.insert(Sites.end(), PerInstance.begin(), PerInstance.end());
+      continue;
+    }
+    // Otherwise a launch written in a template launches one instantiation
+    // of the kernel per instantiation of the template through one site: it
     // names the kernel's template.
     std::string Callee = calleeName(Ctx, C.Call->getArg(0));
     if (inTemplateInstantiation(Ctx, C.Call))

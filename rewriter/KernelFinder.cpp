@@ -156,7 +156,7 @@ private:
       // A launch written in a project header is not rewritten.
       if (Loc.isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(Loc)) &&
           SeenCalls.insert(Loc).second)
-        Found.CallsInHeaders.push_back({Call, Loc});
+        Found.CallsInHeaders.push_back({Call, Loc, {}});
       return;
     }
     // Each instantiation of a template that dispatches a lambda has its own
@@ -164,9 +164,12 @@ private:
     if (const CXXRecordDecl *Closure = closureOf(Call->getArg(0)))
       if (!llvm::is_contained(DispatchedClosures, Closure))
         DispatchedClosures.push_back(Closure);
-    if (!SeenCalls.insert(Loc).second)
+    auto [At, New] = CallAt.try_emplace(Loc, Found.Calls.size());
+    if (!New) {
+      Found.Calls[At->second].Instances.push_back(Call);
       return;
-    Found.Calls.push_back({Call, Loc});
+    }
+    Found.Calls.push_back({Call, Loc, {Call}});
   }
 
   /// A lambda given to wgtrace::dispatch is a kernel: its call operator
@@ -211,6 +214,8 @@ private:
   FoundEntities Found;
   llvm::DenseMap<const FunctionDecl *, size_t> KernelIndex;
   llvm::DenseSet<SourceLocation> SeenCalls;
+  /// Where in Found.Calls the main file's launch at a location is.
+  llvm::DenseMap<SourceLocation, size_t> CallAt;
   llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> LambdaOf;
   std::vector<const CXXRecordDecl *> DispatchedClosures;
   llvm::DenseMap<SourceLocation, size_t> LambdaKernelIndex;

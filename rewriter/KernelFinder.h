@@ -45,6 +45,9 @@ struct DispatchCall {
   const clang::CallExpr *Call = nullptr;
   /// Instantiations of a template repeat a call; one is kept per location.
   clang::SourceLocation Loc;
+  /// The call as each instantiation of the template it is written in makes
+  /// it (Call first); Call alone outside templates.
+  std::vector<const clang::CallExpr *> Instances;
 };
 
 /// Everything the rewriter acts on, in source order.

@@ -13,10 +13,11 @@
 // RUN: %cxx -fsyntax-only -Wall -Wextra -Werror -std=c++17 -I %wgtrace-include -I %S/Inputs %t.out.cc
 #include "header_kernels.h"
 
-// CHECK: {"lib::scaleBy", "{{.*}}.cc:48"},
-// CHECK-NEXT: {"lib::scaleBy<float>", "{{.*}}.cc:56"},
-// CHECK-NEXT: {"lib::scaleBy<double>", "{{.*}}.cc:58"},
-// CHECK-NEXT: {"lib::counted", "{{.*}}.cc:64"},
+// CHECK: {"lib::scaleBy<float>", "{{.*}}.cc:49"},
+// CHECK-NEXT: {"lib::scaleBy<double>", "{{.*}}.cc:49"},
+// CHECK-NEXT: {"lib::scaleBy<float>", "{{.*}}.cc:57"},
+// CHECK-NEXT: {"lib::scaleBy<double>", "{{.*}}.cc:59"},
+// CHECK-NEXT: {"lib::counted", "{{.*}}.cc:65"},
 // CHECK: const ::wgtrace::detail::AccessSiteInfo wgtrace_access_sites_[] = {
 // CHECK-NEXT: {"{{.*}}Inputs/header_kernels.h", 12, 3, 2, "lib::scaleBy", "data[wg.id[0]]"},
 // CHECK-NEXT: {"{{.*}}Inputs/header_kernels.h", 16, 3, 1, "lib::bump", "data[wg.id[0]]"},
@@ -24,7 +25,7 @@
 // CHECK-NEXT: };
 // CHECK-NEXT: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
 // CHECK-NEXT: {"{{.*}}Inputs/header_kernels.h", 26, 3, "lib::launchBump", "launch of 'lib::bump'", "it is written in {{.*}}header_kernels.h, which is not rewritten: its workgroups are not recorded (launch the kernel from a source file, where the launch is instrumented)"},
-// CHECK-NEXT: {"{{.*}}.cc", 64, 21, "lib::counted", "kernel 'lib::counted'", "it is defined in {{.*}}header_kernels.h, which is not rewritten, and cannot be copied here (it has a static local variable, which a copy would duplicate): its workgroups and accesses are not recorded"},
+// CHECK-NEXT: {"{{.*}}.cc", 65, 21, "lib::counted", "kernel 'lib::counted'", "it is defined in {{.*}}header_kernels.h, which is not rewritten, and cannot be copied here (it has a static local variable, which a copy would duplicate): its workgroups and accesses are not recorded"},
 // CHECK: inline const ::wgtrace::detail::ParamInfo [[SCALE:wgtrace_kernel_[0-9a-f]+_]]params_[] = {{[{][{]}}"data", "T *", 1, 0, 0, false}, };
 // CHECK-NEXT: inline const ::wgtrace::detail::FunctionInfo [[SCALE]]functions_[] = {{[{][{]}}"lib::scaleBy", "{{[^"]*}}", "(const wgtrace::Workgroup &wg, T *data, T f)", "template <class T>\nWGTRACE_DISPATCH void scaleBy({{.*}}", "{{.*}}Inputs/header_kernels.h", 11, 23, 1, [[SCALE]]params_, 1}};
 // CHECK-NEXT: inline ::wgtrace::detail::Module [[SCALE]]([[SCALE]]functions_, 1, nullptr, 0);
@@ -33,7 +34,7 @@
 // CHECK-NEXT: template <class T>
 // CHECK-NEXT: static inline WGTRACE_DISPATCH void scaleBy_wgtrace_{{[0-9]+}}(const wgtrace::Workgroup &wg, T *data, T f) { WGTRACE_WORKGROUP_INSTANCE_OF(::[[SCALE]], wg, 0, ::wgtrace::detail::InstanceTag<T>); WGTRACE_BUFFERS(data);
 // CHECK-NEXT:   WGTRACE_UPDATE_AT(1, data[wg.id[0]]) *= f;
-// CHECK: #line 47 "{{.*}}.cc"
+// CHECK: #line 48 "{{.*}}.cc"
 // CHECK-NEXT: template <class T> void runAll(T *p) {
 // CHECK: inline const ::wgtrace::detail::ParamInfo [[BUMP:wgtrace_kernel_[0-9a-f]+_]]params_[] = {{[{][{]}}"data", "float *", 1, 0, 4, false}, };
 // CHECK: inline ::wgtrace::detail::Module [[BUMP]]([[BUMP]]functions_, 1, nullptr, 0);
@@ -54,16 +55,16 @@ void both(float *f, double *d) {
 
 void run(float *f, double *d, int *n) {
   wgtrace::dispatch(lib::scaleBy<float>, wgtrace::Grid{4, 1, 1}, f, 2.0f);
-  // CHECK: wgtrace::dispatch(WGTRACE_SITE(1), lib::scaleBy_wgtrace_[[N:[0-9]+]]<float>, wgtrace::Grid{4, 1, 1}, f, 2.0f);
+  // CHECK: wgtrace::dispatch(WGTRACE_SITE(2), lib::scaleBy_wgtrace_[[N:[0-9]+]]<float>, wgtrace::Grid{4, 1, 1}, f, 2.0f);
   wgtrace::dispatch(&lib::scaleBy<double>, wgtrace::Grid{4, 1, 1}, d, 3.0);
-  // CHECK: wgtrace::dispatch(WGTRACE_SITE(2), &lib::scaleBy_wgtrace_[[N]]<double>, wgtrace::Grid{4, 1, 1}, d, 3.0);
+  // CHECK: wgtrace::dispatch(WGTRACE_SITE(3), &lib::scaleBy_wgtrace_[[N]]<double>, wgtrace::Grid{4, 1, 1}, d, 3.0);
   using lib::bump;
   wgtrace::Workgroup wg{};
   bump(wg, f);
   // CHECK: ::lib::bump_wgtrace_{{[0-9]+}}(wg, f);
   wgtrace::dispatch(lib::counted, wgtrace::Grid{4, 1, 1}, n);
   // WARN-DAG: [[@LINE-1]]:21: warning: kernel 'lib::counted' is not traced: it is defined in {{.*}}header_kernels.h, which is not rewritten, and cannot be copied here (it has a static local variable, which a copy would duplicate): its workgroups and accesses are not recorded
-  // CHECK: wgtrace::dispatch(WGTRACE_SITE(3), lib::counted, wgtrace::Grid{4, 1, 1}, n);
+  // CHECK: wgtrace::dispatch(WGTRACE_SITE(4), lib::counted, wgtrace::Grid{4, 1, 1}, n);
   lib::launchBump(f);
   // WARN-DAG: header_kernels.h:26:3: warning: launch of 'lib::bump' is not traced: it is written in {{.*}}header_kernels.h, which is not rewritten: its workgroups are not recorded (launch the kernel from a source file, where the launch is instrumented)
 }
