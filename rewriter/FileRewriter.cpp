@@ -523,9 +523,10 @@ static const FunctionDecl *calleeFunction(const Expr *Kernel) {
   return DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
 }
 
-std::string RewriteConsumer::instanceSiteChoice(
-    ASTContext &Ctx, const DispatchCall &C, size_t First, StringRef Place,
-    std::vector<SiteMeta> &Added) const {
+std::string
+RewriteConsumer::instanceSiteChoice(ASTContext &Ctx, const DispatchCall &C,
+                                    size_t First, StringRef Place,
+                                    std::vector<SiteMeta> &Added) const {
   const FunctionDecl *Pattern = nullptr;
   // Each launched instantiation's export name, with the instantiations of
   // the enclosing template that launch it.
@@ -544,8 +545,8 @@ std::string RewriteConsumer::instanceSiteChoice(
     std::string Name = calleeName(Ctx, Call->getArg(0));
     if (Name != exportName(Kernel))
       return "";
-    auto It = llvm::find_if(Launched,
-                            [&](const auto &L) { return L.first == Name; });
+    auto It =
+        llvm::find_if(Launched, [&](const auto &L) { return L.first == Name; });
     if (It == Launched.end())
       Launched.push_back({Name, {Enclosing}});
     else
