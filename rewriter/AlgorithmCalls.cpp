@@ -464,7 +464,9 @@ ElementAssignment elementAssignment(const CallExpr *E) {
       Same = false;
   }
   const ASTContext &Ctx = C->Function->getASTContext();
-  const CXXRecordDecl *RD = Type ? (*Type)->getAsCXXRecordDecl() : nullptr;
+  if (!Type)
+    return Out;
+  const CXXRecordDecl *RD = (*Type)->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition() || Type->isTriviallyCopyableType(Ctx))
     return Out;
   RD = RD->getDefinition();
