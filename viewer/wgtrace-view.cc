@@ -204,10 +204,12 @@ cl::opt<unsigned> LineSize("line-size",
 
 cl::opt<unsigned>
     Threads("threads",
-            cl::desc("Decode ring chunks on N threads, the report the same "
-                     "(default: the cores available)"),
-            cl::value_desc("N"), cl::sub(SummaryCmd), cl::sub(RacesCmd),
-            cl::sub(FootprintCmd), cl::sub(CacheCmd), cl::cat(ViewCategory));
+            cl::desc("Decode ring chunks (dump: write its lines) on N "
+                     "threads, the report the same (default: the cores "
+                     "available)"),
+            cl::value_desc("N"), cl::sub(DumpCmd), cl::sub(SummaryCmd),
+            cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(CacheCmd),
+            cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -512,7 +514,18 @@ int runReports(bool IsJson,
   return finishOutput(**Out, Status, KeepDamaged);
 }
 
+/// --threads: 0 (the option's default) is the cores available.
+bool checkThreads() {
+  if (Threads.getNumOccurrences() && Threads == 0) {
+    error() << "--threads 0 decodes nothing; give at least 1\n";
+    return false;
+  }
+  return true;
+}
+
 int runDump(const WorkgroupFilter &Filter) {
+  if (!checkThreads())
+    return kExitUsage;
   if (Inputs.size() != 1) {
     error() << "dump takes one trace file\n";
     return kExitUsage;
@@ -522,6 +535,7 @@ int runDump(const WorkgroupFilter &Filter) {
   Options.Dispatch = Filter.Dispatch;
   Options.WorkgroupId = Filter.Id;
   DumpTool Dump(outs(), Options);
+  Dump.setThreads(Threads);
   AnalysisTool *Tools[] = {&Dump};
   // The dump's own filter keeps the metadata; --kernel goes to the reader.
   WorkgroupFilter ReaderFilter;
@@ -570,15 +584,6 @@ bool parseOrder(StringRef Report, ArrayRef<const char *> Columns,
   }
   Out.Column = SortColumn;
   Out.Top = TopRows;
-  return true;
-}
-
-/// --threads: 0 (the option's default) is the cores available.
-bool checkThreads() {
-  if (Threads.getNumOccurrences() && Threads == 0) {
-    error() << "--threads 0 decodes nothing; give at least 1\n";
-    return false;
-  }
   return true;
 }
 

@@ -12,6 +12,7 @@
 #include "analyses/FootprintTool.h"
 #include "analyses/RacesTool.h"
 #include "analyses/SummaryTool.h"
+#include "output/DumpTool.h"
 #include "output/HtmlReportTool.h"
 #include "reader/TraceReader.h"
 
@@ -34,7 +35,8 @@ constexpr uint32_t kThreadedRings = 5;
 /// workgroups of both sites with buffers of its own and of the others (so
 /// that buffers, sites and lines first appear in different rings), and the
 /// workgroups of one launch write the same bytes of c (races). \p Damaged:
-/// the ring whose record 10 gets an unknown tag.
+/// the ring whose record 10 gets an unknown tag. \p RingSize: rings smaller
+/// than their records wrap.
 struct MultiRingTrace {
   std::vector<uint8_t> Bytes;
   /// File offset of the damaged record, if any.
@@ -43,7 +45,8 @@ struct MultiRingTrace {
 
 MultiRingTrace multiRingTrace(bool Trailers,
                               std::optional<uint32_t> Damaged = std::nullopt,
-                              uint32_t RingCount = kThreadedRings) {
+                              uint32_t RingCount = kThreadedRings,
+                              uint64_t RingSize = 1 << 16) {
   ExtensionSpec X;
   X.FunctionParams = {
       {{"a", "const float *", 1, 0, 4, true}, {"c", "float *", 2, 0, 4, false}},
@@ -61,7 +64,7 @@ MultiRingTrace multiRingTrace(bool Trailers,
   B.metadata({{"mm", {}, {}, {}}, {"tr", {}, {}, {}}}, {0, 1}, &X);
   std::vector<RingBuilder> Rings;
   for (uint32_t Ring = 0; Ring < RingCount; ++Ring) {
-    RingBuilder R(1 << 16, 0);
+    RingBuilder R(RingSize, 0);
     for (uint32_t W = 0; W < 6; ++W) {
       const uint32_t Site = (Ring + W) % 2;
       // Buffers of ring Ring % 3: some rings share them.
@@ -92,7 +95,11 @@ MultiRingTrace multiRingTrace(bool Trailers,
     if (Trailers) {
       format::RingTrailer T{};
       T.RingId = Ring;
-      T.RingSize = 1 << 16;
+      T.RingSize = RingSize;
+      // A ring that wrapped: an earlier writer's trailer (version 1, no
+      // checksums); the writer of version 2 never wraps a chunk.
+      if (R.head() > RingSize)
+        T.Version = 1;
       R.trailer(T);
     }
     B.ring(R);
@@ -129,9 +136,10 @@ struct ThreadedReport {
 /// Reads \p Bytes into \p Tool (which prints to \p R.Text) on \p Threads
 /// threads.
 void readOn(AnalysisTool &Tool, const std::vector<uint8_t> &Bytes,
-            unsigned Threads, ThreadedReport &R) {
+            unsigned Threads, ThreadedReport &R,
+            RingMode Mode = RingMode::WrapAware) {
   TraceFile File = TraceFile::fromBytes(Bytes);
-  TraceReader Reader(File, RingMode::WrapAware);
+  TraceReader Reader(File, Mode);
   Reader.setThreads(Threads);
   AnalysisTool *Tools[] = {&Tool};
   if (llvm::Error E = Reader.run(Tools))
@@ -212,6 +220,21 @@ ThreadedReport pageOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
   R.Lanes = Html.laneProcessors().size();
   for (const HtmlReportTool::Segment &S : Html.segments())
     R.BufferSegments += S.Buffer != kNoBuffer;
+  OS.flush();
+  return R;
+}
+
+/// The dump on \p Threads threads, in batches of \p BatchLines LOAD and
+/// STORE lines (R.OnThreads: some batches were formatted on threads).
+ThreadedReport dumpOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                      DumpOptions Options, size_t BatchLines = 7) {
+  ThreadedReport R;
+  llvm::raw_string_ostream OS(R.Text);
+  DumpTool Dump(OS, Options);
+  Dump.setThreads(Threads, BatchLines);
+  readOn(Dump, Bytes, Threads, R,
+         Options.IreeCompat ? RingMode::IreeCompat : RingMode::WrapAware);
+  R.OnThreads = Dump.batchesOnThreads() != 0;
   OS.flush();
   return R;
 }
@@ -483,6 +506,68 @@ TEST(Threads, DamagedRingStopsWhereOneThreadStops) {
   }
 }
 
+// The decoding thread keeps batches of lines (LOAD and STORE records, the
+// other lines formatted), the pool's threads format them, and the text is
+// written in batch order: the dump is the one-thread dump, line for line,
+// wrapped rings (read either way), filters, --iree-compat and batches of
+// every size included.
+TEST(Threads, DumpIsTheOneThreadDump) {
+  for (bool Trailers : {true, false})
+    for (uint64_t RingSize : {uint64_t(1) << 16, uint64_t(2048)})
+      for (bool Iree : {false, true})
+        for (int Filter = 0; Filter < 3; ++Filter) {
+          SCOPED_TRACE(std::to_string(RingSize) +
+                       (Trailers ? " trailers" : "") + (Iree ? " iree" : "") +
+                       " filter " + std::to_string(Filter));
+          const std::vector<uint8_t> Bytes =
+              multiRingTrace(Trailers, std::nullopt, kThreadedRings, RingSize)
+                  .Bytes;
+          DumpOptions Options;
+          Options.IreeCompat = Iree;
+          if (Filter == 1)
+            Options.Dispatch = 1;
+          if (Filter == 2)
+            Options.WorkgroupId = {{2, 3, 0}};
+          ThreadedReport One = dumpOn(Bytes, 1, Options);
+          for (unsigned Threads : {2u, 4u})
+            for (size_t BatchLines : {1, 7, 1000, 1 << 15}) {
+              SCOPED_TRACE(std::to_string(Threads) + " threads, batches of " +
+                           std::to_string(BatchLines));
+              ThreadedReport Many = dumpOn(Bytes, Threads, Options, BatchLines);
+              expectWholeAndTheSame(One, Many);
+            }
+          // Not vacuous: every ring's lines (the prints of the rings that
+          // did not wrap past them).
+          if (Filter == 0 && RingSize == (1 << 16))
+            for (uint32_t Ring = 0; Ring < kThreadedRings; ++Ring)
+              EXPECT_NE(One.Text.find("PRINT ring " + std::to_string(Ring)),
+                        std::string::npos);
+        }
+}
+
+TEST(Threads, DumpOfADamagedRingStopsWhereOneThreadStops) {
+  for (uint32_t Damaged : {0u, 2u, kThreadedRings - 1})
+    for (bool Iree : {false, true}) {
+      SCOPED_TRACE("ring " + std::to_string(Damaged) + (Iree ? " iree" : ""));
+      MultiRingTrace M = multiRingTrace(/*Trailers=*/false, Damaged);
+      DumpOptions Options;
+      Options.IreeCompat = Iree;
+      ThreadedReport One = dumpOn(M.Bytes, 1, Options);
+      ThreadedReport Two = dumpOn(M.Bytes, 2, Options);
+      EXPECT_FALSE(One.OnThreads);
+      EXPECT_TRUE(Two.OnThreads);
+      EXPECT_NE(One.Error, "");
+      EXPECT_EQ(One.Error, Two.Error);
+      EXPECT_EQ(One.Text, Two.Text);
+      // The rings before the damaged one, none after.
+      if (Damaged)
+        EXPECT_NE(Two.Text.find("PRINT ring " + std::to_string(Damaged - 1)),
+                  std::string::npos);
+      EXPECT_EQ(Two.Text.find("PRINT ring " + std::to_string(Damaged + 1)),
+                std::string::npos);
+    }
+}
+
 TEST(Threads, FilesTheReaderCannotSplitAreReadOnOneThread) {
   // A ring id in two chunks: a copy in the second could continue an
   // invocation of the first.
@@ -543,6 +628,9 @@ TEST(Threads, CommandLine) {
        {"", "--json", "--sort store_bytes --top 4", "--sort accesses --json",
         "--kernel 't*'", "--dispatch 1 --json", "--workgroup 2,3,0"})
     expectTheSameOnThreads("footprint", Options, Path, 0, "3");
+  for (const char *Options : {"", "--iree-compat", "--kernel 't*'",
+                              "--dispatch 1", "--workgroup 2,3,0"})
+    expectTheSameOnThreads("dump", Options, Path, 0, "2");
   ViewRun Zero = view("summary --threads 0 " + Path);
   EXPECT_EQ(Zero.Status, 1); // usage
   EXPECT_NE(Zero.Err.find("--threads 0"), std::string::npos) << Zero.Err;
@@ -566,6 +654,26 @@ TEST(Threads, CommandLine) {
     EXPECT_EQ(OneFootprint.Out, TwoFootprint.Out) << Json;
     EXPECT_EQ(OneFootprint.Err, TwoFootprint.Err) << Json;
   }
+  // A damaged record, and a copy cut to 2/3 (the error line after the
+  // lines before the cut).
+  std::vector<uint8_t> Cut = multiRingTrace(true).Bytes;
+  Cut.resize(Cut.size() * 2 / 3);
+  const std::string CutPath = writeTrace("threads-cut.bin", Cut);
+  for (const std::string &Bad : {Damaged, CutPath})
+    for (const char *Iree : {"", " --iree-compat"}) {
+      SCOPED_TRACE(Bad + Iree);
+      ViewRun OneDump =
+          view("dump --threads 1" + std::string(Iree) + " " + Bad);
+      ViewRun TwoDump =
+          view("dump --threads 2" + std::string(Iree) + " " + Bad);
+      EXPECT_EQ(OneDump.Status, 2);
+      EXPECT_NE(OneDump.Out, "");
+      EXPECT_NE(OneDump.Err, "");
+      EXPECT_EQ(OneDump.Status, TwoDump.Status);
+      EXPECT_EQ(OneDump.Out, TwoDump.Out);
+      EXPECT_EQ(OneDump.Err, TwoDump.Err);
+    }
+  EXPECT_EQ(view("dump --threads 0 " + Path).Status, 1);
   ViewRun ZeroFootprint = view("footprint --threads 0 " + Path);
   EXPECT_EQ(ZeroFootprint.Status, 1);
 }

@@ -4,8 +4,10 @@
 
 #include "output/ValueText.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <string>
 
 namespace wgtrace::viewer {
 
@@ -13,6 +15,47 @@ namespace wgtrace::viewer {
 static constexpr char kBanner[] =
     "//===---------------------------------------------------------------"
     "-------===//\n";
+
+/// One line of a batch: a LOAD or STORE, or the next Length bytes of the
+/// batch's Text (a line the decoding thread formatted).
+struct DumpLine {
+  uint64_t WorkgroupOffset;
+  uint64_t Address;
+  uint32_t Length;
+  enum Kind : uint8_t { Load, Store, Text } What;
+};
+
+struct DumpTool::Batch {
+  std::vector<DumpLine> Lines;
+  std::string Text;
+  /// The batch's text, written by formatBatch(): at most kMaxMemoryLine
+  /// bytes per LOAD or STORE line, and Text.
+  std::unique_ptr<char[]> Out;
+  size_t OutCapacity = 0;
+  size_t OutSize = 0;
+};
+
+DumpTool::DumpTool(llvm::raw_ostream &OS, DumpOptions Options)
+    : OS(OS), Options(Options) {}
+
+DumpTool::~DumpTool() {
+  // A batch still with the pool points at nothing of ours, but wait for it
+  // before the pool goes.
+  for (auto &W : Waiting)
+    W.second.wait();
+}
+
+void DumpTool::setThreads(unsigned Threads, size_t Lines) {
+  Pool.reset();
+  llvm::ThreadPoolStrategy S = llvm::hardware_concurrency(Threads);
+  if (S.compute_thread_count() < 2)
+    return;
+  Pool = std::make_unique<llvm::DefaultThreadPool>(S);
+  BatchLines = std::max<size_t>(1, Lines);
+  // Each thread a batch to format and one ready to start: the memory is a
+  // few batches, whatever the file.
+  MaxWaiting = 2 * size_t(Pool->getMaxConcurrency());
+}
 
 void DumpTool::metadata(const Metadata &M, const ChunkLocation &Where) {
   (void)Where;
@@ -45,6 +88,8 @@ void DumpTool::metadata(const Metadata &M, const ChunkLocation &Where) {
     fmt::format_to(It, "\n");
   }
   fmt::format_to(It, "{}\n", kBanner);
+  if (Pool)
+    keepText();
   flushIfFull();
 }
 
@@ -93,11 +138,35 @@ char *text(char *P, const char *S, size_t N) {
   std::memcpy(P, S, N);
   return P + N;
 }
+/// "%016X | LOAD  %016X %u\n": at most 16 + 9 + 16 + 1 + 10 + 1 bytes.
+constexpr size_t kMaxMemoryLine = 64;
+char *memoryLine(char *P, uint64_t WorkgroupOffset, bool IsStore,
+                 uint64_t Address, uint32_t Length) {
+  P = hex16(P, WorkgroupOffset);
+  P = text(P, IsStore ? " | STORE " : " | LOAD  ", 9);
+  P = hex16(P, Address);
+  *P++ = ' ';
+  P = decimal(P, Length);
+  *P++ = '\n';
+  return P;
+}
 } // namespace
 
 void DumpTool::record(const Record &R) {
   if (!selected(R))
     return;
+  const bool Memory =
+      R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
+  if (Pool && Memory) {
+    // IREE's tool prints the whole word, access site bits included.
+    openBatch().Lines.push_back(
+        {R.WorkgroupOffset,
+         Options.IreeCompat ? R.AddressWord : R.Memory.Address, R.Memory.Length,
+         R.Memory.IsStore ? DumpLine::Store : DumpLine::Load});
+    if (Open->Lines.size() >= BatchLines)
+      submitBatch();
+    return;
+  }
   auto It = std::back_inserter(Buffer);
   switch (R.Tag) {
   case format::Tag::Workgroup: {
@@ -125,24 +194,94 @@ void DumpTool::record(const Record &R) {
     break;
   case format::Tag::MemoryLoad:
   case format::Tag::MemoryStore: {
-    // "%016X | LOAD  %016X %u\n": at most 16 + 9 + 16 + 1 + 10 + 1 bytes.
     const size_t Old = Buffer.size();
-    Buffer.resize(Old + 64);
-    char *P = Buffer.data() + Old;
-    P = hex16(P, R.WorkgroupOffset);
-    P = text(P, R.Memory.IsStore ? " | STORE " : " | LOAD  ", 9);
+    Buffer.resize(Old + kMaxMemoryLine);
     // IREE's tool prints the whole word, access site bits included.
-    P = hex16(P, Options.IreeCompat ? R.AddressWord : R.Memory.Address);
-    *P++ = ' ';
-    P = decimal(P, R.Memory.Length);
-    *P++ = '\n';
+    char *P = memoryLine(
+        Buffer.data() + Old, R.WorkgroupOffset, R.Memory.IsStore,
+        Options.IreeCompat ? R.AddressWord : R.Memory.Address, R.Memory.Length);
     Buffer.resize(P - Buffer.data());
     break;
   }
   default:
     break;
   }
+  if (Pool)
+    keepText();
   flushIfFull();
+}
+
+DumpTool::Batch &DumpTool::openBatch() {
+  if (!Open) {
+    if (Spare.empty()) {
+      Open = std::make_unique<Batch>();
+    } else {
+      Open = std::move(Spare.back());
+      Spare.pop_back();
+    }
+  }
+  return *Open;
+}
+
+void DumpTool::keepText() {
+  if (!Buffer.size())
+    return;
+  Batch &B = openBatch();
+  B.Text.append(Buffer.data(), Buffer.size());
+  // In pieces a line's length holds (a metadata chunk's source text).
+  for (size_t Left = Buffer.size(); Left;) {
+    const size_t Piece = std::min<size_t>(Left, UINT32_MAX);
+    B.Lines.push_back({0, 0, uint32_t(Piece), DumpLine::Text});
+    Left -= Piece;
+  }
+  Buffer.clear();
+  if (Open->Lines.size() >= BatchLines)
+    submitBatch();
+}
+
+void DumpTool::formatBatch(Batch &B) {
+  size_t Need = B.Text.size();
+  for (const DumpLine &L : B.Lines)
+    if (L.What != DumpLine::Text)
+      Need += kMaxMemoryLine;
+  if (Need > B.OutCapacity) {
+    B.Out.reset(new char[Need]);
+    B.OutCapacity = Need;
+  }
+  char *P = B.Out.get();
+  const char *T = B.Text.data();
+  for (const DumpLine &L : B.Lines) {
+    if (L.What == DumpLine::Text) {
+      P = text(P, T, L.Length);
+      T += L.Length;
+      continue;
+    }
+    P = memoryLine(P, L.WorkgroupOffset, L.What == DumpLine::Store, L.Address,
+                   L.Length);
+  }
+  B.OutSize = size_t(P - B.Out.get());
+}
+
+void DumpTool::submitBatch() {
+  if (!Open || Open->Lines.empty())
+    return;
+  Batch &B = *Open;
+  std::shared_future<void> Done = Pool->async([&B] { formatBatch(B); });
+  Waiting.emplace_back(std::move(Open), std::move(Done));
+  ++BatchesOnThreads;
+  while (Waiting.size() > MaxWaiting)
+    writeOldestBatch();
+}
+
+void DumpTool::writeOldestBatch() {
+  auto &[B, Done] = Waiting.front();
+  Done.wait();
+  OS.write(B->Out.get(), B->OutSize);
+  B->Lines.clear();
+  B->Text.clear();
+  B->OutSize = 0;
+  Spare.push_back(std::move(B));
+  Waiting.pop_front();
 }
 
 bool DumpTool::describeOwnValue(const Record &R) {
@@ -219,6 +358,11 @@ void DumpTool::flushIfFull() {
 }
 
 void DumpTool::finish() {
+  if (Pool) {
+    submitBatch();
+    while (!Waiting.empty())
+      writeOldestBatch();
+  }
   OS.write(Buffer.data(), Buffer.size());
   Buffer.clear();
   OS.flush();

@@ -5,12 +5,18 @@
 
 #include "analyses/AnalysisTool.h"
 
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
 
 #include <array>
+#include <deque>
+#include <future>
+#include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace wgtrace::viewer {
 
@@ -26,10 +32,26 @@ struct DumpOptions {
 /// Prints metadata and records line by line, as IREE's tool does; without
 /// --iree-compat, what IREE's tool cannot know (wgtrace's VALUE types, a
 /// dispatch site's place) in words.
+///
+/// On several threads (setThreads()) the records are decoded as on one,
+/// in file order, but the lines are written on the pool's threads: the
+/// decoding thread keeps batches of LOAD and STORE records (what almost
+/// every line is; the few other lines, metadata included, it formats
+/// itself, in their place in the batch), a pool thread turns each batch
+/// into text, and the text is written in batch order. Formatting, not
+/// decoding, is most of a dump's time; a ring chunk's text (about three
+/// times its records) is never held whole, only the batches in flight.
 class DumpTool : public AnalysisTool {
 public:
-  DumpTool(llvm::raw_ostream &OS, DumpOptions Options)
-      : OS(OS), Options(Options) {}
+  DumpTool(llvm::raw_ostream &OS, DumpOptions Options);
+  ~DumpTool() override;
+
+  /// Formats on \p Threads threads (0: the cores available; 1: on the
+  /// decoding thread, as before), \p BatchLines LOAD and STORE lines
+  /// each (tests make them small).
+  void setThreads(unsigned Threads, size_t BatchLines = 1 << 15);
+  /// Batches formatted on the pool's threads so far.
+  uint64_t batchesOnThreads() const { return BatchesOnThreads; }
 
   void metadata(const Metadata &M, const ChunkLocation &Where) override;
   void beginRing(const RingInfo &Info) override;
@@ -45,8 +67,31 @@ private:
   bool describeOwnValue(const Record &R);
   void flushIfFull();
 
+  /// A batch of lines for a pool thread, and its text.
+  struct Batch;
+  /// The batch records go to, taken from Spare or made.
+  Batch &openBatch();
+  /// Moves what Buffer holds into the open batch, as one line of text.
+  void keepText();
+  /// Hands the open batch to the pool; writes the oldest batches while
+  /// more than a few wait.
+  void submitBatch();
+  /// Waits for the oldest batch and writes its text.
+  void writeOldestBatch();
+  static void formatBatch(Batch &B);
+
   llvm::raw_ostream &OS;
   DumpOptions Options;
+  std::unique_ptr<llvm::ThreadPoolInterface> Pool;
+  size_t BatchLines = 0;
+  size_t MaxWaiting = 0;
+  std::unique_ptr<Batch> Open;
+  /// Batches handed to the pool, oldest first, with their completion.
+  std::deque<std::pair<std::unique_ptr<Batch>, std::shared_future<void>>>
+      Waiting;
+  /// Batches written, kept for reuse (grown already: no page faults).
+  std::vector<std::unique_ptr<Batch>> Spare;
+  uint64_t BatchesOnThreads = 0;
   const Metadata *Meta = nullptr;
   /// Lines are formatted here and written in large blocks.
   fmt::memory_buffer Buffer;
