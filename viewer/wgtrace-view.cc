@@ -202,14 +202,15 @@ cl::opt<unsigned> LineSize("line-size",
                            cl::init(64), cl::sub(SummaryCmd),
                            cl::cat(ViewCategory));
 
-cl::opt<unsigned>
-    Threads("threads",
-            cl::desc("Decode ring chunks (dump: write its lines) on N "
-                     "threads, the report the same (default: the cores "
-                     "available)"),
-            cl::value_desc("N"), cl::sub(DumpCmd), cl::sub(SummaryCmd),
-            cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(CacheCmd),
-            cl::cat(ViewCategory));
+cl::opt<unsigned> Threads(
+    "threads",
+    cl::desc(
+        "Decode ring chunks (dump, export csv|jsonl: write the lines) on N "
+        "threads, the report the same (default: the cores "
+        "available)"),
+    cl::value_desc("N"), cl::sub(DumpCmd), cl::sub(SummaryCmd),
+    cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(CacheCmd),
+    cl::sub(ExportCmd), cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -713,6 +714,8 @@ int runAnnotate(const WorkgroupFilter &Filter) {
 }
 
 int runExport(const WorkgroupFilter &Filter) {
+  if (!checkThreads())
+    return kExitUsage;
   if (ExportFormat != "chrome" && ExportFormat != "csv" &&
       ExportFormat != "jsonl") {
     error() << "--format must be chrome, csv or jsonl\n";
@@ -733,6 +736,7 @@ int runExport(const WorkgroupFilter &Filter) {
         (*Out)->os(), ExportFormat == "csv"
                           ? RecordTableTool::Format::Csv
                           : RecordTableTool::Format::JsonLines);
+    Table->setThreads(Threads);
   }
   int Status = 0;
   for (const std::string &Path : Inputs) {

@@ -279,8 +279,8 @@ TEST(Cli, SortNamesTheReportsColumns) {
 // reports that read on several threads only (ThreadsTest.cc).
 TEST(Cli, OnlyTheToolsOwnOptionsAreAccepted) {
   for (const char *Args :
-       {"annotate --threads=1 x.bin", "dump --threads 1 x.bin",
-        "export --threads 2 x.bin"}) {
+       {"annotate --threads=1 x.bin", "diff --threads 2 x.bin y.bin",
+        "convert --iree --threads 2 x.bin"}) {
     ViewRun R = view(Args);
     EXPECT_EQ(R.Status, 1) << Args;
     EXPECT_NE(R.Err.find("Unknown command line argument"), std::string::npos)
@@ -331,14 +331,16 @@ TEST(Cli, HelpShowsEveryOptionWithItsDefault) {
   for (const Expected &E : std::vector<Expected>{
            {"dump",
             {"--dispatch=<long>", "(default: all)", "--iree-compat",
-             "--workgroup=<x,y,z>"}},
+             "--workgroup=<x,y,z>", "--threads=<N>"}},
            {"summary", {"--json", "--line-size=<uint>", "default: 64)"}},
            {"races", {"--json", "--limit=<ulong>", "default: 100)"}},
            {"footprint", {"--json", "--threads=<N>"}},
            {"cache",
             {"--cold", "--json", "--l1=<size,ways,line>",
              "--l2=<size,ways,line|none>", "--ll=<size,ways,line>"}},
-           {"export", {"--format=<string>", "(default: chrome)", "-o <file>"}},
+           {"export",
+            {"--format=<string>", "(default: chrome)", "-o <file>",
+             "--threads=<N>"}},
            {"html", {"--max-points=<ulong>", "(default: 2000000)", "-o "}}}) {
     ViewRun R = view(std::string(E.Subcommand) + " --help");
     EXPECT_EQ(R.Status, 0) << E.Subcommand;

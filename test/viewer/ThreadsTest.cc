@@ -14,6 +14,7 @@
 #include "analyses/SummaryTool.h"
 #include "output/DumpTool.h"
 #include "output/HtmlReportTool.h"
+#include "output/RecordTableTool.h"
 #include "reader/TraceReader.h"
 
 #include <gtest/gtest.h>
@@ -235,6 +236,21 @@ ThreadedReport dumpOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
   readOn(Dump, Bytes, Threads, R,
          Options.IreeCompat ? RingMode::IreeCompat : RingMode::WrapAware);
   R.OnThreads = Dump.batchesOnThreads() != 0;
+  OS.flush();
+  return R;
+}
+
+/// export --format csv|jsonl on \p Threads threads, in batches of
+/// \p BatchRows load and store rows (R.OnThreads: some batches were
+/// written on threads).
+ThreadedReport tableOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                       RecordTableTool::Format F, size_t BatchRows = 7) {
+  ThreadedReport R;
+  llvm::raw_string_ostream OS(R.Text);
+  RecordTableTool Table(OS, F);
+  Table.setThreads(Threads, BatchRows);
+  readOn(Table, Bytes, Threads, R);
+  R.OnThreads = Table.batchesOnThreads() != 0;
   OS.flush();
   return R;
 }
@@ -568,6 +584,42 @@ TEST(Threads, DumpOfADamagedRingStopsWhereOneThreadStops) {
     }
 }
 
+// As the dump: rows of loads and stores in batches written on the pool's
+// threads, the other rows (workgroups, values, prints, the CSV header) in
+// their place, the text in batch order; each batch names its functions,
+// sources and buffers itself (sites and buffers change within a batch).
+TEST(Threads, ExportTableIsTheOneThreadTable) {
+  for (bool Trailers : {true, false})
+    for (auto F :
+         {RecordTableTool::Format::Csv, RecordTableTool::Format::JsonLines}) {
+      SCOPED_TRACE(
+          std::string(F == RecordTableTool::Format::Csv ? "csv" : "jsonl") +
+          (Trailers ? " trailers" : ""));
+      const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
+      ThreadedReport One = tableOn(Bytes, 1, F);
+      for (unsigned Threads : {2u, 4u})
+        for (size_t BatchRows : {1, 7, 1000, 1 << 14}) {
+          SCOPED_TRACE(std::to_string(Threads) + " threads, batches of " +
+                       std::to_string(BatchRows));
+          expectWholeAndTheSame(One, tableOn(Bytes, Threads, F, BatchRows));
+        }
+      // Not vacuous: the rows name both kernels' sources and buffers.
+      for (const char *Name : {"mm.cc:12", "tr.cc:7", "out", "in"})
+        EXPECT_NE(One.Text.find(Name), std::string::npos) << Name;
+    }
+  for (uint32_t Damaged : {0u, 2u, kThreadedRings - 1}) {
+    SCOPED_TRACE("ring " + std::to_string(Damaged));
+    MultiRingTrace M = multiRingTrace(/*Trailers=*/false, Damaged);
+    ThreadedReport One = tableOn(M.Bytes, 1, RecordTableTool::Format::Csv);
+    ThreadedReport Two = tableOn(M.Bytes, 2, RecordTableTool::Format::Csv);
+    EXPECT_FALSE(One.OnThreads);
+    EXPECT_TRUE(Two.OnThreads);
+    EXPECT_NE(One.Error, "");
+    EXPECT_EQ(One.Error, Two.Error);
+    EXPECT_EQ(One.Text, Two.Text);
+  }
+}
+
 TEST(Threads, FilesTheReaderCannotSplitAreReadOnOneThread) {
   // A ring id in two chunks: a copy in the second could continue an
   // invocation of the first.
@@ -674,6 +726,26 @@ TEST(Threads, CommandLine) {
       EXPECT_EQ(OneDump.Err, TwoDump.Err);
     }
   EXPECT_EQ(view("dump --threads 0 " + Path).Status, 1);
+  for (const char *Options :
+       {"--format csv", "--format jsonl", "--format csv --kernel 't*'",
+        "--format jsonl --dispatch 1", "--format chrome"})
+    expectTheSameOnThreads("export", Options, Path, 0, "2");
+  // Several files, one table; a damaged and a cut file.
+  expectTheSameOnThreads("export", "--format csv", Path + " " + Path, 0, "2");
+  for (const std::string &Bad : {Damaged, CutPath})
+    for (const char *Format : {"csv", "jsonl"}) {
+      SCOPED_TRACE(Bad + " " + Format);
+      const std::string Args =
+          std::string("export --format ") + Format + " " + Bad;
+      ViewRun OneTable = view(Args + " --threads 1");
+      ViewRun TwoTable = view(Args + " --threads 2");
+      EXPECT_EQ(OneTable.Status, 2);
+      EXPECT_NE(OneTable.Err, "");
+      EXPECT_EQ(OneTable.Status, TwoTable.Status);
+      EXPECT_EQ(OneTable.Out, TwoTable.Out);
+      EXPECT_EQ(OneTable.Err, TwoTable.Err);
+    }
+  EXPECT_EQ(view("export --threads 0 " + Path).Status, 1);
   ViewRun ZeroFootprint = view("footprint --threads 0 " + Path);
   EXPECT_EQ(ZeroFootprint.Status, 1);
 }

@@ -28,33 +28,30 @@ struct DumpLine {
 struct DumpTool::Batch {
   std::vector<DumpLine> Lines;
   std::string Text;
-  /// The batch's text, written by formatBatch(): at most kMaxMemoryLine
-  /// bytes per LOAD or STORE line, and Text.
+  /// The batch's text, written by format(): at most kMaxMemoryLine bytes
+  /// per LOAD or STORE line, and Text.
   std::unique_ptr<char[]> Out;
   size_t OutCapacity = 0;
   size_t OutSize = 0;
+
+  void format();
+  llvm::StringRef text() const { return {Out.get(), OutSize}; }
+  bool empty() const { return Lines.empty(); }
+  void clear() {
+    Lines.clear();
+    Text.clear();
+    OutSize = 0;
+  }
 };
 
 DumpTool::DumpTool(llvm::raw_ostream &OS, DumpOptions Options)
     : OS(OS), Options(Options) {}
 
-DumpTool::~DumpTool() {
-  // A batch still with the pool points at nothing of ours, but wait for it
-  // before the pool goes.
-  for (auto &W : Waiting)
-    W.second.wait();
-}
+DumpTool::~DumpTool() = default;
 
 void DumpTool::setThreads(unsigned Threads, size_t Lines) {
-  Pool.reset();
-  llvm::ThreadPoolStrategy S = llvm::hardware_concurrency(Threads);
-  if (S.compute_thread_count() < 2)
-    return;
-  Pool = std::make_unique<llvm::DefaultThreadPool>(S);
+  Batches.setThreads(Threads);
   BatchLines = std::max<size_t>(1, Lines);
-  // Each thread a batch to format and one ready to start: the memory is a
-  // few batches, whatever the file.
-  MaxWaiting = 2 * size_t(Pool->getMaxConcurrency());
 }
 
 void DumpTool::metadata(const Metadata &M, const ChunkLocation &Where) {
@@ -88,7 +85,7 @@ void DumpTool::metadata(const Metadata &M, const ChunkLocation &Where) {
     fmt::format_to(It, "\n");
   }
   fmt::format_to(It, "{}\n", kBanner);
-  if (Pool)
+  if (Batches.active())
     keepText();
   flushIfFull();
 }
@@ -157,14 +154,14 @@ void DumpTool::record(const Record &R) {
     return;
   const bool Memory =
       R.Tag == format::Tag::MemoryLoad || R.Tag == format::Tag::MemoryStore;
-  if (Pool && Memory) {
+  if (Batches.active() && Memory) {
     // IREE's tool prints the whole word, access site bits included.
-    openBatch().Lines.push_back(
+    Batches.open().Lines.push_back(
         {R.WorkgroupOffset,
          Options.IreeCompat ? R.AddressWord : R.Memory.Address, R.Memory.Length,
          R.Memory.IsStore ? DumpLine::Store : DumpLine::Load});
-    if (Open->Lines.size() >= BatchLines)
-      submitBatch();
+    if (Batches.open().Lines.size() >= BatchLines)
+      Batches.submit(OS);
     return;
   }
   auto It = std::back_inserter(Buffer);
@@ -206,27 +203,15 @@ void DumpTool::record(const Record &R) {
   default:
     break;
   }
-  if (Pool)
+  if (Batches.active())
     keepText();
   flushIfFull();
-}
-
-DumpTool::Batch &DumpTool::openBatch() {
-  if (!Open) {
-    if (Spare.empty()) {
-      Open = std::make_unique<Batch>();
-    } else {
-      Open = std::move(Spare.back());
-      Spare.pop_back();
-    }
-  }
-  return *Open;
 }
 
 void DumpTool::keepText() {
   if (!Buffer.size())
     return;
-  Batch &B = openBatch();
+  Batch &B = Batches.open();
   B.Text.append(Buffer.data(), Buffer.size());
   // In pieces a line's length holds (a metadata chunk's source text).
   for (size_t Left = Buffer.size(); Left;) {
@@ -235,53 +220,32 @@ void DumpTool::keepText() {
     Left -= Piece;
   }
   Buffer.clear();
-  if (Open->Lines.size() >= BatchLines)
-    submitBatch();
+  if (B.Lines.size() >= BatchLines)
+    Batches.submit(OS);
 }
 
-void DumpTool::formatBatch(Batch &B) {
-  size_t Need = B.Text.size();
-  for (const DumpLine &L : B.Lines)
+void DumpTool::Batch::format() {
+  size_t Need = Text.size();
+  for (const DumpLine &L : Lines)
     if (L.What != DumpLine::Text)
       Need += kMaxMemoryLine;
-  if (Need > B.OutCapacity) {
-    B.Out.reset(new char[Need]);
-    B.OutCapacity = Need;
+  if (Need > OutCapacity) {
+    Out.reset(new char[Need]);
+    OutCapacity = Need;
   }
-  char *P = B.Out.get();
-  const char *T = B.Text.data();
-  for (const DumpLine &L : B.Lines) {
+  char *P = Out.get();
+  const char *T = Text.data();
+  for (const DumpLine &L : Lines) {
     if (L.What == DumpLine::Text) {
-      P = text(P, T, L.Length);
+      std::memcpy(P, T, L.Length);
+      P += L.Length;
       T += L.Length;
       continue;
     }
     P = memoryLine(P, L.WorkgroupOffset, L.What == DumpLine::Store, L.Address,
                    L.Length);
   }
-  B.OutSize = size_t(P - B.Out.get());
-}
-
-void DumpTool::submitBatch() {
-  if (!Open || Open->Lines.empty())
-    return;
-  Batch &B = *Open;
-  std::shared_future<void> Done = Pool->async([&B] { formatBatch(B); });
-  Waiting.emplace_back(std::move(Open), std::move(Done));
-  ++BatchesOnThreads;
-  while (Waiting.size() > MaxWaiting)
-    writeOldestBatch();
-}
-
-void DumpTool::writeOldestBatch() {
-  auto &[B, Done] = Waiting.front();
-  Done.wait();
-  OS.write(B->Out.get(), B->OutSize);
-  B->Lines.clear();
-  B->Text.clear();
-  B->OutSize = 0;
-  Spare.push_back(std::move(B));
-  Waiting.pop_front();
+  OutSize = size_t(P - Out.get());
 }
 
 bool DumpTool::describeOwnValue(const Record &R) {
@@ -358,11 +322,7 @@ void DumpTool::flushIfFull() {
 }
 
 void DumpTool::finish() {
-  if (Pool) {
-    submitBatch();
-    while (!Waiting.empty())
-      writeOldestBatch();
-  }
+  Batches.drain(OS);
   OS.write(Buffer.data(), Buffer.size());
   Buffer.clear();
   OS.flush();

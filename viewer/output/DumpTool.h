@@ -4,19 +4,14 @@
 #define WGTRACE_VIEWER_DUMPTOOL_H
 
 #include "analyses/AnalysisTool.h"
+#include "output/OrderedBatches.h"
 
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
 
 #include <array>
-#include <deque>
-#include <future>
-#include <memory>
 #include <optional>
-#include <utility>
-#include <vector>
 
 namespace wgtrace::viewer {
 
@@ -51,7 +46,7 @@ public:
   /// each (tests make them small).
   void setThreads(unsigned Threads, size_t BatchLines = 1 << 15);
   /// Batches formatted on the pool's threads so far.
-  uint64_t batchesOnThreads() const { return BatchesOnThreads; }
+  uint64_t batchesOnThreads() const { return Batches.submitted(); }
 
   void metadata(const Metadata &M, const ChunkLocation &Where) override;
   void beginRing(const RingInfo &Info) override;
@@ -69,29 +64,13 @@ private:
 
   /// A batch of lines for a pool thread, and its text.
   struct Batch;
-  /// The batch records go to, taken from Spare or made.
-  Batch &openBatch();
-  /// Moves what Buffer holds into the open batch, as one line of text.
+  /// Moves what Buffer holds into the open batch, as lines of text.
   void keepText();
-  /// Hands the open batch to the pool; writes the oldest batches while
-  /// more than a few wait.
-  void submitBatch();
-  /// Waits for the oldest batch and writes its text.
-  void writeOldestBatch();
-  static void formatBatch(Batch &B);
 
   llvm::raw_ostream &OS;
   DumpOptions Options;
-  std::unique_ptr<llvm::ThreadPoolInterface> Pool;
+  OrderedBatches<Batch> Batches;
   size_t BatchLines = 0;
-  size_t MaxWaiting = 0;
-  std::unique_ptr<Batch> Open;
-  /// Batches handed to the pool, oldest first, with their completion.
-  std::deque<std::pair<std::unique_ptr<Batch>, std::shared_future<void>>>
-      Waiting;
-  /// Batches written, kept for reuse (grown already: no page faults).
-  std::vector<std::unique_ptr<Batch>> Spare;
-  uint64_t BatchesOnThreads = 0;
   const Metadata *Meta = nullptr;
   /// Lines are formatted here and written in large blocks.
   fmt::memory_buffer Buffer;

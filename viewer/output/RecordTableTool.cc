@@ -9,6 +9,8 @@
 
 #include <fmt/compile.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -157,6 +159,72 @@ static void appendCsvField(fmt::memory_buffer &Out, StringRef Text) {
   Out.push_back('"');
 }
 
+namespace {
+/// The columns of a load or store row; the names as quoted already.
+struct MemoryRow {
+  unsigned Chunk;
+  uint64_t Offset;
+  bool IsStore;
+  std::array<uint32_t, 3> Id;
+  uint32_t ProcessorId;
+  uint32_t DispatchId;
+  uint64_t Address;
+  uint32_t Length;
+  uint64_t Invocation;
+  bool Atomic;
+  format::AtomicOp AtomicOp;
+};
+
+/// One row of a load or store, as one thread and the pool's threads write
+/// it.
+void appendMemoryRow(fmt::memory_buffer &Out, RecordTableTool::Format F,
+                     const MemoryRow &R, StringRef Function, StringRef File,
+                     StringRef Source, StringRef BufferName);
+} // namespace
+
+/// A row of a batch: a load or store, whose names are the batch's Names
+/// (indices), or the next Text bytes of the batch's Text (a row the
+/// decoding thread wrote).
+struct BatchRow {
+  MemoryRow Row;
+  uint32_t Function, Source, BufferName;
+  uint32_t TextBytes;
+  bool IsText;
+};
+
+struct RecordTableTool::Batch {
+  Format F = Format::Csv;
+  std::string File;
+  std::vector<BatchRow> Rows;
+  std::string Text;
+  /// The names the rows use, each kept once a run of rows repeats it.
+  std::vector<std::string> Names;
+  /// The index in Names of the function, source and buffer of the row
+  /// before.
+  std::array<uint32_t, 3> Last{UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  fmt::memory_buffer Out;
+
+  void format();
+  StringRef text() const { return {Out.data(), Out.size()}; }
+  bool empty() const { return Rows.empty(); }
+  void clear() {
+    Rows.clear();
+    Text.clear();
+    Names.clear();
+    Last = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    Out.clear();
+  }
+
+  uint32_t name(unsigned Column, StringRef Name) {
+    uint32_t &L = Last[Column];
+    if (L == UINT32_MAX || Names[L] != Name) {
+      L = uint32_t(Names.size());
+      Names.emplace_back(Name);
+    }
+    return L;
+  }
+};
+
 RecordTableTool::RecordTableTool(raw_ostream &OS, Format F) : OS(OS), F(F) {
   if (F == Format::Csv)
     fmt::format_to(std::back_inserter(Buffer),
@@ -181,6 +249,11 @@ std::string RecordTableTool::quoted(StringRef Text) const {
 }
 
 void RecordTableTool::setFile(StringRef Name) {
+  // A batch names one file: the rows before go in the batches before.
+  if (Batches.active()) {
+    keepText();
+    Batches.submit(OS);
+  }
   FileField = quoted(Name);
   // The next file has metadata and buffers of its own (which may be
   // allocated where this file's were).
@@ -271,30 +344,26 @@ void RecordTableTool::record(const Record &R) {
   // Loads and stores are nearly every row: compiled format strings, no
   // allocation.
   if (Memory && WG) {
-    if (F == Format::Csv)
-      fmt::format_to(
-          It,
-          FMT_COMPILE(
-              "{},{},{},{},{},{},{},{},{},{},{},,,{},{},{},,{},{},{}\n"),
-          Chunk, R.Offset, R.Memory.IsStore ? "store" : "load", WG->Id[0],
-          WG->Id[1], WG->Id[2], WG->ProcessorId, WG->DispatchId, Function,
-          R.Memory.Address, R.Memory.Length, Invocation, FileField,
-          R.Atomic ? 1 : 0, Source, BufferName, atomicOpName(R.AtomicOp));
-    else
-      fmt::format_to(It,
-                     FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"
-                                 "\"{}\",\"wg\":[{},{},{}],\"pid\":{},"
-                                 "\"site\":{},\"function\":{},\"address\":"
-                                 "{},\"length\":{},\"workgroup\":{},"
-                                 "\"file\":{},\"atomic\":{},"
-                                 "\"atomic_op\":\"{}\"{}{}{}{}}}\n"),
-                     Chunk, R.Offset, R.Memory.IsStore ? "store" : "load",
-                     WG->Id[0], WG->Id[1], WG->Id[2], WG->ProcessorId,
-                     WG->DispatchId, Function, R.Memory.Address,
-                     R.Memory.Length, Invocation, FileField,
-                     R.Atomic ? "true" : "false", atomicOpName(R.AtomicOp),
-                     Source.empty() ? "" : ",\"source\":", Source,
-                     BufferName.empty() ? "" : ",\"buffer\":", BufferName);
+    const MemoryRow Row{Chunk,
+                        R.Offset,
+                        R.Memory.IsStore,
+                        {WG->Id[0], WG->Id[1], WG->Id[2]},
+                        WG->ProcessorId,
+                        WG->DispatchId,
+                        R.Memory.Address,
+                        R.Memory.Length,
+                        Invocation,
+                        R.Atomic,
+                        R.AtomicOp};
+    if (Batches.active()) {
+      Batch &B = openBatch();
+      B.Rows.push_back({Row, B.name(0, Function), B.name(1, Source),
+                        B.name(2, BufferName), 0, false});
+      if (B.Rows.size() >= BatchRows)
+        Batches.submit(OS);
+      return;
+    }
+    appendMemoryRow(Buffer, F, Row, Function, FileField, Source, BufferName);
     flushIfFull();
     return;
   }
@@ -398,7 +467,99 @@ void RecordTableTool::record(const Record &R) {
     Buffer.append(Line.data(), Line.data() + Line.size());
     Buffer.push_back('\n');
   }
+  if (Batches.active())
+    keepText();
   flushIfFull();
+}
+
+namespace {
+void appendMemoryRow(fmt::memory_buffer &Out, RecordTableTool::Format F,
+                     const MemoryRow &R, StringRef Function, StringRef File,
+                     StringRef Source, StringRef BufferName) {
+  auto It = std::back_inserter(Out);
+  if (F == RecordTableTool::Format::Csv)
+    fmt::format_to(
+        It,
+        FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},,,{},{},{},,{},{},{}\n"),
+        R.Chunk, R.Offset, R.IsStore ? "store" : "load", R.Id[0], R.Id[1],
+        R.Id[2], R.ProcessorId, R.DispatchId, Function, R.Address, R.Length,
+        R.Invocation, File, R.Atomic ? 1 : 0, Source, BufferName,
+        atomicOpName(R.AtomicOp));
+  else
+    fmt::format_to(It,
+                   FMT_COMPILE("{{\"chunk\":{},\"offset\":{},\"kind\":"
+                               "\"{}\",\"wg\":[{},{},{}],\"pid\":{},"
+                               "\"site\":{},\"function\":{},\"address\":"
+                               "{},\"length\":{},\"workgroup\":{},"
+                               "\"file\":{},\"atomic\":{},"
+                               "\"atomic_op\":\"{}\"{}{}{}{}}}\n"),
+                   R.Chunk, R.Offset, R.IsStore ? "store" : "load", R.Id[0],
+                   R.Id[1], R.Id[2], R.ProcessorId, R.DispatchId, Function,
+                   R.Address, R.Length, R.Invocation, File,
+                   R.Atomic ? "true" : "false", atomicOpName(R.AtomicOp),
+                   Source.empty() ? "" : ",\"source\":", Source,
+                   BufferName.empty() ? "" : ",\"buffer\":", BufferName);
+}
+} // namespace
+
+RecordTableTool::~RecordTableTool() = default;
+
+void RecordTableTool::setThreads(unsigned Threads, size_t Rows) {
+  drainBatches();
+  Batches.setThreads(Threads);
+  BatchRows = std::max<size_t>(1, Rows);
+  // The CSV header, first in the first batch.
+  if (Batches.active())
+    keepText();
+}
+
+RecordTableTool::Batch &RecordTableTool::openBatch() {
+  const bool New = !Batches.isOpen();
+  Batch &B = Batches.open();
+  if (New) {
+    B.F = F;
+    B.File = FileField;
+  }
+  return B;
+}
+
+void RecordTableTool::keepText() {
+  if (!Buffer.size())
+    return;
+  Batch &B = openBatch();
+  B.Text.append(Buffer.data(), Buffer.size());
+  // In pieces a row's count holds (a PRINT's text is short; the header).
+  for (size_t Left = Buffer.size(); Left;) {
+    const size_t Piece = std::min<size_t>(Left, UINT32_MAX);
+    BatchRow Row{};
+    Row.TextBytes = uint32_t(Piece);
+    Row.IsText = true;
+    B.Rows.push_back(Row);
+    Left -= Piece;
+  }
+  Buffer.clear();
+  if (B.Rows.size() >= BatchRows)
+    Batches.submit(OS);
+}
+
+void RecordTableTool::Batch::format() {
+  const char *T = Text.data();
+  for (const BatchRow &Row : Rows) {
+    if (Row.IsText) {
+      Out.append(T, T + Row.TextBytes);
+      T += Row.TextBytes;
+      continue;
+    }
+    appendMemoryRow(Out, F, Row.Row, Names[Row.Function], File,
+                    Names[Row.Source], Names[Row.BufferName]);
+  }
+}
+
+void RecordTableTool::drainBatches() {
+  if (!Batches.active())
+    return;
+  keepText();
+  Batches.drain(OS);
 }
 
 void RecordTableTool::flushIfFull() {
@@ -409,6 +570,7 @@ void RecordTableTool::flushIfFull() {
 }
 
 void RecordTableTool::finish() {
+  drainBatches();
   OS.write(Buffer.data(), Buffer.size());
   Buffer.clear();
   OS.flush();

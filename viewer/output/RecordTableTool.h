@@ -17,12 +17,20 @@
 // atomic mark's operation (load, store, update; none when plain). Streams:
 // nothing is kept after a row is written.
 //
+// On several threads (setThreads()) the records are decoded as on one, in
+// file order, and the rows of loads and stores (nearly every row) are
+// written on a pool's threads: the decoding thread keeps their numbers and
+// names in batches (the other rows it writes itself, in their place in
+// the batch), a pool thread writes each batch's text, and the text goes
+// out in batch order; only the batches in flight are held.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_VIEWER_RECORDTABLETOOL_H
 #define WGTRACE_VIEWER_RECORDTABLETOOL_H
 
 #include "analyses/AnalysisTool.h"
+#include "output/OrderedBatches.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,6 +46,14 @@ class RecordTableTool : public AnalysisTool {
 public:
   enum class Format : uint8_t { Csv, JsonLines };
   RecordTableTool(llvm::raw_ostream &OS, Format F);
+  ~RecordTableTool() override;
+
+  /// Writes rows on \p Threads threads (0: the cores available; 1: on the
+  /// decoding thread, as before), \p BatchRows load and store rows each
+  /// (tests make them small).
+  void setThreads(unsigned Threads, size_t BatchRows = 1 << 14);
+  /// Batches written on the pool's threads so far.
+  uint64_t batchesOnThreads() const { return Batches.submitted(); }
 
   /// The name in the file column of the rows that follow (several files
   /// go to one table).
@@ -58,6 +74,15 @@ private:
   /// \p Text quoted for CSV or as a JSON string.
   std::string quoted(llvm::StringRef Text) const;
 
+  /// A batch of rows for a pool thread, and its text.
+  struct Batch;
+  /// The open batch, naming this file.
+  Batch &openBatch();
+  /// Moves what Buffer holds into the open batch, as rows of text.
+  void keepText();
+  /// Writes every batch (before another file, and at the end).
+  void drainBatches();
+
   llvm::raw_ostream &OS;
   Format F;
   const Metadata *Meta = nullptr;
@@ -73,6 +98,9 @@ private:
   std::vector<std::string> SourceFields, BufferFields;
   const Metadata *SourceMeta = nullptr;
   const std::vector<BufferInfo> *Buffers = nullptr;
+
+  OrderedBatches<Batch> Batches;
+  size_t BatchRows = 0;
 };
 
 /// A VALUE's number as text: integers in decimal, floats in the shortest
