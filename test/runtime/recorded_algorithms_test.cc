@@ -59,6 +59,20 @@ static_assert(std::is_same_v<decltype(recorded::copy<'M', 'M', 'M'>(NoSite)(
 
 } // namespace
 
+TEST(RecordedAlgorithms, AnElementIsAnAddressAndASite) {
+  // Whatever assigns it: the callable adds nothing (an Element passed by
+  // value, as swap takes two, travels in two registers).
+  auto CopyByHand = [](float &To, const float &From) { To = From; };
+  static_assert(sizeof(recorded::Element<float>) == 16);
+  static_assert(sizeof(recorded::Element<float, recorded::OwnAssignment>) ==
+                16);
+  static_assert(sizeof(recorded::Element<float, decltype(CopyByHand)>) == 16);
+  float X = 1;
+  recorded::Element<float, decltype(CopyByHand)> E(&X, 0, CopyByHand);
+  E = 2.0f;
+  EXPECT_EQ(X, 2.0f);
+}
+
 TEST(RecordedAlgorithms, ReturnWhatTheStandardOnesReturn) {
   // Outside a workgroup nothing is recorded; the results are the same.
   EXPECT_EQ((recorded::accumulate<'M', 'M', '-'>(NoSite)(Data, Data + 4, 0.0f)),

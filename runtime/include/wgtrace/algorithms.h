@@ -206,7 +206,10 @@ private:
 
   T *Address;
   uint64_t SiteBits;
-  Assign Assignment;
+  // Every Assign is an empty callable (Whole, OwnAssignment, a lambda that
+  // captures nothing): without the attribute it would pad an Element to 24
+  // bytes, which the ABI then passes in memory instead of two registers.
+  [[no_unique_address]] Assign Assignment;
 };
 
 template <class It, class = void> struct IsRecordable : std::false_type {};
