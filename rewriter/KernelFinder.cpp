@@ -8,7 +8,6 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -152,24 +151,25 @@ private:
       if (RD->getQualifiedNameAsString() == "wgtrace::detail::SiteRef")
         return;
     SourceLocation Loc = Call->getBeginLoc();
-    if (!inMainFile(Loc)) {
-      // A launch written in a project header is not rewritten.
-      if (Loc.isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(Loc)) &&
-          SeenCalls.insert(Loc).second)
-        Found.CallsInHeaders.push_back({Call, Loc, {}});
+    bool InMain = inMainFile(Loc);
+    // A launch written in a project header is not rewritten, only reported.
+    if (!InMain &&
+        (Loc.isInvalid() || SM.isInSystemHeader(SM.getExpansionLoc(Loc))))
       return;
-    }
     // Each instantiation of a template that dispatches a lambda has its own
     // closure type: all of them stand for the one lambda kernel.
-    if (const CXXRecordDecl *Closure = closureOf(Call->getArg(0)))
-      if (!llvm::is_contained(DispatchedClosures, Closure))
-        DispatchedClosures.push_back(Closure);
-    auto [At, New] = CallAt.try_emplace(Loc, Found.Calls.size());
-    if (!New) {
-      Found.Calls[At->second].Instances.push_back(Call);
-      return;
-    }
-    Found.Calls.push_back({Call, Loc, {Call}});
+    if (InMain)
+      if (const CXXRecordDecl *Closure = closureOf(Call->getArg(0)))
+        if (!llvm::is_contained(DispatchedClosures, Closure))
+          DispatchedClosures.push_back(Closure);
+    std::vector<DispatchCall> &List =
+        InMain ? Found.Calls : Found.CallsInHeaders;
+    auto [At, New] = CallAt.try_emplace(Loc, List.size());
+    if (New)
+      List.push_back({Call, Loc, {}});
+    // Only a rewritten launch needs each instantiation's call.
+    if (InMain)
+      List[At->second].Instances.push_back(Call);
   }
 
   /// A lambda given to wgtrace::dispatch is a kernel: its call operator
@@ -213,8 +213,8 @@ private:
   SourceManager &SM;
   FoundEntities Found;
   llvm::DenseMap<const FunctionDecl *, size_t> KernelIndex;
-  llvm::DenseSet<SourceLocation> SeenCalls;
-  /// Where in Found.Calls the main file's launch at a location is.
+  /// Where the launch at a location is, in Found.Calls (the main file's)
+  /// or Found.CallsInHeaders.
   llvm::DenseMap<SourceLocation, size_t> CallAt;
   llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> LambdaOf;
   std::vector<const CXXRecordDecl *> DispatchedClosures;
