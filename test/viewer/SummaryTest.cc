@@ -197,3 +197,43 @@ TEST(Summary, CacheSortsWithinEachSite) {
 }
 
 } // namespace
+
+namespace {
+
+// --by site: the label column is as wide as the longest label, so that
+// every row's numbers stand under their header (OpenMP loops' names are
+// longer than the 24 columns the table used to keep).
+TEST(Summary, BySiteColumnsStayAlignedWithLongNames) {
+  const std::string Long = "omp for at src/omp/OMPStream.cpp:111 in "
+                           "OMPStream::copy";
+  RingBuilder Ring(4096);
+  Ring.workgroup(0, {0, 0, 0}, {1, 1, 1}, 0);
+  Ring.load(0x1000, 4);
+  Ring.workgroup(1, {0, 0, 0}, {1, 1, 1}, 0);
+  Ring.store(0x2000, 4);
+  TraceBuilder B;
+  B.metadata({{"k", "t", "l", "src"}, {Long, "t", "l", "src"}}, {0, 1});
+  B.ring(Ring);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  SummaryTool Tool(OS, /*Json=*/false, 64, GroupBy::Site);
+  decodeWith(Tool, B.bytes());
+  llvm::SmallVector<llvm::StringRef, 8> Lines;
+  llvm::StringRef(Text).split(Lines, '\n');
+  auto Header = llvm::find_if(
+      Lines, [](llvm::StringRef L) { return L.starts_with("  site "); });
+  ASSERT_NE(Header, Lines.end()) << Text;
+  // Each row's workgroup count ends where the header's "workgroups" ends.
+  const size_t End = Header->find("workgroups") + strlen("workgroups");
+  for (llvm::StringRef Label :
+       {llvm::StringRef("0: k"), llvm::StringRef(Long)}) {
+    auto Row = llvm::find_if(Lines, [&](llvm::StringRef L) {
+      return L.contains(Label) && L.starts_with("  ");
+    });
+    ASSERT_NE(Row, Lines.end()) << Text;
+    EXPECT_EQ(Row->substr(0, End).rtrim().size(), End) << Text;
+    EXPECT_EQ(Row->substr(0, End).back(), '1') << Text;
+  }
+}
+
+} // namespace

@@ -298,19 +298,25 @@ void SummaryTool::printText() {
     printGroupsText();
   else if (Grouping.by() == GroupBy::Site) {
     OS << "dispatch sites\n";
-    OS << fmt::format("  {:<24} {:>10}{} {:>10} {:>10} {:>8} {:>12} {:>12} "
+    // As wide as the longest label, so that the columns stay aligned
+    // (OpenMP loops' names are long: `3: omp for at src/a.cpp:162 in f`).
+    size_t LabelWidth = 24;
+    for (const SiteSummary &S : Sites)
+      LabelWidth = std::max(LabelWidth,
+                            fmt::formatted_size("{}: {}", S.Site, S.Function));
+    OS << fmt::format("  {:<{}} {:>10}{} {:>10} {:>10} {:>8} {:>12} {:>12} "
                       "{:>8} {:>7} {:>7}\n",
-                      "site", WorkgroupsHeader, RanHeader, "loads", "stores",
-                      "atomic", "load bytes", "store bytes", "lines", "values",
-                      "prints");
+                      "site", LabelWidth, WorkgroupsHeader, RanHeader, "loads",
+                      "stores", "atomic", "load bytes", "store bytes", "lines",
+                      "values", "prints");
     for (const SiteSummary &S : Sites) {
       const AccessCounts &C = S.Totals;
-      OS << fmt::format("  {:<24} {:>10}{} {:>10} {:>10} {:>8} {:>12} {:>12} "
-                        "{:>8} {:>7} {:>7}\n",
-                        fmt::format("{}: {}", S.Site, S.Function), C.Workgroups,
-                        Ran(C.Workgroups, notSelected(S.Site, S.Function)),
-                        C.Loads, C.Stores, C.Atomics, C.LoadBytes, C.StoreBytes,
-                        C.Lines, C.Values, C.Prints);
+      OS << fmt::format(
+          "  {:<{}} {:>10}{} {:>10} {:>10} {:>8} {:>12} {:>12} "
+          "{:>8} {:>7} {:>7}\n",
+          fmt::format("{}: {}", S.Site, S.Function), LabelWidth, C.Workgroups,
+          Ran(C.Workgroups, notSelected(S.Site, S.Function)), C.Loads, C.Stores,
+          C.Atomics, C.LoadBytes, C.StoreBytes, C.Lines, C.Values, C.Prints);
     }
     OS << omittedText(Omitted.count("sites"), "sites");
     OS << "\n";
