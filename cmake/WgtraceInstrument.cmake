@@ -43,6 +43,8 @@
 # absolute or relative to the target's source directory. The target may
 # be one of another directory: a project added with add_subdirectory is
 # instrumented from the directory that adds it, its own files unedited.
+# Instrumented code is C++17: a target whose CXX_STANDARD is older builds
+# as C++17 (one status line says so).
 
 # The functions below keep the policies set here, whatever version the
 # calling project asks for: with CMP0116 OLD (a project requiring less than
@@ -182,6 +184,17 @@ function(wgtrace_instrument_target target)
     message(FATAL_ERROR "wgtrace_instrument_target: wgtrace-rewrite is not available")
   endif()
 
+  # What the rewriter writes is C++17 (docs/REWRITER.md, "Compile flags"),
+  # which C++14 code nearly always builds as unchanged: a target that asks
+  # for an older standard builds as C++17 when instrumented, and one line
+  # says so.
+  get_target_property(cxx_standard ${target} CXX_STANDARD)
+  if(cxx_standard MATCHES "^(98|11|14)$")
+    set_property(TARGET ${target} PROPERTY CXX_STANDARD 17)
+    message(STATUS "wgtrace_instrument_target(${target}): compiled as C++17 "
+      "(its CXX_STANDARD is ${cxx_standard}): instrumented code needs C++17")
+  endif()
+
   get_target_property(source_dir ${target} SOURCE_DIR)
   if(ARG_SOURCES)
     set(candidates ${ARG_SOURCES})
@@ -210,7 +223,10 @@ function(wgtrace_instrument_target target)
   set(include_args "$<$<BOOL:${includes}>:\"-I$<JOIN:${includes},\"$<COMMA> \"-I>\"$<COMMA> >")
   set(define_args "$<$<BOOL:${tp}COMPILE_DEFINITIONS>>:\"-D$<JOIN:${tp}COMPILE_DEFINITIONS>,\"$<COMMA> \"-D>\"$<COMMA> >")
   set(option_args "$<$<BOOL:${tp}COMPILE_OPTIONS>>:\"$<JOIN:${tp}COMPILE_OPTIONS>,\"$<COMMA> \">\"$<COMMA> >")
-  set(std_arg "$<$<BOOL:${tp}CXX_STANDARD>>:\"-std=c++${tp}CXX_STANDARD>\"$<COMMA> >")
+  # CMake's dialect: GNU unless CXX_EXTENSIONS is off (what the build
+  # compiles with; `typeof` parses only in it).
+  set(dialect "$<IF:$<OR:$<STREQUAL:${tp}CXX_EXTENSIONS>,>,$<BOOL:${tp}CXX_EXTENSIONS>>>,gnu++,c++>")
+  set(std_arg "$<$<BOOL:${tp}CXX_STANDARD>>:\"-std=${dialect}${tp}CXX_STANDARD>\"$<COMMA> >")
   _wgtrace_global_flag_items(global_args)
 
   set(entries "")

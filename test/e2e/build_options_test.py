@@ -148,4 +148,18 @@ check(shape(converted) == shape(without),
 check([r["word"] for r in converted if r["kind"] in ("LOAD", "STORE")] ==
       [r["word"] & ((1 << 48) - 1) for r in with_sites if r["kind"] in ("LOAD", "STORE")],
       "the converted file's address words are not the original's without site bits")
+
+# 4. A C++14 target builds instrumented as C++17 in its own dialect (gnu++:
+# the kernel uses `typeof`), and configuring says so.
+check("wgtrace_instrument_target(cxx14_app): compiled as C++17 (its CXX_STANDARD "
+      "is 14)" in configure.stdout,
+      "configuring does not say cxx14_app builds as C++17:\n%s" % configure.stdout)
+status, log = build("cxx14_app")
+check(status == 0, "cxx14_app does not build:\n%s" % log)
+output, records, _ = trace("cxx14_app")
+check(output.strip() == "64", "cxx14_app computes %r, not 64" % output)
+check(sum(r["kind"] == "WORKGROUP" for r in records) == 4, "cxx14_app: 4 workgroups")
+check(sum(r["kind"] == "LOAD" for r in records) == 32
+      and sum(r["kind"] == "STORE" for r in records) == 32,
+      "cxx14_app: not 32 loads and 32 stores")
 finish()
