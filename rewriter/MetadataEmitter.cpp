@@ -309,12 +309,28 @@ std::string describeTarget(const CompilerInstance &CI) {
   StringRef CPU = TO.CPU;
   if (!CPU.empty() && CPU != "x86-64" && CPU != "generic")
     Out += (" -march=" + CPU).str();
+  // Only the features that make the target differ from its CPU: for
+  // -march=native the driver writes out every feature of the host (about a
+  // hundred), which say nothing -march=<cpu> does not. What every CPU of
+  // the triple has (x86-64's cmov, and its 64-bit mode) is no difference
+  // either, though the CPU's own list may leave it out.
+  const llvm::Triple &Triple = CI.getTarget().getTriple();
+  llvm::StringMap<bool> OfCPU, OfEveryCPU;
+  CI.getTarget().initFeatureMap(OfCPU, CI.getDiagnostics(), CPU, {});
+  if (Triple.getArch() == llvm::Triple::x86_64) {
+    CI.getTarget().initFeatureMap(OfEveryCPU, CI.getDiagnostics(), "x86-64",
+                                  {});
+    OfEveryCPU["64bit"] = true;
+  }
   for (const std::string &F : TO.FeaturesAsWritten) {
     StringRef Name(F);
-    if (Name.consume_front("+"))
-      Out += (" -m" + Name).str();
-    else if (Name.consume_front("-"))
-      Out += (" -mno-" + Name).str();
+    if (Name.consume_front("+")) {
+      if (!OfCPU.lookup(Name) && !OfEveryCPU.lookup(Name))
+        Out += (" -m" + Name).str();
+    } else if (Name.consume_front("-")) {
+      if (OfCPU.lookup(Name))
+        Out += (" -mno-" + Name).str();
+    }
   }
   if (LO.FastMath)
     Out += " -ffast-math";
