@@ -92,6 +92,20 @@ const std::string *EditSet::replacement(unsigned Begin, unsigned End) const {
   return nullptr;
 }
 
+bool EditSet::editsInside(unsigned Begin, unsigned End) const {
+  auto Inside = [&](unsigned Offset) { return Begin < Offset && Offset < End; };
+  for (const Wrap &W : Wraps)
+    if (!W.Removed && (Inside(W.Begin) || Inside(W.End)))
+      return true;
+  for (const Insert &I : Inserts)
+    if (Inside(I.Offset))
+      return true;
+  for (const Replace &R : Replaces)
+    if (R.Begin < End && Begin < R.End)
+      return true;
+  return false;
+}
+
 namespace {
 /// One piece of text to insert, with the key that orders it among the
 /// pieces at the same offset: closings of inner wraps, then plain

@@ -69,6 +69,10 @@ public:
   std::string replacedText(llvm::StringRef Code, unsigned Begin,
                            unsigned End) const;
 
+  /// Whether an edit falls inside [Begin, End) or crosses its ends; a wrap
+  /// of exactly that text, or text inserted at either end, does not.
+  bool editsInside(unsigned Begin, unsigned End) const;
+
   bool empty() const {
     return Wraps.empty() && Inserts.empty() && Replaces.empty();
   }

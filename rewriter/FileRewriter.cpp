@@ -13,6 +13,7 @@
 #include "InstanceGates.h"
 #include "KernelFinder.h"
 #include "KernelInstances.h"
+#include "MacroTokens.h"
 #include "MemoryModel.h"
 #include "MetadataEmitter.h"
 #include "OpenMPLoops.h"
@@ -161,10 +162,11 @@ std::optional<std::pair<unsigned, std::string>> enteredHeader(StringRef Code) {
 class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(const CompilerInstance &CI, std::string GivenPath,
-                  RewriteResult &Result, RewriteOptions Options)
+                  RewriteResult &Result, RewriteOptions Options,
+                  std::shared_ptr<MacroTokens> Macros)
       : PP(CI.getPreprocessor()), Target(describeTarget(CI)),
         GivenPath(std::move(GivenPath)), Result(Result),
-        Options(std::move(Options)) {}
+        Options(std::move(Options)), Macros(std::move(Macros)) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override;
 
@@ -261,6 +263,8 @@ private:
   std::string GivenPath;
   RewriteResult &Result;
   RewriteOptions Options;
+  /// The tokens the file's macro invocations expand to.
+  std::shared_ptr<MacroTokens> Macros;
   llvm::DenseMap<const CXXRecordDecl *, std::string> LambdaKernelNames;
   std::vector<InstanceMeta> Instances;
   /// Qualified names that several kernels of this file have (overloads).
@@ -1226,6 +1230,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   Tables.Strict = Options.Strict;
   Tables.OpenMP = Options.OpenMP;
   RewriteContext RC(Ctx, Edits, Tables);
+  RC.Macros = Macros.get();
   std::vector<FunctionMeta> Functions;
   for (auto [C, In] : HeaderLaunches)
     RC.untraced(
@@ -1567,6 +1572,9 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     Sites.push_back({Callee, Place});
   }
 
+  // Last of the edits of the file's text: the macro invocations written out
+  // take in the wraps of their arguments.
+  RC.writeOutExpansions();
   if (Diags.hasErrorOccurred())
     return;
 
@@ -1641,12 +1649,15 @@ public:
       }
     Included = std::make_shared<IncludedFiles>();
     Included->attachToPreprocessor(CI.getPreprocessor());
+    Macros = std::make_shared<MacroTokens>();
+    Macros->attach(CI.getPreprocessor());
     return true;
   }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    return std::make_unique<RewriteConsumer>(CI, GivenPath, Result, Options);
+    return std::make_unique<RewriteConsumer>(CI, GivenPath, Result, Options,
+                                             Macros);
   }
 
   // Names are as the preprocessor opened them, relative to the compile
@@ -1668,6 +1679,7 @@ private:
   RewriteResult &Result;
   RewriteOptions Options;
   std::shared_ptr<IncludedFiles> Included;
+  std::shared_ptr<MacroTokens> Macros;
 };
 
 class RewriteActionFactory : public tooling::FrontendActionFactory {

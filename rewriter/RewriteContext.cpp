@@ -271,7 +271,7 @@ static constexpr const char *kInstancesConflictReason =
 /// The form of an access macro's opening that records only outside the
 /// running kernel's own stack: `WGTRACE_LOAD_AT(3, ` becomes
 /// `WGTRACE_LOAD_REF_AT(3, `; empty for text that is no access macro.
-static std::string throughReferenceForm(StringRef Open) {
+std::string RewriteContext::throughReferenceForm(StringRef Open) {
   if (!Open.starts_with("WGTRACE_"))
     return "";
   if (Open.contains("_REF_AT("))
@@ -294,8 +294,8 @@ bool RewriteContext::mergeThroughReference(std::pair<unsigned, unsigned> Range,
   if (Merged.empty())
     return false;
   for (ModuleTables::SiteEdit &E : Tables.SiteEdits) {
-    if (E.Dead || E.IsReplace || E.Edits != &Edits || E.Begin != Range.first ||
-        E.End != Range.second || E.Close != W.Close ||
+    if (E.Dead || E.IsReplace || E.InExpansion || E.Edits != &Edits ||
+        E.Begin != Range.first || E.End != Range.second || E.Close != W.Close ||
         throughReferenceForm(E.Open) != Merged)
       continue;
     if (E.Open != Merged) {
@@ -312,8 +312,8 @@ void RewriteContext::poison(std::pair<unsigned, unsigned> Range,
   Tables.Poisoned.insert({Target.getHashValue(), Range.first, Range.second});
   for (size_t I = 0; I < Tables.SiteEdits.size(); ++I) {
     ModuleTables::SiteEdit &E = Tables.SiteEdits[I];
-    if (E.Dead || E.Edits != &Edits || E.Begin != Range.first ||
-        E.End != Range.second)
+    if (E.Dead || E.InExpansion || E.Edits != &Edits ||
+        E.Begin != Range.first || E.End != Range.second)
       continue;
     E.Dead = true;
     if (E.IsReplace)
@@ -329,15 +329,25 @@ unsigned RewriteContext::wrapAccess(const Expr *E, AccessKind Kind,
                                     function_ref<AccessWrap(unsigned)> Make,
                                     const WrapOptions &Options) {
   const Expr *Named = Options.Named ? Options.Named : E;
+  const Expr *Wrapped = E;
   bool InMacro = false;
   auto Range = editRange(E->getSourceRange(), InMacro);
-  if (!Range && Options.Spelled && Options.Spelled != E)
+  if (!Range && Options.Spelled && Options.Spelled != E) {
     Range = editRange(Options.Spelled->getSourceRange(), InMacro);
+    Wrapped = Options.Spelled;
+  }
   if (!Range) {
     // Text outside the file being edited that is not a macro is another
     // file's (a header's), which another part instruments or reports.
-    if (InMacro && isInTargetFile(E->getBeginLoc()))
-      untraced(Named, whyNotEditable(E), Kind);
+    if (InMacro && isInTargetFile(E->getBeginLoc())) {
+      // Part of a macro's expansion: wrapped in the invocation written
+      // out as its tokens, where it can be.
+      std::string Why;
+      if (unsigned Site =
+              wrapInExpansion(E->getSourceRange(), Kind, Make, Named, Why))
+        return Site;
+      untraced(Named, whyNotEditable(E) + Why, Kind);
+    }
     return 0;
   }
   if (Tables.Poisoned.count(
@@ -352,7 +362,13 @@ unsigned RewriteContext::wrapAccess(const Expr *E, AccessKind Kind,
       !mergeThroughReference(*Range, W)) {
     // The same text is already wrapped for another access (a macro that
     // reads and writes its argument, a template whose instantiations use
-    // it differently): neither wrap would be right.
+    // it differently): neither wrap would be right. A macro's argument is
+    // wrapped at each of its uses in the invocation written out instead.
+    std::string Why;
+    if (E->getBeginLoc().isMacroID())
+      if (unsigned Site = wrapInExpansion(Wrapped->getSourceRange(), Kind, Make,
+                                          Named, Why))
+        return Site;
     StringRef Reason = E->getBeginLoc().isMacroID() ? kConflictReason
                                                     : kInstancesConflictReason;
     poison(*Range, Reason);
@@ -370,7 +386,28 @@ unsigned RewriteContext::wrapAccess(const Expr *E, AccessKind Kind,
     addSite(*Range, Kind, Site, Named,
             {&Edits, Range->first, Range->second, W.Open, W.Close,
              /*IsReplace=*/false, Named});
+  noteWrapInInvocation(Wrapped, *Range, Site, Kind, Named);
   return Site;
+}
+
+StringRef RewriteContext::conflictReason() { return kConflictReason; }
+
+void RewriteContext::addExpansionSite(unsigned Invocation, AccessKind Kind,
+                                      const Expr *Named, StringRef Text,
+                                      const AccessWrap &W) {
+  ModuleTables::SiteEdit Edit{&Edits, 0, 0, W.Open, W.Close, false, Named};
+  Edit.InExpansion = true;
+  Tables.SiteEdits.push_back(std::move(Edit));
+  AccessSiteMeta Meta;
+  Meta.WorkgroupOwned = Model && Model->isWorkgroupOwned(Named);
+  Meta.ThreadOwned = Model && Model->isThreadOwned(Named);
+  Meta.File = pathOf(Target);
+  Meta.Line = SM.getLineNumber(Target, Invocation);
+  Meta.Column = SM.getColumnNumber(Target, Invocation);
+  Meta.Kind = Kind;
+  Meta.Scope = Scope;
+  Meta.Text = oneLine(Text);
+  Tables.AccessSites.push_back(std::move(Meta));
 }
 
 unsigned RewriteContext::replaceCallee(const CallExpr *Call, AccessKind Kind,
@@ -579,9 +616,11 @@ void ModuleTables::finishSites() {
     if (Old != New) {
       std::string Open = renumbered(E.Open, Old, New);
       std::string Close = renumbered(E.Close, Old, New);
-      if (E.IsReplace)
+      // A wrap in an expansion gets its text when the invocation is
+      // written out.
+      if (E.IsReplace && !E.InExpansion)
         E.Edits->retextReplace(E.Begin, E.End, Open);
-      else
+      else if (!E.InExpansion)
         E.Edits->retextWrap(E.Begin, E.End, E.Open, E.Close, Open, Close);
       E.Open = std::move(Open);
       E.Close = std::move(Close);
@@ -589,14 +628,25 @@ void ModuleTables::finishSites() {
     Kept.push_back(std::move(AccessSites[I]));
     KeptEdits.push_back(std::move(E));
   }
-  for (auto It = SiteIndex.begin(); It != SiteIndex.end();) {
-    auto Found = NewNumber.find(It->second);
-    if (Found == NewNumber.end()) {
-      It = SiteIndex.erase(It);
-    } else {
-      It->second = Found->second;
-      ++It;
+  auto Renumber = [&NewNumber](auto &Index) {
+    for (auto It = Index.begin(); It != Index.end();) {
+      auto Found = NewNumber.find(It->second);
+      if (Found == NewNumber.end()) {
+        It = Index.erase(It);
+      } else {
+        It->second = Found->second;
+        ++It;
+      }
     }
+  };
+  Renumber(SiteIndex);
+  Renumber(ExpansionSiteIndex);
+  for (auto &[Begin, X] : Expansions) {
+    llvm::erase_if(X.Wraps, [&NewNumber](const ExpansionWrap &W) {
+      return !NewNumber.count(W.Site);
+    });
+    for (ExpansionWrap &W : X.Wraps)
+      W.Site = NewNumber[W.Site];
   }
   AccessSites = std::move(Kept);
   SiteEdits = std::move(KeptEdits);

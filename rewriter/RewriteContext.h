@@ -141,6 +141,9 @@ private:
     bool IsReplace;
     const clang::Expr *Named;
     bool Dead = false;
+    /// Wraps tokens of a macro invocation written out in place
+    /// (Expansions), not text of the file: Begin and End mean nothing.
+    bool InExpansion = false;
   };
   /// (file, begin, end, kind) of each wrapped text: a template's
   /// instantiations wrap the same text again and keep its site.
@@ -162,6 +165,34 @@ private:
   /// (file, begin, end) of each call through a pointer: instantiations
   /// of a template make the same call again and keep its entry.
   std::map<RangeKey, unsigned> IndirectCallIndex;
+  /// A wrap in a macro invocation of the main file, by the tokens of its
+  /// expansion (MacroTokens) that it goes around, First to Last.
+  struct ExpansionWrap {
+    unsigned First, Last;
+    unsigned Site;
+    /// The wrap is in the file's text too, at [FileBegin, FileEnd) (an
+    /// argument's spelling, an inner whole invocation): it moves into the
+    /// tokens when the invocation is written out.
+    bool InFile;
+    unsigned FileBegin, FileEnd;
+    const clang::Expr *Named;
+    AccessKind Kind;
+    std::string Scope;
+  };
+  /// A macro invocation of the main file holding wraps, by the offset it
+  /// begins at.
+  struct Expansion {
+    unsigned End = 0;
+    /// An access in it can be wrapped only in its expansion: it is written
+    /// out as its tokens (RewriteContext::writeOutExpansions).
+    bool Needed = false;
+    std::vector<ExpansionWrap> Wraps;
+  };
+  std::map<unsigned, Expansion> Expansions;
+  /// (invocation, first token, last token, kind) of each access wrapped in
+  /// an expansion: instantiations of a template keep its site.
+  std::map<std::tuple<unsigned, unsigned, unsigned, AccessKind>, unsigned>
+      ExpansionSiteIndex;
   /// Untraced accesses already listed (instantiations repeat them).
   std::set<
       std::pair<clang::SourceLocation::UIntTy, clang::SourceLocation::UIntTy>>
@@ -187,6 +218,7 @@ struct WrapOptions {
 };
 
 class MemoryModel;
+class MacroTokens;
 
 class RewriteContext {
 public:
@@ -251,6 +283,16 @@ public:
   gateInstanceWraps(llvm::function_ref<std::optional<clang::SourceLocation>(
                         const clang::FunctionDecl *)>
                         CopyPlace = nullptr);
+  /// The tokens the main file's macro invocations expand to (null: none
+  /// recorded, or Target is not the main file): an access that is only
+  /// part of an expansion is wrapped in its invocation written out as
+  /// those tokens.
+  const MacroTokens *Macros = nullptr;
+  /// Writes out each macro invocation of the main file that holds an access
+  /// only its expansion can wrap: as the tokens it expands to, each access
+  /// in it wrapped there (the wraps of its arguments' text move in). Call
+  /// it after finishSites and the last edit of the file's text.
+  void writeOutExpansions();
   /// What the collector instrumenting it knows of its memory (null: none):
   /// a new access site records whether its storage is the workgroup's own.
   const MemoryModel *Model = nullptr;
@@ -403,6 +445,30 @@ private:
   bool gate(const ModuleTables::RangeKey &Range, AccessKind Kind,
             const ModuleTables::InstanceWrap &Use, clang::SourceLocation Before,
             std::string &Why);
+  /// Wraps the access Named, whose wrapped expression spans Tokens, in the
+  /// tokens of the macro invocation it is part of, which is then written
+  /// out in place (ExpandedInvocations.cpp); returns the site, or 0 with
+  /// Why saying why it cannot.
+  unsigned wrapInExpansion(clang::SourceRange Tokens, AccessKind Kind,
+                           llvm::function_ref<AccessWrap(unsigned Site)> Make,
+                           const clang::Expr *Named, std::string &Why);
+  /// Notes that the text [Range) wrapped for site Site lies in a macro
+  /// invocation of the main file (Wrapped's tokens there), whose wraps
+  /// move into its tokens if it is written out.
+  void noteWrapInInvocation(const clang::Expr *Wrapped,
+                            std::pair<unsigned, unsigned> Range, unsigned Site,
+                            AccessKind Kind, const clang::Expr *Named);
+  /// The outermost macro invocation of the main file that both ends of R
+  /// are part of, as [begin, end) offsets.
+  std::optional<std::pair<unsigned, unsigned>>
+  invocationOf(clang::SourceRange R) const;
+  /// Lists the site of an access wrapped in the expansion of the invocation
+  /// at Invocation: at the invocation, named by its tokens' text.
+  void addExpansionSite(unsigned Invocation, AccessKind Kind,
+                        const clang::Expr *Named, llvm::StringRef Text,
+                        const AccessWrap &W);
+  static std::string throughReferenceForm(llvm::StringRef Open);
+  static llvm::StringRef conflictReason();
   /// The source text of E as written, on one line and abbreviated.
   std::string textOf(clang::SourceRange R) const;
   void report(clang::SourceLocation Loc, llvm::StringRef Message);

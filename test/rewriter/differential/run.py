@@ -12,7 +12,8 @@ given, g++), run both, and check that
   3. every memory record names its access site, and the site is right: its
      kind agrees with the record's (an atomic site's records carry the
      atomic mark, the others' do not), the program's text at its place is
-     its text, and where the program names the expression of an access
+     its text (or a macro invoked there, whose written-out tokens hold the
+     access), and where the program names the expression of an access
      (harness.h), it is that one;
   4. every WORKGROUP record is followed by its kernel's buffer records
      (BufferBase, and BufferExtent where the parameter has one, ordinals in
@@ -105,6 +106,16 @@ class Source:
         rest = "\n".join(lines[line - 1:])[column - 1:]
         return re.sub(r"(\s|\\\n)+", " ", rest)[:length]
 
+    def invocation_at(self, path, line, column):
+        """Whether a macro the file defines is invoked at (line, column):
+        the place of an access wrapped in an invocation written out as its
+        tokens, whose text is the access's own tokens."""
+        text = self.get(path)[0]
+        m = re.match(r"[A-Za-z_]\w*",
+                     self.text_at(path, line, column, 200) or "")
+        return bool(m and text and re.search(
+            r"^[ \t]*#[ \t]*define[ \t]+%s\b" % m.group(0), text, re.M))
+
     def marker(self, path, line):
         return self.get(path)[2].get(line)
 
@@ -130,7 +141,8 @@ def check_sites_and_buffers(program, trace, buffers, expected, arguments):
         path, line, column = site["place"]
         text = site["text"]
         shown = text[:-3] if text.endswith("...") else text
-        if source.text_at(path, line, column, len(shown)) != shown:
+        if (source.text_at(path, line, column, len(shown)) != shown
+                and not source.invocation_at(path, line, column)):
             problems.append("access site %d '%s' is not the text at %s:%d:%d"
                             % (number, text, path, line, column))
     kinds = {0: {"LOAD"}, 1: {"STORE"}, 2: {"LOAD", "STORE"},

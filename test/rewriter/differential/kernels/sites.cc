@@ -4,10 +4,11 @@
 // this file and one of a project header, a template kernel of two element
 // types) states its accesses with their access site, the line marked
 // `// @<name>` and the text. The prologue's buffer records name the buffers
-// main() passes (diff::argument). A store only part of a macro's expansion is not
-// recorded and is listed as untraced (the line marked untraced_macro). The
-// element accesses of a standard algorithm name the algorithm call, except
-// those a lambda of the kernel makes itself, which name the lambda's.
+// main() passes (diff::argument). A store only part of a macro's expansion
+// is recorded in the invocation written out as its tokens, its site at the
+// invocation named by the store's tokens. The element accesses of a
+// standard algorithm name the algorithm call, except those a lambda of the
+// kernel makes itself, which name the lambda's.
 #include "harness.h"
 #include "header_helpers.h"
 
@@ -48,7 +49,7 @@ WGTRACE_DISPATCH void forms(const wgtrace::Workgroup &wg, float *a, unsigned n,
   flags.hi = w;                                   // @bits
   out[16 + w] = twice(x, w);                      // @call
   out[18 + w] = hh::sum2(a + 4 * w);              // @header
-  CLEAR(out + 20 + 2 * w);                        // @untraced_macro
+  CLEAR(out + 20 + 2 * w);                        // @macro
 }
 
 template <class T>
@@ -136,6 +137,7 @@ int main() {
     diff::load<float>({w}, "a", 4 * w, "sum2:p[0]");
     diff::load<float>({w}, "a", 4 * w + 1, "sum2:p[1]");
     diff::store<float>({w}, "out", 18 + w, "header:out[18~+~w]");
+    diff::store<float>({w}, "out", 21 + 2 * w, "macro:(out~+~20~+~2~*~w)[1]");
     diff::update<float>({w}, "p", w, "tmpl:p[wg.id[0]]");
     diff::update<double>({w}, "pd", w, "tmpl:p[wg.id[0]]");
     const char *Copy = "copy:std::copy(src,~src~+~2,~d)";
