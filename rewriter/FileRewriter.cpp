@@ -20,6 +20,7 @@
 #include "PlainBodyCopy.h"
 #include "RewriteContext.h"
 #include "ThreadOwnership.h"
+#include "UserCodeParents.h"
 #include "WatchCollector.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -222,8 +223,9 @@ private:
   /// from First, that Added names (`saxpy<float>`, then `saxpy<double>`).
   /// Empty when the instantiations cannot be told apart in the template's
   /// text (InstanceGates.h): the launch then names the kernel's template.
-  std::string instanceSiteChoice(ASTContext &Ctx, const DispatchCall &C,
-                                 size_t First, StringRef Place,
+  std::string instanceSiteChoice(ASTContext &Ctx, UserCodeParents &Parents,
+                                 const DispatchCall &C, size_t First,
+                                 StringRef Place,
                                  std::vector<SiteMeta> &Added) const;
   /// Instruments OpenMP loop L as function Functions.size() launched from
   /// site Sites.size(): the launch before it, the iteration prologue in
@@ -489,9 +491,9 @@ static std::string whyNotCopyableForLoops(const FunctionDecl *F) {
 /// The function that Call is written in, if this translation unit uses it
 /// (a header's launcher function that nothing calls is not worth a
 /// warning); null otherwise.
-static const FunctionDecl *usedEnclosingFunction(ASTContext &Ctx,
+static const FunctionDecl *usedEnclosingFunction(UserCodeParents &Map,
                                                  const Stmt *Call) {
-  DynTypedNodeList Parents = Ctx.getParents(*Call);
+  DynTypedNodeList Parents = Map.parents(DynTypedNode::create(*Call));
   while (!Parents.empty()) {
     const DynTypedNode &P = Parents[0];
     if (const auto *FD = P.get<FunctionDecl>())
@@ -499,20 +501,20 @@ static const FunctionDecl *usedEnclosingFunction(ASTContext &Ctx,
                                                                    : nullptr;
     if (const auto *LE = P.get<LambdaExpr>())
       return LE->getCallOperator()->isUsed() ? LE->getCallOperator() : nullptr;
-    Parents = Ctx.getParents(P);
+    Parents = Map.parents(P);
   }
   return nullptr;
 }
 
 /// Whether Call is written in (an instantiation of) a template.
-static bool inTemplateInstantiation(ASTContext &Ctx, const Stmt *Call) {
-  DynTypedNodeList Parents = Ctx.getParents(*Call);
+static bool inTemplateInstantiation(UserCodeParents &Map, const Stmt *Call) {
+  DynTypedNodeList Parents = Map.parents(DynTypedNode::create(*Call));
   while (!Parents.empty()) {
     const DynTypedNode &P = Parents[0];
     if (const auto *FD = P.get<FunctionDecl>())
       if (FD->isTemplateInstantiation())
         return true;
-    Parents = Ctx.getParents(P);
+    Parents = Map.parents(P);
   }
   return false;
 }
@@ -527,17 +529,16 @@ static const FunctionDecl *calleeFunction(const Expr *Kernel) {
   return DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
 }
 
-std::string
-RewriteConsumer::instanceSiteChoice(ASTContext &Ctx, const DispatchCall &C,
-                                    size_t First, StringRef Place,
-                                    std::vector<SiteMeta> &Added) const {
+std::string RewriteConsumer::instanceSiteChoice(
+    ASTContext &Ctx, UserCodeParents &Parents, const DispatchCall &C,
+    size_t First, StringRef Place, std::vector<SiteMeta> &Added) const {
   const FunctionDecl *Pattern = nullptr;
   // Each launched instantiation's export name, with the instantiations of
   // the enclosing template that launch it.
   std::vector<std::pair<std::string, std::vector<const FunctionDecl *>>>
       Launched;
   for (const CallExpr *Call : C.Instances) {
-    const FunctionDecl *Enclosing = usedEnclosingFunction(Ctx, Call);
+    const FunctionDecl *Enclosing = usedEnclosingFunction(Parents, Call);
     const FunctionDecl *Kernel = calleeFunction(Call->getArg(0));
     if (!Enclosing || !Kernel || !Kernel->getTemplateInstantiationPattern())
       return "";
@@ -1189,8 +1190,12 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // kernels of its own).
   std::vector<std::pair<const DispatchCall *, const FunctionDecl *>>
       HeaderLaunches;
+  // Built only for a file that launches kernels.
+  std::optional<UserCodeParents> Parents;
+  if (!Found.Calls.empty() || !Found.CallsInHeaders.empty())
+    Parents.emplace(Ctx);
   for (const DispatchCall &C : Found.CallsInHeaders)
-    if (const FunctionDecl *In = usedEnclosingFunction(Ctx, C.Call))
+    if (const FunctionDecl *In = usedEnclosingFunction(*Parents, C.Call))
       HeaderLaunches.emplace_back(&C, In);
 
   FoundOpenMP OpenMP = Options.OpenMP ? findOpenMP(Ctx) : FoundOpenMP();
@@ -1507,7 +1512,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
         Kernel->getType()->isFunctionPointerType() && !calleeFunction(Kernel)
             ? RC.editRange(Kernel->getSourceRange(), InMacro)
             : std::nullopt;
-    if (KernelText && !inTemplateInstantiation(Ctx, C.Call)) {
+    if (KernelText && !inTemplateInstantiation(*Parents, C.Call)) {
       // A kernel expression that has side effects is evaluated once: the
       // kernel that runs records under its direct-call site.
       std::string Site = "::wgtrace::detail::SiteRef{}";
@@ -1545,8 +1550,9 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     // where the template's text can tell them apart.
     std::vector<SiteMeta> PerInstance;
     std::string Choice =
-        inTemplateInstantiation(Ctx, C.Call)
-            ? instanceSiteChoice(Ctx, C, Sites.size(), Place, PerInstance)
+        inTemplateInstantiation(*Parents, C.Call)
+            ? instanceSiteChoice(Ctx, *Parents, C, Sites.size(), Place,
+                                 PerInstance)
             : "";
     if (Choice.empty())
       Choice = "WGTRACE_SITE(" + std::to_string(Sites.size()) + ")";
@@ -1564,7 +1570,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     // of the kernel per instantiation of the template through one site: it
     // names the kernel's template.
     std::string Callee = calleeName(Ctx, C.Call->getArg(0));
-    if (inTemplateInstantiation(Ctx, C.Call))
+    if (inTemplateInstantiation(*Parents, C.Call))
       if (const FunctionDecl *Kernel = calleeFunction(C.Call->getArg(0)))
         if (const FunctionDecl *Pattern =
                 Kernel->getTemplateInstantiationPattern())
