@@ -1502,6 +1502,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   for (const DispatchCall &C : Found.Calls) {
     unsigned Line = SM.getExpansionLineNumber(C.Loc);
     std::string Place = (GivenPath + ":" + Twine(Line)).str();
+    const bool InTemplate = inTemplateInstantiation(*Parents, C.Call);
     // A kernel launched through a function pointer: the site is chosen at
     // run time, one per kernel of this file the pointer can hold, each
     // naming its kernel (and so its buffer parameters); a kernel of
@@ -1512,7 +1513,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
         Kernel->getType()->isFunctionPointerType() && !calleeFunction(Kernel)
             ? RC.editRange(Kernel->getSourceRange(), InMacro)
             : std::nullopt;
-    if (KernelText && !inTemplateInstantiation(*Parents, C.Call)) {
+    if (KernelText && !InTemplate) {
       // A kernel expression that has side effects is evaluated once: the
       // kernel that runs records under its direct-call site.
       std::string Site = "::wgtrace::detail::SiteRef{}";
@@ -1550,10 +1551,9 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     // where the template's text can tell them apart.
     std::vector<SiteMeta> PerInstance;
     std::string Choice =
-        inTemplateInstantiation(*Parents, C.Call)
-            ? instanceSiteChoice(Ctx, *Parents, C, Sites.size(), Place,
-                                 PerInstance)
-            : "";
+        InTemplate ? instanceSiteChoice(Ctx, *Parents, C, Sites.size(), Place,
+                                        PerInstance)
+                   : "";
     if (Choice.empty())
       Choice = "WGTRACE_SITE(" + std::to_string(Sites.size()) + ")";
     if (!addSite(RC, Code, C.Call, Choice + ", ")) {
@@ -1570,7 +1570,7 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     // of the kernel per instantiation of the template through one site: it
     // names the kernel's template.
     std::string Callee = calleeName(Ctx, C.Call->getArg(0));
-    if (inTemplateInstantiation(*Parents, C.Call))
+    if (InTemplate)
       if (const FunctionDecl *Kernel = calleeFunction(C.Call->getArg(0)))
         if (const FunctionDecl *Pattern =
                 Kernel->getTemplateInstantiationPattern())
