@@ -633,7 +633,29 @@ bool AccessCollector::elementsAreKernelMemory(const Expr *Object) const {
   return Object->isGLValue() && Model.rangeElementsAreMemory(Object);
 }
 
+/// Whether RD is a standard associative container (std::map, std::set,
+/// their multi and unordered forms): it names a key type and orders or
+/// hashes by it.
+static bool isAssociativeContainer(const CXXRecordDecl *RD, ASTContext &Ctx) {
+  auto Has = [&](StringRef Name) {
+    return !RD->lookup(&Ctx.Idents.get(Name)).empty();
+  };
+  return RD->isInStdNamespace() && Has("key_type") &&
+         (Has("key_compare") || Has("hasher"));
+}
+
 bool AccessCollector::touchesElements(const CXXMethodDecl *M) const {
+  // An associative container's lookups search its nodes (they read the
+  // keys and the links between them), and its subscript inserts a node for
+  // a missing key: neither only hands out access, as a vector's v[i] does.
+  if (isAssociativeContainer(M->getParent(), RC.Ctx) &&
+      (M->getOverloadedOperator() == OO_Subscript ||
+       (M->getIdentifier() &&
+        llvm::StringSwitch<bool>(M->getName())
+            .Cases("at", "find", "lower_bound", "upper_bound", "equal_range",
+                   "count", "contains", true)
+            .Default(false))))
+    return true;
   // Operators: assignments (=, +=, ... returning *this) write; subscripts
   // and dereferences hand out access. A subscript that returns by value
   // reads in library code: a std::valarray's slice, gslice, mask or index
