@@ -473,6 +473,8 @@ bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   // (atomicCall).
   if (Ctor && isAtomicClass(Ctor->getParent()))
     return true;
+  if (complexConstruction(E))
+    return true;
   if (Ctor && !Ctor->isTrivial() &&
       RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Ctor->getLocation())))
     untracedLibraryConstruction(E, Ctor);
@@ -857,6 +859,15 @@ bool AccessCollector::VisitCallExpr(CallExpr *E) {
     return true;
   // std::min, std::swap, ...: ValueCalls.
   if (redirectValueCall(RC, Model, E, ChosenReads.contains(E)))
+    return true;
+  // A trivial assignment of a library class (std::array, std::complex) is
+  // the copy VisitCXXOperatorCallExpr records; no library code runs.
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+      M && M->isTrivial() &&
+      (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator()))
+    return true;
+  // z *= w, std::abs(z), z.real() on std::complex: ComplexCalls.cpp.
+  if (complexCall(E, Callee))
     return true;
   untracedCall(E, Callee);
   return true;

@@ -161,6 +161,15 @@ private:
   /// recorded with the atomic mark. True when E is one (recorded or not:
   /// the kernel's own atomics are not memory).
   bool atomicCall(const clang::CallExpr *E, const clang::FunctionDecl *Callee);
+  /// An operator, member or function of <complex> on a std::complex of
+  /// kernel memory (ComplexCalls.cpp): its operands are wrapped as reads of
+  /// their whole value, the object of an assignment as a store or an
+  /// update, a part (`z.real()`) as an access of its own. True when E is
+  /// one and was recorded (or touches no kernel memory).
+  bool complexCall(const clang::CallExpr *E, const clang::FunctionDecl *Callee);
+  /// A std::complex made from a complex of kernel memory of another
+  /// element type: the operand is read whole. True when E makes a complex.
+  bool complexConstruction(const clang::CXXConstructExpr *E);
   /// Wraps Object, the object of an atomic operation (an atomic object, a
   /// std::atomic_ref, or a pointer to the object) in the atomic access
   /// macro of Kind when it is kernel memory; Named is the operation.

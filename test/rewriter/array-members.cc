@@ -3,7 +3,9 @@
 // std::swap_ranges do (the algorithms oracle's array_members.cc checks the
 // records): the array is wrapped in recorded::array. A swap with an array
 // that is not kernel memory (a local) is untraced; a local's own fill()
-// touches no kernel memory and stays as written.
+// touches no kernel memory and stays as written. A whole array copied by
+// its trivial assignment is one load and one store, as any class's, and
+// not reported (no library code runs).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -29,4 +31,6 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::array<double, 4> &B,
   // WARN: [[@LINE-1]]:3: warning: call 'L.swap(C)' is not traced: 'std::array::swap' is given kernel memory ('C') by pointer or reference and reads or writes it in library code, which wgtrace does not record
   L.fill(2.0);
   // CHECK: L.fill(2.0);
+  P[1] = C;
+  // CHECK: WGTRACE_STORE_AT(4, P[1]) = WGTRACE_LOAD_AT(5, C);
 }

@@ -12,6 +12,7 @@
 #ifndef WGTRACE_INSTRUMENT_H
 #define WGTRACE_INSTRUMENT_H
 
+#include "wgtrace/detail/complex.h"
 #include "wgtrace/detail/indirect.h"
 #include "wgtrace/detail/intrinsics.h"
 #include "wgtrace/detail/watch.h"
