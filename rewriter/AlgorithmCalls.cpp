@@ -75,6 +75,9 @@ const std::vector<Algorithm> &standardAlgorithms() {
       {"rotate", {"III"}},
       {"replace", {"IIVV"}},
       {"sort", {"II", "IIF"}},
+      {"nth_element", {"III", "IIIF"}},
+      {"partial_sort", {"III", "IIIF"}},
+      {"partial_sort_copy", {"IIII", "IIIIF"}},
   };
   return Table;
 }
@@ -108,6 +111,8 @@ const std::vector<Algorithm> &rangesAlgorithms() {
       {"rotate", {"RI", "III"}},
       {"replace", {"RVV", "RVVP", "ISVV", "ISVVP"}},
       {"sort", {"R", "RF", "RFP", "IS", "ISF", "ISFP"}},
+      {"nth_element", {"RI", "RIF", "RIFP", "IIS", "IISF", "IISFP"}},
+      {"partial_sort", {"RI", "RIF", "RIFP", "IIS", "IISF", "IISFP"}},
   };
   return Table;
 }

@@ -627,6 +627,9 @@ WGTRACE_RECORDED_ALGORITHM(std, reverse)
 WGTRACE_RECORDED_ALGORITHM(std, rotate)
 WGTRACE_RECORDED_ALGORITHM(std, replace)
 WGTRACE_RECORDED_ALGORITHM(std, sort)
+WGTRACE_RECORDED_ALGORITHM(std, nth_element)
+WGTRACE_RECORDED_ALGORITHM(std, partial_sort)
+WGTRACE_RECORDED_ALGORITHM(std, partial_sort_copy)
 
 #ifdef WGTRACE_RECORDED_RANGES
 namespace ranges {
@@ -654,6 +657,8 @@ WGTRACE_RECORDED_ALGORITHM(std::ranges, reverse)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, rotate)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, replace)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, sort)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, nth_element)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, partial_sort)
 } // namespace ranges
 #endif
 

@@ -66,6 +66,19 @@ WGTRACE_DISPATCH void sorts(const wgtrace::Workgroup &wg, float *a,
                     [](const double &u, const double &w) { return u > w; });
 }
 
+WGTRACE_DISPATCH void selects(const wgtrace::Workgroup &wg, float *a,
+                              std::vector<double> &d) {
+  std::span<float> x(a + wg.id[0] * N, N);
+  std::ranges::nth_element(x, x.begin() + N / 2);
+  std::ranges::nth_element(x, x.begin() + 2, std::ranges::greater());
+  std::ranges::partial_sort(x, x.begin() + 6, {},
+                            [](float f) { return f < 2 ? f : -f; });
+  std::ranges::partial_sort(d.begin(), d.begin() + 4, d.end(),
+                            [](const double &u, const double &w) {
+                              return u > w;
+                            });
+}
+
 int main() {
   std::vector<float> a(2 * N), b(2 * N);
   std::vector<int> v(6);
@@ -87,5 +100,10 @@ int main() {
   oracle::run(moves, 2, a.data(), b.data(), std::ref(v));
   oracle::run(inspects, 2, a.data(), items.data(), out.data());
   oracle::run(sorts, 2, a.data(), std::ref(d));
+  for (unsigned i = 0; i < 2 * N; ++i)
+    a[i] = static_cast<float>((i * 17) % 13) * 0.5f;
+  for (unsigned i = 0; i < d.size(); ++i)
+    d[i] = static_cast<double>((i * 11) % 23);
+  oracle::run(selects, 2, a.data(), std::ref(d));
   return oracle::finish();
 }

@@ -1,6 +1,6 @@
-// Searching, counting, comparing and sorting, over float, int and double
-// buffers and a vector; comparisons by the library's functors and by
-// lambdas written in the kernel.
+// Searching, counting, comparing, sorting and selecting, over float, int
+// and double buffers and a vector; comparisons by the library's functors
+// and by lambdas written in the kernel.
 #include "oracle.h"
 
 #include <algorithm>
@@ -44,6 +44,23 @@ WGTRACE_DISPATCH void sorts(const wgtrace::Workgroup &wg, float *a, int *n,
   std::sort(v.begin(), v.end(), [](float u, float w) { return u < w; });
 }
 
+// Selection and partial sorts: libstdc++'s introselect (partitions, then an
+// insertion sort of the last few), heap select and sort_heap.
+WGTRACE_DISPATCH void selects(const wgtrace::Workgroup &wg, float *a, int *n,
+                              double *d, std::vector<float> &v) {
+  float *x = a + wg.id[0] * N;
+  int *m = n + wg.id[0] * N;
+  double *e = d + wg.id[0] * N;
+  std::nth_element(x, x + N / 2, x + N);
+  std::nth_element(m, m + 3, m + N, std::greater<>());
+  std::partial_sort(e, e + 7, e + N,
+                    [](const double &u, const double &w) { return u > w; });
+  std::partial_sort(v.begin(), v.begin() + 5, v.end());
+  std::partial_sort_copy(x, x + N, e, e + 5);
+  std::partial_sort_copy(m, m + N, x, x + 9,
+                         [](int u, int w) { return u % 5 < w % 5; });
+}
+
 int main() {
   std::vector<float> a(2 * N), v(30);
   std::vector<int> n(2 * N);
@@ -63,5 +80,13 @@ int main() {
   oracle::buffer("out", out.data(), out.size());
   oracle::run(searches, 2, a.data(), n.data(), out.data());
   oracle::run(sorts, 2, a.data(), n.data(), d.data(), std::ref(v));
+  for (unsigned i = 0; i < 2 * N; ++i) {
+    a[i] = static_cast<float>((i * 7907) % 29);
+    n[i] = static_cast<int>((i * 104723) % 31);
+    d[i] = static_cast<double>((i * 37) % 19) * 0.25;
+  }
+  for (unsigned i = 0; i < v.size(); ++i)
+    v[i] = static_cast<float>((i * 41) % 27);
+  oracle::run(selects, 2, a.data(), n.data(), d.data(), std::ref(v));
   return oracle::finish();
 }
