@@ -131,9 +131,8 @@ bool AccessCollector::complexCall(const CallExpr *E,
   if (Op == OO_EqualEqual || Op == OO_ExclaimEqual || Op == OO_LessLess ||
       Op == OO_GreaterGreater)
     return false;
-  const bool Part =
-      Callee->getIdentifier() &&
-      (Callee->getName() == "real" || Callee->getName() == "imag");
+  const bool Part = Callee->getIdentifier() && (Callee->getName() == "real" ||
+                                                Callee->getName() == "imag");
   if (Part && E->getNumArgs() == 1) {
     const Expr *Arg = E->getArg(0)->IgnoreParenImpCasts();
     if (!Model.isMemory(Arg))
