@@ -204,13 +204,13 @@ cl::opt<unsigned> LineSize("line-size",
 
 cl::opt<unsigned> Threads(
     "threads",
-    cl::desc(
-        "Decode ring chunks (dump, export csv|jsonl: write the lines) on N "
-        "threads, the report the same (default: the cores "
-        "available)"),
+    cl::desc("Decode ring chunks (dump, export csv|jsonl: write the lines; "
+             "compress, decompress: make the chunks) on N threads, the report "
+             "the same (default: the cores available)"),
     cl::value_desc("N"), cl::sub(DumpCmd), cl::sub(SummaryCmd),
     cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(CacheCmd),
-    cl::sub(ExportCmd), cl::cat(ViewCategory));
+    cl::sub(ExportCmd), cl::sub(CompressCmd), cl::sub(DecompressCmd),
+    cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -852,6 +852,8 @@ int runConvert(const WorkgroupFilter &Filter) {
 /// into place (OutputFile), never over IN.
 int runRecompress(bool Compress) {
   const char *Name = Compress ? "compress" : "decompress";
+  if (!checkThreads())
+    return kExitUsage;
   if (InOut.size() != 2) {
     error() << Name << " takes an input and an output file\n";
     return kExitUsage;
@@ -889,8 +891,9 @@ int runRecompress(bool Compress) {
   if (!Out)
     return reportError("", Out.takeError());
   RecompressCounts Counts;
-  Error E = Compress ? compressTrace(*File, (*Out)->os(), Level, Counts)
-                     : decompressTrace(*File, (*Out)->os(), Counts);
+  Error E = Compress
+                ? compressTrace(*File, (*Out)->os(), Level, Threads, Counts)
+                : decompressTrace(*File, (*Out)->os(), Threads, Counts);
   if (E)
     return finishOutput(**Out, reportError(In, std::move(E)));
   if (!(*Out)->isStdout())

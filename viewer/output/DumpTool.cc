@@ -35,7 +35,10 @@ struct DumpTool::Batch {
   size_t OutSize = 0;
 
   void format();
-  llvm::StringRef text() const { return {Out.get(), OutSize}; }
+  bool writeTo(llvm::raw_ostream &OS) const {
+    OS.write(Out.get(), OutSize);
+    return true;
+  }
   bool empty() const { return Lines.empty(); }
   void clear() {
     Lines.clear();

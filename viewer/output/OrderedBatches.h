@@ -10,8 +10,11 @@
 // batches as threads wait, so memory is a few batches whatever the file;
 // batches written are kept for reuse (grown already: no page faults).
 //
-// Batch needs format() (run on a pool thread), text() (its output, after
-// format()), clear() and empty().
+// Batch needs format() (run on a pool thread), writeTo(raw_ostream &)
+// (writes its output, after format(), and returns true; or writes nothing
+// and returns false: then no batch is written any more, stopped()),
+// clear() and empty(). `compress` and `decompress` use it with one chunk
+// per batch, made on the pool, a damaged chunk stopping the writing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,12 +96,16 @@ public:
 
   /// Batches handed to the pool so far.
   uint64_t submitted() const { return Submitted; }
+  /// Whether a batch's writeTo() said to write no more: the batches after
+  /// it are formatted but not written.
+  bool stopped() const { return Stopped; }
 
 private:
   void writeOldest(llvm::raw_ostream &OS) {
     auto &[B, Done] = Waiting.front();
     Done.wait();
-    OS << B->text();
+    if (!Stopped && !B->writeTo(OS))
+      Stopped = true;
     B->clear();
     Spare.push_back(std::move(B));
     Waiting.pop_front();
@@ -112,6 +119,7 @@ private:
       Waiting;
   std::vector<std::unique_ptr<Batch>> Spare;
   uint64_t Submitted = 0;
+  bool Stopped = false;
 };
 
 } // namespace wgtrace::viewer

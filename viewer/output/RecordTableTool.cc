@@ -205,7 +205,10 @@ struct RecordTableTool::Batch {
   fmt::memory_buffer Out;
 
   void format();
-  StringRef text() const { return {Out.data(), Out.size()}; }
+  bool writeTo(raw_ostream &OS) const {
+    OS.write(Out.data(), Out.size());
+    return true;
+  }
   bool empty() const { return Rows.empty(); }
   void clear() {
     Rows.clear();

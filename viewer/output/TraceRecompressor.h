@@ -9,7 +9,13 @@
 // compressed copy gives the original file byte for byte. The chunks are
 // not decoded (records, checksums): a damaged ring chunk is copied as it
 // is, for the reader to report; a damaged compressed chunk is an error
-// (decompress would lose it). Memory: one chunk at a time.
+// (decompress would lose it).
+//
+// Chunks are compressed or decompressed on a pool of threads and written
+// in file order, the output byte for byte the one thread's; at most twice
+// as many chunks as threads wait (OrderedBatches), and the input's pages
+// leave the resident set once written: memory is a few chunks whatever
+// the file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,23 +32,27 @@
 namespace wgtrace::viewer {
 
 struct RecompressCounts {
-  /// Chunks of the input, those compressed or decompressed, and the bytes
-  /// of the chunks changed before and after.
+  /// Chunks written, those compressed or decompressed, and the bytes of
+  /// the chunks changed before and after.
   uint64_t Chunks = 0;
   uint64_t Changed = 0;
   uint64_t BytesBefore = 0;
   uint64_t BytesAfter = 0;
+  /// Chunks handed to the pool's threads: none on one thread.
+  uint64_t OnThreads = 0;
 };
 
 /// Writes \p In to \p OS with its ring chunks compressed at zstd level
-/// \p Level (compressed chunks are copied as they are).
+/// \p Level (compressed chunks are copied as they are), on \p Threads
+/// threads (0: the cores available).
 llvm::Error compressTrace(const TraceFile &In, llvm::raw_ostream &OS, int Level,
-                          RecompressCounts &Counts);
+                          unsigned Threads, RecompressCounts &Counts);
 
 /// Writes \p In to \p OS with every compressed chunk decompressed: a file
-/// in IREE's chunk types only (unless it has timing chunks).
+/// in IREE's chunk types only (unless it has timing chunks). On \p Threads
+/// threads (0: the cores available).
 llvm::Error decompressTrace(const TraceFile &In, llvm::raw_ostream &OS,
-                            RecompressCounts &Counts);
+                            unsigned Threads, RecompressCounts &Counts);
 
 } // namespace wgtrace::viewer
 

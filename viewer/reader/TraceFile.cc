@@ -79,6 +79,10 @@ namespace {
 /// and is refused before its size is allocated.
 constexpr uint64_t kMaxCompressionRatio = 65536;
 
+/// Said of a damaged compressed chunk whose size the reading cannot skip.
+constexpr const char *kInnerLengthUnknown =
+    "; its decompressed size is not known either";
+
 #ifdef WGTRACE_HAVE_ZSTD
 ZSTD_DCtx *threadDecompressor() {
   struct Holder {
@@ -120,7 +124,7 @@ static std::optional<uint64_t> trustedInnerLength(ArrayRef<uint8_t> Content) {
   return std::nullopt;
 }
 
-Error TraceFile::ChunkIterator::decompress(Chunk &C) {
+Error TraceFile::ChunkIterator::decompressFrame(Chunk &C) {
   format::CompressedChunkHeader H;
   if (C.Content.size() < sizeof(H))
     return createStringError(
@@ -189,6 +193,19 @@ Error TraceFile::ChunkIterator::decompress(Chunk &C) {
                            "(WGTRACE_ZSTD=OFF or libzstd-dev missing): it "
                            "cannot read compressed chunks");
 #endif
+}
+
+Error TraceFile::ChunkIterator::decompress(Chunk &C) {
+  Error E = decompressFrame(C);
+  if (!E)
+    return Error::success();
+  // As read() reports it: skipped or the end of the reading, the same
+  // words but for the size.
+  std::string Problem = toString(std::move(E));
+  if (!trustedInnerLength(C.Content))
+    Problem += kInnerLengthUnknown;
+  return make_error<ChunkErrorInfo>(C.Where, C.Where.FileOffset,
+                                    std::move(Problem));
 }
 
 Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
@@ -263,16 +280,22 @@ Expected<bool> TraceFile::ChunkIterator::read(Chunk &C, bool &Skip) {
   }
   // Handed out as the chunk it holds, at its plain offset.
   C.Where.Compressed = true;
-  if (Error E = decompress(C)) {
+  if (KeepCompressed) {
+    format::CompressedChunkHeader H{};
+    std::memcpy(&H, C.Content.data(),
+                std::min<size_t>(sizeof(H), C.Content.size()));
+    Plain = format::nextChunkOffset(Plain, H.InnerLength);
+    return true;
+  }
+  if (Error E = decompressFrame(C)) {
     // Its header said where the next chunk starts: only it is lost, if
     // the size it had decompressed is known too (the chunks after it are
     // at plain offsets past it). Otherwise the reading stops here.
     std::optional<uint64_t> Length = trustedInnerLength(C.Content);
     if (!Length)
-      return make_error<ChunkErrorInfo>(
-          C.Where, C.Where.FileOffset,
-          toString(std::move(E)) +
-              "; its decompressed size is not known either");
+      return make_error<ChunkErrorInfo>(C.Where, C.Where.FileOffset,
+                                        toString(std::move(E)) +
+                                            kInnerLengthUnknown);
     Plain = format::nextChunkOffset(Plain, *Length);
     Skipped.push_back({C.Where, C.Where.FileOffset, toString(std::move(E))});
     Skip = true;

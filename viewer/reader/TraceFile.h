@@ -85,6 +85,18 @@ public:
     /// error kept for takeSkipped().
     llvm::Expected<bool> next(Chunk &C);
 
+    /// From now on, hands compressed chunks out as they are in the file
+    /// (Where.Compressed set, Header and Content the compressed chunk's)
+    /// for the caller to decompress with decompress(), on another thread if
+    /// it likes (compress and decompress do). The plain offsets after one
+    /// assume it decompresses to the size its header gives: a caller stops
+    /// at the first that does not.
+    void keepCompressed() { KeepCompressed = true; }
+    /// Decompresses \p C, a compressed chunk handed out as it is (see
+    /// keepCompressed()), into the chunk it holds; or gives the error that
+    /// next() would have given for it, or kept for takeSkipped().
+    static llvm::Error decompress(Chunk &C);
+
     /// The errors of the compressed chunks skipped since the last call
     /// (one line each), or success.
     llvm::Error takeSkipped();
@@ -102,7 +114,7 @@ public:
   private:
     /// Decompresses the compressed chunk \p C into C itself; an error
     /// says what is wrong with it.
-    llvm::Error decompress(Chunk &C);
+    static llvm::Error decompressFrame(Chunk &C);
     /// next() for one chunk; sets \p Skip for a damaged compressed one.
     llvm::Expected<bool> read(Chunk &C, bool &Skip);
 
@@ -111,6 +123,7 @@ public:
     /// The plain offset of the next chunk (ChunkLocation).
     uint64_t Plain = 0;
     unsigned Index = 0;
+    bool KeepCompressed = false;
     /// The skipped chunks' errors (copies of ChunkErrorInfo's fields: an
     /// iterator is copied, an Error cannot be).
     struct SkippedChunk {
