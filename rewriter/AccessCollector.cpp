@@ -8,6 +8,7 @@
 #include "KernelFinder.h"
 #include "LibraryCalls.h"
 #include "NewObjectStores.h"
+#include "NodeIterators.h"
 #include "OpenMPLoops.h"
 #include "StringCalls.h"
 #include "ValarrayCalls.h"
@@ -1127,6 +1128,23 @@ bool AccessCollector::TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
     return false;
   VarDecl *LoopVar = S->getLoopVariable();
   const Expr *Range = S->getRangeInit();
+  // The loop's hidden ++__begin follows the links of the nodes of a
+  // std::map, std::list, ...: reported once, at the range.
+  if (const VarDecl *Begin =
+          S->getBeginStmt()
+              ? dyn_cast_or_null<VarDecl>(S->getBeginStmt()->getSingleDecl())
+              : nullptr)
+    if (std::optional<StringRef> Family = nodeIteratorFamily(Begin->getType()))
+      if (std::optional<std::string> Why =
+              nodeStepReason(*Family, Range, nullptr))
+        RC.untraced(RC.SM.getExpansionLoc(Range->getBeginLoc()),
+                    "iteration over '" +
+                        Lexer::getSourceText(
+                            RC.SM.getExpansionRange(Range->getSourceRange()),
+                            RC.SM, RC.Ctx.getLangOpts())
+                            .str() +
+                        "'",
+                    *Why);
   Model.noteRangeFor(LoopVar, Range);
   if (!LoopVar->getType()->isReferenceType() && !isa<InitListExpr>(Range) &&
       Model.rangeElementsAreMemory(Range)) {
@@ -1454,8 +1472,68 @@ void AccessCollector::untracedCall(const CallExpr *E,
               AccessKind::Call);
 }
 
+std::optional<std::string>
+AccessCollector::nodeStepReason(StringRef Family, const Expr *Container,
+                                const Expr *It) const {
+  auto Text = [&](const Expr *X) {
+    return Lexer::getSourceText(RC.SM.getExpansionRange(X->getSourceRange()),
+                                RC.SM, RC.Ctx.getLangOpts())
+        .str();
+  };
+  const std::string Tail =
+      ", kernel memory, in library code, which wgtrace does not record";
+  if (Container) {
+    Container = Container->IgnoreParenImpCasts();
+    if (!elementsAreKernelMemory(Container))
+      return std::nullopt;
+    const CXXRecordDecl *RD = Container->getType()->getPointeeCXXRecordDecl();
+    if (!RD)
+      RD = Container->getType()->getAsCXXRecordDecl();
+    std::string Kind = RD ? RD->getQualifiedNameAsString() : Family.str();
+    return "each step of a " + Kind +
+           " iterator reads the links between the nodes of '" +
+           Text(Container) + "'" + Tail;
+  }
+  if (!It || !isIteratorIntoMemory(Model, It))
+    return std::nullopt;
+  return "each step of '" + Text(It) + "', an iterator of a " + Family.str() +
+         ", reads the links between the nodes it points into" + Tail;
+}
+
+bool AccessCollector::untracedNodeStep(const CallExpr *E,
+                                       const FunctionDecl *Callee) {
+  // ++it, it++, --it, it-- on the iterator, or std::next, std::prev and
+  // std::advance given it.
+  const Expr *It = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if ((Op->getOperator() == OO_PlusPlus ||
+         Op->getOperator() == OO_MinusMinus) &&
+        Op->getNumArgs() > 0)
+      It = Op->getArg(0);
+  } else if (!isa<CXXMethodDecl>(Callee) && Callee->isInStdNamespace() &&
+             Callee->getIdentifier() && E->getNumArgs() > 0 &&
+             llvm::StringSwitch<bool>(Callee->getName())
+                 .Cases("next", "prev", "advance", true)
+                 .Default(false)) {
+    It = E->getArg(0);
+  }
+  if (!It)
+    return false;
+  std::optional<StringRef> Family = nodeIteratorFamily(It->getType());
+  if (!Family)
+    return false;
+  std::optional<std::string> Why =
+      nodeStepReason(*Family, iteratedContainer(It), It);
+  if (!Why)
+    return false;
+  RC.untraced(E, *Why, AccessKind::Call);
+  return true;
+}
+
 bool AccessCollector::untracedLibraryCall(const CallExpr *E,
                                           const FunctionDecl *Callee) {
+  if (untracedNodeStep(E, Callee))
+    return true;
   // A function of the standard or C library (a system header's) that is
   // given kernel memory through a pointer or a reference (std::swap,
   // std::exchange, std::max with a comparison, std::modf's pointer, strlen,

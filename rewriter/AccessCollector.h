@@ -106,6 +106,16 @@ private:
   /// untraced; true when it was.
   bool untracedLibraryCall(const clang::CallExpr *E,
                            const clang::FunctionDecl *Callee);
+  /// A step of an iterator over a linked standard container whose nodes
+  /// are kernel memory (`++it`, `std::next(it)`): reported untraced; true
+  /// when it was.
+  bool untracedNodeStep(const clang::CallExpr *E,
+                        const clang::FunctionDecl *Callee);
+  /// Why a step of the iterator It (of Family) over Container (null: not
+  /// known) is not traced; none when the nodes are not kernel memory.
+  std::optional<std::string> nodeStepReason(llvm::StringRef Family,
+                                            const clang::Expr *Container,
+                                            const clang::Expr *It) const;
   /// A library object constructed from kernel memory that it copies:
   /// reported untraced.
   void untracedLibraryConstruction(const clang::CXXConstructExpr *E,
