@@ -31,8 +31,8 @@ template <int Part, bool Store, bool Referenced, class C>
 WGTRACE_ALWAYS_INLINE void recordPart(const C *Z, uint64_t SiteBits) noexcept {
   using T = typename C::value_type;
   static_assert(sizeof(C) == 2 * sizeof(T), "std::complex is two parts");
-  const volatile void *Address = reinterpret_cast<const volatile void *>(
-      reinterpret_cast<uintptr_t>(Z) + Part * sizeof(T));
+  // [complex.numbers]: a complex is read as `T[2]` through this cast.
+  const volatile void *Address = reinterpret_cast<const T *>(Z) + Part;
   if constexpr (Referenced)
     referencedAccess(Store, Address, sizeof(T), SiteBits);
   else
