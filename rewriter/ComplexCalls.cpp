@@ -58,6 +58,17 @@ bool readsWhole(QualType Param) {
 
 bool AccessCollector::complexCall(const CallExpr *E,
                                   const FunctionDecl *Callee) {
+  // `z.real()`, `p->imag(x)`, `std::real(z)`: one part of Object read or
+  // written through detail::cx::part.
+  auto WrapPart = [&](const Expr *Object, StringRef Name, bool Store,
+                      bool Referenced) {
+    const std::string Flags = std::string(Name == "real" ? "0" : "1") +
+                              (Store ? ", true, " : ", false, ") +
+                              (Referenced ? "true" : "false");
+    wrapWithSite(Object, Store ? AccessKind::Store : AccessKind::Load,
+                 "::wgtrace::detail::cx::part<" + Flags + ">(", ", ", ")",
+                 /*Stackable=*/false, E);
+  };
   const auto *M = dyn_cast<CXXMethodDecl>(Callee);
   if (M && !M->isStatic()) {
     if (!isFloatingComplex(RC.Ctx.getRecordType(M->getParent())))
@@ -81,15 +92,8 @@ bool AccessCollector::complexCall(const CallExpr *E,
         return true;
       // Through a pointer the target may be the kernel's own stack only
       // as far as the runtime can tell.
-      const bool Referenced =
-          Arrow || Model.mayBeKernelStack(Object->IgnoreParenImpCasts());
-      const std::string Flags =
-          std::string(M->getName() == "real" ? "0" : "1") +
-          (Store ? ", true, " : ", false, ") + (Referenced ? "true" : "false");
-      wrapWithSite(Object->IgnoreImpCasts(),
-                   Store ? AccessKind::Store : AccessKind::Load,
-                   "::wgtrace::detail::cx::part<" + Flags + ">(", ", ", ")",
-                   /*Stackable=*/false, E);
+      WrapPart(Object->IgnoreImpCasts(), M->getName(), Store,
+               Arrow || Model.mayBeKernelStack(Object->IgnoreParenImpCasts()));
       return true;
     }
     const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
@@ -108,8 +112,7 @@ bool AccessCollector::complexCall(const CallExpr *E,
     case OO_SlashEqual:
       // The operand is sequenced before the object (C++17); the library
       // reads the operand, then the object, then writes it.
-      if (readsWhole(M->getParamDecl(0)->getType()) ||
-          isFloatingComplex(M->getParamDecl(0)->getType()))
+      if (readsWhole(M->getParamDecl(0)->getType()))
         use(E->getArg(FirstArg), AccessKind::Load);
       use(Object, AccessKind::Update);
       return true;
@@ -137,12 +140,8 @@ bool AccessCollector::complexCall(const CallExpr *E,
     const Expr *Arg = E->getArg(0)->IgnoreParenImpCasts();
     if (!Model.isMemory(Arg))
       return true;
-    const std::string Flags =
-        std::string(Callee->getName() == "real" ? "0" : "1") + ", false, " +
-        (Model.mayBeKernelStack(Arg) ? "true" : "false");
-    wrapWithSite(Arg, AccessKind::Load,
-                 "::wgtrace::detail::cx::part<" + Flags + ">(", ", ", ")",
-                 /*Stackable=*/false, E);
+    WrapPart(Arg, Callee->getName(), /*Store=*/false,
+             Model.mayBeKernelStack(Arg));
     return true;
   }
   const unsigned Params = std::min(E->getNumArgs(), Callee->getNumParams());
