@@ -623,17 +623,20 @@ bool AccessCollector::elementsAreKernelMemory(const Expr *Object) const {
     RD = Object->getType()->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition() || !RD->isInStdNamespace())
     return false;
-  RD = RD->getDefinition();
-  auto Has = [&](StringRef Name) {
-    return !RD->lookup(&RC.Ctx.Idents.get(Name)).empty();
-  };
-  if (!(Has("begin") || Has("data") ||
-        (RD->getIdentifier() && RD->getName() == "valarray")))
+  if (!isContainerClass(RD->getDefinition()))
     return false;
   if (Object->getType()->isPointerType())
     return Model.pointerTargetIsMemory(Object) ||
            Model.holdsPointers(Object->getType()->getPointeeType());
   return Object->isGLValue() && Model.rangeElementsAreMemory(Object);
+}
+
+bool AccessCollector::isContainerClass(const CXXRecordDecl *RD) const {
+  auto Has = [&](StringRef Name) {
+    return !RD->lookup(&RC.Ctx.Idents.get(Name)).empty();
+  };
+  return Has("begin") || Has("data") ||
+         (RD->getIdentifier() && RD->getName() == "valarray");
 }
 
 /// Whether RD is a standard associative container (std::map, std::set,
@@ -1577,7 +1580,11 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
   if ((Builtin && !RC.Ctx.BuiltinInfo.isPredefinedLibFunction(Builtin)) ||
       Name.starts_with("_mm") || Name.starts_with("__builtin_ia32_") ||
       !RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Named->getLocation())) ||
-      onlyNamesItsArgument(Name) || onlyReleasesItsArgument(Name) ||
+      // A member named so (`u.get()` of a std::unique_ptr) is no such
+      // function: it is judged by its object below.
+      (onlyNamesItsArgument(Name) &&
+       !(isa<CXXMethodDecl>(Callee) && Named == Callee)) ||
+      onlyReleasesItsArgument(Name) ||
       StringRef(Qualified).starts_with("wgtrace::"))
     return false;
   // std::array's fill and swap record (before the swapped array is taken
@@ -1604,6 +1611,9 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
           : std::min(E->getNumArgs() - ArgOffset, Callee->getNumParams());
   for (unsigned I = 0; I < Params; ++I) {
     const Expr *Arg = E->getArg(I + ArgOffset);
+    // A default argument (`u.reset()`'s `pointer()`) is the library's own.
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
     if (handover(Callee->getParamDecl(I)->getType(), Arg) != Handover::None) {
       RC.untraced(E, libraryReason("'" + Qualified + "'", Arg),
                   AccessKind::Call);
@@ -1653,6 +1663,8 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
       Object = Member->getImplicitObjectArgument();
     else if (isa<CXXOperatorCallExpr>(E) && E->getNumArgs() > 0)
       Object = E->getArg(0);
+    if (Object && untracedObjectCall(E, M, Object, Qualified))
+      return true;
     if (Object && touchesElements(M) &&
         elementsAreKernelMemory(Object->IgnoreParenImpCasts())) {
       RC.untraced(

@@ -128,6 +128,17 @@ private:
   /// Whether Object (or what it points to) is a standard container whose
   /// elements are kernel memory.
   bool elementsAreKernelMemory(const clang::Expr *Object) const;
+  /// Whether RD (a standard class) is a container: it has elements
+  /// (begin() or data(), or is std::valarray).
+  bool isContainerClass(const clang::CXXRecordDecl *RD) const;
+  /// M called on Object, of a standard class that is no container
+  /// (std::pair, std::optional, std::bitset, ...), when Object is kernel
+  /// memory and M reads or writes its bytes: reported untraced
+  /// (ObjectCalls.cpp). False when E is not one.
+  bool untracedObjectCall(const clang::CallExpr *E,
+                          const clang::CXXMethodDecl *M,
+                          const clang::Expr *Object,
+                          const std::string &Qualified);
   /// B.fill(v) and B.swap(C) on a std::array of kernel memory with
   /// trivially copyable elements: B is wrapped in recorded::array
   /// (algorithms.h), which records them as libstdc++'s fill_n and
