@@ -2,7 +2,6 @@
 
 #include "analyses/CacheTool.h"
 
-#include "analyses/HugePages.h"
 #include "reader/Metadata.h"
 
 #include "llvm/Support/JSON.h"
@@ -21,57 +20,14 @@ namespace wgtrace::viewer {
 void CacheTool::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
   Grouping.beginRing(Info.Meta);
-  // Room for a kept access per record of the ring (16 bytes at least, the
-  // last one perhaps in the padding): growing the vector copied it over
-  // and over, and the pages past what the runs fill are never touched.
-  if (IsShard) {
-    // Taken when its ring begins, not when the shard is made: the shards
-    // waiting for a thread hold no chunk, so that those the merge and the
-    // lane are done with come back to KeptPool first.
-    if (!Kept)
-      Kept = takeKept();
-    const uint64_t Records =
-        (std::min(Info.Head, Info.Size) + format::kRingPadding) /
-        format::kMemoryRecordSize;
-    std::vector<KeptAccess> &Accesses = Kept->Accesses;
-    Accesses.reserve(Records);
-    adviseHugePages(Accesses.data(), Accesses.capacity() * sizeof(KeptAccess));
-    if (Grouping.perAccess()) {
-      Kept->Keys.reserve(Records);
-      adviseHugePages(Kept->Keys.data(),
-                      Kept->Keys.capacity() * sizeof(uint32_t));
-    }
-  }
+  if (IsShard)
+    Keeper.beginRing(Info, Grouping.perAccess());
 }
 
 void CacheTool::keep(const Record &R, uint32_t Owner) {
-  const uint64_t Address = R.Memory.Address;
-  const uint32_t Length = R.Memory.Length;
-  const uint32_t OwnerStore = Owner * 2 + uint32_t(R.Memory.IsStore);
   const bool PerAccess = Grouping.perAccess();
-  const uint32_t Key = PerAccess ? Grouping.key(R) : 0;
-  const uint64_t First = Address >> LineShift;
-  // Within one line, as CacheHierarchy::access() and
-  // ReuseHistogram::accessBytes() see it (an access that wraps past the
-  // top of the address space is not).
-  const bool OneLine =
-      Length <= 1 || ((Address + (Length - 1)) >> LineShift) == First;
-  std::vector<KeptAccess> &Accesses = Kept->Accesses;
-  if (OneLine && HaveKeptLine && First == KeptLine && !Accesses.empty() &&
-      Accesses.back().OwnerStore == OwnerStore &&
-      (!PerAccess || Kept->Keys.back() == Key) &&
-      Accesses.back().Repeat < UINT16_MAX) {
-    ++Accesses.back().Repeat;
-    return;
-  }
-  Accesses.push_back({Address, uint16_t(Length), 0, OwnerStore});
-  if (PerAccess)
-    Kept->Keys.push_back(Key);
-  // The line it ends in, as the hierarchy and the reuse distances keep it
-  // (the first for an access that wraps).
-  const uint64_t Last = Length ? (Address + (Length - 1)) >> LineShift : First;
-  KeptLine = Last < First ? First : Last;
-  HaveKeptLine = true;
+  Keeper.keep(R.Memory.Address, R.Memory.Length, Owner, R.Memory.IsStore,
+              PerAccess, PerAccess ? Grouping.key(R) : 0);
 }
 
 void CacheTool::record(const Record &R) {
@@ -88,8 +44,7 @@ void CacheTool::record(const Record &R) {
     // stays as it was.
     if (New && Cold) {
       if (IsShard) {
-        Kept->ColdAt.push_back(Kept->Accesses.size());
-        HaveKeptLine = false;
+        Keeper.coldStart();
         return;
       }
       Caches.clear();
@@ -127,16 +82,8 @@ std::unique_ptr<AnalysisTool> CacheTool::newShard() const {
       Grouping.by());
   Shard->IsShard = true;
   Shard->KeptPool = KeptPool;
+  Shard->Keeper = AccessKeeper(Shard->LineShift, KeptPool);
   return Shard;
-}
-
-std::shared_ptr<CacheTool::KeptChunk> CacheTool::takeKept() const {
-  std::shared_ptr<RecyclePool<KeptChunk>> Pool = KeptPool;
-  return std::shared_ptr<KeptChunk>(new KeptChunk(Pool->take()),
-                                    [Pool](KeptChunk *Chunk) {
-                                      Pool->give(std::move(*Chunk));
-                                      delete Chunk;
-                                    });
 }
 
 void CacheTool::reuseOf(const KeptChunk &Chunk) {
@@ -173,9 +120,7 @@ void CacheTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
   // chunk in less time than the caches here take for it, so one waiting
   // for it is enough; each more that waited kept a chunk's accesses out of
   // KeptPool, and the next shard filled fresh pages instead.
-  // A shard whose ring never began kept nothing.
-  std::shared_ptr<const KeptChunk> Chunk =
-      From.Kept ? std::move(From.Kept) : takeKept();
+  std::shared_ptr<const KeptChunk> Chunk = From.Keeper.take();
   if (!ReuseLane)
     ReuseLane = std::make_unique<DefaultThreadPool>(hardware_concurrency(1));
   if (LaneBusy.valid())
@@ -183,34 +128,22 @@ void CacheTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
   LaneBusy = ReuseLane->async([this, Chunk] { reuseOf(*Chunk); });
 
   const bool PerAccess = Grouping.perAccess();
-  const std::vector<KeptAccess> &Accesses = Chunk->Accesses;
-  const std::vector<size_t> &ColdAt = Chunk->ColdAt;
-  size_t NextCold = 0;
-  for (size_t I = 0; I < Accesses.size(); ++I) {
-    if (NextCold < ColdAt.size() && ColdAt[NextCold] == I) {
-      Caches.clear();
-      while (NextCold < ColdAt.size() && ColdAt[NextCold] == I)
-        ++NextCold;
-    }
-    const KeptAccess &A = Accesses[I];
-    const bool Store = A.OwnerStore & 1;
-    Counts &C = Workgroups[FirstWorkgroup + (A.OwnerStore >> 1)].C;
-    const unsigned Missed = Caches.access(A.Address, A.Length);
-    Counts *Group = PerAccess ? &Groups[KeyHere[Chunk->Keys[I]]] : nullptr;
-    C.count(Store, Missed);
-    Totals.count(Store, Missed);
-    if (Group)
-      Group->count(Store, Missed);
-    if (A.Repeat) {
-      C.countHits(Store, A.Repeat);
-      Totals.countHits(Store, A.Repeat);
-      if (Group)
-        Group->countHits(Store, A.Repeat);
-    }
-  }
-  // New workgroups after its last access empty the caches too.
-  if (NextCold < ColdAt.size())
-    Caches.clear();
+  replayAccesses(
+      Caches, *Chunk, [&](size_t I, const KeptAccess &A, unsigned Missed) {
+        const bool Store = A.store();
+        Counts &C = Workgroups[FirstWorkgroup + A.owner()].C;
+        Counts *Group = PerAccess ? &Groups[KeyHere[Chunk->Keys[I]]] : nullptr;
+        C.count(Store, Missed);
+        Totals.count(Store, Missed);
+        if (Group)
+          Group->count(Store, Missed);
+        if (A.Repeat) {
+          C.countHits(Store, A.Repeat);
+          Totals.countHits(Store, A.Repeat);
+          if (Group)
+            Group->countHits(Store, A.Repeat);
+        }
+      });
 }
 
 void CacheTool::finish() {

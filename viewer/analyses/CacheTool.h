@@ -27,9 +27,9 @@
 #define WGTRACE_VIEWER_CACHETOOL_H
 
 #include "analyses/AccessGrouping.h"
+#include "analyses/AccessKeeper.h"
 #include "analyses/AnalysisTool.h"
 #include "analyses/InvocationOwners.h"
-#include "analyses/RecyclePool.h"
 #include "output/RowOrder.h"
 #include "reader/WorkgroupIdentity.h"
 #include "simulator/CacheHierarchy.h"
@@ -137,44 +137,10 @@ public:
   uint64_t coldAccesses() const { return Reuse.firstUses(); }
 
 private:
-  /// A shard's access (or, with Repeat, its run): see record(). 16 bytes:
-  /// a chunk keeps one per record that starts a run, and at 24 bytes the
-  /// fresh pages they filled (zeroed by the kernel) were a tenth of two
-  /// threads' time.
-  struct KeptAccess {
-    uint64_t Address = 0;
-    /// A record's length field is 16 bits.
-    uint16_t Length = 0;
-    /// Accesses that follow it, of the same owner, kind and group, each in
-    /// the one first-level line the access before it ended in. A longer
-    /// run starts a new KeptAccess, which hits that line as they do.
-    uint16_t Repeat = 0;
-    /// Index in the shard's Workgroups, times two, plus one for a store.
-    uint32_t OwnerStore = 0;
-  };
-  static_assert(sizeof(KeptAccess) == 16, "see KeptAccess");
   /// A shard's record() of a load or store of owner \p Owner. Inlined: it
   /// runs once per load or store, and called, its prologue and epilogue
   /// were a sixth of its time (two threads took 4-6% more CPU with it).
   LLVM_ATTRIBUTE_ALWAYS_INLINE void keep(const Record &R, uint32_t Owner);
-  /// What a shard kept of its chunk; shared by the merge and the lane.
-  struct KeptChunk {
-    std::vector<KeptAccess> Accesses;
-    /// When the rows are per access group (AccessGrouping::perAccess()),
-    /// the shard's group key of each of Accesses.
-    std::vector<uint32_t> Keys;
-    /// With --cold, the index in Accesses of each new workgroup's first.
-    std::vector<size_t> ColdAt;
-    /// Empties it, keeping its storage (RecyclePool).
-    void clear() {
-      Accesses.clear();
-      Keys.clear();
-      ColdAt.clear();
-    }
-  };
-  /// A KeptChunk for a shard, from KeptPool: given back when both the
-  /// merge and the lane are done with it.
-  std::shared_ptr<KeptChunk> takeKept() const;
   /// Counts the reuse distances of \p Chunk's accesses (on the lane).
   void reuseOf(const KeptChunk &Chunk);
   void printText();
@@ -202,19 +168,11 @@ private:
   /// Per dispatch site, the workgroups --top left out of its rows.
   std::map<uint32_t, uint64_t> OmittedPerSite;
   /// A shard (newShard()) keeps its accesses, in record order, for the
-  /// merge.
+  /// merge (AccessKeeper.h); the chunks replayed go back to the pool shared
+  /// by a tool and its shards.
   bool IsShard = false;
-  std::shared_ptr<KeptChunk> Kept;
-  /// The kept chunks merged and counted, emptied, for the next shards: a
-  /// chunk's accesses (16 bytes each, a few MiB a chunk) written into fresh
-  /// pages faulted them in one by one, most of the system time of two
-  /// threads. Shared by a tool and its shards.
-  std::shared_ptr<RecyclePool<KeptChunk>> KeptPool =
-      std::make_shared<RecyclePool<KeptChunk>>();
-  /// The first-level line the shard's last access ended in, while the
-  /// next may extend its run.
-  uint64_t KeptLine = 0;
-  bool HaveKeptLine = false;
+  std::shared_ptr<KeptChunkPool> KeptPool = std::make_shared<KeptChunkPool>();
+  AccessKeeper Keeper{LineShift, KeptPool};
   /// The lane's count of the last chunk merged, until it is done.
   std::shared_future<void> LaneBusy;
   /// One thread, so that chunks are counted in file order. Last: it is
