@@ -17,9 +17,9 @@
 #     (medians);
 #   - dump > /dev/null in records per second;
 #   - the same for a naive decoder that fprintf's one line per record.
-# summary, races and cache run with --threads 1 but in the threads rows, so that
-# the ratios to summary (diff, html, cache, annotate) and the memory rows
-# mean what they meant before --threads.
+# summary, races, cache, diff and annotate run with --threads 1 but in the
+# threads rows, so that the ratios to summary (diff, html, cache, annotate)
+# and the memory rows mean what they meant before --threads.
 # Prints one table, then deletes the traces. Not a ctest: it is a
 # benchmark, and its numbers depend on the machine.
 #
@@ -85,8 +85,8 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 warm "$BIG2"
 for ((I = 0; I < RUNS; ++I)); do
   measure "$VIEW" summary --threads 1 "$BIG" >>"$WORK/summary.txt"
-  measure "$VIEW" diff --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$BIG" \
-    "$BIG2" >>"$WORK/diff.txt"
+  measure "$VIEW" diff --threads 1 --l1 32k,8,64 --l2 1m,16,64 \
+    --ll 32m,16,64 "$BIG" "$BIG2" >>"$WORK/diff.txt"
   measure "$VIEW" html "$BIG" -o "$WORK/report.html" >>"$WORK/html.txt"
   measure "$VIEW" cache --threads 1 --l1 32k,8,64 --l2 1m,16,64 \
     --ll 32m,16,64 "$BIG" >>"$WORK/cache.txt"
@@ -95,8 +95,8 @@ done
 warm "$SITES"
 for ((I = 0; I < RUNS; ++I)); do
   measure "$VIEW" summary --threads 1 "$SITES" >>"$WORK/summary_sites.txt"
-  measure "$VIEW" annotate --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 \
-    "$SITES" >>"$WORK/annotate.txt"
+  measure "$VIEW" annotate --threads 1 --l1 32k,8,64 --l2 1m,16,64 \
+    --ll 32m,16,64 "$SITES" >>"$WORK/annotate.txt"
 done
 rm -f "$SITES"
 S_SUM_SITES=$(cut -d' ' -f1 "$WORK/summary_sites.txt" | median)
@@ -136,7 +136,7 @@ warm "$SMALL"
 warm "$SMALL2"
 read -r S_SUM_SMALL M_SUM_SMALL < <(measure "$VIEW" summary --threads 1 "$SMALL")
 read -r S_RACES_SMALL M_RACES_SMALL < <(measure "$VIEW" races --threads 1 "$SMALL")
-read -r S_DIFF_SMALL M_DIFF_SMALL < <(measure "$VIEW" diff --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$SMALL" "$SMALL2")
+read -r S_DIFF_SMALL M_DIFF_SMALL < <(measure "$VIEW" diff --threads 1 --l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$SMALL" "$SMALL2")
 warm "$BIG"
 read -r S_DUMP M_DUMP < <(measure "$VIEW" dump "$BIG")
 read -r S_NAIVE M_NAIVE < <(measure "$NAIVE" "$BIG")

@@ -8,10 +8,14 @@
 
 #include "CliRun.h"
 #include "TraceBuilder.h"
+#include "analyses/AnnotateTool.h"
 #include "analyses/CacheTool.h"
+#include "analyses/DiffReport.h"
 #include "analyses/FootprintTool.h"
+#include "analyses/ProfileTool.h"
 #include "analyses/RacesTool.h"
 #include "analyses/SummaryTool.h"
+#include "analyses/ToolPair.h"
 #include "output/DumpTool.h"
 #include "output/HtmlReportTool.h"
 #include "output/RecordTableTool.h"
@@ -195,6 +199,74 @@ ThreadedReport cacheOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
   CacheTool Cache(OS, Json, smallLevels(), Cold, By);
   readOn(Cache, Bytes, Threads, R);
   R.Workgroups = Cache.workgroups().size();
+  OS.flush();
+  return R;
+}
+
+/// annotate on \p Threads threads, sorted by \p Sort, hottest lines first
+/// or in file order (R.Workgroups: the accesses of all kernels, R.Races:
+/// the first-level misses).
+ThreadedReport annotateOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                          bool Json, bool Cold, const std::string &Sort,
+                          bool FileOrder, uint64_t Top = 0) {
+  ThreadedReport R;
+  llvm::raw_string_ostream OS(R.Text);
+  AnnotateTool::Options O;
+  O.Levels = smallLevels();
+  O.Cold = Cold;
+  O.Order.Column = Sort;
+  O.Order.Top = Top;
+  O.FileOrder = FileOrder;
+  O.Trace = "threads.bin";
+  AnnotateTool Annotate(OS, Json, std::move(O));
+  readOn(Annotate, Bytes, Threads, R);
+  R.Workgroups = Annotate.totals().accesses();
+  R.Races = Annotate.totals().LevelMisses[0].Read +
+            Annotate.totals().LevelMisses[0].Write;
+  OS.flush();
+  return R;
+}
+
+/// One side of `diff`: the profile and the races of a file read on
+/// \p Threads threads, as the command line reads each.
+struct DiffSideOn {
+  ThreadedReport R;
+  ProfileTool Profile;
+  RacesTool Races{llvm::nulls(), false, UINT64_MAX};
+  TraceCensus Census;
+
+  DiffSideOn(const std::vector<uint8_t> &Bytes, unsigned Threads, bool Cold)
+      : Profile(smallLevels(), Cold) {
+    Races.setThreads(Threads);
+    Profile.attachRaces(Races);
+    TraceFile File = TraceFile::fromBytes(Bytes);
+    TraceReader Reader(File, RingMode::WrapAware);
+    Reader.setThreads(Threads);
+    ToolPair<RacesTool, ProfileTool> Both(Races, Profile);
+    AnalysisTool *Tools[] = {&Both};
+    if (llvm::Error E = Reader.run(Tools))
+      R.Error = llvm::toString(std::move(E));
+    R.OnThreads = Reader.readOnThreads();
+    Census = Reader.census();
+  }
+};
+
+/// diff BEFORE AFTER, each read on \p Threads threads (R.Workgroups: the
+/// accesses of AFTER's kernels, R.Races: their first-level misses).
+ThreadedReport diffOn(const std::vector<uint8_t> &Before,
+                      const std::vector<uint8_t> &After, unsigned Threads,
+                      bool Json, bool Cold, const RowOrder &Order) {
+  DiffSideOn B(Before, Threads, Cold), A(After, Threads, Cold);
+  ThreadedReport R;
+  R.OnThreads = B.R.OnThreads && A.R.OnThreads;
+  R.Error = B.R.Error + A.R.Error;
+  llvm::raw_string_ostream OS(R.Text);
+  printDiff(OS, Json, smallLevels(), "", {"before.bin", &B.Profile, &B.Census},
+            {"after.bin", &A.Profile, &A.Census}, Order);
+  for (const auto &[Kernel, M] : A.Profile.measures(ProfileTool::Kernel)) {
+    R.Workgroups += M.Accesses;
+    R.Races += M.Misses[0] + M.Misses[1];
+  }
   OS.flush();
   return R;
 }
@@ -390,6 +462,79 @@ TEST(Threads, CacheRunsLongerThanOneKeptAccessCountAsOnOneThread) {
       EXPECT_EQ(C.Misses[2].Read, 3u * 2);
     }
   }
+}
+
+// annotate counts per kernel and line in the shards and replays their
+// accesses through the one hierarchy in file order (AccessKeeper.h, as
+// cache does): every listing, text or JSON, by any column, in either
+// order, must be the one-thread listing.
+TEST(Threads, AnnotateIsTheOneThreadAnnotate) {
+  // At least 6 workgroups of 40 loads and 8 stores per ring.
+  constexpr uint64_t kAccesses = kThreadedRings * 6 * (40 + 8);
+  for (bool Trailers : {true, false})
+    for (bool Json : {false, true})
+      for (bool Cold : {false, true})
+        for (const char *Sort : {"", "D1mr", "lines", "LLmw", "stores"})
+          for (bool FileOrder : {false, true}) {
+            SCOPED_TRACE(std::string(Sort) + (Json ? " json" : "") +
+                         (Trailers ? " trailers" : "") + (Cold ? " cold" : "") +
+                         (FileOrder ? " file" : ""));
+            const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
+            ThreadedReport One =
+                annotateOn(Bytes, 1, Json, Cold, Sort, FileOrder);
+            ThreadedReport Four =
+                annotateOn(Bytes, 4, Json, Cold, Sort, FileOrder);
+            expectWholeAndTheSame(One, Four);
+            // Not vacuous: every access counted, and misses.
+            EXPECT_GT(One.Workgroups, kAccesses);
+            EXPECT_EQ(One.Workgroups, Four.Workgroups);
+            EXPECT_GT(Four.Races, 0u);
+            EXPECT_EQ(One.Races, Four.Races);
+          }
+  // --top, and more rings than a pool's window (kept chunks used again).
+  const std::vector<uint8_t> Many =
+      multiRingTrace(true, std::nullopt, 24).Bytes;
+  for (bool Cold : {false, true}) {
+    ThreadedReport One = annotateOn(Many, 1, false, Cold, "D1mr", false, 2);
+    ThreadedReport Two = annotateOn(Many, 2, false, Cold, "D1mr", false, 2);
+    expectWholeAndTheSame(One, Two);
+  }
+  // Damage: the rings before it, and the same error.
+  MultiRingTrace M = multiRingTrace(false, 3);
+  ThreadedReport One = annotateOn(M.Bytes, 1, false, false, "", false);
+  ThreadedReport Four = annotateOn(M.Bytes, 4, false, false, "", false);
+  EXPECT_TRUE(Four.OnThreads);
+  EXPECT_NE(One.Error, "");
+  EXPECT_EQ(One.Error, Four.Error);
+  EXPECT_EQ(One.Text, Four.Text);
+}
+
+// diff's profile (ProfileTool) and races of each file, read on threads, as
+// a pair of shards (ToolPair): every section, text or JSON, by any column,
+// must be the one-thread diff.
+TEST(Threads, DiffIsTheOneThreadDiff) {
+  const std::vector<uint8_t> Before = multiRingTrace(true).Bytes;
+  // Another run: more rings, without trailers.
+  const std::vector<uint8_t> After =
+      multiRingTrace(false, std::nullopt, kThreadedRings + 3).Bytes;
+  constexpr uint64_t kAfterAccesses = (kThreadedRings + 3) * 6 * (40 + 8);
+  for (bool Json : {false, true})
+    for (bool Cold : {false, true})
+      for (const char *Sort : {"", "D1mr", "lines", "LLmw", "races", "bytes"})
+        for (uint64_t Top : {uint64_t(0), uint64_t(2)}) {
+          SCOPED_TRACE(std::string(Sort) + (Json ? " json" : "") +
+                       (Cold ? " cold" : "") + " top " + std::to_string(Top));
+          RowOrder Order;
+          Order.Column = Sort;
+          Order.Top = Top;
+          ThreadedReport One = diffOn(Before, After, 1, Json, Cold, Order);
+          ThreadedReport Four = diffOn(Before, After, 4, Json, Cold, Order);
+          expectWholeAndTheSame(One, Four);
+          EXPECT_GT(One.Workgroups, kAfterAccesses);
+          EXPECT_EQ(One.Workgroups, Four.Workgroups);
+          EXPECT_GT(Four.Races, 0u);
+          EXPECT_EQ(One.Races, Four.Races);
+        }
 }
 
 // The page's first pass (records per processor, bytes accessed per buffer)
@@ -683,6 +828,20 @@ TEST(Threads, CommandLine) {
   for (const char *Options : {"", "--iree-compat", "--kernel 't*'",
                               "--dispatch 1", "--workgroup 2,3,0"})
     expectTheSameOnThreads("dump", Options, Path, 0, "2");
+  for (const char *Options :
+       {"", "--json", "--cold", "--order file", "--sort D1mr --top 2",
+        "--l1 1k,2,64 --l2 none --ll 16k,4,64 --json", "--kernel 't*'",
+        "--dispatch 1 --json", "--workgroup 2,3,0"})
+    expectTheSameOnThreads("annotate", Options, Path, 0, "2");
+  const std::string Other =
+      writeTrace("threads-other.bin",
+                 multiRingTrace(false, std::nullopt, kThreadedRings + 2).Bytes);
+  for (const char *Options :
+       {"", "--json", "--cold", "--sort LLmr --top 3", "--sort races --json",
+        "--kernel 't*'", "--dispatch 1 --json"})
+    expectTheSameOnThreads("diff", Options, Path + " " + Other, 0, "2");
+  EXPECT_EQ(view("annotate --threads 0 " + Path).Status, 1);
+  EXPECT_EQ(view("diff --threads 0 " + Path + " " + Other).Status, 1);
   ViewRun Zero = view("summary --threads 0 " + Path);
   EXPECT_EQ(Zero.Status, 1); // usage
   EXPECT_NE(Zero.Err.find("--threads 0"), std::string::npos) << Zero.Err;

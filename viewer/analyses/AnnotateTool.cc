@@ -78,9 +78,18 @@ static bool sameFile(StringRef A, StringRef B) {
 
 void AnnotateTool::beginRing(const RingInfo &Info) {
   Lines.beginRing(Info.Meta);
-  if (Info.Meta == Meta || !Info.Meta)
+  if (IsShard)
+    Keeper.beginRing(Info, /*WithKeys=*/false);
+  noteMetadata(Info.Meta);
+}
+
+void AnnotateTool::noteMetadata(const Metadata *M) {
+  if (M == Meta || !M)
     return;
-  Meta = Info.Meta;
+  Meta = M;
+  // A shard's are noted where it is merged.
+  if (IsShard)
+    return;
   // The kernels' copies of their definitions, for files moved or changed.
   for (uint32_t F = 0; F < Meta->Functions.size(); ++F) {
     const FunctionInfo &Fn = Meta->Functions[F];
@@ -97,9 +106,7 @@ void AnnotateTool::beginRing(const RingInfo &Info) {
       Expressions[A.Where.File].insert({A.Where.Line, A.Where.Column, A.Text});
 }
 
-uint32_t AnnotateTool::kernelOf(const Record &R) {
-  const format::WorkgroupRecord &WG = R.Workgroup->Record;
-  std::string Name = Meta->siteFunction(WG.DispatchId).nameOr("(null)").str();
+uint32_t AnnotateTool::kernelNamed(const std::string &Name) {
   auto [It, New] = KernelIndex.try_emplace(Name, uint32_t(Kernels.size()));
   if (New) {
     Kernels.emplace_back();
@@ -107,16 +114,23 @@ uint32_t AnnotateTool::kernelOf(const Record &R) {
     KernelCacheLines.emplace_back();
     KernelLastLine.push_back(UINT64_MAX);
   }
+  return It->second;
+}
+
+uint32_t AnnotateTool::kernelOf(const Record &R) {
+  const format::WorkgroupRecord &WG = R.Workgroup->Record;
+  const uint32_t Kernel =
+      kernelNamed(Meta->siteFunction(WG.DispatchId).nameOr("(null)").str());
   const std::string &Where = WG.DispatchId < Meta->SiteLocations.size()
                                  ? Meta->SiteLocations[WG.DispatchId]
                                  : std::string();
   std::string Site = Where.empty()
                          ? fmt::format("site {}", WG.DispatchId)
                          : fmt::format("site {} at {}", WG.DispatchId, Where);
-  std::vector<std::string> &Sites = Kernels[It->second].Sites;
+  std::vector<std::string> &Sites = Kernels[Kernel].Sites;
   if (!is_contained(Sites, Site))
     Sites.push_back(std::move(Site));
-  return It->second;
+  return Kernel;
 }
 
 AnnotateTool::Slot &AnnotateTool::newSlot(uint64_t Key) {
@@ -152,8 +166,12 @@ void AnnotateTool::record(const Record &R) {
     bool New = KernelOf.workgroup(R.Workgroup->Invocation,
                                   [&] { return kernelOf(R); });
     // As `cache --cold`: a copy continuing a workgroup keeps the cache.
-    if (New && Opts.Cold)
-      Caches.clear();
+    if (New && Opts.Cold) {
+      if (IsShard)
+        Keeper.coldStart();
+      else
+        Caches.clear();
+    }
     return;
   }
   if (R.Tag != format::Tag::MemoryLoad && R.Tag != format::Tag::MemoryStore)
@@ -182,8 +200,69 @@ void AnnotateTool::record(const Record &R) {
     addLines(AllCacheLines, AllLastLine, First, Last);
   }
   // As `cache` counts it: one reference whatever lines it covers, its
-  // misses going on to the next level.
-  S.C.countMisses(Store, Caches.access(R.Memory.Address, R.Memory.Length));
+  // misses going on to the next level. A shard's go through the caches at
+  // the merge, in file order.
+  if (IsShard)
+    Keeper.keep(R.Memory.Address, R.Memory.Length, LastSlot, Store);
+  else
+    S.C.countMisses(Store, Caches.access(R.Memory.Address, R.Memory.Length));
+}
+
+std::unique_ptr<AnalysisTool> AnnotateTool::newShard() const {
+  // It simulates nothing: the first level alone gives it the line size.
+  Options O = Opts;
+  O.Levels = {Opts.Levels[0]};
+  O.Print = false;
+  auto Shard = std::make_unique<AnnotateTool>(nulls(), Json, std::move(O));
+  Shard->IsShard = true;
+  Shard->KeptPool = KeptPool;
+  Shard->Keeper = AccessKeeper(Shard->LineShift, KeptPool);
+  return Shard;
+}
+
+/// Adds the lines of \p From to \p To.
+static void addAll(DenseSet<uint64_t> &To, const DenseSet<uint64_t> &From) {
+  for (uint64_t L : From)
+    To.insert(L);
+}
+
+void AnnotateTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
+  AnnotateTool &From = static_cast<AnnotateTool &>(Shard);
+  noteMetadata(From.Meta);
+  // Kernels, line groups and slots new here in the order the shard met
+  // them, after those of the chunks before: the one-thread order.
+  std::vector<uint32_t> KernelHere(From.Kernels.size());
+  for (uint32_t K = 0; K < KernelHere.size(); ++K) {
+    const Kernel &Theirs = From.Kernels[K];
+    KernelHere[K] = kernelNamed(Theirs.Name);
+    std::vector<std::string> &Sites = Kernels[KernelHere[K]].Sites;
+    for (const std::string &Site : Theirs.Sites)
+      if (!is_contained(Sites, Site))
+        Sites.push_back(Site);
+    if (Opts.CountLines)
+      addAll(KernelCacheLines[KernelHere[K]], From.KernelCacheLines[K]);
+  }
+  if (Opts.CountLines)
+    addAll(AllCacheLines, From.AllCacheLines);
+  std::vector<uint32_t> LineHere(From.Lines.size());
+  for (uint32_t L = 0; L < LineHere.size(); ++L)
+    LineHere[L] = Lines.adopt(From.Lines, L, Place.Buffers);
+  std::vector<uint32_t> SlotHere(From.Slots.size());
+  for (uint32_t I = 0; I < SlotHere.size(); ++I) {
+    const Slot &Theirs = From.Slots[I];
+    newSlot((uint64_t(KernelHere[Theirs.Kernel]) << 32) |
+            LineHere[Theirs.Line]);
+    SlotHere[I] = LastSlot;
+    Slot &S = Slots[LastSlot];
+    S.C.add(Theirs.C);
+    if (Opts.CountLines)
+      addAll(S.CacheLines, Theirs.CacheLines);
+  }
+  std::shared_ptr<const KeptChunk> Chunk = From.Keeper.take();
+  replayAccesses(Caches, *Chunk,
+                 [&](size_t, const KeptAccess &A, unsigned Missed) {
+                   Slots[SlotHere[A.owner()]].C.countMisses(A.store(), Missed);
+                 });
 }
 
 const SourceText *AnnotateTool::source(StringRef File) const {

@@ -12,8 +12,15 @@
 // order (or emptied caches per workgroup), so a line's misses of each level
 // sum to the cache report's totals.
 //
+// On several threads (newShard()) a shard counts its chunk's loads, stores,
+// bytes and distinct cache lines per kernel and line, and keeps its
+// accesses (AccessKeeper.h, each owned by its kernel's line) for the merge,
+// which adds the counts, joins the line sets and replays the accesses
+// through the one hierarchy in file order, as `cache` does.
+//
 // Memory: per (kernel, source line) its counts and its distinct cache
-// lines; the source files listed, once each.
+// lines; the source files listed, once each; on threads, the kept accesses
+// and line sets of the chunks decoded ahead of the merge.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +28,7 @@
 #define WGTRACE_VIEWER_ANNOTATETOOL_H
 
 #include "analyses/AccessGrouping.h"
+#include "analyses/AccessKeeper.h"
 #include "analyses/AnalysisTool.h"
 #include "analyses/InvocationOwners.h"
 #include "output/RowOrder.h"
@@ -81,6 +89,8 @@ public:
     Lines.census(C);
   }
   void finish() override;
+  std::unique_ptr<AnalysisTool> newShard() const override;
+  void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) override;
 
   struct Misses {
     uint64_t Read = 0;
@@ -151,6 +161,11 @@ private:
   }
   /// slot() of another kernel and line than the last access's.
   Slot &newSlot(uint64_t Key);
+  /// The index of the kernel named \p Name, added if new.
+  uint32_t kernelNamed(const std::string &Name);
+  /// The kernels' copies and the access sites' texts of \p M, the
+  /// metadata of a ring chunk, unless it is the last one's.
+  void noteMetadata(const Metadata *M);
   void loadSources();
   double column(const Counts &C, llvm::StringRef Name) const;
   void printText();
@@ -187,6 +202,12 @@ private:
   std::map<std::string, std::set<std::tuple<uint32_t, uint32_t, std::string>>>
       Expressions;
   std::map<std::string, SourceText> Sources;
+  /// A shard (newShard()) keeps its accesses for the merge, each owned by
+  /// its slot (AccessKeeper.h); the chunks replayed go back to the pool
+  /// shared by a tool and its shards.
+  bool IsShard = false;
+  std::shared_ptr<KeptChunkPool> KeptPool = std::make_shared<KeptChunkPool>();
+  AccessKeeper Keeper{LineShift, KeptPool};
 };
 
 } // namespace wgtrace::viewer

@@ -10,6 +10,8 @@ namespace wgtrace::viewer {
 
 void ProfileTool::beginRing(const RingInfo &Info) {
   Meta = Info.Meta;
+  if (IsShard)
+    Keeper.beginRing(Info, /*WithKeys=*/false);
   Repeatable = false;
   LastInvocation = UINT64_MAX;
   LastLineFrom = UINT64_MAX;
@@ -100,7 +102,10 @@ bool ProfileTool::markLine(uint64_t Line, uint64_t Combo) {
 void ProfileTool::record(const Record &R) {
   if (Cold && R.Workgroup && R.Tag == format::Tag::Workgroup &&
       Begun.insert(R.Workgroup->Invocation).second) {
-    Caches.clear();
+    if (IsShard)
+      Keeper.coldStart();
+    else
+      Caches.clear();
     Repeatable = false;
     return;
   }
@@ -125,8 +130,20 @@ void ProfileTool::record(const Record &R) {
   recordOther(R, First, Last);
 }
 
+uint32_t ProfileTool::pendingCombo() {
+  if (PendingCombo == UINT32_MAX) {
+    auto [It, New] = ComboIndex.try_emplace(
+        {(uint64_t(PendingIds[Kernel]) << 32) | PendingIds[Site],
+         (uint64_t(PendingIds[Buffer]) << 32) | PendingIds[Line]},
+        uint32_t(Combos.size()));
+    if (New)
+      Combos.push_back(PendingIds);
+    PendingCombo = It->second;
+  }
+  return PendingCombo;
+}
+
 void ProfileTool::recordOther(const Record &R, uint64_t First, uint64_t Last) {
-  const unsigned Missed = Caches.access(R.Memory.Address, R.Memory.Length);
   if (R.Workgroup->Invocation != LastInvocation || Meta != LastMeta) {
     LastInvocation = R.Workgroup->Invocation;
     LastMeta = Meta;
@@ -147,11 +164,19 @@ void ProfileTool::recordOther(const Record &R, uint64_t First, uint64_t Last) {
       LastBuffer != PendingIds[Buffer] || LastLine != PendingIds[Line]) {
     flushPending();
     PendingIds = {LastKernel, LastSite, LastBuffer, LastLine};
+    PendingCombo = UINT32_MAX;
   }
   ++Pending.Accesses;
   Pending.Bytes += R.Memory.Length;
-  for (unsigned L = 0; L < Missed; ++L)
-    ++Pending.Misses[2 * L + R.Memory.IsStore];
+  if (IsShard) {
+    // Its misses are counted at the merge, in file order.
+    Keeper.keep(R.Memory.Address, R.Memory.Length, pendingCombo(),
+                R.Memory.IsStore);
+  } else {
+    const unsigned Missed = Caches.access(R.Memory.Address, R.Memory.Length);
+    for (unsigned L = 0; L < Missed; ++L)
+      ++Pending.Misses[2 * L + R.Memory.IsStore];
+  }
   const bool Packable = LastKernel < 0xFFFF && LastSite < 0xFFFF &&
                         LastBuffer < 0xFFFF && LastLine < 0xFFFF;
   const uint64_t Combo = uint64_t(LastKernel) | (uint64_t(LastSite) << 16) |
@@ -173,6 +198,59 @@ void ProfileTool::recordOther(const Record &R, uint64_t First, uint64_t Last) {
     if (L == Last)
       break;
   }
+}
+
+std::unique_ptr<AnalysisTool> ProfileTool::newShard() const {
+  // It simulates nothing: the first level alone gives it the line size.
+  auto Shard = std::make_unique<ProfileTool>(
+      std::vector<CacheLevel>{Caches.levels()[0]}, Cold);
+  Shard->IsShard = true;
+  Shard->KeptPool = KeptPool;
+  Shard->Keeper = AccessKeeper(Shard->LineShift, KeptPool);
+  return Shard;
+}
+
+void ProfileTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
+  ProfileTool &From = static_cast<ProfileTool &>(Shard);
+  From.flushPending();
+  // Each of its keys is the key here of the same metadata and id (a buffer
+  // by the file's index): its counts added, its lines joined.
+  std::array<std::vector<uint32_t>, Dimensions> Here;
+  for (unsigned D = 0; D < Dimensions; ++D) {
+    Table &T = Tables[D];
+    const Table &Theirs = From.Tables[D];
+    Here[D].resize(Theirs.Keys.size());
+    for (const auto &[Where, Id] : From.Ids[D]) {
+      std::pair<const Metadata *, uint64_t> Mine = Where;
+      if (D == Buffer && Mine.second != kNoBuffer)
+        Mine.second = Place.Buffers[Mine.second];
+      auto [It, New] = Ids[D].try_emplace(Mine, uint32_t(T.Keys.size()));
+      if (New) {
+        T.Keys.emplace_back();
+        T.Labels.push_back(Theirs.Labels[Id]);
+      }
+      Here[D][Id] = It->second;
+      Key &K = T.Keys[It->second];
+      const Measures &M = Theirs.Keys[Id].M;
+      K.M.Accesses += M.Accesses;
+      K.M.Bytes += M.Bytes;
+      for (uint64_t L : Theirs.Keys[Id].Lines)
+        K.Lines.insert(L);
+      K.LastLine = UINT64_MAX;
+    }
+  }
+  // The misses per combination of keys, then added to each of its keys.
+  std::vector<Measures> Missed(From.Combos.size());
+  std::shared_ptr<const KeptChunk> Chunk = From.Keeper.take();
+  replayAccesses(Caches, *Chunk,
+                 [&](size_t, const KeptAccess &A, unsigned Levels) {
+                   Measures &M = Missed[A.owner()];
+                   for (unsigned L = 0; L < Levels; ++L)
+                     ++M.Misses[2 * L + A.store()];
+                 });
+  for (size_t C = 0; C < Missed.size(); ++C)
+    for (unsigned D = 0; D < Dimensions; ++D)
+      Tables[D].Keys[Here[D][From.Combos[C][D]]].M.addMisses(Missed[C]);
 }
 
 void ProfileTool::finish() {

@@ -8,14 +8,23 @@
 // levels give the same misses) and racing workgroup pairs (from a
 // RacesTool run beside it, see attachRaces()).
 //
+// On several threads (newShard()) a shard counts its chunk's accesses,
+// bytes and distinct lines per key, and keeps the accesses that reach the
+// caches (AccessKeeper.h, each owned by its row of four keys); the merge
+// adds the counts, joins the line sets and replays the accesses through
+// the one hierarchy in file order, as `cache` does.
+//
 // Memory: one entry per key with the distinct cache lines it touched (the
-// footprint, not the trace), the cache model, and the races tool's ranges.
+// footprint, not the trace), the cache model, and the races tool's ranges;
+// on threads, the kept accesses and line sets of the chunks decoded ahead
+// of the merge.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef WGTRACE_VIEWER_PROFILETOOL_H
 #define WGTRACE_VIEWER_PROFILETOOL_H
 
+#include "analyses/AccessKeeper.h"
 #include "analyses/AnalysisTool.h"
 #include "analyses/RacesTool.h"
 #include "simulator/CacheHierarchy.h"
@@ -63,6 +72,8 @@ public:
   void record(const Record &R) override;
   void census(const TraceCensus &C) override { Census = &C; }
   void finish() override;
+  std::unique_ptr<AnalysisTool> newShard() const override;
+  void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) override;
 
   /// After finish(): by dimension, the measures of every key ("matmul",
   /// "0: matmul", "b", "k.cc:12"), the races of \p Races (which must have
@@ -140,6 +151,20 @@ private:
   /// The last line recorded and its keys: runs on one line skip even that.
   uint64_t PrevLine = UINT64_MAX, PrevCombo = 0;
   std::array<std::map<std::string, Measures>, Dimensions> Results;
+  /// A shard (newShard()) keeps the accesses that reach the caches for
+  /// the merge, each owned by its combination of the four keys (an index
+  /// of Combos); the chunks replayed go back to the pool shared by a tool
+  /// and its shards.
+  bool IsShard = false;
+  std::shared_ptr<KeptChunkPool> KeptPool = std::make_shared<KeptChunkPool>();
+  AccessKeeper Keeper{LineShift, KeptPool};
+  /// A shard's combinations of keys (kernel and site, buffer and line ids),
+  /// their index; and the pending run's, UINT32_MAX until looked up.
+  llvm::DenseMap<std::pair<uint64_t, uint64_t>, uint32_t> ComboIndex;
+  std::vector<std::array<uint32_t, Dimensions>> Combos;
+  uint32_t PendingCombo = UINT32_MAX;
+  /// The index in Combos of the pending run's keys.
+  uint32_t pendingCombo();
 };
 
 } // namespace wgtrace::viewer

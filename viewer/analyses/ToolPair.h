@@ -8,7 +8,8 @@
 // concrete classes, so that a record costs one virtual call, not two.
 //
 // Only for tools that read the file once: a pair never asks for another
-// pass.
+// pass. On several threads its shard is the pair of its tools' shards (it
+// has none unless both have), merged as each would be.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,8 @@
 #define WGTRACE_VIEWER_TOOLPAIR_H
 
 #include "analyses/AnalysisTool.h"
+
+#include <memory>
 
 namespace wgtrace::viewer {
 
@@ -59,10 +62,30 @@ public:
     A.First::finish();
     B.Second::finish();
   }
+  std::unique_ptr<AnalysisTool> newShard() const override {
+    std::unique_ptr<AnalysisTool> ShardA = A.First::newShard();
+    std::unique_ptr<AnalysisTool> ShardB = B.Second::newShard();
+    if (!ShardA || !ShardB)
+      return nullptr;
+    return std::unique_ptr<AnalysisTool>(
+        new ToolPair(std::move(ShardA), std::move(ShardB)));
+  }
+  void mergeShard(AnalysisTool &Shard, const ShardPlace &Place) override {
+    ToolPair &From = static_cast<ToolPair &>(Shard);
+    A.First::mergeShard(From.A, Place);
+    B.Second::mergeShard(From.B, Place);
+  }
 
 private:
+  /// A pair of shards, which it owns.
+  ToolPair(std::unique_ptr<AnalysisTool> ShardA,
+           std::unique_ptr<AnalysisTool> ShardB)
+      : A(static_cast<First &>(*ShardA)), B(static_cast<Second &>(*ShardB)),
+        OwnA(std::move(ShardA)), OwnB(std::move(ShardB)) {}
+
   First &A;
   Second &B;
+  std::unique_ptr<AnalysisTool> OwnA, OwnB;
 };
 
 } // namespace wgtrace::viewer
