@@ -46,8 +46,8 @@ struct AnalysisRequest {
   viewer::GroupBy By = viewer::GroupBy::Workgroup;
   /// --kernel, --dispatch, --workgroup (the kernel glob must be valid).
   viewer::WorkgroupFilter Filter;
-  /// summary, races and footprint --threads (TraceReader::setThreads; 0:
-  /// the cores available). The others read on one thread.
+  /// --threads (TraceReader::setThreads; 0: the cores available), as
+  /// every analysis here takes it.
   unsigned Threads = 1;
 };
 

@@ -568,9 +568,6 @@ request(const std::string &Kind, uint64_t LineSize, uint64_t Limit,
   R.Filter.Id = Workgroup;
   if (Threads && *Threads == 0)
     throw py::value_error("threads must be at least 1, got 0");
-  if (Threads && *Threads != 1 && R.Kind != AnalysisKind::Summary &&
-      R.Kind != AnalysisKind::Races && R.Kind != AnalysisKind::Footprint)
-    throw py::value_error("threads: " + Kind + " reads on one thread");
   // None: the cores available.
   R.Threads = Threads.value_or(0);
   return R;

@@ -275,7 +275,7 @@ def _cache_options(l1, l2, ll, cold, gone):
 
 def cache(trace, l1=None, l2=None, ll=None, cold=False, by="workgroup", kernel=None,
           dispatch=None, workgroup=None, level=None, cache_size=None, line_size=None,
-          ways=None):
+          ways=None, threads=None):
     """``wgtrace-view cache --json [--by ...]``: the read and write misses of
     each level of a cache hierarchy simulated as cachegrind does (D1, L2,
     LL; LRU, write-allocate, a level's misses looked up in the next).
@@ -290,9 +290,11 @@ def cache(trace, l1=None, l2=None, ll=None, cold=False, by="workgroup", kernel=N
     and geometry of each), ``note``, ``totals``, ``first_use``.
     ``level``, ``cache_size``, ``line_size`` and ``ways`` (one level, before
     the hierarchy) are refused with the options that replaced them.
+    ``threads``: as for :func:`summary`.
     """
     options = _cache_options(l1, l2, ll, cold, dict(level=level, cache_size=cache_size,
                                                     line_size=line_size, ways=ways))
+    options.update(_threads(threads))
     if by not in ("workgroup", "site", "kernel", "line", "buffer"):
         raise ValueError("by must be 'workgroup', 'site', 'kernel', 'line' or 'buffer', got %r"
                          % (by,))
@@ -317,7 +319,8 @@ def cache(trace, l1=None, l2=None, ll=None, cold=False, by="workgroup", kernel=N
 
 
 def annotate(trace, l1=None, l2=None, ll=None, cold=False, kernel=None, dispatch=None,
-             workgroup=None, level=None, cache_size=None, line_size=None, ways=None):
+             workgroup=None, level=None, cache_size=None, line_size=None, ways=None,
+             threads=None):
     """``wgtrace-view annotate --json``: one row per kernel and source line
     that made accesses (``kernel``, ``source_file``, ``line``, ``text``: the
     access sites' expressions; ``loads``, ``stores``, ``load_bytes``,
@@ -325,10 +328,12 @@ def annotate(trace, l1=None, l2=None, ll=None, cold=False, kernel=None, dispatch
     ``L2mr``, ... per level: the modelled read and write misses, as
     :func:`cache` models them with the same options). Accesses without a source line are a row with
     ``line`` 0. ``attrs``: ``cache`` (the levels), ``totals``, ``files``
-    (each source file and whether its text was on disk).
+    (each source file and whether its text was on disk). ``threads``: as
+    for :func:`summary`.
     """
     options = _cache_options(l1, l2, ll, cold, dict(level=level, cache_size=cache_size,
                                                     line_size=line_size, ways=ways))
+    options.update(_threads(threads))
     trace = _trace(trace)
     results = trace._analysis("annotate", kernel, dispatch, workgroup, **options)
     rows = []

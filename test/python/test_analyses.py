@@ -263,14 +263,18 @@ def test_compressed_trace_reads_as_its_plain_copy(traces, work):
 
 @pytest.mark.parametrize("name", ["matmul_task", "histogram_racy", "matmul_stream"])
 def test_threads_change_nothing(traces, name):
-    """summary, races and footprint on several threads (threads=,
-    --threads) are the one-thread reports; a stream-mode trace is read on
-    one thread."""
+    """summary, races, footprint, cache and annotate on several threads
+    (threads=, --threads) are the one-thread reports; a stream-mode trace
+    is read on one thread."""
     path = traces[name]
+    levels = ["--l1", "4k,2,64", "--l2", "none", "--ll", "64k,4,64"]
     for analysis, options, flags in (("summary", {}, []),
                                      ("summary", {"by": "line"}, ["--by", "line"]),
                                      ("races", {}, []),
-                                     ("footprint", {}, [])):
+                                     ("footprint", {}, []),
+                                     ("cache", _cache("4k,2,64", "none", "64k,4,64"), levels),
+                                     ("annotate", _cache("4k,2,64", "none", "64k,4,64",
+                                                         cold=True), levels + ["--cold"])):
         expected = cli(path, analysis, "--threads", "1", *flags)
         assert cli(path, analysis, "--threads", "4", *flags) == expected
         for threads in (None, 1, 2, 4):
@@ -287,3 +291,9 @@ def test_threads_change_nothing(traces, name):
             wgtrace.races(path, threads=bad)
         with pytest.raises(ValueError):
             wgtrace.footprint(path, threads=bad)
+        with pytest.raises(ValueError):
+            wgtrace.annotate(path, threads=bad)
+        with pytest.raises(ValueError):
+            wgtrace.cache(path, threads=bad)
+    frame = wgtrace.annotate(path, threads=2)
+    assert frame.equals(wgtrace.annotate(path, threads=1))
