@@ -12,20 +12,21 @@
 
 #include <algorithm>
 #include <iterator>
+#include <random>
 #include <vector>
 
 template <class It> double middle(It b, It e) {
   It mid = std::next(b, (e - b) / 2);
-  std::stable_sort(b, e);
-  // WARN-DAG: {{.*}}.cc:19:3: warning: call 'std::stable_sort(b, e)' is not traced: 'std::stable_sort' is given kernel memory ('b') through an iterator and reads or writes it in library code, which wgtrace does not record
+  std::shuffle(b, e, std::minstd_rand());
+  // WARN-DAG: {{.*}}.cc:20:3: warning: call 'std::shuffle(b, e, std::minstd_rand())' is not traced: 'std::shuffle' is given kernel memory ('b') through an iterator and reads or writes it in library code, which wgtrace does not record
   return *mid;
 }
 
 WGTRACE_DISPATCH void median(const wgtrace::Workgroup &wg,
                              std::vector<double> *v, double *out) {
   out[wg.id[0]] = middle(v->begin(), v->end());
-  std::next_permutation(v->begin(), v->end());
-  // WARN-DAG: {{.*}}.cc:27:3: warning: call 'std::next_permutation(v->begin(), v->end())' is not traced: 'std::next_permutation' is given kernel memory ('v->begin()') through an iterator and reads or writes it in library code, which wgtrace does not record
+  std::uninitialized_fill(v->begin(), v->end(), 0.5);
+  // WARN-DAG: {{.*}}.cc:28:3: warning: call 'std::uninitialized_fill(v->begin(), v->end(), 0.5)' is not traced: 'std::uninitialized_fill' is given kernel memory ('v->begin()') through an iterator and reads or writes it in library code, which wgtrace does not record
   auto r = std::make_reverse_iterator(v->end());
   out[wg.id[0] + 1] = *r;
 }

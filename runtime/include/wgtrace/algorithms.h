@@ -385,8 +385,13 @@ private:
     constexpr bool TakesElements =
         std::is_invocable_v<G &,
                             decltype(hand<A, recordsItself<Index>()>(Args))...>;
+    // Only what refers into an element can be kernel memory: a reference
+    // into the algorithm's own copy of one (a projection of the value
+    // insertion sort holds) is not.
+    constexpr bool FromElements = (IsElementV<A> || ...);
     if constexpr (TakesElements) {
-      return invoke(Fn, SiteBits, hand<A, recordsItself<Index>()>(Args)...);
+      return invoke<FromElements>(Fn, SiteBits,
+                                  hand<A, recordsItself<Index>()>(Args)...);
     } else {
       using Result =
           std::invoke_result_t<G &, decltype(hand<A, true>(Args))...>;
@@ -402,14 +407,15 @@ private:
         // Left to right, as the compiled call evaluates its arguments.
         (RecordLoad(Args, !recordsItself<Index>()), ...);
       }
-      return invoke(Fn, SiteBits, hand<A, true>(Args)...);
+      return invoke<FromElements>(Fn, SiteBits, hand<A, true>(Args)...);
     }
   }
 
   /// Calls the callable; what the algorithm gets back is an Element by
-  /// value, a reference to a trivially copyable object as an Element, or
-  /// the result as it is.
-  template <class G, class... P>
+  /// value, a reference to a trivially copyable object as an Element when
+  /// the callable was handed elements (\p FromElements), or the result as
+  /// it is.
+  template <bool FromElements, class G, class... P>
   static decltype(auto) invoke(G &Fn, uint64_t SiteBits, P &&...Args) {
     using R = std::invoke_result_t<G &, P...>;
     using D = std::remove_cv_t<std::remove_reference_t<R>>;
@@ -417,7 +423,7 @@ private:
       std::invoke(Fn, std::forward<P>(Args)...);
     } else if constexpr (IsElementV<R>) {
       return D(std::invoke(Fn, std::forward<P>(Args)...));
-    } else if constexpr (std::is_lvalue_reference_v<R> &&
+    } else if constexpr (FromElements && std::is_lvalue_reference_v<R> &&
                          std::is_trivially_copyable_v<D>) {
       return Element<std::remove_reference_t<R>>(
           std::addressof(std::invoke(Fn, std::forward<P>(Args)...)), SiteBits);
@@ -520,6 +526,9 @@ auto unwrap(std::ranges::in_in_out_result<I1, I2, O> &&R) {
                                        unwrap(std::move(R.in2)),
                                        unwrap(std::move(R.out))};
 }
+template <class I> auto unwrap(std::ranges::in_found_result<I> &&R) {
+  return std::ranges::in_found_result{unwrap(std::move(R.in)), R.found};
+}
 template <class I> auto unwrap(std::ranges::min_max_result<I> &&R) {
   return std::ranges::min_max_result{unwrap(std::move(R.min)),
                                      unwrap(std::move(R.max))};
@@ -581,6 +590,7 @@ Out scanSeededWithFirst(In First, In Last, Out Result,
 
 WGTRACE_RECORDED_ALGORITHM(std, copy)
 WGTRACE_RECORDED_ALGORITHM(std, copy_n)
+WGTRACE_RECORDED_ALGORITHM(std, copy_if)
 WGTRACE_RECORDED_ALGORITHM(std, copy_backward)
 WGTRACE_RECORDED_ALGORITHM(std, move)
 WGTRACE_RECORDED_ALGORITHM(std, move_backward)
@@ -630,11 +640,63 @@ WGTRACE_RECORDED_ALGORITHM(std, sort)
 WGTRACE_RECORDED_ALGORITHM(std, nth_element)
 WGTRACE_RECORDED_ALGORITHM(std, partial_sort)
 WGTRACE_RECORDED_ALGORITHM(std, partial_sort_copy)
+WGTRACE_RECORDED_ALGORITHM(std, stable_sort)
+WGTRACE_RECORDED_ALGORITHM(std, is_sorted)
+WGTRACE_RECORDED_ALGORITHM(std, is_sorted_until)
+WGTRACE_RECORDED_ALGORITHM(std, lower_bound)
+WGTRACE_RECORDED_ALGORITHM(std, upper_bound)
+WGTRACE_RECORDED_ALGORITHM(std, equal_range)
+WGTRACE_RECORDED_ALGORITHM(std, binary_search)
+WGTRACE_RECORDED_ALGORITHM(std, merge)
+WGTRACE_RECORDED_ALGORITHM(std, inplace_merge)
+WGTRACE_RECORDED_ALGORITHM(std, includes)
+WGTRACE_RECORDED_ALGORITHM(std, set_union)
+WGTRACE_RECORDED_ALGORITHM(std, set_intersection)
+WGTRACE_RECORDED_ALGORITHM(std, set_difference)
+WGTRACE_RECORDED_ALGORITHM(std, set_symmetric_difference)
+WGTRACE_RECORDED_ALGORITHM(std, make_heap)
+WGTRACE_RECORDED_ALGORITHM(std, push_heap)
+WGTRACE_RECORDED_ALGORITHM(std, pop_heap)
+WGTRACE_RECORDED_ALGORITHM(std, sort_heap)
+WGTRACE_RECORDED_ALGORITHM(std, is_heap)
+WGTRACE_RECORDED_ALGORITHM(std, is_heap_until)
+WGTRACE_RECORDED_ALGORITHM(std, next_permutation)
+WGTRACE_RECORDED_ALGORITHM(std, prev_permutation)
+WGTRACE_RECORDED_ALGORITHM(std, unique)
+WGTRACE_RECORDED_ALGORITHM(std, unique_copy)
+WGTRACE_RECORDED_ALGORITHM(std, remove)
+WGTRACE_RECORDED_ALGORITHM(std, remove_if)
+WGTRACE_RECORDED_ALGORITHM(std, remove_copy)
+WGTRACE_RECORDED_ALGORITHM(std, remove_copy_if)
+WGTRACE_RECORDED_ALGORITHM(std, replace_if)
+WGTRACE_RECORDED_ALGORITHM(std, replace_copy)
+WGTRACE_RECORDED_ALGORITHM(std, replace_copy_if)
+WGTRACE_RECORDED_ALGORITHM(std, reverse_copy)
+WGTRACE_RECORDED_ALGORITHM(std, rotate_copy)
+WGTRACE_RECORDED_ALGORITHM(std, partition)
+WGTRACE_RECORDED_ALGORITHM(std, stable_partition)
+WGTRACE_RECORDED_ALGORITHM(std, partition_copy)
+WGTRACE_RECORDED_ALGORITHM(std, is_partitioned)
+WGTRACE_RECORDED_ALGORITHM(std, partition_point)
+WGTRACE_RECORDED_ALGORITHM(std, all_of)
+WGTRACE_RECORDED_ALGORITHM(std, any_of)
+WGTRACE_RECORDED_ALGORITHM(std, none_of)
+WGTRACE_RECORDED_ALGORITHM(std, find_if_not)
+WGTRACE_RECORDED_ALGORITHM(std, adjacent_find)
+WGTRACE_RECORDED_ALGORITHM(std, mismatch)
+WGTRACE_RECORDED_ALGORITHM(std, find_first_of)
+WGTRACE_RECORDED_ALGORITHM(std, find_end)
+WGTRACE_RECORDED_ALGORITHM(std, search)
+WGTRACE_RECORDED_ALGORITHM(std, search_n)
+WGTRACE_RECORDED_ALGORITHM(std, lexicographical_compare)
+WGTRACE_RECORDED_ALGORITHM(std, generate)
+WGTRACE_RECORDED_ALGORITHM(std, generate_n)
 
 #ifdef WGTRACE_RECORDED_RANGES
 namespace ranges {
 WGTRACE_RECORDED_ALGORITHM(std::ranges, copy)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, copy_n)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, copy_if)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, copy_backward)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, move)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, move_backward)
@@ -659,6 +721,29 @@ WGTRACE_RECORDED_ALGORITHM(std::ranges, replace)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, sort)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, nth_element)
 WGTRACE_RECORDED_ALGORITHM(std::ranges, partial_sort)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, stable_sort)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, is_sorted)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, is_sorted_until)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, lower_bound)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, upper_bound)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, equal_range)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, binary_search)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, make_heap)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, push_heap)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, pop_heap)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, sort_heap)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, next_permutation)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, prev_permutation)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, unique)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, remove)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, remove_if)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, partition)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, all_of)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, any_of)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, none_of)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, find_if_not)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, adjacent_find)
+WGTRACE_RECORDED_ALGORITHM(std::ranges, mismatch)
 } // namespace ranges
 #endif
 

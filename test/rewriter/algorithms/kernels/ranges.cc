@@ -79,6 +79,60 @@ WGTRACE_DISPATCH void selects(const wgtrace::Workgroup &wg, float *a,
                             });
 }
 
+WGTRACE_DISPATCH void reorders(const wgtrace::Workgroup &wg, float *a,
+                               Item *items, std::vector<double> &d,
+                               long *out) {
+  std::span<float> x(a + wg.id[0] * N, N);
+  Item *it = items + wg.id[0] * 8;
+  long *o = out + wg.id[0] * 16;
+  // The insertion sort's copy of an element is projected too: a reference
+  // into that local, which is not kernel memory. (Items are not moved here:
+  // the oracle does not see a class object's copy.)
+  std::ranges::stable_sort(x, {}, [](const float &f) -> const float & {
+    return f;
+  });
+  std::ranges::stable_sort(x, {}, [](float f) { return f < 2 ? -f : f; });
+  o[0] = std::ranges::is_sorted(it, it + 8, {}, &Item::Key);
+  o[1] = std::ranges::is_sorted_until(x, std::ranges::greater()) - x.begin();
+  std::ranges::sort(x);
+  o[2] = std::ranges::lower_bound(x, 2.0f) - x.begin();
+  o[3] = std::ranges::upper_bound(x.begin(), x.end(), 1.0f,
+                                  [](const float &u, float w) {
+                                    return u < w;
+                                  }) -
+         x.begin();
+  o[4] = std::ranges::equal_range(x, 3.0f).size();
+  o[5] = std::ranges::binary_search(x, 2.5f);
+  std::ranges::make_heap(d);
+  std::ranges::pop_heap(d.begin(), d.end());
+  std::ranges::push_heap(d);
+  std::ranges::sort_heap(d, std::ranges::greater());
+  o[6] = std::ranges::next_permutation(x.first(5)).found;
+  o[7] = std::ranges::prev_permutation(x.begin(), x.begin() + 4,
+                                       std::ranges::greater())
+             .found;
+  o[8] = std::ranges::unique(x).begin() - x.begin();
+  o[9] = std::ranges::remove(x, 1.5f).begin() - x.begin();
+  o[10] = std::ranges::remove_if(x, [](float k) { return k > 1; },
+                                 [](float f) { return f * 2; })
+              .begin() -
+          x.begin();
+  o[11] = std::ranges::copy_if(x.first(8), x.begin() + 9,
+                                [](const float &f) { return f > 1; })
+              .out -
+          x.begin();
+  o[11] += std::ranges::partition(x, [](float f) { return f < 2; }).begin() -
+          x.begin();
+  o[12] = std::ranges::all_of(x, [](float f) { return f >= 0; }) +
+          2 * std::ranges::any_of(x, [](const float &f) { return f > 3; }) +
+          4 * std::ranges::none_of(it, it + 8, [](float k) { return k > 5; },
+                                   &Item::Key);
+  o[13] = std::ranges::find_if_not(x, [](float f) { return f < 1; }) -
+          x.begin();
+  o[14] = std::ranges::adjacent_find(x) - x.begin();
+  o[15] = std::ranges::mismatch(x.first(6), x.last(6)).in1 - x.begin();
+}
+
 int main() {
   std::vector<float> a(2 * N), b(2 * N);
   std::vector<int> v(6);
@@ -105,5 +159,6 @@ int main() {
   for (unsigned i = 0; i < d.size(); ++i)
     d[i] = static_cast<double>((i * 11) % 23);
   oracle::run(selects, 2, a.data(), std::ref(d));
+  oracle::run(reorders, 2, a.data(), items.data(), std::ref(d), out.data());
   return oracle::finish();
 }
