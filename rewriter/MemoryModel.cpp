@@ -442,10 +442,41 @@ bool MemoryModel::callResultIsMemory(const CallExpr *Call) const {
       Callee->getName() == "get" && Call->getNumArgs() == 1 &&
       !getsReferenceMember(Call))
     return Call->getArg(0)->isGLValue() && isMemory(Call->getArg(0));
-  // Assignment operators return their left operand.
-  if (Callee && Callee->getOverloadedOperator() == OO_Equal &&
-      Call->getNumArgs() >= 1 && isa<CXXOperatorCallExpr>(Call))
-    return isMemory(Call->getArg(0));
+  // Assignment operators return their left operand; so do a class's
+  // compound assignments and prefix increments and decrements when they
+  // return a reference of its own type (`++it` on a local iterator is the
+  // local).
+  if (Callee && Call->getNumArgs() >= 1 && isa<CXXOperatorCallExpr>(Call)) {
+    OverloadedOperatorKind K = Callee->getOverloadedOperator();
+    if (K == OO_Equal)
+      return isMemory(Call->getArg(0));
+    bool ReturnsItself = false;
+    switch (K) {
+    case OO_PlusPlus:
+    case OO_MinusMinus:
+      ReturnsItself = Call->getNumArgs() == 1; // prefix
+      break;
+    case OO_PlusEqual:
+    case OO_MinusEqual:
+    case OO_StarEqual:
+    case OO_SlashEqual:
+    case OO_PercentEqual:
+    case OO_CaretEqual:
+    case OO_AmpEqual:
+    case OO_PipeEqual:
+    case OO_LessLessEqual:
+    case OO_GreaterGreaterEqual:
+      ReturnsItself = true;
+      break;
+    default:
+      break;
+    }
+    QualType Result = Callee->getReturnType();
+    if (ReturnsItself && Result->isLValueReferenceType() &&
+        Result.getNonReferenceType().getCanonicalType().getUnqualifiedType() ==
+            Call->getArg(0)->getType().getCanonicalType().getUnqualifiedType())
+      return isMemory(Call->getArg(0));
+  }
 
   // A reference returned by a call refers into one of its sources (the
   // object, a reference argument, or what a pointer argument points to) or

@@ -42,6 +42,7 @@ struct Mesh {
 // CHECK-NEXT: {"{{.*}}", [[#]], 44, "k", "++it", "each step of a std::list iterator reads the links between the nodes of 'l', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 46, "k", "it++", "each step of a std::map iterator reads the links between the nodes of 'm', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 11, "k", "--it", "each step of a std::map iterator reads the links between the nodes of 'm', {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 9, "k", "++it", "each step of a std::set iterator reads the links between the nodes of 's', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 12, "k", "std::next(l.begin())", "each step of a std::list iterator reads the links between the nodes of 'l', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "std::advance(j, 1)", "each step of a std::list iterator reads the links between the nodes of 'l', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 9, "k", "std::prev(j)", "each step of a std::list iterator reads the links between the nodes of 'l', {{.*}}"},
@@ -88,6 +89,14 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::map<long, double> &m,
   for (auto it = m.end(); it != m.begin();)
     t += (--it)->second;
   // WARN: [[@LINE-1]]:11: warning: call '--it' is not traced: each step of a std::map iterator reads the links between the nodes of 'm', kernel memory, in library code, which wgtrace does not record
+  // `++it == e` compares the two local iterators: only the step reads
+  // the nodes (Misc-C++/stepanov_container.cpp's multiset loop).
+  for (auto it = s.begin(), e = s.end(); it != e;) {
+    t += *it;
+    if (++it == e)
+      break;
+  }
+  // WARN: [[@LINE-3]]:9: warning: call '++it' is not traced: each step of a std::set iterator reads the links between the nodes of 's', kernel memory, in library code, which wgtrace does not record
   auto j = std::next(l.begin());
   // WARN: [[@LINE-1]]:12: warning: call 'std::next(l.begin())' is not traced: each step of a std::list iterator reads the links between the nodes of 'l', kernel memory, in library code, which wgtrace does not record
   std::advance(j, 1);
