@@ -993,12 +993,12 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
   // In a template, one text calls the copy for every instantiation: a
   // class template's copy then deduces the class's arguments from the
   // object (`::Acc_get_wgtrace_0(a[i])`), which its other parameters
-  // could contradict.
-  // On the way to OpenMP loops, deducing is enough when the arguments
-  // agree with the object.
+  // could contradict; deducing is enough when each argument has its
+  // parameter's type (miniFE's `mesh.map_id_to_row(node_ords[i])`, a
+  // `const GlobalOrdinal &` given a `GlobalOrdinal`, in a helper).
   std::vector<const Expr *> Args(Call.arg_begin(), Call.arg_end());
   if (InTemplate && !C.TemplateHead.empty() && M->getNumParams() > 0 &&
-      !(HC.TowardLoops && deducesFromObject(Call.getMethodDecl(), Args))) {
+      !deducesFromObject(Call.getMethodDecl(), Args)) {
     Untraced("a member call in a template, whose copy (a function "
              "template) would deduce the class's arguments from its other "
              "arguments too");

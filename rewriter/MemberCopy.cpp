@@ -520,9 +520,14 @@ bool deducesFromObject(const CXXMethodDecl *Called,
     if (!Written->getType()->isDependentType() ||
         isa<CXXDefaultArgExpr>(Args[I]))
       continue;
+    // The argument as written, before the conversions that make it the
+    // parameter's type: the copy deduces from that (`scaled(2)` of a
+    // `Vec<double>` would deduce `T = int` from the 2, whose conversion to
+    // double the call's instantiation shows).
     QualType Parameter =
         Called->getParamDecl(I)->getType().getNonReferenceType();
-    if (!Ctx.hasSameUnqualifiedType(Args[I]->getType(), Parameter))
+    if (!Ctx.hasSameUnqualifiedType(
+            Args[I]->IgnoreUnlessSpelledInSource()->getType(), Parameter))
       return false;
   }
   return true;

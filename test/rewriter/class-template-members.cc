@@ -11,11 +11,13 @@
 // one-field getter `get()` of `Acc<T>` records its load, as a class's
 // getter does. In a template kernel, a member call is redirected when
 // every instantiation calls the same copy, which deduces the class's
-// arguments (`::Acc_get_wgtrace_5(a[i])`). A member template, a partial
+// arguments (`::Acc_get_wgtrace_5(a[i])`), also from its other arguments
+// when each has its parameter's type. A member template, a partial
 // specialization's member, a protected member of a dependent base, a
 // private member of another specialization, a template's call of a copy
-// taking arguments besides its object, and a template's call whose
-// instantiations call different functions are reported at each call.
+// with an argument that converts to its parameter's type, and a
+// template's call whose instantiations call different functions are
+// reported at each call.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -70,8 +72,11 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, geo::Vec<double> *p,
 
 // A member call in a template: one text calls the copy for every
 // instantiation, the class's arguments deduced from the object; each
-// instantiation must call the same copy, and one that takes arguments
-// besides its object could deduce them from those too: reported.
+// instantiation must call the same copy. One that takes arguments besides
+// its object deduces them from those too: redirected when each argument
+// has its parameter's type (`v[i].dot(v[0])`, miniFE's
+// `mesh.map_id_to_row(node_ords[i])`), reported when one converts
+// (`v[i].scaled(2)`, an int for a T).
 struct Plain {
   double x() const { return 1; }
 };
@@ -80,8 +85,12 @@ WGTRACE_DISPATCH void tk(const wgtrace::Workgroup &wg, const V *v,
                          const A *a, double *out) {
   unsigned i = wg.id[0];
   out[i] = v[i].x() + a[i].get() + v[i].dot(v[0]);
-  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[i]) = ::geo::Vec_x_wgtrace_[[X]](v[i]) + ::Acc_get_wgtrace_[[GET]](a[i]) + v[i].dot(v[0]);
-  // WARN-DAG: {{.*}}.cc:[[@LINE-2]]:36: warning: call of 'geo::Vec::dot' is not traced: it is a member call in a template, whose copy (a function template) would deduce the class's arguments from its other arguments too, and is not redirected to the instrumented copy of 'geo::Vec::dot': what that call accesses is not recorded
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[i]) = ::geo::Vec_x_wgtrace_[[X]](v[i]) + ::Acc_get_wgtrace_[[GET]](a[i]) + ::geo::Vec_dot_wgtrace_[[DOT]](v[i], v[0]);
+  V s = v[i].scaled(2);
+  // CHECK: V s = v[i].scaled(2);
+  // WARN-DAG: {{.*}}.cc:[[@LINE-2]]:9: warning: call of 'geo::Vec::scaled' is not traced: it is a member call in a template, whose copy (a function template) would deduce the class's arguments from its other arguments too, and is not redirected to the instrumented copy of 'geo::Vec::scaled': what that call accesses is not recorded
+  out[i] += s.x();
+  // CHECK: WGTRACE_UPDATE_AT({{[0-9]+}}, out[i]) += ::geo::Vec_x_wgtrace_[[X]](s);
 }
 template void tk(const wgtrace::Workgroup &, const geo::Vec<double> *,
                  const Acc<float> *, double *);

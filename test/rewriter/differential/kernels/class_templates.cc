@@ -7,7 +7,9 @@
 // and its operator+= record their element accesses at the header's
 // expressions, on the bytes of v[i] and v[2]. In a template kernel the
 // getters' copies are called without arguments, deducing the class's
-// (`::ct::Box_get_wgtrace_0(box[i])`): the same loads.
+// (`::ct::Box_get_wgtrace_0(box[i])`): the same loads; so is dot()'s,
+// whose other argument has its parameter's type and deduces the same
+// (`::ct::Vec_dot_wgtrace_1(v[i], v[2])`; reported untraced before).
 #include "class_templates.h"
 #include "harness.h"
 
@@ -26,6 +28,7 @@ WGTRACE_DISPATCH void gather(const wgtrace::Workgroup &wg,
                              double *res) {
   unsigned i = wg.id[0];
   res[i] = box[i].get() + v[i].x(); // @res
+  res[i + 2] = v[i].dot(v[2]);      // @res2
 }
 
 int main() {
@@ -33,13 +36,13 @@ int main() {
   ct::Vec<double> v[3] = {{{1, 2}}, {{3, 4}}, {{5, 6}}};
   double out[4] = {};
   wgtrace::dispatch(apply, wgtrace::Grid{2, 1, 1}, box, v, out);
-  double res[2] = {};
+  double res[4] = {};
   wgtrace::dispatch(gather<float>, wgtrace::Grid{2, 1, 1}, box, v, res);
 
   diff::buffer("box", box, 2);
   diff::buffer("v", v, 3);
   diff::buffer("out", out, 4);
-  diff::buffer("res", res, 2);
+  diff::buffer("res", res, 4);
   // Element K of v[I], as site Site.
   auto Element = [](unsigned W, char Kind, unsigned I, unsigned K,
                     const char *Site) {
@@ -69,6 +72,11 @@ int main() {
     diff::bytes({w}, 'L', "box", w * sizeof(ct::Box<float>), 4, "get:m_v");
     Element(w, 'L', w, 0, "x:e[0]");
     diff::store<double>({w}, "res", w, "res:res[i]");
+    Element(w, 'L', w, 0, "dot:e[0]");
+    Element(w, 'L', 2, 0, "dot:o.e[0]");
+    Element(w, 'L', w, 1, "dot:e[N~-~1]");
+    Element(w, 'L', 2, 1, "dot:o.e[N~-~1]");
+    diff::store<double>({w}, "res", 2 + w, "res2:res[i~+~2]");
   }
   return diff::finish();
 }
