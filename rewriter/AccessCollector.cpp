@@ -464,10 +464,12 @@ static AtomicUse atomicBuiltinUse(StringRef Name) {
 
 bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   // A trivial copy or move reads the whole source object, like a load of a
-  // scalar does. A non-trivial constructor reads what its own body reads.
+  // scalar does; of an empty class (std::nullopt_t, a stateless functor)
+  // it reads nothing, and compilers emit no load. A non-trivial
+  // constructor reads what its own body reads.
   const CXXConstructorDecl *Ctor = E->getConstructor();
   if (Ctor && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial() &&
-      E->getNumArgs() >= 1)
+      !Ctor->getParent()->isEmpty() && E->getNumArgs() >= 1)
     use(E->getArg(0), AccessKind::Load);
   // std::atomic_ref<T>(a[i]) keeps a[i]'s address, and std::atomic<T>(v)
   // takes a value: the atomic operations that follow are the accesses
