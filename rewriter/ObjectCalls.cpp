@@ -66,6 +66,14 @@ bool AccessCollector::untracedObjectCall(const CallExpr *E,
       isLibraryBookkeeping(RC.Ctx.getRecordType(RD)) || leavesObjectAlone(M))
     return false;
   const Expr *Bare = Object->IgnoreParenImpCasts();
+  const CXXRecordDecl *Own = Bare->getType()->isPointerType()
+                                 ? Bare->getType()->getPointeeCXXRecordDecl()
+                                 : Bare->getType()->getAsCXXRecordDecl();
+  // An object of an empty class (std::allocator, std::less) has no bytes
+  // to touch; the class of the member may be an empty base of a class
+  // that has some (std::__shared_ptr_access of std::shared_ptr).
+  if (!Own || !Own->hasDefinition() || Own->getDefinition()->isEmpty())
+    return false;
   const bool IsMemory = Bare->getType()->isPointerType()
                             ? Model.pointerTargetIsMemory(Bare)
                             : Bare->isGLValue() && Model.isMemory(Bare);
@@ -75,11 +83,7 @@ bool AccessCollector::untracedObjectCall(const CallExpr *E,
   // named by the object's class.
   std::string Name = Qualified;
   if (RD->getIdentifier() && RD->getName().starts_with("__"))
-    if (const CXXRecordDecl *Own =
-            Bare->getType()->isPointerType()
-                ? Bare->getType()->getPointeeCXXRecordDecl()
-                : Bare->getType()->getAsCXXRecordDecl())
-      Name = Own->getQualifiedNameAsString() + "::" + M->getNameAsString();
+    Name = Own->getQualifiedNameAsString() + "::" + M->getNameAsString();
   RC.untraced(
       E,
       "'" + Name + "' reads or writes '" +

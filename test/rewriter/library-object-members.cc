@@ -111,3 +111,11 @@ WGTRACE_DISPATCH void pointers(const wgtrace::Workgroup &wg,
   out[i] += bool(f[i]);
   // WARN: [[@LINE-1]]:18: warning: call 'f[i]' is not traced: 'std::function::operator bool' reads or writes 'f[i]'
 }
+
+// An object of an empty class (std::allocator) has no bytes for its
+// members to read or write: not reported.
+WGTRACE_DISPATCH void empties(const wgtrace::Workgroup &wg,
+                              std::allocator<int> *al, long *out) {
+  int *p = al[wg.id[0]].allocate(1);
+  out[wg.id[0]] = p != nullptr;
+}
