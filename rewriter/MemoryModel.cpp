@@ -473,8 +473,8 @@ bool MemoryModel::callResultIsMemory(const CallExpr *Call) const {
     }
     QualType Result = Callee->getReturnType();
     if (ReturnsItself && Result->isLValueReferenceType() &&
-        Result.getNonReferenceType().getCanonicalType().getUnqualifiedType() ==
-            Call->getArg(0)->getType().getCanonicalType().getUnqualifiedType())
+        Ctx.hasSameUnqualifiedType(Result.getNonReferenceType(),
+                                   Call->getArg(0)->getType()))
       return isMemory(Call->getArg(0));
   }
 
