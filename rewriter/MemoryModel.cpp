@@ -577,6 +577,25 @@ bool MemoryModel::isMemory(const Expr *E) const {
   return false;
 }
 
+/// The std::basic_string object (a glvalue) whose member function or
+/// operator E calls, if E is such a call.
+static const Expr *stringObjectOf(const Expr *E) {
+  const Expr *Object = nullptr;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
+    Object = Member->getImplicitObjectArgument();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+           Op && Op->getNumArgs() > 0 &&
+           isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
+    Object = Op->getArg(0);
+  if (!Object || !Object->isGLValue())
+    return nullptr;
+  const auto *RD = Object->getType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
+      RD->getName() != "basic_string")
+    return nullptr;
+  return Object;
+}
+
 bool MemoryModel::mayBeKernelStack(const Expr *E) const {
   // The object E is part of: through its members (`s.x`), the elements of
   // an array (`r[i]` of `float (&r)[4]`) and casts that keep the object.
@@ -602,6 +621,12 @@ bool MemoryModel::mayBeKernelStack(const Expr *E) const {
       break;
     }
   }
+  // A character a std::string hands out (`s[i]`, `s.at(i)`, `s.front()`)
+  // is in the string object itself while the string is short (libstdc++
+  // keeps up to 15 characters inline): on the kernel's stack when the
+  // string is a local, or what a helper's reference designates.
+  if (const Expr *Object = stringObjectOf(E))
+    return !isMemory(Object) || mayBeKernelStack(Object);
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
   if (!Ref)
     return false;
@@ -664,6 +689,9 @@ bool MemoryModel::pointerMayBeKernelStack(const Expr *P) const {
     if (Object && Object->isGLValue() && !holdsPointers(Object->getType()))
       return mayBeKernelStack(Object);
   }
+  // `s.data()`, `s.c_str()` of a short std::string point into the object.
+  if (const Expr *Object = stringObjectOf(P))
+    return !isMemory(Object) || mayBeKernelStack(Object);
   if (const auto *B = dyn_cast<BinaryOperator>(P)) {
     if (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) {
       if (B->getLHS()->getType()->isPointerType())

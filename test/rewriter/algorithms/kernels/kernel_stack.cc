@@ -2,11 +2,15 @@
 // handed to a helper by pointer or by reference, a local object whose
 // member function is a helper, a lambda's reference parameter given a
 // local or a temporary, a local reference bound to a call's result, a
-// structured binding of a local pair. The same helpers, lambdas and
-// references given kernel memory record every access.
+// structured binding of a local pair, the characters of a short local
+// std::string (kept in the object: `s[1]`, `s.front()`, `s.data()[i]`,
+// and a helper's reference to it; recorded as loads of the stack before
+// 2026-12). The same helpers, lambdas and references given kernel memory
+// record every access.
 #include "oracle.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -23,6 +27,8 @@ static void addInto(float &Total, const float *Values, unsigned Count) {
 }
 
 static float scaled(const float &V, float Factor) { return V * Factor; }
+
+static char secondOf(const std::string &S) { return S[1]; }
 
 WGTRACE_DISPATCH void stack(const wgtrace::Workgroup &wg, float *a,
                             float *out) {
@@ -45,6 +51,10 @@ WGTRACE_DISPATCH void stack(const wgtrace::Workgroup &wg, float *a,
   std::pair<float *, float *> ends(x, x + N);
   auto [first, last] = ends;
   o[5] = static_cast<float>(last - first) + first[5];
+  std::string s(3, 'x');
+  s.front() = 'y';
+  s[2] = 'z';
+  o[6] = float(s[1] + s.data()[0] + secondOf(s) + s.back());
 }
 
 int main() {
