@@ -462,6 +462,13 @@ static AtomicUse atomicBuiltinUse(StringRef Name) {
   return AtomicUse::Update;
 }
 
+/// Whether TSI, a type as written, has class template arguments to deduce
+/// from an initializer (`std::vector w(a, a + n)`).
+static bool deducesClassType(const TypeSourceInfo *TSI) {
+  return TSI && isa_and_nonnull<DeducedTemplateSpecializationType>(
+                    TSI->getType()->getContainedDeducedType());
+}
+
 bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   // A trivial copy or move reads the whole source object, like a load of a
   // scalar does; of an empty class (std::nullopt_t, a stateless functor)
@@ -477,6 +484,13 @@ bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   if (Ctor && isAtomicClass(Ctor->getParent()))
     return true;
   if (complexConstruction(E))
+    return true;
+  // std::vector<T> v(first, last): constructed and recorded by
+  // <wgtrace/detail/vector.h> (VectorCalls.h).
+  const auto *Temporary = dyn_cast<CXXTemporaryObjectExpr>(E);
+  if (!DeducedConstructions.count(E) &&
+      !(Temporary && deducesClassType(Temporary->getTypeSourceInfo())) &&
+      redirectVectorConstruction(RC, Model, E))
     return true;
   if (Ctor && !Ctor->isTrivial() &&
       RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Ctor->getLocation())))
@@ -504,6 +518,9 @@ bool AccessCollector::VisitCXXDeleteExpr(CXXDeleteExpr *E) {
 }
 
 bool AccessCollector::VisitCXXNewExpr(CXXNewExpr *E) {
+  if (E->getConstructExpr() &&
+      deducesClassType(E->getAllocatedTypeSourceInfo()))
+    DeducedConstructions.insert(E->getConstructExpr());
   // The stores that build the new object: recorded after it is built, in
   // the compiler's order, or reported when they cannot be told exactly
   // (NewObjectStores.h).
@@ -562,6 +579,17 @@ void AccessCollector::untracedLibraryConstruction(
                   libraryReason("construction of '" +
                                     Class->getQualifiedNameAsString() + "'",
                                 Arg),
+                  AccessKind::Call);
+      return;
+    }
+    // A container built from a range of iterators into kernel memory
+    // (`std::list<float> l(v.begin(), v.end())`) copies the elements in;
+    // an iterator adaptor or a view keeps the iterator.
+    if (Owns && isIteratorIntoMemory(Model, Arg)) {
+      RC.untraced(E,
+                  libraryReason("construction of '" +
+                                    Class->getQualifiedNameAsString() + "'",
+                                Arg, "through an iterator"),
                   AccessKind::Call);
       return;
     }
@@ -1096,6 +1124,8 @@ bool AccessCollector::TraverseCXXTypeidExpr(CXXTypeidExpr *E) {
 bool AccessCollector::TraverseVarDecl(VarDecl *VD) {
   if (VD->isConstexpr())
     return true;
+  if (VD->getInit() && deducesClassType(VD->getTypeSourceInfo()))
+    DeducedConstructions.insert(VD->getInit()->IgnoreImplicit());
   return Base::TraverseVarDecl(VD);
 }
 

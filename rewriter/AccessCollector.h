@@ -20,6 +20,7 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace wgtrace {
 namespace rewriter {
@@ -219,6 +220,10 @@ private:
 
   RewriteContext &RC;
   MemoryModel Model;
+  /// Constructions of a class whose type is written with deduced template
+  /// arguments (`std::vector w(a, a + n)`, `new std::vector(a, a + n)`):
+  /// their arguments decide the type and cannot be handed over otherwise.
+  llvm::SmallPtrSet<const clang::Expr *, 4> DeducedConstructions;
   /// The model of the collector this one runs inside, if any.
   const MemoryModel *OuterModel;
   /// Collecting an OpenMP loop's body.

@@ -470,6 +470,32 @@ RewriteContext::replaceWithSite(std::pair<unsigned, unsigned> Text,
   return Site;
 }
 
+unsigned
+RewriteContext::wrapTextWithSite(SourceRange R, const Expr *Named,
+                                 AccessKind Kind,
+                                 function_ref<AccessWrap(unsigned)> Make) {
+  bool InMacro = false;
+  auto Range = editRange(R, InMacro);
+  if (!Range) {
+    untraced(Named, whyNotEditable(Named), Kind);
+    return 0;
+  }
+  auto [Site, New] = siteFor(*Range, Kind);
+  AccessWrap W = Make(Site);
+  // Not stackable: instantiations of a template that wrap the text
+  // differently conflict, and neither wrap would be right for both.
+  if (!Edits.wrap(Range->first, Range->second, W.Open, W.Close,
+                  /*Stackable=*/false)) {
+    untraced(Named, kInstancesConflictReason, Kind);
+    return 0;
+  }
+  if (New)
+    addSite(*Range, Kind, Site, Named,
+            {&Edits, Range->first, Range->second, W.Open, W.Close,
+             /*IsReplace=*/false, Named});
+  return Site;
+}
+
 /// Text with the mentions of access site Old (as accessMacro and
 /// siteArgument spell it) changed to New.
 static std::string renumbered(StringRef Text, unsigned Old, unsigned New) {

@@ -368,6 +368,16 @@ public:
                            const clang::Expr *Named, AccessKind Kind,
                            llvm::function_ref<std::string(unsigned Site)> Make);
 
+  /// Wraps the text of R (several expressions: a constructor's arguments)
+  /// in what Make returns for the access site of Named (of kind Kind, at
+  /// Named's place and with its text), and lists the site. The same text
+  /// wrapped again alike (another instantiation of a template) keeps its
+  /// site. Returns the site, or 0 when R cannot be edited or is already
+  /// wrapped otherwise (reported untraced).
+  unsigned wrapTextWithSite(clang::SourceRange R, const clang::Expr *Named,
+                            AccessKind Kind,
+                            llvm::function_ref<AccessWrap(unsigned Site)> Make);
+
   /// Sends the call through a pointer Call through the runtime's lookup:
   /// Callee (the pointer's text) is wrapped in Function (throughPointer,
   /// throughMember, throughFunction) with the call's entry in the module's

@@ -120,5 +120,44 @@ bool redirectVectorMember(RewriteContext &RC, const MemoryModel &Model,
   return RC.wrapRecordedObject(Object, E, "vector", Roles);
 }
 
+bool redirectVectorConstruction(RewriteContext &RC, const MemoryModel &Model,
+                                const CXXConstructExpr *E) {
+  const CXXConstructorDecl *Ctor = E->getConstructor();
+  if (!Ctor || !Ctor->getPrimaryTemplate())
+    return false;
+  std::optional<QualType> Element = recordedVectorElement(Ctor->getParent());
+  if (!Element)
+    return false;
+  // vector(InputIt first, InputIt last, const allocator_type & = {}), with
+  // the allocator left to its default.
+  const unsigned Args = E->getNumArgs();
+  if (Args < 2 || Ctor->getNumParams() != 3 ||
+      (Args == 3 && !isa<CXXDefaultArgExpr>(E->getArg(2))))
+    return false;
+  QualType Param = Ctor->getParamDecl(0)->getType();
+  char Role = '-';
+  if (Param->isPointerType()) {
+    if (Param->getPointeeType().getCanonicalType().getUnqualifiedType() !=
+        *Element)
+      return false;
+    if (Model.pointerTargetIsMemory(E->getArg(0)))
+      Role = 'M';
+  } else if (isVectorIterator(Param, *Element)) {
+    Role = 'M'; // A vector's elements are on the heap: memory.
+  } else {
+    return false;
+  }
+  SourceRange Range(E->getArg(0)->getBeginLoc(), E->getArg(1)->getEndLoc());
+  std::string Open = "::wgtrace::detail::recorded::vectorFrom<'";
+  Open += Role;
+  Open += "'>(";
+  if (RC.wrapTextWithSite(Range, E, AccessKind::Call, [&Open](unsigned Site) {
+        return AccessWrap{Open + RewriteContext::siteArgument(Site) + ", ",
+                          ")"};
+      }))
+    RC.UsesAlgorithms = true;
+  return true;
+}
+
 } // namespace rewriter
 } // namespace wgtrace

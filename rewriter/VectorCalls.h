@@ -37,6 +37,18 @@ bool redirectVectorMember(RewriteContext &RC, const MemoryModel &Model,
                           const clang::CXXMemberCallExpr *E,
                           const clang::Expr *Object);
 
+/// If E constructs a std::vector of elements of scalar type from a range
+/// of the same elements given by two pointers or a vector's iterators
+/// (`std::vector<T> v(first, last)`), wraps the two arguments in
+/// `::wgtrace::detail::recorded::vectorFrom<Role>(site, first, last)`,
+/// which constructs the vector and records the loads of the range (Role
+/// 'M': kernel memory) and the stores into the new storage (on the heap:
+/// kernel memory), in libstdc++'s order, and returns true (also when the
+/// text could not be wrapped: then it is reported untraced). Sets
+/// RC.UsesAlgorithms when it wrapped them.
+bool redirectVectorConstruction(RewriteContext &RC, const MemoryModel &Model,
+                                const clang::CXXConstructExpr *E);
+
 } // namespace rewriter
 } // namespace wgtrace
 

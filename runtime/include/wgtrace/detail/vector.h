@@ -48,6 +48,7 @@
 #include <memory>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace wgtrace::detail::recorded {
 inline namespace WGTRACE_DETAIL_ACCESSES {
@@ -340,6 +341,60 @@ private:
   size_t Size;
   size_t Capacity;
 };
+
+/// The range [First, Last) a std::vector is constructed from
+/// (`std::vector<T> v(first, last)`), which the rewriter hands over as
+/// `std::vector<T> v(::wgtrace::detail::recorded::vectorFrom<'M',
+/// 'M'>(site, first, last))`: converted to the vector (the only type it
+/// converts to), it constructs it from the range, as written, then
+/// records what libstdc++ 12 did there (_M_range_initialize: the storage
+/// allocated for the whole range, then std::uninitialized_copy, a memmove
+/// for elements of scalar type: a load of each element of the range, when
+/// it is kernel memory, and its store into the new storage, forward). The
+/// vector then moves into place, which touches no element.
+template <class It, char... Roles> class VectorFromRange {
+  using T = std::remove_cv_t<
+      std::remove_pointer_t<decltype(std::addressof(*std::declval<It &>()))>>;
+  static constexpr bool memory() {
+    constexpr char Chars[] = {Roles..., '-'};
+    return Chars[0] == 'M';
+  }
+
+public:
+  VectorFromRange(uint64_t SiteBits, It First, It Last)
+      : SiteBits(SiteBits), First(First), Last(Last) {}
+
+  template <class V, class = std::enable_if_t<
+                         std::is_same_v<V, std::vector<T, std::allocator<T>>>>>
+  operator V() const {
+    V Made(First, Last);
+    // The rewriter sends only elements of scalar type; another
+    // instantiation of a template that shares the text is reported
+    // untraced where it is written.
+    if (!std::is_scalar_v<T> || Made.empty())
+      return Made;
+    const T *From = std::addressof(*First);
+    const T *Into = Made.data();
+    for (size_t I = 0; I < Made.size(); ++I) {
+      // The range may be reached through a helper's pointer parameter,
+      // which may point into the kernel's own stack.
+      if (memory())
+        referencedAccess(false, From + I, sizeof(T), SiteBits);
+      recordAccess(true, Into + I, sizeof(T), SiteBits);
+    }
+    return Made;
+  }
+
+private:
+  uint64_t SiteBits;
+  It First;
+  It Last;
+};
+
+template <char... Roles, class It>
+VectorFromRange<It, Roles...> vectorFrom(uint64_t SiteBits, It First, It Last) {
+  return VectorFromRange<It, Roles...>(SiteBits, First, Last);
+}
 
 template <char... Roles, class V>
 VectorMembers<V, Roles...> vector(uint64_t SiteBits, V &Vector) {
