@@ -42,4 +42,36 @@ std::shared_ptr<KeptChunk> AccessKeeper::take() {
   return Kept ? std::move(Kept) : fromPool();
 }
 
+void countReuse(ReuseHistogram &Reuse, const KeptChunk &Chunk,
+                unsigned LineShift) {
+  size_t NextCold = 0;
+  for (size_t I = 0; I < Chunk.Accesses.size(); ++I) {
+    if (NextCold < Chunk.ColdAt.size() && Chunk.ColdAt[NextCold] == I) {
+      Reuse.forgetLines();
+      while (NextCold < Chunk.ColdAt.size() && Chunk.ColdAt[NextCold] == I)
+        ++NextCold;
+    }
+    const KeptAccess &A = Chunk.Accesses[I];
+    Reuse.accessBytes(A.Address, A.Length, LineShift);
+    // A run's accesses stay in the line the access before ended in.
+    Reuse.repeatLast(A.Repeat);
+  }
+  // New workgroups after its last access forget the lines too.
+  if (NextCold < Chunk.ColdAt.size())
+    Reuse.forgetLines();
+}
+
+void ReuseLane::count(std::shared_ptr<const KeptChunk> Chunk) {
+  if (Busy.valid())
+    Busy.wait();
+  Busy = Thread.async([this, Chunk = std::move(Chunk)] {
+    countReuse(Reuse, *Chunk, LineShift);
+  });
+}
+
+void ReuseLane::wait() {
+  Thread.wait();
+  Busy = {};
+}
+
 } // namespace wgtrace::viewer

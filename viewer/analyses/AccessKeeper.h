@@ -8,7 +8,10 @@
 // accesses here (address, length, load or store, and an owner the tool
 // defines: a workgroup, a kernel's source line, a row of keys), and the
 // merge replays them through the one hierarchy in file order
-// (replayAccesses()) while the next chunks are decoded.
+// (replayAccesses()) while the next chunks are decoded. The reuse
+// distances of the same accesses, which follow their order but not the
+// caches, are counted on a thread of their own (ReuseLane): `cache`'s
+// histogram and the reuse distances of `html` (LineReuseTool).
 //
 // A run of accesses of one owner and kind that stay in the first-level line
 // the access before ended in is kept as one access with a count: each hits
@@ -27,10 +30,13 @@
 #include "analyses/RecyclePool.h"
 #include "reader/Record.h"
 #include "simulator/CacheHierarchy.h"
+#include "simulator/ReuseDistance.h"
 
 #include "llvm/Support/Compiler.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <vector>
 
@@ -163,6 +169,44 @@ void replayAccesses(CacheHierarchy &Caches, const KeptChunk &Chunk, Fn Count) {
   if (NextCold < ColdAt.size())
     Caches.clear();
 }
+
+/// Counts the line accesses of \p Chunk's accesses into \p Reuse in order,
+/// lines being 2^\p LineShift bytes (the keeper's), as
+/// ReuseHistogram::accessBytes() counts each access; the lines are
+/// forgotten where the caches are emptied (ColdAt).
+void countReuse(ReuseHistogram &Reuse, const KeptChunk &Chunk,
+                unsigned LineShift);
+
+/// Counts the reuse distances of kept chunks into a histogram, chunk after
+/// chunk in the order they are handed over, on a thread of its own beside
+/// the merge. It counts a chunk in less time than the caches take for it,
+/// so at most one chunk waits for it: each more that waited kept a chunk's
+/// accesses out of the pool, and the next shard filled fresh pages instead.
+class ReuseLane {
+public:
+  /// Counts into \p Reuse, with lines of 2^\p LineShift bytes.
+  ReuseLane(ReuseHistogram &Reuse, unsigned LineShift)
+      : Reuse(Reuse), LineShift(LineShift),
+        Thread(llvm::hardware_concurrency(1)) {}
+  ReuseLane(const ReuseLane &) = delete;
+  ReuseLane &operator=(const ReuseLane &) = delete;
+  ~ReuseLane() { wait(); }
+
+  /// Counts \p Chunk after every chunk handed over before it (waits for
+  /// the one before it to be counted).
+  void count(std::shared_ptr<const KeptChunk> Chunk);
+  /// Until every chunk handed over is counted: then the histogram is
+  /// whole.
+  void wait();
+
+private:
+  ReuseHistogram &Reuse;
+  unsigned LineShift;
+  /// The count of the last chunk handed over, until it is done.
+  std::shared_future<void> Busy;
+  /// One thread, so that chunks are counted in order.
+  llvm::DefaultThreadPool Thread;
+};
 
 } // namespace wgtrace::viewer
 

@@ -5,7 +5,6 @@
 #include "reader/Metadata.h"
 
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/Threading.h"
 
 #include <fmt/format.h>
 
@@ -86,23 +85,6 @@ std::unique_ptr<AnalysisTool> CacheTool::newShard() const {
   return Shard;
 }
 
-void CacheTool::reuseOf(const KeptChunk &Chunk) {
-  size_t NextCold = 0;
-  for (size_t I = 0; I < Chunk.Accesses.size(); ++I) {
-    if (NextCold < Chunk.ColdAt.size() && Chunk.ColdAt[NextCold] == I) {
-      Reuse.forgetLines();
-      while (NextCold < Chunk.ColdAt.size() && Chunk.ColdAt[NextCold] == I)
-        ++NextCold;
-    }
-    const KeptAccess &A = Chunk.Accesses[I];
-    Reuse.accessBytes(A.Address, A.Length, LineShift);
-    Reuse.repeatLast(A.Repeat);
-  }
-  // New workgroups after its last access forget the lines too.
-  if (NextCold < Chunk.ColdAt.size())
-    Reuse.forgetLines();
-}
-
 void CacheTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
   CacheTool &From = static_cast<CacheTool &>(Shard);
   // Its workgroups began in it: after those here, in its order.
@@ -116,16 +98,11 @@ void CacheTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
     if (KeyHere[K] >= Groups.size())
       Groups.resize(KeyHere[K] + 1);
   }
-  // The reuse distances on the lane, beside the caches here. It counts a
-  // chunk in less time than the caches here take for it, so one waiting
-  // for it is enough; each more that waited kept a chunk's accesses out of
-  // KeptPool, and the next shard filled fresh pages instead.
+  // The reuse distances on the lane, beside the caches here.
   std::shared_ptr<const KeptChunk> Chunk = From.Keeper.take();
-  if (!ReuseLane)
-    ReuseLane = std::make_unique<DefaultThreadPool>(hardware_concurrency(1));
-  if (LaneBusy.valid())
-    LaneBusy.wait();
-  LaneBusy = ReuseLane->async([this, Chunk] { reuseOf(*Chunk); });
+  if (!Lane)
+    Lane = std::make_unique<ReuseLane>(Reuse, LineShift);
+  Lane->count(Chunk);
 
   const bool PerAccess = Grouping.perAccess();
   replayAccesses(
@@ -147,9 +124,8 @@ void CacheTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
 }
 
 void CacheTool::finish() {
-  if (ReuseLane)
-    ReuseLane->wait();
-  LaneBusy = {};
+  if (Lane)
+    Lane->wait();
   if (Grouping.perAccess()) {
     for (uint32_t K = 0; K < Groups.size(); ++K)
       GroupRows.push_back({Grouping.label(K), Grouping.texts(K), Groups[K]});

@@ -36,11 +36,9 @@
 #include "simulator/ReuseDistance.h"
 
 #include "llvm/Support/Compiler.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
-#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -141,8 +139,6 @@ private:
   /// runs once per load or store, and called, its prologue and epilogue
   /// were a sixth of its time (two threads took 4-6% more CPU with it).
   LLVM_ATTRIBUTE_ALWAYS_INLINE void keep(const Record &R, uint32_t Owner);
-  /// Counts the reuse distances of \p Chunk's accesses (on the lane).
-  void reuseOf(const KeptChunk &Chunk);
   void printText();
   void printJson();
   double column(const Counts &C, const std::string &Name) const;
@@ -173,11 +169,9 @@ private:
   bool IsShard = false;
   std::shared_ptr<KeptChunkPool> KeptPool = std::make_shared<KeptChunkPool>();
   AccessKeeper Keeper{LineShift, KeptPool};
-  /// The lane's count of the last chunk merged, until it is done.
-  std::shared_future<void> LaneBusy;
-  /// One thread, so that chunks are counted in file order. Last: it is
+  /// Counts the merged chunks' reuse distances into Reuse. Last: it is
   /// destroyed (its work finished) before what its work touches.
-  std::unique_ptr<llvm::DefaultThreadPool> ReuseLane;
+  std::unique_ptr<ReuseLane> Lane;
 };
 
 } // namespace wgtrace::viewer
