@@ -208,12 +208,14 @@ cl::opt<unsigned> Threads(
     "threads",
     cl::desc("Decode ring chunks (dump, export csv|jsonl: write the lines; "
              "compress, decompress: make the chunks; diff: of each file, the "
-             "two at once) on N threads, the report the same (default: the "
+             "two at once; html: for the page and for its sections, the two "
+             "at once) on N threads, the report the same (default: the "
              "cores available; diff: half of them each)"),
     cl::value_desc("N"), cl::sub(DumpCmd), cl::sub(SummaryCmd),
     cl::sub(RacesCmd), cl::sub(FootprintCmd), cl::sub(CacheCmd),
     cl::sub(AnnotateCmd), cl::sub(DiffCmd), cl::sub(ExportCmd),
-    cl::sub(CompressCmd), cl::sub(DecompressCmd), cl::cat(ViewCategory));
+    cl::sub(CompressCmd), cl::sub(DecompressCmd), cl::sub(HtmlCmd),
+    cl::sub(ConvertCmd), cl::cat(ViewCategory));
 
 cl::opt<std::string> By("by",
                         cl::desc("Rows per workgroup (default), site, kernel "
@@ -843,6 +845,8 @@ int runDiff(const WorkgroupFilter &Filter) {
 }
 
 int runConvert(const WorkgroupFilter &Filter) {
+  if (!checkThreads())
+    return kExitUsage;
   if (!ToIree) {
     error() << "convert needs a target format: --iree\n";
     return kExitUsage;
@@ -919,6 +923,8 @@ int runRecompress(bool Compress) {
 }
 
 int runHtml(const WorkgroupFilter &Filter) {
+  if (!checkThreads())
+    return kExitUsage;
   if (Inputs.size() != 1) {
     error() << "html takes one trace file\n";
     return kExitUsage;
@@ -943,6 +949,7 @@ int runHtml(const WorkgroupFilter &Filter) {
     HtmlReportTool Html(OS, sys::path::filename(Path).str(), HtmlMaxPoints);
     Html.nameInput(Path.str());
     RacesTool Races(nulls(), /*Json=*/false, /*Limit=*/RacesLimit);
+    Races.setThreads(Threads);
     AnnotateTool::Options ForFile = Lines;
     ForFile.Trace = Path.str();
     AnnotateTool Annotate(nulls(), /*Json=*/false, std::move(ForFile));
@@ -953,13 +960,14 @@ int runHtml(const WorkgroupFilter &Filter) {
     // The three read the file in a thread of their own while the page's two
     // passes read it here (damage is reported by this reading, which meets
     // the same); the page waits for them when it finishes. The page's first
-    // pass reads ring chunks on every core where the file allows
-    // (AccessExtentTool's shards). Both read the bytes opened once
-    // (TraceFile::share): a stream opened twice gave each reading part of
-    // it, and the page called the trace damaged.
+    // pass reads ring chunks on --threads threads where the file allows
+    // (AccessExtentTool's shards), and so do the three (their shards). Both
+    // read the bytes opened once (TraceFile::share): a stream opened twice gave
+    // each reading part of it, and the page called the trace damaged.
     std::thread Sections([&] {
       TraceFile Own = File->share();
       TraceReader Reader(Own, RingMode::WrapAware, Filter);
+      Reader.setThreads(Threads);
       // One tool to the reader, as diff's: a virtual call per record, not
       // three.
       ToolPair<AnnotateTool, LineReuseTool> PerLine(Annotate, Reuse);

@@ -12,12 +12,14 @@
 #include "analyses/CacheTool.h"
 #include "analyses/DiffReport.h"
 #include "analyses/FootprintTool.h"
+#include "analyses/LineReuseTool.h"
 #include "analyses/ProfileTool.h"
 #include "analyses/RacesTool.h"
 #include "analyses/SummaryTool.h"
 #include "analyses/ToolPair.h"
 #include "output/DumpTool.h"
 #include "output/HtmlReportTool.h"
+#include "output/IreeConvertTool.h"
 #include "output/RecordTableTool.h"
 #include "reader/TraceReader.h"
 
@@ -163,6 +165,17 @@ void expectWholeAndTheSame(const ThreadedReport &One,
   EXPECT_EQ(One.Text, Four.Text);
 }
 
+/// A damaged file read on one thread and on several (\p Many, read on
+/// threads): the same error, and the same report (and R.Workgroups) of
+/// what came before the damage.
+void expectStoppedAlike(const ThreadedReport &One, const ThreadedReport &Many) {
+  EXPECT_TRUE(Many.OnThreads);
+  EXPECT_NE(One.Error, "");
+  EXPECT_EQ(One.Error, Many.Error);
+  EXPECT_EQ(One.Text, Many.Text);
+  EXPECT_EQ(One.Workgroups, Many.Workgroups);
+}
+
 ThreadedReport summariseOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
                            bool Json, GroupBy By) {
   ThreadedReport R;
@@ -293,6 +306,66 @@ ThreadedReport pageOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
   R.Lanes = Html.laneProcessors().size();
   for (const HtmlReportTool::Segment &S : Html.segments())
     R.BufferSegments += S.Buffer != kNoBuffer;
+  OS.flush();
+  return R;
+}
+
+/// The page as `wgtrace-view html` makes it: its races, per-line (annotate,
+/// counting no distinct lines, printing nothing) and reuse-distance
+/// sections read together on \p Threads threads, then the page's passes
+/// on \p Threads (R.OnThreads: the sections were read on threads;
+/// R.Workgroups: the line accesses of the reuse histogram; R.Races: the
+/// racing pairs). \p Histogram: the reuse histogram, first uses last.
+ThreadedReport htmlOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                      bool Cold, uint64_t MaxPoints,
+                      std::vector<uint64_t> *Histogram = nullptr) {
+  ThreadedReport R;
+  RacesTool Races(llvm::nulls(), /*Json=*/false);
+  Races.setThreads(Threads);
+  AnnotateTool::Options O;
+  O.Levels = smallLevels();
+  O.Cold = Cold;
+  O.CountLines = false;
+  O.Print = false;
+  O.Trace = "threads.bin";
+  AnnotateTool Annotate(llvm::nulls(), /*Json=*/false, std::move(O));
+  LineReuseTool Reuse;
+  {
+    TraceFile File = TraceFile::fromBytes(Bytes);
+    TraceReader Reader(File, RingMode::WrapAware);
+    Reader.setThreads(Threads);
+    ToolPair<AnnotateTool, LineReuseTool> PerLine(Annotate, Reuse);
+    ToolPair<RacesTool, decltype(PerLine)> Sections(Races, PerLine);
+    AnalysisTool *Tools[] = {&Sections};
+    if (llvm::Error E = Reader.run(Tools))
+      R.Error = "sections: " + llvm::toString(std::move(E)) + "\n";
+    R.OnThreads = Reader.readOnThreads();
+  }
+  llvm::raw_string_ostream OS(R.Text);
+  HtmlReportTool Html(OS, "threads", MaxPoints);
+  Html.attach(&Races, &Annotate, &Reuse);
+  ThreadedReport Page;
+  readOn(Html, Bytes, Threads, Page);
+  R.Error += Page.Error;
+  R.Workgroups = Reuse.histogram().lineAccesses();
+  R.Races = Races.raceCount();
+  if (Histogram) {
+    *Histogram = Reuse.histogram().buckets();
+    Histogram->push_back(Reuse.histogram().firstUses());
+  }
+  OS.flush();
+  return R;
+}
+
+/// convert --iree on \p Threads threads: the output's bytes (R.Workgroups:
+/// records written; R.Races: records left out).
+ThreadedReport convertOn(const std::vector<uint8_t> &Bytes, unsigned Threads) {
+  ThreadedReport R;
+  llvm::raw_string_ostream OS(R.Text);
+  IreeConvertTool Convert(OS);
+  readOn(Convert, Bytes, Threads, R);
+  R.Workgroups = Convert.recordsWritten();
+  R.Races = Convert.recordsLeftOut();
   OS.flush();
   return R;
 }
@@ -561,6 +634,89 @@ TEST(Threads, HtmlPageIsTheOneThreadPage) {
   EXPECT_NE(One.Error, "");
   EXPECT_EQ(One.Error, Four.Error);
   EXPECT_EQ(One.Text, Four.Text);
+}
+
+// The page's sections read on threads too: races and annotate as their
+// commands read them, the reuse distances (LineReuseTool) kept per chunk
+// (AccessKeeper.h) and counted in file order on a lane of their own, as
+// `cache` counts its histogram. The page must be the one-thread page byte
+// for byte, and the histogram (which the page draws) the one-thread one.
+TEST(Threads, HtmlIsTheOneThreadHtml) {
+  // At least 6 workgroups of 40 loads and 8 stores per ring.
+  constexpr uint64_t kAccesses = kThreadedRings * 6 * (40 + 8);
+  for (bool Trailers : {true, false})
+    for (bool Cold : {false, true})
+      for (uint64_t MaxPoints :
+           {HtmlReportTool::DefaultMaxPoints, uint64_t(50)}) {
+        SCOPED_TRACE(std::to_string(MaxPoints) + (Trailers ? " trailers" : "") +
+                     (Cold ? " cold" : ""));
+        const std::vector<uint8_t> Bytes = multiRingTrace(Trailers).Bytes;
+        std::vector<uint64_t> OneHistogram, FourHistogram;
+        ThreadedReport One = htmlOn(Bytes, 1, Cold, MaxPoints, &OneHistogram);
+        ThreadedReport Four = htmlOn(Bytes, 4, Cold, MaxPoints, &FourHistogram);
+        expectWholeAndTheSame(One, Four);
+        EXPECT_EQ(OneHistogram, FourHistogram);
+        // Not vacuous: every access's line, distances other than 0, races.
+        EXPECT_GE(Four.Workgroups, kAccesses);
+        EXPECT_EQ(One.Workgroups, Four.Workgroups);
+        uint64_t Reused = 0;
+        for (size_t B = 1; B + 1 < FourHistogram.size(); ++B)
+          Reused += FourHistogram[B];
+        EXPECT_GT(Reused, 0u);
+        EXPECT_GT(Four.Races, 0u);
+        EXPECT_EQ(One.Races, Four.Races);
+      }
+  // More rings than a pool's window: kept chunks counted and used again.
+  const std::vector<uint8_t> Many =
+      multiRingTrace(true, std::nullopt, 24).Bytes;
+  std::vector<uint64_t> OneHistogram, TwoHistogram;
+  ThreadedReport One = htmlOn(Many, 1, false, 50, &OneHistogram);
+  ThreadedReport Two = htmlOn(Many, 2, false, 50, &TwoHistogram);
+  expectWholeAndTheSame(One, Two);
+  EXPECT_EQ(OneHistogram, TwoHistogram);
+  // Damage: the page of the rings before it, and the same errors.
+  MultiRingTrace M = multiRingTrace(false, 3);
+  expectStoppedAlike(htmlOn(M.Bytes, 1, false, 50),
+                     htmlOn(M.Bytes, 4, false, 50));
+}
+
+// A shard converts its ring chunk into an output chunk of its own; the
+// merge writes them in file order: the output is the one-thread output
+// byte for byte, wrapped rings (an earlier writer's trailers) and a file
+// of more rings than the pool's window included; damage stops it where
+// one thread stops.
+TEST(Threads, ConvertIsTheOneThreadConvert) {
+  for (bool Trailers : {true, false})
+    for (uint64_t RingSize : {uint64_t(1) << 16, uint64_t(2048)})
+      for (uint32_t Rings : {kThreadedRings, 24u}) {
+        SCOPED_TRACE(std::to_string(RingSize) + " " + std::to_string(Rings) +
+                     (Trailers ? " trailers" : ""));
+        const std::vector<uint8_t> Bytes =
+            multiRingTrace(Trailers, std::nullopt, Rings, RingSize).Bytes;
+        ThreadedReport One = convertOn(Bytes, 1);
+        EXPECT_FALSE(One.OnThreads);
+        EXPECT_EQ(One.Error, "");
+        // Not vacuous: records of every ring (the 48 loads and stores of
+        // each workgroup, of those the wrapped rings kept).
+        EXPECT_GT(One.Workgroups, uint64_t(Rings) * 48);
+        for (unsigned Threads : {2u, 4u}) {
+          SCOPED_TRACE(std::to_string(Threads) + " threads");
+          ThreadedReport Many = convertOn(Bytes, Threads);
+          EXPECT_EQ(Many.Error, "");
+          EXPECT_EQ(One.Text, Many.Text);
+          EXPECT_EQ(One.Workgroups, Many.Workgroups);
+          EXPECT_EQ(One.Races, Many.Races);
+          // A ring without trailer that ends near full may go on in the
+          // next chunk: such files are read on one thread.
+          if (Trailers || RingSize != 2048)
+            EXPECT_TRUE(Many.OnThreads);
+        }
+      }
+  for (uint32_t Damaged : {0u, 2u, kThreadedRings - 1}) {
+    SCOPED_TRACE("ring " + std::to_string(Damaged));
+    MultiRingTrace M = multiRingTrace(/*Trailers=*/false, Damaged);
+    expectStoppedAlike(convertOn(M.Bytes, 1), convertOn(M.Bytes, 2));
+  }
 }
 
 // Both passes read on threads: the first's shards find the bytes their
@@ -907,6 +1063,57 @@ TEST(Threads, CommandLine) {
   EXPECT_EQ(view("export --threads 0 " + Path).Status, 1);
   ViewRun ZeroFootprint = view("footprint --threads 0 " + Path);
   EXPECT_EQ(ZeroFootprint.Status, 1);
+}
+
+// html and convert --iree as a user runs them: the page, the converted
+// file, error lines and exit status the same on one thread and on two, for
+// a damaged file and a file cut short too, and convert of a compressed
+// trace (read on one thread, whatever --threads) the convert of the plain
+// one.
+TEST(Threads, HtmlAndConvertCommandLine) {
+  const std::string Path =
+      writeTrace("threads.bin", multiRingTrace(true).Bytes);
+  for (const char *Options :
+       {"", "--cold", "--max-points 50", "--kernel 't*'", "--dispatch 1",
+        "--l1 1k,2,64 --l2 none --ll 16k,4,64"})
+    expectTheSameOnThreads("html", Options, Path, 0, "2");
+  expectTheSameOnThreads("convert", "--iree", Path, 0, "2");
+  const std::string Damaged =
+      writeTrace("threads-damaged.bin", multiRingTrace(false, 2).Bytes);
+  std::vector<uint8_t> Cut = multiRingTrace(true).Bytes;
+  Cut.resize(Cut.size() * 2 / 3);
+  const std::string CutPath = writeTrace("threads-cut.bin", Cut);
+  for (const std::string &Bad : {Damaged, CutPath})
+    for (const char *Command : {"html", "convert --iree"}) {
+      SCOPED_TRACE(Bad + " " + Command);
+      const std::string Args = std::string(Command) + " " + Bad;
+      ViewRun One = view(Args + " --threads 1");
+      ViewRun Two = view(Args + " --threads 2");
+      EXPECT_EQ(One.Status, 2);
+      EXPECT_NE(One.Out, "");
+      EXPECT_NE(One.Err, "");
+      // One error line (notes besides it are the loss's).
+      size_t Errors = 0;
+      for (size_t At = One.Err.find("error: "); At != std::string::npos;
+           At = One.Err.find("error: ", At + 1))
+        ++Errors;
+      EXPECT_EQ(Errors, 1u) << One.Err;
+      EXPECT_EQ(One.Status, Two.Status);
+      EXPECT_EQ(One.Out, Two.Out);
+      EXPECT_EQ(One.Err, Two.Err);
+    }
+  const std::string Zst = tempPath("threads.bin.zst");
+  ASSERT_EQ(view("compress " + Path + " " + Zst).Status, 0);
+  ViewRun Plain = view("convert --iree --threads 1 " + Path);
+  ViewRun OneZst = view("convert --iree --threads 1 " + Zst);
+  ViewRun TwoZst = view("convert --iree --threads 2 " + Zst);
+  EXPECT_EQ(OneZst.Status, 0) << OneZst.Err;
+  EXPECT_EQ(TwoZst.Status, 0) << TwoZst.Err;
+  EXPECT_EQ(Plain.Out, OneZst.Out);
+  EXPECT_EQ(OneZst.Out, TwoZst.Out);
+  EXPECT_EQ(OneZst.Err, TwoZst.Err);
+  EXPECT_EQ(view("html --threads 0 " + Path).Status, 1);
+  EXPECT_EQ(view("convert --iree --threads 0 " + Path).Status, 1);
 }
 
 } // namespace

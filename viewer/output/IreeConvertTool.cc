@@ -51,6 +51,8 @@ void IreeConvertTool::metadata(const Metadata &M, const ChunkLocation &Where) {
 
 void IreeConvertTool::beginRing(const RingInfo &Info) {
   (void)Info;
+  if (IsShard)
+    Ring = RingPool->take();
   Ring.clear();
   KeyOf.clear();
   FirstOf.clear();
@@ -118,8 +120,27 @@ void IreeConvertTool::endRing(const RingInfo &Info) {
   Ring.resize(format::ringChunkContentLength(Size), 0);
   std::memcpy(Ring.data() + Ring.size() - format::kRingHeadSize, &Head,
               sizeof(Head));
+  if (IsShard)
+    return; // mergeShard() writes it, in file order
   chunk(uint16_t(format::ChunkType::DispatchRingBuffer), Ring);
   Ring.clear();
+}
+
+std::unique_ptr<AnalysisTool> IreeConvertTool::newShard() const {
+  auto Shard = std::make_unique<IreeConvertTool>(nulls());
+  Shard->IsShard = true;
+  Shard->RingPool = RingPool;
+  return Shard;
+}
+
+void IreeConvertTool::mergeShard(AnalysisTool &Shard, const ShardPlace &Place) {
+  (void)Place; // the chunk keys nothing outside itself
+  IreeConvertTool &From = static_cast<IreeConvertTool &>(Shard);
+  chunk(uint16_t(format::ChunkType::DispatchRingBuffer), From.Ring);
+  Written += From.Written;
+  LeftOut += From.LeftOut;
+  RingPool->give(std::move(From.Ring));
+  From.Ring = {};
 }
 
 } // namespace wgtrace::viewer
