@@ -14,7 +14,9 @@
 #     fixed so that machines compare) against summary's time;
 #   - summary, races and cache (three levels) of the eight-ring trace with
 #     --threads 1 and --threads 2, in turn: the speedup of two threads
-#     (medians);
+#     (medians); likewise annotate (three levels), diff (of the big trace
+#     and the eight-ring one, each file on the threads), html and convert
+#     --iree, their speedups reported without a budget;
 #   - dump > /dev/null in records per second;
 #   - the same for a naive decoder that fprintf's one line per record.
 # summary, races, cache, diff and annotate run with --threads 1 but in the
@@ -113,15 +115,22 @@ M_CACHE=$(cut -d' ' -f2 "$WORK/cache.txt" | median)
 # --threads 2 against --threads 1 on the eight rings of BIG2, in turn.
 warm "$BIG2"
 for ((I = 0; I < RUNS; ++I)); do
-  for C in summary races cache; do
-    LEVELS=()
-    [ "$C" = cache ] && LEVELS=(--l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64)
-    measure "$VIEW" "$C" ${LEVELS[@]+"${LEVELS[@]}"} --threads 1 "$BIG2" \
-      >>"$WORK/$C-threads1.txt"
-    measure "$VIEW" "$C" ${LEVELS[@]+"${LEVELS[@]}"} --threads 2 "$BIG2" \
-      >>"$WORK/$C-threads2.txt"
+  for C in summary races cache annotate diff html convert; do
+    ARGS=()
+    case $C in
+    cache | annotate) ARGS=(--l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64) ;;
+    # Each of the two files on --threads threads.
+    diff) ARGS=(--l1 32k,8,64 --l2 1m,16,64 --ll 32m,16,64 "$BIG") ;;
+    html) ARGS=(-o "$WORK/threads.html") ;;
+    convert) ARGS=(--iree -o "$WORK/threads-iree.bin") ;;
+    esac
+    for T in 1 2; do
+      measure "$VIEW" "$C" ${ARGS[@]+"${ARGS[@]}"} --threads $T "$BIG2" \
+        >>"$WORK/$C-threads$T.txt"
+    done
   done
 done
+rm -f "$WORK/threads.html" "$WORK/threads-iree.bin"
 speedup() {
   local one two
   one=$(cut -d' ' -f1 "$WORK/$1-threads1.txt" | median)
@@ -131,6 +140,12 @@ speedup() {
 read -r X_SUM S_SUM_T1 S_SUM_T2 < <(speedup summary)
 read -r X_RACES S_RACES_T1 S_RACES_T2 < <(speedup races)
 read -r X_CACHE S_CACHE_T1 S_CACHE_T2 < <(speedup cache)
+read -r X_ANN S_ANN_T1 S_ANN_T2 < <(speedup annotate)
+read -r X_DIFF S_DIFF_T1 S_DIFF_T2 < <(speedup diff)
+read -r X_HTML S_HTML_T1 S_HTML_T2 < <(speedup html)
+read -r X_CONV S_CONV_T1 S_CONV_T2 < <(speedup convert)
+# Max RSS (medians) of html and convert --iree on one and two threads.
+rss() { cut -d' ' -f2 "$WORK/$1-threads$2.txt" | median | awk '{ printf "%.0f", $1 / 1024 }'; }
 read -r S_RACES M_RACES < <(measure "$VIEW" races --threads 1 "$BIG")
 warm "$SMALL"
 warm "$SMALL2"
@@ -186,6 +201,10 @@ awk -v nrec="$NREC" -v big="$BIG_BYTES" -v small="$SMALL_BYTES" \
 printf '8 rings, --threads 2 vs 1 (medians of %d, load %s): summary %.2fx (%.2f s, %.2f s), races %.2fx (%.2f s, %.2f s), cache %.2fx (%.2f s, %.2f s)\n' \
   "$RUNS" "$(cut -d' ' -f1-3 /proc/loadavg)" "$X_SUM" "$S_SUM_T1" "$S_SUM_T2" \
   "$X_RACES" "$S_RACES_T1" "$S_RACES_T2" "$X_CACHE" "$S_CACHE_T1" "$S_CACHE_T2"
+printf '8 rings, --threads 2 vs 1, no budget: annotate %.2fx (%.2f s, %.2f s), diff %.2fx (%.2f s, %.2f s), html %.2fx (%.2f s, %.2f s; max RSS %s / %s MiB), convert --iree %.2fx (%.2f s, %.2f s; max RSS %s / %s MiB)\n' \
+  "$X_ANN" "$S_ANN_T1" "$S_ANN_T2" "$X_DIFF" "$S_DIFF_T1" "$S_DIFF_T2" \
+  "$X_HTML" "$S_HTML_T1" "$S_HTML_T2" "$(rss html 1)" "$(rss html 2)" \
+  "$X_CONV" "$S_CONV_T1" "$S_CONV_T2" "$(rss convert 1)" "$(rss convert 2)"
 
 # The budgets as data. Memory "independent of file size": a trace four
 # times larger may take at most 1.5x the small one's peak memory.
