@@ -900,7 +900,7 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
   // keeps its call as written, says so with a site without a name.
   bool InTemplate = HC.Caller->isTemplated();
   auto Unredirected = [&] {
-    SourceLocation Operator = Callee->getOperatorLoc();
+    SourceLocation Operator = spelledInArgument(Callee->getOperatorLoc(), SM);
     if (!InTemplate || Callee->isImplicitAccess() || Operator.isMacroID())
       return;
     Site Blank;
@@ -973,10 +973,21 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
     Sites.push_back(S);
     return;
   }
-  SourceLocation Begin = Call.getBeginLoc(), Last = Call.getEndLoc();
-  SourceLocation Operator = Callee->getOperatorLoc();
+  // A call written in a macro's argument (Quicksilver's `qs_assert(i <
+  // v.size())`) is redirected in the argument's text, as a function's is:
+  // the whole call must be that text, in one argument.
+  const LangOptions &LO = Main.Ctx.getLangOpts();
+  SourceLocation Begin = spelledInArgument(Call.getBeginLoc(), SM);
+  SourceLocation Last = spelledInArgument(Call.getEndLoc(), SM);
+  SourceLocation Operator = spelledInArgument(Callee->getOperatorLoc(), SM);
+  SourceLocation NameEnd = spelledInArgument(Callee->getEndLoc(), SM);
+  CharSourceRange Whole = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Call.getBeginLoc(), Call.getEndLoc()), SM,
+      LO);
   if (Begin.isMacroID() || Last.isMacroID() || Operator.isMacroID() ||
-      Callee->getMemberLoc().isMacroID()) {
+      NameEnd.isMacroID() ||
+      spelledInArgument(Callee->getMemberLoc(), SM).isMacroID() ||
+      Whole.isInvalid() || Whole.getBegin() != Begin) {
     Untraced("spelled in a macro expansion");
     return;
   }
@@ -1017,8 +1028,11 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
     }
     S.Temporary = true;
   }
-  unsigned NameBegin, ParenEnd;
-  if (!memberCallThroughThis(Call, NameBegin, ParenEnd) ||
+  // From the `.` or `->` to the '(' after the member's name, which the
+  // copy's call replaces.
+  std::optional<Token> Paren = Lexer::findNextToken(NameEnd, SM, LO);
+  if (!Paren || Paren->isNot(tok::l_paren) ||
+      SM.getFileID(Paren->getLocation()) != S.File ||
       SM.getFileID(Operator) != S.File) {
     Untraced("written in a form the copy's call cannot replace");
     Unredirected();
@@ -1028,11 +1042,10 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
   if (!InTemplate)
     S.NewName += copyTemplateArguments(Call.getMethodDecl());
   S.Offset = SM.getFileOffset(Operator);
-  S.Length = ParenEnd - S.Offset;
+  S.Length = SM.getFileOffset(Paren->getLocation()) + 1 - S.Offset;
   S.Loc = Callee->getMemberLoc();
   S.CallBegin = SM.getFileOffset(Begin);
-  S.CallEnd = SM.getFileOffset(Last) +
-              Lexer::MeasureTokenLength(Last, SM, Main.Ctx.getLangOpts());
+  S.CallEnd = SM.getFileOffset(Last) + Lexer::MeasureTokenLength(Last, SM, LO);
   Sites.push_back(S);
 }
 
