@@ -16,6 +16,9 @@ same compiler and flags are run in rotation, --pairs times:
   wg-only    built with MEMORY_ACCESSES OFF (workgroup records only)
   no-sites   built with ACCESS_SITES OFF (records without access site bits)
   no-buffers built without the prologue's buffer records
+  reserved   rewritten with --reserve-records (one room check per statement
+             instead of one per record); printed against wgtrace and the
+             ideal tracer of the same rounds, on one and on two workers
   mem-off    the wgtrace binary run with WGTRACE_MEMORY=0 (accesses compiled
              in, not recorded)
   tsan       -fsanitize=thread
@@ -53,7 +56,7 @@ KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
     "transpose": (2048, 1.1),
 }
 VARIANTS = ["wgtrace", "ideal", "stream", "wg-only", "mem-off", "no-sites", "no-buffers",
-            "tsan", "sancov"]
+            "reserved", "tsan", "sancov"]
 
 
 def run(binary, size, env_extra=None, reps=3):
@@ -148,6 +151,7 @@ def main():
                 "mem-off": (exe(""), {"WGTRACE_FILE": trace, "WGTRACE_MEMORY": "0"}),
                 "no-sites": (exe("_nosites"), {"WGTRACE_FILE": trace}),
                 "no-buffers": (exe("_nobuffers"), {"WGTRACE_FILE": trace}),
+                "reserved": (exe("_reserved"), {"WGTRACE_FILE": trace}),
                 "tsan": (exe("_tsan"), {}),
                 "sancov": (exe("_sancov"), {}),
             }
@@ -198,6 +202,12 @@ def main():
             print("%-12s %s: wgtrace / %s %.3fx [%.3f - %.3f]%s" % (
                 kernel, what, other, statistics.median(extra), min(extra),
                 max(extra), verdict))
+        # The statements reserved against the same rounds' wgtrace and ideal.
+        if "reserved" in ratios:
+            for other in ("wgtrace", "ideal"):
+                extra = [r / o for r, o in zip(ratios["reserved"], ratios[other])]
+                print("%-12s reserved statements: reserved / %s %.3fx [%.3f - %.3f]" % (
+                    kernel, other, statistics.median(extra), min(extra), max(extra)))
         for ours in ("wgtrace",):
             wg = statistics.median(ratios[ours])
             for other in ("tsan", "sancov"):
@@ -217,12 +227,21 @@ def main():
                 size = max(size // 64, 256) if kernel == "simple_mul" else 128
             two_workers = {"WGTRACE_DEVICE": "local-task", "WGTRACE_WORKERS": "2",
                            "WGTRACE_FILE": trace}
-            extra = []
+            extra, reserved = [], []
             for _ in range(pairs):
                 ours, _ = run(os.path.join(bench_dir, "bench_%s" % kernel), size, two_workers)
                 ideal, _ = run(os.path.join(bench_dir, "bench_%s_ideal" % kernel), size,
                                two_workers)
                 extra.append(ours / ideal)
+                if "reserved" in variants:
+                    mine, _ = run(os.path.join(bench_dir, "bench_%s_reserved" % kernel), size,
+                                  two_workers)
+                    reserved.append((mine / ideal, mine / ours))
+            if reserved:
+                for i, other in enumerate(("ideal", "wgtrace")):
+                    r = [x[i] for x in reserved]
+                    print("%-12s 2 workers: reserved / %s %.3fx [%.3f - %.3f]" % (
+                        kernel, other, statistics.median(r), min(r), max(r)))
             ok = statistics.median(extra) <= 1.1
             results.add("overhead.ideal-2w.%s" % kernel, statistics.median(extra), ok,
                         "%.3fx [%.3f - %.3f]" % (statistics.median(extra), min(extra),

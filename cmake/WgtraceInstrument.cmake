@@ -3,7 +3,8 @@
 #                           [BUFFER_SIZE <size>] [TIMING ON|OFF]
 #                           [FILTER <filter>] [SELECTABLE ON|OFF]
 #                           [COMPRESS zstd|zstd:<level>|none]
-#                           [OPENMP ON|OFF] [SOURCES <file>...])
+#                           [OPENMP ON|OFF] [RESERVE_RECORDS ON|OFF]
+#                           [SOURCES <file>...])
 #
 # Runs wgtrace-rewrite at build time over the target's C++ sources, into
 # the build tree, compiles the rewritten files in their place and links the
@@ -38,7 +39,10 @@
 # --selectable). OPENMP ON traces the OpenMP worksharing loops of the
 # sources (`omp for`, `omp parallel for`) as dispatches: each execution a
 # launch, each iteration a workgroup (wgtrace-rewrite --openmp; the target
-# links OpenMP itself, e.g. OpenMP::OpenMP_CXX). SOURCES limits the
+# links OpenMP itself, e.g. OpenMP::OpenMP_CXX). RESERVE_RECORDS ON makes
+# room for a statement's records with one check before it, where each
+# record otherwise checks the ring's end (wgtrace-rewrite
+# --reserve-records; docs/RUNTIME.md, "Reserved statements"). SOURCES limits the
 # rewrite to the given sources (default: every C++ source of the target),
 # absolute or relative to the target's source directory. The target may
 # be one of another directory: a project added with add_subdirectory is
@@ -152,7 +156,7 @@ endfunction()
 
 function(wgtrace_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "MEMORY_ACCESSES;ACCESS_SITES;STRICT;BUFFER_SIZE;TIMING;FILTER;COMPRESS;SELECTABLE;OPENMP"
+    "MEMORY_ACCESSES;ACCESS_SITES;STRICT;BUFFER_SIZE;TIMING;FILTER;COMPRESS;SELECTABLE;OPENMP;RESERVE_RECORDS"
     "SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "wgtrace_instrument_target(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -170,6 +174,9 @@ function(wgtrace_instrument_target target)
   endif()
   if(ARG_OPENMP)
     list(APPEND rewrite_options "--openmp")
+  endif()
+  if(ARG_RESERVE_RECORDS)
+    list(APPEND rewrite_options "--reserve-records")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "wgtrace_instrument_target: no target named '${target}'")

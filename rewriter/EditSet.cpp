@@ -106,6 +106,25 @@ bool EditSet::editsInside(unsigned Begin, unsigned End) const {
   return false;
 }
 
+std::optional<std::vector<EditSet::WrapText>>
+EditSet::onlyWrapsWithin(unsigned Begin, unsigned End) const {
+  std::vector<WrapText> Out;
+  for (const Wrap &W : Wraps) {
+    if (W.Removed || W.End <= Begin || W.Begin >= End)
+      continue;
+    if (W.Begin < Begin || W.End > End)
+      return std::nullopt;
+    Out.push_back({W.Begin, W.End, W.Open, W.Close});
+  }
+  for (const Insert &I : Inserts)
+    if (Begin <= I.Offset && I.Offset <= End)
+      return std::nullopt;
+  for (const Replace &R : Replaces)
+    if (R.Begin < End && Begin < R.End)
+      return std::nullopt;
+  return Out;
+}
+
 namespace {
 /// One piece of text to insert, with the key that orders it among the
 /// pieces at the same offset: closings of inner wraps, then plain

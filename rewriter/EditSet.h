@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,6 +73,20 @@ public:
   /// Whether an edit falls inside [Begin, End) or crosses its ends; a wrap
   /// of exactly that text, or text inserted at either end, does not.
   bool editsInside(unsigned Begin, unsigned End) const;
+
+  /// A wrap as a later pass reads it (ReservedStatements.h).
+  struct WrapText {
+    unsigned Begin;
+    unsigned End;
+    std::string Open;
+    std::string Close;
+  };
+  /// The wraps inside [Begin, End) in the order they were made, if they
+  /// are the only edits there: nothing when text is inserted at Begin or
+  /// inside the range, a replacement overlaps it or a wrap crosses its
+  /// ends.
+  std::optional<std::vector<WrapText>> onlyWrapsWithin(unsigned Begin,
+                                                       unsigned End) const;
 
   bool empty() const {
     return Wraps.empty() && Inserts.empty() && Replaces.empty();

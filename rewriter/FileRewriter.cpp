@@ -18,6 +18,7 @@
 #include "MetadataEmitter.h"
 #include "OpenMPLoops.h"
 #include "PlainBodyCopy.h"
+#include "ReservedStatements.h"
 #include "RewriteContext.h"
 #include "ThreadOwnership.h"
 #include "UserCodeParents.h"
@@ -1583,6 +1584,10 @@ void RewriteConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   RC.writeOutExpansions();
   if (Diags.hasErrorOccurred())
     return;
+  // After every other edit of the statements: a statement is reserved only
+  // when its plain access forms are all that changes in it.
+  if (Options.ReserveRecords)
+    reserveStatements(Ctx, Edits);
 
   // The block goes first, after a byte-order mark if the file has one.
   unsigned Top = Code.starts_with("\xEF\xBB\xBF") ? 3 : 0;

@@ -49,6 +49,9 @@ struct RewriteOptions {
   /// and registered, and calls of other files' functions are checked at
   /// run time.
   bool WholeTarget = false;
+  /// Reserve room for a statement's records with one check before it
+  /// (--reserve-records: ReservedStatements.h).
+  bool ReserveRecords = false;
 };
 
 /// Creates actions that rewrite the file given on the command line as

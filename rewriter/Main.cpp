@@ -106,6 +106,16 @@ static cl::opt<bool> WholeTarget(
              "passes it)"),
     cl::cat(Category));
 
+static cl::opt<bool> ReserveRecords(
+    "reserve-records",
+    cl::desc("Before a statement whose records can be counted (plain "
+             "accesses only: no call, constructor, lambda, atomic or "
+             "OpenMP access, macro or template-dependent code), reserve "
+             "room for all of them with one check (WGTRACE_RESERVE) and "
+             "append them unchecked, instead of checking the ring's end "
+             "before each record"),
+    cl::cat(Category));
+
 static cl::opt<std::string> ProjectRoot(
     "project-root",
     cl::desc("Name lambda kernels after their file relative to <dir> "
@@ -166,9 +176,10 @@ private:
     if (OpenMP)
       Tool.appendArgumentsAdjuster(
           getInsertArgumentAdjuster("-fopenmp", ArgumentInsertPosition::END));
-    std::unique_ptr<FrontendActionFactory> Factory = newRewriteActionFactory(
-        Sources[I], Results[I],
-        RewriteOptions{Strict, ProjectRoot, OpenMP, WholeTarget});
+    std::unique_ptr<FrontendActionFactory> Factory =
+        newRewriteActionFactory(Sources[I], Results[I],
+                                RewriteOptions{Strict, ProjectRoot, OpenMP,
+                                               WholeTarget, ReserveRecords});
     DiagnosticsThenCount Action(*Factory, DiagStream);
     int Status = Tool.run(&Action);
     if (Status != 0 || !Results[I].Ok) {

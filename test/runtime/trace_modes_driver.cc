@@ -33,6 +33,12 @@
 //            both exit 0
 //   none     runs no kernel (exits 0); none-signal sends itself
 //            $DRIVER_SIGNAL instead, before any kernel ran
+//   checked3 / reserved3  workgroup i adds 1 to each of <accesses> floats
+//            of its row with three records (two loads, a store), through
+//            the checked access forms or after WGTRACE_RESERVE(3) through
+//            the reserved ones (this file is built with
+//            WGTRACE_CHECK_RESERVATIONS=1): the traces must hold the same
+//            records
 //   nested   workgroup i of "outer" names its row as buffer 0, loads and
 //            stores <accesses> floats of it, and after every 16th calls the
 //            kernel "inner" directly, which names 8 floats of a scratch
@@ -185,6 +191,25 @@ static void fill(const wgtrace::Workgroup &wg, float *data, int accesses,
   }
 }
 
+// checked3 and reserved3: one kernel (one function id, one site) so that
+// the two traces are alike but for how the records were appended.
+static void fill3(const wgtrace::Workgroup &wg, float *data, int accesses,
+                  bool reserved) {
+  WGTRACE_WORKGROUP(wg, 0);
+  float *row = data + size_t(wg.id[0]) * accesses;
+  if (reserved)
+    for (int i = 0; i < accesses; ++i) {
+      WGTRACE_RESERVE(3);
+      WGTRACE_STORE_RESERVED(row[i]) = WGTRACE_LOAD_RESERVED(row[i]) * 0.5f +
+                                       WGTRACE_LOAD_RESERVED(row[i]) * 0.5f +
+                                       1.0f;
+    }
+  else
+    for (int i = 0; i < accesses; ++i)
+      WGTRACE_STORE(row[i]) =
+          WGTRACE_LOAD(row[i]) * 0.5f + WGTRACE_LOAD(row[i]) * 0.5f + 1.0f;
+}
+
 static void vary(const wgtrace::Workgroup &wg, float *data, int accesses) {
   WGTRACE_WORKGROUP(wg, 1);
   int count = accesses + int(wg.id[0] * 7 % 23);
@@ -305,6 +330,16 @@ static int run(int argc, char **argv) {
       for (std::thread &r : running)
         r.join();
     }
+    for (float v : data)
+      if (v != 2.0f)
+        return 1;
+    return 0;
+  }
+  if (scenario == "checked3" || scenario == "reserved3") {
+    std::vector<float> data(size_t(workgroups) * accesses, 1.0f);
+    wgtrace::dispatch(WGTRACE_SITE(0), fill3,
+                      wgtrace::Grid{uint32_t(workgroups), 1, 1}, data.data(),
+                      accesses, scenario == "reserved3");
     for (float v : data)
       if (v != 2.0f)
         return 1;

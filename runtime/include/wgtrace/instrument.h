@@ -690,4 +690,6 @@ WGTRACE_ALWAYS_INLINE A &&atomicWhen(uint64_t SiteBits, A &&Object) {
 } // namespace WGTRACE_DETAIL_ACCESSES
 } // namespace wgtrace::detail
 
+#include "wgtrace/detail/reserve.h"
+
 #endif // WGTRACE_INSTRUMENT_H
