@@ -56,6 +56,12 @@ if gxx:
 else:
     config.substitutions.append(("%gxx-option", ""))
 
+# A test whose input uses Clang's own extensions (`_BitInt`, which g++ has
+# no C++ form of) compiles its output only where the build's compiler is
+# Clang.
+if "clang" in os.path.basename(os.path.realpath(config.cxx_compiler)):
+    config.available_features.add("cxx-clang")
+
 # dependency-file-make.test checks that GNU Make reads the dependency file.
 if shutil.which("make"):
     config.available_features.add("make")
