@@ -91,10 +91,7 @@ WGTRACE_ALWAYS_INLINE void reserveRecords(uint64_t Records) {
   const uint64_t Bytes = Records * 16;
   uint8_t *Cursor = R.Cursor;
   if (WGTRACE_UNLIKELY(uint64_t(R.End - Cursor) < Bytes)) {
-    RingSpace Space = advanceGroup(&R, Cursor, Bytes);
-    R.Cursor = Space.Cursor;
-    R.End = Space.Cursor + ((Space.KeyBitsAndRoom & kWordLowBits) << 4);
-    R.KeyBits = Space.KeyBitsAndRoom & ~kWordLowBits;
+    R.Cursor = enterSpace(R, advanceGroup(&R, Cursor, Bytes));
   }
 #if WGTRACE_DETAIL_CHECK_RESERVATIONS
   if (Records > kMaxReservedRecords)

@@ -240,16 +240,22 @@ WGTRACE_ALWAYS_INLINE void storeRecord(uint8_t *At, uint64_t First,
   }
 }
 
+/// Takes the room advance() or advanceGroup() returned: R's part now ends
+/// after it and its records carry the key it names. Returns where the
+/// room begins.
+WGTRACE_ALWAYS_INLINE uint8_t *enterSpace(Ring &R, RingSpace Space) {
+  R.End = Space.Cursor + ((Space.KeyBitsAndRoom & kWordLowBits) << 4);
+  R.KeyBits = Space.KeyBitsAndRoom & ~kWordLowBits;
+  return Space.Cursor;
+}
+
 /// Appends one 16-byte record whose first word \p First carries R's key.
 template <bool NonTemporal = true>
 WGTRACE_ALWAYS_INLINE void appendRecord(Ring &R, uint64_t First,
                                         uint64_t Second) {
   uint8_t *Cursor = R.Cursor;
   if (WGTRACE_UNLIKELY(Cursor >= R.End)) {
-    RingSpace Space = advance(&R, Cursor);
-    Cursor = Space.Cursor;
-    R.End = Cursor + ((Space.KeyBitsAndRoom & kWordLowBits) << 4);
-    R.KeyBits = Space.KeyBitsAndRoom & ~kWordLowBits;
+    Cursor = enterSpace(R, advance(&R, Cursor));
     First = (First & kWordLowBits) | R.KeyBits;
   }
   R.Cursor = Cursor + 16;
@@ -269,10 +275,7 @@ WGTRACE_ALWAYS_INLINE void appendMarked(Ring &R, format::ValueType Type,
   const uint64_t Bytes = uint64_t(1 + Marked) * 16;
   uint8_t *Cursor = R.Cursor;
   if (WGTRACE_UNLIKELY(uint64_t(R.End - Cursor) < Bytes)) {
-    RingSpace Space = advanceGroup(&R, Cursor, Bytes);
-    Cursor = Space.Cursor;
-    R.End = Cursor + ((Space.KeyBitsAndRoom & kWordLowBits) << 4);
-    R.KeyBits = Space.KeyBitsAndRoom & ~kWordLowBits;
+    Cursor = enterSpace(R, advanceGroup(&R, Cursor, Bytes));
   }
   R.Cursor = Cursor + Bytes;
   storeRecord<NonTemporal>(
