@@ -698,10 +698,24 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
       continue;
     EditSet &Edits = editsFor(C.File).Edits;
     unsigned NameOffset = SM.getFileOffset(C.Written->getLocation());
-    Edits.replace(NameOffset,
-                  NameOffset + nameLength(C.Written->getNameInfo(), SM,
-                                          Main.Ctx.getLangOpts()),
-                  C.Name);
+    unsigned NameEnd = NameOffset + nameLength(C.Written->getNameInfo(), SM,
+                                               Main.Ctx.getLangOpts());
+    // A member defined outside its class names it (`Vault::push`): the
+    // copy, a free function, is named by its name alone, after the line
+    // breaks of what it replaces (Quicksilver writes `ParticleVault::` on
+    // a line of its own), so the copy's lines keep their numbers.
+    std::string Name = C.Name;
+    if (SourceLocation Qualifier = C.Written->getQualifierLoc().getBeginLoc();
+        Qualifier.isValid() && isa<CXXMethodDecl>(C.Written)) {
+      unsigned QualifierOffset = SM.getFileOffset(Qualifier);
+      Name.insert(0,
+                  SM.getBufferData(C.File)
+                      .slice(QualifierOffset, NameOffset)
+                      .count('\n'),
+                  '\n');
+      NameOffset = QualifierOffset;
+    }
+    Edits.replace(NameOffset, NameEnd, Name);
     std::string Specifiers;
     if (C.Written->getStorageClass() != SC_Static)
       Specifiers += "static ";

@@ -431,8 +431,25 @@ std::string whyMemberNotCopyable(const CXXMethodDecl *M, bool CallOperator) {
       !Class->getDeclContext()->getRedeclContext()->isFileContext())
     return "it is a member function of a class that is not named at "
            "namespace scope";
-  if (M->getLexicalDeclContext() != Class)
-    return "it is a member function defined outside its class";
+  // Defined after its class (Quicksilver's `inline void ParticleVault::
+  // pushParticle(MC_Particle &particle) {...}`): its body has the access
+  // and the lookup of one written in the class, so it is copied the same
+  // way (the copy's name replaces `ParticleVault::pushParticle`), where the
+  // copy, which goes in the namespaces the definition is written in, finds
+  // what the definition finds: in its class's namespace. A class
+  // template's member is not: its definition has its own template head,
+  // whose parameters may be named otherwise than the class's.
+  if (M->getLexicalDeclContext() != Class) {
+    if (Class->getDescribedClassTemplate())
+      return "it is a member function of a class template defined outside "
+             "its class";
+    if (!M->getLexicalDeclContext()->getRedeclContext()->Equals(
+            Class->getDeclContext()->getRedeclContext()))
+      return "it is a member function defined outside its class's namespace";
+    if (M->getQualifierLoc().getBeginLoc().isMacroID())
+      return "it is a member function whose class is named by a macro where "
+             "it is defined";
+  }
   Unreachable Find(Class);
   Find.TraverseDecl(const_cast<CXXMethodDecl *>(M));
   if (!Find.Why.empty())

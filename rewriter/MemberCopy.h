@@ -39,8 +39,9 @@
 namespace wgtrace {
 namespace rewriter {
 
-/// Why the member function M, defined in its class in a project header,
-/// cannot be copied as a free function; empty if it can. A call operator
+/// Why the member function M, defined in a project header (in its class,
+/// or after it in its namespace), cannot be copied as a free function;
+/// empty if it can. A call operator
 /// is copied only when CallOperator is set: its calls (`f(a)`) are then
 /// redirected to the copy (`copy(f, a)`), which only the copies made for
 /// the OpenMP loops a function reaches do (FileRewriter's traceHeaderOmp).

@@ -20,7 +20,7 @@
 #include "getter-calls.h"
 
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
-// CHECK-NEXT:     {"{{.*}}getter-calls.h", 8, 32, "lib::Table::sum2", "call of 'lib::Table::at'", "'lib::Table::at' is defined in {{.*}}getter-calls.h, which is not rewritten, and cannot be copied into this file (it is a member function defined outside its class)"},
+// CHECK-NEXT:     {"{{.*}}getter-calls.h", 8, 32, "lib::Table::sum2", "call of 'lib::Table::at'", "'lib::Table::at' is defined in {{.*}}getter-calls.h, which is not rewritten, and cannot be copied into this file (it is a member function of a class template defined outside its class)"},
 // CHECK-NEXT:     {"{{.*}}getter-calls.h", 8, 40, "lib::Table::sum2", "call of 'lib::Table::at'", {{.*}}},
 // CHECK-NEXT: };
 static float scale(const float *p) { return 2 * p[0]; }
@@ -52,7 +52,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg,
   // CHECK: if (::lib::Table_empty_wgtrace_2<float>(*t) || ::lib::Table_size_wgtrace_1<float>(*t) < 2 || s->count() != 1)
   a[0] = t->sum2(static_cast<int>(wg.id[0])) + s->value();
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, a[0]) = ::lib::Table_sum2_wgtrace_0<float>(*t, static_cast<int>(wg.id[0])) + s->value();
-  // WARN: {{.*}}getter-calls.h:8:32: warning: call of 'lib::Table::at' is not traced: 'lib::Table::at' is defined in {{.*}}getter-calls.h, which is not rewritten, and cannot be copied into this file (it is a member function defined outside its class)
-  // WARN: {{.*}}getter-calls.h:8:40: warning: call of 'lib::Table::at' is not traced: {{.*}}(it is a member function defined outside its class)
-  // STRICT: {{.*}}getter-calls.h:8:32: error: call of 'lib::Table::at' is not traced: {{.*}}(it is a member function defined outside its class)
+  // WARN: {{.*}}getter-calls.h:8:32: warning: call of 'lib::Table::at' is not traced: 'lib::Table::at' is defined in {{.*}}getter-calls.h, which is not rewritten, and cannot be copied into this file (it is a member function of a class template defined outside its class)
+  // WARN: {{.*}}getter-calls.h:8:40: warning: call of 'lib::Table::at' is not traced: {{.*}}(it is a member function of a class template defined outside its class)
+  // STRICT: {{.*}}getter-calls.h:8:32: error: call of 'lib::Table::at' is not traced: {{.*}}(it is a member function of a class template defined outside its class)
 }
