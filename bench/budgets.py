@@ -116,6 +116,12 @@ BUDGETS = (
         for tool in ("summary", "races", "cache")
     ]
     + [
+        Budget("viewer.compressed.summary", "viewer",
+               "summary of the eight-ring trace compressed (zstd) at least as fast as "
+               "of the plain one, both on all cores",
+               "docs/VIEWER.md Threads (--threads)"),
+    ]
+    + [
         Budget("python.accesses", "python", "Trace.accesses() >= 50 M records/s",
                "docs/PYTHON.md Tests and speed (issues 13, 26)"),
         Budget("python.select.workgroup", "python",

@@ -17,6 +17,10 @@
 #     (medians); likewise annotate (three levels), diff (of the big trace
 #     and the eight-ring one, each file on the threads), html and convert
 #     --iree, their speedups reported without a budget;
+#   - summary of the eight-ring trace compressed (`compress`, zstd level
+#     1) against the plain one, both on all cores, in turn (budget: at
+#     least as fast), and the compressed one with --threads 1 (its
+#     speedup and max RSS reported without a budget);
 #   - dump > /dev/null in records per second;
 #   - the same for a naive decoder that fprintf's one line per record.
 # summary, races, cache, diff and annotate run with --threads 1 but in the
@@ -146,6 +150,21 @@ read -r X_HTML S_HTML_T1 S_HTML_T2 < <(speedup html)
 read -r X_CONV S_CONV_T1 S_CONV_T2 < <(speedup convert)
 # Max RSS (medians) of html and convert --iree on one and two threads.
 rss() { cut -d' ' -f2 "$WORK/$1-threads$2.txt" | median | awk '{ printf "%.0f", $1 / 1024 }'; }
+# summary of BIG2 compressed against BIG2, each on all cores, in turn; and
+# the compressed copy on one thread.
+BIG2Z=$WORK/big2-zstd.bin
+"$VIEW" compress "$BIG2" "$BIG2Z" 2>/dev/null
+warm "$BIG2Z"
+for ((I = 0; I < RUNS; ++I)); do
+  measure "$VIEW" summary "$BIG2" >>"$WORK/zstd-plain.txt"
+  measure "$VIEW" summary "$BIG2Z" >>"$WORK/zstd-threads2.txt"
+  measure "$VIEW" summary --threads 1 "$BIG2Z" >>"$WORK/zstd-threads1.txt"
+done
+S_ZST_PLAIN=$(cut -d' ' -f1 "$WORK/zstd-plain.txt" | median)
+read -r X_ZST_T S_ZST_T1 S_ZST_ALL < <(speedup zstd)
+X_ZST=$(awk -v p="$S_ZST_PLAIN" -v z="$S_ZST_ALL" 'BEGIN { printf "%.2f", p / z }')
+ZST_MIB=$(awk -v b="$(bytes "$BIG2Z")" 'BEGIN { printf "%.1f", b / 1048576 }')
+rm -f "$BIG2Z"
 read -r S_RACES M_RACES < <(measure "$VIEW" races --threads 1 "$BIG")
 warm "$SMALL"
 warm "$SMALL2"
@@ -205,6 +224,9 @@ printf '8 rings, --threads 2 vs 1, no budget: annotate %.2fx (%.2f s, %.2f s), d
   "$X_ANN" "$S_ANN_T1" "$S_ANN_T2" "$X_DIFF" "$S_DIFF_T1" "$S_DIFF_T2" \
   "$X_HTML" "$S_HTML_T1" "$S_HTML_T2" "$(rss html 1)" "$(rss html 2)" \
   "$X_CONV" "$S_CONV_T1" "$S_CONV_T2" "$(rss convert 1)" "$(rss convert 2)"
+printf '8 rings compressed (%s MiB), summary on all %d cores (medians of %d): plain %.2f s, compressed %.2f s (plain / compressed %.2fx); compressed --threads 1 %.2f s (%.2fx; max RSS %s / %s MiB)\n' \
+  "$ZST_MIB" "$(nproc)" "$RUNS" "$S_ZST_PLAIN" "$S_ZST_ALL" "$X_ZST" \
+  "$S_ZST_T1" "$X_ZST_T" "$(rss zstd 1)" "$(rss zstd 2)"
 
 # The budgets as data. Memory "independent of file size": a trace four
 # times larger may take at most 1.5x the small one's peak memory.
@@ -213,7 +235,8 @@ if [ -n "$JSON" ]; then
       -v shtml="$S_HTML" -v sdump="$S_DUMP" -v msum="$M_SUM" -v msums="$M_SUM_SMALL" \
       -v mraces="$M_RACES" -v mracess="$M_RACES_SMALL" -v mdiff="$M_DIFF" \
       -v mdiffs="$M_DIFF_SMALL" -v runs="$RUNS" -v xsum="$X_SUM" -v xraces="$X_RACES" \
-      -v xcache="$X_CACHE" -v cores="$(nproc)" 'function row(key, value, met, text, last) {
+      -v xcache="$X_CACHE" -v xzst="$X_ZST" -v szst="$S_ZST_ALL" \
+      -v szstplain="$S_ZST_PLAIN" -v cores="$(nproc)" 'function row(key, value, met, text, last) {
     printf "{\"key\": \"%s\", \"value\": %.4f, \"met\": %s, \"measured\": \"%s\"}%s\n", \
            key, value, met ? "true" : "false", text, last ? "" : ","
   }
@@ -235,7 +258,12 @@ if [ -n "$JSON" ]; then
     row("viewer.threads.races", xraces, cores >= 2 && xraces >= 1.6,
         sprintf("%.2fx (medians of %d, %d cores)", xraces, runs, cores))
     row("viewer.threads.cache", xcache, cores >= 2 && xcache >= 1.6,
-        sprintf("%.2fx (medians of %d, %d cores)", xcache, runs, cores), 1)
+        sprintf("%.2fx (medians of %d, %d cores)", xcache, runs, cores))
+    # The compressed copy of the eight-ring trace against the plain one,
+    # both on all cores (issue 23): at least as fast.
+    row("viewer.compressed.summary", xzst, xzst >= 1,
+        sprintf("plain / compressed %.2fx (%.2f s / %.2f s, medians of %d, %d cores)",
+                xzst, szstplain, szst, runs, cores), 1)
     print "]"
   }' >"$JSON"
 fi

@@ -21,10 +21,13 @@
 #include "output/HtmlReportTool.h"
 #include "output/IreeConvertTool.h"
 #include "output/RecordTableTool.h"
+#include "output/TraceRecompressor.h"
 #include "reader/TraceReader.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -961,6 +964,26 @@ void expectTheSameOnThreads(const std::string &Command, const char *Options,
   EXPECT_EQ(One.Status, Many.Status);
 }
 
+/// `wgtrace-view ARGS` of a damaged file with --threads 1 and 2: exit
+/// status 2, some output, one error line (notes besides it are the
+/// loss's), and the same output, error and status; the one-thread run.
+ViewRun expectDamagedAlikeOnThreads(const std::string &Args) {
+  SCOPED_TRACE(Args);
+  ViewRun One = view(Args + " --threads 1");
+  ViewRun Two = view(Args + " --threads 2");
+  EXPECT_EQ(One.Status, 2);
+  EXPECT_NE(One.Out, "");
+  size_t Errors = 0;
+  for (size_t At = One.Err.find("error: "); At != std::string::npos;
+       At = One.Err.find("error: ", At + 1))
+    ++Errors;
+  EXPECT_EQ(Errors, 1u) << One.Err;
+  EXPECT_EQ(One.Status, Two.Status);
+  EXPECT_EQ(One.Out, Two.Out);
+  EXPECT_EQ(One.Err, Two.Err);
+  return One;
+}
+
 TEST(Threads, CommandLine) {
   const std::string Path =
       writeTrace("threads.bin", multiRingTrace(true).Bytes);
@@ -1084,24 +1107,8 @@ TEST(Threads, HtmlAndConvertCommandLine) {
   Cut.resize(Cut.size() * 2 / 3);
   const std::string CutPath = writeTrace("threads-cut.bin", Cut);
   for (const std::string &Bad : {Damaged, CutPath})
-    for (const char *Command : {"html", "convert --iree"}) {
-      SCOPED_TRACE(Bad + " " + Command);
-      const std::string Args = std::string(Command) + " " + Bad;
-      ViewRun One = view(Args + " --threads 1");
-      ViewRun Two = view(Args + " --threads 2");
-      EXPECT_EQ(One.Status, 2);
-      EXPECT_NE(One.Out, "");
-      EXPECT_NE(One.Err, "");
-      // One error line (notes besides it are the loss's).
-      size_t Errors = 0;
-      for (size_t At = One.Err.find("error: "); At != std::string::npos;
-           At = One.Err.find("error: ", At + 1))
-        ++Errors;
-      EXPECT_EQ(Errors, 1u) << One.Err;
-      EXPECT_EQ(One.Status, Two.Status);
-      EXPECT_EQ(One.Out, Two.Out);
-      EXPECT_EQ(One.Err, Two.Err);
-    }
+    for (const char *Command : {"html", "convert --iree"})
+      expectDamagedAlikeOnThreads(std::string(Command) + " " + Bad);
   const std::string Zst = tempPath("threads.bin.zst");
   ASSERT_EQ(view("compress " + Path + " " + Zst).Status, 0);
   ViewRun Plain = view("convert --iree --threads 1 " + Path);
@@ -1115,5 +1122,278 @@ TEST(Threads, HtmlAndConvertCommandLine) {
   EXPECT_EQ(view("html --threads 0 " + Path).Status, 1);
   EXPECT_EQ(view("convert --iree --threads 0 " + Path).Status, 1);
 }
+
+#ifdef WGTRACE_HAVE_ZSTD
+/// \p Raw with its ring chunks compressed, as `compress` writes it.
+std::vector<uint8_t> compressed(const std::vector<uint8_t> &Raw) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  RecompressCounts Counts;
+  TraceFile File = TraceFile::fromBytes(Raw);
+  if (llvm::Error E = compressTrace(File, OS, 1, 1, Counts))
+    ADD_FAILURE() << llvm::toString(std::move(E));
+  OS.flush();
+  return std::vector<uint8_t>(Out.begin(), Out.end());
+}
+
+/// The file offsets of \p Bytes's chunks of type \p Type.
+std::vector<uint64_t> chunkOffsets(const std::vector<uint8_t> &Bytes,
+                                   format::ChunkType Type) {
+  std::vector<uint64_t> At;
+  for (uint64_t Offset = 0;
+       Offset + format::kChunkHeaderSize <= Bytes.size();) {
+    format::ChunkHeader H;
+    std::memcpy(&H, Bytes.data() + Offset, sizeof(H));
+    if (H.Type == uint16_t(Type))
+      At.push_back(Offset);
+    Offset = format::nextChunkOffset(Offset, H.ContentLength);
+  }
+  return At;
+}
+
+std::vector<uint64_t>
+compressedChunkOffsets(const std::vector<uint8_t> &Bytes) {
+  return chunkOffsets(Bytes, format::ChunkType::Compressed);
+}
+
+/// The compressed chunk header at file offset \p At of \p Bytes.
+format::CompressedChunkHeader *compressedHeader(std::vector<uint8_t> &Bytes,
+                                                uint64_t At) {
+  return reinterpret_cast<format::CompressedChunkHeader *>(
+      Bytes.data() + At + format::kChunkHeaderSize);
+}
+
+/// A report of a file on some threads.
+using ReportOn =
+    std::function<ThreadedReport(const std::vector<uint8_t> &, unsigned)>;
+
+/// Every report that reads ring chunks on threads, by name: summary, races,
+/// cache, annotate, footprint, the html page and its sections, and convert
+/// (diff is two files: its own test).
+std::vector<std::pair<std::string, ReportOn>> threadedReports() {
+  using Bytes = const std::vector<uint8_t> &;
+  return {
+      {"summary",
+       [](Bytes B, unsigned T) {
+         return summariseOn(B, T, false, GroupBy::Workgroup);
+       }},
+      {"summary --by line --json",
+       [](Bytes B, unsigned T) {
+         return summariseOn(B, T, true, GroupBy::Line);
+       }},
+      {"races", [](Bytes B, unsigned T) { return racesOn(B, T, false); }},
+      {"races --json", [](Bytes B, unsigned T) { return racesOn(B, T, true); }},
+      {"cache --by site",
+       [](Bytes B, unsigned T) {
+         return cacheOn(B, T, false, GroupBy::Site, false);
+       }},
+      {"cache --by buffer --cold --json",
+       [](Bytes B, unsigned T) {
+         return cacheOn(B, T, true, GroupBy::Buffer, true);
+       }},
+      {"annotate",
+       [](Bytes B, unsigned T) {
+         return annotateOn(B, T, false, false, "", false);
+       }},
+      {"annotate --json --order file",
+       [](Bytes B, unsigned T) {
+         return annotateOn(B, T, true, false, "", true);
+       }},
+      {"footprint",
+       [](Bytes B, unsigned T) { return footprintOn(B, T, false); }},
+      {"footprint --json",
+       [](Bytes B, unsigned T) { return footprintOn(B, T, true); }},
+      {"html", [](Bytes B, unsigned T) { return htmlOn(B, T, false, 50); }},
+      {"html page", [](Bytes B, unsigned T) { return pageOn(B, T, 1000); }},
+      {"convert --iree", [](Bytes B, unsigned T) { return convertOn(B, T); }},
+  };
+}
+
+// A compressed trace is read on threads as its plain copy is: each chunk
+// decompressed by the thread that decodes it. Every report is the one
+// thread's, and the plain copy's, byte for byte.
+TEST(Threads, CompressedTraceIsReadOnThreads) {
+  for (bool Trailers : {true, false}) {
+    const std::vector<uint8_t> Raw = multiRingTrace(Trailers).Bytes;
+    const std::vector<uint8_t> Zst = compressed(Raw);
+    ASSERT_EQ(compressedChunkOffsets(Zst).size(), kThreadedRings);
+    for (const auto &[Name, Run] : threadedReports()) {
+      SCOPED_TRACE(Name + (Trailers ? " trailers" : ""));
+      ThreadedReport Plain = Run(Raw, 1);
+      ThreadedReport One = Run(Zst, 1);
+      ThreadedReport Four = Run(Zst, 4);
+      expectWholeAndTheSame(One, Four);
+      EXPECT_NE(One.Text, "");
+      EXPECT_EQ(Plain.Text, One.Text);
+      EXPECT_EQ(One.Workgroups, Four.Workgroups);
+      EXPECT_EQ(Plain.Workgroups, Four.Workgroups);
+      EXPECT_EQ(One.Races, Four.Races);
+      EXPECT_EQ(One.Lanes, Four.Lanes);
+      EXPECT_EQ(One.BufferSegments, Four.BufferSegments);
+      if (Name.rfind("footprint", 0) == 0)
+        EXPECT_EQ(Four.PassesOnThreads, 2u); // both passes
+      if (Name.rfind("summary", 0) == 0)
+        EXPECT_EQ(Four.Workgroups, kThreadedRings * 6);
+    }
+    const std::vector<uint8_t> Other = compressed(
+        multiRingTrace(!Trailers, std::nullopt, kThreadedRings + 2).Bytes);
+    for (bool Json : {false, true}) {
+      SCOPED_TRACE(std::string("diff") + (Json ? " --json" : ""));
+      ThreadedReport One = diffOn(Zst, Other, 1, Json, false, {});
+      ThreadedReport Two = diffOn(Zst, Other, 2, Json, false, {});
+      ThreadedReport Plain = diffOn(Raw, Other, 1, Json, false, {});
+      EXPECT_FALSE(One.OnThreads);
+      EXPECT_TRUE(Two.OnThreads);
+      EXPECT_EQ(One.Error, "");
+      EXPECT_EQ(Two.Error, "");
+      EXPECT_EQ(One.Text, Two.Text);
+      EXPECT_EQ(Plain.Text, One.Text);
+      EXPECT_GT(One.Workgroups, 0u);
+      EXPECT_EQ(One.Workgroups, Two.Workgroups);
+    }
+  }
+}
+
+/// How errors name file offset \p Offset.
+std::string offsetPrefix(uint64_t Offset) {
+  char Where[32];
+  std::snprintf(Where, sizeof(Where),
+                "offset 0x%llx: ", static_cast<unsigned long long>(Offset));
+  return Where;
+}
+
+/// \p Bytes, damaged, read by every threaded report on one thread and on
+/// four: the reading on threads, the same error (naming \p Offset, and
+/// \p Problem), and the same report; summary saw \p Workgroups.
+void expectDamageReadAlike(const std::vector<uint8_t> &Bytes, uint64_t Offset,
+                           const std::string &Problem, uint64_t Workgroups) {
+  const std::string Where = offsetPrefix(Offset);
+  for (const auto &[Name, Run] : threadedReports()) {
+    SCOPED_TRACE(Name);
+    ThreadedReport One = Run(Bytes, 1);
+    ThreadedReport Four = Run(Bytes, 4);
+    expectStoppedAlike(One, Four);
+    EXPECT_NE(One.Error.find(Where), std::string::npos) << One.Error;
+    EXPECT_NE(One.Error.find(Problem), std::string::npos) << One.Error;
+    EXPECT_EQ(One.Races, Four.Races);
+    if (Name.rfind("summary", 0) == 0)
+      EXPECT_EQ(Four.Workgroups, Workgroups);
+  }
+}
+
+// A compressed chunk whose frame is damaged but whose size its frame
+// still says: one thread skips it with one line and reads every other
+// chunk, and so do several threads.
+TEST(Threads, DamagedCompressedChunkIsSkippedOnThreads) {
+  std::vector<uint8_t> Zst = compressed(multiRingTrace(true).Bytes);
+  const std::vector<uint64_t> At = compressedChunkOffsets(Zst);
+  ASSERT_EQ(At.size(), kThreadedRings);
+  const uint64_t Frame =
+      At[2] + format::kChunkHeaderSize + sizeof(format::CompressedChunkHeader);
+  Zst[Frame + compressedHeader(Zst, At[2])->CompressedLength / 2] ^= 0x55;
+  expectDamageReadAlike(Zst, At[2], "checksum mismatch in the compressed chunk",
+                        (kThreadedRings - 1) * 6);
+  ThreadedReport Four = summariseOn(Zst, 4, false, GroupBy::Workgroup);
+  // One line: skipped, not the end of the reading.
+  EXPECT_EQ(Four.Error.find("not known either"), std::string::npos);
+  EXPECT_EQ(Four.Error.find('\n'), std::string::npos) << Four.Error;
+  // Two damaged chunks: two lines, in file order.
+  Zst[At[4] + format::kChunkHeaderSize + sizeof(format::CompressedChunkHeader) +
+      40] ^= 0x55;
+  ThreadedReport One = summariseOn(Zst, 1, false, GroupBy::Workgroup);
+  Four = summariseOn(Zst, 4, false, GroupBy::Workgroup);
+  expectStoppedAlike(One, Four);
+  EXPECT_EQ(Four.Workgroups, (kThreadedRings - 2) * 6);
+  EXPECT_LT(Four.Error.find("chunk 3 "), Four.Error.find("chunk 5 "))
+      << Four.Error;
+}
+
+// A compressed chunk whose size is not known either (its header's
+// inner length damaged): one thread ends the reading there, after the
+// chunks before it; so do several.
+TEST(Threads, CompressedChunkOfUnknownSizeEndsTheReadingOnThreads) {
+  std::vector<uint8_t> Zst = compressed(multiRingTrace(true).Bytes);
+  const std::vector<uint64_t> At = compressedChunkOffsets(Zst);
+  ASSERT_EQ(At.size(), kThreadedRings);
+  compressedHeader(Zst, At[3])->InnerLength ^= 0x1000;
+  expectDamageReadAlike(Zst, At[3], "its decompressed size is not known either",
+                        3 * 6);
+}
+
+// A compressed file cut short inside a compressed chunk: the chunks before
+// the cut, then the error, on one thread and on several.
+TEST(Threads, CutTracesAreReadOnThreads) {
+  std::vector<uint8_t> Zst = compressed(multiRingTrace(true).Bytes);
+  const std::vector<uint64_t> At = compressedChunkOffsets(Zst);
+  ASSERT_EQ(At.size(), kThreadedRings);
+  Zst.resize(At[3] + 100);
+  // The error names the header's content_length.
+  expectDamageReadAlike(Zst, At[3] + 8, "truncated: content_length", 3 * 6);
+  // So is a plain file cut inside a ring chunk whose writer promised no
+  // run record (one thread shows nothing of that chunk either).
+  std::vector<uint8_t> Raw = multiRingTrace(true).Bytes;
+  const std::vector<uint64_t> Rings =
+      chunkOffsets(Raw, format::ChunkType::DispatchRingBuffer);
+  ASSERT_EQ(Rings.size(), kThreadedRings);
+  Raw.resize(Rings[3] + 100);
+  expectDamageReadAlike(Raw, Rings[3] + 8, "truncated: content_length", 3 * 6);
+}
+
+// The same as a user runs them: every subcommand with --threads on a
+// compressed trace, whole, with a damaged compressed chunk and cut short.
+TEST(Threads, CompressedTraceCommandLine) {
+  const std::string Path =
+      writeTrace("threads.bin", multiRingTrace(true).Bytes);
+  const std::string Zst = tempPath("threads.zst.bin");
+  ASSERT_EQ(view("compress " + Path + " " + Zst).Status, 0);
+  for (const char *Options : {"", "--json", "--by line --json"})
+    expectTheSameOnThreads("summary", Options, Zst, 0, "2");
+  for (const char *Options : {"", "--json"})
+    expectTheSameOnThreads("races", Options, Zst, 1, "2");
+  for (const char *Options : {"", "--json --by buffer"})
+    expectTheSameOnThreads("cache", Options, Zst, 0, "2");
+  for (const char *Options : {"", "--json"}) {
+    expectTheSameOnThreads("footprint", Options, Zst, 0, "2");
+    expectTheSameOnThreads("annotate", Options, Zst, 0, "2");
+  }
+  const std::string Other = tempPath("threads-other.zst.bin");
+  ASSERT_EQ(
+      view("compress " +
+           writeTrace(
+               "threads-other.bin",
+               multiRingTrace(false, std::nullopt, kThreadedRings + 2).Bytes) +
+           " " + Other)
+          .Status,
+      0);
+  expectTheSameOnThreads("diff", "--json", Zst + " " + Other, 0, "2");
+  expectTheSameOnThreads("html", "--max-points 50", Zst, 0, "2");
+  expectTheSameOnThreads("convert", "--iree", Zst, 0, "2");
+  expectTheSameOnThreads("dump", "", Zst, 0, "2");
+  expectTheSameOnThreads("export", "--format csv", Zst, 0, "2");
+
+  const std::string Written = slurp(Zst);
+  const std::vector<uint8_t> Bytes(Written.begin(), Written.end());
+  const std::vector<uint64_t> At = compressedChunkOffsets(Bytes);
+  ASSERT_EQ(At.size(), kThreadedRings);
+  std::vector<uint8_t> Damaged = Bytes;
+  Damaged[At[2] + format::kChunkHeaderSize +
+          sizeof(format::CompressedChunkHeader) +
+          compressedHeader(Damaged, At[2])->CompressedLength / 2] ^= 0x55;
+  std::vector<uint8_t> Cut = Bytes;
+  Cut.resize(At[3] + 100);
+  for (const auto &[Bad, Offset] :
+       {std::make_pair(writeTrace("threads-damaged.zst.bin", Damaged), At[2]),
+        std::make_pair(writeTrace("threads-cut.zst.bin", Cut), At[3] + 8)})
+    for (const char *Command :
+         {"summary", "summary --json", "races", "cache", "footprint",
+          "annotate", "html", "convert --iree", "dump",
+          "export --format csv"}) {
+      ViewRun One =
+          expectDamagedAlikeOnThreads(std::string(Command) + " " + Bad);
+      EXPECT_NE(One.Err.find(offsetPrefix(Offset)), std::string::npos)
+          << One.Err;
+    }
+}
+#endif // WGTRACE_HAVE_ZSTD
 
 } // namespace

@@ -124,7 +124,7 @@ static std::optional<uint64_t> trustedInnerLength(ArrayRef<uint8_t> Content) {
   return std::nullopt;
 }
 
-Error TraceFile::ChunkIterator::decompressFrame(Chunk &C) {
+Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
   format::CompressedChunkHeader H;
   if (C.Content.size() < sizeof(H))
     return createStringError(
@@ -174,7 +174,9 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C) {
                    ? "does not say its size"
                    : ("holds " + std::to_string(Declared) + " bytes").c_str()),
         static_cast<unsigned long long>(H.InnerLength));
-  std::shared_ptr<uint8_t[]> Out(new uint8_t[H.InnerLength]);
+  std::shared_ptr<uint8_t[]> Out =
+      Memory ? Memory->take(H.InnerLength)
+             : std::shared_ptr<uint8_t[]>(new uint8_t[H.InnerLength]);
   size_t Got = ZSTD_decompressDCtx(threadDecompressor(), Out.get(),
                                    H.InnerLength, Frame.data(), Frame.size());
   if (ZSTD_isError(Got))
@@ -195,8 +197,8 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C) {
 #endif
 }
 
-Error TraceFile::ChunkIterator::decompress(Chunk &C) {
-  Error E = decompressFrame(C);
+Error TraceFile::ChunkIterator::decompress(Chunk &C, ChunkMemory *Memory) {
+  Error E = decompressFrame(C, Memory);
   if (!E)
     return Error::success();
   // As read() reports it: skipped or the end of the reading, the same
@@ -206,6 +208,15 @@ Error TraceFile::ChunkIterator::decompress(Chunk &C) {
     Problem += kInnerLengthUnknown;
   return make_error<ChunkErrorInfo>(C.Where, C.Where.FileOffset,
                                     std::move(Problem));
+}
+
+Error TraceFile::ChunkIterator::endOfReading(const Chunk &C) {
+  // next() skips a chunk whose size is known, read or not; a frame that
+  // fails its checksum or sizes fails before zstd runs.
+  if (trustedInnerLength(C.Content))
+    return Error::success();
+  Chunk Copy = C;
+  return decompress(Copy);
 }
 
 Expected<bool> TraceFile::ChunkIterator::next(Chunk &C) {
@@ -287,7 +298,7 @@ Expected<bool> TraceFile::ChunkIterator::read(Chunk &C, bool &Skip) {
     Plain = format::nextChunkOffset(Plain, H.InnerLength);
     return true;
   }
-  if (Error E = decompressFrame(C)) {
+  if (Error E = decompressFrame(C, Memory.get())) {
     // Its header said where the next chunk starts: only it is lost, if
     // the size it had decompressed is known too (the chunks after it are
     // at plain offsets past it). Otherwise the reading stops here.

@@ -11,6 +11,7 @@
 #define WGTRACE_VIEWER_TRACEFILE_H
 
 #include "reader/ChunkError.h"
+#include "reader/ChunkMemory.h"
 
 #include "wgtrace/format.h"
 
@@ -93,9 +94,19 @@ public:
     /// at the first that does not.
     void keepCompressed() { KeepCompressed = true; }
     /// Decompresses \p C, a compressed chunk handed out as it is (see
-    /// keepCompressed()), into the chunk it holds; or gives the error that
-    /// next() would have given for it, or kept for takeSkipped().
-    static llvm::Error decompress(Chunk &C);
+    /// keepCompressed()), into the chunk it holds, in \p Memory's blocks
+    /// when given; or gives the error that next() would have given for it,
+    /// or kept for takeSkipped().
+    static llvm::Error decompress(Chunk &C, ChunkMemory *Memory = nullptr);
+    /// For a compressed chunk \p C handed out as it is: the error with
+    /// which next() would have ended the reading there (a frame that
+    /// cannot be read and whose decompressed size is not known either), or
+    /// success where next() would have read it or skipped it. Decompresses
+    /// only where the header and its checksum cannot tell.
+    static llvm::Error endOfReading(const Chunk &C);
+    /// next() decompresses into \p Memory's blocks: one reused block for
+    /// a reading that lets each chunk go before the next.
+    void useMemory(std::shared_ptr<ChunkMemory> M) { Memory = std::move(M); }
 
     /// The errors of the compressed chunks skipped since the last call
     /// (one line each), or success.
@@ -112,9 +123,9 @@ public:
     uint64_t missingBytes() const { return Missing; }
 
   private:
-    /// Decompresses the compressed chunk \p C into C itself; an error
-    /// says what is wrong with it.
-    static llvm::Error decompressFrame(Chunk &C);
+    /// Decompresses the compressed chunk \p C into C itself (into
+    /// \p Memory's blocks when given); an error says what is wrong with it.
+    static llvm::Error decompressFrame(Chunk &C, ChunkMemory *Memory);
     /// next() for one chunk; sets \p Skip for a damaged compressed one.
     llvm::Expected<bool> read(Chunk &C, bool &Skip);
 
@@ -124,6 +135,7 @@ public:
     uint64_t Plain = 0;
     unsigned Index = 0;
     bool KeepCompressed = false;
+    std::shared_ptr<ChunkMemory> Memory;
     /// The skipped chunks' errors (copies of ChunkErrorInfo's fields: an
     /// iterator is copied, an Error cannot be).
     struct SkippedChunk {

@@ -25,7 +25,10 @@ void TraceReader::scanRuns() {
   // Headers only: a chunk's content is looked at when it is a metadata
   // chunk (whether its writer ends files with a run record) or a run
   // record. Damage stops the scan; the pass over the records reports it.
+  // Compressed chunks (rings) are not decompressed, only checked for
+  // where the reading would end.
   TraceFile::ChunkIterator It = File.chunks();
+  It.keepCompressed();
   Chunk C;
   bool Open = false;
   while (true) {
@@ -36,6 +39,13 @@ void TraceReader::scanRuns() {
     }
     if (!*More)
       break;
+    if (C.Where.Compressed) {
+      if (Error E = TraceFile::ChunkIterator::endOfReading(C)) {
+        consumeError(std::move(E));
+        break;
+      }
+      continue;
+    }
     if (C.type() == format::ChunkType::DispatchMetadata) {
       Expected<Metadata> M = Metadata::decode(C);
       if (!M) {
@@ -377,6 +387,8 @@ Error TraceReader::runChunks(ArrayRef<AnalysisTool *> Tools, bool FirstPass) {
   if (FirstPass)
     AllMetadata.clear();
   TraceFile::ChunkIterator It = File.chunks();
+  // Each chunk is let go before the next is read: one block serves all.
+  It.useMemory(ChunkMemory::create());
   WorkgroupJoiner Joiner(Filter);
   BufferResolver Buffers;
   const Metadata *Current = nullptr;
@@ -623,8 +635,25 @@ struct PlannedChunk {
   Chunk C;
   /// A metadata chunk's metadata.
   const Metadata *Meta = nullptr;
-  /// A ring chunk's decoder.
+  /// A plain ring chunk's decoder, made by the plan.
   std::optional<RingDecoder> Ring;
+  /// A compressed chunk (a ring chunk; C as it is in the file): decompressed
+  /// by the plan's survey to look at its trailer, then again by the thread
+  /// that decodes it, so that at most one decompressed chunk per thread is
+  /// in memory.
+  bool Compressed = false;
+  /// A compressed chunk's metadata (what the decoder is made with).
+  const Metadata *RingMeta = nullptr;
+  /// A compressed chunk whose frame cannot be read but whose size is
+  /// known: skipped as one thread skips it, its error line this problem.
+  std::optional<std::string> SkipProblem;
+  /// What the plan checks of a ring chunk: whether its decoder could be
+  /// made, its trailer, and whether a chunk without trailer ends near full.
+  bool Readable = false;
+  std::optional<format::RingTrailer> Trailer;
+  bool NearFull = false;
+
+  bool isRing() const { return Ring || (Compressed && !SkipProblem); }
 };
 
 /// What one ring chunk read on a thread of its own found.
@@ -632,13 +661,31 @@ struct ShardResult {
   explicit ShardResult(const WorkgroupFilter &Filter) : Joiner(Filter) {}
   WorkgroupJoiner Joiner;
   BufferResolver Buffers;
+  /// The chunk's ring (a copy: a compressed chunk's decoder goes with its
+  /// decompressed bytes once decoded).
+  RingInfo Info;
   /// A shard of each tool that reads records, in the reader's order.
   std::vector<std::unique_ptr<AnalysisTool>> Tools;
   std::map<uint64_t, uint64_t> UninstrumentedCalls;
   /// Damage in the chunk's records: the reading stops after them.
   Error Damage = Error::success();
+  /// The chunk's decoder could be made (always, but for a compressed chunk
+  /// that decompressed differently from the survey): else Damage says why,
+  /// and the reading stops before the chunk, as on one thread.
+  bool Decoded = false;
 };
 } // namespace
+
+/// The decoder of compressed chunk \p C, decompressed into \p Memory.
+static Expected<RingDecoder> decompressRing(const Chunk &C,
+                                            const Metadata *Meta, RingMode Mode,
+                                            const RecordLimits &Limits,
+                                            ChunkMemory &Memory) {
+  Chunk Plain = C;
+  if (Error E = TraceFile::ChunkIterator::decompress(Plain, &Memory))
+    return E;
+  return RingDecoder::create(Plain, Meta, Mode, Limits);
+}
 
 std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
                                             bool FirstPass) {
@@ -660,38 +707,64 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   }
 
   // A pass over the chunk headers, the metadata and the ring geometry:
-  // whether a state of the reader would cross ring chunks.
+  // whether a state of the reader would cross ring chunks. Compressed
+  // chunks are handed out as they are; after the pass, the pool
+  // decompresses each to look at its geometry and trailer (a trailer ends
+  // the chunk, and a zstd frame decodes from its start).
   if (FirstPass)
     AllMetadata.clear();
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  std::shared_ptr<ChunkMemory> Memory = ChunkMemory::create();
   std::vector<PlannedChunk> Plan;
-  std::set<uint32_t> RingIds;
   size_t Rings = 0;
-  // A chunk without trailer that ends near full: a later one may continue
-  // its last invocation (WorkgroupJoiner).
-  bool MayBeContinued = false;
+  // Where one thread's reading ends without a ring's records to show
+  // (a damaged chunk header, a chunk cut by the end of the file): after
+  // the chunks before it.
+  Error End = Error::success();
+  bool Ended = false;
+  auto OnOneThread = [&]() -> std::optional<Error> {
+    Pool.wait();
+    consumeError(std::move(End));
+    return std::nullopt;
+  };
   const Metadata *Current = nullptr;
   TraceFile::ChunkIterator It = File.chunks();
+  It.keepCompressed();
   while (true) {
     PlannedChunk P;
     Expected<bool> More = It.next(P.C);
-    const bool Skipped = It.skipped() != 0;
-    consumeError(It.takeSkipped());
     if (!More) {
-      consumeError(More.takeError());
-      return std::nullopt;
+      // A ring chunk cut by the end of the file that one thread reads up
+      // to the cut (runChunks()) is read so.
+      const Chunk *Cut = It.cutChunk();
+      if (Cut && Cut->type() == format::ChunkType::DispatchRingBuffer &&
+          Current && Current->RunRecordPromised) {
+        consumeError(More.takeError());
+        return OnOneThread();
+      }
+      End = More.takeError();
+      Ended = true;
+      break;
     }
-    if (Skipped)
-      return std::nullopt;
     if (!*More)
       break;
     const Chunk &C = P.C;
-    if (C.Where.Compressed || C.type() == format::ChunkType::WorkgroupTiming)
-      return std::nullopt;
-    if (C.type() == format::ChunkType::DispatchMetadata) {
+    if (C.type() == format::ChunkType::WorkgroupTiming)
+      return OnOneThread();
+    if (C.Where.Compressed) {
+      if (Error E = TraceFile::ChunkIterator::endOfReading(C)) {
+        End = std::move(E);
+        Ended = true;
+        break;
+      }
+      P.Compressed = true;
+      P.RingMeta = Current;
+      ++Rings;
+    } else if (C.type() == format::ChunkType::DispatchMetadata) {
       Expected<Metadata> M = Metadata::decode(C);
       if (!M) {
         consumeError(M.takeError());
-        return std::nullopt;
+        return OnOneThread();
       }
       AllMetadata.push_back(std::move(*M));
       Current = P.Meta = &AllMetadata.back();
@@ -699,24 +772,14 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
       Expected<RunInfo> R = decodeRunRecord(C);
       if (!R) {
         consumeError(R.takeError());
-        return std::nullopt;
+        return OnOneThread();
       }
     } else {
       Expected<RingDecoder> D =
           RingDecoder::create(C, Current, Mode, limitsOf(C));
       if (!D) {
         consumeError(D.takeError());
-        return std::nullopt;
-      }
-      const RingInfo &Info = D->info();
-      if (Info.Trailer) {
-        if ((Info.Trailer->Flags & format::kTrailerStream) ||
-            !RingIds.insert(Info.Trailer->RingId).second)
-          return std::nullopt;
-      } else {
-        if (MayBeContinued)
-          return std::nullopt;
-        MayBeContinued = WorkgroupJoiner::endsNearFull(Info);
+        return OnOneThread();
       }
       P.Ring.emplace(std::move(*D));
       releaseAsDecoded(*P.Ring, C);
@@ -725,9 +788,58 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
     Plan.push_back(std::move(P));
   }
   if (Rings < 2)
-    return std::nullopt;
+    return OnOneThread();
+  // The survey of the compressed chunks (the plan's vector no longer
+  // grows: its elements stay where they are).
+  for (PlannedChunk &P : Plan)
+    if (P.Compressed)
+      Pool.async([this, &P, &Memory] {
+        Chunk Plain = P.C;
+        if (Error E = TraceFile::ChunkIterator::decompress(Plain, &*Memory)) {
+          // endOfReading() let it through: its size is known, and one
+          // thread skips it with this line.
+          handleAllErrors(std::move(E), [&](const ChunkErrorInfo &Info) {
+            P.SkipProblem = Info.problem();
+          });
+          return;
+        }
+        Expected<RingDecoder> D =
+            RingDecoder::create(Plain, P.RingMeta, Mode, limitsOf(Plain));
+        if (!D) {
+          consumeError(D.takeError());
+          return;
+        }
+        P.Readable = true;
+        P.Trailer = D->info().Trailer;
+        P.NearFull = WorkgroupJoiner::endsNearFull(D->info());
+      });
+  Pool.wait();
+  std::set<uint32_t> RingIds;
+  // A chunk without trailer that ends near full: a later one may continue
+  // its last invocation (WorkgroupJoiner).
+  bool MayBeContinued = false;
+  for (PlannedChunk &P : Plan) {
+    if (P.Ring) {
+      P.Readable = true;
+      P.Trailer = P.Ring->info().Trailer;
+      P.NearFull = WorkgroupJoiner::endsNearFull(P.Ring->info());
+    } else if (!P.isRing()) {
+      continue;
+    }
+    // Damage outside a ring's records: one thread reads up to it.
+    if (!P.Readable)
+      return OnOneThread();
+    if (P.Trailer) {
+      if ((P.Trailer->Flags & format::kTrailerStream) ||
+          !RingIds.insert(P.Trailer->RingId).second)
+        return OnOneThread();
+    } else {
+      if (MayBeContinued)
+        return OnOneThread();
+      MayBeContinued = P.NearFull;
+    }
+  }
 
-  DefaultThreadPool Pool(hardware_concurrency(Threads));
   // Chunks decoded ahead of the merge: what bounds the memory.
   const size_t Window = 2 * size_t(Pool.getMaxConcurrency());
   std::vector<std::unique_ptr<ShardResult>> Results(Plan.size());
@@ -736,15 +848,30 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   auto Submit = [&] {
     for (; NextRing < Plan.size() && InFlight < Window; ++NextRing) {
       PlannedChunk &P = Plan[NextRing];
-      if (!P.Ring)
+      if (!P.isRing())
         continue;
       auto S = std::make_unique<ShardResult>(Filter);
       for (AnalysisTool *T : Sharded)
         S->Tools.push_back(T->newShard());
       Results[NextRing] = std::move(S);
       ++InFlight;
-      Done[NextRing] = Pool.async([this, &P, &S = *Results[NextRing]] {
-        const RingInfo &Info = P.Ring->info();
+      Done[NextRing] = Pool.async([this, &P, &S = *Results[NextRing], &Memory] {
+        // A compressed chunk is decompressed here, on the pool, and let go
+        // once decoded; the survey made the same decoder.
+        std::optional<RingDecoder> Decompressed;
+        if (P.Compressed) {
+          Expected<RingDecoder> D =
+              decompressRing(P.C, P.RingMeta, Mode, limitsOf(P.C), *Memory);
+          if (!D) {
+            S.Damage = D.takeError();
+            return;
+          }
+          Decompressed.emplace(std::move(*D));
+        }
+        const RingDecoder &Ring = P.Compressed ? *Decompressed : *P.Ring;
+        const RingInfo &Info = Ring.info();
+        S.Decoded = true;
+        S.Info = Info;
         S.Joiner.beginRing(Info);
         S.Buffers.beginRing(Info.Meta);
         RingInfo ToolInfo = Info;
@@ -755,11 +882,11 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
           Shards.push_back(T.get());
         }
         OffsetTable Unused;
-        if (Error E = decodeRecords(*P.Ring, Shards, Filter.active(),
+        if (Error E = decodeRecords(Ring, Shards, Filter.active(),
                                     /*WantTiming=*/false, S.Joiner, S.Buffers,
                                     Unused))
           S.Damage = joinErrors(std::move(S.Damage), std::move(E));
-        S.UninstrumentedCalls = P.Ring->uninstrumentedCalls();
+        S.UninstrumentedCalls = Ring.uninstrumentedCalls();
         for (AnalysisTool *T : Shards)
           T->endRing(Info);
         S.Joiner.endFile();
@@ -774,12 +901,20 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
 
   WorkgroupJoiner Joiner(Filter);
   BufferResolver Buffers;
+  // The lines of skipped compressed chunks, then the damage that ends the
+  // reading: in the order one thread reports them.
   Error Damage = Error::success();
   bool Damaged = false;
   std::vector<uint32_t> BufferMap;
   Submit();
   for (size_t I = 0; I < Plan.size() && !Damaged; ++I) {
     PlannedChunk &P = Plan[I];
+    if (P.SkipProblem) {
+      Damage = joinErrors(std::move(Damage),
+                          make_error<ChunkErrorInfo>(
+                              P.C.Where, P.C.Where.FileOffset, *P.SkipProblem));
+      continue;
+    }
     if (FirstPass)
       ++Census.Chunks;
     if (P.Meta) {
@@ -788,13 +923,18 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
       for (AnalysisTool *T : Tools)
         T->metadata(*P.Meta, P.C.Where);
     }
-    if (!P.Ring)
+    if (!P.isRing())
       continue;
     Done[I].wait();
     std::unique_ptr<ShardResult> S = std::move(Results[I]);
     --InFlight;
     Submit();
-    const RingInfo &Info = P.Ring->info();
+    if (!S->Decoded) {
+      Damage = joinErrors(std::move(Damage), std::move(S->Damage));
+      Damaged = true;
+      break;
+    }
+    const RingInfo &Info = S->Info;
     if (FirstPass)
       countRing(Info);
     BufferMap.clear();
@@ -825,6 +965,10 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   for (std::unique_ptr<ShardResult> &S : Results)
     if (S)
       consumeError(std::move(S->Damage));
+  if (Ended && !Damaged)
+    Damage = joinErrors(std::move(Damage), std::move(End));
+  else
+    consumeError(std::move(End));
   Joiner.endFile();
   if (FirstPass)
     finishCensus(Joiner, Buffers);

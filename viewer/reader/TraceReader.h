@@ -64,12 +64,14 @@ private:
   llvm::Error runChunks(llvm::ArrayRef<AnalysisTool *> Tools, bool FirstPass);
   /// A pass on several threads, when every tool that reads records has
   /// shards and no state of the reader crosses ring chunks: each ring
-  /// chunk is read by a joiner of its own, its invocations renumbered after
-  /// the chunks before it. Nothing (and nothing done) when the file does
-  /// not allow it: compressed chunks, stream-mode rings, a ring id in two
-  /// chunks, timing, damage outside a ring's records. Only \p FirstPass
-  /// counts the census; a later pass is tried only after a first pass that
-  /// read on threads (footprint's second pass).
+  /// chunk is read by a joiner of its own (a compressed one decompressed
+  /// by the thread that reads it), its invocations renumbered after the
+  /// chunks before it. Nothing (and nothing done) when the file does not
+  /// allow it: stream-mode rings, a ring id in two chunks, timing, damaged
+  /// metadata or ring geometry, a ring chunk cut by the end of the file
+  /// that one thread reads up to the cut. Only \p FirstPass counts the
+  /// census; a later pass is tried only after a first pass that read on
+  /// threads (footprint's second pass).
   std::optional<llvm::Error> runShards(llvm::ArrayRef<AnalysisTool *> Tools,
                                        bool FirstPass);
   /// What the records of ring chunk \p C are checked against.
