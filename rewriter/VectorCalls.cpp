@@ -120,14 +120,67 @@ bool redirectVectorMember(RewriteContext &RC, const MemoryModel &Model,
   return RC.wrapRecordedObject(Object, E, "vector", Roles);
 }
 
+/// The arguments of E from the first to the last written (a defaulted
+/// allocator left out) wrapped in `::wgtrace::detail::recorded::<Wrapper>
+/// <Roles>(<site>, ...)`.
+static void wrapConstructorArguments(RewriteContext &RC,
+                                     const CXXConstructExpr *E,
+                                     unsigned Written, StringRef Wrapper,
+                                     StringRef Roles) {
+  SourceRange Range(E->getArg(0)->getBeginLoc(),
+                    E->getArg(Written - 1)->getEndLoc());
+  std::string Open = ("::wgtrace::detail::recorded::" + Wrapper + "<").str();
+  for (size_t I = 0; I < Roles.size(); ++I)
+    Open += (I ? ", '" : "'") + std::string(1, Roles[I]) + "'";
+  Open += ">(";
+  if (RC.wrapTextWithSite(Range, E, AccessKind::Call, [&Open](unsigned Site) {
+        return AccessWrap{Open + RewriteContext::siteArgument(Site) + ", ",
+                          ")"};
+      }))
+    RC.UsesAlgorithms = true;
+}
+
+/// vector(size_type n) and vector(size_type n, const value_type &x), the
+/// allocator left to its default: handed over as vectorFilled.
+static bool redirectFilledVector(RewriteContext &RC, const MemoryModel &Model,
+                                 const CXXConstructExpr *E,
+                                 const CXXConstructorDecl *Ctor,
+                                 QualType Element) {
+  const unsigned Params = Ctor->getNumParams();
+  if (Params < 2 || Params > 3 || E->getNumArgs() != Params ||
+      !isa<CXXDefaultArgExpr>(E->getArg(Params - 1)) ||
+      isa<CXXDefaultArgExpr>(E->getArg(Params - 2)) ||
+      !Ctor->getParamDecl(0)->getType()->isIntegerType())
+    return false;
+  std::string Roles;
+  if (Params == 3) {
+    QualType Value = Ctor->getParamDecl(1)->getType();
+    if (!Value->isLValueReferenceType() ||
+        Value.getNonReferenceType().getCanonicalType().getUnqualifiedType() !=
+            Element)
+      return false;
+    const Expr *Arg = E->getArg(1);
+    if (Arg->isXValue())
+      return false; // Reported as a value given by reference.
+    const bool Memory = Arg->isGLValue() && Model.isMemory(Arg);
+    // A value of another type is converted into a temporary first (the
+    // kernel's own read of it is recorded where it is written).
+    Roles = Memory ? "M" : "-";
+  }
+  wrapConstructorArguments(RC, E, Params - 1, "vectorFilled", Roles);
+  return true;
+}
+
 bool redirectVectorConstruction(RewriteContext &RC, const MemoryModel &Model,
                                 const CXXConstructExpr *E) {
   const CXXConstructorDecl *Ctor = E->getConstructor();
-  if (!Ctor || !Ctor->getPrimaryTemplate())
+  if (!Ctor)
     return false;
   std::optional<QualType> Element = recordedVectorElement(Ctor->getParent());
   if (!Element)
     return false;
+  if (!Ctor->getPrimaryTemplate())
+    return redirectFilledVector(RC, Model, E, Ctor, *Element);
   // vector(InputIt first, InputIt last, const allocator_type & = {}), with
   // the allocator left to its default.
   const unsigned Args = E->getNumArgs();
@@ -147,15 +200,7 @@ bool redirectVectorConstruction(RewriteContext &RC, const MemoryModel &Model,
   } else {
     return false;
   }
-  SourceRange Range(E->getArg(0)->getBeginLoc(), E->getArg(1)->getEndLoc());
-  std::string Open = "::wgtrace::detail::recorded::vectorFrom<'";
-  Open += Role;
-  Open += "'>(";
-  if (RC.wrapTextWithSite(Range, E, AccessKind::Call, [&Open](unsigned Site) {
-        return AccessWrap{Open + RewriteContext::siteArgument(Site) + ", ",
-                          ")"};
-      }))
-    RC.UsesAlgorithms = true;
+  wrapConstructorArguments(RC, E, 2, "vectorFrom", StringRef(&Role, 1));
   return true;
 }
 

@@ -43,9 +43,11 @@ bool redirectVectorMember(RewriteContext &RC, const MemoryModel &Model,
 /// `::wgtrace::detail::recorded::vectorFrom<Role>(site, first, last)`,
 /// which constructs the vector and records the loads of the range (Role
 /// 'M': kernel memory) and the stores into the new storage (on the heap:
-/// kernel memory), in libstdc++'s order, and returns true (also when the
-/// text could not be wrapped: then it is reported untraced). Sets
-/// RC.UsesAlgorithms when it wrapped them.
+/// kernel memory), in libstdc++'s order; from a count, or a count and a
+/// value (`v(n)`, `v(n, x)`), in `vectorFilled<Role>(site, n, x)`, which
+/// records the stores (and the read of x, Role 'M' when it is kernel
+/// memory). Returns true (also when the text could not be wrapped: then
+/// it is reported untraced). Sets RC.UsesAlgorithms when it wrapped them.
 bool redirectVectorConstruction(RewriteContext &RC, const MemoryModel &Model,
                                 const clang::CXXConstructExpr *E);
 

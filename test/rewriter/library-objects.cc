@@ -30,7 +30,6 @@
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
 // CHECK-NEXT: {"{{.*}}", [[#]], 15, "k", "s(text)", "construction of 'std::basic_string' is given kernel memory ('text') by pointer or reference and reads or writes it in library code, which wgtrace does not record"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 27, "k", "pr(a[4], a[5])", "construction of 'std::pair' is given kernel memory ('a[4]') {{.*}}"},
-// CHECK-NEXT: {"{{.*}}", [[#]], 22, "k", "fill(4, a[6])", "construction of 'std::vector' is given kernel memory ('a[6]') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 14, "k", "std::max(a[7], a[8], std::less<float>())", "'std::max' is given kernel memory ('a[7]') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 20, "k", "sv(text)", "construction of 'std::basic_string_view' is given kernel memory ('text') {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 16, "k", "std::strlen(text)", "'strlen' is given kernel memory ('text') {{.*}}"},
@@ -54,7 +53,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *a, int n,
   std::pair<float, float> pr(a[4], a[5]);
   // WARN: [[@LINE-1]]:27: warning: call 'pr(a[4], a[5])' is not traced: construction of 'std::pair'
   std::vector<float> fill(4, a[6]);
-  // WARN: [[@LINE-1]]:22: warning: call 'fill(4, a[6])' is not traced: construction of 'std::vector'
+  // CHECK: std::vector<float> fill(::wgtrace::detail::recorded::vectorFilled<'M'>(WGTRACE_ACCESS_SITE({{[0-9]+}}), 4, a[6]));
   // std::max of numbers is recorded (its reads, in libstdc++'s order); with
   // a comparison it is a library call like the others.
   float m = std::max(a[7], a[8]);

@@ -18,7 +18,7 @@
 #include <vector>
 
 static char firstOf(const std::string &t) { return t[0]; }
-// CHECK: static char firstOf(const std::string &t) { return WGTRACE_LOAD_REF_AT(11, t[0]); }
+// CHECK: static char firstOf(const std::string &t) { return WGTRACE_LOAD_REF_AT(12, t[0]); }
 
 WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, const std::string &name,
                         char *out) {
@@ -33,6 +33,6 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, const std::string &name,
   // CHECK: WGTRACE_STORE_AT(6, out[2]) = WGTRACE_LOAD_AT(7, name[0]);
   std::vector<char> v(2, 'z');
   out[3] = v[1];
-  // CHECK: WGTRACE_STORE_AT(8, out[3]) = WGTRACE_LOAD_AT(9, v[1]);
+  // CHECK: WGTRACE_STORE_AT(9, out[3]) = WGTRACE_LOAD_AT(10, v[1]);
   out[4] = firstOf(s) + firstOf(name) + char(wg.id[0]);
 }

@@ -9,7 +9,10 @@
 // reported untraced, and the stores into the new storage, and the whole
 // construction from a vector's iterators, went unrecorded in silence. A
 // container of another kind or element type built from iterators into
-// kernel memory is reported untraced (it was silent).
+// kernel memory is reported untraced (it was silent). std::vector<T> v(n)
+// and v(n, x) go to recorded::vectorFilled, which records the stores into
+// the new storage (and the read of x when it is kernel memory): they were
+// silent (v(n, a[1]) reported).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -45,6 +48,17 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, const float *a, int n,
   out[0] = float(std::vector<float>(a + 1, a + 2).size()) + w[0] + l[1] + (*p)[0];
   // CHECK: WGTRACE_STORE_AT(5, out[0]) = float(std::vector<float>(::wgtrace::detail::recorded::vectorFrom<'M'>(WGTRACE_ACCESS_SITE(6), a + 1, a + 2)).size()) + WGTRACE_LOAD_AT(7, w[0]) + WGTRACE_LOAD_AT(8, l[1]) + WGTRACE_LOAD_AT(9, (*p)[0]);
   delete p;
+  // A count, a count and a value: the stores (and the value's read, when
+  // it is kernel memory) are recorded; they were silent, or reported for a
+  // value of kernel memory.
+  std::vector<float> zeros(n);
+  // CHECK: std::vector<float> zeros(::wgtrace::detail::recorded::vectorFilled<>(WGTRACE_ACCESS_SITE({{[0-9]+}}), n));
+  std::vector<float> filled(3, a[1]);
+  // CHECK: std::vector<float> filled(::wgtrace::detail::recorded::vectorFilled<'M'>(WGTRACE_ACCESS_SITE({{[0-9]+}}), 3, a[1]));
+  float x = local[1];
+  std::vector<float> fromLocal(4, x);
+  // CHECK: std::vector<float> fromLocal(::wgtrace::detail::recorded::vectorFilled<'-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}), 4, x));
+  out[2] = zeros[0] + filled[2] + fromLocal[3];
   Holder h(a, n);
   // Another element type, another container: reported, as before for a
   // pointer range; from iterators they were silent.

@@ -59,8 +59,8 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::vector<double> &v,
   // CHECK: ::wgtrace::detail::recorded::vector<'-', 'M'>(WGTRACE_ACCESS_SITE(16), v).emplace(v.begin(), a[3]);
   std::vector<double> mine(4);
   mine.push_back(x);
-  // CHECK: std::vector<double> mine(4);
-  // CHECK: ::wgtrace::detail::recorded::vector<'-'>(WGTRACE_ACCESS_SITE(17), mine).push_back(x);
+  // CHECK: std::vector<double> mine(::wgtrace::detail::recorded::vectorFilled<>(WGTRACE_ACCESS_SITE(17), 4));
+  // CHECK: ::wgtrace::detail::recorded::vector<'-'>(WGTRACE_ACCESS_SITE(18), mine).push_back(x);
   v.swap(mine);
   // CHECK: v.swap(mine);
   v.erase(v.begin());

@@ -396,6 +396,71 @@ VectorFromRange<It, Roles...> vectorFrom(uint64_t SiteBits, It First, It Last) {
   return VectorFromRange<It, Roles...>(SiteBits, First, Last);
 }
 
+/// The count (and value) a std::vector is constructed from
+/// (`std::vector<T> v(n)`, `v(n, x)`), which the rewriter hands over as
+/// `v(::wgtrace::detail::recorded::vectorFilled<>(site, n))` or
+/// `vectorFilled<'M'>(site, n, x)`: converted to the vector, it constructs
+/// it as written, then records what libstdc++ 12 stored there. `v(n)`
+/// (__uninitialized_default_n: the first element value-initialized, then
+/// std::fill_n of the others from it): a store of the first element and,
+/// when there are more, a load of it and a store of each other one.
+/// `v(n, x)` (__uninitialized_fill_n, a std::fill_n), when n is positive:
+/// a load of x (Role 'M': kernel memory), then a store of each element.
+template <class Value, char... Roles> class VectorFilled {
+  static constexpr bool memory() {
+    constexpr char Chars[] = {Roles..., '-'};
+    return Chars[0] == 'M';
+  }
+
+public:
+  VectorFilled(uint64_t SiteBits, size_t Count, const Value *From)
+      : SiteBits(SiteBits), Count(Count), From(From) {}
+
+  template <class V, class T = typename V::value_type,
+            class = std::enable_if_t<
+                std::is_same_v<V, std::vector<T, std::allocator<T>>>>>
+  operator V() const {
+    if constexpr (std::is_void_v<Value>) {
+      V Made(Count);
+      // Only elements of scalar type are sent here (see vectorFrom).
+      if (!std::is_scalar_v<T> || Made.empty())
+        return Made;
+      const T *Into = Made.data();
+      recordAccess(true, Into, sizeof(T), SiteBits);
+      if (Made.size() > 1)
+        recordAccess(false, Into, sizeof(T), SiteBits);
+      for (size_t I = 1; I < Made.size(); ++I)
+        recordAccess(true, Into + I, sizeof(T), SiteBits);
+      return Made;
+    } else {
+      V Made(Count, *From);
+      if (!std::is_scalar_v<T> || Made.empty())
+        return Made;
+      if (memory())
+        referencedAccess(false, From, sizeof(Value), SiteBits);
+      const T *Into = Made.data();
+      for (size_t I = 0; I < Made.size(); ++I)
+        recordAccess(true, Into + I, sizeof(T), SiteBits);
+      return Made;
+    }
+  }
+
+private:
+  uint64_t SiteBits;
+  size_t Count;
+  const Value *From;
+};
+
+template <char... Roles>
+VectorFilled<void, Roles...> vectorFilled(uint64_t SiteBits, size_t Count) {
+  return VectorFilled<void, Roles...>(SiteBits, Count, nullptr);
+}
+template <char... Roles, class Value>
+VectorFilled<Value, Roles...> vectorFilled(uint64_t SiteBits, size_t Count,
+                                           const Value &From) {
+  return VectorFilled<Value, Roles...>(SiteBits, Count, std::addressof(From));
+}
+
 template <char... Roles, class V>
 VectorMembers<V, Roles...> vector(uint64_t SiteBits, V &Vector) {
   return VectorMembers<V, Roles...>(SiteBits, Vector);

@@ -1,4 +1,7 @@
-// std::vector<T> v(first, last): vectors of the kernel built from a range of
+// std::vector<T> v(first, last), v(n) and v(n, x): vectors of the kernel
+// built from a count (value-initialized: libstdc++ stores the first
+// element, then copies it into the others), a count and a value of a
+// buffer or of the kernel's own, and from a range of
 // its buffers (pointers, a vector's iterators and const iterators), of its
 // own stack (a local array: no load recorded, the stores into the new
 // storage are), of another local vector's storage, an empty range, and
@@ -30,8 +33,15 @@ WGTRACE_DISPATCH void window(const wgtrace::Workgroup &wg, const float *in,
   float s = 0;
   for (float x : w)
     s += x;
+  std::vector<float> zeros(3);
+  std::vector<float> one(1);
+  std::vector<float> filled(2, in[g + 1]);
+  float x = 0.25f * float(g);
+  std::vector<float> fromLocal(3, x);
+  std::vector<float> empty(0, in[0]);
   out[g] = s + t[0] + l[2] + float(none.size()) + firstOf(local, 2) +
-           firstOf(in + 1, 3);
+           firstOf(in + 1, 3) + zeros[2] + one[0] + filled[1] + fromLocal[2] +
+           float(empty.size());
 }
 
 WGTRACE_DISPATCH void pairs(const wgtrace::Workgroup &wg,
