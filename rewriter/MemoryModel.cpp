@@ -8,6 +8,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
 
@@ -62,6 +63,10 @@ static bool isOwningContainer(QualType T) {
 bool MemoryModel::isWorkgroupOwned(const Expr *E) const {
   // Down to the container whose storage holds what E designates, through
   // its element accessors and pointer arithmetic on what they return.
+  // A container constructed in place (`std::vector<double> tmp(8)`, whose
+  // construction is recorded: VectorCalls.h) makes new storage of its own.
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E))
+    return constructsOwnedLocal(C);
   const Expr *X = E;
   const Expr *Container = nullptr;
   while (X && !Container) {
@@ -114,15 +119,34 @@ bool MemoryModel::isWorkgroupOwned(const Expr *E) const {
   }
   const auto *Ref = dyn_cast<DeclRefExpr>(Root);
   const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
+  // A lambda kernel's captures are the launcher's, one closure for every
+  // workgroup.
+  return VD && !Ref->refersToEnclosingVariableOrCapture() && isOwnedLocal(VD);
+}
+
+bool MemoryModel::isOwnedLocal(const VarDecl *VD) const {
+  if (!VD->hasLocalStorage() || VD->getType()->isReferenceType())
     return false;
-  // Declared in the function analysed (a lambda kernel's captures are the
-  // launcher's, one closure for every workgroup), and not shared by an
-  // OpenMP loop's iterations.
-  if (!Scope || !Scope->Encloses(VD->getDeclContext()) ||
-      Ref->refersToEnclosingVariableOrCapture())
+  // Declared in the function analysed, and not shared by an OpenMP loop's
+  // iterations.
+  if (!Scope || !Scope->Encloses(VD->getDeclContext()))
     return false;
   return !(Omp && Omp->Shared.count(VD));
+}
+
+bool MemoryModel::constructsOwnedLocal(const CXXConstructExpr *C) const {
+  // Only the initializer of a local by value: a temporary's storage may
+  // move into another container (`shared[i] = std::vector<int>(3)`).
+  if (!isOwningContainer(C->getType()))
+    return false;
+  // Through the cleanups of a defaulted allocator's temporary.
+  DynTypedNodeList Parents = Ctx.getParents(*C);
+  if (Parents.size() == 1)
+    if (const auto *Cleanups = Parents[0].get<ExprWithCleanups>())
+      Parents = Ctx.getParents(*Cleanups);
+  const auto *VD = Parents.size() == 1 ? Parents[0].get<VarDecl>() : nullptr;
+  return VD && VD->getInit() && VD->getInit()->IgnoreImplicit() == C &&
+         isOwnedLocal(VD);
 }
 
 bool MemoryModel::isThreadOwned(const Expr *E) const {

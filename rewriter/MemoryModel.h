@@ -141,6 +141,12 @@ public:
 private:
   bool declRefIsMemory(const clang::ValueDecl *D, const clang::Expr *Ref) const;
   bool callResultIsMemory(const clang::CallExpr *Call) const;
+  /// Whether VD is a local by value of the function analysed that no
+  /// OpenMP loop's iterations share.
+  bool isOwnedLocal(const clang::VarDecl *VD) const;
+  /// Whether C constructs a standard container that is such a local (its
+  /// initializer, constructed in place).
+  bool constructsOwnedLocal(const clang::CXXConstructExpr *C) const;
   bool sourceIsMemory(const clang::Expr *Arg) const;
   bool isCapturedByCopy(const clang::VarDecl *VD) const;
   /// Whether a use of VD, a variable the kernel lambda captures, is memory;

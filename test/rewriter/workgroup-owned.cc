@@ -4,7 +4,9 @@
 // its text): races leave it out, as another workgroup's container may get
 // the same addresses once this one is freed. A container the iterations
 // share, a static one, and one reached through a reference or an
-// iterator (not followed, so not known to be owned) are not.
+// iterator (not followed, so not known to be owned) are not. The
+// construction of such a local (`std::vector<double> tmp(8)`, recorded as
+// libstdc++'s stores into its new storage) is owned too.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite --openmp %t.cc -- %wgtrace-flags > %t.out.cc
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -12,13 +14,15 @@
 
 #include <vector>
 
-// CHECK: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 1, "omp for at {{.*}}:{{[0-9]+}} in loop", "tmp[k]", nullptr, true},
+// CHECK: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 3, "omp for at {{.*}}:{{[0-9]+}} in loop", "tmp(8)", nullptr, true},
+// CHECK-NEXT: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 1, "omp for at {{.*}}:{{[0-9]+}} in loop", "tmp[k]", nullptr, true},
 // CHECK-NEXT: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 1, "omp for at {{.*}}:{{[0-9]+}} in loop", "shared[i]"},
 // CHECK-NEXT: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 0, "omp for at {{.*}}:{{[0-9]+}} in loop", "tmp.data()[1]", nullptr, true},
 // CHECK-NEXT: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 1, "omp for at {{.*}}:{{[0-9]+}} in loop", "view[0]"},
 // CHECK-NEXT: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 3, "omp for at {{.*}}:{{[0-9]+}} in loop", "tmp.push_back(1.0)", nullptr, true},
 // CHECK-NEXT: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 1, "omp for at {{.*}}:{{[0-9]+}} in loop", "kept[i]"},
 // CHECK-NEXT: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 1, "omp for at {{.*}}:{{[0-9]+}} in loop", "*it"},
+// CHECK-NEXT: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 3, "fill", "v(n)", nullptr, true},
 // CHECK-NEXT: {"{{.*}}", {{[0-9]+}}, {{[0-9]+}}, 1, "fill", "v[k]", nullptr, true},
 
 static void fill(int n) {
