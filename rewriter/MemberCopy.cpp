@@ -293,20 +293,39 @@ public:
         callThroughThis(*Member, SM, LO, Begin, End)) {
       Calls.insert(Member);
       UsesSelf = true;
-      Edits.replace(
-          Begin, End,
-          (nonPublic(*Member)
-               ? "(self.*" + pointer(Member) + ")"
-               : "self." + Member->getMemberNameInfo().getAsString()) +
-              "(");
+      if (Member->hasExplicitTemplateArgs() && !nonPublic(*Member))
+        templateThroughSelf(*Member, Begin);
+      else
+        Edits.replace(
+            Begin, End,
+            (nonPublic(*Member)
+                 ? "(self.*" + pointer(Member) + ")"
+                 : "self." + Member->getMemberNameInfo().getAsString()) +
+                "(");
     } else if (const auto *Overloads = dyn_cast<UnresolvedMemberExpr>(Callee);
                Overloads && Overloads->isImplicitAccess() &&
                callThroughThis(*Overloads, SM, LO, Begin, End)) {
       UsesSelf = true;
-      Edits.replace(Begin, End,
-                    "self." + Overloads->getMemberNameInfo().getAsString() +
-                        "(");
+      if (Overloads->hasExplicitTemplateArgs())
+        templateThroughSelf(*Overloads, Begin);
+      else
+        Edits.replace(Begin, End,
+                      "self." + Overloads->getMemberNameInfo().getAsString() +
+                          "(");
     }
+    return true;
+  }
+  // `this->extent<1>()` of a class template: `(&self)->template extent<1>()`
+  // in the copy, whose object is of a dependent type, no longer the
+  // current instantiation.
+  bool VisitUnresolvedMemberExpr(UnresolvedMemberExpr *E) {
+    if (!E->isImplicitAccess())
+      nameTemplateExplicitly(*E);
+    return true;
+  }
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
+    if (!E->isImplicitAccess())
+      nameTemplateExplicitly(*E);
     return true;
   }
   // `Box` in `Box<T>`'s member is the template-id in the free copy.
@@ -329,6 +348,8 @@ public:
     unsigned NameEnd = Offset + Lexer::MeasureTokenLength(Name, SM, LO);
     if (!nonPublic(*E)) {
       UsesSelf |= E->isImplicitAccess();
+      if (!E->isImplicitAccess())
+        nameTemplateExplicitly(*E);
       if (E->isImplicitAccess())
         Edits.replace(Offset, NameEnd,
                       "self." + E->getMemberNameInfo().getAsString());
@@ -376,6 +397,27 @@ public:
   bool UsesSelf = false;
 
 private:
+  /// A member template called through `this` with its arguments
+  /// (`extent<0>()`): the arguments stay as written, so only the name
+  /// gains its object; the copy of a class template's member needs
+  /// 'template' there (`self.template extent<0>()`).
+  template <typename MemberName>
+  void templateThroughSelf(const MemberName &E, unsigned NameBegin) {
+    std::string Name = E.getMemberNameInfo().getAsString();
+    Edits.replace(NameBegin,
+                  NameBegin +
+                      Lexer::MeasureTokenLength(E.getMemberLoc(), SM, LO),
+                  "self." + std::string(Class ? "template " : "") + Name);
+  }
+  /// `o.f<1>()` on an object of the class template (`this`, `const Box
+  /// &o`): a dependent object in the copy, which must say 'template'.
+  template <typename MemberName>
+  void nameTemplateExplicitly(const MemberName &E) {
+    if (!Class || !E.hasExplicitTemplateArgs() || E.hasTemplateKeyword() ||
+        E.getMemberLoc().isMacroID())
+      return;
+    Edits.insert(SM.getFileOffset(E.getMemberLoc()), "template ");
+  }
   static bool nonPublic(const MemberExpr &E) {
     return isNonPublic(E.getFoundDecl().getAccess(), E.getMemberDecl());
   }
