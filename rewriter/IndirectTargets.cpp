@@ -50,12 +50,21 @@ FunctionSpelling spellFunction(ASTContext &Ctx, const FunctionDecl *FD,
   OS << "::";
   writtenFunction(FD)->printQualifiedName(OS, Policy);
   Out.Arguments = templateArguments(FD, Policy);
-  QualType Type = FD->getType();
+  // `struct model (bool)`: the type is written inside function bodies too
+  // (definedElsewhere's check), where a variable may shadow a class's name
+  // (CloverLeaf's `auto model = create_context(...)` of a `struct model`);
+  // an elaborated type specifier looks up types only. A member pointer's
+  // class is a nested name specifier, which takes no keyword (`struct
+  // G::*` is no type): it is written as the declarator of the member's
+  // function type, `float (G::*)(struct V) const`.
+  std::string Declarator;
   if (Member)
-    Type = Ctx.getMemberPointerType(
-        Type,
-        Ctx.getRecordType(cast<CXXMethodDecl>(FD)->getParent()).getTypePtr());
-  Out.Type = Type.getAsString(Policy);
+    Declarator = Ctx.getRecordType(cast<CXXMethodDecl>(FD)->getParent())
+                     .getAsString(Policy) +
+                 "::*";
+  Policy.SuppressTagKeyword = false;
+  llvm::raw_string_ostream TypeOS(Out.Type);
+  FD->getType().print(TypeOS, Policy, Declarator);
   return Out;
 }
 

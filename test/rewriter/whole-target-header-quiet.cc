@@ -24,6 +24,6 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Word *w, int *out) {
 // WARN: {{.*}}whole-target-quiet.h:9:31: warning: call 'n' is not traced: construction of 'std::basic_string' is given kernel memory ('n') by pointer or reference and reads or writes it in library code, which wgtrace does not record
 
 // CHECK: const ::wgtrace::detail::IndirectTarget wgtrace_indirect_targets_[] = {
-// CHECK-NEXT:     ::wgtrace::detail::functionTarget<int (Word &)>(&::use, &::use, /*Partial=*/true),
-// CHECK-NEXT:     ::wgtrace::detail::functionTarget<int (Word &)>(&::count, &::count),
+// CHECK-NEXT:     ::wgtrace::detail::functionTarget<int (class Word &)>(&::use, &::use, /*Partial=*/true),
+// CHECK-NEXT:     ::wgtrace::detail::functionTarget<int (class Word &)>(&::count, &::count),
 // CHECK-NEXT: };
