@@ -1131,18 +1131,34 @@ bool RewriteConsumer::traceHeaderOmp(
         Caller = Caller->getTemplateInstantiationPattern();
       const std::string Callee = kernelName(Chain[R.Kernel].Written);
       if (!Caller || Mixed.count(R.Call->getRParenLoc())) {
+        // Made in a variable's initializer, perhaps in a lambda there
+        // (miniBUDE's `kernel = {{Ns, [&p](...) { ... bude.fasten(...);
+        // }}...}` in the function template `run`): the variable, and the
+        // function that declares it, are what the reason names.
+        const auto *Variable = dyn_cast_or_null<VarDecl>(R.Enclosing);
+        const auto *Declaring = Variable
+                                    ? dyn_cast_or_null<FunctionDecl>(
+                                          Variable->getParentFunctionOrMethod())
+                                    : nullptr;
+        std::string Where = "it is not made in a function";
+        if (Variable)
+          Where = "it is made in the initializer of the variable '" +
+                  Variable->getNameAsString() + "'" +
+                  (Declaring ? " of '" + kernelName(Declaring) + "'" : "");
         RC.untraced(R.Call->getBeginLoc(), "call of '" + Callee + "'",
-                    Caller ? "it is not redirected to the copy of '" + Callee +
-                                 "': some instantiations of the template it "
-                                 "is in call a function that is not copied, "
-                                 "and one text cannot call both; the OpenMP "
-                                 "loops it reaches are not recorded"
-                           : "it is not made in a function, and is not "
-                             "redirected to the copy of '" +
-                                 Callee +
-                                 "': the OpenMP loops it reaches are not "
-                                 "recorded",
-                    Caller ? kernelName(Caller) : std::string());
+                    Caller
+                        ? "it is not redirected to the copy of '" + Callee +
+                              "': some instantiations of the template it "
+                              "is in call a function that is not copied, "
+                              "and one text cannot call both; the OpenMP "
+                              "loops it reaches are not recorded"
+                        : Where + ", and is not redirected to the copy of '" +
+                              Callee +
+                              "': the OpenMP loops it reaches are not "
+                              "recorded",
+                    Caller      ? kernelName(Caller)
+                    : Declaring ? kernelName(Declaring)
+                                : std::string());
         continue;
       }
       MemberCalls.push_back(

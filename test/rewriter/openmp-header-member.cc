@@ -8,7 +8,9 @@
 // through an explicit instantiation. The copies of call operators share a
 // name, so that a template's `op(A, x, y)` calls each instantiation's own.
 // Not copied, with the reason: a constructor; and a call that one text of
-// a template makes to a copy and to a function pointer is not redirected.
+// a template makes to a copy and to a function pointer is not redirected,
+// nor one in a variable's initializer (a lambda there), whose reason names
+// the variable and its function.
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite --openmp %t.cc -- %wgtrace-flags -I %S/Inputs > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -30,6 +32,7 @@
 // CHECK: {"{{.*}}Inputs/omp-header-member.h", 65, 15, 0, "omp for at {{.*}}:63 in sparse::Scaler::run", "factor"},
 // CHECK: const ::wgtrace::detail::UntracedInfo wgtrace_untraced_[] = {
 // CHECK-NEXT: {"{{.*}}Inputs/omp-header-member.h", 76, 1, "sparse::Filled::Filled", "'#pragma omp parallel for' loop", "it is in a header, in 'sparse::Filled::Filled', which this file uses but which cannot be copied here to trace it (it is a constructor, which no free function can stand for: its object is made by it)"},
+// CHECK-NEXT: {"{{.*}}.cc", {{[0-9]+}}, 22, "run", "call of 'sparse::Scaler::run'", "it is made in the initializer of the variable 'later' of 'run', and is not redirected to the copy of 'sparse::Scaler::run': the OpenMP loops it reaches are not recorded"},
 // CHECK-NEXT: {"{{.*}}Inputs/omp-header-member.h", 50, 3, "sparse::applyAny", "call of 'sparse::Multiply::operator()'", "it is not redirected to the copy of 'sparse::Multiply::operator()': some instantiations of the template it is in call a function that is not copied, and one text cannot call both; the OpenMP loops it reaches are not recorded"},
 // CHECK-NEXT: };
 
@@ -78,4 +81,8 @@ void run(sparse::Matrix<double> &A, double *x, double *y, int n) {
 // CHECK: {{^}}  ::sparse::Scaler_run_wgtrace_{{[0-9]+}}([](auto &&wgtrace_object) -> auto & { return wgtrace_object; }(sparse::Scaler(3.0)), x, n);
   sparse::Filled f(y, n);
 // CHECK: {{^}}  sparse::Filled f(y, n);
+  // In a lambda that initializes a variable: the reason names the variable.
+  auto later = [&] { s.run(x, n); };
+  later();
+// WARN-DAG: {{.*}}.cc:[[@LINE-2]]:22: warning: call of 'sparse::Scaler::run' is not traced: it is made in the initializer of the variable 'later' of 'run', and is not redirected to the copy of 'sparse::Scaler::run': the OpenMP loops it reaches are not recorded
 }
