@@ -495,6 +495,10 @@ bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   if (Ctor && !Ctor->isTrivial() &&
       RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Ctor->getLocation())))
     untracedLibraryConstruction(E, Ctor);
+  else if (Ctor && implicitMemberwise(Ctor) && E->getNumArgs() >= 1 &&
+           handover(Ctor->getParamDecl(0)->getType(), E->getArg(0)) ==
+               Handover::Reference)
+    RC.untraced(E, memberwiseReason(Ctor), AccessKind::Call);
   return true;
 }
 
@@ -799,8 +803,35 @@ bool AccessCollector::VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
       (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator())) {
     use(E->getArg(0), AccessKind::Store);
     use(E->getArg(1), AccessKind::Load);
+    return true;
   }
+  if (M && implicitMemberwise(M) &&
+      (Model.isMemory(E->getArg(0)) || Model.isMemory(E->getArg(1))))
+    RC.untraced(E, memberwiseReason(M), AccessKind::Call);
   return true;
+}
+
+bool AccessCollector::implicitMemberwise(const CXXMethodDecl *M) const {
+  // A class's copy or move that is neither trivial nor written by the
+  // user (a member with its own: a std::vector, a class with a
+  // user-written operator=) runs member by member in code the compiler
+  // writes, which the rewriter cannot wrap. A library class's is the
+  // library's (untracedLibraryConstruction).
+  const bool Copy =
+      isa<CXXConstructorDecl>(M)
+          ? cast<CXXConstructorDecl>(M)->isCopyOrMoveConstructor()
+          : M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator();
+  return Copy && !M->isTrivial() && !M->isUserProvided() && !M->isDeleted() &&
+         !RC.SM.isInSystemHeader(
+             RC.SM.getExpansionLoc(M->getParent()->getLocation()));
+}
+
+std::string AccessCollector::memberwiseReason(const CXXMethodDecl *M) const {
+  return "the implicit " +
+         std::string(isa<CXXConstructorDecl>(M) ? "constructor" : "operator=") +
+         " of '" + M->getParent()->getQualifiedNameAsString() +
+         "' is not trivial (it calls its members' own), and the members "
+         "it copies in code the compiler writes are not recorded";
 }
 
 bool AccessCollector::VisitArrayInitLoopExpr(ArrayInitLoopExpr *E) {

@@ -126,6 +126,10 @@ private:
   /// to it, or not at all (string literals are not kernel memory).
   enum class Handover : uint8_t { None, Pointer, Reference };
   Handover handover(clang::QualType Param, const clang::Expr *Arg) const;
+  /// Whether M is a copy or move (constructor or assignment) of a class of
+  /// the program that the compiler writes and that is not trivial.
+  bool implicitMemberwise(const clang::CXXMethodDecl *M) const;
+  std::string memberwiseReason(const clang::CXXMethodDecl *M) const;
   /// Whether Object (or what it points to) is a standard container whose
   /// elements are kernel memory.
   bool elementsAreKernelMemory(const clang::Expr *Object) const;
