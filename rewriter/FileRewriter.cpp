@@ -1146,16 +1146,17 @@ bool RewriteConsumer::traceHeaderOmp(
                   Variable->getNameAsString() + "'" +
                   (Declaring ? " of '" + kernelName(Declaring) + "'" : "");
         RC.untraced(R.Call->getBeginLoc(), "call of '" + Callee + "'",
-                    Caller
-                        ? "it is not redirected to the copy of '" + Callee +
-                              "': some instantiations of the template it "
-                              "is in call a function that is not copied, "
-                              "and one text cannot call both; the OpenMP "
-                              "loops it reaches are not recorded"
-                        : Where + ", and is not redirected to the copy of '" +
-                              Callee +
-                              "': the OpenMP loops it reaches are not "
-                              "recorded",
+                    Caller ? "it is not redirected to the copy of '" + Callee +
+                                 "': some instantiations of the template it "
+                                 "is in call a function that is not copied, "
+                                 "and one text cannot call both; the OpenMP "
+                                 "loops it reaches are not recorded"
+                           : Where
+                                 .append(", and is not redirected to the copy "
+                                         "of '")
+                                 .append(Callee)
+                                 .append("': the OpenMP loops it reaches are "
+                                         "not recorded"),
                     Caller      ? kernelName(Caller)
                     : Declaring ? kernelName(Declaring)
                                 : std::string());
