@@ -288,39 +288,44 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     const Expr *Callee = Call->getCallee()->IgnoreParens();
     unsigned Begin, End;
+    // A member template called with its arguments (`extent<0>()`) keeps
+    // them as written: only its name gains the object (VisitMemberExpr,
+    // VisitUnresolvedMemberExpr).
     if (const auto *Member = dyn_cast<MemberExpr>(Callee);
         Member && Member->isImplicitAccess() &&
+        !(Member->hasExplicitTemplateArgs() && !nonPublic(*Member)) &&
         callThroughThis(*Member, SM, LO, Begin, End)) {
       Calls.insert(Member);
       UsesSelf = true;
-      if (Member->hasExplicitTemplateArgs() && !nonPublic(*Member))
-        templateThroughSelf(*Member, Begin);
-      else
-        Edits.replace(
-            Begin, End,
-            (nonPublic(*Member)
-                 ? "(self.*" + pointer(Member) + ")"
-                 : "self." + Member->getMemberNameInfo().getAsString()) +
-                "(");
+      Edits.replace(
+          Begin, End,
+          (nonPublic(*Member)
+               ? "(self.*" + pointer(Member) + ")"
+               : "self." + Member->getMemberNameInfo().getAsString()) +
+              "(");
     } else if (const auto *Overloads = dyn_cast<UnresolvedMemberExpr>(Callee);
                Overloads && Overloads->isImplicitAccess() &&
+               !Overloads->hasExplicitTemplateArgs() &&
                callThroughThis(*Overloads, SM, LO, Begin, End)) {
       UsesSelf = true;
-      if (Overloads->hasExplicitTemplateArgs())
-        templateThroughSelf(*Overloads, Begin);
-      else
-        Edits.replace(Begin, End,
-                      "self." + Overloads->getMemberNameInfo().getAsString() +
-                          "(");
+      Edits.replace(Begin, End,
+                    "self." + Overloads->getMemberNameInfo().getAsString() +
+                        "(");
     }
     return true;
   }
-  // `this->extent<1>()` of a class template: `(&self)->template extent<1>()`
-  // in the copy, whose object is of a dependent type, no longer the
-  // current instantiation.
   bool VisitUnresolvedMemberExpr(UnresolvedMemberExpr *E) {
-    if (!E->isImplicitAccess())
+    if (!E->hasExplicitTemplateArgs() || E->getMemberLoc().isMacroID())
+      return true;
+    if (!E->isImplicitAccess()) {
       nameTemplateExplicitly(*E);
+      return true;
+    }
+    UsesSelf = true;
+    unsigned Offset = SM.getFileOffset(E->getMemberLoc());
+    Edits.replace(
+        Offset, Offset + Lexer::MeasureTokenLength(E->getMemberLoc(), SM, LO),
+        "self." + templateKeyword(*E) + E->getMemberNameInfo().getAsString());
     return true;
   }
   bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
@@ -348,11 +353,12 @@ public:
     unsigned NameEnd = Offset + Lexer::MeasureTokenLength(Name, SM, LO);
     if (!nonPublic(*E)) {
       UsesSelf |= E->isImplicitAccess();
-      if (!E->isImplicitAccess())
-        nameTemplateExplicitly(*E);
       if (E->isImplicitAccess())
         Edits.replace(Offset, NameEnd,
-                      "self." + E->getMemberNameInfo().getAsString());
+                      "self." + templateKeyword(*E) +
+                          E->getMemberNameInfo().getAsString());
+      else
+        nameTemplateExplicitly(*E);
       return true;
     }
     if (E->isImplicitAccess()) {
@@ -397,26 +403,22 @@ public:
   bool UsesSelf = false;
 
 private:
-  /// A member template called through `this` with its arguments
-  /// (`extent<0>()`): the arguments stay as written, so only the name
-  /// gains its object; the copy of a class template's member needs
-  /// 'template' there (`self.template extent<0>()`).
+  /// "template " before a member template named with its arguments in a
+  /// class template's copy (`self.template extent<0>()`, `o.template
+  /// f<1>()`): the object is of a dependent type there, no longer the
+  /// current instantiation.
   template <typename MemberName>
-  void templateThroughSelf(const MemberName &E, unsigned NameBegin) {
-    std::string Name = E.getMemberNameInfo().getAsString();
-    Edits.replace(NameBegin,
-                  NameBegin +
-                      Lexer::MeasureTokenLength(E.getMemberLoc(), SM, LO),
-                  "self." + std::string(Class ? "template " : "") + Name);
+  std::string templateKeyword(const MemberName &E) const {
+    return Class && E.hasExplicitTemplateArgs() && !E.hasTemplateKeyword()
+               ? "template "
+               : "";
   }
-  /// `o.f<1>()` on an object of the class template (`this`, `const Box
-  /// &o`): a dependent object in the copy, which must say 'template'.
+  /// `this->extent<1>()`, `o.extent<0>(2)`: the keyword before the name.
   template <typename MemberName>
   void nameTemplateExplicitly(const MemberName &E) {
-    if (!Class || !E.hasExplicitTemplateArgs() || E.hasTemplateKeyword() ||
-        E.getMemberLoc().isMacroID())
-      return;
-    Edits.insert(SM.getFileOffset(E.getMemberLoc()), "template ");
+    std::string Keyword = templateKeyword(E);
+    if (!Keyword.empty() && !E.getMemberLoc().isMacroID())
+      Edits.insert(SM.getFileOffset(E.getMemberLoc()), Keyword);
   }
   static bool nonPublic(const MemberExpr &E) {
     return isNonPublic(E.getFoundDecl().getAccess(), E.getMemberDecl());
