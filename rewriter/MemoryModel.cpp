@@ -406,8 +406,13 @@ bool MemoryModel::declRefIsMemory(const ValueDecl *D, const Expr *Ref) const {
 
 bool MemoryModel::sourceIsMemory(const Expr *Arg) const {
   Arg = Arg->IgnoreParens();
-  if (isa<MaterializeTemporaryExpr>(Arg) || isa<CXXDefaultArgExpr>(Arg))
+  if (isa<CXXDefaultArgExpr>(Arg))
     return false;
+  // A temporary is the kernel's own, as a local is; what it refers to
+  // outside itself (a std::vector's elements, on the heap) is memory:
+  // `make()[i]`, `std::vector<int>(a, a + n)[2]` read it.
+  if (isa<MaterializeTemporaryExpr>(Arg))
+    return holdsPointers(Arg->getType());
   if (Arg->isGLValue())
     return isMemory(Arg) || holdsPointers(Arg->getType());
   if (Arg->getType()->isPointerType())
@@ -601,9 +606,9 @@ bool MemoryModel::isMemory(const Expr *E) const {
   return false;
 }
 
-/// The std::basic_string object (a glvalue) whose member function or
-/// operator E calls, if E is such a call.
-static const Expr *stringObjectOf(const Expr *E) {
+/// The object (a glvalue) whose member function or operator E calls, if E
+/// is such a call.
+static const Expr *calledObject(const Expr *E) {
   const Expr *Object = nullptr;
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
     Object = Member->getImplicitObjectArgument();
@@ -612,6 +617,15 @@ static const Expr *stringObjectOf(const Expr *E) {
            isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
     Object = Op->getArg(0);
   if (!Object || !Object->isGLValue())
+    return nullptr;
+  return Object;
+}
+
+/// The std::basic_string object (a glvalue) whose member function or
+/// operator E calls, if E is such a call.
+static const Expr *stringObjectOf(const Expr *E) {
+  const Expr *Object = calledObject(E);
+  if (!Object)
     return nullptr;
   const auto *RD = Object->getType()->getAsCXXRecordDecl();
   if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
@@ -651,6 +665,12 @@ bool MemoryModel::mayBeKernelStack(const Expr *E) const {
   // string is a local, or what a helper's reference designates.
   if (const Expr *Object = stringObjectOf(E))
     return !isMemory(Object) || mayBeKernelStack(Object);
+  // What a temporary hands out (`make()[i]`, `std::span<float>(t).front()`)
+  // is where the temporary's storage is: a std::vector's elements are on
+  // the heap, but a view's may be a local array of the kernel's.
+  if (const Expr *Object = calledObject(E);
+      Object && isa<MaterializeTemporaryExpr>(Object->IgnoreParens()))
+    return !isOwningContainer(Object->getType());
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
   if (!Ref)
     return false;
