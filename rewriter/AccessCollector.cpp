@@ -598,6 +598,82 @@ void AccessCollector::untracedLibraryConstruction(
       return;
     }
   }
+  // A container that keeps its elements on the heap (kernel memory, as a
+  // local std::vector's are: std::list's and std::set's nodes, std::deque's
+  // blocks) writes them there in library code when it is built from a
+  // range, whatever the range is (the kernel's own array too), from a
+  // braced list (`std::vector<int> v{1, 2}`: the list's copy) or, a
+  // sequence, with a count (`std::list<float> l(n)`, `l(n, x)`). Those
+  // stores went unrecorded in silence; std::vector's of scalar elements
+  // from a range or a count are recorded (VectorCalls.h) and do not come
+  // here.
+  if (!Owns || !keepsElementsOnHeap(Class))
+    return;
+  const char *From = isRangeConstruction(E, Ctor)   ? "from a range"
+                     : isListConstruction(Ctor)     ? "from a braced list"
+                     : isCountConstruction(E, Ctor) ? "with a count"
+                                                    : nullptr;
+  if (From)
+    RC.untraced(E,
+                "construction of '" + Class->getQualifiedNameAsString() + "' " +
+                    From +
+                    " writes its elements into new storage on the heap, "
+                    "kernel memory, in library code, which wgtrace does not "
+                    "record",
+                AccessKind::Call);
+}
+
+bool AccessCollector::isRangeConstruction(const CXXConstructExpr *E,
+                                          const CXXConstructorDecl *Ctor) {
+  // Container(InputIt first, InputIt last, ...): a constructor template
+  // whose first two parameters are one type, not a count.
+  if (!Ctor->getPrimaryTemplate() || Ctor->getNumParams() < 2 ||
+      E->getNumArgs() < 2 || isa<CXXDefaultArgExpr>(E->getArg(1)))
+    return false;
+  QualType First = Ctor->getParamDecl(0)->getType().getCanonicalType();
+  QualType Last = Ctor->getParamDecl(1)->getType().getCanonicalType();
+  return First == Last && !First->isReferenceType() &&
+         !First->isIntegralOrEnumerationType();
+}
+
+bool AccessCollector::isListConstruction(const CXXConstructorDecl *Ctor) {
+  // Container(std::initializer_list<T>, ...): the list's elements are
+  // copied into the container's storage.
+  if (Ctor->getNumParams() < 1)
+    return false;
+  const CXXRecordDecl *RD = Ctor->getParamDecl(0)
+                                ->getType()
+                                .getNonReferenceType()
+                                ->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         RD->getName() == "initializer_list";
+}
+
+bool AccessCollector::isCountConstruction(const CXXConstructExpr *E,
+                                          const CXXConstructorDecl *Ctor) {
+  // Sequence(size_type n[, const T &x], ...): n elements made in the new
+  // storage. An unordered container's count is of buckets, not elements.
+  const CXXRecordDecl *Class = Ctor->getParent();
+  if (!Class->getIdentifier() ||
+      !llvm::StringSwitch<bool>(Class->getName())
+           .Cases("vector", "deque", "list", "forward_list", true)
+           .Default(false))
+    return false;
+  return !Ctor->getPrimaryTemplate() && Ctor->getNumParams() >= 1 &&
+         E->getNumArgs() >= 1 && !isa<CXXDefaultArgExpr>(E->getArg(0)) &&
+         Ctor->getParamDecl(0)->getType()->isIntegerType();
+}
+
+bool AccessCollector::keepsElementsOnHeap(const CXXRecordDecl *Class) const {
+  // The standard's allocator-aware containers allocate their elements'
+  // storage; a std::string keeps a short one in the object (on the
+  // kernel's stack when it is a local) and is left to StringCalls.
+  if (!Class->isInStdNamespace() || !Class->hasDefinition() ||
+      (Class->getIdentifier() && Class->getName() == "basic_string"))
+    return false;
+  const CXXRecordDecl *Def = Class->getDefinition();
+  return isContainerClass(Def) &&
+         !Def->lookup(&RC.Ctx.Idents.get("allocator_type")).empty();
 }
 
 AccessCollector::Handover AccessCollector::handover(QualType Param,

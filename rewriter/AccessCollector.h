@@ -121,6 +121,19 @@ private:
   /// reported untraced.
   void untracedLibraryConstruction(const clang::CXXConstructExpr *E,
                                    const clang::CXXConstructorDecl *Ctor);
+  /// Whether E builds a container from a range (`C c(first, last)`).
+  static bool isRangeConstruction(const clang::CXXConstructExpr *E,
+                                  const clang::CXXConstructorDecl *Ctor);
+  /// Whether Ctor builds a container from a braced list
+  /// (`C c{x, y}`, `C c = {x, y}`).
+  static bool isListConstruction(const clang::CXXConstructorDecl *Ctor);
+  /// Whether E builds a sequence container with a count of elements
+  /// (`C c(n)`, `C c(n, x)`).
+  static bool isCountConstruction(const clang::CXXConstructExpr *E,
+                                  const clang::CXXConstructorDecl *Ctor);
+  /// Whether Class, a standard container, keeps its elements in storage it
+  /// allocates (std::list, std::set, std::deque, ...; not std::string).
+  bool keepsElementsOnHeap(const clang::CXXRecordDecl *Class) const;
   /// How argument Arg, passed for a parameter of type Param, hands
   /// library code kernel memory: as a pointer into it, as a reference bound
   /// to it, or not at all (string literals are not kernel memory).

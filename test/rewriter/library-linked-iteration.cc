@@ -46,6 +46,7 @@ struct Mesh {
 // CHECK-NEXT: {"{{.*}}", [[#]], 12, "k", "std::next(l.begin())", "each step of a std::list iterator reads the links between the nodes of 'l', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 3, "k", "std::advance(j, 1)", "each step of a std::list iterator reads the links between the nodes of 'l', {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 9, "k", "std::prev(j)", "each step of a std::list iterator reads the links between the nodes of 'l', {{.*}}"},
+// CHECK-NEXT: {"{{.*}}", [[#]], 21, "k", "local(4, 1.0)", "construction of 'std::list' with a count writes its elements into new storage on the heap, {{.*}}"},
 // CHECK-NEXT: {"{{.*}}", [[#]], 19, "k", "iteration over 'local'", "each step of a std::list iterator reads the links between the nodes of 'local', {{.*}}"},
 // CHECK-NEXT: };
 
@@ -105,6 +106,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, std::map<long, double> &m,
   // WARN: [[@LINE-1]]:9: warning: call 'std::prev(j)' is not traced: each step of a std::list iterator reads the links between the nodes of 'l', kernel memory, in library code, which wgtrace does not record
   // CHECK: t += WGTRACE_LOAD_AT({{[0-9]+}}, *std::prev(j));
   std::list<double> local(4, 1.0);
+  // WARN: [[@LINE-1]]:21: warning: call 'local(4, 1.0)' is not traced: construction of 'std::list' with a count writes its elements into new storage on the heap, kernel memory, in library code, which wgtrace does not record
   for (double x : local)
     t += x;
   // WARN: [[@LINE-2]]:19: warning: iteration over 'local' is not traced: each step of a std::list iterator reads the links between the nodes of 'local', kernel memory, in library code, which wgtrace does not record

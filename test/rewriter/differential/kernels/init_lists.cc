@@ -25,12 +25,13 @@ WGTRACE_DISPATCH void lists(const wgtrace::Workgroup &wg, float *a, Pt *p,
   Box b{{p[w].x, tile[0]}, p[w + 2], t[w]};
   Pt d{.x = a[4], .y = 1};
   float m = std::max({a[5], tile[1]});
-  std::vector<float> v{a[6], a[7]};
+  std::vector<float> v{a[6], a[7]}; // @untraced (the copy into v)
   float *h = new (hb + w) float[1]{a[8]};
   Pt q = pairOf(a + 9);
   bx[w] = {b.hi, d, t[w + 2]};
   // v's elements are heap memory the program does not name: not read back
-  // here; h's are hb's, stored once a[8] is read.
+  // here (the library's copy of the list into them is reported untraced);
+  // h's are hb's, stored once a[8] is read.
   a[11 + w] = m + q.y + b.lo.x + float(b.tag) + float(v.size()) + h[0] * 0;
 }
 
