@@ -924,9 +924,9 @@ TEST(Threads, ExportTableIsTheOneThreadTable) {
   }
 }
 
-TEST(Threads, FilesTheReaderCannotSplitAreReadOnOneThread) {
-  // A ring id in two chunks: a copy in the second could continue an
-  // invocation of the first.
+/// Two ring chunks of one ring id: a copy in the second could continue
+/// an invocation of the first, so the file is read on one thread.
+std::vector<uint8_t> ringIdTwiceTrace() {
   TraceBuilder B;
   addSimpleMetadata(B);
   for (int I = 0; I < 2; ++I) {
@@ -939,8 +939,13 @@ TEST(Threads, FilesTheReaderCannotSplitAreReadOnOneThread) {
     R.trailer(T);
     B.ring(R);
   }
-  ThreadedReport One = summariseOn(B.bytes(), 1, false, GroupBy::Workgroup);
-  ThreadedReport Four = summariseOn(B.bytes(), 4, false, GroupBy::Workgroup);
+  return B.bytes();
+}
+
+TEST(Threads, FilesTheReaderCannotSplitAreReadOnOneThread) {
+  const std::vector<uint8_t> Bytes = ringIdTwiceTrace();
+  ThreadedReport One = summariseOn(Bytes, 1, false, GroupBy::Workgroup);
+  ThreadedReport Four = summariseOn(Bytes, 4, false, GroupBy::Workgroup);
   EXPECT_FALSE(Four.OnThreads);
   EXPECT_EQ(One.Text, Four.Text);
 }
@@ -1252,6 +1257,41 @@ TEST(Threads, CompressedTraceIsReadOnThreads) {
       EXPECT_EQ(One.Workgroups, Two.Workgroups);
     }
   }
+}
+
+// On threads, a compressed chunk among the first of the window is
+// decompressed once: the survey that reads its trailer decodes it too.
+// Only the chunks after the window are decompressed a second time, to be
+// decoded once the survey has decided that the file is read on threads.
+TEST(Threads, CompressedChunksOfTheWindowAreDecompressedOnce) {
+  const std::vector<uint8_t> Zst = compressed(multiRingTrace(true).Bytes);
+  const std::string OneThread =
+      summariseOn(Zst, 1, false, GroupBy::Workgroup).Text;
+  auto FramesOn = [&](unsigned Threads) {
+    const uint64_t Before = TraceFile::ChunkIterator::framesDecompressed();
+    ThreadedReport R = summariseOn(Zst, Threads, false, GroupBy::Workgroup);
+    EXPECT_EQ(R.OnThreads, Threads != 1);
+    EXPECT_EQ(R.Text, OneThread);
+    return TraceFile::ChunkIterator::framesDecompressed() - Before;
+  };
+  EXPECT_EQ(FramesOn(1), kThreadedRings);
+  // Four threads, a window of eight chunks: each of the five once.
+  EXPECT_EQ(FramesOn(4), kThreadedRings);
+  // Two threads, a window of four: the fifth chunk twice.
+  EXPECT_EQ(FramesOn(2), kThreadedRings + 1);
+}
+
+// A compressed file the reader cannot split: the survey decodes both
+// chunks before it finds the ring id twice, drops what it decoded, and one
+// thread reads the file.
+TEST(Threads, CompressedFilesTheReaderCannotSplitAreReadOnOneThread) {
+  const std::vector<uint8_t> Zst = compressed(ringIdTwiceTrace());
+  ASSERT_EQ(compressedChunkOffsets(Zst).size(), 2u);
+  ThreadedReport One = summariseOn(Zst, 1, false, GroupBy::Workgroup);
+  ThreadedReport Four = summariseOn(Zst, 4, false, GroupBy::Workgroup);
+  EXPECT_FALSE(Four.OnThreads);
+  EXPECT_EQ(One.Text, Four.Text);
+  EXPECT_EQ(One.Workgroups, 2u);
 }
 
 /// How errors name file offset \p Offset.

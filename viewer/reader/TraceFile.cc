@@ -13,6 +13,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 using namespace llvm;
@@ -84,6 +85,8 @@ constexpr const char *kInnerLengthUnknown =
     "; its decompressed size is not known either";
 
 #ifdef WGTRACE_HAVE_ZSTD
+std::atomic<uint64_t> FramesDecompressed{0};
+
 ZSTD_DCtx *threadDecompressor() {
   struct Holder {
     ZSTD_DCtx *Context = ZSTD_createDCtx();
@@ -177,6 +180,7 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
   std::shared_ptr<uint8_t[]> Out =
       Memory ? Memory->take(H.InnerLength)
              : std::shared_ptr<uint8_t[]>(new uint8_t[H.InnerLength]);
+  FramesDecompressed.fetch_add(1, std::memory_order_relaxed);
   size_t Got = ZSTD_decompressDCtx(threadDecompressor(), Out.get(),
                                    H.InnerLength, Frame.data(), Frame.size());
   if (ZSTD_isError(Got))
@@ -194,6 +198,14 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
   return createStringError("this wgtrace-view was built without libzstd "
                            "(WGTRACE_ZSTD=OFF or libzstd-dev missing): it "
                            "cannot read compressed chunks");
+#endif
+}
+
+uint64_t TraceFile::ChunkIterator::framesDecompressed() {
+#ifdef WGTRACE_HAVE_ZSTD
+  return FramesDecompressed.load(std::memory_order_relaxed);
+#else
+  return 0;
 #endif
 }
 

@@ -104,6 +104,9 @@ public:
     /// success where next() would have read it or skipped it. Decompresses
     /// only where the header and its checksum cannot tell.
     static llvm::Error endOfReading(const Chunk &C);
+    /// How many zstd frames this process has decompressed so far, on any
+    /// thread: what a reading costs beyond the decoding (tests).
+    static uint64_t framesDecompressed();
     /// next() decompresses into \p Memory's blocks: one reused block for
     /// a reading that lets each chunk go before the next.
     void useMemory(std::shared_ptr<ChunkMemory> M) { Memory = std::move(M); }

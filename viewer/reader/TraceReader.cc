@@ -638,9 +638,10 @@ struct PlannedChunk {
   /// A plain ring chunk's decoder, made by the plan.
   std::optional<RingDecoder> Ring;
   /// A compressed chunk (a ring chunk; C as it is in the file): decompressed
-  /// by the plan's survey to look at its trailer, then again by the thread
-  /// that decodes it, so that at most one decompressed chunk per thread is
-  /// in memory.
+  /// by the plan's survey to look at its trailer. The survey decodes the
+  /// first chunks of the window too, ahead of the decision to read on
+  /// threads; a later one is decompressed again by the thread that decodes
+  /// it, so that at most one decompressed chunk per thread is in memory.
   bool Compressed = false;
   /// A compressed chunk's metadata (what the decoder is made with).
   const Metadata *RingMeta = nullptr;
@@ -676,6 +677,38 @@ struct ShardResult {
 };
 } // namespace
 
+/// Decodes ring chunk \p Ring into \p S's joiner and tool shards, as the
+/// reading on one thread would decode it after a chunk that ends every
+/// invocation.
+static void decodeShard(const RingDecoder &Ring, ShardResult &S,
+                        bool FilterActive) {
+  const RingInfo &Info = Ring.info();
+  S.Decoded = true;
+  S.Info = Info;
+  S.Joiner.beginRing(Info);
+  S.Buffers.beginRing(Info.Meta);
+  RingInfo ToolInfo = Info;
+  ToolInfo.Buffers = &S.Buffers.buffers();
+  SmallVector<AnalysisTool *, 4> Shards;
+  for (std::unique_ptr<AnalysisTool> &T : S.Tools) {
+    T->beginRing(ToolInfo);
+    Shards.push_back(T.get());
+  }
+  OffsetTable Unused;
+  if (Error E =
+          decodeRecords(Ring, Shards, FilterActive,
+                        /*WantTiming=*/false, S.Joiner, S.Buffers, Unused))
+    S.Damage = joinErrors(std::move(S.Damage), std::move(E));
+  S.UninstrumentedCalls = Ring.uninstrumentedCalls();
+  for (AnalysisTool *T : Shards)
+    T->endRing(Info);
+  S.Joiner.endFile();
+  std::vector<uint64_t> Ended = S.Joiner.takeEnded();
+  if (!Ended.empty())
+    for (AnalysisTool *T : Shards)
+      T->endWorkgroups(Ended);
+}
+
 /// The decoder of compressed chunk \p C, decompressed into \p Memory.
 static Expected<RingDecoder> decompressRing(const Chunk &C,
                                             const Metadata *Meta, RingMode Mode,
@@ -710,7 +743,8 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   // whether a state of the reader would cross ring chunks. Compressed
   // chunks are handed out as they are; after the pass, the pool
   // decompresses each to look at its geometry and trailer (a trailer ends
-  // the chunk, and a zstd frame decodes from its start).
+  // the chunk, and a zstd frame decodes from its start), and decodes the
+  // first of them while it has them (below).
   if (FirstPass)
     AllMetadata.clear();
   DefaultThreadPool Pool(hardware_concurrency(Threads));
@@ -722,8 +756,14 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   // the chunks before it.
   Error End = Error::success();
   bool Ended = false;
+  // Chunks decoded ahead of the merge, by the survey or after it.
+  std::vector<std::unique_ptr<ShardResult>> Results;
+  std::vector<std::shared_future<void>> Done;
   auto OnOneThread = [&]() -> std::optional<Error> {
     Pool.wait();
+    for (std::unique_ptr<ShardResult> &S : Results)
+      if (S)
+        consumeError(std::move(S->Damage));
     consumeError(std::move(End));
     return std::nullopt;
   };
@@ -789,31 +829,75 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   }
   if (Rings < 2)
     return OnOneThread();
+
+  // Chunks decoded ahead of the merge: what bounds the memory.
+  const size_t Window = 2 * size_t(Pool.getMaxConcurrency());
+  Results.resize(Plan.size());
+  Done.resize(Plan.size());
+  size_t InFlight = 0;
+  auto NewResult = [&](size_t I) -> ShardResult & {
+    auto S = std::make_unique<ShardResult>(Filter);
+    for (AnalysisTool *T : Sharded)
+      S->Tools.push_back(T->newShard());
+    Results[I] = std::move(S);
+    ++InFlight;
+    return *Results[I];
+  };
   // The survey of the compressed chunks (the plan's vector no longer
-  // grows: its elements stay where they are).
-  for (PlannedChunk &P : Plan)
-    if (P.Compressed)
-      Pool.async([this, &P, &Memory] {
-        Chunk Plain = P.C;
-        if (Error E = TraceFile::ChunkIterator::decompress(Plain, &*Memory)) {
-          // endOfReading() let it through: its size is known, and one
-          // thread skips it with this line.
-          handleAllErrors(std::move(E), [&](const ChunkErrorInfo &Info) {
-            P.SkipProblem = Info.problem();
-          });
-          return;
-        }
-        Expected<RingDecoder> D =
-            RingDecoder::create(Plain, P.RingMeta, Mode, limitsOf(Plain));
-        if (!D) {
-          consumeError(D.takeError());
-          return;
-        }
-        P.Readable = true;
-        P.Trailer = D->info().Trailer;
-        P.NearFull = WorkgroupJoiner::endsNearFull(D->info());
-      });
+  // grows: its elements stay where they are). Those among the window's
+  // ring chunks are decoded too, by the task that decompressed them, into
+  // results that the merge takes if the file is read on threads, and
+  // drops if not (as it drops those decoded ahead of damage): a chunk is
+  // then decompressed once, not once to survey it and once to decode it.
+  // The survey decides only after every chunk, so the later ones are
+  // decompressed again when decoded: memory stays at the window's results
+  // and one decompressed chunk per thread.
+  size_t RingsSeen = 0;
+  for (size_t I = 0; I < Plan.size(); ++I) {
+    PlannedChunk &P = Plan[I];
+    if (!P.isRing())
+      continue;
+    const bool Ahead = RingsSeen++ < Window;
+    if (!P.Compressed)
+      continue;
+    ShardResult *S = Ahead ? &NewResult(I) : nullptr;
+    std::shared_future<void> F = Pool.async([this, &P, S, &Memory] {
+      Chunk Plain = P.C;
+      if (Error E = TraceFile::ChunkIterator::decompress(Plain, &*Memory)) {
+        // endOfReading() let it through: its size is known, and one
+        // thread skips it with this line.
+        handleAllErrors(std::move(E), [&](const ChunkErrorInfo &Info) {
+          P.SkipProblem = Info.problem();
+        });
+        return;
+      }
+      Expected<RingDecoder> D =
+          RingDecoder::create(Plain, P.RingMeta, Mode, limitsOf(Plain));
+      if (!D) {
+        consumeError(D.takeError());
+        return;
+      }
+      P.Readable = true;
+      P.Trailer = D->info().Trailer;
+      P.NearFull = WorkgroupJoiner::endsNearFull(D->info());
+      // A stream-mode chunk is read on one thread: not worth decoding.
+      if (!S || (P.Trailer && (P.Trailer->Flags & format::kTrailerStream)))
+        return;
+      decodeShard(*D, *S, Filter.active());
+      releaseChunk(P.C);
+    });
+    if (S)
+      Done[I] = std::move(F);
+  }
   Pool.wait();
+  // A chunk decoded ahead whose frame turned out damaged is skipped: no
+  // result, and no place in the window.
+  for (size_t I = 0; I < Plan.size(); ++I)
+    if (Results[I] && Plan[I].SkipProblem) {
+      consumeError(std::move(Results[I]->Damage));
+      Results[I].reset();
+      --InFlight;
+    }
   std::set<uint32_t> RingIds;
   // A chunk without trailer that ends near full: a later one may continue
   // its last invocation (WorkgroupJoiner).
@@ -840,24 +924,18 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
     }
   }
 
-  // Chunks decoded ahead of the merge: what bounds the memory.
-  const size_t Window = 2 * size_t(Pool.getMaxConcurrency());
-  std::vector<std::unique_ptr<ShardResult>> Results(Plan.size());
-  std::vector<std::shared_future<void>> Done(Plan.size());
-  size_t NextRing = 0, InFlight = 0;
+  size_t NextRing = 0;
   auto Submit = [&] {
     for (; NextRing < Plan.size() && InFlight < Window; ++NextRing) {
       PlannedChunk &P = Plan[NextRing];
-      if (!P.isRing())
+      // Not a ring, or decoded by the survey (its result may have been
+      // merged already).
+      if (!P.isRing() || Done[NextRing].valid())
         continue;
-      auto S = std::make_unique<ShardResult>(Filter);
-      for (AnalysisTool *T : Sharded)
-        S->Tools.push_back(T->newShard());
-      Results[NextRing] = std::move(S);
-      ++InFlight;
-      Done[NextRing] = Pool.async([this, &P, &S = *Results[NextRing], &Memory] {
-        // A compressed chunk is decompressed here, on the pool, and let go
-        // once decoded; the survey made the same decoder.
+      Done[NextRing] = Pool.async([this, &P, &S = NewResult(NextRing),
+                                   &Memory] {
+        // A compressed chunk is decompressed here, on the pool, and let
+        // go once decoded; the survey made the same decoder.
         std::optional<RingDecoder> Decompressed;
         if (P.Compressed) {
           Expected<RingDecoder> D =
@@ -868,32 +946,7 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
           }
           Decompressed.emplace(std::move(*D));
         }
-        const RingDecoder &Ring = P.Compressed ? *Decompressed : *P.Ring;
-        const RingInfo &Info = Ring.info();
-        S.Decoded = true;
-        S.Info = Info;
-        S.Joiner.beginRing(Info);
-        S.Buffers.beginRing(Info.Meta);
-        RingInfo ToolInfo = Info;
-        ToolInfo.Buffers = &S.Buffers.buffers();
-        SmallVector<AnalysisTool *, 4> Shards;
-        for (std::unique_ptr<AnalysisTool> &T : S.Tools) {
-          T->beginRing(ToolInfo);
-          Shards.push_back(T.get());
-        }
-        OffsetTable Unused;
-        if (Error E = decodeRecords(Ring, Shards, Filter.active(),
-                                    /*WantTiming=*/false, S.Joiner, S.Buffers,
-                                    Unused))
-          S.Damage = joinErrors(std::move(S.Damage), std::move(E));
-        S.UninstrumentedCalls = Ring.uninstrumentedCalls();
-        for (AnalysisTool *T : Shards)
-          T->endRing(Info);
-        S.Joiner.endFile();
-        std::vector<uint64_t> Ended = S.Joiner.takeEnded();
-        if (!Ended.empty())
-          for (AnalysisTool *T : Shards)
-            T->endWorkgroups(Ended);
+        decodeShard(P.Compressed ? *Decompressed : *P.Ring, S, Filter.active());
         releaseChunk(P.C);
       });
     }
