@@ -26,6 +26,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
@@ -476,6 +477,18 @@ std::string RewriteConsumer::calleeName(const ASTContext &Ctx,
 
 /// Why F, a project header's function that holds OpenMP loops and that
 /// this file uses, cannot be copied to trace them; empty if it can.
+/// T as code anywhere in the file spells it: names from the global scope,
+/// a member typedef through its class (`::SlidingQueue<int>::iterator`); a
+/// dependent type as the template writes it.
+static std::string spelledType(QualType T, const ASTContext &Ctx) {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressUnwrittenScope = true;
+  if (T->isDependentType())
+    return T.getAsString(Policy);
+  return TypeName::getFullyQualifiedName(T, Ctx, Policy,
+                                         /*WithGlobalNsPrefix=*/true);
+}
+
 static std::string whyNotCopyableForLoops(const FunctionDecl *F) {
   // What a free function cannot be, said for what it is (the helpers'
   // reason says "it is a member function" of all three).
@@ -765,10 +778,12 @@ bool RewriteConsumer::instrumentOmpLoop(RewriteContext &RC, StringRef Path,
       }
       // decltype keeps a template's loop generic; an expression with side
       // effects (`m--`) would be one that decltype never evaluates, which
-      // compilers warn of: its type is spelled instead.
-      if (E->HasSideEffects(RC.Ctx))
-        Type = E->getType().getUnqualifiedType().getAsString(
-            RC.Ctx.getPrintingPolicy());
+      // compilers warn of (a call is not: `queue.begin()`): its type is
+      // spelled instead, from the global scope, as a member's typedef
+      // (gapbs's `SlidingQueue<T>::iterator`) is not found by its own name
+      // outside its class.
+      if (E->HasSideEffects(RC.Ctx, /*IncludePossibleEffects=*/false))
+        Type = spelledType(E->getType().getUnqualifiedType(), RC.Ctx);
       else
         Type = "decltype(" +
                RC.Edits.replacedText(Code, Range->first, Range->second) + ")";

@@ -26,6 +26,29 @@ namespace rewriter {
 
 namespace {
 
+/// The classes whose objects Body's copy is instantiated for: Body's own,
+/// or, when Body is a class template's member as written (a header's
+/// OpenMP loop is found there, gapbs's `pvector<T_>::fill`), each
+/// specialization that defines it. A tag naming the pattern's member
+/// would spell `pvector<type-parameter-0-0>`, which no compiler reads.
+std::vector<const CXXRecordDecl *> classesRunning(const CXXMethodDecl *Body) {
+  const CXXRecordDecl *Class = Body->getParent();
+  const ClassTemplateDecl *Template = Class->getDescribedClassTemplate();
+  if (!Template)
+    return {Class};
+  std::vector<const CXXRecordDecl *> Specs;
+  for (const ClassTemplateSpecializationDecl *Spec :
+       Template->specializations())
+    for (const Decl *D : Spec->decls())
+      if (const auto *FD = dyn_cast<FunctionDecl>(D);
+          FD && FD->getTemplateInstantiationPattern() == Body &&
+          FD->isDefined()) {
+        Specs.push_back(Spec);
+        break;
+      }
+  return Specs;
+}
+
 /// Finds a static or thread-local variable declared in a body: a copy of
 /// the function would have its own, different object.
 class StaticLocalFinder : public RecursiveASTVisitor<StaticLocalFinder> {
@@ -276,10 +299,12 @@ void HelperCloner::add(const KernelDef &Helper, bool RecordAccesses) {
       std::vector<const ValueDecl *> Pattern = std::move(Copy.Private);
       Copy.Private.clear();
       for (const FunctionDecl *Body : Helper.Bodies)
-        for (const ValueDecl *D : Pattern)
-          if (const ValueDecl *Instance = PrivateAccess::instantiated(
-                  D, cast<CXXMethodDecl>(Body)->getParent()))
-            Copy.Private.push_back(Instance);
+        for (const CXXRecordDecl *Class :
+             classesRunning(cast<CXXMethodDecl>(Body)))
+          for (const ValueDecl *D : Pattern)
+            if (const ValueDecl *Instance =
+                    PrivateAccess::instantiated(D, Class))
+              Copy.Private.push_back(Instance);
     }
   }
   if (!RecordAccesses)

@@ -103,8 +103,8 @@ void critical(int *total, const int *x, int n) {
 
 // Bounds with side effects, and calls: they stay in the loop, evaluated as
 // OpenMP evaluates them (by each thread, once), each value noted in the
-// thread's bounds; the type of one with side effects is spelled (decltype
-// would warn).
+// thread's bounds; the type of one with a side effect that decltype
+// would warn of (`m--`) is spelled, a call (`bound(0)`) keeps decltype.
 int calls = 0;
 int bound(int n) { return ++calls, n; }
 void counted(int *a, int n) {
@@ -113,7 +113,7 @@ void counted(int *a, int n) {
   for (int i = m--; i > bound(0); i -= bound(1))
     a[i] = i;
 }
-// CHECK: { auto wgtrace_omp_4 = ::wgtrace::detail::OmpLaunch(WGTRACE_SITE(4)); static thread_local ::wgtrace::detail::OmpBounds<::wgtrace::detail::OmpDim<int, int, int, true, ::wgtrace::detail::OmpCompare::Greater>> wgtrace_omp_bounds_4; _Pragma("omp parallel for shared(wgtrace_omp_4)")
+// CHECK: { auto wgtrace_omp_4 = ::wgtrace::detail::OmpLaunch(WGTRACE_SITE(4)); static thread_local ::wgtrace::detail::OmpBounds<::wgtrace::detail::OmpDim<int, decltype(bound(0)), decltype(bound(1)), true, ::wgtrace::detail::OmpCompare::Greater>> wgtrace_omp_bounds_4; _Pragma("omp parallel for shared(wgtrace_omp_4)")
 // CHECK-NEXT: for (int i = ::wgtrace::detail::ompLower<0>(wgtrace_omp_bounds_4, m--); i > ::wgtrace::detail::ompBound<0>(wgtrace_omp_bounds_4, bound(0)); i -= ::wgtrace::detail::ompStep<0>(wgtrace_omp_bounds_4, bound(1)))
 
 // A restrict-qualified shared pointer: its loads are recorded as others'
