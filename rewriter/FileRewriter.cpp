@@ -475,8 +475,6 @@ std::string RewriteConsumer::calleeName(const ASTContext &Ctx,
   return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
 }
 
-/// Why F, a project header's function that holds OpenMP loops and that
-/// this file uses, cannot be copied to trace them; empty if it can.
 /// T as code anywhere in the file spells it: names from the global scope,
 /// a member typedef through its class (`::SlidingQueue<int>::iterator`); a
 /// dependent type as the template writes it.
@@ -489,6 +487,8 @@ static std::string spelledType(QualType T, const ASTContext &Ctx) {
                                          /*WithGlobalNsPrefix=*/true);
 }
 
+/// Why F, a project header's function that holds OpenMP loops and that
+/// this file uses, cannot be copied to trace them; empty if it can.
 static std::string whyNotCopyableForLoops(const FunctionDecl *F) {
   // What a free function cannot be, said for what it is (the helpers'
   // reason says "it is a member function" of all three).
