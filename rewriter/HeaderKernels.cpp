@@ -271,6 +271,11 @@ const FunctionDecl *calledMember(const CallExpr *Call) {
   else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
            Op && Op->getOperator() == OO_Call)
     Called = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+  // A static member called through an object (`g.f(a)`): a member call's
+  // form, without an object parameter.
+  else if (const auto *Static =
+               dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+    Called = Static->getMemberDecl();
   return functionAsWritten(Called);
 }
 

@@ -78,7 +78,8 @@ std::vector<std::pair<const clang::FunctionDecl *, const clang::CallExpr *>>
 findMemberCallsAt(llvm::ArrayRef<const clang::FunctionDecl *> Callers,
                   llvm::ArrayRef<KernelReference> At);
 
-/// The member function a member call or a call of operator() calls, as
+/// The member function a member call (a static member's through an object
+/// too) or a call of operator() calls, as
 /// written (a class template's member for its specialization's), or null.
 const clang::FunctionDecl *calledMember(const clang::CallExpr *Call);
 

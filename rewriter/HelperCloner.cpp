@@ -12,6 +12,7 @@
 #include "clang/Basic/FileManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
@@ -237,6 +238,13 @@ struct HelperCloner::Site {
   /// which the copy's reference parameter takes through kAsLvalue.
   bool Temporary = false;
   bool Arrow = false;
+  /// A call of a static member's copy (`Grid::sum(a, n)`, `sum(a, n)`):
+  /// [Offset, Offset + Length) is its qualifier and name.
+  bool Static = false;
+  /// A static member's call through an object (`g->sum(a, n)`):
+  /// [Offset, Offset + Length) is from the `.` or `->` to the '('
+  /// included, and [CallBegin, CallEnd) the call.
+  bool StaticObject = false;
   bool HasArguments = false;
   unsigned CallBegin = 0, CallEnd = 0;
   SourceLocation Loc;
@@ -429,6 +437,9 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
   for (const HelperCall &HC : Calls)
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(HC.Call))
       memberCallSite(*Member, HC, Sites);
+    else if (const auto *Static = dyn_cast<MemberExpr>(
+                 HC.Call->getCallee()->IgnoreParenImpCasts()))
+      staticObjectCallSite(*HC.Call, *Static, HC, Sites);
   for (const Use &HC : Uses) {
     auto Callee = CloneIndex.find(HC.Callee);
     const DeclRefExpr *Ref = HC.Ref;
@@ -465,6 +476,16 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
     if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(HC.Call);
         Op && Callee != CloneIndex.end() && !operatorSyntaxSite(*Op, HC, S))
       continue;
+    if (const auto *M =
+            Callee != CloneIndex.end()
+                ? dyn_cast<CXXMethodDecl>(Clones[Callee->second].Written)
+                : nullptr;
+        M && M->isStatic()) {
+      S.Callee = static_cast<int>(Callee->second);
+      if (staticMemberSite(HC, S))
+        Sites.push_back(S);
+      continue;
+    }
     if (Callee != CloneIndex.end()) {
       const Clone &C = Clones[Callee->second];
       S.Callee = static_cast<int>(Callee->second);
@@ -506,7 +527,18 @@ HelperCloner::collectSites(ArrayRef<HelperCall> Calls,
     if (S.NewName.empty())
       continue;
     if (Conflicting.count({S.File, S.Offset})) {
-      if (S.CallerClone < 0)
+      // A copy's call of a static member's copy left as written calls the
+      // header's original: said too.
+      if (S.Static)
+        Main.untraced(
+            S.Loc, "call of '" + kernelName(Clones[S.Callee].Written) + "'",
+            "it is not redirected to the instrumented copy: the "
+            "instantiations of the template it is in call it on different "
+            "specializations of its class template (or call another "
+            "function), and one text cannot name the copy's template "
+            "arguments for all; what the call accesses is not recorded",
+            scopeName(S.Caller));
+      else if (S.CallerClone < 0)
         Main.untraced(
             S.Loc, "call of '" + kernelName(Clones[S.Callee].Written) + "'",
             "it is not redirected to the instrumented copy: some "
@@ -705,8 +737,20 @@ void HelperCloner::finish(ArrayRef<HelperCall> Calls,
                         (S.HasArguments ? ", " : ""));
       continue;
     }
+    if (S.StaticObject) {
+      // `g->sum(a, 2)` becomes `((void)(g), ::geo::Grid_sum_wgtrace_0(a,
+      // 2))`: the object is evaluated, as the call evaluates it.
+      Edits.wrap(S.CallBegin, S.CallEnd, "((void)(", ")", /*Stackable=*/true);
+      Edits.replace(S.Offset, S.Offset + S.Length, "), " + S.NewName + "(");
+      continue;
+    }
     if (!S.Operands) {
-      Edits.replace(S.Offset, S.Offset + S.Length, S.NewName);
+      // A static member's name in a member's copy was spelled from the
+      // global scope (MemberCopy.h): its copy's name takes its place.
+      if (S.Static && Edits.replacement(S.Offset, S.Offset + S.Length))
+        Edits.retextReplace(S.Offset, S.Offset + S.Length, S.NewName);
+      else
+        Edits.replace(S.Offset, S.Offset + S.Length, S.NewName);
       continue;
     }
     // `a + b` becomes `::operatorPlus_wgtrace_0(a , b)`, `-v`
@@ -1031,15 +1075,8 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
     return;
   }
   S.File = SM.getFileID(Begin);
-  if (Caller != CloneIndex.end()) {
-    S.CallerClone = static_cast<int>(Caller->second);
-    if (S.File != Clones[Caller->second].File)
-      return;
-  } else {
-    if (S.File != SM.getMainFileID())
-      return;
-    S.CallerPosition = SM.getFileOffset(topLevelBegin(HC.Caller));
-  }
+  if (!placeCaller(S))
+    return;
   // In a template, one text calls the copy for every instantiation: a
   // class template's copy then deduces the class's arguments from the
   // object (`::Acc_get_wgtrace_0(a[i])`), which its other parameters
@@ -1083,6 +1120,158 @@ void HelperCloner::memberCallSite(const CXXMemberCallExpr &Call,
   S.Offset = SM.getFileOffset(Operator);
   S.Length = SM.getFileOffset(Paren->getLocation()) + 1 - S.Offset;
   S.Loc = Callee->getMemberLoc();
+  S.CallBegin = SM.getFileOffset(Begin);
+  S.CallEnd = SM.getFileOffset(Last) + Lexer::MeasureTokenLength(Last, SM, LO);
+  Sites.push_back(S);
+}
+
+bool HelperCloner::placeCaller(Site &S) const {
+  const auto *CallerFunction = dyn_cast<FunctionDecl>(S.Caller);
+  auto Caller =
+      CallerFunction ? CloneIndex.find(CallerFunction) : CloneIndex.end();
+  if (Caller != CloneIndex.end()) {
+    S.CallerClone = static_cast<int>(Caller->second);
+    return S.File == Clones[Caller->second].File;
+  }
+  if (S.File != SM.getMainFileID())
+    return false;
+  S.CallerPosition = SM.getFileOffset(topLevelBegin(S.Caller));
+  return true;
+}
+
+/// Whether a qualifier, as written up to a member's name, names Class
+/// itself from inside it: by its name alone (`Pack::`) or with its
+/// parameters (`Pack<T, N>::`).
+static bool namesOwnClass(StringRef Qualifier, const CXXRecordDecl *Class) {
+  std::string Compact;
+  for (char Ch : Qualifier)
+    if (!isSpace(Ch))
+      Compact += Ch;
+  std::string Own = Class->getName().str();
+  std::string Parameters;
+  for (char Ch : templateParameterArguments(Class))
+    if (Ch != ' ')
+      Parameters += Ch;
+  return Compact == Own + "::" || Compact == Own + Parameters + "::";
+}
+
+bool HelperCloner::staticMemberSite(const Use &U, Site &S) {
+  const Clone &C = Clones[S.Callee];
+  const auto *M = cast<CXXMethodDecl>(C.Written);
+  const DeclRefExpr &Ref = *U.Ref;
+  const auto *Called = dyn_cast<CXXMethodDecl>(Ref.getDecl());
+  const std::string Name = kernelName(U.Callee);
+  auto Untraced = [&](StringRef Why) {
+    Main.untraced(S.Loc, (U.Call ? "call of '" : "use of '") + Name + "'",
+                  ("it is " + Why +
+                   ", and is not redirected to the instrumented copy of '" +
+                   Name + "': what that call accesses is not recorded")
+                      .str(),
+                  scopeName(U.Caller));
+    return false;
+  };
+  S.Static = true;
+  S.NewName = qualifiedName(C);
+  unsigned NameOffset = S.Offset;
+  if (Ref.hasQualifier()) {
+    SourceLocation Begin =
+        spelledInArgument(Ref.getQualifierLoc().getBeginLoc(), SM);
+    if (Begin.isMacroID() || SM.getFileID(Begin) != S.File)
+      return Untraced("named with a qualifier spelled in a macro expansion");
+    unsigned BeginOffset = SM.getFileOffset(Begin);
+    S.Length += S.Offset - BeginOffset;
+    S.Offset = BeginOffset;
+  }
+  if (C.TemplateHead.empty())
+    return true;
+  // A class template's member: its copy is a function template over the
+  // class's parameters, which no argument deduces; each call names them.
+  // In the copy of another member of the class, called by its name alone
+  // or through the class's own name, they are the copy's parameters.
+  const auto *CallerFunction = dyn_cast<FunctionDecl>(U.Caller);
+  if (CallerFunction && CallerFunction->getTemplateInstantiationPattern())
+    CallerFunction = CallerFunction->getTemplateInstantiationPattern();
+  const auto *CallerMethod = dyn_cast_or_null<CXXMethodDecl>(CallerFunction);
+  bool OwnClass = S.CallerClone >= 0 && CallerMethod &&
+                  CallerMethod->getParent() == M->getParent();
+  if (OwnClass && Ref.hasQualifier())
+    OwnClass = namesOwnClass(
+        SM.getBufferData(S.File).slice(S.Offset, NameOffset), M->getParent());
+  if (OwnClass) {
+    S.NewName += templateParameterArguments(M->getParent());
+    return true;
+  }
+  // Elsewhere, the specialization's arguments (`Builder::f` calls
+  // `::BuilderBase_f_wgtrace_0<int, int, int, true>`): in a template, one
+  // text serves every instantiation, which must agree (collectSites).
+  std::string Arguments =
+      Called ? copyTemplateArguments(Called, /*WithDefaults=*/true) : "";
+  if (Arguments.empty())
+    return Untraced("not named as a member of a specialization of its class "
+                    "template");
+  S.NewName += Arguments;
+  return true;
+}
+
+void HelperCloner::staticObjectCallSite(const CallExpr &Call,
+                                        const MemberExpr &Callee,
+                                        const HelperCall &HC,
+                                        std::vector<Site> &Sites) {
+  const auto *Called = dyn_cast<CXXMethodDecl>(Callee.getMemberDecl());
+  auto It = CloneIndex.find(HC.Callee);
+  if (!Called || !Called->isStatic() || It == CloneIndex.end())
+    return;
+  const Clone &C = Clones[It->second];
+  auto Untraced = [&](StringRef Why) {
+    Main.untraced(
+        Call.getBeginLoc(), "call of '" + kernelName(HC.Callee) + "'",
+        ("it is a call of a static member function through an "
+         "object " +
+         Why + ", and is not redirected to the instrumented copy of '" +
+         kernelName(HC.Callee) + "': what that call accesses is not recorded")
+            .str(),
+        scopeName(HC.Caller));
+  };
+  // One text of a template may call a static member in one instantiation
+  // and a non-static one (or a function that is not copied) in another.
+  if (HC.Caller->isTemplated()) {
+    Untraced("in a template");
+    return;
+  }
+  Site S;
+  S.Caller = HC.Caller;
+  S.Callee = static_cast<int>(It->second);
+  S.Static = true;
+  S.StaticObject = true;
+  S.NewName = qualifiedName(C);
+  if (!C.TemplateHead.empty())
+    S.NewName += copyTemplateArguments(Called, /*WithDefaults=*/true);
+  const LangOptions &LO = Main.Ctx.getLangOpts();
+  SourceLocation Begin = spelledInArgument(Call.getBeginLoc(), SM);
+  SourceLocation Last = spelledInArgument(Call.getEndLoc(), SM);
+  SourceLocation Operator = spelledInArgument(Callee.getOperatorLoc(), SM);
+  SourceLocation NameEnd = spelledInArgument(Callee.getEndLoc(), SM);
+  CharSourceRange Whole = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Call.getBeginLoc(), Call.getEndLoc()), SM,
+      LO);
+  if (Begin.isMacroID() || Last.isMacroID() || Operator.isMacroID() ||
+      NameEnd.isMacroID() || Whole.isInvalid() || Whole.getBegin() != Begin) {
+    Untraced("spelled in a macro expansion");
+    return;
+  }
+  S.File = SM.getFileID(Begin);
+  if (!placeCaller(S))
+    return;
+  std::optional<Token> Paren = Lexer::findNextToken(NameEnd, SM, LO);
+  if (!Paren || Paren->isNot(tok::l_paren) ||
+      SM.getFileID(Paren->getLocation()) != S.File ||
+      SM.getFileID(Operator) != S.File) {
+    Untraced("written in a form the copy's call cannot replace");
+    return;
+  }
+  S.Offset = SM.getFileOffset(Operator);
+  S.Length = SM.getFileOffset(Paren->getLocation()) + 1 - S.Offset;
+  S.Loc = Callee.getMemberLoc();
   S.CallBegin = SM.getFileOffset(Begin);
   S.CallEnd = SM.getFileOffset(Last) + Lexer::MeasureTokenLength(Last, SM, LO);
   Sites.push_back(S);

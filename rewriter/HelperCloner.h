@@ -122,6 +122,25 @@ private:
   bool callOperatorSite(const clang::CXXOperatorCallExpr &Op, const Use &U,
                         Site &S);
 
+  /// Sets where S's caller (S.Caller, its text in S.File) is: the copy it
+  /// is written in, or its top-level declaration in the main file; false
+  /// if its text is in neither (a header's function that is not copied).
+  bool placeCaller(Site &S) const;
+
+  /// Fills in S (its callee set, its range the name) for a use of a
+  /// copied static member function named by a DeclRefExpr (`Grid::sum(a,
+  /// n)`, `PackF::twice`, `sum(a, n)` in another member): the copy's name
+  /// takes the place of the qualifier and the name, with a class
+  /// template's arguments; false, with the use reported, if it cannot.
+  bool staticMemberSite(const Use &U, Site &S);
+
+  /// Adds the site of Call, a call of a static member through an object
+  /// (`g->sum(a, n)`), when it calls a copied member; reports it if it
+  /// cannot be redirected.
+  void staticObjectCallSite(const clang::CallExpr &Call,
+                            const clang::MemberExpr &Callee,
+                            const HelperCall &HC, std::vector<Site> &Sites);
+
   /// Adds the site of Call (a member call in HC) when it calls a copied
   /// member: `p.x()`, `q->f(a)`, or through `this` in a copied member;
   /// reports it if it cannot be redirected.

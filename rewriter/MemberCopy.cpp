@@ -32,6 +32,34 @@ bool declaredIn(const Decl *D, const CXXRecordDecl *RD) {
   return false;
 }
 
+/// The class in whose scope an unqualified name finds D: its class, or
+/// for an enumerator of an unscoped enumeration, the enumeration's class;
+/// null for another name.
+const CXXRecordDecl *scopeClass(const ValueDecl *D) {
+  const DeclContext *DC = D->getDeclContext();
+  if (const auto *Enum = dyn_cast<EnumDecl>(DC)) {
+    if (Enum->isScoped())
+      return nullptr;
+    DC = Enum->getDeclContext();
+  }
+  return dyn_cast<CXXRecordDecl>(DC);
+}
+
+/// The qualifier before a name of Scope's that a member of Class uses
+/// unqualified (a static member, an enumerator), from the global scope
+/// (`::ns::Grid::`, `::Pack<T, N>::`); empty if a free copy cannot name
+/// it (a class nested in Class, a base that is a template's).
+std::string scopeQualifier(const CXXRecordDecl *Scope,
+                           const CXXRecordDecl *Class) {
+  if (Scope->getCanonicalDecl() == Class->getCanonicalDecl())
+    return PrivateAccess::currentInstantiation(Class) + "::";
+  if (Scope->isTemplated() || isa<ClassTemplateSpecializationDecl>(Scope) ||
+      !Scope->getIdentifier() ||
+      !Scope->getDeclContext()->getRedeclContext()->isFileContext())
+    return "";
+  return PrivateAccess::currentInstantiation(Scope) + "::";
+}
+
 /// Whether a member is private or protected where an expression finds
 /// it (Found) or in its own class.
 bool isNonPublic(AccessSpecifier Found, const Decl *D) {
@@ -96,12 +124,20 @@ bool callThroughThis(const MemberName &E, const SourceManager &SM,
 /// qualification (a nested type, a static member, an enumerator), a lambda.
 class Unreachable : public RecursiveASTVisitor<Unreachable> {
 public:
-  explicit Unreachable(const CXXRecordDecl *Class) : Class(Class) {}
+  Unreachable(const CXXRecordDecl *Class, bool Static)
+      : Class(Class), Static(Static) {}
   std::string Why;
 
   bool VisitMemberExpr(MemberExpr *E) {
     if (!acceptsMemberOutsideMacros(E))
       return false;
+    // A static member's body names an object's member through `this` only
+    // where nothing is evaluated (`sizeof(v)`): its copy has no object.
+    if (Static && E->isImplicitAccess()) {
+      Why = "it is a static member function and names the member '" +
+            E->getMemberDecl()->getNameAsString() + "' of no object";
+      return false;
+    }
     const ValueDecl *D = E->getMemberDecl();
     if (!isNonPublic(E->getFoundDecl().getAccess(), D))
       return true;
@@ -162,10 +198,28 @@ public:
         Why = "it uses " + Reason;
       return Why.empty();
     }
-    // A class template's parameter (`N`) is the copy's too.
-    if (!isa<ParmVarDecl>(D) && !isa<NonTypeTemplateParmDecl>(D) &&
-        declaredIn(D, Class) && !E->hasQualifier())
+    // A class template's parameter (`N`) is the copy's too. A static
+    // member or an enumerator of its class (or of a base) named without
+    // qualification is qualified from the global scope in the copy
+    // (ThisUses), what is declared in a class nested in it is not.
+    if (isa<ParmVarDecl>(D) || isa<NonTypeTemplateParmDecl>(D) ||
+        E->hasQualifier())
+      return true;
+    if (const CXXRecordDecl *Scope = scopeClass(D)) {
+      if (scopeQualifier(Scope, Class).empty())
+        Why = "it names " + Name + " of its class's scope";
+      else if (isa<EnumConstantDecl>(D) &&
+               needsPrivateAccess(cast<Decl>(D->getDeclContext())->getAccess()))
+        Why =
+            "it names the enumerator " + Name + " of a non-public enumeration";
+      else if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+        Why = "it names " + Name + " of its class's scope in a macro expansion";
+      else if (Class->isTemplated() && E->hasExplicitTemplateArgs())
+        Why = "it names the member template " + Name +
+              " of its class's scope with template arguments";
+    } else if (declaredIn(D, Class)) {
       Why = "it names " + Name + " of its class's scope";
+    }
     return Why.empty();
   }
   bool VisitTypeLoc(TypeLoc TL) {
@@ -211,6 +265,19 @@ public:
               "' of a class template";
     return Why.empty();
   }
+  // In a class template's member, an overloaded static member called by
+  // its name alone with arguments that depend on the parameters: which
+  // overload is a class member is known only in the instantiation.
+  bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+    if (E->getQualifier())
+      return true;
+    for (const NamedDecl *D : E->decls())
+      if (const auto *V = dyn_cast<ValueDecl>(D->getUnderlyingDecl());
+          Why.empty() && V && scopeClass(V))
+        Why = "it calls the overloaded member '" + V->getNameAsString() +
+              "' of its class's scope by its name alone in a template";
+    return Why.empty();
+  }
   bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
     if (E->isImplicitAccess())
       Why = "it names '" + E->getMember().getAsString() +
@@ -227,6 +294,8 @@ public:
 
 private:
   const CXXRecordDecl *Class;
+  /// The member is a static one.
+  bool Static;
 };
 
 /// What an instantiation of a class template's member (of the
@@ -278,9 +347,9 @@ class ThisUses : public RecursiveASTVisitor<ThisUses> {
 public:
   ThisUses(const SourceManager &SM, const LangOptions &LO, EditSet &Edits,
            PrivateAccess &Access, std::vector<const ValueDecl *> &Private,
-           const CXXRecordDecl *Class)
+           const CXXRecordDecl *Owner, const CXXRecordDecl *Class)
       : SM(SM), LO(LO), Edits(Edits), Access(Access), Private(Private),
-        Class(Class) {}
+        Owner(Owner), Class(Class) {}
 
   // A member call through `this`; in a class template's member also one
   // whose arguments depend on its parameters (a CallExpr) or that names
@@ -339,6 +408,9 @@ public:
     if (Name.isMacroID() || !Class)
       return true;
     unsigned Offset = SM.getFileOffset(Name);
+    for (auto [Begin, End] : QualifiedNames)
+      if (Offset >= Begin && Offset < End)
+        return true;
     Edits.replace(Offset, Offset + Lexer::MeasureTokenLength(Name, SM, LO),
                   Class->getName().str() + templateParameterArguments(Class));
     return true;
@@ -373,9 +445,53 @@ public:
                   (E->isArrow() ? "->*" : ".*") + pointer(E));
     return true;
   }
-  // A non-public static member, through its plain pointer.
+  // A non-public static member, through its plain pointer; a public one or
+  // an enumerator named without qualification, qualified from the global
+  // scope (`stride` is `::geo::Grid::stride`). A static member function's
+  // name is replaced, not prefixed: a call of its copy takes its place
+  // (HelperCloner).
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const ValueDecl *D = E->getDecl();
+    // A public static member of this class template named through its own
+    // name (`Pack::sumAll`): the qualifier is spelled from the global scope
+    // as one replacement, which a call of the member's copy retexts
+    // (HelperCloner), so the injected name in it is not replaced too.
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(D);
+        Method && Method->isStatic() && Class && E->hasQualifier() &&
+        !needsPrivateAccess(D->getAccess()) && !E->getBeginLoc().isMacroID() &&
+        !E->getLocation().isMacroID()) {
+      const Type *Qualifier = E->getQualifier()->getAsType();
+      if (Qualifier && Qualifier->getAsCXXRecordDecl() &&
+          Qualifier->getAsCXXRecordDecl()->getCanonicalDecl() ==
+              Class->getCanonicalDecl()) {
+        unsigned Begin = SM.getFileOffset(E->getBeginLoc());
+        unsigned Offset = SM.getFileOffset(E->getLocation());
+        Edits.replace(
+            Begin, Offset + Lexer::MeasureTokenLength(E->getLocation(), SM, LO),
+            PrivateAccess::currentInstantiation(Class) +
+                "::" + (E->hasExplicitTemplateArgs() ? "template " : "") +
+                E->getNameInfo().getAsString());
+        QualifiedNames.push_back({Begin, Offset});
+      }
+      return true;
+    }
+    if (const CXXRecordDecl *Scope = scopeClass(D);
+        Scope && !E->hasQualifier() && !D->isCXXInstanceMember() &&
+        !(isa<CXXRecordDecl>(D->getDeclContext()) &&
+          needsPrivateAccess(D->getAccess())) &&
+        !isa<ParmVarDecl>(D) && !isa<NonTypeTemplateParmDecl>(D) &&
+        !E->getLocation().isMacroID()) {
+      std::string Qualifier = scopeQualifier(Scope, Owner);
+      if (Qualifier.empty())
+        return true;
+      unsigned Offset = SM.getFileOffset(E->getLocation());
+      Edits.replace(
+          Offset, Offset + Lexer::MeasureTokenLength(E->getLocation(), SM, LO),
+          Qualifier +
+              (E->hasExplicitTemplateArgs() && Class ? "template " : "") +
+              E->getNameInfo().getAsString());
+      return true;
+    }
     if (!isa<CXXRecordDecl>(D->getDeclContext()) || D->isCXXInstanceMember() ||
         !needsPrivateAccess(D->getAccess()) || E->getEndLoc().isMacroID())
       return true;
@@ -434,16 +550,23 @@ private:
   EditSet &Edits;
   PrivateAccess &Access;
   std::vector<const ValueDecl *> &Private;
+  /// The class of the member copied.
+  const CXXRecordDecl *Owner;
   /// The class template whose injected name is replaced, or null.
   const CXXRecordDecl *Class;
   llvm::SmallPtrSet<const MemberExpr *, 4> Calls;
+  /// The qualifiers, [Begin, End) offsets, that a static member's name
+  /// replaced with it.
+  std::vector<std::pair<unsigned, unsigned>> QualifiedNames;
 };
 
 } // namespace
 
 std::string whyMemberNotCopyable(const CXXMethodDecl *M, bool CallOperator) {
-  if (M->isStatic())
-    return "it is a static member function";
+  // A static member is copied as a free function without an object, but
+  // a static operator (C++23) is called in operator syntax on an object.
+  if (M->isStatic() && M->isOverloadedOperator())
+    return "it is a static member operator";
   if (isa<CXXConstructorDecl>(M) || isa<CXXDestructorDecl>(M) ||
       isa<CXXConversionDecl>(M))
     return "it is a member function";
@@ -494,7 +617,7 @@ std::string whyMemberNotCopyable(const CXXMethodDecl *M, bool CallOperator) {
       return "it is a member function whose class is named by a macro where "
              "it is defined";
   }
-  Unreachable Find(Class);
+  Unreachable Find(Class, M->isStatic());
   Find.TraverseDecl(const_cast<CXXMethodDecl *>(M));
   if (!Find.Why.empty())
     return "it is a member function and " + Find.Why +
@@ -551,7 +674,8 @@ std::string copyTemplateHead(const CXXMethodDecl *M) {
   return Out + "> ";
 }
 
-std::string copyTemplateArguments(const CXXMethodDecl *Called) {
+std::string copyTemplateArguments(const CXXMethodDecl *Called,
+                                  bool WithDefaults) {
   const auto *Spec =
       dyn_cast<ClassTemplateSpecializationDecl>(Called->getParent());
   if (!Spec || !Called->getTemplateInstantiationPattern())
@@ -559,6 +683,7 @@ std::string copyTemplateArguments(const CXXMethodDecl *Called) {
   const ASTContext &Ctx = Called->getASTContext();
   PrintingPolicy Policy(Ctx.getLangOpts());
   Policy.SuppressUnwrittenScope = true;
+  Policy.SuppressDefaultTemplateArgs = !WithDefaults;
   // `::ns::Box<float>`: a class at namespace scope, whose qualifier has no
   // '<'.
   std::string Class = TypeName::getFullyQualifiedName(
@@ -621,12 +746,15 @@ void makeFreeFunction(const CXXMethodDecl *M, EditSet &Edits,
   }
   const CXXRecordDecl *Template =
       M->getParent()->getDescribedClassTemplate() ? M->getParent() : nullptr;
-  ThisUses Uses(SM, LO, Edits, Access, Private, Template);
+  ThisUses Uses(SM, LO, Edits, Access, Private, M->getParent(), Template);
   // The signature may name the class template too (`Vec3 operator-()
   // const`, `const Vec3 &o`).
   if (Template)
     Uses.TraverseTypeLoc(M->getTypeSourceInfo()->getTypeLoc());
   Uses.TraverseStmt(M->getBody());
+  // A static member has no object: its copy's parameters are its own.
+  if (M->isStatic())
+    return;
   // A body that does not use its object (a functor's operator() working
   // on its arguments only) leaves the parameter unnamed: -Wunused-parameter.
   std::string Self = selfParameter(M);

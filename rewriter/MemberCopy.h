@@ -16,11 +16,16 @@
 // public, and the private and protected members through explicit
 // instantiations (PrivateAccess.h: LULESH's `Index_t numElem() const {
 // return m_numElem; }` reads `(self.*P)`; a class template's through a tag
-// template per specialization). A member using what those cannot name (a
-// non-public type, a bit-field, a class template's private member on
-// another specialization), its class's own types or static members
-// unqualified, or a lambda (which may capture `this`) is not copied, and
-// its calls are reported.
+// template per specialization). The static members and enumerators of
+// its class that a body names unqualified are named from the global scope
+// (`::geo::Grid::stride`). A static member function is copied without an
+// object (`Grid::sum(a, n)` calls `::geo::Grid_sum_wgtrace_0(a, n)`; a
+// class template's with its arguments, which nothing deduces:
+// `::Pack_sumAll_wgtrace_1<float, 2>(a, n)`). A member using what those
+// cannot name (a non-public type, a bit-field, a class template's private
+// member on another specialization), its class's own types unqualified,
+// or a lambda (which may capture `this`) is not copied, and its calls are
+// reported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,8 +65,11 @@ std::string templateParameterArguments(const clang::CXXRecordDecl *Class);
 /// The explicit template arguments with which a call of Called (a member
 /// of a class template's specialization) calls its copy: the
 /// specialization's, every name from the global scope (`<float>`,
-/// `<::ns::Cell, 3>`); empty for a member of another class.
-std::string copyTemplateArguments(const clang::CXXMethodDecl *Called);
+/// `<::ns::Cell, 3>`); empty for a member of another class. Those that
+/// are the parameters' defaults are left out, unless WithDefaults: a
+/// static member's copy deduces none of them from an object.
+std::string copyTemplateArguments(const clang::CXXMethodDecl *Called,
+                                  bool WithDefaults = false);
 
 /// Whether a call of the copy of Called (a member of a class template's
 /// specialization) that names no template arguments, with Args after the
