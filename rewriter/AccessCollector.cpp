@@ -496,8 +496,9 @@ bool AccessCollector::VisitCXXConstructExpr(CXXConstructExpr *E) {
       RC.SM.isInSystemHeader(RC.SM.getExpansionLoc(Ctor->getLocation())))
     untracedLibraryConstruction(E, Ctor);
   else if (Ctor && implicitMemberwise(Ctor) && E->getNumArgs() >= 1 &&
-           handover(Ctor->getParamDecl(0)->getType(), E->getArg(0)) ==
-               Handover::Reference)
+           (handover(Ctor->getParamDecl(0)->getType(), E->getArg(0)) ==
+                Handover::Reference ||
+            copiesHeldMemory(Ctor, E->getArg(0))))
     RC.untraced(E, memberwiseReason(Ctor), AccessKind::Call);
   return true;
 }
@@ -551,6 +552,14 @@ bool AccessCollector::VisitCXXNewExpr(CXXNewExpr *E) {
   return true;
 }
 
+/// Whether T is a library class that owns storage of its own (a
+/// non-trivial destructor): a container, a string, a pair of them.
+static bool ownsStorage(QualType T) {
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->hasDefinition() &&
+         !RD->getDefinition()->hasTrivialDestructor();
+}
+
 void AccessCollector::untracedLibraryConstruction(
     const CXXConstructExpr *E, const CXXConstructorDecl *Ctor) {
   // A library object built from kernel memory copies it in library code
@@ -586,6 +595,27 @@ void AccessCollector::untracedLibraryConstruction(
                   AccessKind::Call);
       return;
     }
+    // A copy of an object that is not kernel memory itself but holds some
+    // outside itself (a local std::list's nodes, a local std::vector's
+    // storage, a long local std::string's characters, the strings of a
+    // local std::array, a std::pair's vector) copies that memory in
+    // library code; a move takes the storage over and touches none, an
+    // iterator's or a view's copy (a trivial destructor) keeps a pointer,
+    // and a callable given to std::function is the program's own class,
+    // whose copy is recorded where the program writes it.
+    if (H == Handover::None && Owns && Param->isLValueReferenceType() &&
+        ownsStorage(Param.getNonReferenceType()) && Arg->isLValue() &&
+        Model.holdsPointers(Arg->getType()) &&
+        !isLibraryBookkeeping(Arg->getType())) {
+      RC.untraced(E,
+                  "construction of '" + Class->getQualifiedNameAsString() +
+                      "' copies what '" + sourceText(Arg) +
+                      "' holds outside itself (kernel memory: a "
+                      "container's elements, a long string's characters) "
+                      "in library code, which wgtrace does not record",
+                  AccessKind::Call);
+      return;
+    }
     // A container built from a range of iterators into kernel memory
     // (`std::list<float> l(v.begin(), v.end())`) copies the elements in;
     // an iterator adaptor or a view keeps the iterator.
@@ -607,7 +637,23 @@ void AccessCollector::untracedLibraryConstruction(
   // stores went unrecorded in silence; std::vector's of scalar elements
   // from a range or a count are recorded (VectorCalls.h) and do not come
   // here.
-  if (!Owns || !keepsElementsOnHeap(Class))
+  if (!Owns)
+    return;
+  // A std::string keeps up to 15 characters in the object (libstdc++), on
+  // the kernel's stack when it is a local, and more on the heap: what it is
+  // built with decides, unless it is known to be short.
+  if (ClassName == "basic_string" && Class->isInStdNamespace()) {
+    if (mayWriteLongString(E, Ctor))
+      RC.untraced(E,
+                  "construction of '" + Class->getQualifiedNameAsString() +
+                      "' writes its characters into new storage on the "
+                      "heap, kernel memory, when they are more than the "
+                      "object holds, in library code, which wgtrace does "
+                      "not record",
+                  AccessKind::Call);
+    return;
+  }
+  if (!keepsElementsOnHeap(Class))
     return;
   const char *From = isRangeConstruction(E, Ctor)   ? "from a range"
                      : isListConstruction(Ctor)     ? "from a braced list"
@@ -621,6 +667,55 @@ void AccessCollector::untracedLibraryConstruction(
                     "kernel memory, in library code, which wgtrace does not "
                     "record",
                 AccessKind::Call);
+}
+
+bool AccessCollector::mayWriteLongString(const CXXConstructExpr *E,
+                                         const CXXConstructorDecl *Ctor) const {
+  // Short for certain: every count is a constant, every pointer to
+  // characters a string literal, of at most 15 bytes' characters; a character
+  // and an allocator are values. A copy, a move, or a string view, range
+  // or list may be long (a copy of a local is reported as one).
+  if (Ctor->isCopyOrMoveConstructor() || E->getNumArgs() == 0)
+    return false;
+  // libstdc++'s local buffer is 16 bytes, a null character's included.
+  const auto *Spec =
+      dyn_cast<ClassTemplateSpecializationDecl>(Ctor->getParent());
+  if (!Spec || Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return true;
+  const int64_t Inline =
+      15 / RC.Ctx.getTypeSizeInChars(Spec->getTemplateArgs()[0].getAsType())
+               .getQuantity();
+  const unsigned Params = std::min(E->getNumArgs(), Ctor->getNumParams());
+  for (unsigned I = 0; I < Params; ++I) {
+    const Expr *Arg = E->getArg(I);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    QualType Param = Ctor->getParamDecl(I)->getType().getCanonicalType();
+    if (Param->isAnyCharacterType())
+      continue;
+    if (Param->isIntegerType()) {
+      // isIntegerConstantExpr, not getIntegerConstantExpr: see
+      // WatchCollector.cpp (clang-tidy 19's analyzer and
+      // std::optional<APSInt>).
+      if (!Arg->isIntegerConstantExpr(RC.Ctx) ||
+          Arg->EvaluateKnownConstInt(RC.Ctx).getExtValue() > Inline)
+        return true;
+      continue;
+    }
+    if (Param->isPointerType() &&
+        Param->getPointeeType()->isAnyCharacterType()) {
+      const auto *Literal =
+          dyn_cast<clang::StringLiteral>(Arg->IgnoreParenImpCasts());
+      if (!Literal || Literal->getLength() > Inline)
+        return true;
+      continue;
+    }
+    const CXXRecordDecl *RD = Param.getNonReferenceType()->getAsCXXRecordDecl();
+    if (!RD || !RD->getIdentifier() || RD->getName() != "allocator")
+      return true;
+  }
+  return false;
 }
 
 bool AccessCollector::isRangeConstruction(const CXXConstructExpr *E,
@@ -821,14 +916,17 @@ bool AccessCollector::touchesElements(const CXXMethodDecl *M) const {
   return true;
 }
 
+std::string AccessCollector::sourceText(const Expr *E) const {
+  return Lexer::getSourceText(RC.SM.getExpansionRange(E->getSourceRange()),
+                              RC.SM, RC.Ctx.getLangOpts())
+      .str();
+}
+
 std::string AccessCollector::libraryReason(const std::string &Subject,
                                            const Expr *Arg,
                                            StringRef How) const {
-  return Subject + " is given kernel memory ('" +
-         Lexer::getSourceText(RC.SM.getExpansionRange(Arg->getSourceRange()),
-                              RC.SM, RC.Ctx.getLangOpts())
-             .str() +
-         "') " + How.str() +
+  return Subject + " is given kernel memory ('" + sourceText(Arg) + "') " +
+         How.str() +
          " and reads or writes it in library code, which wgtrace does not "
          "record";
 }
@@ -882,7 +980,8 @@ bool AccessCollector::VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
     return true;
   }
   if (M && implicitMemberwise(M) &&
-      (Model.isMemory(E->getArg(0)) || Model.isMemory(E->getArg(1))))
+      (Model.isMemory(E->getArg(0)) || Model.isMemory(E->getArg(1)) ||
+       copiesHeldMemory(M, E->getArg(1))))
     RC.untraced(E, memberwiseReason(M), AccessKind::Call);
   return true;
 }
@@ -900,6 +999,17 @@ bool AccessCollector::implicitMemberwise(const CXXMethodDecl *M) const {
   return Copy && !M->isTrivial() && !M->isUserProvided() && !M->isDeleted() &&
          !RC.SM.isInSystemHeader(
              RC.SM.getExpansionLoc(M->getParent()->getLocation()));
+}
+
+bool AccessCollector::copiesHeldMemory(const CXXMethodDecl *M,
+                                       const Expr *Source) const {
+  // A copy of a local that holds kernel memory outside itself (a member
+  // std::vector's elements, on the heap) copies that memory too, where
+  // its members' copies run; a move hands the storage over.
+  const bool Copy = isa<CXXConstructorDecl>(M)
+                        ? cast<CXXConstructorDecl>(M)->isCopyConstructor()
+                        : M->isCopyAssignmentOperator();
+  return Copy && Source->isLValue() && Model.holdsPointers(Source->getType());
 }
 
 std::string AccessCollector::memberwiseReason(const CXXMethodDecl *M) const {
@@ -1280,13 +1390,7 @@ bool AccessCollector::TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
       if (std::optional<std::string> Why =
               nodeStepReason(*Family, Range, nullptr))
         RC.untraced(RC.SM.getExpansionLoc(Range->getBeginLoc()),
-                    "iteration over '" +
-                        Lexer::getSourceText(
-                            RC.SM.getExpansionRange(Range->getSourceRange()),
-                            RC.SM, RC.Ctx.getLangOpts())
-                            .str() +
-                        "'",
-                    *Why);
+                    "iteration over '" + sourceText(Range) + "'", *Why);
   Model.noteRangeFor(LoopVar, Range);
   if (!LoopVar->getType()->isReferenceType() && !isa<InitListExpr>(Range) &&
       Model.rangeElementsAreMemory(Range)) {
@@ -1617,11 +1721,6 @@ void AccessCollector::untracedCall(const CallExpr *E,
 std::optional<std::string>
 AccessCollector::nodeStepReason(StringRef Family, const Expr *Container,
                                 const Expr *It) const {
-  auto Text = [&](const Expr *X) {
-    return Lexer::getSourceText(RC.SM.getExpansionRange(X->getSourceRange()),
-                                RC.SM, RC.Ctx.getLangOpts())
-        .str();
-  };
   const std::string Tail =
       ", kernel memory, in library code, which wgtrace does not record";
   if (Container) {
@@ -1634,12 +1733,13 @@ AccessCollector::nodeStepReason(StringRef Family, const Expr *Container,
     std::string Kind = RD ? RD->getQualifiedNameAsString() : Family.str();
     return "each step of a " + Kind +
            " iterator reads the links between the nodes of '" +
-           Text(Container) + "'" + Tail;
+           sourceText(Container) + "'" + Tail;
   }
   if (!It || !isIteratorIntoMemory(Model, It))
     return std::nullopt;
-  return "each step of '" + Text(It) + "', an iterator of a " + Family.str() +
-         ", reads the links between the nodes it points into" + Tail;
+  return "each step of '" + sourceText(It) + "', an iterator of a " +
+         Family.str() + ", reads the links between the nodes it points into" +
+         Tail;
 }
 
 bool AccessCollector::untracedNodeStep(const CallExpr *E,
@@ -1809,10 +1909,7 @@ bool AccessCollector::untracedLibraryCall(const CallExpr *E,
       RC.untraced(
           E,
           "'" + Qualified + "' reads or writes the elements of '" +
-              Lexer::getSourceText(
-                  RC.SM.getExpansionRange(Object->getSourceRange()), RC.SM,
-                  RC.Ctx.getLangOpts())
-                  .str() +
+              sourceText(Object) +
               "', kernel memory, in library code, which wgtrace does not "
               "record",
           AccessKind::Call);

@@ -143,6 +143,15 @@ private:
   /// the program that the compiler writes and that is not trivial.
   bool implicitMemberwise(const clang::CXXMethodDecl *M) const;
   std::string memberwiseReason(const clang::CXXMethodDecl *M) const;
+  /// Whether E, a construction of a std::string, may write more
+  /// characters than the object holds (15), into new storage on the heap.
+  bool mayWriteLongString(const clang::CXXConstructExpr *E,
+                          const clang::CXXConstructorDecl *Ctor) const;
+  /// Whether M, a copy (not a move), copies from Source, an lvalue that is
+  /// not kernel memory itself, kernel memory that Source holds outside
+  /// itself (a member std::vector's elements).
+  bool copiesHeldMemory(const clang::CXXMethodDecl *M,
+                        const clang::Expr *Source) const;
   /// Whether Object (or what it points to) is a standard container whose
   /// elements are kernel memory.
   bool elementsAreKernelMemory(const clang::Expr *Object) const;
@@ -173,6 +182,8 @@ private:
   /// Whether T is the C library's FILE (glibc's struct _IO_FILE), which
   /// only library code reads and writes.
   bool isCStream(clang::QualType T) const;
+  /// E's text as written where it expands, for reasons.
+  std::string sourceText(const clang::Expr *E) const;
   /// "<Subject> is given kernel memory ('<Arg>') <How> ...", Subject
   /// naming the function or the construction with its quotes.
   std::string

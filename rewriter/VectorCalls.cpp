@@ -4,6 +4,8 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ParentMapContext.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <optional>
@@ -171,6 +173,31 @@ static bool redirectFilledVector(RewriteContext &RC, const MemoryModel &Model,
   return true;
 }
 
+/// Whether the copy E is written where a call may take its place: a
+/// declaration's initializer (not a range-for's variable, whose source is
+/// the range), a value returned, an argument given by value. A lambda's
+/// capture (`[v]`) or an element of a braced list is not.
+static bool copyIsWrittenAlone(ASTContext &Ctx, const CXXConstructExpr *E) {
+  const Stmt *Child = E;
+  DynTypedNodeList Parents = Ctx.getParents(*E);
+  while (Parents.size() == 1 && (Parents[0].get<CXXBindTemporaryExpr>() ||
+                                 Parents[0].get<ExprWithCleanups>())) {
+    Child = Parents[0].get<Stmt>();
+    Parents = Ctx.getParents(*Child);
+  }
+  if (Parents.size() != 1)
+    return false;
+  if (const auto *VD = Parents[0].get<VarDecl>())
+    return !VD->isImplicit() && !VD->isCXXForRangeDecl() && VD->getInit() &&
+           VD->getInit()->IgnoreImplicit() == E;
+  if (Parents[0].get<ReturnStmt>())
+    return true;
+  if (const auto *Call = Parents[0].get<CallExpr>())
+    return llvm::any_of(Call->arguments(),
+                        [Child](const Expr *Arg) { return Arg == Child; });
+  return false;
+}
+
 bool redirectVectorConstruction(RewriteContext &RC, const MemoryModel &Model,
                                 const CXXConstructExpr *E) {
   const CXXConstructorDecl *Ctor = E->getConstructor();
@@ -179,6 +206,15 @@ bool redirectVectorConstruction(RewriteContext &RC, const MemoryModel &Model,
   std::optional<QualType> Element = recordedVectorElement(Ctor->getParent());
   if (!Element)
     return false;
+  // vector(const vector &): the source's elements are on the heap, kernel
+  // memory, wherever the vector is.
+  if (Ctor->isCopyConstructor()) {
+    if (E->getNumArgs() != 1 || !E->getArg(0)->isLValue() ||
+        !copyIsWrittenAlone(RC.Ctx, E))
+      return false;
+    wrapConstructorArguments(RC, E, 1, "vectorCopy", "");
+    return true;
+  }
   if (!Ctor->getPrimaryTemplate())
     return redirectFilledVector(RC, Model, E, Ctor, *Element);
   // vector(InputIt first, InputIt last, const allocator_type & = {}), with

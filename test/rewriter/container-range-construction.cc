@@ -6,8 +6,8 @@
 // stores into the new nodes went unrecorded in silence: now reported too.
 // std::vector<T> of a scalar T records (vector-construction.cc); other
 // element types and an allocator given are reported the same way. Not a
-// range: views (std::span) keep it, std::string keeps a short one in the
-// object.
+// range: views (std::span) keep it. A std::string keeps a short one in
+// the object, a long one on the heap: reported (string-construction.cc).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -44,13 +44,14 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, const float *in,
   // WARN: [[@LINE-1]]:22: warning: call 'given(local, local + 3, std::allocator<float>())' is not traced: construction of 'std::vector' from a range writes its elements
   out[0] = float(std::deque<float>(local, local + 2).size());
   // WARN: [[@LINE-1]]:18: warning: call 'std::deque<float>(local, local + 2)' is not traced: construction of 'std::deque' from a range writes its elements
-  // A vector of the range's scalar type records; a string keeps a short
-  // range in the object; a count is no range.
+  // A vector of the range's scalar type records; a string may keep the
+  // range in the object or on the heap; a count is no range.
   std::vector<float> same(local, local + 3);
   // CHECK: std::vector<float> same(::wgtrace::detail::recorded::vectorFrom<'-'>(WGTRACE_ACCESS_SITE({{[0-9]+}}), local, local + 3));
   char chars[2] = {'a', 'b'};
   std::string text(chars, chars + 2);
   // CHECK: std::string text(chars, chars + 2);
+  // WARN: [[@LINE-2]]:15: warning: call 'text(chars, chars + 2)' is not traced: construction of 'std::basic_string' writes its characters into new storage on the heap, kernel memory, when they are more than the object holds
   out[1] = l.front() + *s.begin() + d[1] + float(m.size()) + float(wide[0]) +
            given[0] + same[2] + float(text.size() + v.size());
 }

@@ -8,7 +8,8 @@
 // their own operator=). The members' own user-written copies of this file
 // still run instrumented (Vec3::operator=). A trivial copy is recorded as
 // one access of the whole object; copies between the kernel's own locals
-// are not accesses.
+// are not accesses, but what they hold outside themselves is: `Rec d = c`
+// copies c.v's elements, on the heap (container-copies.cc).
 // RUN: %strip-checks %s > %t.cc
 // RUN: %wgtrace-rewrite %t.cc -- %wgtrace-flags > %t.out.cc 2> %t.err
 // RUN: FileCheck --match-full-lines %s < %t.out.cc
@@ -59,7 +60,8 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, Particle *p, Rec *r,
   out[wg.id[0]] = d.v.size();
 }
 
-// WARN: {{.*}}:47:3: warning: call 'p[1] = p[0]' is not traced: the implicit operator= of 'Particle' is not trivial (it calls its members' own), and the members it copies in code the compiler writes are not recorded
-// WARN: {{.*}}:49:11: warning: call 'r[0]' is not traced: the implicit constructor of 'Rec' is not trivial (it calls its members' own), and the members it copies in code the compiler writes are not recorded
-// WARN: {{.*}}:51:3: warning: call 'r[1] = std::move(c)' is not traced: the implicit operator= of 'Rec' is not trivial
+// WARN: {{.*}}:48:3: warning: call 'p[1] = p[0]' is not traced: the implicit operator= of 'Particle' is not trivial (it calls its members' own), and the members it copies in code the compiler writes are not recorded
+// WARN: {{.*}}:50:11: warning: call 'r[0]' is not traced: the implicit constructor of 'Rec' is not trivial (it calls its members' own), and the members it copies in code the compiler writes are not recorded
+// WARN: {{.*}}:52:3: warning: call 'r[1] = std::move(c)' is not traced: the implicit operator= of 'Rec' is not trivial
+// WARN: {{.*}}:54:11: warning: call 'c' is not traced: the implicit constructor of 'Rec' is not trivial
 // STRICT: error: call 'p[1] = p[0]' is not traced

@@ -396,6 +396,29 @@ VectorFromRange<It, Roles...> vectorFrom(uint64_t SiteBits, It First, It Last) {
   return VectorFromRange<It, Roles...>(SiteBits, First, Last);
 }
 
+/// A copy of a std::vector of scalar elements (`std::vector<T> w(v)`, `w
+/// = v` in a declaration, a vector given or returned by value), which the
+/// rewriter hands over as `w(::wgtrace::detail::recorded::vectorCopy<>(site,
+/// v))`: the copy is made as written, then what libstdc++ 12 did there is
+/// recorded (the storage allocated for v's size, then
+/// std::uninitialized_copy, a memmove: a load of each element of v, on the
+/// heap and so kernel memory, and its store into the new storage,
+/// forward). The copy is returned by value: the vector declared is it, or
+/// takes its storage over, which touches no element.
+template <class T>
+std::vector<T> vectorCopy(uint64_t SiteBits, const std::vector<T> &From) {
+  std::vector<T> Made(From);
+  if constexpr (std::is_scalar_v<T>) {
+    const T *Source = From.data();
+    const T *Into = Made.data();
+    for (size_t I = 0; I < Made.size(); ++I) {
+      recordAccess(false, Source + I, sizeof(T), SiteBits);
+      recordAccess(true, Into + I, sizeof(T), SiteBits);
+    }
+  }
+  return Made;
+}
+
 /// The count (and value) a std::vector is constructed from
 /// (`std::vector<T> v(n)`, `v(n, x)`), which the rewriter hands over as
 /// `v(::wgtrace::detail::recorded::vectorFilled<>(site, n))` or

@@ -9,7 +9,10 @@
 // The new storage comes from the harness's kernel heap, so both builds see
 // it at the same offsets. libstdc++ allocates the storage for the whole
 // range, then copies it in (memmove: a load and a store per element,
-// forward).
+// forward). A copy (`std::vector<float> c(w)`, `= table`, a vector given or
+// returned by value) allocates the source's size and copies it the same
+// way; before 2026-12 a copy of a local vector was not recorded, in
+// silence.
 #define ORACLE_KERNEL_HEAP
 #include "oracle.h"
 
@@ -21,6 +24,10 @@ static float firstOf(const float *p, int n) {
   std::vector<float> c(p, p + n);
   return c[0] + c[n - 1];
 }
+
+static float secondOf(std::vector<float> v) { return v[1]; }
+
+static std::vector<float> copyOf(const std::vector<float> &v) { return v; }
 
 WGTRACE_DISPATCH void window(const wgtrace::Workgroup &wg, const float *in,
                              const std::vector<float> &table, float *out) {
@@ -39,9 +46,13 @@ WGTRACE_DISPATCH void window(const wgtrace::Workgroup &wg, const float *in,
   float x = 0.25f * float(g);
   std::vector<float> fromLocal(3, x);
   std::vector<float> empty(0, in[0]);
+  std::vector<float> copied(w);
+  std::vector<float> fromTable = table;
+  std::vector<float> returned = copyOf(l);
   out[g] = s + t[0] + l[2] + float(none.size()) + firstOf(local, 2) +
            firstOf(in + 1, 3) + zeros[2] + one[0] + filled[1] + fromLocal[2] +
-           float(empty.size());
+           float(empty.size()) + copied[3] + fromTable[4] + secondOf(w) +
+           returned[0];
 }
 
 WGTRACE_DISPATCH void pairs(const wgtrace::Workgroup &wg,
