@@ -460,7 +460,7 @@ public:
         Method && Method->isStatic() && Class && E->hasQualifier() &&
         !needsPrivateAccess(D->getAccess()) && !E->getBeginLoc().isMacroID() &&
         !E->getLocation().isMacroID()) {
-      const Type *Qualifier = E->getQualifier()->getAsType();
+      const clang::Type *Qualifier = E->getQualifier()->getAsType();
       if (Qualifier && Qualifier->getAsCXXRecordDecl() &&
           Qualifier->getAsCXXRecordDecl()->getCanonicalDecl() ==
               Class->getCanonicalDecl()) {
