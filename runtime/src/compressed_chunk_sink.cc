@@ -17,6 +17,10 @@ namespace wgtrace::runtime {
 bool compressionBuiltIn() { return true; }
 
 namespace {
+/// The content is encoded a block at a time, so that the block zstd reads
+/// is still in the cache and the chunk is not copied whole.
+constexpr uint64_t kEncodedBlock = uint64_t{128} << 10;
+
 /// One compression context per writing thread (the exit handler, the
 /// stream writer), kept for its chunks: creating one costs more than a
 /// small chunk. Never freed: the exit handler runs after the thread's
@@ -84,14 +88,20 @@ void CompressedChunkSink::write(const void *Data, uint64_t Length) {
     FrameUsed = 0;
   }
   const uint64_t Take = std::min<uint64_t>(Length, Inner.ContentLength - Taken);
-  if (Take) {
-    compress(P, Take, false);
-    Taken += Take;
+  Taken += Take;
+  if (Encoded.size() < format::WordDeltaEncoder::bound(kEncodedBlock))
+    Encoded.resize(format::WordDeltaEncoder::bound(kEncodedBlock));
+  for (uint64_t Done = 0; Done < Take;) {
+    const uint64_t Piece = std::min(kEncodedBlock, Take - Done);
+    compress(Encoded.data(), Deltas.encode(P + Done, Piece, Encoded.data()),
+             false);
+    Done += Piece;
   }
 }
 
 void CompressedChunkSink::finish() {
-  compress(nullptr, 0, true);
+  uint8_t Tail[8];
+  compress(Tail, Deltas.finish(Tail), true);
   if (HeaderFill < sizeof(HeaderBytes) || Taken != Inner.ContentLength)
     fail(EIO);
   // The chunk cannot be written: the trace's write fails, as a full disk
@@ -106,7 +116,7 @@ void CompressedChunkSink::finish() {
   H.InnerVersion = Inner.Version;
   H.InnerLength = Inner.ContentLength;
   H.CompressedLength = FrameUsed;
-  H.Codec = static_cast<uint16_t>(format::Codec::Zstd);
+  H.Codec = static_cast<uint16_t>(format::Codec::ZstdWordDeltas);
   H.Checksum = format::compressedChunkChecksum(H, Frame.data(), FrameUsed);
   const uint64_t Length = sizeof(H) + FrameUsed;
   writeChunkHeader(Out, format::ChunkType::Compressed, Length);

@@ -3,7 +3,8 @@
 // WGTRACE_COMPRESS=zstd: every ring buffer chunk (ring mode at exit, each
 // stream-mode buffer in the writer thread) goes to the file as a compressed
 // chunk (format::ChunkType::Compressed, docs/FORMAT.md), one zstd frame per
-// chunk so that chunks decode on their own. The chunk writers do not change:
+// chunk so that chunks decode on their own, of the content's word deltas
+// (format::Codec::ZstdWordDeltas). The chunk writers do not change:
 // they write the plain chunk through a CompressedChunkSink, which keeps the
 // compressed bytes (a fraction of the chunk) and writes the compressed chunk
 // when finished. It allocates, so the crash and signal handlers write plain
@@ -52,6 +53,10 @@ private:
   [[maybe_unused]] format::ChunkHeader Inner{};
   /// Content bytes taken so far (the padding after them is dropped).
   [[maybe_unused]] uint64_t Taken = 0;
+  /// The content as the frame holds it (Codec::ZstdWordDeltas).
+  [[maybe_unused]] format::WordDeltaEncoder Deltas;
+  /// One block of the content encoded, on its way to zstd.
+  std::vector<uint8_t> Encoded;
   /// The frame so far: its first FrameUsed bytes.
   std::vector<uint8_t> Frame;
   [[maybe_unused]] uint64_t FrameUsed = 0;

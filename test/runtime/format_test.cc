@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 using namespace wgtrace::format;
 
@@ -92,4 +94,54 @@ TEST(Format, PrintHeaderLayout) {
   EXPECT_EQ((Word >> 8) & 0xFFFF, 11u);
   EXPECT_EQ(Word >> 24, 0x20u);
   EXPECT_EQ(decodePrintHeader(Bytes).Length, 11u);
+}
+
+TEST(Format, WordDeltasGivenInPiecesDecodeToTheContent) {
+  // Records whose words step by a few bytes, then a tail that is not a
+  // whole word: the encoding depends on neither how the content is cut
+  // into pieces nor where a piece cuts a word.
+  std::vector<uint8_t> Content(16 * 1000 + 5);
+  for (size_t I = 0; I + 16 <= Content.size(); I += 16) {
+    const uint64_t Words[2] = {0x7f0000001000u + 4 * (I / 16),
+                               0x0123000000000004u + (I % 48)};
+    std::memcpy(Content.data() + I, Words, 16);
+  }
+  for (size_t I = 16000; I < Content.size(); ++I)
+    Content[I] = uint8_t(0xa0 + I);
+  std::vector<uint8_t> Whole(WordDeltaEncoder::bound(Content.size()));
+  WordDeltaEncoder One;
+  uint64_t Size = One.encode(Content.data(), Content.size(), Whole.data());
+  EXPECT_EQ(Size, 16000u);
+  Size += One.finish(Whole.data() + Size);
+  ASSERT_EQ(Size, Content.size());
+  Whole.resize(Size);
+  // After the first record every word is the same step.
+  uint64_t Step[2];
+  std::memcpy(Step, Whole.data() + 16 * 500, 16);
+  EXPECT_EQ(Step[0], 4u);
+  for (size_t Cut : {1, 3, 7, 8, 9, 16, 4097}) {
+    std::vector<uint8_t> Pieces;
+    WordDeltaEncoder E;
+    for (size_t At = 0; At < Content.size(); At += Cut) {
+      const size_t Length = std::min(Cut, Content.size() - At);
+      std::vector<uint8_t> Out(WordDeltaEncoder::bound(Length));
+      Out.resize(E.encode(Content.data() + At, Length, Out.data()));
+      Pieces.insert(Pieces.end(), Out.begin(), Out.end());
+    }
+    uint8_t Tail[8];
+    Pieces.insert(Pieces.end(), Tail, Tail + E.finish(Tail));
+    EXPECT_EQ(Pieces, Whole) << "pieces of " << Cut;
+  }
+  decodeWordDeltas(Whole.data(), Whole.size());
+  EXPECT_EQ(Whole, Content);
+  // A content of one word and a half: the word as it is, then the bytes.
+  std::vector<uint8_t> Short = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  std::vector<uint8_t> Encoded(WordDeltaEncoder::bound(Short.size()));
+  WordDeltaEncoder S;
+  uint64_t N = S.encode(Short.data(), Short.size(), Encoded.data());
+  N += S.finish(Encoded.data() + N);
+  Encoded.resize(N);
+  EXPECT_EQ(Encoded, Short);
+  decodeWordDeltas(Encoded.data(), Encoded.size());
+  EXPECT_EQ(Encoded, Short);
 }

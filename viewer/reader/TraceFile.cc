@@ -152,8 +152,10 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
         "checksum mismatch in the compressed chunk (0x%08x, header says "
         "0x%08x): its header or frame is damaged",
         Sum, H.Checksum);
-  if (H.Codec != uint16_t(format::Codec::Zstd))
-    return createStringError("unknown codec %u (1 is zstd)", H.Codec);
+  const bool WordDeltas = H.Codec == uint16_t(format::Codec::ZstdWordDeltas);
+  if (H.Codec != uint16_t(format::Codec::Zstd) && !WordDeltas)
+    return createStringError(
+        "unknown codec %u (1 is zstd, 2 zstd of word deltas)", H.Codec);
   if (H.InnerType != uint16_t(format::ChunkType::DispatchRingBuffer) ||
       H.InnerVersion != 0)
     return createStringError("compressed chunk holds a chunk of type %u "
@@ -189,6 +191,8 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
     return createStringError(
         "zstd frame decompressed to %zu bytes, the header says %llu", Got,
         static_cast<unsigned long long>(H.InnerLength));
+  if (WordDeltas)
+    format::decodeWordDeltas(Out.get(), H.InnerLength);
   C.Header = {format::kChunkMagic, H.InnerType, H.InnerVersion, H.InnerLength};
   C.Content = ArrayRef<uint8_t>(Out.get(), H.InnerLength);
   C.Decompressed = std::move(Out);
