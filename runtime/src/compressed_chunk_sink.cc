@@ -93,7 +93,7 @@ void CompressedChunkSink::write(const void *Data, uint64_t Length) {
     Encoded.resize(format::WordDeltaEncoder::bound(kEncodedBlock));
   for (uint64_t Done = 0; Done < Take;) {
     const uint64_t Piece = std::min(kEncodedBlock, Take - Done);
-    compress(Encoded.data(), Deltas.encode(P + Done, Piece, Encoded.data()),
+    compress(Encoded.data(), Deltas.transform(P + Done, Piece, Encoded.data()),
              false);
     Done += Piece;
   }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
 
 using namespace llvm;
 
@@ -94,6 +95,54 @@ ZSTD_DCtx *threadDecompressor() {
   };
   static thread_local Holder H;
   return H.Context;
+}
+
+/// Decompresses codec 1's \p Frame into \p Out (room for \p Length
+/// bytes); returns how many bytes it held.
+Expected<uint64_t> decompressWhole(ArrayRef<uint8_t> Frame, uint8_t *Out,
+                                   uint64_t Length) {
+  const size_t Got = ZSTD_decompressDCtx(threadDecompressor(), Out, Length,
+                                         Frame.data(), Frame.size());
+  if (ZSTD_isError(Got))
+    return createStringError("zstd: %s", ZSTD_getErrorName(Got));
+  return Got;
+}
+
+/// Bytes zstd gives at once for codec 2, decoded while they are in the
+/// cache (into Out), not after the whole chunk has gone to memory.
+constexpr size_t kStagedBytes = size_t{128} << 10;
+
+/// Decompresses codec 2's \p Frame into \p Out (room for \p Length
+/// bytes), undoing the word deltas on the way; returns how many bytes the
+/// frame held.
+Expected<uint64_t> decompressWordDeltas(ArrayRef<uint8_t> Frame, uint8_t *Out,
+                                        uint64_t Length) {
+  static thread_local std::unique_ptr<uint8_t[]> Staged(
+      new uint8_t[kStagedBytes]);
+  ZSTD_DCtx *Context = threadDecompressor();
+  ZSTD_DCtx_reset(Context, ZSTD_reset_session_only);
+  ZSTD_inBuffer In = {Frame.data(), Frame.size(), 0};
+  format::WordDeltaDecoder Deltas;
+  uint64_t Got = 0, Written = 0;
+  for (;;) {
+    ZSTD_outBuffer Piece = {Staged.get(), kStagedBytes, 0};
+    const size_t Left = ZSTD_decompressStream(Context, &Piece, &In);
+    if (ZSTD_isError(Left))
+      return createStringError("zstd: %s", ZSTD_getErrorName(Left));
+    Got += Piece.pos;
+    if (Got > Length)
+      return createStringError(
+          "zstd frame decompresses to more than the header's %llu bytes",
+          static_cast<unsigned long long>(Length));
+    Written += Deltas.transform(Staged.get(), Piece.pos, Out + Written);
+    if (Left == 0)
+      break;
+    // The frame ends before it says it does.
+    if (In.pos == In.size && Piece.pos < Piece.size)
+      return createStringError("zstd: the frame is cut short");
+  }
+  Deltas.finish(Out + Written);
+  return Got;
 }
 #endif
 } // namespace
@@ -183,16 +232,16 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
       Memory ? Memory->take(H.InnerLength)
              : std::shared_ptr<uint8_t[]>(new uint8_t[H.InnerLength]);
   FramesDecompressed.fetch_add(1, std::memory_order_relaxed);
-  size_t Got = ZSTD_decompressDCtx(threadDecompressor(), Out.get(),
-                                   H.InnerLength, Frame.data(), Frame.size());
-  if (ZSTD_isError(Got))
-    return createStringError("zstd: %s", ZSTD_getErrorName(Got));
-  if (Got != H.InnerLength)
+  Expected<uint64_t> Got =
+      WordDeltas ? decompressWordDeltas(Frame, Out.get(), H.InnerLength)
+                 : decompressWhole(Frame, Out.get(), H.InnerLength);
+  if (!Got)
+    return Got.takeError();
+  if (*Got != H.InnerLength)
     return createStringError(
-        "zstd frame decompressed to %zu bytes, the header says %llu", Got,
+        "zstd frame decompressed to %llu bytes, the header says %llu",
+        static_cast<unsigned long long>(*Got),
         static_cast<unsigned long long>(H.InnerLength));
-  if (WordDeltas)
-    format::decodeWordDeltas(Out.get(), H.InnerLength);
   C.Header = {format::kChunkMagic, H.InnerType, H.InnerVersion, H.InnerLength};
   C.Content = ArrayRef<uint8_t>(Out.get(), H.InnerLength);
   C.Decompressed = std::move(Out);

@@ -923,31 +923,33 @@ enum class Codec : uint8_t {
   ZstdWordDeltas = 2,
 };
 
-/// Codec::ZstdWordDeltas' transform of a chunk's content, given in pieces:
-/// the i-th little-endian u64 word w[i] of the content becomes w[i] -
-/// w[i-2] (mod 2^64; w[-2] = w[-1] = 0), and the bytes after the last whole
-/// word stay as they are. A ring chunk's records are 16 bytes at 16-byte
-/// offsets, so each word is taken from the same field of the record
-/// before it.
-class WordDeltaEncoder {
+/// Codec::ZstdWordDeltas' transform of a chunk's content, and its inverse,
+/// each given the content in pieces: the i-th little-endian u64 word w[i]
+/// of the content is stored as w[i] - w[i-2] (mod 2^64; w[-2] = w[-1] =
+/// 0), and the bytes after the last whole word as they are. A ring chunk's
+/// records are 16 bytes at 16-byte offsets, so each word is taken from the
+/// same field of the record before it. The writer encodes (Encode true),
+/// the reader decodes what zstd gives it, still in the cache.
+template <bool Encode> class WordDeltas {
 public:
   /// Most bytes encode() writes for \p Length bytes given.
   static constexpr uint64_t bound(uint64_t Length) { return Length + 8; }
-  /// Encodes the next \p Length bytes of the content into \p Out (room
-  /// for bound(Length)); returns how many it wrote: the whole words
-  /// completed, a partial word waiting for the next piece.
-  uint64_t encode(const uint8_t *In, uint64_t Length, uint8_t *Out) {
+  /// Transforms the next \p Length bytes into \p Out (room for
+  /// bound(Length)); returns how many it wrote: the whole words completed,
+  /// a partial word waiting for the next piece.
+  uint64_t transform(const uint8_t *In, uint64_t Length, uint8_t *Out) {
     uint64_t Written = 0;
     while (Length && Fill) {
       Partial[Fill++] = *In++;
       --Length;
       if (Fill == 8) {
         Fill = 0;
-        Written += put(Partial, Out);
+        put(Partial, Out);
+        Written += 8;
       }
     }
-    for (; Length >= 8; In += 8, Length -= 8)
-      Written += put(In, Out + Written);
+    for (; Length >= 8; In += 8, Length -= 8, Written += 8)
+      put(In, Out + Written);
     std::memcpy(Partial + Fill, In, Length);
     Fill += unsigned(Length);
     return Written;
@@ -960,41 +962,21 @@ public:
   }
 
 private:
-  uint64_t put(const uint8_t *Word, uint8_t *Out) {
+  void put(const uint8_t *Word, uint8_t *Out) {
     uint64_t W;
     std::memcpy(&W, Word, 8);
-    const uint64_t Delta = W - Older;
+    const uint64_t Plain = Encode ? W : W + Older;
+    const uint64_t Stored = Encode ? W - Older : Plain;
     Older = Newer;
-    Newer = W;
-    std::memcpy(Out, &Delta, 8);
-    return 8;
+    Newer = Plain;
+    std::memcpy(Out, &Stored, 8);
   }
   uint64_t Older = 0, Newer = 0;
   uint8_t Partial[8] = {};
   unsigned Fill = 0;
 };
-
-/// Undoes WordDeltaEncoder on a whole content of \p Length bytes, in
-/// place. Two running sums, one per word of a 16-byte record.
-inline void decodeWordDeltas(uint8_t *Content, uint64_t Length) {
-  uint64_t Even = 0, Odd = 0;
-  uint64_t I = 0;
-  for (; I + 16 <= Length; I += 16) {
-    uint64_t W[2];
-    std::memcpy(W, Content + I, 16);
-    Even += W[0];
-    Odd += W[1];
-    W[0] = Even;
-    W[1] = Odd;
-    std::memcpy(Content + I, W, 16);
-  }
-  if (I + 8 <= Length) {
-    uint64_t W;
-    std::memcpy(&W, Content + I, 8);
-    W += Even;
-    std::memcpy(Content + I, &W, 8);
-  }
-}
+using WordDeltaEncoder = WordDeltas<true>;
+using WordDeltaDecoder = WordDeltas<false>;
 
 struct CompressedChunkHeader {
   uint32_t Magic;
