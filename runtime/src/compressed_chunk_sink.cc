@@ -31,6 +31,36 @@ ZSTD_CCtx *threadContext() {
     Context = ZSTD_createCCtx();
   return Context;
 }
+
+/// How much of a chunk's content decides its codec: both are tried on it.
+constexpr uint64_t kSampleBytes = uint64_t{256} << 10;
+
+/// The codec that compresses \p Sample smaller at \p Level: word deltas
+/// win where each record steps from the one before (a loop over one
+/// access), plain records where a few accesses interleave and repeat with
+/// a period (PRK's stencil: four loads of locals around each array load,
+/// whose deltas change twice per period where the records change once).
+format::Codec sampleCodec(const std::vector<uint8_t> &Sample, int Level) {
+  static thread_local ZSTD_CCtx *Trial = nullptr;
+  if (!Trial)
+    Trial = ZSTD_createCCtx();
+  if (!Trial)
+    return format::Codec::Zstd;
+  std::vector<uint8_t> Encoded(format::WordDeltaEncoder::bound(Sample.size()));
+  format::WordDeltaEncoder Deltas;
+  uint64_t Length =
+      Deltas.transform(Sample.data(), Sample.size(), Encoded.data());
+  Length += Deltas.finish(Encoded.data() + Length);
+  std::vector<uint8_t> Frame(ZSTD_compressBound(Sample.size()));
+  const size_t Plain = ZSTD_compressCCtx(Trial, Frame.data(), Frame.size(),
+                                         Sample.data(), Sample.size(), Level);
+  const size_t OfDeltas = ZSTD_compressCCtx(Trial, Frame.data(), Frame.size(),
+                                            Encoded.data(), Length, Level);
+  if (ZSTD_isError(Plain) || ZSTD_isError(OfDeltas))
+    return format::Codec::Zstd;
+  return OfDeltas <= Plain ? format::Codec::ZstdWordDeltas
+                           : format::Codec::Zstd;
+}
 } // namespace
 
 CompressedChunkSink::CompressedChunkSink(Sink &Out, int Level)
@@ -87,21 +117,50 @@ void CompressedChunkSink::write(const void *Data, uint64_t Length) {
     }
     FrameUsed = 0;
   }
-  const uint64_t Take = std::min<uint64_t>(Length, Inner.ContentLength - Taken);
+  uint64_t Take = std::min<uint64_t>(Length, Inner.ContentLength - Taken);
   Taken += Take;
+  if (!Chosen) {
+    const uint64_t Want = std::min(kSampleBytes, Inner.ContentLength);
+    const uint64_t Sampled = std::min<uint64_t>(Take, Want - Sample.size());
+    Sample.insert(Sample.end(), P, P + Sampled);
+    P += Sampled;
+    Take -= Sampled;
+    if (Sample.size() < Want)
+      return;
+    choose();
+  }
+  feed(P, Take);
+}
+
+void CompressedChunkSink::choose() {
+  Chosen = true;
+  Codec = sampleCodec(Sample, Level);
+  feed(Sample.data(), Sample.size());
+  Sample = {};
+}
+
+void CompressedChunkSink::feed(const uint8_t *Data, uint64_t Length) {
+  if (Codec != format::Codec::ZstdWordDeltas) {
+    compress(Data, Length, false);
+    return;
+  }
   if (Encoded.size() < format::WordDeltaEncoder::bound(kEncodedBlock))
     Encoded.resize(format::WordDeltaEncoder::bound(kEncodedBlock));
-  for (uint64_t Done = 0; Done < Take;) {
-    const uint64_t Piece = std::min(kEncodedBlock, Take - Done);
-    compress(Encoded.data(), Deltas.transform(P + Done, Piece, Encoded.data()),
-             false);
+  for (uint64_t Done = 0; Done < Length;) {
+    const uint64_t Piece = std::min(kEncodedBlock, Length - Done);
+    compress(Encoded.data(),
+             Deltas.transform(Data + Done, Piece, Encoded.data()), false);
     Done += Piece;
   }
 }
 
 void CompressedChunkSink::finish() {
+  if (!Chosen)
+    choose();
   uint8_t Tail[8];
-  compress(Tail, Deltas.finish(Tail), true);
+  compress(Tail,
+           Codec == format::Codec::ZstdWordDeltas ? Deltas.finish(Tail) : 0,
+           true);
   if (HeaderFill < sizeof(HeaderBytes) || Taken != Inner.ContentLength)
     fail(EIO);
   // The chunk cannot be written: the trace's write fails, as a full disk
@@ -116,7 +175,7 @@ void CompressedChunkSink::finish() {
   H.InnerVersion = Inner.Version;
   H.InnerLength = Inner.ContentLength;
   H.CompressedLength = FrameUsed;
-  H.Codec = static_cast<uint16_t>(format::Codec::ZstdWordDeltas);
+  H.Codec = static_cast<uint16_t>(Codec);
   H.Checksum = format::compressedChunkChecksum(H, Frame.data(), FrameUsed);
   const uint64_t Length = sizeof(H) + FrameUsed;
   writeChunkHeader(Out, format::ChunkType::Compressed, Length);
@@ -134,6 +193,8 @@ CompressedChunkSink::CompressedChunkSink(Sink &Out, int Level)
     : Out(Out), Level(Level) {}
 CompressedChunkSink::~CompressedChunkSink() = default;
 void CompressedChunkSink::compress(const uint8_t *, uint64_t, bool) {}
+void CompressedChunkSink::choose() {}
+void CompressedChunkSink::feed(const uint8_t *, uint64_t) {}
 void CompressedChunkSink::write(const void *, uint64_t) { fail(ENOTSUP); }
 void CompressedChunkSink::finish() { Out.fail(ENOTSUP); }
 

@@ -3,8 +3,9 @@
 // WGTRACE_COMPRESS=zstd: every ring buffer chunk (ring mode at exit, each
 // stream-mode buffer in the writer thread) goes to the file as a compressed
 // chunk (format::ChunkType::Compressed, docs/FORMAT.md), one zstd frame per
-// chunk so that chunks decode on their own, of the content's word deltas
-// (format::Codec::ZstdWordDeltas). The chunk writers do not change:
+// chunk so that chunks decode on their own, of the content or of its word
+// deltas, whichever a sample of the chunk compresses smaller
+// (format::Codec). The chunk writers do not change:
 // they write the plain chunk through a CompressedChunkSink, which keeps the
 // compressed bytes (a fraction of the chunk) and writes the compressed chunk
 // when finished. It allocates, so the crash and signal handlers write plain
@@ -43,6 +44,10 @@ public:
 
 private:
   void compress(const uint8_t *Data, uint64_t Length, bool Last);
+  /// Decides the codec on the sample, then compresses the sample.
+  void choose();
+  /// Compresses content bytes in the chosen codec.
+  void feed(const uint8_t *Data, uint64_t Length);
 
   // [[maybe_unused]]: a runtime built without libzstd never compresses
   // (its settings refuse WGTRACE_COMPRESS) and uses none of them.
@@ -53,7 +58,12 @@ private:
   [[maybe_unused]] format::ChunkHeader Inner{};
   /// Content bytes taken so far (the padding after them is dropped).
   [[maybe_unused]] uint64_t Taken = 0;
-  /// The content as the frame holds it (Codec::ZstdWordDeltas).
+  /// The chunk's first bytes, until its codec is chosen on them: word
+  /// deltas or the plain content, whichever zstd makes smaller.
+  std::vector<uint8_t> Sample;
+  [[maybe_unused]] bool Chosen = false;
+  [[maybe_unused]] format::Codec Codec = format::Codec::Zstd;
+  /// The content as the frame holds it with Codec::ZstdWordDeltas.
   [[maybe_unused]] format::WordDeltaEncoder Deltas;
   /// One block of the content encoded, on its way to zstd.
   std::vector<uint8_t> Encoded;

@@ -320,26 +320,67 @@ std::vector<uint8_t> plainZstdFrames(const std::vector<uint8_t> &Raw,
   return Out;
 }
 
-TEST(Compress, WritesWordDeltasAndStillReadsPlainFrames) {
-  std::string Raw = writeTrace("codec.bin", threeRings());
+/// Two rings of 64 KiB: one loop over one array (each load 4 bytes after
+/// the one before), and PRK stencil's pattern (four loads of locals around
+/// each load of the array, which steps by 8).
+std::vector<uint8_t> strideAndPeriod() {
+  TraceBuilder B;
+  B.metadata({{"k", {}, {}, {}}}, {0});
+  for (uint32_t Ring = 0; Ring < 2; ++Ring) {
+    RingBuilder R(65536, 0);
+    R.workgroup(0, {0, Ring, 0}, {1, 2, 1}, Ring);
+    for (uint64_t I = 0; I < 3000; ++I) {
+      if (Ring == 0) {
+        R.load(0x10000 + 4 * I, 4);
+        continue;
+      }
+      const uint64_t Locals[4] = {0x7ffd5664, 0x7ffd5650, 0x7ffd56b8,
+                                  0x7ffd5664};
+      R.load(Locals[I % 4], 4);
+      if (I % 4 == 3)
+        R.load(0x7f1785000000 + 2 * I, 8);
+    }
+    format::RingTrailer T{};
+    T.RingId = Ring;
+    T.RingSize = 65536;
+    R.trailer(T);
+    B.ring(R);
+  }
+  return B.bytes();
+}
+
+TEST(Compress, EachChunkTakesTheCodecThatCompressesItSmaller) {
+  std::string Raw = writeTrace("codec.bin", strideAndPeriod());
   std::string Zst = tempPath("codec.zst.bin");
   ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
   std::vector<uint8_t> Written = bytesOf(Zst);
-  std::vector<uint64_t> Offsets;
+  std::vector<uint16_t> Codecs;
   for (uint64_t At = 0; At + format::kChunkHeaderSize <= Written.size();) {
     format::ChunkHeader H;
     std::memcpy(&H, Written.data() + At, sizeof(H));
-    if (H.Type == kCompressed)
-      Offsets.push_back(At);
+    if (H.Type == kCompressed) {
+      format::CompressedChunkHeader C;
+      std::memcpy(&C, Written.data() + At + format::kChunkHeaderSize,
+                  sizeof(C));
+      Codecs.push_back(C.Codec);
+    }
     At = format::nextChunkOffset(At, H.ContentLength);
   }
-  ASSERT_EQ(Offsets.size(), 3u);
-  for (uint64_t At : Offsets) {
-    format::CompressedChunkHeader C;
-    std::memcpy(&C, Written.data() + At + format::kChunkHeaderSize, sizeof(C));
-    EXPECT_EQ(C.Codec, uint16_t(format::Codec::ZstdWordDeltas));
+  EXPECT_EQ(Codecs, (std::vector<uint16_t>{2, 1}));
+  for (const char *Report : {"dump", "summary --json"}) {
+    ViewRun A = view(std::string(Report) + " " + Raw);
+    ViewRun B = view(std::string(Report) + " " + Zst);
+    EXPECT_EQ(A.Out, B.Out) << Report;
   }
-  // The files compressed before codec 2 read as they did.
+  std::string Back = tempPath("codec.back.bin");
+  ASSERT_EQ(view("decompress " + Zst + " " + Back).Status, 0);
+  EXPECT_EQ(bytesOf(Back), strideAndPeriod());
+}
+
+TEST(Compress, ReadsPlainFramesAndRefusesUnknownCodecs) {
+  std::string Raw = writeTrace("codec1.raw.bin", threeRings());
+  // Plain frames (codec 1: the files compressed before codec 2, and the
+  // chunks whose deltas would not compress smaller) read as they did.
   std::string Old = writeTrace("codec1.bin", plainZstdFrames(threeRings()));
   for (const char *Report : {"dump", "summary --json", "races --json"}) {
     ViewRun A = view(std::string(Report) + " " + Raw);
