@@ -349,21 +349,26 @@ std::vector<uint8_t> strideAndPeriod() {
   return B.bytes();
 }
 
+/// The compressed chunk header of the chunk at file offset \p At.
+format::CompressedChunkHeader compressedHeader(const std::vector<uint8_t> &File,
+                                               uint64_t At) {
+  format::CompressedChunkHeader C;
+  std::memcpy(&C, File.data() + At + format::kChunkHeaderSize, sizeof(C));
+  return C;
+}
+
 TEST(Compress, EachChunkTakesTheCodecThatCompressesItSmaller) {
   std::string Raw = writeTrace("codec.bin", strideAndPeriod());
   std::string Zst = tempPath("codec.zst.bin");
   ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
   std::vector<uint8_t> Written = bytesOf(Zst);
   std::vector<uint16_t> Codecs;
-  for (uint64_t At = 0; At + format::kChunkHeaderSize <= Written.size();) {
+  uint64_t At = 0;
+  for (uint16_t Type : chunkTypes(Written)) {
     format::ChunkHeader H;
     std::memcpy(&H, Written.data() + At, sizeof(H));
-    if (H.Type == kCompressed) {
-      format::CompressedChunkHeader C;
-      std::memcpy(&C, Written.data() + At + format::kChunkHeaderSize,
-                  sizeof(C));
-      Codecs.push_back(C.Codec);
-    }
+    if (Type == kCompressed)
+      Codecs.push_back(compressedHeader(Written, At).Codec);
     At = format::nextChunkOffset(At, H.ContentLength);
   }
   EXPECT_EQ(Codecs, (std::vector<uint16_t>{2, 1}));
