@@ -349,12 +349,11 @@ std::vector<uint8_t> strideAndPeriod() {
   return B.bytes();
 }
 
-/// The compressed chunk header of the chunk at file offset \p At.
-format::CompressedChunkHeader compressedHeader(const std::vector<uint8_t> &File,
-                                               uint64_t At) {
+/// The codec of the compressed chunk at file offset \p At of \p File.
+uint16_t codecAt(const std::vector<uint8_t> &File, uint64_t At) {
   format::CompressedChunkHeader C;
   std::memcpy(&C, File.data() + At + format::kChunkHeaderSize, sizeof(C));
-  return C;
+  return C.Codec;
 }
 
 TEST(Compress, EachChunkTakesTheCodecThatCompressesItSmaller) {
@@ -368,7 +367,7 @@ TEST(Compress, EachChunkTakesTheCodecThatCompressesItSmaller) {
     format::ChunkHeader H;
     std::memcpy(&H, Written.data() + At, sizeof(H));
     if (Type == kCompressed)
-      Codecs.push_back(compressedHeader(Written, At).Codec);
+      Codecs.push_back(codecAt(Written, At));
     At = format::nextChunkOffset(At, H.ContentLength);
   }
   EXPECT_EQ(Codecs, (std::vector<uint16_t>{2, 1}));
