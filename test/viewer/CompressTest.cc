@@ -381,6 +381,53 @@ TEST(Compress, EachChunkTakesTheCodecThatCompressesItSmaller) {
   EXPECT_EQ(bytesOf(Back), strideAndPeriod());
 }
 
+// Bytes after a codec-2 frame that the header's checksum covers (a
+// writer's bug, not damage): the chunk is skipped with its line, as codec
+// 1's decompression refuses them, not read as if they were not there.
+TEST(Compress, BytesAfterTheFrameAreRefused) {
+  std::string Raw = writeTrace("after.bin", strideAndPeriod());
+  std::string Zst = tempPath("after.zst.bin");
+  ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
+  std::vector<uint8_t> Bytes = bytesOf(Zst);
+  uint64_t At = 0;
+  for (uint16_t Type : chunkTypes(Bytes)) {
+    if (Type == kCompressed)
+      break;
+    format::ChunkHeader H;
+    std::memcpy(&H, Bytes.data() + At, sizeof(H));
+    At = format::nextChunkOffset(At, H.ContentLength);
+  }
+  ASSERT_EQ(codecAt(Bytes, At), 2);
+  format::ChunkHeader Outer;
+  std::memcpy(&Outer, Bytes.data() + At, sizeof(Outer));
+  format::CompressedChunkHeader C;
+  std::memcpy(&C, Bytes.data() + At + sizeof(Outer), sizeof(C));
+  const uint64_t FrameAt = At + sizeof(Outer) + sizeof(C);
+  std::vector<uint8_t> Frame(Bytes.begin() + FrameAt,
+                             Bytes.begin() + FrameAt + C.CompressedLength);
+  Frame.insert(Frame.end(), 16, 0xab);
+  C.CompressedLength = Frame.size();
+  C.Checksum = format::compressedChunkChecksum(C, Frame.data(), Frame.size());
+  Outer.ContentLength = sizeof(C) + Frame.size();
+  std::vector<uint8_t> File(Bytes.begin(), Bytes.begin() + At);
+  File.resize(At + sizeof(Outer) + sizeof(C));
+  std::memcpy(File.data() + At, &Outer, sizeof(Outer));
+  std::memcpy(File.data() + At + sizeof(Outer), &C, sizeof(C));
+  File.insert(File.end(), Frame.begin(), Frame.end());
+  File.resize(format::nextChunkOffset(At, Outer.ContentLength), 0);
+  format::ChunkHeader Old;
+  std::memcpy(&Old, Bytes.data() + At, sizeof(Old));
+  File.insert(File.end(),
+              Bytes.begin() + format::nextChunkOffset(At, Old.ContentLength),
+              Bytes.end());
+  ViewRun R = view("summary " + writeTrace("after.bad.bin", File));
+  EXPECT_EQ(R.Status, 2);
+  EXPECT_NE(R.Err.find("16 bytes follow the zstd frame"), std::string::npos)
+      << R.Err;
+  // The other ring is read.
+  EXPECT_NE(R.Out.find("workgroup"), std::string::npos) << R.Out;
+}
+
 TEST(Compress, ReadsPlainFramesAndRefusesUnknownCodecs) {
   std::string Raw = writeTrace("codec1.raw.bin", threeRings());
   // Plain frames (codec 1: the files compressed before codec 2, and the

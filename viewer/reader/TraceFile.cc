@@ -135,6 +135,9 @@ Expected<uint64_t> decompressWordDeltas(ArrayRef<uint8_t> Frame, uint8_t *Out,
           "zstd frame decompresses to more than the header's %llu bytes",
           static_cast<unsigned long long>(Length));
     Written += Deltas.transform(Staged.get(), Piece.pos, Out + Written);
+    if (Left == 0 && In.pos != In.size)
+      return createStringError("%zu bytes follow the zstd frame",
+                               In.size - In.pos);
     if (Left == 0)
       break;
     // The frame ends before it says it does.
