@@ -711,8 +711,9 @@ TEST(Threads, ConvertIsTheOneThreadConvert) {
           EXPECT_EQ(One.Races, Many.Races);
           // A ring without trailer that ends near full may go on in the
           // next chunk: such files are read on one thread.
-          if (Trailers || RingSize != 2048)
+          if (Trailers || RingSize != 2048) {
             EXPECT_TRUE(Many.OnThreads);
+          }
         }
       }
   for (uint32_t Damaged : {0u, 2u, kThreadedRings - 1}) {
@@ -858,10 +859,11 @@ TEST(Threads, DumpIsTheOneThreadDump) {
             }
           // Not vacuous: every ring's lines (the prints of the rings that
           // did not wrap past them).
-          if (Filter == 0 && RingSize == (1 << 16))
+          if (Filter == 0 && RingSize == (1 << 16)) {
             for (uint32_t Ring = 0; Ring < kThreadedRings; ++Ring)
               EXPECT_NE(One.Text.find("PRINT ring " + std::to_string(Ring)),
                         std::string::npos);
+          }
         }
 }
 
@@ -880,9 +882,10 @@ TEST(Threads, DumpOfADamagedRingStopsWhereOneThreadStops) {
       EXPECT_EQ(One.Error, Two.Error);
       EXPECT_EQ(One.Text, Two.Text);
       // The rings before the damaged one, none after.
-      if (Damaged)
+      if (Damaged) {
         EXPECT_NE(Two.Text.find("PRINT ring " + std::to_string(Damaged - 1)),
                   std::string::npos);
+      }
       EXPECT_EQ(Two.Text.find("PRINT ring " + std::to_string(Damaged + 1)),
                 std::string::npos);
     }
@@ -1235,10 +1238,12 @@ TEST(Threads, CompressedTraceIsReadOnThreads) {
       EXPECT_EQ(One.Races, Four.Races);
       EXPECT_EQ(One.Lanes, Four.Lanes);
       EXPECT_EQ(One.BufferSegments, Four.BufferSegments);
-      if (Name.rfind("footprint", 0) == 0)
+      if (Name.rfind("footprint", 0) == 0) {
         EXPECT_EQ(Four.PassesOnThreads, 2u); // both passes
-      if (Name.rfind("summary", 0) == 0)
+      }
+      if (Name.rfind("summary", 0) == 0) {
         EXPECT_EQ(Four.Workgroups, kThreadedRings * 6);
+      }
     }
     const std::vector<uint8_t> Other = compressed(
         multiRingTrace(!Trailers, std::nullopt, kThreadedRings + 2).Bytes);
@@ -1316,8 +1321,9 @@ void expectDamageReadAlike(const std::vector<uint8_t> &Bytes, uint64_t Offset,
     EXPECT_NE(One.Error.find(Where), std::string::npos) << One.Error;
     EXPECT_NE(One.Error.find(Problem), std::string::npos) << One.Error;
     EXPECT_EQ(One.Races, Four.Races);
-    if (Name.rfind("summary", 0) == 0)
+    if (Name.rfind("summary", 0) == 0) {
       EXPECT_EQ(Four.Workgroups, Workgroups);
+    }
   }
 }
 
