@@ -69,6 +69,37 @@ std::vector<uint16_t> chunkTypes(const std::vector<uint8_t> &Bytes) {
 
 constexpr uint16_t kCompressed = uint16_t(format::ChunkType::Compressed);
 
+/// The file offsets of the compressed chunks of \p Bytes.
+std::vector<uint64_t> compressedAt(const std::vector<uint8_t> &Bytes) {
+  std::vector<uint64_t> Offsets;
+  uint64_t At = 0;
+  for (uint16_t Type : chunkTypes(Bytes)) {
+    format::ChunkHeader H;
+    std::memcpy(&H, Bytes.data() + At, sizeof(H));
+    if (Type == kCompressed)
+      Offsets.push_back(At);
+    At = format::nextChunkOffset(At, H.ContentLength);
+  }
+  return Offsets;
+}
+
+/// Appends to \p Out a compressed chunk of header \p C (its lengths and
+/// checksum set here) and frame bytes \p Frame, padded as chunks are.
+void appendCompressedChunk(std::vector<uint8_t> &Out,
+                           format::CompressedChunkHeader C,
+                           const std::vector<uint8_t> &Frame) {
+  C.CompressedLength = Frame.size();
+  C.Checksum = format::compressedChunkChecksum(C, Frame.data(), Frame.size());
+  const format::ChunkHeader Outer = {format::kChunkMagic, kCompressed, 0,
+                                     sizeof(C) + Frame.size()};
+  const uint64_t Begin = Out.size();
+  Out.resize(Begin + sizeof(Outer) + sizeof(C));
+  std::memcpy(Out.data() + Begin, &Outer, sizeof(Outer));
+  std::memcpy(Out.data() + Begin + sizeof(Outer), &C, sizeof(C));
+  Out.insert(Out.end(), Frame.begin(), Frame.end());
+  Out.resize(format::nextChunkOffset(Begin, Outer.ContentLength), 0);
+}
+
 TEST(Compress, RoundTripIsByteIdentical) {
   std::string Raw = writeTrace("raw.bin", threeRings());
   std::string Zst = tempPath("raw.zst.bin"), Back = tempPath("back.bin");
@@ -249,15 +280,7 @@ TEST(Compress, ContentLengthSwallowingTheNextChunkStopsTheReading) {
   std::string Zst = tempPath("swallow.zst.bin");
   ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
   std::vector<uint8_t> Bytes = bytesOf(Zst);
-  std::vector<uint64_t> Compressed;
-  uint64_t At = 0;
-  for (uint16_t Type : chunkTypes(Bytes)) {
-    format::ChunkHeader H;
-    std::memcpy(&H, Bytes.data() + At, sizeof(H));
-    if (Type == kCompressed)
-      Compressed.push_back(At);
-    At = format::nextChunkOffset(At, H.ContentLength);
-  }
+  std::vector<uint64_t> Compressed = compressedAt(Bytes);
   ASSERT_EQ(Compressed.size(), 3u);
   format::ChunkHeader First;
   std::memcpy(&First, Bytes.data() + Compressed[0], sizeof(First));
@@ -302,19 +325,8 @@ std::vector<uint8_t> plainZstdFrames(const std::vector<uint8_t> &Raw,
     C.InnerType = H.Type;
     C.InnerVersion = H.Version;
     C.InnerLength = H.ContentLength;
-    C.CompressedLength = FrameSize;
     C.Codec = Codec;
-    C.Checksum = format::compressedChunkChecksum(C, Frame.data(), FrameSize);
-    format::ChunkHeader Outer = {format::kChunkMagic,
-                                 uint16_t(format::ChunkType::Compressed), 0,
-                                 sizeof(C) + FrameSize};
-    const uint64_t Begin = Out.size();
-    Out.resize(Begin + sizeof(Outer));
-    std::memcpy(Out.data() + Begin, &Outer, sizeof(Outer));
-    Out.resize(Out.size() + sizeof(C));
-    std::memcpy(Out.data() + Begin + sizeof(Outer), &C, sizeof(C));
-    Out.insert(Out.end(), Frame.begin(), Frame.end());
-    Out.resize(format::nextChunkOffset(Begin, Outer.ContentLength), 0);
+    appendCompressedChunk(Out, C, Frame);
     At = Next;
   }
   return Out;
@@ -362,14 +374,8 @@ TEST(Compress, EachChunkTakesTheCodecThatCompressesItSmaller) {
   ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
   std::vector<uint8_t> Written = bytesOf(Zst);
   std::vector<uint16_t> Codecs;
-  uint64_t At = 0;
-  for (uint16_t Type : chunkTypes(Written)) {
-    format::ChunkHeader H;
-    std::memcpy(&H, Written.data() + At, sizeof(H));
-    if (Type == kCompressed)
-      Codecs.push_back(codecAt(Written, At));
-    At = format::nextChunkOffset(At, H.ContentLength);
-  }
+  for (uint64_t At : compressedAt(Written))
+    Codecs.push_back(codecAt(Written, At));
   EXPECT_EQ(Codecs, (std::vector<uint16_t>{2, 1}));
   for (const char *Report : {"dump", "summary --json"}) {
     ViewRun A = view(std::string(Report) + " " + Raw);
@@ -389,32 +395,16 @@ TEST(Compress, BytesAfterTheFrameAreRefused) {
   std::string Zst = tempPath("after.zst.bin");
   ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
   std::vector<uint8_t> Bytes = bytesOf(Zst);
-  uint64_t At = 0;
-  for (uint16_t Type : chunkTypes(Bytes)) {
-    if (Type == kCompressed)
-      break;
-    format::ChunkHeader H;
-    std::memcpy(&H, Bytes.data() + At, sizeof(H));
-    At = format::nextChunkOffset(At, H.ContentLength);
-  }
+  const uint64_t At = compressedAt(Bytes).at(0);
   ASSERT_EQ(codecAt(Bytes, At), 2);
-  format::ChunkHeader Outer;
-  std::memcpy(&Outer, Bytes.data() + At, sizeof(Outer));
   format::CompressedChunkHeader C;
-  std::memcpy(&C, Bytes.data() + At + sizeof(Outer), sizeof(C));
-  const uint64_t FrameAt = At + sizeof(Outer) + sizeof(C);
+  std::memcpy(&C, Bytes.data() + At + format::kChunkHeaderSize, sizeof(C));
+  const uint64_t FrameAt = At + format::kChunkHeaderSize + sizeof(C);
   std::vector<uint8_t> Frame(Bytes.begin() + FrameAt,
                              Bytes.begin() + FrameAt + C.CompressedLength);
   Frame.insert(Frame.end(), 16, 0xab);
-  C.CompressedLength = Frame.size();
-  C.Checksum = format::compressedChunkChecksum(C, Frame.data(), Frame.size());
-  Outer.ContentLength = sizeof(C) + Frame.size();
   std::vector<uint8_t> File(Bytes.begin(), Bytes.begin() + At);
-  File.resize(At + sizeof(Outer) + sizeof(C));
-  std::memcpy(File.data() + At, &Outer, sizeof(Outer));
-  std::memcpy(File.data() + At + sizeof(Outer), &C, sizeof(C));
-  File.insert(File.end(), Frame.begin(), Frame.end());
-  File.resize(format::nextChunkOffset(At, Outer.ContentLength), 0);
+  appendCompressedChunk(File, C, Frame);
   format::ChunkHeader Old;
   std::memcpy(&Old, Bytes.data() + At, sizeof(Old));
   File.insert(File.end(),

@@ -915,7 +915,8 @@ enum class Codec : uint8_t {
   Zstd = 1,
   /// One zstd frame of the inner content with each 8-byte word replaced by
   /// its difference from the word 16 bytes before it (WordDeltaEncoder):
-  /// what WGTRACE_COMPRESS and `compress` write. A record's address and its
+  /// what WGTRACE_COMPRESS and `compress` write where a sample of the
+  /// chunk compresses smaller this way. A record's address and its
   /// key differ little from the previous record's, so the differences
   /// repeat, and zstd finds long matches where it found few: the bench
   /// kernels' chunks shrink 70-4900x instead of 14-30x and decompress
@@ -932,7 +933,7 @@ enum class Codec : uint8_t {
 /// the reader decodes what zstd gives it, still in the cache.
 template <bool Encode> class WordDeltas {
 public:
-  /// Most bytes encode() writes for \p Length bytes given.
+  /// Most bytes transform() writes for \p Length bytes given.
   static constexpr uint64_t bound(uint64_t Length) { return Length + 8; }
   /// Transforms the next \p Length bytes into \p Out (room for
   /// bound(Length)); returns how many it wrote: the whole words completed,
