@@ -113,23 +113,30 @@ void CompressedChunkSink::write(const void *Data, uint64_t Length) {
       // The frame says its size, and checks what it decompresses to.
       ZSTD_CCtx_setParameter(Z, ZSTD_c_contentSizeFlag, 1);
       ZSTD_CCtx_setParameter(Z, ZSTD_c_checksumFlag, 1);
-      ZSTD_CCtx_setPledgedSrcSize(Z, Inner.ContentLength);
+      ZSTD_CCtx_setPledgedSrcSize(
+          Z, Inner.ContentLength -
+                 format::compressedTailLength(Inner.ContentLength));
     }
     FrameUsed = 0;
   }
-  uint64_t Take = std::min<uint64_t>(Length, Inner.ContentLength - Taken);
+  const uint64_t Take = std::min<uint64_t>(Length, Inner.ContentLength - Taken);
+  const uint64_t TailBegin =
+      Inner.ContentLength - format::compressedTailLength(Inner.ContentLength);
+  // The tail (head, trailer, checksums) goes to a frame of its own.
+  uint64_t Records = Taken < TailBegin ? std::min(Take, TailBegin - Taken) : 0;
+  TailBytes.insert(TailBytes.end(), P + Records, P + Take);
   Taken += Take;
   if (!Chosen) {
-    const uint64_t Want = std::min(kSampleBytes, Inner.ContentLength);
-    const uint64_t Sampled = std::min<uint64_t>(Take, Want - Sample.size());
+    const uint64_t Want = std::min(kSampleBytes, TailBegin);
+    const uint64_t Sampled = std::min<uint64_t>(Records, Want - Sample.size());
     Sample.insert(Sample.end(), P, P + Sampled);
     P += Sampled;
-    Take -= Sampled;
-    if (Sample.size() < Want)
+    Records -= Sampled;
+    if (Sample.size() < Want || Want == 0)
       return;
     choose();
   }
-  feed(P, Take);
+  feed(P, Records);
 }
 
 void CompressedChunkSink::choose() {
@@ -140,7 +147,7 @@ void CompressedChunkSink::choose() {
 }
 
 void CompressedChunkSink::feed(const uint8_t *Data, uint64_t Length) {
-  if (Codec != format::Codec::ZstdWordDeltas) {
+  if (!format::storesWordDeltas(Codec)) {
     compress(Data, Length, false);
     return;
   }
@@ -154,15 +161,36 @@ void CompressedChunkSink::feed(const uint8_t *Data, uint64_t Length) {
   }
 }
 
+void CompressedChunkSink::compressTail() {
+  auto *Z = static_cast<ZSTD_CCtx *>(Context);
+  if (!Z) {
+    fail(ENOMEM);
+    return;
+  }
+  // A new frame with the records' frame's parameters (its level, its
+  // size and checksum said).
+  const size_t Room = ZSTD_compressBound(TailBytes.size());
+  if (Frame.size() - FrameUsed < Room)
+    Frame.resize(FrameUsed + Room);
+  const size_t Got = ZSTD_compress2(Z, Frame.data() + FrameUsed, Room,
+                                    TailBytes.data(), TailBytes.size());
+  if (ZSTD_isError(Got)) {
+    fail(EIO);
+    return;
+  }
+  FrameUsed += Got;
+}
+
 void CompressedChunkSink::finish() {
   if (!Chosen)
     choose();
-  uint8_t Tail[8];
-  compress(Tail,
-           Codec == format::Codec::ZstdWordDeltas ? Deltas.finish(Tail) : 0,
-           true);
+  uint8_t LastWord[8];
+  compress(LastWord,
+           format::storesWordDeltas(Codec) ? Deltas.finish(LastWord) : 0, true);
   if (HeaderFill < sizeof(HeaderBytes) || Taken != Inner.ContentLength)
     fail(EIO);
+  else
+    compressTail();
   // The chunk cannot be written: the trace's write fails, as a full disk
   // fails it, rather than lose the chunk unsaid.
   if (Failed) {
@@ -175,7 +203,9 @@ void CompressedChunkSink::finish() {
   H.InnerVersion = Inner.Version;
   H.InnerLength = Inner.ContentLength;
   H.CompressedLength = FrameUsed;
-  H.Codec = static_cast<uint16_t>(Codec);
+  H.Codec = static_cast<uint16_t>(format::storesWordDeltas(Codec)
+                                      ? format::Codec::ZstdWordDeltasTail
+                                      : format::Codec::ZstdTail);
   H.Checksum = format::compressedChunkChecksum(H, Frame.data(), FrameUsed);
   const uint64_t Length = sizeof(H) + FrameUsed;
   writeChunkHeader(Out, format::ChunkType::Compressed, Length);
@@ -194,6 +224,7 @@ CompressedChunkSink::CompressedChunkSink(Sink &Out, int Level)
 CompressedChunkSink::~CompressedChunkSink() = default;
 void CompressedChunkSink::compress(const uint8_t *, uint64_t, bool) {}
 void CompressedChunkSink::choose() {}
+void CompressedChunkSink::compressTail() {}
 void CompressedChunkSink::feed(const uint8_t *, uint64_t) {}
 void CompressedChunkSink::write(const void *, uint64_t) { fail(ENOTSUP); }
 void CompressedChunkSink::finish() { Out.fail(ENOTSUP); }

@@ -2,10 +2,10 @@
 //
 // WGTRACE_COMPRESS=zstd: every ring buffer chunk (ring mode at exit, each
 // stream-mode buffer in the writer thread) goes to the file as a compressed
-// chunk (format::ChunkType::Compressed, docs/FORMAT.md), one zstd frame per
-// chunk so that chunks decode on their own, of the content or of its word
-// deltas, whichever a sample of the chunk compresses smaller
-// (format::Codec). The chunk writers do not change:
+// chunk (format::ChunkType::Compressed, docs/FORMAT.md) that decodes on its
+// own: a zstd frame of the content before its tail, as it is or as word
+// deltas, whichever a sample of the chunk compresses smaller, then a frame
+// of the tail (format::Codec::ZstdTail). The chunk writers do not change:
 // they write the plain chunk through a CompressedChunkSink, which keeps the
 // compressed bytes (a fraction of the chunk) and writes the compressed chunk
 // when finished. It allocates, so the crash and signal handlers write plain
@@ -48,6 +48,8 @@ private:
   void choose();
   /// Compresses content bytes in the chosen codec.
   void feed(const uint8_t *Data, uint64_t Length);
+  /// Appends the tail's frame to the records' frame.
+  void compressTail();
 
   // [[maybe_unused]]: a runtime built without libzstd never compresses
   // (its settings refuse WGTRACE_COMPRESS) and uses none of them.
@@ -58,6 +60,9 @@ private:
   [[maybe_unused]] format::ChunkHeader Inner{};
   /// Content bytes taken so far (the padding after them is dropped).
   [[maybe_unused]] uint64_t Taken = 0;
+  /// The content's tail (format::compressedTailLength), compressed in a
+  /// frame of its own after the records' frame.
+  std::vector<uint8_t> TailBytes;
   /// The chunk's first bytes, until its codec is chosen on them: word
   /// deltas or the plain content, whichever zstd makes smaller.
   std::vector<uint8_t> Sample;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 using namespace wgtrace;
 using namespace wgtrace::testing;
@@ -19,7 +20,9 @@ namespace {
 /// Three rings of 16 KiB (two workgroups each, one nested call), their
 /// timing chunks after them and a run record: every chunk kind a
 /// compressed file holds.
-std::vector<uint8_t> threeRings() {
+/// A trace of \p Rings rings of two workgroups each, with a timing chunk
+/// per ring when \p Timings (which makes a reader read it on one thread).
+std::vector<uint8_t> ringsTrace(uint32_t Rings, bool Timings) {
   ExtensionSpec X;
   X.FunctionParams = {{{"a", "float *", 1, 0, 4, true}}, {}};
   X.SiteDirect = {false, true};
@@ -27,10 +30,10 @@ std::vector<uint8_t> threeRings() {
   TraceBuilder B;
   B.metadata({{"outer", {}, {}, {"void outer() {}"}}, {"inner", {}, {}, {}}},
              {0, 1}, &X);
-  for (uint32_t Ring = 0; Ring < 3; ++Ring) {
+  for (uint32_t Ring = 0; Ring < Rings; ++Ring) {
     RingBuilder R(16384, 0);
     for (uint32_t W = 0; W < 2; ++W) {
-      R.workgroup(0, {W, Ring, 0}, {2, 3, 1}, Ring);
+      R.workgroup(0, {W, Ring, 0}, {2, Rings, 1}, Ring);
       R.value(format::ValueType::BufferBase, 0, 0x10000);
       R.value(format::ValueType::BufferExtent, 0, 4096);
       for (uint64_t I = 0; I < 200; ++I)
@@ -45,10 +48,12 @@ std::vector<uint8_t> threeRings() {
     R.trailer(T);
     B.ring(R);
   }
-  for (uint32_t Ring = 0; Ring < 3; ++Ring)
-    B.timing({3 - Ring, Ring, 0}, {{0, 10 + Ring, 20 + Ring, Ring, 0}});
+  for (uint32_t Ring = 0; Timings && Ring < Rings; ++Ring)
+    B.timing({Rings - Ring, Ring, 0}, {{0, 10 + Ring, 20 + Ring, Ring, 0}});
   return B.bytes();
 }
+
+std::vector<uint8_t> threeRings() { return ringsTrace(3, true); }
 
 std::vector<uint8_t> bytesOf(const std::string &Path) {
   std::string S = slurp(Path);
@@ -296,11 +301,13 @@ TEST(Compress, ContentLengthSwallowingTheNextChunkStopsTheReading) {
   EXPECT_EQ(R.Out.find("ring 2"), std::string::npos) << R.Out;
 }
 
-/// \p Raw with each ring chunk written as codec 1 (one zstd frame of the
-/// plain content), as WGTRACE_COMPRESS and `compress` wrote them before
-/// codec 2; and with \p Codec in the header instead, when given.
-std::vector<uint8_t> plainZstdFrames(const std::vector<uint8_t> &Raw,
-                                     uint16_t Codec = 1) {
+/// \p Raw with each ring chunk written in one zstd frame, as
+/// WGTRACE_COMPRESS and `compress` wrote them before the tail's frame:
+/// codec 1 (the plain content), or codec 2 (its word deltas) with
+/// \p Deltas; and with \p Codec in the header instead, when given.
+std::vector<uint8_t> oneFrameChunks(const std::vector<uint8_t> &Raw,
+                                    bool Deltas = false,
+                                    std::optional<uint16_t> Codec = {}) {
   std::vector<uint8_t> Out;
   for (uint64_t At = 0; At + format::kChunkHeaderSize <= Raw.size();) {
     format::ChunkHeader H;
@@ -311,12 +318,24 @@ std::vector<uint8_t> plainZstdFrames(const std::vector<uint8_t> &Raw,
       At = Next;
       continue;
     }
-    const uint8_t *Content = Raw.data() + At + format::kChunkHeaderSize;
-    std::vector<uint8_t> Frame(ZSTD_compressBound(H.ContentLength));
+    std::vector<uint8_t> Content(Raw.begin() + At + format::kChunkHeaderSize,
+                                 Raw.begin() + At + format::kChunkHeaderSize +
+                                     H.ContentLength);
+    if (Deltas) {
+      std::vector<uint8_t> Encoded(
+          format::WordDeltaEncoder::bound(Content.size()));
+      format::WordDeltaEncoder E;
+      uint64_t Length =
+          E.transform(Content.data(), Content.size(), Encoded.data());
+      Length += E.finish(Encoded.data() + Length);
+      Encoded.resize(Length);
+      Content = std::move(Encoded);
+    }
+    std::vector<uint8_t> Frame(ZSTD_compressBound(Content.size()));
     ZSTD_CCtx *Z = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(Z, ZSTD_c_checksumFlag, 1);
-    const size_t FrameSize =
-        ZSTD_compress2(Z, Frame.data(), Frame.size(), Content, H.ContentLength);
+    const size_t FrameSize = ZSTD_compress2(Z, Frame.data(), Frame.size(),
+                                            Content.data(), Content.size());
     ZSTD_freeCCtx(Z);
     EXPECT_FALSE(ZSTD_isError(FrameSize));
     Frame.resize(FrameSize);
@@ -325,7 +344,7 @@ std::vector<uint8_t> plainZstdFrames(const std::vector<uint8_t> &Raw,
     C.InnerType = H.Type;
     C.InnerVersion = H.Version;
     C.InnerLength = H.ContentLength;
-    C.Codec = Codec;
+    C.Codec = Codec.value_or(Deltas ? 2 : 1);
     appendCompressedChunk(Out, C, Frame);
     At = Next;
   }
@@ -376,7 +395,7 @@ TEST(Compress, EachChunkTakesTheCodecThatCompressesItSmaller) {
   std::vector<uint16_t> Codecs;
   for (uint64_t At : compressedAt(Written))
     Codecs.push_back(codecAt(Written, At));
-  EXPECT_EQ(Codecs, (std::vector<uint16_t>{2, 1}));
+  EXPECT_EQ(Codecs, (std::vector<uint16_t>{4, 3}));
   for (const char *Report : {"dump", "summary --json"}) {
     ViewRun A = view(std::string(Report) + " " + Raw);
     ViewRun B = view(std::string(Report) + " " + Zst);
@@ -387,16 +406,11 @@ TEST(Compress, EachChunkTakesTheCodecThatCompressesItSmaller) {
   EXPECT_EQ(bytesOf(Back), strideAndPeriod());
 }
 
-// Bytes after a codec-2 frame that the header's checksum covers (a
-// writer's bug, not damage): the chunk is skipped with its line, as codec
-// 1's decompression refuses them, not read as if they were not there.
-TEST(Compress, BytesAfterTheFrameAreRefused) {
-  std::string Raw = writeTrace("after.bin", strideAndPeriod());
-  std::string Zst = tempPath("after.zst.bin");
-  ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
-  std::vector<uint8_t> Bytes = bytesOf(Zst);
+/// \p Bytes with 16 bytes after the frames of its first compressed chunk,
+/// resealed by the header's checksum.
+std::vector<uint8_t>
+withBytesAfterTheFrames(const std::vector<uint8_t> &Bytes) {
   const uint64_t At = compressedAt(Bytes).at(0);
-  ASSERT_EQ(codecAt(Bytes, At), 2);
   format::CompressedChunkHeader C;
   std::memcpy(&C, Bytes.data() + At + format::kChunkHeaderSize, sizeof(C));
   const uint64_t FrameAt = At + format::kChunkHeaderSize + sizeof(C);
@@ -410,35 +424,73 @@ TEST(Compress, BytesAfterTheFrameAreRefused) {
   File.insert(File.end(),
               Bytes.begin() + format::nextChunkOffset(At, Old.ContentLength),
               Bytes.end());
-  ViewRun R = view("summary " + writeTrace("after.bad.bin", File));
-  EXPECT_EQ(R.Status, 2);
-  EXPECT_NE(R.Err.find("16 bytes follow the zstd frame"), std::string::npos)
-      << R.Err;
-  // The other ring is read.
-  EXPECT_NE(R.Out.find("workgroup"), std::string::npos) << R.Out;
+  return File;
+}
+
+// Bytes after the last frame that the header's checksum covers (a
+// writer's bug, not damage): the chunk is skipped with its line, as codec
+// 1's decompression refuses them, not read as if they were not there;
+// after the tail's frame (codec 4, what `compress` writes) and after the
+// one frame of codec 2.
+TEST(Compress, BytesAfterTheFrameAreRefused) {
+  std::string Raw = writeTrace("after.bin", strideAndPeriod());
+  std::string Zst = tempPath("after.zst.bin");
+  ASSERT_EQ(view("compress " + Raw + " " + Zst).Status, 0);
+  const std::vector<uint8_t> Written = bytesOf(Zst);
+  ASSERT_EQ(codecAt(Written, compressedAt(Written).at(0)), 4);
+  const std::vector<uint8_t> OneFrame = oneFrameChunks(strideAndPeriod(), true);
+  ASSERT_EQ(codecAt(OneFrame, compressedAt(OneFrame).at(0)), 2);
+  const std::pair<const std::vector<uint8_t> *, const char *> Cases[] = {
+      {&Written, "16 bytes follow the zstd frame of the tail"},
+      {&OneFrame, "16 bytes follow the zstd frame"}};
+  for (const auto &[File, Line] : Cases) {
+    ViewRun R = view("summary " + writeTrace("after.bad.bin",
+                                             withBytesAfterTheFrames(*File)));
+    EXPECT_EQ(R.Status, 2);
+    EXPECT_NE(R.Err.find(Line), std::string::npos) << R.Err;
+    // The other ring is read.
+    EXPECT_NE(R.Out.find("workgroup"), std::string::npos) << R.Out;
+  }
 }
 
 TEST(Compress, ReadsPlainFramesAndRefusesUnknownCodecs) {
   std::string Raw = writeTrace("codec1.raw.bin", threeRings());
-  // Plain frames (codec 1: the files compressed before codec 2, and the
-  // chunks whose deltas would not compress smaller) read as they did.
-  std::string Old = writeTrace("codec1.bin", plainZstdFrames(threeRings()));
-  for (const char *Report : {"dump", "summary --json", "races --json"}) {
-    ViewRun A = view(std::string(Report) + " " + Raw);
-    ViewRun B = view(std::string(Report) + " " + Old);
-    EXPECT_EQ(B.Status, A.Status) << Report << B.Err;
-    EXPECT_EQ(A.Out, B.Out) << Report;
+  // One frame (codec 1, the files compressed before codec 2, and codec 2,
+  // before the tail's frame) read as they did; on two threads too, where
+  // the survey decompresses the chunks after the window whole.
+  const std::vector<uint8_t> Six = ringsTrace(6, false);
+  std::string SixRaw = writeTrace("six.raw.bin", Six);
+  for (bool Deltas : {false, true}) {
+    SCOPED_TRACE(Deltas ? "codec 2" : "codec 1");
+    std::string Old =
+        writeTrace("codec1.bin", oneFrameChunks(threeRings(), Deltas));
+    for (const char *Report : {"dump", "summary --json", "races --json"}) {
+      ViewRun A = view(std::string(Report) + " " + Raw);
+      ViewRun B = view(std::string(Report) + " " + Old);
+      EXPECT_EQ(B.Status, A.Status) << Report << B.Err;
+      EXPECT_EQ(A.Out, B.Out) << Report;
+    }
+    std::string Back = tempPath("codec1.back.bin");
+    ASSERT_EQ(view("decompress " + Old + " " + Back).Status, 0);
+    EXPECT_EQ(bytesOf(Back), threeRings());
+    std::string SixOld = writeTrace("six.bin", oneFrameChunks(Six, Deltas));
+    for (const char *Report : {"summary --threads 2", "races --threads 2"}) {
+      ViewRun A = view(std::string(Report) + " " + SixRaw);
+      ViewRun B = view(std::string(Report) + " " + SixOld);
+      EXPECT_EQ(B.Status, A.Status) << Report << B.Err;
+      EXPECT_EQ(B.Err, "") << Report;
+      EXPECT_NE(A.Out, "") << Report;
+      EXPECT_EQ(A.Out, B.Out) << Report;
+    }
   }
-  std::string Back = tempPath("codec1.back.bin");
-  ASSERT_EQ(view("decompress " + Old + " " + Back).Status, 0);
-  EXPECT_EQ(bytesOf(Back), threeRings());
   // Codec 2 decoded as codec 1 would give other records: the reader tells
   // them apart by the header alone.
   std::string Unknown =
-      writeTrace("codec7.bin", plainZstdFrames(threeRings(), 7));
+      writeTrace("codec7.bin", oneFrameChunks(threeRings(), false, 7));
   ViewRun U = view("summary " + Unknown);
   EXPECT_EQ(U.Status, 2);
-  EXPECT_NE(U.Err.find("unknown codec 7 (1 is zstd, 2 zstd of word deltas)"),
+  EXPECT_NE(U.Err.find("unknown codec 7 (1 is zstd, 2 zstd of word deltas, "
+                       "3 and 4 the same with the tail's frame)"),
             std::string::npos)
       << U.Err;
 }

@@ -1264,10 +1264,12 @@ TEST(Threads, CompressedTraceIsReadOnThreads) {
   }
 }
 
-// On threads, a compressed chunk among the first of the window is
-// decompressed once: the survey that reads its trailer decodes it too.
-// Only the chunks after the window are decompressed a second time, to be
-// decoded once the survey has decided that the file is read on threads.
+// On threads, a compressed chunk is decompressed once. One among the first
+// of the window is decoded by the survey that reads its trailer; of one
+// after the window, the survey decompresses only the tail's frame (the
+// trailer), and the chunk is decompressed to be decoded once the survey
+// has decided that the file is read on threads. Before the tail's frame
+// (codecs 1 and 2) the survey decompressed such a chunk twice.
 TEST(Threads, CompressedChunksOfTheWindowAreDecompressedOnce) {
   const std::vector<uint8_t> Zst = compressed(multiRingTrace(true).Bytes);
   const std::string OneThread =
@@ -1282,8 +1284,8 @@ TEST(Threads, CompressedChunksOfTheWindowAreDecompressedOnce) {
   EXPECT_EQ(FramesOn(1), kThreadedRings);
   // Four threads, a window of eight chunks: each of the five once.
   EXPECT_EQ(FramesOn(4), kThreadedRings);
-  // Two threads, a window of four: the fifth chunk twice.
-  EXPECT_EQ(FramesOn(2), kThreadedRings + 1);
+  // Two threads, a window of four: the fifth chunk's tail, then the chunk.
+  EXPECT_EQ(FramesOn(2), kThreadedRings);
 }
 
 // A compressed file the reader cannot split: the survey decodes both
@@ -1352,6 +1354,34 @@ TEST(Threads, DamagedCompressedChunkIsSkippedOnThreads) {
   EXPECT_EQ(Four.Workgroups, (kThreadedRings - 2) * 6);
   EXPECT_LT(Four.Error.find("chunk 3 "), Four.Error.find("chunk 5 "))
       << Four.Error;
+}
+
+// A compressed chunk whose records' frame zstd cannot read though its
+// header's checksum matches (a writer's bug): on two threads it is the
+// fifth chunk, after the window, whose tail alone the survey decompresses;
+// the thread that decodes it finds the damage, and the chunk is skipped
+// with the line one thread gives it.
+TEST(Threads, RecordsFrameFoundDamagedAfterTheSurveyIsSkipped) {
+  std::vector<uint8_t> Zst = compressed(multiRingTrace(true).Bytes);
+  const std::vector<uint64_t> At = compressedChunkOffsets(Zst);
+  ASSERT_EQ(At.size(), kThreadedRings);
+  format::CompressedChunkHeader *H = compressedHeader(Zst, At[4]);
+  ASSERT_EQ(H->Codec, uint16_t(format::Codec::ZstdWordDeltasTail));
+  uint8_t *Frame = Zst.data() + At[4] + format::kChunkHeaderSize + sizeof(*H);
+  // Inside the first block's compressed bytes: the frames' sizes and the
+  // tail still read.
+  Frame[24] ^= 0x55;
+  H->Checksum = format::compressedChunkChecksum(*H, Frame, H->CompressedLength);
+  ThreadedReport One = summariseOn(Zst, 1, false, GroupBy::Workgroup);
+  ThreadedReport Two = summariseOn(Zst, 2, false, GroupBy::Workgroup);
+  EXPECT_TRUE(Two.OnThreads);
+  EXPECT_EQ(One.Text, Two.Text);
+  EXPECT_EQ(One.Error, Two.Error);
+  EXPECT_NE(Two.Error.find(offsetPrefix(At[4])), std::string::npos)
+      << Two.Error;
+  EXPECT_NE(Two.Error.find("zstd: "), std::string::npos) << Two.Error;
+  EXPECT_EQ(Two.Error.find('\n'), std::string::npos) << Two.Error;
+  EXPECT_EQ(Two.Workgroups, (kThreadedRings - 1) * 6);
 }
 
 // A compressed chunk whose size is not known either (its header's

@@ -28,17 +28,14 @@ namespace {
 std::string hex(uint64_t Value) { return "0x" + utohexstr(Value, true); }
 } // namespace
 
-Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
-                                          RingMode Mode,
-                                          const RecordLimits &Limits) {
-  RingDecoder D(C);
-  D.Limits = Limits;
-  D.Strict = Meta && Meta->RunRecordPromised;
-  RingInfo &Info = D.Info;
+Error RingDecoder::readTail(uint64_t Length, const Metadata *Meta,
+                            const RecordLimits &Checks) {
+  ContentLength = Length;
+  Limits = Checks;
+  Strict = Meta && Meta->RunRecordPromised;
   Info.Where = C.Where;
   Info.FileOffset = C.contentOffset();
   Info.Meta = Meta;
-  uint64_t Length = C.Content.size();
   if (Length < format::kRingPadding + format::kRecordAlignment)
     return chunkError(C.Where, C.Offset + 8,
                       Twine("ring content of ") + Twine(Length) +
@@ -49,19 +46,32 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
     return chunkError(C.Where, C.Offset + 8,
                       Twine("ring size ") + Twine(Info.Size) +
                           " is not a power of two");
-  D.Mask = Info.Size - 1;
+  Mask = Info.Size - 1;
   uint64_t HeadOffset = Length - format::kRingHeadSize;
-  std::memcpy(&Info.Head, C.Content.data() + HeadOffset, sizeof(Info.Head));
+  std::memcpy(&Info.Head, at(HeadOffset), sizeof(Info.Head));
   if (Info.Head % format::kRecordAlignment != 0)
     return chunkError(C.Where, Info.FileOffset + HeadOffset,
                       Twine("head ") + Twine(Info.Head) +
                           " is not a multiple of the 16-byte record "
                           "alignment");
   Info.Wrapped = Info.Head > Info.Size;
-  if (Error E = D.readTrailer())
+  if (Error E = readTrailer())
+    return E;
+  if (Strict)
+    if (Error E = checkWrittenChunk())
+      return E;
+  return Error::success();
+}
+
+Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
+                                          RingMode Mode,
+                                          const RecordLimits &Limits) {
+  RingDecoder D(C);
+  RingInfo &Info = D.Info;
+  if (Error E = D.readTail(C.Content.size(), Meta, Limits))
     return E;
   if (D.Strict)
-    if (Error E = D.checkWrittenChunk())
+    if (Error E = D.checkZeroesAfterHead())
       return E;
 
   if (!Info.Wrapped) {
@@ -82,6 +92,24 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
   if (Error E = D.locateWrappedStart())
     return E;
   return D;
+}
+
+Expected<std::optional<RingInfo>>
+RingDecoder::survey(const Chunk &Compressed, const CompressedTail &Tail,
+                    const Metadata *Meta, RingMode Mode,
+                    const RecordLimits &Limits) {
+  Chunk C = Compressed;
+  C.Content = Tail.Bytes;
+  RingDecoder D(C);
+  D.ContentBegin = Tail.ContentLength - Tail.Bytes.size();
+  if (Error E = D.readTail(Tail.ContentLength, Meta, Limits))
+    return E;
+  // What only the records tell: the zeroes after the head of a chunk
+  // without checksums, where a wrapped ring's records begin.
+  if ((D.Strict && !D.BlockSize) ||
+      (D.Info.Wrapped && Mode == RingMode::WrapAware))
+    return std::nullopt;
+  return D.Info;
 }
 
 Expected<RingDecoder> RingDecoder::createCut(const Chunk &C,
@@ -138,7 +166,7 @@ Error RingDecoder::readTrailer() {
   // writer (the only one that writes trailers) lets no record spill.
   const uint64_t At = format::ringTrailerOffset(Info.Size);
   format::RingTrailer T;
-  std::memcpy(&T, C.Content.data() + At, sizeof(T));
+  std::memcpy(&T, at(At), sizeof(T));
   if (T.Magic != format::kRingTrailerMagic)
     return Error::success(); // IREE's chunk, or written before extension 1
   const uint64_t FileAt = Info.FileOffset + At;
@@ -199,8 +227,7 @@ Error RingDecoder::readTrailer() {
   const uint64_t SitesEnd = format::lostSitesEnd(Info.Size, T.Version);
   for (uint32_t I = 0; I < T.LostSiteCount; ++I)
     std::memcpy(&Info.LostSites[I],
-                C.Content.data() + SitesEnd -
-                    (I + 1) * sizeof(format::LostSite),
+                at(SitesEnd - (I + 1) * sizeof(format::LostSite)),
                 sizeof(format::LostSite));
   return Error::success();
 }
@@ -209,13 +236,11 @@ Error RingDecoder::readChecksums() {
   // The tail's checksum first: it covers the trailer, the lost sites, the
   // block table and the head, which say what everything else means.
   const uint64_t R = Info.Size;
-  const uint64_t Length = C.Content.size();
-  const uint64_t TailBegin =
-      uint64_t{format::checksumBlockCount(R)} * format::checksumBlockSize(R);
+  const uint64_t Length = ContentLength;
+  const uint64_t TailBegin = format::checksumTailOffset(R);
   format::ChecksumHeader H;
-  std::memcpy(&H, C.Content.data() + format::checksumHeaderOffset(R),
-              sizeof(H));
-  const uint32_t Sum = format::tailChecksum(C.Content.data(), Length);
+  std::memcpy(&H, at(format::checksumHeaderOffset(R)), sizeof(H));
+  const uint32_t Sum = format::tailChecksumOf(at(TailBegin), Length);
   if (Sum != H.TailChecksum)
     return chunkError(Info.Where, Info.FileOffset + TailBegin,
                       Twine("checksum mismatch in the tail [") +
@@ -267,7 +292,7 @@ Error RingDecoder::verifyBlocks(uint64_t &Verified, uint64_t Until) const {
 
 Error RingDecoder::checkWrittenChunk() {
   const uint64_t HeadAt =
-      Info.FileOffset + C.Content.size() - format::kRingHeadSize;
+      Info.FileOffset + ContentLength - format::kRingHeadSize;
   if (!Info.Trailer)
     return chunkError(Info.Where,
                       Info.FileOffset + format::ringTrailerOffset(Info.Size),
@@ -278,6 +303,10 @@ Error RingDecoder::checkWrittenChunk() {
                       Twine("head ") + Twine(Info.Head) +
                           " is past the ring's " + Twine(Info.Size) +
                           " bytes; this file's writer never wraps a chunk");
+  return Error::success();
+}
+
+Error RingDecoder::checkZeroesAfterHead() const {
   // The writer zeroes what follows its records up to the lost-site
   // entries: a record there means that the head is damaged. The checksums
   // of a version-2 chunk cover the head and those zeroes.

@@ -52,6 +52,17 @@ public:
                                             const Metadata *Meta, RingMode Mode,
                                             const RecordLimits &Limits = {});
 
+  /// What create() would check and find of compressed chunk
+  /// \p Compressed from its \p Tail alone (head, trailer, checksums, lost
+  /// sites; TraceFile::ChunkIterator::decompressTail): its info, or
+  /// std::nullopt where the records must tell too (the zeroes after the
+  /// head of a chunk without checksums, where a wrapped ring's records
+  /// begin), or the error create() would give. A reader learns whether to
+  /// read a file on threads without decompressing each chunk twice.
+  static llvm::Expected<std::optional<RingInfo>>
+  survey(const Chunk &Compressed, const CompressedTail &Tail,
+         const Metadata *Meta, RingMode Mode, const RecordLimits &Limits = {});
+
   /// A ring chunk of \p ContentLength bytes cut by the end of the file
   /// (\p C holds what the file has): its records from ring offset 0 up to
   /// the cut. Only for a chunk of a writer that never wraps a chunk and
@@ -98,6 +109,14 @@ private:
   /// Whether the 16-byte slot at ring offset \p Phys is the runtime's 0xFF
   /// filler over overwritten records.
   bool isFiller(uint64_t Phys) const;
+  /// The content byte at offset \p Offset (at least ContentBegin).
+  const uint8_t *at(uint64_t Offset) const {
+    return C.Content.data() + (Offset - ContentBegin);
+  }
+  /// The checks of a chunk of \p Length content bytes that its tail
+  /// tells: geometry, head, trailer, checksums, and the writer's rules.
+  llvm::Error readTail(uint64_t Length, const Metadata *Meta,
+                       const RecordLimits &Checks);
   /// For a wrapped ring: sets Info.StartOffset and Info.LostBytes.
   llvm::Error locateWrappedStart();
   /// Reads wgtrace's ring trailer into Info when the chunk has one, and
@@ -111,8 +130,10 @@ private:
   /// \p Until, advancing \p Verified past those that match.
   llvm::Error verifyBlocks(uint64_t &Verified, uint64_t Until) const;
   /// A chunk of a writer that ends its files with a run record (Strict):
-  /// it has a trailer, never wraps, and nothing follows its head.
+  /// it has a trailer and never wraps.
   llvm::Error checkWrittenChunk();
+  /// Such a chunk without checksums: nothing follows its head.
+  llvm::Error checkZeroesAfterHead() const;
   /// The checks of a WORKGROUP record beyond its dispatch id: its grid, its
   /// id in it, its processor id; the problem, or "".
   std::string workgroupProblem(const format::WorkgroupRecord &W) const;
@@ -122,6 +143,10 @@ private:
                             uint64_t Previous) const;
 
   Chunk C;
+  /// The content's length, and the offset in it of C.Content's first byte
+  /// (survey(): the tail's).
+  uint64_t ContentLength = 0;
+  uint64_t ContentBegin = 0;
   RingInfo Info;
   uint64_t Mask = 0;
   /// Absolute head positions [Begin, End) to decode.

@@ -172,21 +172,66 @@ static std::optional<uint64_t> trustedInnerLength(ArrayRef<uint8_t> Content) {
           H.Checksum)
     return H.InnerLength;
 #ifdef WGTRACE_HAVE_ZSTD
-  if (ZSTD_getFrameContentSize(Frame.data(), Frame.size()) == H.InnerLength &&
-      ZSTD_findFrameCompressedSize(Frame.data(), Frame.size()) == Frame.size())
+  // One frame, or the records' frame and the tail's (codecs 3 and 4).
+  uint64_t Declared = 0;
+  for (int Frames = 0; Frames < 2 && !Frame.empty(); ++Frames) {
+    const unsigned long long Size =
+        ZSTD_getFrameContentSize(Frame.data(), Frame.size());
+    const size_t Bytes =
+        ZSTD_findFrameCompressedSize(Frame.data(), Frame.size());
+    if (Size > format::kMaxInnerLength || ZSTD_isError(Bytes))
+      return std::nullopt;
+    Declared += Size;
+    Frame = Frame.drop_front(Bytes);
+  }
+  if (Frame.empty() && Declared == H.InnerLength)
     return H.InnerLength;
 #endif
   return std::nullopt;
 }
 
-Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
+namespace {
+/// A compressed chunk's header and its frames, checked before any is
+/// decompressed.
+struct CompressedFrames {
   format::CompressedChunkHeader H;
-  if (C.Content.size() < sizeof(H))
+  format::Codec Codec;
+  /// The frame of the content before its tail (all of it without a tail
+  /// frame), and the tail's frame (codecs 3 and 4; else empty).
+  ArrayRef<uint8_t> Records, Tail;
+  uint64_t TailLength = 0;
+};
+} // namespace
+
+#ifdef WGTRACE_HAVE_ZSTD
+/// Whether zstd \p Frame says it holds \p Want bytes; \p What names it.
+static Error checkDeclaredSize(ArrayRef<uint8_t> Frame, uint64_t Want,
+                               const char *What) {
+  const unsigned long long Declared =
+      ZSTD_getFrameContentSize(Frame.data(), Frame.size());
+  if (Declared == Want)
+    return Error::success();
+  return createStringError(
+      "zstd frame%s %s, the header says %llu bytes", What,
+      Declared == ZSTD_CONTENTSIZE_ERROR
+          ? "is not a zstd frame"
+          : (Declared == ZSTD_CONTENTSIZE_UNKNOWN
+                 ? "does not say its size"
+                 : ("holds " + std::to_string(Declared) + " bytes").c_str()),
+      static_cast<unsigned long long>(Want));
+}
+#endif
+
+/// The checks of compressed chunk \p Content before decompressing it.
+static Expected<CompressedFrames> compressedFrames(ArrayRef<uint8_t> Content) {
+  CompressedFrames F;
+  format::CompressedChunkHeader &H = F.H;
+  if (Content.size() < sizeof(H))
     return createStringError(
         "compressed chunk of %llu bytes has no room for its %zu-byte header",
-        static_cast<unsigned long long>(C.Content.size()), sizeof(H));
-  std::memcpy(&H, C.Content.data(), sizeof(H));
-  ArrayRef<uint8_t> Frame = C.Content.drop_front(sizeof(H));
+        static_cast<unsigned long long>(Content.size()), sizeof(H));
+  std::memcpy(&H, Content.data(), sizeof(H));
+  ArrayRef<uint8_t> Frame = Content.drop_front(sizeof(H));
   if (H.Magic != format::kCompressedChunkMagic)
     return createStringError("compressed chunk header: bad magic 0x%x, "
                              "expected 0x%x (\"WGCZ\")",
@@ -204,10 +249,12 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
         "checksum mismatch in the compressed chunk (0x%08x, header says "
         "0x%08x): its header or frame is damaged",
         Sum, H.Checksum);
-  const bool WordDeltas = H.Codec == uint16_t(format::Codec::ZstdWordDeltas);
-  if (H.Codec != uint16_t(format::Codec::Zstd) && !WordDeltas)
-    return createStringError(
-        "unknown codec %u (1 is zstd, 2 zstd of word deltas)", H.Codec);
+  if (H.Codec < uint16_t(format::Codec::Zstd) ||
+      H.Codec > uint16_t(format::Codec::ZstdWordDeltasTail))
+    return createStringError("unknown codec %u (1 is zstd, 2 zstd of word "
+                             "deltas, 3 and 4 the same with the tail's frame)",
+                             H.Codec);
+  F.Codec = static_cast<format::Codec>(H.Codec);
   if (H.InnerType != uint16_t(format::ChunkType::DispatchRingBuffer) ||
       H.InnerVersion != 0)
     return createStringError("compressed chunk holds a chunk of type %u "
@@ -220,40 +267,106 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
         "compressed chunk claims %llu bytes from a %zu-byte frame",
         static_cast<unsigned long long>(H.InnerLength), Frame.size());
 #ifdef WGTRACE_HAVE_ZSTD
-  unsigned long long Declared =
-      ZSTD_getFrameContentSize(Frame.data(), Frame.size());
-  if (Declared != H.InnerLength)
+  F.Records = Frame;
+  if (format::hasTailFrame(F.Codec)) {
+    F.TailLength = format::compressedTailLength(H.InnerLength);
+    const size_t First =
+        ZSTD_findFrameCompressedSize(Frame.data(), Frame.size());
+    if (ZSTD_isError(First))
+      return createStringError("zstd: the records' frame: %s",
+                               ZSTD_getErrorName(First));
+    F.Records = Frame.take_front(First);
+    F.Tail = Frame.drop_front(First);
+    if (Error E = checkDeclaredSize(F.Tail, F.TailLength, " of the tail"))
+      return E;
+    const size_t TailBytes =
+        ZSTD_findFrameCompressedSize(F.Tail.data(), F.Tail.size());
+    if (ZSTD_isError(TailBytes))
+      return createStringError("zstd: the tail's frame: %s",
+                               ZSTD_getErrorName(TailBytes));
+    if (TailBytes != F.Tail.size())
+      return createStringError("%zu bytes follow the zstd frame of the tail",
+                               F.Tail.size() - TailBytes);
+  }
+  if (Error E = checkDeclaredSize(F.Records, H.InnerLength - F.TailLength,
+                                  F.TailLength ? " of the records" : ""))
+    return E;
+  return F;
+#else
+  return createStringError("this wgtrace-view was built without libzstd "
+                           "(WGTRACE_ZSTD=OFF or libzstd-dev missing): it "
+                           "cannot read compressed chunks");
+#endif
+}
+
+#ifdef WGTRACE_HAVE_ZSTD
+/// Decompresses the tail's frame of \p F into \p Out.
+static Error decompressTailFrame(const CompressedFrames &F, uint8_t *Out) {
+  Expected<uint64_t> Got = decompressWhole(F.Tail, Out, F.TailLength);
+  if (!Got)
+    return Got.takeError();
+  if (*Got != F.TailLength)
     return createStringError(
-        "zstd frame %s, the header says %llu bytes",
-        Declared == ZSTD_CONTENTSIZE_ERROR
-            ? "is not a zstd frame"
-            : (Declared == ZSTD_CONTENTSIZE_UNKNOWN
-                   ? "does not say its size"
-                   : ("holds " + std::to_string(Declared) + " bytes").c_str()),
-        static_cast<unsigned long long>(H.InnerLength));
+        "zstd frame of the tail decompressed to %llu bytes, the header says "
+        "%llu",
+        static_cast<unsigned long long>(*Got),
+        static_cast<unsigned long long>(F.TailLength));
+  return Error::success();
+}
+#endif
+
+Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
+  Expected<CompressedFrames> F = compressedFrames(C.Content);
+  if (!F)
+    return F.takeError();
+#ifdef WGTRACE_HAVE_ZSTD
+  const format::CompressedChunkHeader &H = F->H;
   std::shared_ptr<uint8_t[]> Out =
       Memory ? Memory->take(H.InnerLength)
              : std::shared_ptr<uint8_t[]>(new uint8_t[H.InnerLength]);
   FramesDecompressed.fetch_add(1, std::memory_order_relaxed);
+  const uint64_t RecordsLength = H.InnerLength - F->TailLength;
   Expected<uint64_t> Got =
-      WordDeltas ? decompressWordDeltas(Frame, Out.get(), H.InnerLength)
-                 : decompressWhole(Frame, Out.get(), H.InnerLength);
+      format::storesWordDeltas(F->Codec)
+          ? decompressWordDeltas(F->Records, Out.get(), RecordsLength)
+          : decompressWhole(F->Records, Out.get(), RecordsLength);
   if (!Got)
     return Got.takeError();
-  if (*Got != H.InnerLength)
+  if (*Got != RecordsLength)
     return createStringError(
         "zstd frame decompressed to %llu bytes, the header says %llu",
         static_cast<unsigned long long>(*Got),
-        static_cast<unsigned long long>(H.InnerLength));
+        static_cast<unsigned long long>(RecordsLength));
+  if (F->TailLength)
+    if (Error E = decompressTailFrame(*F, Out.get() + RecordsLength))
+      return E;
   C.Header = {format::kChunkMagic, H.InnerType, H.InnerVersion, H.InnerLength};
   C.Content = ArrayRef<uint8_t>(Out.get(), H.InnerLength);
   C.Decompressed = std::move(Out);
   C.Where.TypeName = chunkTypeName(H.InnerType);
   return Error::success();
 #else
-  return createStringError("this wgtrace-view was built without libzstd "
-                           "(WGTRACE_ZSTD=OFF or libzstd-dev missing): it "
-                           "cannot read compressed chunks");
+  (void)Memory;
+  llvm_unreachable("compressedFrames() refuses every chunk without zstd");
+#endif
+}
+
+Expected<std::optional<CompressedTail>>
+TraceFile::ChunkIterator::decompressTail(const Chunk &C) {
+  Expected<CompressedFrames> F = compressedFrames(C.Content);
+  if (!F)
+    return asChunkError(C, F.takeError());
+  if (!F->TailLength)
+    return std::nullopt;
+#ifdef WGTRACE_HAVE_ZSTD
+  CompressedTail T;
+  T.ContentLength = F->H.InnerLength;
+  T.Bytes.resize(F->TailLength);
+  if (Error E = decompressTailFrame(*F, T.Bytes.data()))
+    return asChunkError(C, std::move(E));
+  return T;
+#else
+  llvm_unreachable("compressedFrames() refuses every chunk without zstd");
 #endif
 }
 
@@ -265,10 +378,7 @@ uint64_t TraceFile::ChunkIterator::framesDecompressed() {
 #endif
 }
 
-Error TraceFile::ChunkIterator::decompress(Chunk &C, ChunkMemory *Memory) {
-  Error E = decompressFrame(C, Memory);
-  if (!E)
-    return Error::success();
+Error TraceFile::ChunkIterator::asChunkError(const Chunk &C, Error E) {
   // As read() reports it: skipped or the end of the reading, the same
   // words but for the size.
   std::string Problem = toString(std::move(E));
@@ -276,6 +386,12 @@ Error TraceFile::ChunkIterator::decompress(Chunk &C, ChunkMemory *Memory) {
     Problem += kInnerLengthUnknown;
   return make_error<ChunkErrorInfo>(C.Where, C.Where.FileOffset,
                                     std::move(Problem));
+}
+
+Error TraceFile::ChunkIterator::decompress(Chunk &C, ChunkMemory *Memory) {
+  if (Error E = decompressFrame(C, Memory))
+    return asChunkError(C, std::move(E));
+  return Error::success();
 }
 
 Error TraceFile::ChunkIterator::endOfReading(const Chunk &C) {

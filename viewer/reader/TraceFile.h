@@ -46,6 +46,15 @@ struct Chunk {
   }
 };
 
+/// The tail of a compressed chunk's content (its last
+/// format::compressedTailLength bytes: head, trailer, checksums, lost
+/// sites), decompressed alone.
+struct CompressedTail {
+  /// The whole content's length.
+  uint64_t ContentLength = 0;
+  std::vector<uint8_t> Bytes;
+};
+
 class TraceFile {
 public:
   /// Maps \p Path read-only; "-" reads standard input. A pipe, a FIFO, a
@@ -98,14 +107,23 @@ public:
     /// when given; or gives the error that next() would have given for it,
     /// or kept for takeSkipped().
     static llvm::Error decompress(Chunk &C, ChunkMemory *Memory = nullptr);
+    /// For a compressed chunk \p C handed out as it is: its tail alone
+    /// (format::Codec::ZstdTail), decompressed from the tail's frame, or
+    /// std::nullopt for a chunk of one frame (codecs 1 and 2), which only
+    /// decompress() reads; or the error decompress() would give for its
+    /// header or its tail's frame.
+    static llvm::Expected<std::optional<CompressedTail>>
+    decompressTail(const Chunk &C);
     /// For a compressed chunk \p C handed out as it is: the error with
     /// which next() would have ended the reading there (a frame that
     /// cannot be read and whose decompressed size is not known either), or
     /// success where next() would have read it or skipped it. Decompresses
     /// only where the header and its checksum cannot tell.
     static llvm::Error endOfReading(const Chunk &C);
-    /// How many zstd frames this process has decompressed so far, on any
-    /// thread: what a reading costs beyond the decoding (tests).
+    /// How many zstd frames of records (a chunk's whole content, or all
+    /// but a tail that has a frame of its own) this process has
+    /// decompressed so far, on any thread: what a reading costs beyond the
+    /// decoding (tests).
     static uint64_t framesDecompressed();
     /// next() decompresses into \p Memory's blocks: one reused block for
     /// a reading that lets each chunk go before the next.
@@ -129,6 +147,9 @@ public:
     /// Decompresses the compressed chunk \p C into C itself (into
     /// \p Memory's blocks when given); an error says what is wrong with it.
     static llvm::Error decompressFrame(Chunk &C, ChunkMemory *Memory);
+    /// \p E, what is wrong with compressed chunk \p C, as next() reports
+    /// it.
+    static llvm::Error asChunkError(const Chunk &C, llvm::Error E);
     /// next() for one chunk; sets \p Skip for a damaged compressed one.
     llvm::Expected<bool> read(Chunk &C, bool &Skip);
 

@@ -637,11 +637,14 @@ struct PlannedChunk {
   const Metadata *Meta = nullptr;
   /// A plain ring chunk's decoder, made by the plan.
   std::optional<RingDecoder> Ring;
-  /// A compressed chunk (a ring chunk; C as it is in the file): decompressed
-  /// by the plan's survey to look at its trailer. The survey decodes the
-  /// first chunks of the window too, ahead of the decision to read on
-  /// threads; a later one is decompressed again by the thread that decodes
-  /// it, so that at most one decompressed chunk per thread is in memory.
+  /// A compressed chunk (a ring chunk; C as it is in the file): the plan's
+  /// survey looks at its trailer in its tail's frame, decompressed alone
+  /// (codecs 3 and 4), or in the whole chunk decompressed (codecs 1 and 2,
+  /// and where the records must tell, RingDecoder::survey). The survey
+  /// decodes the first chunks of the window too, ahead of the decision to
+  /// read on threads; a later one is decompressed by the thread that
+  /// decodes it, so that at most one decompressed chunk per thread is in
+  /// memory.
   bool Compressed = false;
   /// A compressed chunk's metadata (what the decoder is made with).
   const Metadata *RingMeta = nullptr;
@@ -674,6 +677,10 @@ struct ShardResult {
   /// that decompressed differently from the survey): else Damage says why,
   /// and the reading stops before the chunk, as on one thread.
   bool Decoded = false;
+  /// A compressed chunk whose records' frame cannot be read, which the
+  /// survey of its tail did not decompress: skipped as one thread skips
+  /// it, its error line this problem.
+  std::optional<std::string> SkipProblem;
 };
 } // namespace
 
@@ -709,15 +716,13 @@ static void decodeShard(const RingDecoder &Ring, ShardResult &S,
       T->endWorkgroups(Ended);
 }
 
-/// The decoder of compressed chunk \p C, decompressed into \p Memory.
-static Expected<RingDecoder> decompressRing(const Chunk &C,
-                                            const Metadata *Meta, RingMode Mode,
-                                            const RecordLimits &Limits,
-                                            ChunkMemory &Memory) {
-  Chunk Plain = C;
-  if (Error E = TraceFile::ChunkIterator::decompress(Plain, &Memory))
-    return E;
-  return RingDecoder::create(Plain, Meta, Mode, Limits);
+/// The problem of chunk error \p E, the line a chunk is skipped with.
+static std::string skipProblem(Error E) {
+  std::string Problem;
+  handleAllErrors(std::move(E), [&](const ChunkErrorInfo &Info) {
+    Problem = Info.problem();
+  });
+  return Problem;
 }
 
 std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
@@ -742,9 +747,9 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   // A pass over the chunk headers, the metadata and the ring geometry:
   // whether a state of the reader would cross ring chunks. Compressed
   // chunks are handed out as they are; after the pass, the pool
-  // decompresses each to look at its geometry and trailer (a trailer ends
-  // the chunk, and a zstd frame decodes from its start), and decodes the
-  // first of them while it has them (below).
+  // decompresses the tail of each (its own frame: a trailer ends the
+  // chunk, and a zstd frame decodes from its start) to look at its
+  // geometry and trailer, and decodes the first of them whole (below).
   if (FirstPass)
     AllMetadata.clear();
   DefaultThreadPool Pool(hardware_concurrency(Threads));
@@ -850,8 +855,9 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   // drops if not (as it drops those decoded ahead of damage): a chunk is
   // then decompressed once, not once to survey it and once to decode it.
   // The survey decides only after every chunk, so the later ones are
-  // decompressed again when decoded: memory stays at the window's results
-  // and one decompressed chunk per thread.
+  // decompressed when decoded, the survey having read only their tails
+  // (or, for codecs 1 and 2, the whole chunk, once more): memory stays at
+  // the window's results and one decompressed chunk per thread.
   size_t RingsSeen = 0;
   for (size_t I = 0; I < Plan.size(); ++I) {
     PlannedChunk &P = Plan[I];
@@ -862,13 +868,34 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
       continue;
     ShardResult *S = Ahead ? &NewResult(I) : nullptr;
     std::shared_future<void> F = Pool.async([this, &P, S, &Memory] {
+      if (!S) {
+        // Its tail alone says what the plan needs (codecs 3 and 4).
+        Expected<std::optional<CompressedTail>> Tail =
+            TraceFile::ChunkIterator::decompressTail(P.C);
+        if (!Tail) {
+          P.SkipProblem = skipProblem(Tail.takeError());
+          return;
+        }
+        if (*Tail) {
+          Expected<std::optional<RingInfo>> Info =
+              RingDecoder::survey(P.C, **Tail, P.RingMeta, Mode, limitsOf(P.C));
+          if (!Info) {
+            consumeError(Info.takeError());
+            return;
+          }
+          if (*Info) {
+            P.Readable = true;
+            P.Trailer = (*Info)->Trailer;
+            P.NearFull = WorkgroupJoiner::endsNearFull(**Info);
+            return;
+          }
+        }
+      }
       Chunk Plain = P.C;
       if (Error E = TraceFile::ChunkIterator::decompress(Plain, &*Memory)) {
         // endOfReading() let it through: its size is known, and one
         // thread skips it with this line.
-        handleAllErrors(std::move(E), [&](const ChunkErrorInfo &Info) {
-          P.SkipProblem = Info.problem();
-        });
+        P.SkipProblem = skipProblem(std::move(E));
         return;
       }
       Expected<RingDecoder> D =
@@ -938,8 +965,13 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
         // go once decoded; the survey made the same decoder.
         std::optional<RingDecoder> Decompressed;
         if (P.Compressed) {
+          Chunk Plain = P.C;
+          if (Error E = TraceFile::ChunkIterator::decompress(Plain, &*Memory)) {
+            S.SkipProblem = skipProblem(std::move(E));
+            return;
+          }
           Expected<RingDecoder> D =
-              decompressRing(P.C, P.RingMeta, Mode, limitsOf(P.C), *Memory);
+              RingDecoder::create(Plain, P.RingMeta, Mode, limitsOf(Plain));
           if (!D) {
             S.Damage = D.takeError();
             return;
@@ -962,6 +994,17 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   Submit();
   for (size_t I = 0; I < Plan.size() && !Damaged; ++I) {
     PlannedChunk &P = Plan[I];
+    std::unique_ptr<ShardResult> S;
+    if (P.isRing()) {
+      Done[I].wait();
+      S = std::move(Results[I]);
+      --InFlight;
+      Submit();
+      // Its records' frame, which the survey of its tail did not read,
+      // is damaged: skipped as the survey skips one.
+      if (S->SkipProblem)
+        P.SkipProblem = std::move(S->SkipProblem);
+    }
     if (P.SkipProblem) {
       Damage = joinErrors(std::move(Damage),
                           make_error<ChunkErrorInfo>(
@@ -976,12 +1019,8 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
       for (AnalysisTool *T : Tools)
         T->metadata(*P.Meta, P.C.Where);
     }
-    if (!P.isRing())
+    if (!S)
       continue;
-    Done[I].wait();
-    std::unique_ptr<ShardResult> S = std::move(Results[I]);
-    --InFlight;
-    Submit();
     if (!S->Decoded) {
       Damage = joinErrors(std::move(Damage), std::move(S->Damage));
       Damaged = true;

@@ -724,21 +724,34 @@ inline uint32_t blockChecksum(const uint8_t *Bytes, uint64_t Length,
   return H.checksum();
 }
 
-/// The tail checksum of a ring chunk's \p Length content bytes at
-/// \p Content (ring size Length - kRingPadding, version-2 trailer): the
-/// bytes after its last block, TailChecksum taken as 0.
-inline uint32_t tailChecksum(const uint8_t *Content, uint64_t Length) {
+/// Content offset of a ring chunk's tail (ring size \p RingSize): the
+/// bytes after its last checksum block, which the tail checksum covers.
+constexpr uint64_t checksumTailOffset(uint64_t RingSize) {
+  return uint64_t{checksumBlockCount(RingSize)} * checksumBlockSize(RingSize);
+}
+
+/// The tail checksum of a ring chunk of \p Length content bytes (ring size
+/// Length - kRingPadding, version-2 trailer) from its tail at \p Tail (the
+/// bytes from checksumTailOffset on), TailChecksum taken as 0: a reader
+/// that decompressed only the tail checks it (Codec::ZstdTail).
+inline uint32_t tailChecksumOf(const uint8_t *Tail, uint64_t Length) {
   const uint64_t RingSize = Length - kRingPadding;
-  const uint64_t Begin =
-      uint64_t{checksumBlockCount(RingSize)} * checksumBlockSize(RingSize);
+  const uint64_t Begin = checksumTailOffset(RingSize);
   const uint64_t Field =
       checksumHeaderOffset(RingSize) + offsetof(ChecksumHeader, TailChecksum);
   static const uint8_t Zero[4] = {};
   Xxh64 H(tailChecksumSeed(RingSize));
-  H.update(Content + Begin, Field - Begin);
+  H.update(Tail, Field - Begin);
   H.update(Zero, sizeof(Zero));
-  H.update(Content + Field + 4, Length - Field - 4);
+  H.update(Tail + (Field + 4 - Begin), Length - Field - 4);
   return H.checksum();
+}
+
+/// The tail checksum of a ring chunk's \p Length content bytes at
+/// \p Content.
+inline uint32_t tailChecksum(const uint8_t *Content, uint64_t Length) {
+  return tailChecksumOf(Content + checksumTailOffset(Length - kRingPadding),
+                        Length);
 }
 
 /// Writes the ChecksumHeader, block checksums and tail checksum of a ring
@@ -922,7 +935,37 @@ enum class Codec : uint8_t {
   /// kernels' chunks shrink 70-4900x instead of 14-30x and decompress
   /// several times faster.
   ZstdWordDeltas = 2,
+  /// As Zstd for the content before its tail (compressedTailLength), then
+  /// a second zstd frame of the tail as it is. The tail is the ring's
+  /// padding: its head, trailer, checksums and lost sites, which say what
+  /// the records mean. A reader learns them by decompressing the tail
+  /// alone (4 KiB), not the whole chunk, and may decode the records as
+  /// the first frame gives them. What WGTRACE_COMPRESS and `compress`
+  /// write where the content compresses smaller as it is.
+  ZstdTail = 3,
+  /// As ZstdWordDeltas for the content before its tail, then the tail's
+  /// frame as for ZstdTail: what WGTRACE_COMPRESS and `compress` write
+  /// where the content compresses smaller as deltas.
+  ZstdWordDeltasTail = 4,
 };
+
+/// Whether \p C holds the content's tail in a frame of its own.
+constexpr bool hasTailFrame(Codec C) {
+  return C == Codec::ZstdTail || C == Codec::ZstdWordDeltasTail;
+}
+/// Whether \p C stores the content (before any tail frame) as word deltas.
+constexpr bool storesWordDeltas(Codec C) {
+  return C == Codec::ZstdWordDeltas || C == Codec::ZstdWordDeltasTail;
+}
+
+/// Bytes of a compressed chunk's inner content, of \p InnerLength bytes,
+/// that codecs 3 and 4 put in the tail's frame: the ring's padding (the
+/// last kRingPadding bytes), which the tail checksum covers, or the whole
+/// content of a chunk of at most 8 KiB (a ring smaller than a checksum
+/// block has its tail checksum over all of it).
+constexpr uint64_t compressedTailLength(uint64_t InnerLength) {
+  return InnerLength <= 2 * kRingPadding ? InnerLength : kRingPadding;
+}
 
 /// Codec::ZstdWordDeltas' transform of a chunk's content, and its inverse,
 /// each given the content in pieces: the i-th little-endian u64 word w[i]
