@@ -67,7 +67,7 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
                                           RingMode Mode,
                                           const RecordLimits &Limits) {
   RingDecoder D(C);
-  RingInfo &Info = D.Info;
+  const RingInfo &Info = D.Info;
   if (Error E = D.readTail(C.Content.size(), Meta, Limits))
     return E;
   if (D.Strict)
@@ -309,12 +309,13 @@ Error RingDecoder::checkWrittenChunk() {
 Error RingDecoder::checkZeroesAfterHead() const {
   // The writer zeroes what follows its records up to the lost-site
   // entries: a record there means that the head is damaged. The checksums
-  // of a version-2 chunk cover the head and those zeroes.
-  if (BlockSize)
+  // of a version-2 chunk cover the head and those zeroes. A chunk
+  // without trailer was refused already (checkWrittenChunk).
+  if (BlockSize || !Info.Trailer)
     return Error::success();
-  const uint64_t Sites =
-      format::lostSitesEnd(Info.Size, Info.Trailer->Version) -
-      uint64_t(Info.Trailer->LostSiteCount) * sizeof(format::LostSite);
+  const format::RingTrailer &T = *Info.Trailer;
+  const uint64_t Sites = format::lostSitesEnd(Info.Size, T.Version) -
+                         uint64_t(T.LostSiteCount) * sizeof(format::LostSite);
   if (Info.Head + format::kRecordAlignment <= Sites) {
     const uint8_t *P = C.Content.data() + Info.Head;
     for (unsigned I = 0; I < format::kRecordAlignment; ++I)
