@@ -159,8 +159,9 @@ static void appendCsvField(fmt::memory_buffer &Out, StringRef Text) {
   Out.push_back('"');
 }
 
-namespace {
-/// The columns of a load or store row; the names as quoted already.
+/// The columns of a load or store row; the names as quoted already. Not
+/// in the anonymous namespace: BatchRow, which RecordTableTool::Batch
+/// holds, holds one (GCC's -Wsubobject-linkage).
 struct MemoryRow {
   unsigned Chunk;
   uint64_t Offset;
@@ -175,6 +176,7 @@ struct MemoryRow {
   format::AtomicOp AtomicOp;
 };
 
+namespace {
 /// One row of a load or store, as one thread and the pool's threads write
 /// it.
 void appendMemoryRow(fmt::memory_buffer &Out, RecordTableTool::Format F,
