@@ -22,6 +22,7 @@
 #include "output/IreeConvertTool.h"
 #include "output/RecordTableTool.h"
 #include "output/TraceRecompressor.h"
+#include "reader/RecordStream.h"
 #include "reader/TraceReader.h"
 
 #include <gtest/gtest.h>
@@ -1286,6 +1287,87 @@ TEST(Threads, CompressedChunksOfTheWindowAreDecompressedOnce) {
   EXPECT_EQ(FramesOn(4), kThreadedRings);
   // Two threads, a window of four: the fifth chunk's tail, then the chunk.
   EXPECT_EQ(FramesOn(2), kThreadedRings);
+}
+
+/// Three rings of 4 MiB, each nearly full of PRINT records of many lengths
+/// between loads, with checksums (\p Trailers) or as IREE's writer writes
+/// them: larger than the window a compressed chunk is read through.
+std::vector<uint8_t> printedRingsTrace(bool Trailers) {
+  constexpr uint64_t RingSize = 4 << 20;
+  TraceBuilder B;
+  addSimpleMetadata(B);
+  for (uint32_t Ring = 0; Ring < 3; ++Ring) {
+    RingBuilder R(RingSize, 0);
+    R.workgroup(0, {Ring, 0, 0}, {3, 1, 1}, Ring);
+    for (uint64_t I = 0; R.head() + 2 * format::kMaxRecordSize < RingSize;
+         ++I) {
+      const size_t Length = 1 + (I * 397 + Ring * 11) % 1500;
+      R.print(std::string(Length, char('a' + (I + Ring) % 26)) +
+              std::to_string(I));
+      for (uint64_t K = 0; K < I % 3; ++K)
+        R.load(0x10000 + 4 * (I + K), 4);
+    }
+    if (Trailers) {
+      format::RingTrailer T{};
+      T.RingId = Ring;
+      T.RingSize = RingSize;
+      R.trailer(T);
+    }
+    B.ring(R);
+  }
+  return B.bytes();
+}
+
+// A compressed chunk larger than the window its records are decompressed
+// into as they are decoded (RecordStream) reads as the chunk decompressed
+// whole does, the PRINT text delivered a record late moving with the
+// window: convert --iree (which copies every PRINT's text) and summary on
+// two threads are those of the plain file on one.
+TEST(Threads, CompressedChunksLargerThanTheirWindowAreReadAsStreams) {
+  for (bool Trailers : {true, false}) {
+    SCOPED_TRACE(Trailers ? "checksums" : "no trailers");
+    const std::vector<uint8_t> Raw = printedRingsTrace(Trailers);
+    const std::vector<uint8_t> Zst = compressed(Raw);
+    ASSERT_EQ(compressedChunkOffsets(Zst).size(), 3u);
+    const uint64_t Before = RecordStream::slides();
+    ThreadedReport Plain = convertOn(Raw, 1);
+    ThreadedReport Two = convertOn(Zst, 2);
+    EXPECT_TRUE(Two.OnThreads);
+    EXPECT_EQ(Plain.Error, "");
+    EXPECT_EQ(Two.Error, "");
+    EXPECT_GT(Plain.Workgroups, 3u * 4000);
+    EXPECT_EQ(Plain.Workgroups, Two.Workgroups);
+    EXPECT_TRUE(Plain.Text == Two.Text);
+    // Each 4 MiB ring through a window of 2 MiB.
+    EXPECT_GE(RecordStream::slides() - Before, 3u);
+    ThreadedReport PlainSummary =
+        summariseOn(Raw, 1, false, GroupBy::Workgroup);
+    ThreadedReport TwoSummary = summariseOn(Zst, 2, false, GroupBy::Workgroup);
+    EXPECT_TRUE(TwoSummary.OnThreads);
+    EXPECT_EQ(PlainSummary.Text, TwoSummary.Text);
+    EXPECT_EQ(TwoSummary.Error, "");
+
+    // The second chunk's records' frame damaged past its first window,
+    // the header resealed: found after records were read from it, and
+    // skipped with the line and the rest one thread gives.
+    std::vector<uint8_t> Damaged = Zst;
+    const uint64_t At = compressedChunkOffsets(Damaged)[1];
+    format::CompressedChunkHeader *H = compressedHeader(Damaged, At);
+    uint8_t *Frame =
+        Damaged.data() + At + format::kChunkHeaderSize + sizeof(*H);
+    Frame[H->CompressedLength * 3 / 4] ^= 0x55;
+    H->Checksum =
+        format::compressedChunkChecksum(*H, Frame, H->CompressedLength);
+    ThreadedReport OneDamaged =
+        summariseOn(Damaged, 1, false, GroupBy::Workgroup);
+    ThreadedReport TwoDamaged =
+        summariseOn(Damaged, 2, false, GroupBy::Workgroup);
+    EXPECT_TRUE(TwoDamaged.OnThreads);
+    EXPECT_NE(OneDamaged.Error, "");
+    EXPECT_EQ(OneDamaged.Error, TwoDamaged.Error);
+    EXPECT_EQ(OneDamaged.Text, TwoDamaged.Text);
+    EXPECT_EQ(TwoDamaged.Workgroups, 2u);
+  }
 }
 
 // A compressed file the reader cannot split: the survey decodes both

@@ -94,22 +94,67 @@ Expected<RingDecoder> RingDecoder::create(const Chunk &C, const Metadata *Meta,
   return D;
 }
 
+Expected<RingDecoder> RingDecoder::fromTail(const Chunk &Compressed,
+                                            ArrayRef<uint8_t> Tail,
+                                            uint64_t ContentLength,
+                                            const Metadata *Meta,
+                                            const RecordLimits &Limits) {
+  Chunk C = Compressed;
+  C.Content = Tail;
+  RingDecoder D(C);
+  D.ContentBegin = ContentLength - Tail.size();
+  if (Error E = D.readTail(ContentLength, Meta, Limits))
+    return E;
+  return D;
+}
+
 Expected<std::optional<RingInfo>>
 RingDecoder::survey(const Chunk &Compressed, const CompressedTail &Tail,
                     const Metadata *Meta, RingMode Mode,
                     const RecordLimits &Limits) {
-  Chunk C = Compressed;
-  C.Content = Tail.Bytes;
-  RingDecoder D(C);
-  D.ContentBegin = Tail.ContentLength - Tail.Bytes.size();
-  if (Error E = D.readTail(Tail.ContentLength, Meta, Limits))
-    return E;
+  Expected<RingDecoder> D =
+      fromTail(Compressed, Tail.Bytes, Tail.ContentLength, Meta, Limits);
+  if (!D)
+    return D.takeError();
   // What only the records tell: the zeroes after the head of a chunk
   // without checksums, where a wrapped ring's records begin.
-  if ((D.Strict && !D.BlockSize) ||
-      (D.Info.Wrapped && Mode == RingMode::WrapAware))
+  if ((D->Strict && !D->BlockSize) ||
+      (D->Info.Wrapped && Mode == RingMode::WrapAware))
     return std::nullopt;
-  return D.Info;
+  return D->Info;
+}
+
+Expected<std::optional<RingDecoder>>
+RingDecoder::createStreamed(const Chunk &Compressed, CompressedTail Tail,
+                            const Metadata *Meta, RingMode Mode,
+                            const RecordLimits &Limits) {
+  auto Bytes =
+      std::make_shared<const std::vector<uint8_t>>(std::move(Tail.Bytes));
+  Expected<RingDecoder> D =
+      fromTail(Compressed, *Bytes, Tail.ContentLength, Meta, Limits);
+  if (!D)
+    return D.takeError();
+  // The records from ring offset 0 to the head, all in the records'
+  // frame. The zeroes after the head of a writer's chunk without
+  // checksums are checked before any record is read (create()).
+  (void)Mode;
+  if ((D->Strict && !D->BlockSize) || D->Info.Wrapped ||
+      D->ContentBegin != D->Info.Size)
+    return std::nullopt;
+  D->Begin = 0;
+  D->End = D->Info.Head;
+  D->TailBytes = std::move(Bytes);
+  // The window holds what verifyBlocks() and a record need at once: the
+  // record before the one read (delivered one record later), that record
+  // and the blocks they lie in; and a few MiB at least, so that zstd is
+  // called seldom.
+  constexpr uint64_t MinWindow = uint64_t{2} << 20;
+  const uint64_t Window = std::min(
+      D->ContentBegin,
+      std::max(MinWindow, 4 * D->BlockSize + 4 * format::kMaxRecordSize));
+  D->Stream = std::make_unique<RecordStream>(Tail.Records, D->ContentBegin,
+                                             Tail.WordDeltas, Window);
+  return std::optional<RingDecoder>(std::move(*D));
 }
 
 Expected<RingDecoder> RingDecoder::createCut(const Chunk &C,
@@ -269,16 +314,19 @@ Error RingDecoder::readChecksums() {
   return Error::success();
 }
 
-Error RingDecoder::verifyBlocks(uint64_t &Verified, uint64_t Until) const {
+Error RingDecoder::verifyBlocks(uint64_t &Verified, uint64_t Until,
+                                uint64_t Keep, uint64_t &Moved) const {
   while (Verified < BlockCount && Verified * BlockSize < Until) {
     const uint64_t Begin = Verified * BlockSize;
+    if (Stream)
+      if (Error E = reachRing(std::min(Keep, Begin), Begin + BlockSize, Moved))
+        return E;
     uint32_t Want;
     std::memcpy(&Want,
-                C.Content.data() + format::checksumTableOffset(Info.Size) +
-                    4 * Verified,
+                at(format::checksumTableOffset(Info.Size) + 4 * Verified),
                 sizeof(Want));
     const uint32_t Sum =
-        format::blockChecksum(C.Content.data() + Begin, BlockSize, Verified);
+        format::blockChecksum(ring(Begin), BlockSize, Verified);
     if (Sum != Want)
       return chunkError(Info.Where, Info.FileOffset + Begin,
                         Twine("checksum mismatch in block ") + Twine(Verified) +
@@ -287,6 +335,19 @@ Error RingDecoder::verifyBlocks(uint64_t &Verified, uint64_t Until) const {
                             ", expected 0x" + Twine::utohexstr(Want));
     ++Verified;
   }
+  return Error::success();
+}
+
+Error RingDecoder::reachRing(uint64_t Keep, uint64_t Until,
+                             uint64_t &Moved) const {
+  Expected<uint64_t> Slid = Stream->reach(Keep, Until);
+  if (!Slid) {
+    FrameProblem = toString(Slid.takeError());
+    return chunkError(Info.Where, Info.FileOffset + Keep,
+                      Twine("the records' frame cannot be read: ") +
+                          FrameProblem);
+  }
+  Moved += *Slid;
   return Error::success();
 }
 
@@ -555,13 +616,28 @@ Error RingDecoder::locateWrappedStart() {
 
 Error RingDecoder::decode(function_ref<void(Record &)> Sink,
                           WorkgroupJoiner *Joiner) const {
+  if (!Stream)
+    return decodeRecords(Sink, Joiner);
+  Stream->rewind();
+  FrameProblem.clear();
+  Error E = decodeRecords(Sink, Joiner);
+  // Damage in the records or not, a frame that zstd cannot read to its
+  // end is what decompressing it whole would have reported instead.
+  if (FrameProblem.empty())
+    if (Error F = Stream->finish())
+      FrameProblem = toString(std::move(F));
+  return E;
+}
+
+Error RingDecoder::decodeRecords(function_ref<void(Record &)> Sink,
+                                 WorkgroupJoiner *Joiner) const {
   const Metadata *Meta = Info.Meta;
   const size_t NumSites = Meta ? Meta->SiteFunctions.size() : 0;
   const bool HasAccessSites = Meta && Meta->HasAccessSites;
   // Ids that wrapped may name the wrong site: records keep none.
   const bool TrustAccessSites = HasAccessSites && !Meta->accessSiteIdsWrapped();
   const uint64_t Limit =
-      Cut ? C.Content.size() : C.Content.size() - format::kRingHeadSize;
+      Cut ? C.Content.size() : ContentLength - format::kRingHeadSize;
   // A deque: records hold pointers into it while later ones are added.
   std::deque<WorkgroupInfo> Workgroups;
   DenseMap<uint64_t, size_t> ByOffset;
@@ -642,10 +718,22 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   // before a block that does not are delivered (they lie in blocks that
   // matched: the one pending too, as it ends before this record).
   uint64_t Verified = 0;
-  auto Verify = [&](uint64_t Until) -> Error {
-    if (!BlockSize)
+  // A streamed chunk's records are read only once this made them readable
+  // too (verifying a block does): its window keeps the pending record and
+  // the one read from \p Keep (its ring offset) on, and the pending
+  // record's text moves with the window.
+  auto Verify = [&](uint64_t Keep, uint64_t Until) -> Error {
+    if (!BlockSize && !Stream)
       return Error::success();
-    Error E = verifyBlocks(Verified, Until);
+    uint64_t Moved = 0;
+    if (Pending)
+      Keep = std::min(PendingPhys, Keep);
+    Error E = BlockSize ? verifyBlocks(Verified, Until, Keep, Moved)
+                        : reachRing(Keep, Until, Moved);
+    if (Moved && Pending && Slots[Current ^ 1].Text.data()) {
+      StringRef &Text = Slots[Current ^ 1].Text;
+      Text = StringRef(Text.data() - Moved, Text.size());
+    }
     if (E && Pending)
       Deliver();
     return E;
@@ -702,11 +790,15 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
         OpenSections.empty()) {
       const uint64_t LastOffset = Last->Offset;
       const uint64_t PhysEnd =
-          BlockSize ? std::min(Limit, Verified * BlockSize) : Limit;
-      const uint8_t *Content = C.Content.data();
+          BlockSize ? std::min(Limit, Verified * BlockSize)
+                    : (Stream ? std::min(Limit, Stream->end()) : Limit);
+      // The verified blocks are in the chunk, or in a streamed chunk's
+      // window from WindowBegin on.
+      const uint64_t WindowBegin = Stream ? Stream->begin() : 0;
+      const uint8_t *Window = ring(WindowBegin);
       while (A < End) {
         const uint64_t Phys = A & Mask;
-        const uint8_t *P = Content + Phys;
+        const uint8_t *P = Window + (Phys - WindowBegin);
         const uint8_t FastTag = format::recordTag(P);
         if ((FastTag != uint8_t(format::Tag::MemoryLoad) &&
              FastTag != uint8_t(format::Tag::MemoryStore)) ||
@@ -736,7 +828,6 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
     }
     Record &Rec = Slots[Current];
     const uint64_t Phys = A & Mask;
-    const uint8_t *P = C.Content.data() + Phys;
     const uint64_t FileOffset = Info.FileOffset + Phys;
     auto Fail = [&](const Twine &Problem) {
       return chunkError(Info.Where, FileOffset,
@@ -744,8 +835,9 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
                             Problem);
     };
     // Records start 16-byte aligned: the tag and length are in one block.
-    if (Error E = Verify(Phys + format::kRecordAlignment))
+    if (Error E = Verify(Phys, Phys + format::kRecordAlignment))
       return E;
+    const uint8_t *P = ring(Phys);
     const uint8_t TagByte = format::recordTag(P);
     const uint64_t Size = format::recordSize(P);
     // A WORKGROUP record is read with the record after it (a copy's
@@ -753,9 +845,11 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
     const uint64_t Reach = Size + (TagByte == uint8_t(format::Tag::Workgroup)
                                        ? format::kValueRecordSize
                                        : 0);
-    if (Size && Phys + Reach <= Limit)
-      if (Error E = Verify(Phys + Reach))
+    if (Size && Phys + Reach <= Limit) {
+      if (Error E = Verify(Phys, Phys + Reach))
         return E;
+      P = ring(Phys);
+    }
     if (Size == 0)
       return Fail(Twine("unknown record tag ") + Twine(unsigned(TagByte)));
     if (Phys + Size > Limit)
@@ -844,10 +938,9 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
       auto ValueAt = [&](uint64_t Pos) -> std::optional<format::ValueRecord> {
         if (A + format::kWorkgroupRecordSize + format::kValueRecordSize > End ||
             Pos + format::kValueRecordSize > Limit ||
-            format::recordTag(C.Content.data() + Pos) !=
-                uint8_t(format::Tag::Value))
+            format::recordTag(ring(Pos)) != uint8_t(format::Tag::Value))
           return std::nullopt;
-        return format::decodeValue(C.Content.data() + Pos);
+        return format::decodeValue(ring(Pos));
       };
       // A copy of a continuing invocation's record is followed by a
       // Continuation VALUE keyed to it (docs/FORMAT.md): look one record
@@ -997,7 +1090,7 @@ Error RingDecoder::decode(function_ref<void(Record &)> Sink,
   Pending = false;
   // The blocks after the records hold the writer's zeroes: damage there is
   // damage too, reported once every record has been delivered.
-  return Verify(Info.Size);
+  return BlockSize ? Verify(Info.Size, Info.Size) : Error::success();
 }
 
 } // namespace wgtrace::viewer

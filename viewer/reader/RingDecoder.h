@@ -13,6 +13,7 @@
 
 #include "reader/Metadata.h"
 #include "reader/Record.h"
+#include "reader/RecordStream.h"
 #include "reader/TraceFile.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -21,8 +22,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wgtrace::viewer {
 
@@ -63,6 +66,19 @@ public:
   survey(const Chunk &Compressed, const CompressedTail &Tail,
          const Metadata *Meta, RingMode Mode, const RecordLimits &Limits = {});
 
+  /// A decoder of compressed chunk \p Compressed that decompresses its
+  /// records as decode() reads them, into a window of a few MiB
+  /// (RecordStream), its \p Tail (decompressTail) having said where they
+  /// end and, with checksums, what each block sums to: for a ring that did
+  /// not wrap, whose tail is the ring's padding. For any other, and for a
+  /// chunk of a writer that zeroes what follows its records but that has
+  /// no checksums, std::nullopt: it is decompressed whole. Else as
+  /// create().
+  static llvm::Expected<std::optional<RingDecoder>>
+  createStreamed(const Chunk &Compressed, CompressedTail Tail,
+                 const Metadata *Meta, RingMode Mode,
+                 const RecordLimits &Limits = {});
+
   /// A ring chunk of \p ContentLength bytes cut by the end of the file
   /// (\p C holds what the file has): its records from ring offset 0 up to
   /// the cut. Only for a chunk of a writer that never wraps a chunk and
@@ -91,6 +107,12 @@ public:
     Consumed = std::move(F);
   }
 
+  /// After decode() of a decoder of createStreamed(): what zstd or the
+  /// frame's length said was wrong with the records' frame, which
+  /// decompress() would have found before any record was read; then the
+  /// records decode() delivered and its error do not count. Else empty.
+  const std::string &frameProblem() const { return FrameProblem; }
+
   /// After decode(): how many UninstrumentedCall VALUEs it read, per call
   /// (the VALUE's bits, an index of Metadata::IndirectCalls).
   const std::map<uint64_t, uint64_t> &uninstrumentedCalls() const {
@@ -99,6 +121,28 @@ public:
 
 private:
   explicit RingDecoder(const Chunk &C) : C(C) {}
+
+  /// A decoder of compressed chunk \p Compressed that reads content
+  /// bytes from \p ContentLength - Tail.size() on from \p Tail, after
+  /// the checks of its tail (readTail).
+  static llvm::Expected<RingDecoder> fromTail(const Chunk &Compressed,
+                                              llvm::ArrayRef<uint8_t> Tail,
+                                              uint64_t ContentLength,
+                                              const Metadata *Meta,
+                                              const RecordLimits &Limits);
+  /// decode() but for the end of the records' frame of a streamed chunk.
+  llvm::Error decodeRecords(llvm::function_ref<void(Record &)> Sink,
+                            WorkgroupJoiner *Joiner) const;
+  /// A streamed chunk: makes ring bytes [\p Keep, \p Until) readable
+  /// (RecordStream::reach), \p Moved growing by as many bytes as the
+  /// window moved; an error says why the records' frame cannot be read
+  /// (FrameProblem).
+  llvm::Error reachRing(uint64_t Keep, uint64_t Until, uint64_t &Moved) const;
+  /// The ring byte at offset \p Phys (below the ring's size) as decode()
+  /// reads it: in the chunk, or in the stream's window.
+  const uint8_t *ring(uint64_t Phys) const {
+    return Stream ? Stream->at(Phys) : C.Content.data() + Phys;
+  }
 
   /// Size of the record at ring offset \p Phys judged by its tag, length
   /// and (for WORKGROUP) plausibility: dispatch id below the site count and
@@ -127,8 +171,11 @@ private:
   /// geometry, which decode() checks block by block.
   llvm::Error readChecksums();
   /// Checks the blocks from \p Verified on that start before ring offset
-  /// \p Until, advancing \p Verified past those that match.
-  llvm::Error verifyBlocks(uint64_t &Verified, uint64_t Until) const;
+  /// \p Until, advancing \p Verified past those that match. A streamed
+  /// chunk's window keeps ring bytes from \p Keep on, and \p Moved grows
+  /// by as many bytes as it moved.
+  llvm::Error verifyBlocks(uint64_t &Verified, uint64_t Until, uint64_t Keep,
+                           uint64_t &Moved) const;
   /// A chunk of a writer that ends its files with a run record (Strict):
   /// it has a trailer and never wraps.
   llvm::Error checkWrittenChunk();
@@ -170,6 +217,11 @@ private:
   std::function<void(uint64_t, uint64_t)> Consumed;
   /// Counted as decode() reads the records.
   mutable std::map<uint64_t, uint64_t> UninstrumentedCalls;
+  /// A streamed chunk (createStreamed): its tail, which C.Content points
+  /// into, and its records' frame.
+  std::shared_ptr<const std::vector<uint8_t>> TailBytes;
+  std::unique_ptr<RecordStream> Stream;
+  mutable std::string FrameProblem;
 };
 
 } // namespace wgtrace::viewer

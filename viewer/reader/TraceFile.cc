@@ -2,6 +2,8 @@
 
 #include "reader/TraceFile.h"
 
+#include "reader/RecordStream.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include "llvm/Support/Process.h"
@@ -86,17 +88,6 @@ constexpr const char *kInnerLengthUnknown =
     "; its decompressed size is not known either";
 
 #ifdef WGTRACE_HAVE_ZSTD
-std::atomic<uint64_t> FramesDecompressed{0};
-
-ZSTD_DCtx *threadDecompressor() {
-  struct Holder {
-    ZSTD_DCtx *Context = ZSTD_createDCtx();
-    ~Holder() { ZSTD_freeDCtx(Context); }
-  };
-  static thread_local Holder H;
-  return H.Context;
-}
-
 /// Decompresses codec 1's \p Frame into \p Out (room for \p Length
 /// bytes); returns how many bytes it held.
 Expected<uint64_t> decompressWhole(ArrayRef<uint8_t> Frame, uint8_t *Out,
@@ -324,7 +315,7 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
   std::shared_ptr<uint8_t[]> Out =
       Memory ? Memory->take(H.InnerLength)
              : std::shared_ptr<uint8_t[]>(new uint8_t[H.InnerLength]);
-  FramesDecompressed.fetch_add(1, std::memory_order_relaxed);
+  recordFramesDecompressed().fetch_add(1, std::memory_order_relaxed);
   const uint64_t RecordsLength = H.InnerLength - F->TailLength;
   Expected<uint64_t> Got =
       format::storesWordDeltas(F->Codec)
@@ -361,6 +352,8 @@ TraceFile::ChunkIterator::decompressTail(const Chunk &C) {
 #ifdef WGTRACE_HAVE_ZSTD
   CompressedTail T;
   T.ContentLength = F->H.InnerLength;
+  T.Records = F->Records;
+  T.WordDeltas = format::storesWordDeltas(F->Codec);
   T.Bytes.resize(F->TailLength);
   if (Error E = decompressTailFrame(*F, T.Bytes.data()))
     return asChunkError(C, std::move(E));
@@ -371,11 +364,7 @@ TraceFile::ChunkIterator::decompressTail(const Chunk &C) {
 }
 
 uint64_t TraceFile::ChunkIterator::framesDecompressed() {
-#ifdef WGTRACE_HAVE_ZSTD
-  return FramesDecompressed.load(std::memory_order_relaxed);
-#else
-  return 0;
-#endif
+  return recordFramesDecompressed().load(std::memory_order_relaxed);
 }
 
 Error TraceFile::ChunkIterator::asChunkError(const Chunk &C, Error E) {

@@ -53,6 +53,10 @@ struct CompressedTail {
   /// The whole content's length.
   uint64_t ContentLength = 0;
   std::vector<uint8_t> Bytes;
+  /// The records' frame (the content before the tail, compressed), in the
+  /// file, and whether it holds word deltas (format::Codec).
+  llvm::ArrayRef<uint8_t> Records;
+  bool WordDeltas = false;
 };
 
 class TraceFile {

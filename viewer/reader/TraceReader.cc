@@ -858,6 +858,42 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
   // decompressed when decoded, the survey having read only their tails
   // (or, for codecs 1 and 2, the whole chunk, once more): memory stays at
   // the window's results and one decompressed chunk per thread.
+  // A compressed chunk's decoder that decompresses its records as it
+  // reads them (RingDecoder::createStreamed), or std::nullopt where the
+  // chunk is decompressed whole; or in \p Skip the problem with which one
+  // thread skips it.
+  auto StreamedDecoder = [this](const PlannedChunk &P,
+                                std::optional<std::string> &Skip)
+      -> Expected<std::optional<RingDecoder>> {
+    Expected<std::optional<CompressedTail>> Tail =
+        TraceFile::ChunkIterator::decompressTail(P.C);
+    if (!Tail) {
+      Skip = skipProblem(Tail.takeError());
+      return std::nullopt;
+    }
+    if (!*Tail)
+      return std::nullopt;
+    return RingDecoder::createStreamed(P.C, std::move(**Tail), P.RingMeta, Mode,
+                                       limitsOf(P.C));
+  };
+  // decodeShard() with a streamed decoder: a records' frame that zstd
+  // cannot read is skipped with the line that decompressing it whole gives
+  // (what one thread says), the records read from it dropped with \p S.
+  auto DecodeStreamed = [this, &Memory](const RingDecoder &D,
+                                        const PlannedChunk &P, ShardResult &S) {
+    decodeShard(D, S, Filter.active());
+    if (D.frameProblem().empty()) {
+      releaseChunk(P.C);
+      return;
+    }
+    Chunk Plain = P.C;
+    if (Error E = TraceFile::ChunkIterator::decompress(Plain, &*Memory))
+      S.SkipProblem = skipProblem(std::move(E));
+    else
+      S.SkipProblem =
+          "its records' frame, read as a stream: " + D.frameProblem() +
+          "; read whole, it gives no error";
+  };
   size_t RingsSeen = 0;
   for (size_t I = 0; I < Plan.size(); ++I) {
     PlannedChunk &P = Plan[I];
@@ -867,52 +903,76 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
     if (!P.Compressed)
       continue;
     ShardResult *S = Ahead ? &NewResult(I) : nullptr;
-    std::shared_future<void> F = Pool.async([this, &P, S, &Memory] {
-      if (!S) {
-        // Its tail alone says what the plan needs (codecs 3 and 4).
-        Expected<std::optional<CompressedTail>> Tail =
-            TraceFile::ChunkIterator::decompressTail(P.C);
-        if (!Tail) {
-          P.SkipProblem = skipProblem(Tail.takeError());
-          return;
-        }
-        if (*Tail) {
-          Expected<std::optional<RingInfo>> Info =
-              RingDecoder::survey(P.C, **Tail, P.RingMeta, Mode, limitsOf(P.C));
-          if (!Info) {
-            consumeError(Info.takeError());
+    std::shared_future<void> F =
+        Pool.async([this, &P, S, &Memory, &StreamedDecoder, &DecodeStreamed] {
+          if (S) {
+            // Decoded as it is decompressed, where its tail allows.
+            std::optional<std::string> Skip;
+            Expected<std::optional<RingDecoder>> D = StreamedDecoder(P, Skip);
+            if (Skip) {
+              P.SkipProblem = std::move(Skip);
+              return;
+            }
+            if (!D) {
+              consumeError(D.takeError());
+              return;
+            }
+            if (*D) {
+              const RingInfo &Info = (*D)->info();
+              P.Readable = true;
+              P.Trailer = Info.Trailer;
+              P.NearFull = WorkgroupJoiner::endsNearFull(Info);
+              if (P.Trailer && (P.Trailer->Flags & format::kTrailerStream))
+                return;
+              DecodeStreamed(**D, P, *S);
+              P.SkipProblem = std::move(S->SkipProblem);
+              return;
+            }
+          } else {
+            // Its tail alone says what the plan needs (codecs 3 and 4).
+            Expected<std::optional<CompressedTail>> Tail =
+                TraceFile::ChunkIterator::decompressTail(P.C);
+            if (!Tail) {
+              P.SkipProblem = skipProblem(Tail.takeError());
+              return;
+            }
+            if (*Tail) {
+              Expected<std::optional<RingInfo>> Info = RingDecoder::survey(
+                  P.C, **Tail, P.RingMeta, Mode, limitsOf(P.C));
+              if (!Info) {
+                consumeError(Info.takeError());
+                return;
+              }
+              if (*Info) {
+                P.Readable = true;
+                P.Trailer = (*Info)->Trailer;
+                P.NearFull = WorkgroupJoiner::endsNearFull(**Info);
+                return;
+              }
+            }
+          }
+          Chunk Plain = P.C;
+          if (Error E = TraceFile::ChunkIterator::decompress(Plain, &*Memory)) {
+            // endOfReading() let it through: its size is known, and one
+            // thread skips it with this line.
+            P.SkipProblem = skipProblem(std::move(E));
             return;
           }
-          if (*Info) {
-            P.Readable = true;
-            P.Trailer = (*Info)->Trailer;
-            P.NearFull = WorkgroupJoiner::endsNearFull(**Info);
+          Expected<RingDecoder> D =
+              RingDecoder::create(Plain, P.RingMeta, Mode, limitsOf(Plain));
+          if (!D) {
+            consumeError(D.takeError());
             return;
           }
-        }
-      }
-      Chunk Plain = P.C;
-      if (Error E = TraceFile::ChunkIterator::decompress(Plain, &*Memory)) {
-        // endOfReading() let it through: its size is known, and one
-        // thread skips it with this line.
-        P.SkipProblem = skipProblem(std::move(E));
-        return;
-      }
-      Expected<RingDecoder> D =
-          RingDecoder::create(Plain, P.RingMeta, Mode, limitsOf(Plain));
-      if (!D) {
-        consumeError(D.takeError());
-        return;
-      }
-      P.Readable = true;
-      P.Trailer = D->info().Trailer;
-      P.NearFull = WorkgroupJoiner::endsNearFull(D->info());
-      // A stream-mode chunk is read on one thread: not worth decoding.
-      if (!S || (P.Trailer && (P.Trailer->Flags & format::kTrailerStream)))
-        return;
-      decodeShard(*D, *S, Filter.active());
-      releaseChunk(P.C);
-    });
+          P.Readable = true;
+          P.Trailer = D->info().Trailer;
+          P.NearFull = WorkgroupJoiner::endsNearFull(D->info());
+          // A stream-mode chunk is read on one thread: not worth decoding.
+          if (!S || (P.Trailer && (P.Trailer->Flags & format::kTrailerStream)))
+            return;
+          decodeShard(*D, *S, Filter.active());
+          releaseChunk(P.C);
+        });
     if (S)
       Done[I] = std::move(F);
   }
@@ -959,11 +1019,26 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
       // merged already).
       if (!P.isRing() || Done[NextRing].valid())
         continue;
-      Done[NextRing] = Pool.async([this, &P, &S = NewResult(NextRing),
-                                   &Memory] {
-        // A compressed chunk is decompressed here, on the pool, and let
-        // go once decoded; the survey made the same decoder.
+      Done[NextRing] = Pool.async([this, &P, &S = NewResult(NextRing), &Memory,
+                                   &StreamedDecoder, &DecodeStreamed] {
+        // A compressed chunk is decompressed here, on the pool, as it is
+        // decoded where its tail allows, else whole and let go once
+        // decoded; the survey made the same decoder.
         std::optional<RingDecoder> Decompressed;
+        if (P.Compressed) {
+          Expected<std::optional<RingDecoder>> D =
+              StreamedDecoder(P, S.SkipProblem);
+          if (S.SkipProblem)
+            return;
+          if (!D) {
+            S.Damage = D.takeError();
+            return;
+          }
+          if (*D) {
+            DecodeStreamed(**D, P, S);
+            return;
+          }
+        }
         if (P.Compressed) {
           Chunk Plain = P.C;
           if (Error E = TraceFile::ChunkIterator::decompress(Plain, &*Memory)) {
