@@ -1338,7 +1338,7 @@ TEST(Threads, CompressedChunksLargerThanTheirWindowAreReadAsStreams) {
     EXPECT_GT(Plain.Workgroups, 3u * 4000);
     EXPECT_EQ(Plain.Workgroups, Two.Workgroups);
     EXPECT_TRUE(Plain.Text == Two.Text);
-    // Each 4 MiB ring through a window of 2 MiB.
+    // Each 4 MiB ring through a window of half a MiB.
     EXPECT_GE(RecordStream::slides() - Before, 3u);
     ThreadedReport PlainSummary =
         summariseOn(Raw, 1, false, GroupBy::Workgroup);

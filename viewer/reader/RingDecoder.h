@@ -67,11 +67,11 @@ public:
          const Metadata *Meta, RingMode Mode, const RecordLimits &Limits = {});
 
   /// A decoder of compressed chunk \p Compressed that decompresses its
-  /// records as decode() reads them, into a window of a few MiB
-  /// (RecordStream), its \p Tail (decompressTail) having said where they
-  /// end and, with checksums, what each block sums to: for a ring that did
-  /// not wrap, whose tail is the ring's padding. For any other, and for a
-  /// chunk of a writer that zeroes what follows its records but that has
+  /// records as decode() reads them, into a window of half a MiB or two
+  /// checksum blocks (RecordStream), its \p Tail (decompressTail) having said
+  /// where they end and, with checksums, what each block sums to: for a ring
+  /// that did not wrap, whose tail is the ring's padding. For any other, and
+  /// for a chunk of a writer that zeroes what follows its records but that has
   /// no checksums, std::nullopt: it is decompressed whole. Else as
   /// create().
   static llvm::Expected<std::optional<RingDecoder>>
