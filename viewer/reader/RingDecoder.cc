@@ -126,8 +126,7 @@ RingDecoder::survey(const Chunk &Compressed, const CompressedTail &Tail,
 
 Expected<std::optional<RingDecoder>>
 RingDecoder::createStreamed(const Chunk &Compressed, CompressedTail Tail,
-                            const Metadata *Meta, RingMode Mode,
-                            const RecordLimits &Limits) {
+                            const Metadata *Meta, const RecordLimits &Limits) {
   auto Bytes =
       std::make_shared<const std::vector<uint8_t>>(std::move(Tail.Bytes));
   Expected<RingDecoder> D =
@@ -135,9 +134,9 @@ RingDecoder::createStreamed(const Chunk &Compressed, CompressedTail Tail,
   if (!D)
     return D.takeError();
   // The records from ring offset 0 to the head, all in the records'
-  // frame. The zeroes after the head of a writer's chunk without
-  // checksums are checked before any record is read (create()).
-  (void)Mode;
+  // frame (a ring that wrapped reads alike in either mode: not here).
+  // The zeroes after the head of a writer's chunk without checksums are
+  // checked before any record is read (create()).
   if ((D->Strict && !D->BlockSize) || D->Info.Wrapped ||
       D->ContentBegin != D->Info.Size)
     return std::nullopt;

@@ -76,8 +76,7 @@ public:
   /// create().
   static llvm::Expected<std::optional<RingDecoder>>
   createStreamed(const Chunk &Compressed, CompressedTail Tail,
-                 const Metadata *Meta, RingMode Mode,
-                 const RecordLimits &Limits = {});
+                 const Metadata *Meta, const RecordLimits &Limits = {});
 
   /// A ring chunk of \p ContentLength bytes cut by the end of the file
   /// (\p C holds what the file has): its records from ring offset 0 up to

@@ -873,7 +873,7 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
     }
     if (!*Tail)
       return std::nullopt;
-    return RingDecoder::createStreamed(P.C, std::move(**Tail), P.RingMeta, Mode,
+    return RingDecoder::createStreamed(P.C, std::move(**Tail), P.RingMeta,
                                        limitsOf(P.C));
   };
   // decodeShard() with a streamed decoder: a records' frame that zstd
