@@ -127,7 +127,7 @@ Expected<uint64_t> RecordStream::reach(uint64_t Keep, uint64_t Until) {
           static_cast<unsigned long long>(End),
           static_cast<unsigned long long>(Length));
     if (Error E = fill())
-      return std::move(E);
+      return E;
   }
   return Moved;
 }
