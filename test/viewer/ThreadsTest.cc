@@ -1370,6 +1370,159 @@ TEST(Threads, CompressedChunksLargerThanTheirWindowAreReadAsStreams) {
   }
 }
 
+/// The records (tag and ring offset) and error of \p D's decoding, and
+/// the frame's problem, as one string.
+std::string streamedRecords(const RingDecoder &D) {
+  std::string Out;
+  llvm::Error E = D.decode([&](Record &R) {
+    Out += std::to_string(unsigned(R.Tag)) + "@" + std::to_string(R.Offset) +
+           (R.Text.empty() ? "" : ":" + R.Text.str()) + " ";
+  });
+  if (E)
+    Out += "error: " + llvm::toString(std::move(E));
+  return Out + D.frameProblem();
+}
+
+/// createStreamed() of the one ring chunk of \p Raw compressed (its
+/// decoder, nullopt, or the error's text), and whether its records equal
+/// those of create() on the chunk decompressed whole.
+std::optional<std::string> streamedAlike(const std::vector<uint8_t> &Raw,
+                                         bool &Alike) {
+  Alike = false;
+  const std::vector<uint8_t> Zst = compressed(Raw);
+  TraceFile File = TraceFile::fromBytes(Zst);
+  TraceFile::ChunkIterator It = File.chunks();
+  It.keepCompressed();
+  Chunk C;
+  std::optional<Metadata> Meta;
+  while (true) {
+    llvm::Expected<bool> More = It.next(C);
+    if (!More) {
+      ADD_FAILURE() << llvm::toString(More.takeError());
+      return std::nullopt;
+    }
+    if (!*More) {
+      ADD_FAILURE() << "no compressed chunk";
+      return std::nullopt;
+    }
+    if (C.type() == format::ChunkType::DispatchMetadata) {
+      llvm::Expected<Metadata> M = Metadata::decode(C);
+      if (!M) {
+        ADD_FAILURE() << llvm::toString(M.takeError());
+        return std::nullopt;
+      }
+      Meta = std::move(*M);
+    }
+    if (C.Where.Compressed)
+      break;
+  }
+  llvm::Expected<std::optional<CompressedTail>> Tail =
+      TraceFile::ChunkIterator::decompressTail(C);
+  if (!Tail || !*Tail) {
+    if (!Tail)
+      ADD_FAILURE() << llvm::toString(Tail.takeError());
+    return std::nullopt;
+  }
+  const Metadata *M = Meta ? &*Meta : nullptr;
+  llvm::Expected<std::optional<RingDecoder>> Streamed =
+      RingDecoder::createStreamed(C, std::move(**Tail), M);
+  if (!Streamed)
+    return "error: " + llvm::toString(Streamed.takeError());
+  if (!*Streamed)
+    return std::nullopt;
+  Chunk Whole = C;
+  if (llvm::Error E = TraceFile::ChunkIterator::decompress(Whole)) {
+    ADD_FAILURE() << llvm::toString(std::move(E));
+    return std::nullopt;
+  }
+  llvm::Expected<RingDecoder> D =
+      RingDecoder::create(Whole, M, RingMode::WrapAware);
+  if (!D) {
+    ADD_FAILURE() << llvm::toString(D.takeError());
+    return std::nullopt;
+  }
+  const std::string Records = streamedRecords(**Streamed);
+  // Twice: a streamed decoder starts its frame over.
+  Alike = Records == streamedRecords(*D) &&
+          Records == streamedRecords(**Streamed) && !Records.empty();
+  return Records;
+}
+
+// Which compressed chunks are read as streams: a ring that did not wrap
+// whose tail is its padding, with checksums or from a writer that does
+// not zero what follows its records; the others are decompressed whole.
+// A streamed chunk's records are those of the chunk decompressed whole.
+TEST(Threads, OnlyChunksWhoseTailSaysEnoughAreReadAsStreams) {
+  bool Alike = false;
+  // With checksums, and as IREE's writer writes them.
+  for (bool Trailers : {true, false}) {
+    SCOPED_TRACE(Trailers);
+    TraceBuilder B;
+    addSimpleMetadata(B);
+    RingBuilder R(1 << 16, 0);
+    R.workgroup(0, {0, 0, 0}, {1, 1, 1});
+    for (uint64_t I = 0; I < 500; ++I) {
+      R.load(0x1000 + 4 * I, 4);
+      if (I % 50 == 0)
+        R.print("step " + std::to_string(I));
+    }
+    if (Trailers) {
+      format::RingTrailer T{};
+      T.RingSize = 1 << 16;
+      R.trailer(T);
+    }
+    B.ring(R);
+    EXPECT_TRUE(streamedAlike(B.bytes(), Alike).has_value());
+    EXPECT_TRUE(Alike);
+  }
+  // A ring that wrapped: its first record is found in the records.
+  {
+    TraceBuilder B;
+    addSimpleMetadata(B);
+    RingBuilder R(1 << 13, 0);
+    R.workgroup(0, {0, 0, 0}, {1, 1, 1});
+    for (uint64_t I = 0; I < 1000; ++I)
+      R.load(0x1000 + 4 * I, 4);
+    ASSERT_GT(R.head(), R.size());
+    B.ring(R);
+    EXPECT_FALSE(streamedAlike(B.bytes(), Alike).has_value());
+  }
+  // A ring of 4 KiB: its whole content is in the tail's frame.
+  EXPECT_FALSE(streamedAlike(runRecordTrace(nullptr), Alike).has_value());
+  // A writer's chunk without checksums: the zeroes after its head are
+  // checked before any record is read.
+  {
+    ExtensionSpec X;
+    X.WithAccessSites = false;
+    X.RunRecord = true;
+    TraceBuilder B;
+    B.metadata({{"simple_mul", "t", "l", "src"}}, {0}, &X);
+    RingBuilder R(1 << 16, 0);
+    R.workgroup(0, {0, 0, 0}, {1, 1, 1});
+    for (uint64_t I = 0; I < 500; ++I)
+      R.load(0x1000 + 4 * I, 4);
+    format::RingTrailer T{};
+    T.Version = format::kRingTrailerVersionUnchecked;
+    T.RingSize = 1 << 16;
+    R.trailer(T);
+    B.ring(R);
+    EXPECT_FALSE(streamedAlike(B.bytes(), Alike).has_value());
+    // The same with checksums is streamed.
+    TraceBuilder C;
+    C.metadata({{"simple_mul", "t", "l", "src"}}, {0}, &X);
+    RingBuilder S(1 << 16, 0);
+    S.workgroup(0, {0, 0, 0}, {1, 1, 1});
+    for (uint64_t I = 0; I < 500; ++I)
+      S.load(0x1000 + 4 * I, 4);
+    format::RingTrailer U{};
+    U.RingSize = 1 << 16;
+    S.trailer(U);
+    C.ring(S);
+    EXPECT_TRUE(streamedAlike(C.bytes(), Alike).has_value());
+    EXPECT_TRUE(Alike);
+  }
+}
+
 // A compressed file the reader cannot split: the survey decodes both
 // chunks before it finds the ring id twice, drops what it decoded, and one
 // thread reads the file.
