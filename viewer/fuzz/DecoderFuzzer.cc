@@ -60,5 +60,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                              &Profile, &Convert, &ByLine, &ByBuffer};
     llvm::consumeError(Reader.run(Tools));
   }
+  // The reading on threads (TraceReader::runShards: the survey of the
+  // trailers, the shards and their merge, compressed chunks decompressed as
+  // they are decoded), which only tools that read shards take.
+  {
+    llvm::raw_null_ostream Null;
+    SummaryTool Summary(Null, /*Json=*/false);
+    RacesTool Races(Null, /*Json=*/true);
+    CacheTool Cache(Null, /*Json=*/false, CacheGeometry{1024, 64, 2},
+                    /*Cold=*/false);
+    IreeConvertTool Convert(Null);
+    TraceReader Reader(File, RingMode::WrapAware);
+    Reader.setThreads(2);
+    AnalysisTool *Tools[] = {&Summary, &Races, &Cache, &Convert};
+    llvm::consumeError(Reader.run(Tools));
+  }
   return 0;
 }
