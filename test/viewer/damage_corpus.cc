@@ -18,12 +18,18 @@
 // copies read exactly as the original (the damage hit bytes no reader
 // uses), copies that delivered records the program did not write (and how
 // many), copies that silently delivered fewer records, and copies whose
-// census (loss, run) changed without an error. With --check, exits 1 when
-// a class the format can detect (all but kUndetectable below) accepted any
-// record or census that the program did not write.
+// census (loss, run) changed without an error. A copy of a trace of
+// several ring chunks is also read on two threads (`summary`, whose
+// reading then surveys the chunks, decodes them in shards and merges them,
+// compressed chunks decompressed as they are decoded): the copies read on
+// threads, and those whose report or error differs from one thread's.
+// With --check, exits 1 when a class the format can detect (all but
+// kUndetectable below) accepted any record or census that the program did
+// not write, or when any copy read differently on threads.
 //
 //===----------------------------------------------------------------------===//
 
+#include "analyses/SummaryTool.h"
 #include "reader/TraceFile.h"
 #include "reader/TraceReader.h"
 
@@ -51,13 +57,15 @@ using namespace wgtrace::viewer;
 namespace {
 
 /// What a record says, in full, with the WORKGROUP record (by file
-/// offset) it belongs to: two records with the same text are the same
-/// data.
+/// offset) it belongs to: two records with the same text and owner are the
+/// same data.
 class Recorder : public AnalysisTool {
 public:
   struct Seen {
     uint64_t FileOffset;
     std::string Text;
+    /// The file offset of its WORKGROUP record (~0 for none).
+    uint64_t Owner;
     format::Tag Tag;
     uint32_t PrintLength;
   };
@@ -77,15 +85,15 @@ public:
     }
     case format::Tag::MemoryLoad:
     case format::Tag::MemoryStore:
-      T = fmt::format("{} {} {:x} {}", R.Memory.IsStore ? 'S' : 'L',
-                      R.Memory.Length, R.AddressWord, Owner);
+      T = fmt::format("{} {} {:x}", R.Memory.IsStore ? 'S' : 'L',
+                      R.Memory.Length, R.AddressWord);
       break;
     case format::Tag::Value:
-      T = fmt::format("V {} {} {:x} {}", unsigned(R.Value.Type),
-                      unsigned(R.Value.Ordinal), R.Value.Bits, Owner);
+      T = fmt::format("V {} {} {:x}", unsigned(R.Value.Type),
+                      unsigned(R.Value.Ordinal), R.Value.Bits);
       break;
     case format::Tag::Print:
-      T = fmt::format("P {} {}", R.Text.str(), Owner);
+      T = fmt::format("P {}", R.Text.str());
       break;
     default:
       T = "?";
@@ -93,7 +101,7 @@ public:
     uint32_t PrintLength = 0;
     if (R.Tag == format::Tag::Print)
       PrintLength = uint32_t(R.Text.size());
-    Records.push_back({R.FileOffset, std::move(T), R.Tag, PrintLength});
+    Records.push_back({R.FileOffset, std::move(T), Owner, R.Tag, PrintLength});
   }
 
 private:
@@ -139,6 +147,23 @@ Decoding decode(const std::vector<uint8_t> &Bytes) {
   return D;
 }
 
+/// `summary --by workgroup` of \p Bytes on \p Threads threads and its
+/// error; \p OnThreads: whether the reading was on threads.
+std::string summaryOn(const std::vector<uint8_t> &Bytes, unsigned Threads,
+                      bool &OnThreads) {
+  TraceFile File = TraceFile::fromBytes(Bytes);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  SummaryTool Summary(OS, /*Json=*/false);
+  TraceReader Reader(File, RingMode::WrapAware);
+  Reader.setThreads(Threads);
+  AnalysisTool *Tools[] = {&Summary};
+  if (llvm::Error E = Reader.run(Tools))
+    Text += "\nerror: " + llvm::toString(std::move(E));
+  OnThreads = Reader.readOnThreads();
+  return Text;
+}
+
 /// One class of damage and what its copies did.
 struct Tally {
   uint64_t Copies = 0;
@@ -148,6 +173,8 @@ struct Tally {
   uint64_t AcceptedRecords = 0;
   uint64_t SilentlyShort = 0;
   uint64_t WrongCensus = 0;
+  uint64_t OnThreads = 0;
+  uint64_t ThreadsDiffer = 0;
 };
 
 /// Classes in which the format cannot catch every change: --check fails
@@ -170,6 +197,9 @@ public:
         Reference(decode(Original)) {
     for (const Recorder::Seen &S : Reference.Records)
       ByOffset[S.FileOffset] = &S;
+    bool Threaded = false;
+    summaryOn(Original, 2, Threaded);
+    ReadOnThreads = Threaded;
   }
 
   bool usable() const {
@@ -211,18 +241,27 @@ private:
     }
   }
 
-  /// Decodes \p Copy and counts it in \p Class.
-  void judge(Tally &T, const std::vector<uint8_t> &Copy) {
+  /// Decodes \p Copy and counts it in \p Class. Its plain offsets from
+  /// \p ShiftFrom on are the original's less \p Shift (a compressed chunk
+  /// read as plain bytes of the chunk before it).
+  void judge(Tally &T, const std::vector<uint8_t> &Copy,
+             uint64_t ShiftFrom = ~uint64_t{0}, uint64_t Shift = 0) {
     ++T.Copies;
     Decoding D = decode(Copy);
     uint64_t Wrong = 0;
     std::string FirstWrong;
+    auto Original = [&](uint64_t Offset) {
+      return Offset != ~uint64_t{0} && Offset >= ShiftFrom ? Offset + Shift
+                                                           : Offset;
+    };
     for (const Recorder::Seen &S : D.Records) {
-      auto It = ByOffset.find(S.FileOffset);
-      if (It == ByOffset.end() || It->second->Text != S.Text) {
+      auto It = ByOffset.find(Original(S.FileOffset));
+      if (It == ByOffset.end() || It->second->Text != S.Text ||
+          It->second->Owner != Original(S.Owner)) {
         if (!Wrong++)
           FirstWrong = fmt::format(
-              "at {:#x} '{}' instead of '{}'", S.FileOffset, S.Text,
+              "at {:#x} '{}' of {:#x} instead of '{}'", S.FileOffset, S.Text,
+              S.Owner,
               It == ByOffset.end() ? "(none)" : It->second->Text.c_str());
       }
     }
@@ -238,6 +277,18 @@ private:
                  D.Records.size() == Reference.Records.size() &&
                  D.Census == Reference.Census;
     T.Exact += Exact;
+    if (ReadOnThreads) {
+      bool OneOnThreads = false, TwoOnThreads = false;
+      const std::string One = summaryOn(Copy, 1, OneOnThreads);
+      const std::string Two = summaryOn(Copy, 2, TwoOnThreads);
+      T.OnThreads += TwoOnThreads;
+      if (One != Two) {
+        ++T.ThreadsDiffer;
+        std::printf("  %s: read differently on two threads\n--- one\n%s\n"
+                    "--- two\n%s\n",
+                    Current.c_str(), One.c_str(), Two.c_str());
+      }
+    }
     if (Verbose && ((!Detected && !Exact) || Wrong))
       std::printf("  %s: %s%llu wrong %s, %zu of %zu records, census %s\n",
                   Current.c_str(), Detected ? "reported, " : "",
@@ -374,7 +425,7 @@ private:
       flipEach(Tallies["chunk header version"], Header + 48, 16);
       flipEach(Tallies["chunk header content length"], Header + 64, 64);
       swallowNext(Tallies["content length swallowing the next chunk"],
-                  C.Where.FileOffset);
+                  C.Where.FileOffset, C.Where.PlainOffset);
       if (C.Where.Compressed) {
         // Its header, every bit; its frame, bits at random (not in the
         // last 16 bytes, which may be the chunk's padding).
@@ -432,11 +483,12 @@ private:
       judge(Tallies["metadata"], flipped(Byte * 8 + Random() % 8));
   }
 
-  /// The chunk at \p At with a content_length that takes in the chunk
-  /// after it whole, so that the chunk after that is read next: no bit
-  /// flip does this unless the sizes happen to line up, which depends on
-  /// what a run wrote (its addresses compress differently each run).
-  void swallowNext(Tally &T, uint64_t At) {
+  /// The chunk at \p At (plain offset \p PlainAt) with a content_length
+  /// that takes in the chunk after it whole, so that the chunk after that
+  /// is read next: no bit flip does this unless the sizes happen to line
+  /// up, which depends on what a run wrote (its addresses compress
+  /// differently each run).
+  void swallowNext(Tally &T, uint64_t At, uint64_t PlainAt) {
     format::ChunkHeader H, Next;
     std::memcpy(&H, Original.data() + At, sizeof(H));
     const uint64_t NextAt = format::nextChunkOffset(At, H.ContentLength);
@@ -452,7 +504,19 @@ private:
     std::vector<uint8_t> Copy = Original;
     H.ContentLength += AfterNext - NextAt;
     std::memcpy(Copy.data() + At, &H, sizeof(H));
-    judge(T, Copy);
+    // A compressed chunk swallowed counts as its file bytes, not as the
+    // chunk it holds: the chunks after it take the plain offsets of the
+    // copy's own layout (those its decompressed copy has), shorter by the
+    // difference. Their records are judged at the original's offsets.
+    uint64_t Shift = 0;
+    format::CompressedChunkHeader Inner;
+    if (Next.Type == uint16_t(format::ChunkType::Compressed) &&
+        NextAt + format::kChunkHeaderSize + sizeof(Inner) <= Original.size()) {
+      std::memcpy(&Inner, Original.data() + NextAt + format::kChunkHeaderSize,
+                  sizeof(Inner));
+      Shift = format::nextChunkOffset(NextAt, Inner.InnerLength) - AfterNext;
+    }
+    judge(T, Copy, PlainAt + (AfterNext - At), Shift);
   }
 
   void cuts(std::map<std::string, Tally> &Tallies) {
@@ -470,6 +534,8 @@ private:
   unsigned Samples;
   Decoding Reference;
   std::map<uint64_t, const Recorder::Seen *> ByOffset;
+  /// The undamaged file is read on threads: so are its copies, twice.
+  bool ReadOnThreads = false;
 };
 
 } // namespace
@@ -515,24 +581,29 @@ int main(int argc, char **argv) {
     }
     C.run(Tallies);
   }
-  std::printf("%-34s %8s %9s %7s %9s %8s %7s %7s\n", "damage", "copies",
-              "reported", "exact", "accepted", "records", "short", "census");
+  std::printf("%-34s %8s %9s %7s %9s %8s %7s %7s %8s %7s\n", "damage", "copies",
+              "reported", "exact", "accepted", "records", "short", "census",
+              "threads", "differ");
   bool Failed = false;
   for (const auto &[Name, T] : Tallies) {
     bool Detectable = !kUndetectable.count(Name);
     std::printf(
-        "%-34s %8llu %9llu %7llu %9llu %8llu %7llu %7llu%s\n", Name.c_str(),
-        (unsigned long long)T.Copies, (unsigned long long)T.Detected,
-        (unsigned long long)T.Exact, (unsigned long long)T.AcceptedCopies,
+        "%-34s %8llu %9llu %7llu %9llu %8llu %7llu %7llu %8llu %7llu%s\n",
+        Name.c_str(), (unsigned long long)T.Copies,
+        (unsigned long long)T.Detected, (unsigned long long)T.Exact,
+        (unsigned long long)T.AcceptedCopies,
         (unsigned long long)T.AcceptedRecords,
         (unsigned long long)T.SilentlyShort, (unsigned long long)T.WrongCensus,
+        (unsigned long long)T.OnThreads, (unsigned long long)T.ThreadsDiffer,
         Detectable ? "" : "  (not detectable in general)");
     if (Detectable && (T.AcceptedRecords || T.SilentlyShort || T.WrongCensus))
+      Failed = true;
+    if (T.ThreadsDiffer)
       Failed = true;
   }
   if (Check && Failed) {
     std::printf("FAIL: a class of damage the format detects was accepted as "
-                "data\n");
+                "data, or a copy read differently on threads\n");
     return 1;
   }
   return 0;
