@@ -848,16 +848,6 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
     ++InFlight;
     return *Results[I];
   };
-  // The survey of the compressed chunks (the plan's vector no longer
-  // grows: its elements stay where they are). Those among the window's
-  // ring chunks are decoded too, by the task that decompressed them, into
-  // results that the merge takes if the file is read on threads, and
-  // drops if not (as it drops those decoded ahead of damage): a chunk is
-  // then decompressed once, not once to survey it and once to decode it.
-  // The survey decides only after every chunk, so the later ones are
-  // decompressed when decoded, the survey having read only their tails
-  // (or, for codecs 1 and 2, the whole chunk, once more): memory stays at
-  // the window's results and one decompressed chunk per thread.
   // A compressed chunk's decoder that decompresses its records as it
   // reads them (RingDecoder::createStreamed), or std::nullopt where the
   // chunk is decompressed whole; or in \p Skip the problem with which one
@@ -894,6 +884,17 @@ std::optional<Error> TraceReader::runShards(ArrayRef<AnalysisTool *> Tools,
           "its records' frame, read as a stream: " + D.frameProblem() +
           "; read whole, it gives no error";
   };
+  // The survey of the compressed chunks (the plan's vector no longer
+  // grows: its elements stay where they are). Those among the window's
+  // ring chunks are decoded too, by the task that decompressed them, into
+  // results that the merge takes if the file is read on threads, and
+  // drops if not (as it drops those decoded ahead of damage): a chunk is
+  // then decompressed once, not once to survey it and once to decode it.
+  // The survey decides only after every chunk, so the later ones are
+  // decompressed when decoded, the survey having read only their tails
+  // (or, for codecs 1 and 2, the whole chunk, once more): memory stays at
+  // the window's results and, per thread, a stream's window or at most one
+  // chunk decompressed whole.
   size_t RingsSeen = 0;
   for (size_t I = 0; I < Plan.size(); ++I) {
     PlannedChunk &P = Plan[I];
