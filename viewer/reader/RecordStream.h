@@ -5,9 +5,9 @@
 // the decoder: on a virtual machine its first touch alone cost a quarter
 // of the reading. The records' frame of a chunk whose tail has a frame of
 // its own (codecs 3 and 4) can instead be decompressed as the decoder moves
-// through it, into a window of a few checksum blocks that stays in the
-// cache: the tail already said where the records end and what every block
-// must sum to.
+// through it, into a window of half a MiB (or two checksum blocks) that
+// stays in the cache: the tail already said where the records end and what
+// every block must sum to.
 //
 //===----------------------------------------------------------------------===//
 
