@@ -19,6 +19,10 @@ same compiler and flags are run in rotation, --pairs times:
   reserved   rewritten with --reserve-records (one room check per statement
              instead of one per record); printed against wgtrace and the
              ideal tracer of the same rounds, on one and on two workers
+  temporal   built with WGTRACE_TEMPORAL_RECORDS=1: records stored with
+             ordinary stores, as the ideal tracer stores them (wgtrace's
+             are non-temporal); printed as reserved is
+  reserved-temporal  both
   mem-off    the wgtrace binary run with WGTRACE_MEMORY=0 (accesses compiled
              in, not recorded)
   tsan       -fsanitize=thread
@@ -35,6 +39,9 @@ machine is shared and noisy.
 
 Usage: bench/overhead.py [--build build] [--pairs 5] [--quick]
                          [--variants no-sites,no-buffers,...]
+                         [--ring-mib N]
+       (--ring-mib: wgtrace's rings of N MiB, WGTRACE_BUFFER_SIZE, where
+       they are 64 MiB by default; the ideal tracer's are 16 MiB)
        (--build build-gcc: the kernels compiled by g++, from a build
        configured with CMake's default compiler)
 """
@@ -56,7 +63,9 @@ KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
     "transpose": (2048, 1.1),
 }
 VARIANTS = ["wgtrace", "ideal", "stream", "wg-only", "mem-off", "no-sites", "no-buffers",
-            "reserved", "tsan", "sancov"]
+            "reserved", "temporal", "reserved-temporal", "tsan", "sancov"]
+# Builds of wgtrace printed against wgtrace and the ideal tracer.
+ALTERNATIVES = ["reserved", "temporal", "reserved-temporal"]
 
 
 def run(binary, size, env_extra=None, reps=3):
@@ -109,9 +118,14 @@ def build_compiler(build):
 
 
 def main():
-    args, bench_dir, pairs = bench_args.parse(lambda parser: parser.add_argument(
-        "--variants", help="comma-separated variants to run (default: all built); "
-        "wgtrace and ideal always run"))
+    def add_arguments(parser):
+        parser.add_argument("--variants", help="comma-separated variants to run (default: "
+                            "all built); wgtrace and ideal always run")
+        parser.add_argument("--ring-mib", type=int, help="wgtrace's rings' size in MiB "
+                            "(WGTRACE_BUFFER_SIZE; default: the runtime's)")
+    args, bench_dir, pairs = bench_args.parse(add_arguments)
+    # Every run of a wgtrace build, with the ring size asked for.
+    ring = {"WGTRACE_BUFFER_SIZE": "%dm" % args.ring_mib} if args.ring_mib else {}
     trace_dir = tempfile.mkdtemp(prefix="wgtrace-bench-")
     trace = os.path.join(trace_dir, "trace.bin")
     # Stream mode writes while the kernel runs: in memory where the system
@@ -120,6 +134,8 @@ def main():
     stream_trace = os.path.join(stream_dir, "trace.bin")
 
     print("kernels compiled by %s" % build_compiler(args.build))
+    if args.ring_mib:
+        print("wgtrace's rings: %d MiB (the ideal tracer's: 16 MiB)" % args.ring_mib)
     # Variants whose programs this build has (tsan and sancov need Clang).
     wanted = VARIANTS if not args.variants else ["wgtrace", "ideal"] + [
         v for v in args.variants.split(",") if v not in ("wgtrace", "ideal")]
@@ -143,15 +159,18 @@ def main():
         ratios = {v: [] for v in variants}
         for _ in range(pairs):
             plain, expected = run(exe("_plain"), size)
+            traced = dict(ring, WGTRACE_FILE=trace)
             commands = {
-                "wgtrace": (exe(""), {"WGTRACE_FILE": trace}),
+                "wgtrace": (exe(""), traced),
                 "ideal": (exe("_ideal"), {"WGTRACE_FILE": trace}),
                 "stream": (exe(""), {"WGTRACE_FILE": stream_trace, "WGTRACE_MODE": "stream"}),
-                "wg-only": (exe("_wgonly"), {"WGTRACE_FILE": trace}),
-                "mem-off": (exe(""), {"WGTRACE_FILE": trace, "WGTRACE_MEMORY": "0"}),
-                "no-sites": (exe("_nosites"), {"WGTRACE_FILE": trace}),
-                "no-buffers": (exe("_nobuffers"), {"WGTRACE_FILE": trace}),
-                "reserved": (exe("_reserved"), {"WGTRACE_FILE": trace}),
+                "wg-only": (exe("_wgonly"), traced),
+                "mem-off": (exe(""), dict(traced, WGTRACE_MEMORY="0")),
+                "no-sites": (exe("_nosites"), traced),
+                "no-buffers": (exe("_nobuffers"), traced),
+                "reserved": (exe("_reserved"), traced),
+                "temporal": (exe("_temporal"), traced),
+                "reserved-temporal": (exe("_reserved_temporal"), traced),
                 "tsan": (exe("_tsan"), {}),
                 "sancov": (exe("_sancov"), {}),
             }
@@ -202,12 +221,16 @@ def main():
             print("%-12s %s: wgtrace / %s %.3fx [%.3f - %.3f]%s" % (
                 kernel, what, other, statistics.median(extra), min(extra),
                 max(extra), verdict))
-        # The statements reserved against the same rounds' wgtrace and ideal.
-        if "reserved" in ratios:
+        # The other builds of wgtrace against the same rounds' wgtrace and
+        # ideal.
+        for alternative in ALTERNATIVES:
+            if alternative not in ratios:
+                continue
             for other in ("wgtrace", "ideal"):
-                extra = [r / o for r, o in zip(ratios["reserved"], ratios[other])]
-                print("%-12s reserved statements: reserved / %s %.3fx [%.3f - %.3f]" % (
-                    kernel, other, statistics.median(extra), min(extra), max(extra)))
+                extra = [r / o for r, o in zip(ratios[alternative], ratios[other])]
+                print("%-12s %s / %s %.3fx [%.3f - %.3f]" % (
+                    kernel, alternative, other, statistics.median(extra), min(extra),
+                    max(extra)))
         for ours in ("wgtrace",):
             wg = statistics.median(ratios[ours])
             for other in ("tsan", "sancov"):
@@ -227,21 +250,23 @@ def main():
                 size = max(size // 64, 256) if kernel == "simple_mul" else 128
             two_workers = {"WGTRACE_DEVICE": "local-task", "WGTRACE_WORKERS": "2",
                            "WGTRACE_FILE": trace}
-            extra, reserved = [], []
+            alternatives = [a for a in ALTERNATIVES if a in variants]
+            extra, others = [], {a: [] for a in alternatives}
             for _ in range(pairs):
-                ours, _ = run(os.path.join(bench_dir, "bench_%s" % kernel), size, two_workers)
+                ours, _ = run(os.path.join(bench_dir, "bench_%s" % kernel), size,
+                              dict(two_workers, **ring))
                 ideal, _ = run(os.path.join(bench_dir, "bench_%s_ideal" % kernel), size,
                                two_workers)
                 extra.append(ours / ideal)
-                if "reserved" in variants:
-                    mine, _ = run(os.path.join(bench_dir, "bench_%s_reserved" % kernel), size,
-                                  two_workers)
-                    reserved.append((mine / ideal, mine / ours))
-            if reserved:
+                for alternative in alternatives:
+                    mine, _ = run(os.path.join(bench_dir, "bench_%s_%s" % (
+                        kernel, alternative.replace("-", "_"))), size, dict(two_workers, **ring))
+                    others[alternative].append((mine / ideal, mine / ours))
+            for alternative in alternatives:
                 for i, other in enumerate(("ideal", "wgtrace")):
-                    r = [x[i] for x in reserved]
-                    print("%-12s 2 workers: reserved / %s %.3fx [%.3f - %.3f]" % (
-                        kernel, other, statistics.median(r), min(r), max(r)))
+                    r = [x[i] for x in others[alternative]]
+                    print("%-12s 2 workers: %s / %s %.3fx [%.3f - %.3f]" % (
+                        kernel, alternative, other, statistics.median(r), min(r), max(r)))
             ok = statistics.median(extra) <= 1.1
             results.add("overhead.ideal-2w.%s" % kernel, statistics.median(extra), ok,
                         "%.3fx [%.3f - %.3f]" % (statistics.median(extra), min(extra),

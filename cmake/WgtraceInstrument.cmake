@@ -4,6 +4,7 @@
 #                           [FILTER <filter>] [SELECTABLE ON|OFF]
 #                           [COMPRESS zstd|zstd:<level>|none]
 #                           [OPENMP ON|OFF] [RESERVE_RECORDS ON|OFF]
+#                           [TEMPORAL_RECORDS ON|OFF]
 #                           [SOURCES <file>...])
 #
 # Runs wgtrace-rewrite at build time over the target's C++ sources, into
@@ -42,7 +43,14 @@
 # links OpenMP itself, e.g. OpenMP::OpenMP_CXX). RESERVE_RECORDS ON makes
 # room for a statement's records with one check before it, where each
 # record otherwise checks the ring's end (wgtrace-rewrite
-# --reserve-records; docs/RUNTIME.md, "Reserved statements"). SOURCES limits the
+# --reserve-records; docs/RUNTIME.md, "Reserved statements").
+# TEMPORAL_RECORDS ON stores the records with ordinary stores instead of
+# non-temporal ones (WGTRACE_TEMPORAL_RECORDS=1): faster where the rings
+# stay in the last-level cache and the kernel computes more than it
+# moves, slower where they do not (docs/RUNTIME.md, "The store kind");
+# OFF keeps non-temporal stores even in a file that makes atomic
+# operations, where the rewriter otherwise chooses ordinary ones.
+# SOURCES limits the
 # rewrite to the given sources (default: every C++ source of the target),
 # absolute or relative to the target's source directory. The target may
 # be one of another directory: a project added with add_subdirectory is
@@ -156,7 +164,7 @@ endfunction()
 
 function(wgtrace_instrument_target target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "MEMORY_ACCESSES;ACCESS_SITES;STRICT;BUFFER_SIZE;TIMING;FILTER;COMPRESS;SELECTABLE;OPENMP;RESERVE_RECORDS"
+    "MEMORY_ACCESSES;ACCESS_SITES;STRICT;BUFFER_SIZE;TIMING;FILTER;COMPRESS;SELECTABLE;OPENMP;RESERVE_RECORDS;TEMPORAL_RECORDS"
     "SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "wgtrace_instrument_target(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -285,6 +293,16 @@ function(wgtrace_instrument_target target)
     if(DEFINED ARG_ACCESS_SITES AND NOT ARG_ACCESS_SITES)
       # Bare addresses and no access site table, as IREE's files have.
       list(APPEND definitions "WGTRACE_ACCESS_SITES=0")
+    endif()
+    # The records' store kind; left out, the rewriter chooses ordinary
+    # stores for a file that makes atomic operations and non-temporal ones
+    # for the others.
+    if(DEFINED ARG_TEMPORAL_RECORDS)
+      if(ARG_TEMPORAL_RECORDS)
+        list(APPEND definitions "WGTRACE_TEMPORAL_RECORDS=1")
+      else()
+        list(APPEND definitions "WGTRACE_TEMPORAL_RECORDS=0")
+      endif()
     endif()
     if(definitions)
       set_source_files_properties("${output}" TARGET_DIRECTORY ${target}

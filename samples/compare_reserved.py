@@ -3,7 +3,9 @@
 (RESERVE_RECORDS ON: one room check per statement) trace what the default
 build traces: `wgtrace-view summary` of each pair of runs is the same but
 for the trace's file name. The samples' reserved builds check every
-reservation (WGTRACE_CHECK_RESERVATIONS=1: an undercount aborts).
+reservation (WGTRACE_CHECK_RESERVATIONS=1: an undercount aborts). The
+bench kernels' builds with ordinary stores (TEMPORAL_RECORDS ON), with and
+without reserved statements, are compared with the default build too.
 
 Usage: compare_reserved.py --samples DIR --view WGTRACE_VIEW --out DIR
                            [--bench DIR]
@@ -50,33 +52,37 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("WGTRACE_")}
-    pairs = [(name, os.path.join(args.samples, program), extra, expected)
+    pairs = [(name, os.path.join(args.samples, program), extra, expected, ("_reserved",))
              for name, program, extra, expected in RUNS]
     if args.bench:
         pairs += [("bench_" + kernel, os.path.join(args.bench, "bench_" + kernel),
-                   ["--size=%d" % size, "--reps=1"], 0)
+                   ["--size=%d" % size, "--reps=1"], 0,
+                   ("_reserved", "_temporal", "_reserved_temporal"))
                   for kernel, size in BENCH_KERNELS.items()]
     failed = 0
-    for name, program, extra, expected in pairs:
+    for name, program, extra, expected, builds in pairs:
         texts = []
-        for suffix in ("", "_reserved"):
+        suffixes = ("",) + builds
+        for suffix in suffixes:
             trace = os.path.join(args.out, name + suffix + ".bin")
             text, error = summary(args.view, program + suffix, extra, trace, expected, env)
             if error:
                 print("%-18s FAILED: %s" % (name + suffix, error))
-                failed += 1
             texts.append(text)
         if None in texts:
+            failed += 1
             continue
-        if texts[0] != texts[1]:
-            for suffix, text in zip(("", "_reserved"), texts):
+        if any(text != texts[0] for text in texts):
+            for suffix, text in zip(suffixes, texts):
                 with open(os.path.join(args.out, name + suffix + ".summary.txt"), "w") as f:
                     f.write(text)
             print("%-18s DIFFERENT summaries: see %s" % (name, args.out))
             failed += 1
             continue
-        print("%-18s same summary (%d lines)" % (name, len(texts[0].splitlines())))
-    print("compare_reserved: %d of %d pairs the same" % (len(pairs) - failed, len(pairs)))
+        print("%-18s same summary in %d builds (%d lines)" % (
+            name, len(texts), len(texts[0].splitlines())))
+    print("compare_reserved: %d of %d programs traced the same in every build" % (
+        len(pairs) - failed, len(pairs)))
     return 1 if failed else 0
 
 

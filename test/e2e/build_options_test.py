@@ -12,6 +12,11 @@ another compiler (g++):
   table, bare addresses; its records are those of the same program built
   with access sites, once the site bits are taken off (addresses compared
   as offsets into the kernel's buffers, which the buffer records name);
+- TEMPORAL_RECORDS ON builds the same program without non-temporal
+  stores (no `movnti` in its code) and records what the default build
+  records; TEMPORAL_RECORDS OFF keeps them in a file with atomic
+  operations, which the rewriter otherwise builds with ordinary stores,
+  and records what that build records;
 - `wgtrace-view convert --iree` of the trace with sites is such a file
   too: no access site table, no wgtrace VALUE records, the workgroups and
   accesses (kind, length) of the ACCESS_SITES OFF build in order, and the
@@ -149,7 +154,45 @@ check([r["word"] for r in converted if r["kind"] in ("LOAD", "STORE")] ==
       [r["word"] & ((1 << 48) - 1) for r in with_sites if r["kind"] in ("LOAD", "STORE")],
       "the converted file's address words are not the original's without site bits")
 
-# 4. A C++14 target builds instrumented as C++17 in its own dialect (gnu++:
+# 5. The records' store kind, seen in the programs' code: `movnti` is the
+# non-temporal store (x86-64; GCC's asm statement, Clang's builtin).
+def nontemporal_stores(target):
+    result = subprocess.run(["objdump", "-d", os.path.join(BUILD, target)],
+                            capture_output=True, text=True)
+    check(result.returncode == 0, "objdump -d %s failed: %s" % (target, result.stderr))
+    return result.stdout.count("movnti")
+
+
+if os.uname().machine == "x86_64":
+    for target in ("temporal_app", "atomics_app", "atomics_nontemporal_app"):
+        status, log = build(target)
+        check(status == 0, "%s does not build:\n%s" % (target, log))
+    check(nontemporal_stores("sites_app") > 0, "the default build has no non-temporal store")
+    check(nontemporal_stores("temporal_app") == 0,
+          "TEMPORAL_RECORDS ON left non-temporal stores")
+    check(nontemporal_stores("atomics_app") == 0,
+          "a file with atomic operations has non-temporal stores by default")
+    check(nontemporal_stores("atomics_nontemporal_app") > 0,
+          "TEMPORAL_RECORDS OFF did not keep non-temporal stores")
+    _, temporal, _ = trace("temporal_app")
+    check(relative(temporal) == relative(with_sites),
+          "TEMPORAL_RECORDS ON records other records than the default")
+    histograms = []
+    for target in ("atomics_app", "atomics_nontemporal_app"):
+        path = os.path.join(WORK, target + ".trace")
+        result = subprocess.run([os.path.join(BUILD, target), "atomic"], capture_output=True,
+                                text=True, env=clean_env({"WGTRACE_FILE": path,
+                                                          "WGTRACE_DEVICE": "local-sync"}))
+        check(result.returncode == 0, "%s failed: %s" % (target, result.stderr))
+        with open(path, "rb") as f:
+            records, _ = reference_decoder.records(f.read())
+        histograms.append((result.stdout, relative(records)))
+    check(histograms[0] == histograms[1],
+          "TEMPORAL_RECORDS OFF computes or records otherwise than the default")
+    check(len(histograms[0][1]) > 4000, "the histogram recorded %d records" %
+          len(histograms[0][1]))
+
+# 6. A C++14 target builds instrumented as C++17 in its own dialect (gnu++:
 # the kernel uses `typeof`), and configuring says so.
 check("wgtrace_instrument_target(cxx14_app): compiled as C++17 (its CXX_STANDARD "
       "is 14)" in configure.stdout,
