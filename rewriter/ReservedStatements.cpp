@@ -194,7 +194,7 @@ private:
       Open.insert(Open.find("_AT("), "_RESERVED");
       Edits.retextWrap(W.Begin, W.End, W.Open, W.Close, Open, W.Close);
     }
-    Edits.insert(Begin, "WGTRACE_RESERVE(" + std::to_string(Records) +
+    Edits.insert(Begin, "WGTRACE_RESERVE_AT(" + std::to_string(Records) +
                             (AsStatement ? "); " : "), "));
   }
 

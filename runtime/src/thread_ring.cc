@@ -59,6 +59,11 @@ RingSpace advanceGroup(Ring *R, uint8_t *Cursor, uint64_t Bytes) noexcept {
   return runtime::ThreadRing::from(*R).advanceGroupFrom(Cursor, Bytes);
 }
 
+RingSpace advanceReserved(Ring *R, uint8_t *Cursor, uint64_t Bytes,
+                          uint64_t /*SiteBase*/) noexcept {
+  return advanceGroup(R, Cursor, Bytes);
+}
+
 } // namespace wgtrace::detail
 
 namespace wgtrace::runtime {

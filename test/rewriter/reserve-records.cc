@@ -38,25 +38,25 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *out,
   for (int j = 0; j < n; ++j)
     out[j] = x[j] * x[j + 1];
     // A loop's body, one expression: reserved with a comma.
-    // CHECK: WGTRACE_RESERVE(3), WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[j]) = WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[j]) * WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[j + 1]);
+    // CHECK: WGTRACE_RESERVE_AT(3), WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[j]) = WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[j]) * WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[j + 1]);
     // OFFCHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[j]) = WGTRACE_LOAD_AT({{[0-9]+}}, x[j]) * WGTRACE_LOAD_AT({{[0-9]+}}, x[j + 1]);
   acc[i] += x[i];
   // An update makes two records.
-  // CHECK: WGTRACE_RESERVE(3); WGTRACE_UPDATE_RESERVED_AT({{[0-9]+}}, acc[i]) += WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[i]);
+  // CHECK: WGTRACE_RESERVE_AT(3); WGTRACE_UPDATE_RESERVED_AT({{[0-9]+}}, acc[i]) += WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[i]);
   float v = x[idx[i]];
-  // CHECK: WGTRACE_RESERVE(2); float v = WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, idx[i])]);
+  // CHECK: WGTRACE_RESERVE_AT(2); float v = WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, idx[i])]);
   out[i] = i > 0 ? x[i] : v;
   // Both sides of a conditional: room left unused costs nothing.
-  // CHECK: WGTRACE_RESERVE(2); WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[i]) = i > 0 ? WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[i]) : v;
+  // CHECK: WGTRACE_RESERVE_AT(2); WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[i]) = i > 0 ? WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[i]) : v;
   if (x[i] > 0)
   // An if is not reserved as a whole: its condition stays checked, its
   // branches are reserved one by one.
   // CHECK: if (WGTRACE_LOAD_AT({{[0-9]+}}, x[i]) > 0)
     out[i] = 1;
-    // CHECK: WGTRACE_RESERVE(1), WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[i]) = 1;
+    // CHECK: WGTRACE_RESERVE_AT(1), WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[i]) = 1;
   else {
     out[i] = 2;
-    // CHECK: WGTRACE_RESERVE(1); WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[i]) = 2;
+    // CHECK: WGTRACE_RESERVE_AT(1); WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[i]) = 2;
   }
   out[i] = std::sqrt(x[i]);
   // A call: not reserved.
@@ -68,7 +68,7 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *out,
   // A constructor: not reserved.
   // CHECK: Pair p(WGTRACE_LOAD_AT({{[0-9]+}}, x[i]), WGTRACE_LOAD_AT({{[0-9]+}}, x[i + 1]));
   out[i] = p.a;
-  // CHECK: WGTRACE_RESERVE(1); WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[i]) = p.a;
+  // CHECK: WGTRACE_RESERVE_AT(1); WGTRACE_STORE_RESERVED_AT({{[0-9]+}}, out[i]) = p.a;
   big[1] = big[0];
   // Longer than a record's length field (75000 bytes): the checked slow
   // path, not reserved.
@@ -78,10 +78,10 @@ WGTRACE_DISPATCH void k(const wgtrace::Workgroup &wg, float *out,
   // CHECK: __atomic_store_n(WGTRACE_ATOMIC_STORE_AT({{[0-9]+}}, &flags[i]), WGTRACE_LOAD_AT({{[0-9]+}}, idx[i]), __ATOMIC_RELAXED);
   out[i] = ({ x[i]; });
   // A statement expression: not reserved; its own statements are.
-  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[i]) = ({ WGTRACE_RESERVE(1); WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[i]); });
+  // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[i]) = ({ WGTRACE_RESERVE_AT(1); WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[i]); });
   auto f = [&] { return x[i]; };
   // A lambda: not reserved; the statements of its body are.
-  // CHECK: auto f = [&] { WGTRACE_RESERVE(1); return WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[i]); };
+  // CHECK: auto f = [&] { WGTRACE_RESERVE_AT(1); return WGTRACE_LOAD_RESERVED_AT({{[0-9]+}}, x[i]); };
   out[i] = f();
   // CHECK: WGTRACE_STORE_AT({{[0-9]+}}, out[i]) = f();
   out[i] = get(x[i]);

@@ -36,7 +36,17 @@
 #endif
 
 /// Room for the \p n records of the statement that follows.
-#define WGTRACE_RESERVE(n) (::wgtrace::detail::reserveRecords(n))
+#define WGTRACE_RESERVE(n) (::wgtrace::detail::reserveRecords(n, 0))
+/// The same before a statement whose accesses carry access sites (the
+/// _RESERVED_AT forms), which wgtrace-rewrite writes: with Clang it reads
+/// the module's site base first (see reserveRecords). GCC reads each
+/// site's own word (WGTRACE_ACCESS_SITE): there is no base to read.
+#if defined(__clang__)
+#define WGTRACE_RESERVE_AT(n)                                                  \
+  (::wgtrace::detail::reserveRecords(n, WGTRACE_ACCESS_SITE(0)))
+#else
+#define WGTRACE_RESERVE_AT(n) (::wgtrace::detail::reserveRecords(n, 0))
+#endif
 
 /// WGTRACE_LOAD_AT and friends for an access inside a statement that
 /// WGTRACE_RESERVE made room for.
@@ -82,16 +92,28 @@ reservationOverrun(const char *What) {
 /// Makes room for \p Records 16-byte records before the end of the ring
 /// the thread's accesses go to (the idle ring outside recorded
 /// workgroups): one compare, and where they do not fit, advanceGroup().
-WGTRACE_ALWAYS_INLINE void reserveRecords(uint64_t Records) {
+///
+/// \p SiteBase is the module's access site base (WGTRACE_ACCESS_SITE(0)),
+/// which the slow path is given so that the statement reads it before the
+/// compare. Clang then reads it once per function, as it does for checked
+/// accesses: a loop whose body branches between reserved statements
+/// begins each branch with the same read, which it hoists above the
+/// branch and then out of the loop. Read after the compare, it was read
+/// again in every iteration (stencil: two calls per point, 70.6 M
+/// instructions in its kernel against 62.2 M now). An asm that uses it
+/// on the slow path instead of the argument made Clang store the cursor
+/// after every statement.
+WGTRACE_ALWAYS_INLINE void reserveRecords(uint64_t Records, uint64_t SiteBase) {
 #if !WGTRACE_DETAIL_RECORD_MEMORY
   (void)Records;
+  (void)SiteBase;
   return;
 #else
   Ring &R = ringOrIdle(ThreadStateTLS.Recording);
   const uint64_t Bytes = Records * 16;
   uint8_t *Cursor = R.Cursor;
   if (WGTRACE_UNLIKELY(uint64_t(R.End - Cursor) < Bytes)) {
-    R.Cursor = enterSpace(R, advanceGroup(&R, Cursor, Bytes));
+    R.Cursor = enterSpace(R, advanceReserved(&R, Cursor, Bytes, SiteBase));
   }
 #if WGTRACE_DETAIL_CHECK_RESERVATIONS
   if (Records > kMaxReservedRecords)

@@ -205,6 +205,14 @@ RingSpace advance(Ring *R, uint8_t *Cursor) noexcept __attribute__((const));
 RingSpace advanceGroup(Ring *R, uint8_t *Cursor, uint64_t Bytes) noexcept
     __attribute__((const));
 
+/// advanceGroup() for a reserved statement's \p Bytes of records
+/// (<wgtrace/detail/reserve.h>). \p SiteBase, the module's access site
+/// base, is not used: passing it makes the statement read it before its
+/// compare, through a call declared const as advanceGroup() is, which
+/// keeps the cursor in a register (reserveRecords says why).
+RingSpace advanceReserved(Ring *R, uint8_t *Cursor, uint64_t Bytes,
+                          uint64_t SiteBase) noexcept __attribute__((const));
+
 /// Stores the 16-byte record \p First, \p Second at \p At, with
 /// non-temporal stores unless \p NonTemporal is false (see
 /// WGTRACE_TEMPORAL_RECORDS).
