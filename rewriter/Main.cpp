@@ -111,7 +111,7 @@ static cl::opt<bool> ReserveRecords(
     cl::desc("Before a statement whose records can be counted (plain "
              "accesses only: no call, constructor, lambda, atomic or "
              "OpenMP access, macro or template-dependent code), reserve "
-             "room for all of them with one check (WGTRACE_RESERVE) and "
+             "room for all of them with one check (WGTRACE_RESERVE_AT) and "
              "append them unchecked, instead of checking the ring's end "
              "before each record"),
     cl::cat(Category));
