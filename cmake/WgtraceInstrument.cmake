@@ -49,10 +49,9 @@
 # stay in the last-level cache and the kernel computes more than it
 # moves, slower where they do not (docs/RUNTIME.md, "The store kind");
 # OFF keeps non-temporal stores even in a file that makes atomic
-# operations, where the rewriter otherwise chooses ordinary ones.
-# SOURCES limits the
-# rewrite to the given sources (default: every C++ source of the target),
-# absolute or relative to the target's source directory. The target may
+# operations, where the rewriter otherwise chooses ordinary ones. SOURCES
+# limits the rewrite to the given sources (default: every C++ source of the
+# target), absolute or relative to the target's source directory. The target may
 # be one of another directory: a project added with add_subdirectory is
 # instrumented from the directory that adds it, its own files unedited.
 # Instrumented code is C++17: a target whose CXX_STANDARD is older builds
