@@ -38,6 +38,13 @@ std::atomic<uint64_t> &recordFramesDecompressed() {
   return Frames;
 }
 
+Error frameLengthError(const char *Which, uint64_t Got, uint64_t Want) {
+  return createStringError(
+      "zstd frame%s decompressed to %llu bytes, the header says %llu", Which,
+      static_cast<unsigned long long>(Got),
+      static_cast<unsigned long long>(Want));
+}
+
 RecordStream::RecordStream(ArrayRef<uint8_t> Frame, uint64_t Length,
                            bool WordDeltas, uint64_t WindowBytes)
     : Frame(Frame), Length(Length), WordDeltas(WordDeltas),
@@ -81,10 +88,7 @@ Error RecordStream::fill() {
     if (WordDeltas)
       End += Deltas.finish(Window.get() + (End - Begin));
     if (Raw != Length)
-      return createStringError(
-          "zstd frame decompressed to %llu bytes, the header says %llu",
-          static_cast<unsigned long long>(Raw),
-          static_cast<unsigned long long>(Length));
+      return frameLengthError("", Raw, Length);
     return Error::success();
   }
   if (!Progress)

@@ -33,6 +33,9 @@ ZSTD_DCtx_s *threadDecompressor();
 /// a tail that has a frame of its own) this process has begun to
 /// decompress, whole or as a stream.
 std::atomic<uint64_t> &recordFramesDecompressed();
+/// The error of a zstd frame (\p Which: "" or " of the tail") that
+/// decompressed to \p Got bytes where its chunk's header says \p Want.
+llvm::Error frameLengthError(const char *Which, uint64_t Got, uint64_t Want);
 
 class RecordStream {
 public:

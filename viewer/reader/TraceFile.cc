@@ -297,11 +297,7 @@ static Error decompressTailFrame(const CompressedFrames &F, uint8_t *Out) {
   if (!Got)
     return Got.takeError();
   if (*Got != F.TailLength)
-    return createStringError(
-        "zstd frame of the tail decompressed to %llu bytes, the header says "
-        "%llu",
-        static_cast<unsigned long long>(*Got),
-        static_cast<unsigned long long>(F.TailLength));
+    return frameLengthError(" of the tail", *Got, F.TailLength);
   return Error::success();
 }
 #endif
@@ -324,10 +320,7 @@ Error TraceFile::ChunkIterator::decompressFrame(Chunk &C, ChunkMemory *Memory) {
   if (!Got)
     return Got.takeError();
   if (*Got != RecordsLength)
-    return createStringError(
-        "zstd frame decompressed to %llu bytes, the header says %llu",
-        static_cast<unsigned long long>(*Got),
-        static_cast<unsigned long long>(RecordsLength));
+    return frameLengthError("", *Got, RecordsLength);
   if (F->TailLength)
     if (Error E = decompressTailFrame(*F, Out.get() + RecordsLength))
       return E;
