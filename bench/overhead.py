@@ -124,7 +124,7 @@ def main():
         parser.add_argument("--ring-mib", type=int, help="wgtrace's rings' size in MiB "
                             "(WGTRACE_BUFFER_SIZE; default: the runtime's)")
     args, bench_dir, pairs = bench_args.parse(add_arguments)
-    # Every run of a wgtrace build, with the ring size asked for.
+    # Every ring-mode run of a wgtrace build, with the ring size asked for.
     ring = {"WGTRACE_BUFFER_SIZE": "%dm" % args.ring_mib} if args.ring_mib else {}
     trace_dir = tempfile.mkdtemp(prefix="wgtrace-bench-")
     trace = os.path.join(trace_dir, "trace.bin")
@@ -157,9 +157,9 @@ def main():
             size = max(size // 64, 256) if kernel == "simple_mul" else 128
         exe = lambda v: os.path.join(bench_dir, "bench_%s%s" % (kernel, v))
         ratios = {v: [] for v in variants}
+        traced = dict(ring, WGTRACE_FILE=trace)
         for _ in range(pairs):
             plain, expected = run(exe("_plain"), size)
-            traced = dict(ring, WGTRACE_FILE=trace)
             commands = {
                 "wgtrace": (exe(""), traced),
                 "ideal": (exe("_ideal"), {"WGTRACE_FILE": trace}),
@@ -250,17 +250,17 @@ def main():
                 size = max(size // 64, 256) if kernel == "simple_mul" else 128
             two_workers = {"WGTRACE_DEVICE": "local-task", "WGTRACE_WORKERS": "2",
                            "WGTRACE_FILE": trace}
+            traced_two = dict(two_workers, **ring)
             alternatives = [a for a in ALTERNATIVES if a in variants]
             extra, others = [], {a: [] for a in alternatives}
             for _ in range(pairs):
-                ours, _ = run(os.path.join(bench_dir, "bench_%s" % kernel), size,
-                              dict(two_workers, **ring))
+                ours, _ = run(os.path.join(bench_dir, "bench_%s" % kernel), size, traced_two)
                 ideal, _ = run(os.path.join(bench_dir, "bench_%s_ideal" % kernel), size,
                                two_workers)
                 extra.append(ours / ideal)
                 for alternative in alternatives:
                     mine, _ = run(os.path.join(bench_dir, "bench_%s_%s" % (
-                        kernel, alternative.replace("-", "_"))), size, dict(two_workers, **ring))
+                        kernel, alternative.replace("-", "_"))), size, traced_two)
                     others[alternative].append((mine / ideal, mine / ours))
             for alternative in alternatives:
                 for i, other in enumerate(("ideal", "wgtrace")):

@@ -47,9 +47,9 @@ def build(target):
     return result.returncode, result.stdout + result.stderr
 
 
-def trace(target):
+def trace(target, *arguments):
     path = os.path.join(WORK, target + ".trace")
-    result = subprocess.run([os.path.join(BUILD, target)], capture_output=True,
+    result = subprocess.run([os.path.join(BUILD, target)] + list(arguments), capture_output=True,
                             text=True, env=clean_env({"WGTRACE_FILE": path,
                                                       "WGTRACE_DEVICE": "local-sync"}))
     check(result.returncode == 0, "%s failed: %s" % (target, result.stderr))
@@ -179,14 +179,8 @@ if os.uname().machine == "x86_64":
           "TEMPORAL_RECORDS ON records other records than the default")
     histograms = []
     for target in ("atomics_app", "atomics_nontemporal_app"):
-        path = os.path.join(WORK, target + ".trace")
-        result = subprocess.run([os.path.join(BUILD, target), "atomic"], capture_output=True,
-                                text=True, env=clean_env({"WGTRACE_FILE": path,
-                                                          "WGTRACE_DEVICE": "local-sync"}))
-        check(result.returncode == 0, "%s failed: %s" % (target, result.stderr))
-        with open(path, "rb") as f:
-            records, _ = reference_decoder.records(f.read())
-        histograms.append((result.stdout, relative(records)))
+        output, records, _ = trace(target, "atomic")
+        histograms.append((output, relative(records)))
     check(histograms[0] == histograms[1],
           "TEMPORAL_RECORDS OFF computes or records otherwise than the default")
     check(len(histograms[0][1]) > 4000, "the histogram recorded %d records" %
