@@ -139,5 +139,12 @@ template <class... Pointers> inline void buffers(const Pointers *...Pointer) {
 #undef WGTRACE_WORKGROUP_INSTANCE_OF
 #undef WGTRACE_VALUE
 #undef WGTRACE_PRINTF
+// The reserved forms too: the ideal build is rewritten with a form per
+// record (RESERVE_RECORDS OFF), which these replace, or it would record
+// through wgtrace's own reserved path.
+#undef WGTRACE_RESERVE_AT
+#undef WGTRACE_LOAD_RESERVED_AT
+#undef WGTRACE_STORE_RESERVED_AT
+#undef WGTRACE_UPDATE_RESERVED_AT
 
 #endif // WGTRACE_BENCH_IDEAL_RING_H

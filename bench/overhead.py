@@ -16,13 +16,14 @@ same compiler and flags are run in rotation, --pairs times:
   wg-only    built with MEMORY_ACCESSES OFF (workgroup records only)
   no-sites   built with ACCESS_SITES OFF (records without access site bits)
   no-buffers built without the prologue's buffer records
-  reserved   rewritten with --reserve-records (one room check per statement
-             instead of one per record); printed against wgtrace and the
-             ideal tracer of the same rounds, on one and on two workers
-  temporal   built with WGTRACE_TEMPORAL_RECORDS=1: records stored with
-             ordinary stores, as the ideal tracer stores them (wgtrace's
-             are non-temporal); printed as reserved is
-  reserved-temporal  both
+  checked    rewritten without --reserve-records (RESERVE_RECORDS OFF):
+             each record checks the ring's end, where wgtrace's default
+             build checks once per statement; printed against wgtrace and
+             the ideal tracer of the same rounds, on one and on two workers
+  nontemporal  built with WGTRACE_TEMPORAL_RECORDS=0: records stored with
+             non-temporal stores, where wgtrace's default stores them as
+             the ideal tracer does; printed as checked is
+  checked-nontemporal  both (wgtrace's default before this release)
   mem-off    the wgtrace binary run with WGTRACE_MEMORY=0 (accesses compiled
              in, not recorded)
   tsan       -fsanitize=thread
@@ -63,9 +64,9 @@ KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
     "transpose": (2048, 1.1),
 }
 VARIANTS = ["wgtrace", "ideal", "stream", "wg-only", "mem-off", "no-sites", "no-buffers",
-            "reserved", "temporal", "reserved-temporal", "tsan", "sancov"]
+            "checked", "nontemporal", "checked-nontemporal", "tsan", "sancov"]
 # Builds of wgtrace printed against wgtrace and the ideal tracer.
-ALTERNATIVES = ["reserved", "temporal", "reserved-temporal"]
+ALTERNATIVES = ["checked", "nontemporal", "checked-nontemporal"]
 
 
 def run(binary, size, env_extra=None, reps=3):
@@ -168,9 +169,9 @@ def main():
                 "mem-off": (exe(""), dict(traced, WGTRACE_MEMORY="0")),
                 "no-sites": (exe("_nosites"), traced),
                 "no-buffers": (exe("_nobuffers"), traced),
-                "reserved": (exe("_reserved"), traced),
-                "temporal": (exe("_temporal"), traced),
-                "reserved-temporal": (exe("_reserved_temporal"), traced),
+                "checked": (exe("_checked"), traced),
+                "nontemporal": (exe("_nontemporal"), traced),
+                "checked-nontemporal": (exe("_checked_nontemporal"), traced),
                 "tsan": (exe("_tsan"), {}),
                 "sancov": (exe("_sancov"), {}),
             }

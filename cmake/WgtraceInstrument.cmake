@@ -40,16 +40,16 @@
 # --selectable). OPENMP ON traces the OpenMP worksharing loops of the
 # sources (`omp for`, `omp parallel for`) as dispatches: each execution a
 # launch, each iteration a workgroup (wgtrace-rewrite --openmp; the target
-# links OpenMP itself, e.g. OpenMP::OpenMP_CXX). RESERVE_RECORDS ON makes
-# room for a statement's records with one check before it, where each
-# record otherwise checks the ring's end (wgtrace-rewrite
-# --reserve-records; docs/RUNTIME.md, "Reserved statements").
-# TEMPORAL_RECORDS ON stores the records with ordinary stores instead of
-# non-temporal ones (WGTRACE_TEMPORAL_RECORDS=1): faster where the rings
-# stay in the last-level cache and the kernel computes more than it
-# moves, slower where they do not (docs/RUNTIME.md, "The store kind");
-# OFF keeps non-temporal stores even in a file that makes atomic
-# operations, where the rewriter otherwise chooses ordinary ones. SOURCES
+# links OpenMP itself, e.g. OpenMP::OpenMP_CXX). The record path
+# is by default the one closest to the simplest tracer (docs/RUNTIME.md,
+# "Against the ideal tracer"): room for a statement's records made with one
+# check before it (wgtrace-rewrite --reserve-records) and records stored
+# with ordinary stores (WGTRACE_TEMPORAL_RECORDS=1). RESERVE_RECORDS OFF
+# checks the ring's end before each record instead ("Reserved
+# statements"); TEMPORAL_RECORDS OFF stores the records non-temporally
+# (WGTRACE_TEMPORAL_RECORDS=0), also in a file that makes atomic
+# operations: faster for a kernel that streams through memory larger than
+# the caches, slower for one that works in them ("The store kind"). SOURCES
 # limits the rewrite to the given sources (default: every C++ source of the
 # target), absolute or relative to the target's source directory. The target may
 # be one of another directory: a project added with add_subdirectory is
@@ -182,7 +182,7 @@ function(wgtrace_instrument_target target)
   if(ARG_OPENMP)
     list(APPEND rewrite_options "--openmp")
   endif()
-  if(ARG_RESERVE_RECORDS)
+  if(NOT DEFINED ARG_RESERVE_RECORDS OR ARG_RESERVE_RECORDS)
     list(APPEND rewrite_options "--reserve-records")
   endif()
   if(NOT TARGET ${target})
@@ -293,15 +293,11 @@ function(wgtrace_instrument_target target)
       # Bare addresses and no access site table, as IREE's files have.
       list(APPEND definitions "WGTRACE_ACCESS_SITES=0")
     endif()
-    # The records' store kind; left out, the rewriter chooses ordinary
-    # stores for a file that makes atomic operations and non-temporal ones
-    # for the others.
-    if(DEFINED ARG_TEMPORAL_RECORDS)
-      if(ARG_TEMPORAL_RECORDS)
-        list(APPEND definitions "WGTRACE_TEMPORAL_RECORDS=1")
-      else()
-        list(APPEND definitions "WGTRACE_TEMPORAL_RECORDS=0")
-      endif()
+    # The records' store kind: ordinary stores unless asked otherwise.
+    if(NOT DEFINED ARG_TEMPORAL_RECORDS OR ARG_TEMPORAL_RECORDS)
+      list(APPEND definitions "WGTRACE_TEMPORAL_RECORDS=1")
+    else()
+      list(APPEND definitions "WGTRACE_TEMPORAL_RECORDS=0")
     endif()
     if(definitions)
       set_source_files_properties("${output}" TARGET_DIRECTORY ${target}

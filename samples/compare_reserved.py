@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""The samples and the bench kernels rewritten with --reserve-records
-(RESERVE_RECORDS ON: one room check per statement) trace what the default
-build traces: `wgtrace-view summary` of each pair of runs is the same but
-for the trace's file name. The samples' reserved builds check every
-reservation (WGTRACE_CHECK_RESERVATIONS=1: an undercount aborts). The
-bench kernels' builds with ordinary stores (TEMPORAL_RECORDS ON), with and
-without reserved statements, are compared with the default build too.
+"""The builds of the record path trace the same: the samples and the bench
+kernels as built by default (reserved statements: one room check per
+statement, wgtrace-rewrite --reserve-records) against the same sources
+built with a room check per record (RESERVE_RECORDS OFF): `wgtrace-view
+summary` of each run is the same but for the trace's file name. The
+samples are run a third time with every reservation checked
+(WGTRACE_CHECK_RESERVATIONS=1: an undercount aborts); the bench kernels
+with non-temporal stores (TEMPORAL_RECORDS OFF), alone and with a check
+per record.
 
 Usage: compare_reserved.py --samples DIR --view WGTRACE_VIEW --out DIR
                            [--bench DIR]
@@ -52,12 +54,12 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("WGTRACE_")}
-    pairs = [(name, os.path.join(args.samples, program), extra, expected, ("_reserved",))
+    pairs = [(name, os.path.join(args.samples, program), extra, expected, ("_reserved", "_checked"))
              for name, program, extra, expected in RUNS]
     if args.bench:
         pairs += [("bench_" + kernel, os.path.join(args.bench, "bench_" + kernel),
                    ["--size=%d" % size, "--reps=1"], 0,
-                   ("_reserved", "_temporal", "_reserved_temporal"))
+                   ("_checked", "_nontemporal", "_checked_nontemporal"))
                   for kernel, size in BENCH_KERNELS.items()]
     failed = 0
     for name, program, extra, expected, builds in pairs:

@@ -12,11 +12,13 @@ another compiler (g++):
   table, bare addresses; its records are those of the same program built
   with access sites, once the site bits are taken off (addresses compared
   as offsets into the kernel's buffers, which the buffer records name);
-- TEMPORAL_RECORDS ON builds the same program without non-temporal
-  stores (no `movnti` in its code) and records what the default build
-  records; TEMPORAL_RECORDS OFF keeps them in a file with atomic
-  operations, which the rewriter otherwise builds with ordinary stores,
-  and records what that build records;
+- the default build stores its records with ordinary stores (no `movnti`
+  in its code), also in a file with atomic operations; TEMPORAL_RECORDS
+  OFF builds the same programs with non-temporal stores, which record
+  what the default builds record;
+- the default build reserves room per statement (WGTRACE_RESERVE_AT in
+  its rewritten source); RESERVE_RECORDS OFF checks per record (none), and
+  computes and records what the default build does;
 - `wgtrace-view convert --iree` of the trace with sites is such a file
   too: no access site table, no wgtrace VALUE records, the workgroups and
   accesses (kind, length) of the ACCESS_SITES OFF build in order, and the
@@ -154,8 +156,10 @@ check([r["word"] for r in converted if r["kind"] in ("LOAD", "STORE")] ==
       [r["word"] & ((1 << 48) - 1) for r in with_sites if r["kind"] in ("LOAD", "STORE")],
       "the converted file's address words are not the original's without site bits")
 
-# 5. The records' store kind, seen in the programs' code: `movnti` is the
-# non-temporal store (x86-64; GCC's asm statement, Clang's builtin).
+# 5. The record path's defaults and their opposites: the store kind, seen
+# in the programs' code (`movnti` is the non-temporal store on x86-64:
+# GCC's asm statement, Clang's builtin), and reserved statements, seen in
+# the rewritten text; each build records what the default build records.
 def nontemporal_stores(target):
     result = subprocess.run(["objdump", "-d", os.path.join(BUILD, target)],
                             capture_output=True, text=True)
@@ -163,28 +167,47 @@ def nontemporal_stores(target):
     return result.stdout.count("movnti")
 
 
+def rewritten_text(target):
+    """The text of every file the rewrite of \p target wrote."""
+    texts = []
+    for root, _, names in os.walk(os.path.join(BUILD, "wgtrace", target)):
+        texts += [open(os.path.join(root, n)).read() for n in names if n.endswith(".cc")]
+    check(texts, "no rewritten source of %s" % target)
+    return "\n".join(texts)
+
+
+for target in ("nontemporal_app", "reserved_app", "checked_app", "atomics_app",
+               "atomics_nontemporal_app"):
+    status, log = build(target)
+    check(status == 0, "%s does not build:\n%s" % (target, log))
+check("WGTRACE_RESERVE_AT(" in rewritten_text("reserved_app"),
+      "the default build reserves no statement")
+check("WGTRACE_RESERVE_AT(" not in rewritten_text("checked_app"),
+      "RESERVE_RECORDS OFF reserved a statement")
+reserved_output, reserved, _ = trace("reserved_app")
+checked_output, checked, _ = trace("checked_app")
+check(reserved_output == checked_output and relative(reserved) == relative(checked),
+      "RESERVE_RECORDS OFF computes or records otherwise than the default")
+check(len(reserved) > 1000, "axpy recorded %d records" % len(reserved))
 if os.uname().machine == "x86_64":
-    for target in ("temporal_app", "atomics_app", "atomics_nontemporal_app"):
-        status, log = build(target)
-        check(status == 0, "%s does not build:\n%s" % (target, log))
-    check(nontemporal_stores("sites_app") > 0, "the default build has no non-temporal store")
-    check(nontemporal_stores("temporal_app") == 0,
-          "TEMPORAL_RECORDS ON left non-temporal stores")
+    check(nontemporal_stores("sites_app") == 0, "the default build has non-temporal stores")
+    check(nontemporal_stores("nontemporal_app") > 0,
+          "TEMPORAL_RECORDS OFF did not make non-temporal stores")
     check(nontemporal_stores("atomics_app") == 0,
           "a file with atomic operations has non-temporal stores by default")
     check(nontemporal_stores("atomics_nontemporal_app") > 0,
-          "TEMPORAL_RECORDS OFF did not keep non-temporal stores")
-    _, temporal, _ = trace("temporal_app")
-    check(relative(temporal) == relative(with_sites),
-          "TEMPORAL_RECORDS ON records other records than the default")
-    histograms = []
-    for target in ("atomics_app", "atomics_nontemporal_app"):
-        output, records, _ = trace(target, "atomic")
-        histograms.append((output, relative(records)))
-    check(histograms[0] == histograms[1],
-          "TEMPORAL_RECORDS OFF computes or records otherwise than the default")
-    check(len(histograms[0][1]) > 4000, "the histogram recorded %d records" %
-          len(histograms[0][1]))
+          "TEMPORAL_RECORDS OFF did not make non-temporal stores with atomics")
+_, nontemporal, _ = trace("nontemporal_app")
+check(relative(nontemporal) == relative(with_sites),
+      "TEMPORAL_RECORDS OFF records other records than the default")
+histograms = []
+for target in ("atomics_app", "atomics_nontemporal_app"):
+    output, records, _ = trace(target, "atomic")
+    histograms.append((output, relative(records)))
+check(histograms[0] == histograms[1],
+      "TEMPORAL_RECORDS OFF computes or records otherwise than the default")
+check(len(histograms[0][1]) > 4000, "the histogram recorded %d records" %
+      len(histograms[0][1]))
 
 # 6. A C++14 target builds instrumented as C++17 in its own dialect (gnu++:
 # the kernel uses `typeof`), and configuring says so.
