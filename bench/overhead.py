@@ -42,7 +42,7 @@ Usage: bench/overhead.py [--build build] [--pairs 5] [--quick]
                          [--variants no-sites,no-buffers,...]
                          [--ring-mib N]
        (--ring-mib: wgtrace's rings of N MiB, WGTRACE_BUFFER_SIZE, where
-       they are 64 MiB by default; the ideal tracer's are 16 MiB)
+       they are the runtime's default, 16 MiB, as the ideal tracer's are)
        (--build build-gcc: the kernels compiled by g++, from a build
        configured with CMake's default compiler)
 """
