@@ -168,7 +168,7 @@ def nontemporal_stores(target):
 
 
 def rewritten_text(target):
-    """The text of every file the rewrite of \p target wrote."""
+    """The text of every file the rewrite of target wrote."""
     texts = []
     for root, _, names in os.walk(os.path.join(BUILD, "wgtrace", target)):
         texts += [open(os.path.join(root, n)).read() for n in names if n.endswith(".cc")]
