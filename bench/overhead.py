@@ -63,6 +63,11 @@ KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
     "stencil": (2048, 7.0),
     "transpose": (2048, 1.1),
 }
+# Repetitions per run, each run's time its best: simple_mul's kernel takes
+# about 9 ms traced, and the best of 3 of it moved by 0.5-1.7x between
+# rounds where the best of 50 moved by 0.8-1.2x (docs/RUNTIME.md,
+# "simple_mul: the site base").
+REPETITIONS = {"simple_mul": 30}
 VARIANTS = ["wgtrace", "ideal", "stream", "wg-only", "mem-off", "no-sites", "no-buffers",
             "checked", "nontemporal", "checked-nontemporal", "tsan", "sancov"]
 # Builds of wgtrace printed against wgtrace and the ideal tracer.
@@ -70,6 +75,7 @@ ALTERNATIVES = ["checked", "nontemporal", "checked-nontemporal"]
 
 
 def run(binary, size, env_extra=None, reps=3):
+    """(best kernel seconds of reps repetitions, checksum) of one run."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("WGTRACE_")}
     env.update(env_extra or {})
     env["TSAN_OPTIONS"] = "report_signal_unsafe=0"
@@ -157,10 +163,11 @@ def main():
         if args.quick:
             size = max(size // 64, 256) if kernel == "simple_mul" else 128
         exe = lambda v: os.path.join(bench_dir, "bench_%s%s" % (kernel, v))
+        reps = REPETITIONS.get(kernel, 3)
         ratios = {v: [] for v in variants}
         traced = dict(ring, WGTRACE_FILE=trace)
         for _ in range(pairs):
-            plain, expected = run(exe("_plain"), size)
+            plain, expected = run(exe("_plain"), size, reps=reps)
             commands = {
                 "wgtrace": (exe(""), traced),
                 "ideal": (exe("_ideal"), {"WGTRACE_FILE": trace}),
@@ -178,7 +185,7 @@ def main():
             for variant, (binary, env) in commands.items():
                 if variant not in variants:
                     continue
-                seconds, checksum = run(binary, size, env)
+                seconds, checksum = run(binary, size, env, reps)
                 if checksum != expected:
                     wrong.append("%s %s computes %s, plain %s" % (kernel, variant, checksum, expected))
                 ratios[variant].append(seconds / plain)
@@ -252,16 +259,18 @@ def main():
             two_workers = {"WGTRACE_DEVICE": "local-task", "WGTRACE_WORKERS": "2",
                            "WGTRACE_FILE": trace}
             traced_two = dict(two_workers, **ring)
+            reps = REPETITIONS.get(kernel, 3)
             alternatives = [a for a in ALTERNATIVES if a in variants]
             extra, others = [], {a: [] for a in alternatives}
             for _ in range(pairs):
-                ours, _ = run(os.path.join(bench_dir, "bench_%s" % kernel), size, traced_two)
+                ours, _ = run(os.path.join(bench_dir, "bench_%s" % kernel), size, traced_two,
+                              reps)
                 ideal, _ = run(os.path.join(bench_dir, "bench_%s_ideal" % kernel), size,
-                               two_workers)
+                               two_workers, reps)
                 extra.append(ours / ideal)
                 for alternative in alternatives:
                     mine, _ = run(os.path.join(bench_dir, "bench_%s_%s" % (
-                        kernel, alternative.replace("-", "_"))), size, traced_two)
+                        kernel, alternative.replace("-", "_"))), size, traced_two, reps)
                     others[alternative].append((mine / ideal, mine / ours))
             for alternative in alternatives:
                 for i, other in enumerate(("ideal", "wgtrace")):
