@@ -267,8 +267,20 @@ void ThreadRing::crossBoundary() {
   }
   // Until the ring first wraps, every record is intact: a continuation
   // would only repeat what the file holds anyway.
-  if (Depth > 0 && Current.Selected && Base > Floor)
+  if (Depth > 0 && Current.Selected && Base > Floor) {
+    // A continuation is keyed to its own offset. Had it the offset of the
+    // previous lap's continuation at this boundary, the records that one
+    // left after it would carry its key, and scrubStaleRecords() would
+    // turn them into filler: half a workgroup's records per boundary on
+    // average. On odd laps a mark of no operation, keyed to the record
+    // before it, moves the continuation one slot on, so that consecutive
+    // laps' keys differ here and there is nothing to scrub.
+    if (Base & Size)
+      format::encodeValue(place(format::kValueRecordSize),
+                          format::ValueType::Atomic, 0, key(),
+                          uint64_t(format::AtomicOp::None));
     emitContinuation();
+  }
   setEnd(Data + nextBoundary(uint64_t(Hot.Cursor - Data)));
 }
 

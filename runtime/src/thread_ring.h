@@ -124,9 +124,9 @@ struct ThreadRing {
   BufferValueList BufferValues;
   /// Ring mode: the ring is cut into parts of Interval bytes (at most 8 per
   /// lap, at least 4 KiB); once the ring has wrapped, each part a running
-  /// workgroup reaches starts with a copy of its record, so a workgroup
-  /// larger than the ring still shows its latest records under their
-  /// workgroup.
+  /// workgroup reaches starts with a copy of its record (on odd laps after
+  /// a mark of no operation: see crossBoundary()), so a workgroup larger
+  /// than the ring still shows its latest records under their workgroup.
   uint64_t Interval = 0;
 
   /// Ring mode: the ring is cut into SegmentCount parts; for each, one more

@@ -284,6 +284,62 @@ TEST(Recording, StaleRecordsAreScrubbedAcrossTheRingsEnd) {
   EXPECT_EQ(Other.WorkgroupOffset, Key - 256) << "another key is kept";
 }
 
+// Once the ring has wrapped, a workgroup that runs on across a part
+// boundary gets a continuation there, keyed to its own offset. Had the
+// previous lap's continuation at that boundary the same offset, the records
+// it left would carry the same key, and each continuation would first turn
+// them into filler (so that crash recovery does not take them for its
+// own). Odd laps begin theirs one slot later, after a mark of no operation
+// keyed to the record before.
+[[gnu::noinline]] void loadOnce(int *X) { (void)*load(X); }
+
+TEST(Recording, ConsecutiveLapsKeyTheirContinuationsApart) {
+  ScopedRing S(8192); // two parts of 4 KiB
+  S.TR.Depth = 1;     // a workgroup runs throughout
+  S.TR.Current.Selected = true;
+  format::encodeWorkgroup(S.TR.Current.Record, {0, {0, 0, 0}, {1, 1, 1}, 0});
+  int X = 0;
+  auto RecordUntil = [&](uint64_t Head) {
+    while (S.TR.head() < Head)
+      loadOnce(&X); // a loop of inline loads publishes its cursor at its end
+  };
+  auto ExpectMarkOfNothing = [&](uint64_t At, uint64_t Key) {
+    format::ValueRecord Mark = format::decodeValue(S.data() + At);
+    EXPECT_EQ(Mark.Type, format::ValueType::Atomic) << "slot " << At;
+    EXPECT_EQ(Mark.Bits, uint64_t(format::AtomicOp::None)) << "slot " << At;
+    EXPECT_EQ(Mark.WorkgroupOffset, Key) << "slot " << At;
+  };
+  auto ExpectContinuation = [&](uint64_t At) {
+    EXPECT_EQ(format::recordTag(S.data() + At), uint8_t(format::Tag::Workgroup))
+        << "slot " << At;
+    format::ValueRecord Copy = format::decodeValue(S.data() + At + 32);
+    EXPECT_EQ(Copy.Type, format::ValueType::Continuation) << "slot " << At;
+    EXPECT_EQ(Copy.WorkgroupOffset, At);
+  };
+
+  // Lap 0 has no continuations: every record of it is intact. Lap 1 (odd).
+  RecordUntil(8192 + 4096 + 64 + 160);
+  ExpectMarkOfNothing(0, 0);
+  ExpectContinuation(16);
+  ExpectMarkOfNothing(4096, 16);
+  ExpectContinuation(4096 + 16);
+  EXPECT_EQ(S.TR.key(), 4096u + 16);
+
+  // Lap 2 (even): at the boundaries themselves.
+  RecordUntil(2 * 8192 + 4096 + 48 + 160);
+  ExpectContinuation(0);
+  ExpectContinuation(4096);
+  EXPECT_EQ(S.TR.key(), 4096u);
+  // Past the cursor, lap 1's records are left as they were: keyed to its
+  // continuation, not to this one, so nothing was turned into filler.
+  format::MemoryRecord Next =
+      format::decodeMemory(S.data() + (S.TR.head() & S.TR.mask()));
+  EXPECT_EQ(Next.WorkgroupOffset, 4096u + 16);
+  for (uint64_t At = 0; At < 8192; At += 16)
+    ASSERT_NE(S.data()[At], 0xFF) << "filler at slot " << At;
+  S.TR.Depth = 0;
+}
+
 TEST(Recording, WorkgroupScopeKeysItsRecordsAndRestores) {
   Workgroup WG{};
   WG.id[0] = 3;
