@@ -57,17 +57,29 @@ import tempfile
 import bench_args
 from budget_results import Results
 
-KERNELS = {  # name: (size argument, budget for wgtrace's ratio)
-    "simple_mul": (4 << 20, 6.0),
-    "matmul": (256, 2.0),
-    "stencil": (2048, 7.0),
-    "transpose": (2048, 1.1),
+# name: (size argument, budget for wgtrace's ratio, repetitions per run).
+# Each run's time is its best repetition. simple_mul's kernel takes about
+# 9 ms traced, and the best of 3 of it moved by 0.5-1.7x between rounds
+# where the best of 50 moved by 0.8-1.2x (docs/RUNTIME.md, "simple_mul: the
+# site base"); stencil's, 11-22 ms with 2 workers, gave a median of 1.149x
+# against the ideal tracer with the best of 3 per run where, in the same
+# hour, the best of 15 gave 1.018x and 1.061x.
+KERNELS = {
+    "simple_mul": (4 << 20, 6.0, 30),
+    "matmul": (256, 2.0, 3),
+    "stencil": (2048, 7.0, 15),
+    "transpose": (2048, 1.1, 3),
 }
-# Repetitions per run, each run's time its best: simple_mul's kernel takes
-# about 9 ms traced, and the best of 3 of it moved by 0.5-1.7x between
-# rounds where the best of 50 moved by 0.8-1.2x (docs/RUNTIME.md,
-# "simple_mul: the site base").
-REPETITIONS = {"simple_mul": 30}
+
+
+def kernel_run(kernel, quick):
+    """(size argument, repetitions) of each run of a kernel."""
+    size, _, reps = KERNELS[kernel]
+    if quick:
+        size = max(size // 64, 256) if kernel == "simple_mul" else 128
+    return size, reps
+
+
 VARIANTS = ["wgtrace", "ideal", "stream", "wg-only", "mem-off", "no-sites", "no-buffers",
             "checked", "nontemporal", "checked-nontemporal", "tsan", "sancov"]
 # Builds of wgtrace printed against wgtrace and the ideal tracer.
@@ -159,11 +171,9 @@ def main():
 
     rows, failures, wrong = [], [], []
     results = Results(args.json)
-    for kernel, (size, budget) in KERNELS.items():
-        if args.quick:
-            size = max(size // 64, 256) if kernel == "simple_mul" else 128
+    for kernel, (_, budget, _) in KERNELS.items():
+        size, reps = kernel_run(kernel, args.quick)
         exe = lambda v: os.path.join(bench_dir, "bench_%s%s" % (kernel, v))
-        reps = REPETITIONS.get(kernel, 3)
         ratios = {v: [] for v in variants}
         traced = dict(ring, WGTRACE_FILE=trace)
         for _ in range(pairs):
@@ -253,13 +263,11 @@ def main():
     # wgtrace against the ideal tracer with two workers, each with its own
     # ring: the same kernels, the same rounds.
     if "ideal" in variants:
-        for kernel, (size, _) in KERNELS.items():
-            if args.quick:
-                size = max(size // 64, 256) if kernel == "simple_mul" else 128
+        for kernel in KERNELS:
+            size, reps = kernel_run(kernel, args.quick)
             two_workers = {"WGTRACE_DEVICE": "local-task", "WGTRACE_WORKERS": "2",
                            "WGTRACE_FILE": trace}
             traced_two = dict(two_workers, **ring)
-            reps = REPETITIONS.get(kernel, 3)
             alternatives = [a for a in ALTERNATIVES if a in variants]
             extra, others = [], {a: [] for a in alternatives}
             for _ in range(pairs):
@@ -294,9 +302,7 @@ def main():
     # already uses up neither build scales; matmul shows what the per-thread
     # rings allow when the machine does.
     for kernel in ("simple_mul", "matmul"):
-        size = KERNELS[kernel][0]
-        if args.quick:
-            size = size // 64 if kernel == "simple_mul" else 128
+        size, _ = kernel_run(kernel, args.quick)
         traced_exe = os.path.join(bench_dir, "bench_%s" % kernel)
         plain_exe = os.path.join(bench_dir, "bench_%s_plain" % kernel)
         scale, plain_scale = [], []
@@ -324,7 +330,7 @@ def main():
 
     # Resident memory: the traced run's extra peak RSS against its buffers.
     buffer_mib = 64
-    size = KERNELS["simple_mul"][0] // (64 if args.quick else 1)
+    size, _ = kernel_run("simple_mul", args.quick)
     plain_rss = peak_rss_kib(os.path.join(bench_dir, "bench_simple_mul_plain"), size, {})
     traced_rss = peak_rss_kib(os.path.join(bench_dir, "bench_simple_mul"), size, {"WGTRACE_FILE": trace, "WGTRACE_BUFFER_SIZE": "%dmib" % buffer_mib})
     extra_mib = (traced_rss - plain_rss) / 1024.0
