@@ -291,7 +291,7 @@ TEST(Recording, StaleRecordsAreScrubbedAcrossTheRingsEnd) {
 // them into filler (so that crash recovery does not take them for its
 // own). Odd laps begin theirs one slot later, after a mark of no operation
 // keyed to the record before.
-[[gnu::noinline]] void loadOnce(int *X) { (void)*load(X); }
+[[gnu::noinline]] static void loadOnce(int *X) { (void)*load(X); }
 
 TEST(Recording, ConsecutiveLapsKeyTheirContinuationsApart) {
   ScopedRing S(8192); // two parts of 4 KiB
