@@ -137,6 +137,14 @@ ThreadRing *acquireRing() {
 /// parameters with their extents).
 constexpr size_t kMaxRepeatedBufferValues = 64;
 
+/// Writes at \p At a mark of no operation (an Atomic VALUE of operation
+/// 0) keyed \p Key: a 16-byte record readers take as marking nothing,
+/// which fills a slot where no other record may go.
+void writeNoOpMark(uint8_t *At, uint64_t Key) {
+  format::encodeValue(At, format::ValueType::Atomic, 0, Key,
+                      uint64_t(format::AtomicOp::None));
+}
+
 } // namespace
 
 static_assert(offsetof(ThreadRing, Hot) == 0,
@@ -276,9 +284,7 @@ void ThreadRing::crossBoundary() {
     // before it, moves the continuation one slot on, so that consecutive
     // laps' keys differ here and there is nothing to scrub.
     if (Base & Size)
-      format::encodeValue(place(format::kValueRecordSize),
-                          format::ValueType::Atomic, 0, key(),
-                          uint64_t(format::AtomicOp::None));
+      writeNoOpMark(place(format::kValueRecordSize), key());
     emitContinuation();
   }
   setEnd(Data + nextBoundary(uint64_t(Hot.Cursor - Data)));
@@ -338,8 +344,7 @@ detail::RingSpace ThreadRing::advanceGroupFrom(uint8_t *At, uint64_t Bytes) {
     // fill what is left (one or two 16-byte slots).
     const uint64_t Key = key();
     for (; Hot.Cursor < Limit; Hot.Cursor += format::kValueRecordSize)
-      format::encodeValue(Hot.Cursor, format::ValueType::Atomic, 0, Key,
-                          uint64_t(format::AtomicOp::None));
+      writeNoOpMark(Hot.Cursor, Key);
     reachEnd();
   }
   return {Hot.Cursor, Hot.KeyBits | (uint64_t(Hot.End - Hot.Cursor) >> 4)};
