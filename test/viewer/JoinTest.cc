@@ -435,6 +435,54 @@ TEST(Loss, WrappedRingWithoutTrailerCountsEveryOverwrittenByte) {
       << Text;
 }
 
+TEST(Loss, SiteWhoseRecordsAreInADamagedBlockIsNotCalledUnrecorded) {
+  // One checksummed ring whose only workgroups lie in its first block; a
+  // flipped bit there stops the reading before any of them.
+  TraceBuilder B;
+  B.metadata({{"kept", {}, {}, {}}}, {0});
+  RingBuilder R(kRing);
+  for (uint32_t W = 0; W < 4; ++W) {
+    R.workgroup(0, {W, 0, 0}, {4, 1, 1}, 0);
+    R.load(0x1000 + 4 * W, 4);
+  }
+  format::RingTrailer T{};
+  T.RingSize = kRing;
+  R.trailer(T, {});
+  B.ring(R);
+  std::vector<uint8_t> Bytes = B.bytes();
+  Bytes[B.chunkOffset(1) + 16 + 40] ^= 0x10;
+
+  TraceFile File = TraceFile::fromBytes(Bytes);
+  TraceReader Reader(File, RingMode::WrapAware);
+  llvm::raw_null_ostream Null;
+  SummaryTool Summary(Null, false);
+  AnalysisTool *Tools[] = {&Summary};
+  llvm::Error E = Reader.run(Tools);
+  ASSERT_TRUE(bool(E));
+  const std::string Error = llvm::toString(std::move(E));
+  EXPECT_NE(Error.find("checksum mismatch in block 0"), std::string::npos)
+      << Error;
+  const TraceCensus &C = Reader.census();
+  EXPECT_EQ(C.Invocations, 0u);
+  std::string Text = lossText(C, /*AllSites=*/true);
+  EXPECT_NE(Text.find("site 0 (kept): no surviving workgroup record (the file "
+                      "is damaged: may have been in what could not be read)"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("kept: no surviving workgroup record (may have been in "
+                      "the damaged part of the file)"),
+            std::string::npos)
+      << Text;
+  EXPECT_EQ(Text.find("no workgroup recorded"), std::string::npos) << Text;
+  llvm::json::Object Json = lossJson(C);
+  const llvm::json::Array *Sites = Json.getArray("sites_without_records");
+  ASSERT_TRUE(Sites && !Sites->empty());
+  EXPECT_EQ(*(*Sites)[0].getAsObject()->getString("status"), "maybe lost");
+  const llvm::json::Array *Kernels = Json.getArray("kernels_without_records");
+  ASSERT_TRUE(Kernels && Kernels->size() == 1);
+  EXPECT_EQ(*(*Kernels)[0].getAsObject()->getString("status"), "maybe lost");
+}
+
 TEST(Census, NothingToAnalyse) {
   auto Why = [](const std::vector<uint8_t> &Bytes,
                 WorkgroupFilter Filter = {}) {

@@ -282,9 +282,15 @@ std::string lossText(const TraceCensus &C, bool AllSites) {
                            "wrapped: may have been overwritten)\n",
                            siteName(S));
     // A kernel's direct-call site is a bucket, not a launch written in the
-    // source: that nothing called the kernel directly is no news.
+    // source: that nothing called the kernel directly is no news. Where
+    // the reading stopped at damage, none read is not none recorded.
     else if (AllSites && !S.Direct)
-      Sites += fmt::format("  {}: no workgroup recorded\n", siteName(S));
+      Sites += fmt::format("  {}: {}\n", siteName(S),
+                           C.Damage.empty()
+                               ? "no workgroup recorded"
+                               : "no surviving workgroup record (the file is "
+                                 "damaged: may have been in what could not "
+                                 "be read)");
   }
   if (!Sites.empty())
     Out += "dispatch sites without a surviving workgroup record:\n" + Sites;
@@ -300,11 +306,22 @@ std::string lossText(const TraceCensus &C, bool AllSites) {
                              "been overwritten)\n",
                              Name);
     else if (AllSites)
-      Kernels += fmt::format("  {}: no workgroup recorded\n", Name);
+      Kernels += fmt::format("  {}: {}\n", Name,
+                             C.Damage.empty()
+                                 ? "no workgroup recorded"
+                                 : "no surviving workgroup record (may have "
+                                   "been in the damaged part of the file)");
   }
   if (!Kernels.empty())
     Out += "kernels without a surviving workgroup record:\n" + Kernels;
   return Out;
+}
+
+/// Whether a site or kernel without a surviving workgroup record may have
+/// had some that the file does not show: a ring without trailer wrapped,
+/// or the reading stopped at damage.
+static bool maybeLost(const TraceCensus &C) {
+  return C.LossUncounted || !C.Damage.empty();
 }
 
 json::Object lossJson(const TraceCensus &C) {
@@ -336,15 +353,14 @@ json::Object lossJson(const TraceCensus &C) {
   for (const SiteCensus &S : C.Sites) {
     if (S.Workgroups)
       continue;
-    Sites.push_back(
-        json::Object{{"site", S.Site},
-                     {"function", S.Function},
-                     {"location", S.Location},
-                     {"direct", S.Direct},
-                     {"workgroups_lost", S.WorkgroupsLost},
-                     {"status", S.WorkgroupsLost  ? "lost"
-                                : C.LossUncounted ? "maybe lost"
-                                                  : "not recorded"}});
+    Sites.push_back(json::Object{{"site", S.Site},
+                                 {"function", S.Function},
+                                 {"location", S.Location},
+                                 {"direct", S.Direct},
+                                 {"workgroups_lost", S.WorkgroupsLost},
+                                 {"status", S.WorkgroupsLost ? "lost"
+                                            : maybeLost(C)   ? "maybe lost"
+                                                           : "not recorded"}});
   }
   json::Array Kernels;
   for (const auto &[Name, K] : kernels(C))
@@ -352,9 +368,9 @@ json::Object lossJson(const TraceCensus &C) {
       Kernels.push_back(
           json::Object{{"function", Name},
                        {"workgroups_lost", K.Lost},
-                       {"status", K.Lost            ? "lost"
-                                  : C.LossUncounted ? "maybe lost"
-                                                    : "not recorded"}});
+                       {"status", K.Lost         ? "lost"
+                                  : maybeLost(C) ? "maybe lost"
+                                                 : "not recorded"}});
   json::Array Calls;
   for (const UninstrumentedCall &U : C.UninstrumentedCalls) {
     json::Object O{{"calls", U.Calls}};
