@@ -34,8 +34,9 @@ tsan and sancov need Clang (GCC has no -fsanitize-coverage=trace-loads): a
 build by another compiler runs without them and says so. Each run prints
 its best kernel time; a pair's ratio is variant / plain of the same round.
 Prints the median and min-max ratio per kernel and variant, wgtrace against
-the ideal tracer on one and on two workers, the budgets, 2-worker scaling
-and resident memory. Ratios, not times: the
+the ideal tracer on one and on two workers (beside the second, how much
+faster two workers ran the ideal tracer than one in the same rounds), the
+budgets, 2-worker scaling and resident memory. Ratios, not times: the
 machine is shared and noisy.
 
 Usage: bench/overhead.py [--build build] [--pairs 5] [--quick]
